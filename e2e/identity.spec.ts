@@ -1,0 +1,190 @@
+// Operator identity end to end: a key made in the browser, enrolled with the link the server
+// printed, backed up as an encrypted file, kept across reloads, signed in with one click, and
+// restored in a browser that never saw it. The journeys share one browser profile, in order.
+import { readFileSync } from 'node:fs';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { decodeBase64url } from '../shared/crypto/base64url';
+import { firstEnrollUrl, inviteOperator } from './support/operators';
+import { snap } from './support/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+
+const PASSPHRASE = 'seven lanterns over the quarry';
+const SHORT_DID = /^did:key:z6Mk…[1-9A-HJ-NP-Za-km-z]{6}$/;
+
+let context: BrowserContext;
+let page: Page;
+let did = '';
+let backupPath = '';
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext({ acceptDownloads: true });
+  page = await context.newPage();
+});
+
+test.afterAll(() => context.close());
+
+const accountButton = (p: Page) => p.getByRole('button', { name: /^Account: / });
+
+// eslint-disable-next-line no-empty-pattern -- Playwright passes fixtures first; this test uses the shared page.
+test('first run: the printed link makes a key, enrolls it as facilitator and offers an encrypted backup', async ({}, testInfo) => {
+  await page.goto(firstEnrollUrl());
+  await expect(page.getByRole('heading', { name: 'Enroll as an operator' })).toBeVisible();
+  await expect(page.getByText('A new Ed25519 key was created.', { exact: false })).toBeVisible();
+  did = (await page.getByTestId('operator-did').textContent()) ?? '';
+  expect(did).toMatch(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+$/);
+  await expect(page.getByText(/^Fingerprint [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/)).toBeVisible();
+  await snap(page, 'identity-enroll');
+
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+
+  // The strength hint speaks up as the passphrase is typed.
+  await page.getByLabel('Passphrase', { exact: true }).fill('short');
+  await expect(page.getByText(/Too short\. Use at least 10 characters/)).toBeVisible();
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+  await expect(page.getByText(/^Strong\./)).toBeVisible();
+  await snap(page, 'identity-backup');
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download backup' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^switchboard-key-[1-9A-HJ-NP-Za-km-z]{8}-\d{4}-\d{2}-\d{2}\.json$/);
+  backupPath = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(backupPath);
+
+  const file = JSON.parse(readFileSync(backupPath, 'utf8')) as Record<string, unknown>;
+  expect(Object.keys(file).sort()).toEqual(['cipher', 'ciphertext', 'did', 'format', 'kdf', 'version']);
+  expect(file).toMatchObject({
+    format: 'switchboard-key-backup',
+    version: 1,
+    did,
+    kdf: { name: 'PBKDF2', hash: 'SHA-256' },
+    cipher: { name: 'AES-GCM' },
+  });
+  const kdf = file.kdf as { iterations: number; salt: string };
+  expect(kdf.iterations).toBeGreaterThanOrEqual(600_000);
+  expect(decodeBase64url(kdf.salt)).toHaveLength(16);
+  expect(decodeBase64url((file.cipher as { iv: string }).iv)).toHaveLength(12);
+  expect(decodeBase64url(file.ciphertext as string)).toHaveLength(32 + 16);
+
+  await expect(page.getByText('Backup downloaded')).toBeVisible();
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(accountButton(page)).toHaveAccessibleName(/facilitator$/);
+  await expect(accountButton(page)).toContainText(did.slice(-6));
+  // Backed up already: no reminder.
+  await expect(page.getByText('Your key is not backed up yet.')).toHaveCount(0);
+  await snap(page, 'identity-header');
+  await accountButton(page).click();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+  await snap(page, 'identity-account-menu');
+  await page.keyboard.press('Escape');
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+  await expect(accountButton(page)).toBeFocused();
+});
+
+test('a reload keeps the session; after signing out, one click signs in with the stored key', async () => {
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(accountButton(page)).toContainText(did.slice(-6));
+
+  await accountButton(page).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Switchboard' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toHaveCount(0);
+  // The cookie is gone too, not only this tab's memory of it.
+  await page.reload();
+  const signIn = page.getByRole('button', { name: /^Sign in as did:key:z6Mk…/ });
+  await expect(signIn).toBeVisible();
+  expect((await signIn.textContent())?.replace('Sign in as ', '')).toMatch(SHORT_DID);
+  await snap(page, 'identity-sign-in-with-key');
+
+  await signIn.click();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(accountButton(page)).toHaveAccessibleName(/facilitator$/);
+});
+
+test('a fresh browser restores the key from the backup file and signs in', async ({ browser }) => {
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  try {
+    await other.goto('/');
+    await expect(other.getByRole('heading', { name: 'Sign in to Switchboard' })).toBeVisible();
+    await expect(other.getByText('This browser has no operator key yet.')).toBeVisible();
+    await snap(other, 'identity-sign-in-no-key');
+
+    await other.getByRole('button', { name: 'Restore from backup' }).click();
+    const dialog = other.getByRole('dialog', { name: 'Restore from backup' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel('Backup file').setInputFiles(backupPath);
+    await expect(dialog.getByText(`Key in this file: ${did.slice(0, 12)}…${did.slice(-6)}`, { exact: false })).toBeVisible();
+
+    await dialog.getByLabel('Passphrase').fill('not the passphrase');
+    await dialog.getByRole('button', { name: 'Restore and sign in' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('The passphrase is wrong, or the backup file was changed.');
+    await snap(other, 'identity-restore-wrong-passphrase');
+
+    await dialog.getByLabel('Passphrase').fill(PASSPHRASE);
+    await dialog.getByRole('button', { name: 'Restore and sign in' }).click();
+    await expect(other.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+    await expect(accountButton(other)).toContainText(did.slice(-6));
+    await expect(accountButton(other)).toHaveAccessibleName(/facilitator$/);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('the used enrollment link says so in words, with the command for a new one', async ({ browser }) => {
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  try {
+    await other.goto(firstEnrollUrl());
+    await other.getByRole('button', { name: 'Enroll this key' }).click();
+    const alert = other.getByRole('alert');
+    await expect(alert).toContainText('This enrollment link was already used or has expired. Ask an administrator for a new one:');
+    await expect(alert).toContainText('npm run cli -- operators invite --role facilitator');
+    await snap(other, 'identity-enroll-used-link');
+
+    // That browser now holds a key the server does not know: signing in says exactly that.
+    await other.goto('/');
+    await other.getByRole('button', { name: /^Sign in as / }).click();
+    await expect(other.getByRole('alert')).toContainText('This key is not enrolled on this server');
+    await snap(other, 'identity-sign-in-not-enrolled');
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('an observer enrolled by an invitation may skip the backup; the console keeps reminding', async ({ browser }) => {
+  const fresh = await browser.newContext({ acceptDownloads: true });
+  const other = await fresh.newPage();
+  try {
+    await other.goto(await inviteOperator('observer'));
+    await other.getByRole('button', { name: 'Enroll this key' }).click();
+    await expect(other.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
+    await other.getByRole('button', { name: 'Skip for now' }).click();
+    await expect(other.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+    await expect(accountButton(other)).toHaveAccessibleName(/observer$/);
+    const reminder = other.getByText('Your key is not backed up yet.');
+    await expect(reminder).toBeVisible();
+    await snap(other, 'identity-backup-reminder');
+
+    await other.reload();
+    await expect(reminder).toBeVisible();
+    await other.getByRole('button', { name: 'Download backup' }).click();
+    const dialog = other.getByRole('dialog', { name: 'Download key backup' });
+    await dialog.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await dialog.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+    const downloading = other.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download backup' }).click();
+    await downloading;
+    await expect(dialog.getByText('Backup downloaded')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(reminder).toHaveCount(0);
+  } finally {
+    await fresh.close();
+  }
+});

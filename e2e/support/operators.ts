@@ -1,0 +1,28 @@
+// Operator helpers for journeys: more enrollment links from the operators CLI (against the
+// running server's data directory), and reading a downloaded key backup.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** `npm run cli -- operators invite --role <role>`, as an administrator would; returns a link on this server. */
+export async function inviteOperator(role: 'facilitator' | 'observer'): Promise<string> {
+  const dataDir = process.env.SWITCHBOARD_DATA_DIR;
+  const base = process.env.SWITCHBOARD_URL;
+  if (!dataDir || !base) throw new Error('global-setup did not set SWITCHBOARD_DATA_DIR / SWITCHBOARD_URL');
+  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'operators', 'invite', '--role', role], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    timeout: 20_000,
+  });
+  // The CLI does not know which port the test server took: keep its token, use our address.
+  const token = /#token=([A-Za-z0-9_-]+)/.exec(stdout + stderr)?.[1];
+  if (!token) throw new Error(`operators invite printed no enrollment link:\n${stdout}\n${stderr}`);
+  return new URL(`/enroll#token=${token}`, base).toString();
+}
+
+/** The first facilitator's link, printed by the server on its first start. */
+export function firstEnrollUrl(): string {
+  const url = process.env.SWITCHBOARD_ENROLL_URL;
+  if (!url) throw new Error('The server printed no "Enroll the first facilitator: <link>" line on its first start.');
+  return url;
+}

@@ -1,0 +1,76 @@
+// @ts-check
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// shared/ is the pure protocol core (STYLE.md rule 1): it may not reach a framework,
+// the DOM, Node, storage engines or the other halves of the project.
+const sharedForbidden = {
+  paths: [
+    'fs', 'path', 'crypto', 'url', 'os', 'http', 'https', 'net', 'events', 'stream', 'buffer',
+    'util', 'child_process', 'worker_threads', 'process',
+  ].map((name) => ({ name, message: 'shared/ is framework-free: no Node modules.' })),
+  patterns: [
+    { group: ['node:*'], message: 'shared/ is framework-free: no node: modules.' },
+    {
+      group: [
+        'react', 'react/*', 'react-dom', 'react-dom/*', 'hono', 'hono/*', '@hono/*', 'mqtt', 'mqtt/*',
+        'aedes', 'aedes/*', 'zustand', 'zustand/*', '@tanstack/*', 'better-sqlite3', 'pg', 'pg/*',
+        '@radix-ui/*', 'ws',
+      ],
+      message: 'shared/ is framework-free: no UI, HTTP, MQTT or storage frameworks.',
+    },
+    {
+      group: ['@web/*', '@server/*', '**/web/**', '**/server/**', '../../web*', '../../server*'],
+      message: 'shared/ may not import from web/ or server/.',
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts', 'shared/**/test-support/**'],
+    rules: { 'no-restricted-imports': ['error', sharedForbidden] },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, boundaries },
+    settings: {
+      'boundaries/elements': [{ type: 'feature', pattern: 'web/features/*', capture: ['feature'] }],
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // bulletproof-react: features do not import each other; shared code goes in web/lib
+      // or web/components, composition happens in web/app.
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { type: 'feature' } },
+              disallow: {
+                to: { element: { type: 'feature', captured: { feature: '!{{ from.element.captured.feature }}' } } },
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,45 @@
+// Mounts every route; `typeof app` is the whole API for the typed client (hc<AppType>).
+// Dependencies (store, clock) come in as parameters, so tests drive the real app through
+// `app.request()` with a real store in a temp dir and a clock of their own.
+import { Hono } from 'hono';
+import { systemClock, type Clock } from './clock';
+import { DidVerifier } from './crypto/node-verifier';
+import { csrfProtection } from './http/csrf';
+import { handleError } from './http/errors';
+import { TokenBucketLimiter } from './http/rate-limit';
+import { securityHeaders } from './http/security-headers';
+import { spaRoutes } from './http/spa';
+import { authRoutes } from './routes/auth';
+import { healthRoutes } from './routes/health';
+import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
+import type { Store } from './store/store';
+
+export interface AppOptions {
+  readonly staticDir: string;
+  readonly store: Store;
+  readonly clock?: Clock;
+  /** /api/auth requests per client address: a burst of `capacity`, then `refillPerSecond`. */
+  readonly authRateLimit?: { readonly capacity: number; readonly refillPerSecond: number };
+  /** The rooms API needs the running broker and gateway; apps without them serve auth only. */
+  readonly rooms?: RoomRouteDeps;
+}
+
+/** 30 requests per minute per client address. */
+export const DEFAULT_AUTH_RATE_LIMIT = { capacity: 30, refillPerSecond: 0.5 } as const;
+
+export function createApp(options: AppOptions) {
+  const clock = options.clock ?? systemClock;
+  const limiter = new TokenBucketLimiter({ ...(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT), clock });
+  const app = new Hono()
+    .use('*', securityHeaders())
+    .use('/api/*', csrfProtection())
+    .route('/health', healthRoutes)
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier: new DidVerifier(), limiter }));
+  if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
+  app.route('/', spaRoutes(options.staticDir));
+  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.onError(handleError);
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,118 @@
+// The operator CLI as a script runs it: a real process on a real DATA_DIR, checked by its exact
+// stdout, stderr and exit code, and by what the server's store then holds. The variants of each
+// rule run in-process in cli/run-cli.test.ts; here is the contract a shell sees.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from './auth/password';
+import { SqliteStore } from './store/sqlite/sqlite-store';
+
+const root = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let dirs = 0;
+const freshDataDir = () => join(root, `data-${++dirs}`);
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(dataDir: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function withStore<T>(dataDir: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('operator CLI process', () => {
+  it('agents add --json prints exactly one JSON line with the password; the store keeps only its hash', async () => {
+    const dataDir = freshDataDir();
+    const run = await cli(dataDir, ['agents', 'add', 'planner-1', '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^\{"agentId":"planner-1","password":"[A-Za-z0-9_-]{43}"\}\n$/);
+    const { password } = JSON.parse(run.stdout) as { password: string };
+    const stored = await withStore(dataDir, (store) => store.getAgentCredential('planner-1'));
+    expect(stored?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(stored?.passwordHash).not.toContain(password);
+    expect(await verifyPassword(password, stored!.passwordHash)).toBe(true);
+  });
+
+  it('refuses an existing agentId (exit 1, one coded line on stderr) unless --rotate', async () => {
+    const dataDir = freshDataDir();
+    const first = JSON.parse((await cli(dataDir, ['agents', 'add', 'bot', '--json'])).stdout) as { password: string };
+    const again = await cli(dataDir, ['agents', 'add', 'bot', '--json']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/^switchboard: AGENT_EXISTS: [^\n]*--rotate[^\n]*\n$/);
+
+    const rotated = await cli(dataDir, ['agents', 'add', 'bot', '--rotate', '--json']);
+    expect(rotated.code).toBe(0);
+    const second = JSON.parse(rotated.stdout) as { password: string };
+    const hash = (await withStore(dataDir, (store) => store.getAgentCredential('bot')))!.passwordHash;
+    expect(await verifyPassword(second.password, hash)).toBe(true);
+    expect(await verifyPassword(first.password, hash)).toBe(false);
+  });
+
+  it('refuses a bad agentId as a usage error (exit 2) and stores nothing', async () => {
+    const dataDir = freshDataDir();
+    const run = await cli(dataDir, ['agents', 'add', 'rooms/x', '--json']);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toMatch(/^switchboard: INVALID_AGENT_ID: [^\n]*\n$/);
+    expect(await withStore(dataDir, (store) => store.listAgentCredentials())).toEqual([]);
+  });
+
+  it('lists and removes credentials; removing an unknown agent is exit 1', async () => {
+    const dataDir = freshDataDir();
+    await cli(dataDir, ['agents', 'add', 'zeta', '--json']);
+    await cli(dataDir, ['agents', 'add', 'alpha', '--json']);
+    const listed = await cli(dataDir, ['agents', 'list', '--json']);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect((JSON.parse(listed.stdout) as { agentId: string }[]).map((a) => a.agentId)).toEqual(['alpha', 'zeta']);
+    expect(listed.stdout).not.toContain('scrypt');
+
+    expect(await cli(dataDir, ['agents', 'remove', 'zeta'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await withStore(dataDir, async (store) => (await store.listAgentCredentials()).map((a) => a.agentId))).toEqual(['alpha']);
+    const missing = await cli(dataDir, ['agents', 'remove', 'zeta']);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^switchboard: AGENT_NOT_FOUND: [^\n]*\n$/);
+  });
+
+  it('refuses operators add with a did that is not an Ed25519 did:key (exit 2)', async () => {
+    const dataDir = freshDataDir();
+    const run = await cli(dataDir, ['operators', 'add', 'did:key:zNotAKey', '--role', 'facilitator']);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toMatch(/^switchboard: INVALID_DID: [^\n]*\n$/);
+    expect(await withStore(dataDir, (store) => store.listOperators())).toEqual([]);
+  });
+
+  it('prints help on --help (exit 0) and a coded usage line without a command (exit 2)', async () => {
+    const help = await cli(freshDataDir(), ['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('agents add <agentId>');
+    const none = await cli(freshDataDir(), []);
+    expect(none).toMatchObject({ code: 2, stdout: '', stderr: 'switchboard: USAGE: no command given (see --help)\n' });
+  });
+
+  it('refuses DATABASE_URL for now in one line (exit 1)', async () => {
+    const run = await cli(freshDataDir(), ['agents', 'list'], { DATABASE_URL: 'postgres://localhost/x' });
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toMatch(/^switchboard: CONFIG_ERROR: DATABASE_URL is set[^\n]*\n$/);
+  });
+});

@@ -1,0 +1,156 @@
+// Every rule of the operator CLI, in-process (runCli with captured output) over a real store in
+// a temp DATA_DIR. The process-level contract (exact stdout, exit codes) is in ../cli.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeDidKey } from '@shared/crypto/did-key';
+import { generateKeyPair } from '@shared/crypto/ed25519';
+import { tokenHash } from '../auth/tokens';
+import { SqliteStore } from '../store/sqlite/sqlite-store';
+import { runCli } from './run-cli';
+
+const root = mkdtempSync(join(tmpdir(), 'switchboard-run-cli-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let dirs = 0;
+const NOW = 1_760_000_000_000;
+
+async function cli(dataDir: string, ...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: { DATA_DIR: dataDir },
+    cwd: root,
+    now: () => NOW,
+  });
+  return { code, stdout, stderr };
+}
+
+const freshDataDir = () => join(root, `data-${++dirs}`);
+const didKey = () => encodeDidKey(generateKeyPair().publicKey);
+
+async function withStore<T>(dataDir: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('agents', () => {
+  it('add without --json says how to connect, showing the password once', async () => {
+    const run = await cli(freshDataDir(), 'agents', 'add', 'bot');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/username: bot\n {2}password: [A-Za-z0-9_-]{43}\n/);
+  });
+
+  it.each([['a/b'], ['a+b'], ['a#b'], ['has space'], ['tab\there'], ['zero\u200bwidth'], [''], ['x'.repeat(129)]])(
+    'refuses the agentId %j as a usage error',
+    async (id) => {
+      const dataDir = freshDataDir();
+      const run = await cli(dataDir, 'agents', 'add', id);
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).toMatch(/^switchboard: INVALID_AGENT_ID: [^\n]*\n$/);
+    },
+  );
+
+  it('accepts an agentId of exactly 128 characters, and non-ASCII ones', async () => {
+    expect((await cli(freshDataDir(), 'agents', 'add', 'x'.repeat(128), '--json')).code).toBe(0);
+    expect((await cli(freshDataDir(), 'agents', 'add', 'agent-é', '--json')).code).toBe(0);
+  });
+
+  it('lists in id order as text and says so when there is none', async () => {
+    const dataDir = freshDataDir();
+    expect((await cli(dataDir, 'agents', 'list')).stdout).toMatch(/^No agent credentials yet/);
+    expect((await cli(dataDir, 'agents', 'list', '--json')).stdout).toBe('[]\n');
+    await cli(dataDir, 'agents', 'add', 'zeta', '--json');
+    await cli(dataDir, 'agents', 'add', 'alpha', '--json');
+    const human = await cli(dataDir, 'agents', 'list');
+    expect(human.stdout).toBe(`alpha\t${new Date(NOW).toISOString()}\nzeta\t${new Date(NOW).toISOString()}\n`);
+  });
+});
+
+describe('operators', () => {
+  it('adds an operator by did:key with a role, lists it, and changes its role', async () => {
+    const dataDir = freshDataDir();
+    const did = didKey();
+    const added = await cli(dataDir, 'operators', 'add', did, '--role', 'observer', '--json');
+    expect(added).toMatchObject({ code: 0, stderr: '', stdout: `${JSON.stringify({ did, role: 'observer' })}\n` });
+    const changed = await cli(dataDir, 'operators', 'add', did, '--role', 'facilitator');
+    expect(changed.stdout).toBe(`Operator ${did} is now facilitator (was observer).\n`);
+    expect(JSON.parse((await cli(dataDir, 'operators', 'list', '--json')).stdout)).toEqual([{ did, role: 'facilitator', createdAt: NOW }]);
+    expect((await cli(dataDir, 'operators', 'list')).stdout).toContain(did);
+  });
+
+  it.each([['did:key:zBad'], ['did:web:example.com'], ['not-a-did'], ['did:key:z6LSbysY2xFMRpGMhb7tFTLMpeuPRaqaWM1yECx2AtzE3KCc']])(
+    'refuses the did %s (exit 2, INVALID_DID)',
+    async (did) => {
+      const dataDir = freshDataDir();
+      const run = await cli(dataDir, 'operators', 'add', did, '--role', 'observer');
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^switchboard: INVALID_DID: /);
+      expect(await withStore(dataDir, (store) => store.listOperators())).toEqual([]);
+    },
+  );
+
+  it('refuses a missing or unknown role as a usage error', async () => {
+    const did = didKey();
+    expect((await cli(freshDataDir(), 'operators', 'add', did)).stderr).toMatch(/^switchboard: ROLE_REQUIRED: /);
+    const unknown = await cli(freshDataDir(), 'operators', 'add', did, '--role', 'admin');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^switchboard: INVALID_ROLE: /);
+  });
+
+  it('invite prints a one-time enrollment link whose token the store accepts once, for 24 hours', async () => {
+    const dataDir = freshDataDir();
+    const run = await cli(dataDir, 'operators', 'invite', '--role', 'observer', '--base-url', 'https://console.example/', '--json');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const { link, role, expiresAt } = JSON.parse(run.stdout) as { link: string; role: string; expiresAt: number };
+    expect(role).toBe('observer');
+    expect(expiresAt).toBe(NOW + 24 * 3600 * 1000);
+    const token = /^https:\/\/console\.example\/enroll#token=([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
+    expect(token).toBeDefined();
+    await withStore(dataDir, async (store) => {
+      expect(await store.consumeEnrollment(tokenHash(token!), NOW)).toBe('observer');
+      expect(await store.consumeEnrollment(tokenHash(token!), NOW)).toBeUndefined();
+    });
+  });
+
+  it('invite defaults to the server address from HOST and PORT', async () => {
+    const human = await cli(freshDataDir(), 'operators', 'invite', '--role', 'facilitator');
+    expect(human.stdout).toMatch(/\nhttp:\/\/127\.0\.0\.1:8787\/enroll#token=[A-Za-z0-9_-]{43}\n$/);
+  });
+
+  it('refuses a --base-url that is not http(s)', async () => {
+    const run = await cli(freshDataDir(), 'operators', 'invite', '--role', 'observer', '--base-url', 'javascript:alert(1)');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^switchboard: INVALID_BASE_URL: /);
+  });
+});
+
+describe('usage', () => {
+  it.each([
+    [['rooms', 'list'], 'UNKNOWN_COMMAND'],
+    [['agents'], 'UNKNOWN_COMMAND'],
+    [['agents', 'add'], 'USAGE'],
+    [['agents', 'add', 'a', 'b'], 'USAGE'],
+    [['agents', 'list', '--rotate'], 'USAGE'],
+    [['agents', 'list', '--bogus'], 'USAGE'],
+    [['operators', 'invite', '--role'], 'USAGE'],
+  ])('answers %j with exit 2 and one coded line', async (args, code) => {
+    const run = await cli(freshDataDir(), ...args);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toMatch(new RegExp(`^switchboard: ${code}: [^\\n]*\\n$`));
+  });
+
+  it('prints the help for --help, -h and help', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['agents', 'add', '--help']]) {
+      const run = await cli(freshDataDir(), ...args);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toContain('Exit codes: 0 done, 1 refused or failed, 2 usage error.');
+    }
+  });
+});

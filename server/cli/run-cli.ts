@@ -1,0 +1,295 @@
+// The operator CLI (BRIEF.md: "what an administrator scripts"). It opens the same store as the
+// server (DATA_DIR), so it works while the server runs. Output contract: results on stdout
+// (with --json exactly one JSON document and a newline), every error one coded line on stderr;
+// exit 0 done, 1 refused or failed, 2 usage (unknown command or option, invalid argument).
+import { parseArgs } from 'node:util';
+import { isValidId, MAX_ID_LENGTH } from '@shared/aor/ids';
+import { decodeDidKey } from '@shared/crypto/did-key';
+import { isCodedError } from '@shared/errors';
+import { consoleBaseUrl, createEnrollmentToken, ENROLLMENT_TTL_MS, enrollmentLink } from '../auth/enrollment';
+import { generateAgentPassword, hashPassword } from '../auth/password';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { DynsecAdmin } from '../mqtt/mosquitto-dynsec';
+import { openStore } from '../store/open-store';
+import type { OperatorRole, Store } from '../store/store';
+
+export const USAGE = `Usage: npm run --silent cli -- <command> [options]
+   or: npx tsx server/cli.ts <command> [options]
+
+Agents (broker credentials: MQTT username = agentId, password as issued):
+  agents add <agentId> [--rotate] [--json]
+                     create a credential and print its password, once; --rotate replaces
+                     the password of an agent that already has one
+  agents list [--json]
+  agents remove <agentId>
+
+External broker (MQTT_URL set: Mosquitto 2 with its dynamic-security plugin; the commands
+above also provision the broker, as MQTT_ADMIN_USERNAME / MQTT_ADMIN_PASSWORD):
+  broker setup [--json]
+                     deny-by-default ACL, the server's role, and its client MQTT_USERNAME
+                     with MQTT_PASSWORD (generated and printed once when unset)
+
+Operators (people who sign in to the console with a did:key):
+  operators add <did> --role facilitator|observer [--json]
+                     enroll a did:key directly (or change its role)
+  operators list [--json]
+  operators invite --role facilitator|observer [--base-url <url>] [--json]
+                     print a one-time enrollment link, valid for 24 hours
+
+Options:
+  --json             machine-readable output: one JSON document on stdout, nothing else
+  -h, --help         this help
+
+The store is the server's: SQLite under DATA_DIR (default ./data). An agentId is 1-${MAX_ID_LENGTH}
+characters without whitespace, control characters, "/", "+" or "#".
+Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly now: () => number;
+}
+
+class CliFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+const usage = (code: string, message: string) => new CliFailure(code, `${message} (see --help)`, 2);
+const refused = (code: string, message: string) => new CliFailure(code, message, 1);
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  rotate: { type: 'boolean' },
+  role: { type: 'string' },
+  'base-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+type OptionName = keyof typeof OPTIONS;
+
+interface Command {
+  readonly args: readonly string[];
+  readonly options: readonly OptionName[];
+  run(ctx: { readonly args: readonly string[]; readonly values: Parsed['values']; readonly io: CliIo; readonly config: Config }, store: Store): Promise<void>;
+}
+
+/** The dynamic-security admin of the broker at MQTT_URL; undefined without MQTT_URL. */
+async function brokerAdmin(config: Config): Promise<DynsecAdmin | undefined> {
+  const external = config.mqttExternal;
+  if (!external) return undefined;
+  if (!external.adminUsername || !external.adminPassword) {
+    throw refused('BROKER_ADMIN_REQUIRED', 'MQTT_URL is set: MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD (the dynamic-security admin) are needed to provision the broker');
+  }
+  return DynsecAdmin.connect({ url: external.url, username: external.adminUsername, password: external.adminPassword, reservedUsernames: [external.username] });
+}
+
+async function withBroker<T>(config: Config, work: (admin: DynsecAdmin | undefined) => Promise<T>): Promise<T> {
+  const admin = await brokerAdmin(config);
+  try {
+    return await work(admin);
+  } finally {
+    await admin?.close();
+  }
+}
+
+const json = (io: CliIo, value: unknown) => io.stdout(`${JSON.stringify(value)}\n`);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function role(value: string | undefined): OperatorRole {
+  if (value === undefined) throw usage('ROLE_REQUIRED', '--role facilitator|observer is required');
+  if (value !== 'facilitator' && value !== 'observer') throw usage('INVALID_ROLE', `--role must be facilitator or observer, got "${value}"`);
+  return value;
+}
+
+function agentId(value: string): string {
+  if (!isValidId(value)) {
+    throw usage('INVALID_AGENT_ID', `agentId must be 1-${MAX_ID_LENGTH} characters without whitespace, control characters, "/", "+" or "#"`);
+  }
+  return value;
+}
+
+function did(value: string): string {
+  try {
+    decodeDidKey(value);
+    return value;
+  } catch (error) {
+    throw usage('INVALID_DID', `${value.slice(0, 80)} is not an Ed25519 did:key: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function baseUrl(value: string | undefined, config: Config): string {
+  if (value === undefined) return consoleBaseUrl(config.host, config.port);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usage('INVALID_BASE_URL', `--base-url must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage('INVALID_BASE_URL', `--base-url must be http or https, got "${value}"`);
+  return `${url.origin}${url.pathname}`;
+}
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  'agents add': {
+    args: ['agentId'],
+    options: ['json', 'rotate'],
+    async run({ args, values, io, config }, store) {
+      const id = agentId(args[0]!);
+      const existing = await store.getAgentCredential(id);
+      if (existing && !values.rotate) {
+        throw refused('AGENT_EXISTS', `agent "${id}" already has a credential (since ${iso(existing.createdAt)}); pass --rotate to replace it`);
+      }
+      const password = generateAgentPassword();
+      // The broker first: a credential in the store that the broker refuses would mislead.
+      await withBroker(config, async (admin) => void (await admin?.addAgent(id, password)));
+      await store.putAgentCredential({ agentId: id, passwordHash: await hashPassword(password), createdAt: io.now() });
+      if (values.json) return json(io, { agentId: id, password });
+      io.stdout(
+        `${existing ? 'Replaced the credential of' : 'Created a credential for'} agent "${id}". Connect to the broker with\n` +
+          `  username: ${id}\n  password: ${password}\n` +
+          `This is the only time the password is shown; Switchboard keeps only its scrypt hash.\n`,
+      );
+    },
+  },
+  'agents list': {
+    args: [],
+    options: ['json'],
+    async run({ values, io }, store) {
+      const agents = (await store.listAgentCredentials()).map((a) => ({ agentId: a.agentId, createdAt: a.createdAt }));
+      if (values.json) return json(io, agents);
+      if (agents.length === 0) return io.stdout('No agent credentials yet. Add one with: agents add <agentId>\n');
+      io.stdout(agents.map((a) => `${a.agentId}\t${iso(a.createdAt)}\n`).join(''));
+    },
+  },
+  'agents remove': {
+    args: ['agentId'],
+    options: [],
+    async run({ args, io, config }, store) {
+      const id = agentId(args[0]!);
+      const onBroker = await withBroker(config, async (admin) => (await admin?.removeAgent(id)) ?? false);
+      if (!(await store.removeAgentCredential(id)) && !onBroker) throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
+      io.stdout(`Removed the credential of agent "${id}"; it can no longer connect.\n`);
+    },
+  },
+  'broker setup': {
+    args: [],
+    options: ['json'],
+    async run({ values, io, config }) {
+      const external = config.mqttExternal;
+      if (!external) throw refused('MQTT_URL_REQUIRED', 'broker setup provisions an external broker; set MQTT_URL');
+      const password = external.password ?? generateAgentPassword();
+      const outcome = await withBroker(config, (admin) => admin!.setupServer(external.username, password, external.clientId));
+      const generated = external.password === undefined;
+      if (values.json) return json(io, { username: external.username, clientId: external.clientId, outcome, ...(generated ? { password } : {}) });
+      io.stdout(
+        `${outcome === 'created' ? 'Created' : 'Updated'} the server's broker client "${external.username}" (client id ${external.clientId}) ` +
+          `and deny-by-default ACLs on ${external.url}.\n` +
+          (generated ? `Start the server with MQTT_PASSWORD=${password}\nThis is the only time it is shown.\n` : ''),
+      );
+    },
+  },
+  'operators add': {
+    args: ['did'],
+    options: ['role', 'json'],
+    async run({ args, values, io }, store) {
+      const id = did(args[0]!);
+      const wanted = role(values.role);
+      const existing = await store.getOperator(id);
+      await store.putOperator({ did: id, role: wanted, createdAt: io.now() });
+      if (values.json) return json(io, { did: id, role: wanted });
+      io.stdout(existing ? `Operator ${id} is now ${wanted} (was ${existing.role}).\n` : `Added operator ${id} as ${wanted}.\n`);
+    },
+  },
+  'operators list': {
+    args: [],
+    options: ['json'],
+    async run({ values, io }, store) {
+      const operators = await store.listOperators();
+      if (values.json) return json(io, operators);
+      if (operators.length === 0) return io.stdout('No operators yet. Invite one with: operators invite --role facilitator\n');
+      io.stdout(operators.map((o) => `${o.role.padEnd(11)}\t${o.did}\t${iso(o.createdAt)}\n`).join(''));
+    },
+  },
+  'operators invite': {
+    args: [],
+    options: ['role', 'base-url', 'json'],
+    async run({ values, io, config }, store) {
+      const wanted = role(values.role);
+      const base = baseUrl(values['base-url'], config);
+      const now = io.now();
+      const link = enrollmentLink(base, await createEnrollmentToken(store, wanted, now));
+      if (values.json) return json(io, { role: wanted, link, expiresAt: now + ENROLLMENT_TTL_MS });
+      io.stdout(`One-time enrollment link for a new ${wanted} (single use, valid until ${iso(now + ENROLLMENT_TTL_MS)}):\n${link}\n`);
+    },
+  },
+};
+
+function parse(argv: readonly string[]): Parsed {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // Node's parseArgs messages run on with advice about "--"; the first sentence is the point.
+    const message = error instanceof Error ? error.message.replace(/\. To specify[\s\S]*$/, '.') : String(error);
+    throw usage('USAGE', message);
+  }
+}
+
+async function execute(argv: readonly string[], io: CliIo): Promise<void> {
+  const parsed = parse(argv);
+  const [group, action, ...args] = parsed.positionals;
+  if (parsed.values.help || group === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return;
+  }
+  if (group === undefined) throw usage('USAGE', 'no command given');
+  const name = `${group} ${action ?? ''}`.trim();
+  const command = COMMANDS[name];
+  if (!command) throw usage('UNKNOWN_COMMAND', `unknown command "${name}"`);
+  if (args.length !== command.args.length) {
+    const shape = command.args.map((a) => `<${a}>`).join(' ');
+    throw usage('USAGE', `"${name}" takes ${shape || 'no arguments'}`);
+  }
+  for (const option of Object.keys(parsed.values) as OptionName[]) {
+    if (!command.options.includes(option)) throw usage('USAGE', `"${name}" has no --${option} option`);
+  }
+  const config = loadConfig(io.env, io.cwd);
+  const store = await openStore(config);
+  try {
+    await command.run({ args, values: parsed.values, io, config }, store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs one CLI invocation; resolves to the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    await execute(argv, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliFailure) {
+      io.stderr(`switchboard: ${error.code}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      io.stderr(`switchboard: CONFIG_ERROR: ${error.message}\n`);
+      return 1;
+    }
+    if (isCodedError(error)) {
+      io.stderr(`switchboard: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`switchboard: INTERNAL_ERROR: ${message.split('\n')[0]}\n`);
+    return 1;
+  }
+}

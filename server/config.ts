@@ -1,0 +1,93 @@
+// Server configuration from the environment (BRIEF.md "Contracts the outside world relies on").
+// A bad value is a one-line error naming the variable, never a stack trace.
+import { resolve } from 'node:path';
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** The embedded broker's MQTT port for agents; undefined means 1883 when free, else any. */
+  readonly mqttPort: number | undefined;
+  readonly dataDir: string;
+  /** PostgreSQL instead of SQLite under dataDir (not available yet: openStore refuses it). */
+  readonly databaseUrl: string | undefined;
+  readonly demo: boolean;
+  /** The demo's seed: the same seed plays the same demo (DEMO_SEED). */
+  readonly demoSeed: number;
+  readonly staticDir: string;
+  /** An external broker instead of the embedded one (MQTT_URL); see the block at the end. */
+  readonly mqttExternal?: ExternalMqttConfig | undefined;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function port<F extends number | undefined>(env: NodeJS.ProcessEnv, name: string, fallback: F): number | F {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${raw}".`);
+  }
+  return value;
+}
+
+function seed(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) throw new ConfigError(`${name} must be a whole number from 0 to 4294967295, got "${raw}".`);
+  return Number(raw);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: port(env, 'PORT', 8787),
+    mqttPort: port(env, 'MQTT_PORT', undefined),
+    dataDir: resolve(root, env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    demo: env.DEMO !== '0',
+    demoSeed: seed(env, 'DEMO_SEED', 2026),
+    staticDir: resolve(root, env.STATIC_DIR || './dist/web'),
+    mqttExternal: externalMqtt(env),
+  };
+}
+
+// ── External broker (issue 3 item 10) ───────────────────────────────────────────────────────
+// MQTT_URL points the BFF and the gateway at Mosquitto 2 with its dynamic-security plugin. The
+// server connects as MQTT_USERNAME/MQTT_PASSWORD (made by `cli broker setup`); the CLI
+// provisions agents as the plugin's admin, MQTT_ADMIN_USERNAME/MQTT_ADMIN_PASSWORD. Passwords
+// are checked where they are needed (server start, CLI), so `agents list` works without them.
+
+export interface ExternalMqttConfig {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string | undefined;
+  /** The server's MQTT client id; each instance needs its own (its credential is bound to it). */
+  readonly clientId: string;
+  readonly adminUsername: string | undefined;
+  readonly adminPassword: string | undefined;
+}
+
+const MQTT_SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:'];
+
+function externalMqtt(env: NodeJS.ProcessEnv): ExternalMqttConfig | undefined {
+  const raw = env.MQTT_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`MQTT_URL must be a URL like mqtt://host:1883, got "${raw}".`);
+  }
+  if (!MQTT_SCHEMES.includes(url.protocol)) throw new ConfigError(`MQTT_URL must start with mqtt://, mqtts://, ws:// or wss://, got "${raw}".`);
+  if (url.username || url.password) throw new ConfigError('MQTT_URL must not carry credentials; set MQTT_USERNAME and MQTT_PASSWORD.');
+  return {
+    url: raw,
+    username: env.MQTT_USERNAME || 'switchboard-server',
+    password: env.MQTT_PASSWORD || undefined,
+    clientId: env.MQTT_CLIENT_ID || 'switchboard-server',
+    adminUsername: env.MQTT_ADMIN_USERNAME || undefined,
+    adminPassword: env.MQTT_ADMIN_PASSWORD || undefined,
+  };
+}

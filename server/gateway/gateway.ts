@@ -1,0 +1,223 @@
+// The AOR gateway (spec §7): reads `rooms/+/public_candidates`, decides with the pure rules in
+// shared/aor, spends a grant's budget atomically in the database, and republishes approved
+// messages byte for byte to `rooms/{roomId}/public`, or emits `reject` on `rooms/{roomId}/control`.
+// In review mode a candidate that passes waits for a facilitator instead.
+import { buildGrantEndRevoke, buildRejectEnvelope, type Stamp } from '@shared/aor/control-envelopes';
+import { readCandidate } from '@shared/aor/decide-candidate';
+import { parseEnvelope } from '@shared/aor/envelope';
+import { checkGrant } from '@shared/aor/grant-check';
+import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants';
+import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
+import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
+import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
+import type { HistoryRecorder } from '../rooms/history-recorder';
+import type { ReviewItem, Store } from '../store/store';
+import { toCoreGrant } from './grant-records';
+
+export interface GatewayDeps {
+  readonly broker: BrokerPort;
+  readonly store: Store;
+  readonly history: HistoryRecorder;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  readonly newId: () => string;
+  /** Where review-queue changes are announced to consoles (not an AOR topic). */
+  readonly reviewTopic?: (roomId: string) => string;
+}
+
+export const reviewTopicOf = (roomId: string) => `switchboard/rooms/${roomId}/review`;
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+export class Gateway {
+  readonly #deps: GatewayDeps;
+  readonly #unsubscribe: (() => void)[] = [];
+  #sweeper: NodeJS.Timeout | undefined;
+  /** Serializes work per room so a room's decisions happen in the order its messages arrived. */
+  readonly #queues = new Map<string, Promise<void>>();
+
+  constructor(deps: GatewayDeps) {
+    this.#deps = deps;
+  }
+
+  start(sweepEveryMs = 1_000): void {
+    const { broker } = this.#deps;
+    this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => this.handleCandidate(m))));
+    this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m))));
+    this.#sweeper = setInterval(() => void this.sweep().catch((e: unknown) => console.error('Grant sweep failed:', e)), sweepEveryMs);
+    this.#sweeper.unref();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.#unsubscribe.splice(0)) off();
+    clearInterval(this.#sweeper);
+    await Promise.all(this.#queues.values());
+  }
+
+  #enqueue(message: BrokerMessage, work: () => Promise<void>): void {
+    const room = message.topic.split('/')[1] ?? '';
+    const previous = this.#queues.get(room) ?? Promise.resolve();
+    const next = previous.then(work).catch((error: unknown) => console.error(`Gateway failed on ${message.topic}:`, error));
+    this.#queues.set(room, next);
+    void next.finally(() => {
+      if (this.#queues.get(room) === next) this.#queues.delete(room);
+    });
+  }
+
+  #stamp(): Stamp {
+    return { newId: this.#deps.newId, now: seconds(this.#deps.now()) };
+  }
+
+  /** Publishes as the gateway, recording the message in history first. */
+  async #publish(topic: string, payload: Uint8Array): Promise<void> {
+    await this.#deps.history.record({ topic, payload, publisher: null, receivedAt: this.#deps.now() });
+    await this.#deps.broker.publish(topic, payload, 1);
+  }
+
+  async #reject(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string): Promise<void> {
+    const envelope = buildRejectEnvelope(roomId, { reason, detail, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) }, this.#stamp());
+    await this.#publish(controlTopic(roomId), encode(envelope));
+  }
+
+  async handleCandidate(message: BrokerMessage): Promise<void> {
+    const topic = parseTopic(message.topic);
+    if (!topic.ok || topic.value.kind !== 'public_candidates') return;
+    const roomId = topic.value.roomId;
+    // An external broker cannot say who published; without an identity nothing is approved.
+    const agentId = message.publisher?.kind === 'agent' ? message.publisher.agentId : '';
+    const read = readCandidate({ bytes: message.payload, topicRoomId: roomId, authenticatedAgentId: agentId });
+    if (!read.ok) {
+      const d = read.error.details ?? {};
+      return this.#reject(roomId, read.error.code, read.error.message, str(d.messageId), str(d.taskId));
+    }
+    const { envelope, grantKey } = read.value;
+    const now = this.#deps.now();
+    const stored = await this.#deps.store.getGrant(grantKey.roomId, grantKey.agentId, grantKey.taskId);
+    const checked = checkGrant(stored && toCoreGrant(stored), { messageType: envelope.payload.message_type, now: seconds(now) });
+    if (!checked.ok) return this.#reject(roomId, checked.error.code, checked.error.message, envelope.id, grantKey.taskId);
+
+    const room = await this.#deps.store.getRoom(roomId);
+    if (room?.moderation === 'review') {
+      const item = await this.#deps.store.addReviewItem({ roomId, agentId, taskId: grantKey.taskId, messageId: envelope.id, payload: message.payload, submittedAt: now });
+      return this.#announceReview(item);
+    }
+    await this.#approve(roomId, grantKey.agentId, grantKey.taskId, envelope.id, message.payload);
+  }
+
+  /**
+   * Spends one message and stores the approved copy in one transaction, then republishes the
+   * candidate's bytes unchanged.
+   */
+  async #approve(roomId: string, agentId: string, taskId: string, messageId: string, payload: Uint8Array): Promise<boolean> {
+    const now = this.#deps.now();
+    const row = this.#deps.history.describe({ topic: publicTopic(roomId), payload, publisher: null, receivedAt: now });
+    const approved = await this.#deps.store.spendGrantAndAppend(roomId, agentId, taskId, seconds(now), row);
+    if (!approved.spend.ok) {
+      await this.#reject(roomId, approved.spend.reason, `The grant could not be spent: ${approved.spend.reason}.`, messageId, taskId);
+      return false;
+    }
+    await this.#deps.broker.publish(publicTopic(roomId), payload, 1);
+    if (approved.spend.remaining === 0) await this.#endGrant(roomId, agentId, taskId, RejectReason.messageLimitExceeded);
+    return true;
+  }
+
+  /** Ends a live grant with a control event (AOR has no "grant ended" type: a system revoke). */
+  async #endGrant(roomId: string, agentId: string, taskId: string, reason: 'mic_grant_expired' | 'message_limit_exceeded'): Promise<void> {
+    const stored = await this.#deps.store.getGrant(roomId, agentId, taskId);
+    if (!stored) return;
+    if (!(await this.#deps.store.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return;
+    await this.#publish(controlTopic(roomId), encode(buildGrantEndRevoke(toCoreGrant(stored), reason, this.#stamp())));
+    if (reason === 'mic_grant_expired') await this.#expireQueue(roomId, agentId, taskId);
+  }
+
+  async handleControl(message: BrokerMessage): Promise<void> {
+    const topic = parseTopic(message.topic);
+    if (!topic.ok || topic.value.kind !== 'control') return;
+    // Grants come only from facilitators (the ACL lets no one else publish here) or the gateway.
+    if (message.publisher && !(message.publisher.kind === 'operator' && message.publisher.role === 'facilitator')) return;
+    const parsed = parseEnvelope(message.payload);
+    if (!parsed.ok) return;
+    const envelope = parsed.value;
+    if (envelope.type !== 'mic_grant' && envelope.type !== 'mic_revoke') return;
+    const roomId = topic.value.roomId;
+    const { agent_id: agentId, task_id: taskId } = envelope.payload;
+    const current = await this.#deps.store.getGrant(roomId, agentId, taskId);
+    const state = current ? withGrant(emptyGrantState, toCoreGrant(current)) : emptyGrantState;
+    const outcome = applyControl(state, envelope, roomId);
+    if (!outcome.ok) return;
+    if (outcome.value.effect === 'granted' || outcome.value.effect === 'replaced') {
+      if (envelope.type !== 'mic_grant') return;
+      const p = envelope.payload;
+      await this.#deps.store.putGrant({
+        roomId, agentId, taskId, maxMessages: p.max_messages, allowedTypes: p.allowed_message_types,
+        expiresAt: p.expires_at, grantedAt: envelope.ts, grantMessageId: envelope.id,
+      });
+    } else if (outcome.value.effect === 'revoked') {
+      const reason = envelope.type === 'mic_revoke' ? (envelope.payload.reason ?? 'revoked') : 'revoked';
+      await this.#deps.store.endGrant(roomId, agentId, taskId, `revoked: ${reason}`, this.#deps.now());
+      await this.#expireQueue(roomId, agentId, taskId);
+    }
+  }
+
+  /** Ends grants whose time ran out, each with a control event. */
+  async sweep(): Promise<void> {
+    for (const grant of await this.#deps.store.listExpiredLiveGrants(seconds(this.#deps.now()))) {
+      await this.#endGrant(grant.roomId, grant.agentId, grant.taskId, RejectReason.micGrantExpired);
+    }
+  }
+
+  // Review mode (issue 3 item 5).
+
+  /**
+   * Claims the item, spends the grant and stores the approved copy in one transaction; a grant
+   * that refuses turns the approval into a reject with the grant's reason.
+   */
+  async approveReview(itemId: number, by: string): Promise<ReviewItem | undefined> {
+    const now = this.#deps.now();
+    const result = await this.#deps.store.approveReviewItem(itemId, by, now, seconds(now), (item) =>
+      this.#deps.history.describe({ topic: publicTopic(item.roomId), payload: item.payload, publisher: null, receivedAt: now }),
+    );
+    if (!result) return undefined;
+    const { item } = result;
+    if (result.spend.ok) {
+      await this.#deps.broker.publish(publicTopic(item.roomId), item.payload, 1);
+      if (result.spend.remaining === 0) await this.#endGrant(item.roomId, item.agentId, item.taskId, RejectReason.messageLimitExceeded);
+    } else {
+      await this.#reject(item.roomId, result.spend.reason, `Approved, but the grant refused: ${result.spend.reason}.`, item.messageId, item.taskId);
+    }
+    await this.#announceReview(item);
+    return item;
+  }
+
+  async rejectReview(itemId: number, by: string, reason: string): Promise<ReviewItem | undefined> {
+    const item = await this.#deps.store.decideReviewItem(itemId, 'rejected', by, reason, this.#deps.now());
+    if (!item) return undefined;
+    await this.#reject(item.roomId, RejectReason.facilitatorRejected, reason, item.messageId, item.taskId);
+    await this.#announceReview(item);
+    return item;
+  }
+
+  /** An ended grant takes its waiting candidates with it. */
+  async #expireQueue(roomId: string, agentId: string, taskId: string): Promise<void> {
+    for (const item of await this.#deps.store.listReviewItems(roomId, 'pending')) {
+      if (item.agentId !== agentId || item.taskId !== taskId) continue;
+      const expired = await this.#deps.store.decideReviewItem(item.id, 'expired', null, 'grant ended', this.#deps.now());
+      if (expired) await this.#announceReview(expired);
+    }
+  }
+
+  /** Tells every console watching the room that its moderation mode changed. */
+  async announceModeration(roomId: string, moderation: 'auto' | 'review'): Promise<void> {
+    const topic = (this.#deps.reviewTopic ?? reviewTopicOf)(roomId);
+    await this.#deps.broker.publish(topic, encode({ kind: 'moderation', roomId, moderation }), 1);
+  }
+
+  async #announceReview(item: ReviewItem): Promise<void> {
+    const topic = (this.#deps.reviewTopic ?? reviewTopicOf)(item.roomId);
+    const { payload: _bytes, ...summary } = item;
+    await this.#deps.broker.publish(topic, encode({ kind: 'review_item', item: summary }), 1);
+  }
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -1,0 +1,25 @@
+// The store keeps grants as rows; the pure core reasons about them as `GrantRecord`s. These two
+// functions are the only translation between the two shapes.
+import type { GrantRecord as CoreGrant } from '@shared/aor/mic-grants';
+import type { MessageType } from '@shared/aor/payloads';
+import type { GrantRecord as StoredGrant } from '../store/store';
+
+export function toCoreGrant(stored: StoredGrant): CoreGrant {
+  // A grant ended because its budget ran out is not "revoked": its spent count already refuses
+  // the next message with message_limit_exceeded, which is the reason the agent should learn.
+  const ended = stored.endedAt !== null && stored.endReason !== 'message_limit_exceeded';
+  return {
+    key: { roomId: stored.roomId, agentId: stored.agentId, taskId: stored.taskId },
+    grantId: stored.grantMessageId,
+    grantedAt: stored.grantedAt,
+    grantedBy: { kind: 'user', id: 'facilitator' },
+    maxMessages: stored.maxMessages,
+    allowedMessageTypes: stored.allowedTypes as MessageType[],
+    expiresAt: stored.expiresAt,
+    spent: stored.spent,
+    // An ended grant is revoked for the core's purposes, except that an expiry stays an expiry
+    // (checkGrant tests expiry first and reports mic_grant_expired).
+    ...(ended ? { revoked: { revokeId: `ended:${stored.grantMessageId}`, at: stored.endedAt ?? 0, by: { kind: 'system', id: 'gateway' }, reason: stored.endReason ?? 'ended' } } : {}),
+    appliedControlIds: [stored.grantMessageId],
+  };
+}

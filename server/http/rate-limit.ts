@@ -1,0 +1,67 @@
+// A token bucket per key (client address): `capacity` requests at once, refilled continuously at
+// `refillPerSecond`. In memory, so per process: enough to slow a guessing loop against one
+// instance; several instances behind a load balancer each allow their own share.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { Clock } from '../clock';
+import { statusForCode } from './errors';
+
+export interface TokenBucketOptions {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+  readonly clock: Clock;
+  /** Keys remembered at most; the least recently seen is forgotten first (a fresh, full bucket). */
+  readonly maxKeys?: number;
+}
+
+export type TakeResult = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class TokenBucketLimiter {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #maxKeys: number;
+
+  constructor(private readonly options: TokenBucketOptions) {
+    if (!(options.capacity >= 1) || !(options.refillPerSecond > 0)) throw new RangeError('capacity must be ≥ 1 and refillPerSecond > 0');
+    this.#maxKeys = options.maxKeys ?? 10_000;
+  }
+
+  take(key: string): TakeResult {
+    const now = this.options.clock.now();
+    const previous = this.#buckets.get(key);
+    const bucket: Bucket = previous
+      ? { tokens: Math.min(this.options.capacity, previous.tokens + ((now - previous.at) / 1000) * this.options.refillPerSecond), at: now }
+      : { tokens: this.options.capacity, at: now };
+    this.#buckets.delete(key); // re-inserted last: Map order is least recently seen first
+    if (this.#buckets.size >= this.#maxKeys) this.#buckets.delete(this.#buckets.keys().next().value as string);
+    const ok = bucket.tokens >= 1;
+    if (ok) bucket.tokens -= 1;
+    this.#buckets.set(key, bucket);
+    return ok ? { ok } : { ok, retryAfterSeconds: Math.ceil((1 - bucket.tokens) / this.options.refillPerSecond) };
+  }
+}
+
+/** The peer address of the TCP connection; 'unknown' where there is none (app.request in tests). */
+export function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function rateLimit(limiter: TokenBucketLimiter, key: (c: Context) => string = clientAddress) {
+  return createMiddleware(async (c, next) => {
+    const verdict = limiter.take(key(c));
+    if (!verdict.ok) {
+      c.header('Retry-After', String(verdict.retryAfterSeconds));
+      return c.json({ code: 'RATE_LIMITED', message: `Too many requests; try again in ${verdict.retryAfterSeconds} s.` }, statusForCode('RATE_LIMITED'));
+    }
+    return next();
+  });
+}

@@ -1,0 +1,21 @@
+// Security by default: a strict Content-Security-Policy with no inline script, no framing,
+// no referrer leaks. Agent-written content is rendered as text, and the CSP is the backstop.
+import { secureHeaders } from 'hono/secure-headers';
+
+export const securityHeaders = () =>
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    referrerPolicy: 'no-referrer',
+    xFrameOptions: 'DENY',
+    crossOriginOpenerPolicy: 'same-origin',
+  });

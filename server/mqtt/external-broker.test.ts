@@ -1,0 +1,218 @@
+// The BrokerPort over a private Mosquitto 2: who published (from the per-agent candidate
+// subtopic), the server's own publishes, the hook before dispatch (and redelivery when it
+// fails), retained messages, and reconnecting with the session kept.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, type TestClient } from '../test-support/mqtt-clients';
+import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
+import type { BrokerMessage } from './broker-port';
+import { RefusedPublish } from './embedded-broker';
+import { ExternalBroker, normalizeCandidate, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
+import { agentCandidateTopic, DynsecAdmin } from './mosquitto-dynsec';
+
+const found = findMosquitto();
+if (!found.ok) console.warn(`Skipping the external broker tests: ${found.why}`);
+
+const R = 'agent.researcher';
+const SERVER = { username: 'switchboard-server', password: 'pw-server' };
+const decode = (m: BrokerMessage) => new TextDecoder().decode(m.payload);
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+let mosquitto: PrivateMosquitto;
+let admin: DynsecAdmin;
+let everything: TestClient;
+const open: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  if (!found.ok) return;
+  mosquitto = await startPrivateMosquitto();
+  admin = await DynsecAdmin.connect({ url: mosquitto.url, ...mosquitto.admin });
+  await admin.setupServer(SERVER.username, SERVER.password, null);
+  await admin.addAgent(R, 'pw-researcher');
+  everything = await connectClient(mosquitto.url, { ...mosquitto.admin, clientId: 'watch-everything' });
+  await everything.client.subscribeAsync('#', { qos: 1 });
+});
+
+afterAll(async () => {
+  if (!found.ok) return;
+  await everything?.client.endAsync(true);
+  await admin?.close();
+  await mosquitto?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+async function port(options: Partial<ExternalBrokerOptions> = {}): Promise<ExternalBroker> {
+  const broker = await ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId: uniqueClientId('port-test'), log: () => undefined, ...options });
+  open.push(broker);
+  return broker;
+}
+
+async function agent(): Promise<TestClient> {
+  const c = await connectClient(mosquitto.url, { username: R, password: 'pw-researcher', clientId: R });
+  open.push({ close: () => c.client.endAsync(true) });
+  return c;
+}
+
+/** Resolves with everything `broker` handed to handlers up to the first payload containing `marker`. */
+function collect(broker: ExternalBroker, filter = 'rooms/#') {
+  const seen: BrokerMessage[] = [];
+  const waiters: { marker: string; resolve: (m: BrokerMessage[]) => void }[] = [];
+  broker.onMessage(filter, (m) => {
+    seen.push(m);
+    for (const w of [...waiters]) {
+      if (!decode(m).includes(w.marker)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve([...seen]);
+    }
+  });
+  return {
+    seen,
+    until: (marker: string) =>
+      new Promise<BrokerMessage[]>((resolve) => {
+        const i = seen.findIndex((m) => decode(m).includes(marker));
+        if (i >= 0) resolve(seen.slice(0, i + 1));
+        else waiters.push({ marker, resolve });
+      }),
+  };
+}
+
+describe('normalizeCandidate', () => {
+  it.each([
+    ['rooms/r1/public_candidates/agent.x', { topic: 'rooms/r1/public_candidates', agentId: 'agent.x' }],
+    ['rooms/r1/public_candidates', undefined],
+    ['rooms/r1/public_candidates/a/b', undefined],
+    ['rooms/r1/public/agent.x', undefined],
+    ['rooms/+/public_candidates/agent.x', undefined],
+  ])('%s', (topic, expected) => {
+    expect(normalizeCandidate(topic)).toEqual(expected);
+  });
+});
+
+describe.skipIf(!found.ok)('ExternalBroker over Mosquitto', () => {
+  it("hands a candidate on as the spec's topic, published by the agent its subtopic names; other topics have no publisher", async () => {
+    const broker = await port();
+    const got = collect(broker);
+    const a = await agent();
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'candidate-1', { qos: 1 });
+    await a.client.publishAsync(`rooms/r1/agents/${R}/heartbeat`, 'heartbeat-1', { qos: 1 });
+    const seen = await got.until('heartbeat-1');
+    expect(seen.map((m) => [m.topic, decode(m), m.publisher])).toEqual([
+      ['rooms/r1/public_candidates', 'candidate-1', { kind: 'agent', agentId: R }],
+      [`rooms/r1/agents/${R}/heartbeat`, 'heartbeat-1', null],
+    ]);
+  });
+
+  it('hands its own publishes to its handlers once, without publisher, and never to beforeDispatch', async () => {
+    const recorded: string[] = [];
+    const broker = await port({ beforeDispatch: (m) => void recorded.push(decode(m)) });
+    const got = collect(broker);
+    await broker.publish('rooms/r1/public', bytes('own-1'));
+    // Anything the broker echoed would be queued on this connection before the agent's sentinel.
+    const a = await agent();
+    await a.client.publishAsync(`rooms/r1/agents/${R}/heartbeat`, 'sentinel-own', { qos: 1 });
+    const seen = await got.until('sentinel-own');
+    expect(seen.map((m) => [m.topic, decode(m), m.publisher])).toEqual([
+      ['rooms/r1/public', 'own-1', null],
+      [`rooms/r1/agents/${R}/heartbeat`, 'sentinel-own', null],
+    ]);
+    expect(recorded).toEqual(['sentinel-own']);
+    await everything.until('rooms/r1/public', 'own-1'); // and other subscribers got it
+  });
+
+  it('runs beforeDispatch before any handler, and drops what it refuses', async () => {
+    const order: string[] = [];
+    const broker = await port({
+      beforeDispatch: (m) => {
+        order.push(`recorded ${decode(m)}`);
+        if (decode(m) === 'refuse-me') throw new RefusedPublish('unknown_room');
+      },
+    });
+    broker.onMessage('rooms/#', (m) => order.push(`handled ${decode(m)}`));
+    const got = collect(broker);
+    const a = await agent();
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'refuse-me', { qos: 1 });
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'keep-me', { qos: 1 });
+    await got.until('keep-me');
+    expect(order).toEqual(['recorded refuse-me', 'recorded keep-me', 'handled keep-me']);
+  });
+
+  it('does not acknowledge a message beforeDispatch failed on: the broker delivers it again after the reconnect', async () => {
+    let failures = 0;
+    const broker = await port({
+      sessionExpirySeconds: 300,
+      backoff: { minMs: 10, maxMs: 100 },
+      beforeDispatch: (m) => {
+        if (decode(m) === 'flaky' && failures++ === 0) throw new Error('database unavailable');
+      },
+    });
+    const got = collect(broker);
+    const a = await agent();
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'flaky', { qos: 1 });
+    const seen = await got.until('flaky');
+    expect(failures).toBe(2);
+    expect(seen.filter((m) => decode(m) === 'flaky')).toHaveLength(1);
+  });
+
+  it('refuses a retained publish (never handled) and clears it from the broker', async () => {
+    const broker = await port();
+    const got = collect(broker);
+    const topic = `rooms/r1/agents/${R}/work`;
+    const cleared = new Promise<void>((resolve) => {
+      everything.client.on('message', (t, payload) => {
+        if (t === topic && payload.length === 0) resolve();
+      });
+    });
+    const a = await agent();
+    await a.client.publishAsync(topic, 'retained-1', { qos: 1, retain: true });
+    await a.client.publishAsync(topic, 'after-retained', { qos: 1 });
+    const seen = await got.until('after-retained');
+    expect(seen.map(decode)).toEqual(['after-retained']);
+    await cleared;
+    // A new subscriber gets retained messages right after SUBACK: the sentinel comes first only if there is none.
+    const late = await connectClient(mosquitto.url, { ...mosquitto.admin, clientId: 'late-subscriber' });
+    open.push({ close: () => late.client.endAsync(true) });
+    await late.client.subscribeAsync(topic, { qos: 1 });
+    await a.client.publishAsync(topic, 'sentinel-late', { qos: 1 });
+    const lateSeen = await late.until(topic, 'sentinel-late');
+    expect(lateSeen.map((m) => m.payload)).toEqual(['sentinel-late']);
+  });
+
+  it('reconnects with backoff after the broker drops it, with its session and what queued meanwhile', async () => {
+    const statuses: string[] = [];
+    let back!: () => void;
+    const reconnected = new Promise<void>((resolve) => (back = resolve));
+    let gone!: () => void;
+    const dropped = new Promise<void>((resolve) => (gone = resolve));
+    const broker = await port({
+      sessionExpirySeconds: 300,
+      backoff: { minMs: 10, maxMs: 200 },
+      onStatus: (s) => {
+        statuses.push(s.connected ? `connected${s.sessionPresent ? ' (session kept)' : ''}` : 'disconnected');
+        if (s.connected) back();
+        else gone();
+      },
+    });
+    const got = collect(broker);
+    // Disabling the server's client kicks it and refuses it until it is enabled again.
+    await admin.send([{ command: 'disableClient', username: SERVER.username }]);
+    await dropped;
+    expect(broker.connected).toBe(false);
+    const a = await agent();
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'while-away', { qos: 1 });
+    await admin.send([{ command: 'enableClient', username: SERVER.username }]);
+    await reconnected;
+    const seen = await got.until('while-away');
+    expect(seen.at(-1)?.publisher).toEqual({ kind: 'agent', agentId: R });
+    expect(statuses[0]).toBe('disconnected');
+    expect(statuses).toContain('connected (session kept)');
+  });
+
+  it.each([
+    ['a wrong password', () => ({ password: 'wrong' }), 'BROKER_AUTH_FAILED'],
+    ['a closed port', () => ({ url: 'mqtt://127.0.0.1:1' }), 'BROKER_UNREACHABLE'],
+  ])('refuses to start with %s, as a coded error', async (_label, over, code) => {
+    await expect(ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId: uniqueClientId('bad'), log: () => undefined, ...over() })).rejects.toMatchObject({ code });
+  });
+});

@@ -1,0 +1,58 @@
+// Every message on every room topic is stored with its receive time and a strictly ordered
+// cursor, BEFORE the broker routes it: nothing anyone has seen can be missing from history
+// after a crash (issue 3 item 7). Messages to rooms nobody created are refused.
+import { parseTopic } from '@shared/aor/topics';
+import type { BrokerMessage } from '../mqtt/broker-port';
+import { RefusedPublish } from '../mqtt/embedded-broker';
+import type { NewRoomMessage, StoredRoomMessage, Store } from '../store/store';
+import type { RoomRegistry } from './room-registry';
+
+interface EnvelopeFields {
+  readonly messageId: string | null;
+  readonly type: string | null;
+  readonly fromId: string | null;
+}
+
+/** Lenient: history keeps malformed messages too, with whatever fields can be read. */
+function envelopeFields(payload: Uint8Array): EnvelopeFields {
+  try {
+    const value = JSON.parse(new TextDecoder().decode(payload)) as { id?: unknown; type?: unknown; from?: { id?: unknown } };
+    const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 256) : null);
+    return { messageId: text(value?.id), type: text(value?.type), fromId: text(value?.from?.id) };
+  } catch {
+    return { messageId: null, type: null, fromId: null };
+  }
+}
+
+export class UnknownRoomError extends RefusedPublish {
+  override readonly name = 'UnknownRoomError';
+}
+
+export class HistoryRecorder {
+  constructor(
+    private readonly store: Store,
+    private readonly rooms: RoomRegistry,
+  ) {}
+
+  /** The row a room message becomes; throws RefusedPublish for topics outside the §3 map. */
+  describe(message: BrokerMessage): NewRoomMessage {
+    const topic = parseTopic(message.topic);
+    if (!topic.ok) throw new RefusedPublish(`not a room topic: ${message.topic}`);
+    return {
+      roomId: topic.value.roomId,
+      topic: message.topic,
+      topicKind: topic.value.kind,
+      topicAgentId: 'agentId' in topic.value ? topic.value.agentId : null,
+      ...envelopeFields(message.payload),
+      payload: message.payload,
+      receivedAt: message.receivedAt,
+    };
+  }
+
+  /** Stores a room message; throws for non-room topics and unknown rooms (the publish is refused). */
+  async record(message: BrokerMessage): Promise<StoredRoomMessage> {
+    const row = this.describe(message);
+    if (!(await this.rooms.exists(row.roomId))) throw new UnknownRoomError('unknown_room');
+    return this.store.appendMessage(row);
+  }
+}

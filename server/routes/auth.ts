@@ -1,0 +1,126 @@
+// /api/auth: operator identity by signed challenge. The browser keeps its Ed25519 key; it signs
+// the RFC 8785 canonical bytes of the challenge object, and the server recomputes those bytes
+// from what it stored (nonce, expiresAt), so a signature over anything else never verifies.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { decodeBase64url } from '@shared/crypto/base64url';
+import { isDidKey } from '@shared/crypto/did-key';
+import { canonicalBytes } from '@shared/crypto/jcs';
+import { CodedError } from '@shared/errors';
+import { randomToken, tokenHash } from '../auth/tokens';
+import type { Clock } from '../clock';
+import type { DidVerifier } from '../crypto/node-verifier';
+import { rateLimit, type TokenBucketLimiter } from '../http/rate-limit';
+import { isHttps } from '../http/request-origin';
+import { jsonBody } from '../http/json-body';
+import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
+import type { Operator, Store } from '../store/store';
+
+export const CHALLENGE_PURPOSE = 'switchboard-login';
+export const CHALLENGE_TTL_MS = 60_000;
+export const AUTH_BODY_LIMIT_BYTES = 16 * 1024;
+
+export interface AuthDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly verifier: DidVerifier;
+  /** Per client address on everything but GET /session (see README "Operator identity"). */
+  readonly limiter: TokenBucketLimiter;
+}
+
+const Did = z.string().max(128).refine(isDidKey, 'must be an Ed25519 did:key (did:key:z…)');
+const Base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
+
+const LoginBody = z.object({ did: Did, nonce: Base64url(128), signature: Base64url(128) });
+const EnrollBody = LoginBody.extend({ token: Base64url(128) });
+type LoginBody = z.infer<typeof LoginBody>;
+
+/** The object the client signs (its canonical bytes), rebuilt from the stored challenge. */
+export const challengeDocument = (nonce: string, expiresAt: number) => ({ purpose: CHALLENGE_PURPOSE, nonce, expiresAt });
+
+export function authRoutes(deps: AuthDeps) {
+  const { store, clock, verifier } = deps;
+
+  /** Consumes the challenge (single use, even when the signature then fails) and verifies it. */
+  async function verifySignedChallenge(body: LoginBody): Promise<void> {
+    const expiresAt = await store.consumeChallenge(body.nonce, clock.now());
+    if (expiresAt === undefined) {
+      throw new CodedError('CHALLENGE_INVALID', 'The challenge is unknown, already used or expired; fetch a new one.');
+    }
+    let signature: Uint8Array;
+    try {
+      signature = decodeBase64url(body.signature);
+    } catch {
+      throw new CodedError('SIGNATURE_INVALID', 'The signature is not unpadded base64url.');
+    }
+    if (!verifier.verify(body.did, canonicalBytes(challengeDocument(body.nonce, expiresAt)), signature)) {
+      throw new CodedError('SIGNATURE_INVALID', 'The signature does not verify for this did:key over the challenge.');
+    }
+  }
+
+  async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role'>) {
+    const token = randomToken();
+    await store.createSession(tokenHash(token), { did: operator.did, role: operator.role, expiresAt: clock.now() + SESSION_TTL_MS });
+    setCookie(c, SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      secure: isHttps(c),
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return { did: operator.did, role: operator.role };
+  }
+
+  const limited = rateLimit(deps.limiter);
+  const limitedBody = bodyLimit({
+    maxSize: AUTH_BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new CodedError('PAYLOAD_TOO_LARGE', `Auth request bodies are limited to ${AUTH_BODY_LIMIT_BYTES} bytes.`);
+    },
+  });
+
+  return (
+    new Hono<{ Variables: SessionVariables }>()
+      .use('*', async (c, next) => {
+        await next();
+        c.header('Cache-Control', 'no-store');
+      })
+      .get('/challenge', limited, async (c) => {
+        const challenge = challengeDocument(randomToken(), clock.now() + CHALLENGE_TTL_MS);
+        await store.createChallenge(challenge.nonce, challenge.expiresAt);
+        return c.json({ challenge }, 200);
+      })
+      .post('/login', limited, limitedBody, jsonBody(LoginBody), async (c) => {
+        const body = c.req.valid('json');
+        await verifySignedChallenge(body);
+        const operator = await store.getOperator(body.did);
+        if (!operator) throw new CodedError('NOT_ENROLLED', 'This key is not enrolled as an operator; ask a facilitator for an enrollment link.');
+        return c.json(await startSession(c, operator), 200);
+      })
+      // The challenge is checked before the token, so a bad signature does not burn the token.
+      .post('/enroll', limited, limitedBody, jsonBody(EnrollBody), async (c) => {
+        const body = c.req.valid('json');
+        await verifySignedChallenge(body);
+        const now = clock.now();
+        const role = await store.consumeEnrollment(tokenHash(body.token), now);
+        if (role === undefined) throw new CodedError('ENROLLMENT_INVALID', 'The enrollment link is unknown, already used or expired; ask for a new one.');
+        // An operator enrolling again takes the new link's role.
+        await store.putOperator({ did: body.did, role, createdAt: now });
+        await store.appendAudit({ at: now, actorDid: body.did, action: 'operator_enrolled', roomId: null, messageId: null, details: { role } });
+        return c.json(await startSession(c, { did: body.did, role }), 200);
+      })
+      // Not rate limited: the console asks on every load, and a 256-bit token is not guessable.
+      .get('/session', requireSession({ store, clock }), (c) => {
+        const session = c.get('session');
+        return c.json({ did: session.did, role: session.role }, 200);
+      })
+      .post('/logout', limited, limitedBody, async (c) => {
+        const token = sessionTokenFromCookieHeader(c.req.header('cookie'));
+        if (token !== undefined) await store.deleteSession(tokenHash(token));
+        deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Strict', secure: isHttps(c) });
+        return c.body(null, 204);
+      })
+  );
+}

@@ -1,0 +1,199 @@
+// /api/rooms: the console's view of Agent Ops Rooms. History with a strictly ordered cursor,
+// presence, grants and the review queue; facilitators create rooms, set moderation and decide
+// review items. Publishing (say, task, grants) goes over MQTT at /mqtt, not here.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { isValidId, MAX_ID_LENGTH } from '@shared/aor/ids';
+import { ROOM_TOPIC_KINDS, AGENT_TOPIC_KINDS } from '@shared/aor/topics';
+import { CodedError } from '@shared/errors';
+import type { Clock } from '../clock';
+import type { Gateway } from '../gateway/gateway';
+import { jsonBody } from '../http/json-body';
+import { requireSession, type SessionVariables } from '../http/session';
+import type { PresenceTracker } from '../rooms/presence-tracker';
+import type { RoomRegistry } from '../rooms/room-registry';
+import type { ReviewItem, StoredRoomMessage, Store, TopicKind } from '../store/store';
+
+export interface RoomRouteDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly rooms: RoomRegistry;
+  readonly presence: PresenceTracker;
+  readonly gateway: Gateway;
+}
+
+const MAX_PAGE = 500;
+const TOPIC_KINDS: readonly TopicKind[] = [...ROOM_TOPIC_KINDS, ...AGENT_TOPIC_KINDS];
+const RoomId = z.string().refine(isValidId, `must be 1–${MAX_ID_LENGTH} characters without spaces, "/", "+" or "#"`);
+
+const CreateRoomBody = z.object({
+  id: RoomId,
+  name: z.string().trim().min(1).max(200),
+  moderation: z.enum(['auto', 'review']).default('auto'),
+});
+const ModerationBody = z.object({ moderation: z.enum(['auto', 'review']) });
+const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) });
+
+const decoder = new TextDecoder();
+
+/** A stored message as the console shows it: the exact text, and the envelope when it parses. */
+export function messageView(m: StoredRoomMessage) {
+  const raw = decoder.decode(m.payload);
+  let envelope: unknown = null;
+  try {
+    envelope = JSON.parse(raw);
+  } catch {
+    envelope = null;
+  }
+  return {
+    cursor: m.cursor,
+    roomId: m.roomId,
+    topic: m.topic,
+    topicKind: m.topicKind,
+    topicAgentId: m.topicAgentId,
+    messageId: m.messageId,
+    type: m.type,
+    fromId: m.fromId,
+    receivedAt: m.receivedAt,
+    raw,
+    envelope,
+  };
+}
+
+function reviewView(item: ReviewItem) {
+  const { payload, ...rest } = item;
+  const raw = decoder.decode(payload);
+  let envelope: unknown = null;
+  try {
+    envelope = JSON.parse(raw);
+  } catch {
+    envelope = null;
+  }
+  return { ...rest, raw, envelope };
+}
+
+function intParam(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new CodedError('INVALID_REQUEST', `${name} must be a non-negative integer.`);
+  return Number(value);
+}
+
+function listParam(values: string[] | undefined): string[] | undefined {
+  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return list.length ? list : undefined;
+}
+
+export function roomRoutes(deps: RoomRouteDeps) {
+  const { store, clock, rooms, presence, gateway } = deps;
+  const reader = requireSession({ store, clock });
+  const facilitator = requireSession({ store, clock }, 'facilitator');
+
+  /** Items never move between rooms, so checking membership before deciding is race-free. */
+  const requirePendingItem = async (roomId: string, itemId: number) => {
+    const pending = await store.listReviewItems(roomId, 'pending');
+    if (!pending.some((i) => i.id === itemId)) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+  };
+
+  const requireRoom = async (id: string) => {
+    const room = await store.getRoom(id);
+    if (!room) throw new CodedError('NOT_FOUND', `There is no room "${id}".`);
+    return room;
+  };
+
+  return new Hono<{ Variables: SessionVariables }>()
+    .get('/', reader, async (c) => {
+      const list = await store.listRooms();
+      return c.json(
+        {
+          rooms: list.map((room) => {
+            const agents = presence.list(room.id);
+            return { ...room, agentsPresent: agents.filter((a) => a.status !== 'offline').length, agents: agents.length };
+          }),
+        },
+        200,
+      );
+    })
+    .post('/', facilitator, jsonBody(CreateRoomBody), async (c) => {
+      const body = c.req.valid('json');
+      if (await store.getRoom(body.id)) throw new CodedError('CONFLICT', `A room "${body.id}" already exists.`);
+      const room = await rooms.create(body);
+      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.create', roomId: room.id, messageId: null, details: { name: room.name, moderation: room.moderation } });
+      return c.json({ room }, 201);
+    })
+    .get('/:id', reader, async (c) => c.json({ room: await requireRoom(c.req.param('id')) }, 200))
+    .patch('/:id', facilitator, jsonBody(ModerationBody), async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const { moderation } = c.req.valid('json');
+      await store.setModeration(room.id, moderation);
+      await gateway.announceModeration(room.id, moderation);
+      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.moderation', roomId: room.id, messageId: null, details: { from: room.moderation, to: moderation } });
+      return c.json({ room: { ...room, moderation } }, 200);
+    })
+    .get('/:id/messages', reader, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const before = intParam(c.req.query('before'), 'before');
+      const after = intParam(c.req.query('after'), 'after');
+      if (before !== undefined && after !== undefined) throw new CodedError('INVALID_REQUEST', 'Give either before or after, not both.');
+      const limit = Math.min(intParam(c.req.query('limit'), 'limit') ?? 100, MAX_PAGE);
+      if (limit < 1) throw new CodedError('INVALID_REQUEST', 'limit must be at least 1.');
+      const topicKinds = listParam(c.req.queries('topic'));
+      if (topicKinds?.some((k) => !TOPIC_KINDS.includes(k as TopicKind))) {
+        throw new CodedError('INVALID_REQUEST', `topic must be among ${TOPIC_KINDS.join(', ')}.`);
+      }
+      const types = listParam(c.req.queries('type'));
+      const agentId = c.req.query('agent') || undefined;
+      const page = await store.listMessages({
+        roomId: room.id,
+        limit,
+        ...(before !== undefined ? { before } : {}),
+        ...(after !== undefined ? { after } : {}),
+        ...(types ? { types } : {}),
+        ...(agentId ? { agentId } : {}),
+        ...(topicKinds ? { topicKinds: topicKinds as TopicKind[] } : {}),
+      });
+      return c.json({ messages: page.messages.map(messageView), hasMore: page.hasMore }, 200);
+    })
+    .get('/:id/agents', reader, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      return c.json({ agents: presence.list(room.id) }, 200);
+    })
+    .get('/:id/grants', reader, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const active = c.req.query('active');
+      return c.json({ grants: await store.listGrants({ roomId: room.id, ...(active === undefined ? {} : { active: active !== 'false' }) }) }, 200);
+    })
+    .get('/:id/review', reader, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const status = c.req.query('status');
+      if (status !== undefined && !['pending', 'approved', 'rejected', 'expired'].includes(status)) {
+        throw new CodedError('INVALID_REQUEST', 'status must be pending, approved, rejected or expired.');
+      }
+      const items = await store.listReviewItems(room.id, status as ReviewItem['status'] | undefined);
+      return c.json({ items: items.map(reviewView) }, 200);
+    })
+    .post('/:id/review/:item/approve', facilitator, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const itemId = intParam(c.req.param('item'), 'item') ?? -1;
+      await requirePendingItem(room.id, itemId);
+      const item = await gateway.approveReview(itemId, c.get('session').did);
+      if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.approve', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId } });
+      return c.json({ item: reviewView(item) }, 200);
+    })
+    .post('/:id/review/:item/reject', facilitator, jsonBody(RejectBody), async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const itemId = intParam(c.req.param('item'), 'item') ?? -1;
+      const { reason } = c.req.valid('json');
+      await requirePendingItem(room.id, itemId);
+      const item = await gateway.rejectReview(itemId, c.get('session').did, reason);
+      if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.reject', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId, reason } });
+      return c.json({ item: reviewView(item) }, 200);
+    })
+    .get('/:id/audit', reader, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const before = intParam(c.req.query('before'), 'before');
+      const limit = Math.min(intParam(c.req.query('limit'), 'limit') ?? 100, MAX_PAGE);
+      return c.json({ entries: await store.listAudit({ roomId: room.id, limit, ...(before !== undefined ? { before } : {}) }) }, 200);
+    });
+}

@@ -1,0 +1,84 @@
+// MQTT_URL end to end (issue 3 item 10): `cli broker setup` and `cli agents add` provision a
+// private Mosquitto; the server runs its gateway over it; an agent added by the CLI gets a
+// granted candidate approved, and an agent removed by the CLI is refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli/run-cli';
+import { loadConfig } from './config';
+import { agentCandidateTopic } from './mqtt/mosquitto-dynsec';
+import { startSwitchboard, type RunningSwitchboard } from './runtime';
+import { connectClient, tryConnect } from './test-support/mqtt-clients';
+import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from './test-support/private-mosquitto';
+
+const found = findMosquitto();
+let mosquitto: PrivateMosquitto;
+let sb: RunningSwitchboard;
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env, cwd: dataDir, now: () => Date.now() });
+  return { code, stdout, stderr };
+}
+
+beforeAll(async () => {
+  if (!found.ok) return;
+  mosquitto = await startPrivateMosquitto();
+  dataDir = mkdtempSync(join(tmpdir(), 'switchboard-ext-runtime-'));
+  env = { DATA_DIR: dataDir, PORT: '0', DEMO: '0', MQTT_URL: mosquitto.url, MQTT_ADMIN_USERNAME: mosquitto.admin.username, MQTT_ADMIN_PASSWORD: mosquitto.admin.password, MQTT_CLIENT_ID: 'sb-test-1' };
+  const setup = await cli('broker', 'setup', '--json');
+  expect(setup.code).toBe(0);
+  env.MQTT_PASSWORD = (JSON.parse(setup.stdout) as { password: string }).password;
+  sb = await startSwitchboard(loadConfig(env));
+  await sb.rooms.create({ id: 'r1', name: 'Room', moderation: 'auto' });
+});
+
+afterAll(async () => {
+  if (!found.ok) return;
+  await sb?.close();
+  await mosquitto?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
+  it('approves a granted candidate from an agent the CLI added, byte for byte', async () => {
+    const added = await cli('agents', 'add', 'agent.one', '--json');
+    expect(added.code).toBe(0);
+    const { password } = JSON.parse(added.stdout) as { password: string };
+    const agent = await connectClient(mosquitto.url, { username: 'agent.one', password, clientId: 'agent.one' });
+    await agent.client.subscribeAsync('rooms/r1/public', { qos: 1 });
+    const ts = Math.floor(Date.now() / 1000);
+    const grant = { id: 'g1', type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: 'did:key:z6MkF' }, ts, payload: { task_id: 't1', agent_id: 'agent.one', max_messages: 1, allowed_message_types: ['progress'], expires_at: ts + 600 } };
+    await sb.broker.publish('rooms/r1/control', new TextEncoder().encode(JSON.stringify(grant)));
+    for (let i = 0; i < 200 && !(await sb.store.getGrant('r1', 'agent.one', 't1')); i++) await new Promise((r) => setImmediate(r));
+    const text = JSON.stringify({ id: 'c1', type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.one' }, ts, payload: { task_id: 't1', message_type: 'progress', content: { text: 'hi' } } });
+    await agent.client.publishAsync(agentCandidateTopic('r1', 'agent.one'), text, { qos: 1 });
+    const seen = await agent.until('rooms/r1/public', '"c1"');
+    expect(seen.at(-1)!.payload).toBe(text);
+    await agent.client.endAsync(true);
+  });
+
+  it('refuses an agent the CLI removed', async () => {
+    const added = await cli('agents', 'add', 'agent.two', '--json');
+    const { password } = JSON.parse(added.stdout) as { password: string };
+    expect(await tryConnect(mosquitto.url, { username: 'agent.two', password, clientId: 'agent.two' })).toBe('connected');
+    expect((await cli('agents', 'remove', 'agent.two')).code).toBe(0);
+    expect(await tryConnect(mosquitto.url, { username: 'agent.two', password, clientId: 'agent.two' })).toMatch(/Not authorized|Bad User Name/i);
+  });
+
+  it('runs the demo over the external broker: its agents provisioned through dynamic security, their messages in history', async () => {
+    // One server per bound client id: this one replaces the first.
+    await sb.close();
+    sb = await startSwitchboard(loadConfig({ ...env, DEMO: '1' }));
+    let heartbeats = 0;
+    for (let i = 0; i < 200 && heartbeats === 0; i++) {
+      heartbeats = (await sb.store.listMessages({ roomId: 'demo', limit: 50 })).messages.filter((m) => m.topicKind === 'heartbeat').length;
+      if (heartbeats === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(heartbeats).toBeGreaterThan(0);
+  });
+});

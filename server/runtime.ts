@@ -1,0 +1,285 @@
+// One Switchboard process: storage, the embedded MQTT broker (TCP for agents, WebSocket at /mqtt
+// for consoles), the gateway, presence and the HTTP app. `npm start` runs it through main.ts;
+// integration tests start it in-process or as a child process.
+import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { parseTopic } from '@shared/aor/topics';
+import { createApp } from './app';
+import { generateAgentPassword, hashPassword, verifyPassword } from './auth/password';
+import { systemClock, type Clock } from './clock';
+import { ConfigError, type Config } from './config';
+import { isCodedError } from '@shared/errors';
+import { startDemo, type DemoHandle } from './demo/start-demo';
+import { Gateway } from './gateway/gateway';
+import { sessionFromCookieHeader } from './http/session';
+import type { BrokerIdentity } from './mqtt/acl';
+import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
+import { EmbeddedBroker } from './mqtt/embedded-broker';
+import { ExternalBroker } from './mqtt/external-broker';
+import { agentCandidateTopic, DynsecAdmin } from './mqtt/mosquitto-dynsec';
+import { HistoryRecorder } from './rooms/history-recorder';
+import { PresenceTracker } from './rooms/presence-tracker';
+import { RoomRegistry } from './rooms/room-registry';
+import { openStore } from './store/open-store';
+import type { Store } from './store/store';
+
+export interface RunningSwitchboard {
+  readonly url: string;
+  readonly mqttUrl: string;
+  readonly http: AddressInfo;
+  readonly store: Store;
+  /** aedes in this process, or the client of the broker at MQTT_URL. */
+  readonly broker: BrokerPort;
+  readonly gateway: Gateway;
+  readonly rooms: RoomRegistry;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly clock?: Clock;
+}
+
+const DEFAULT_MQTT_PORT = 1883;
+
+/** MQTT_PORT unset: 1883 when free, else any free port. Set and taken: a one-line ConfigError. */
+async function listenForAgents(broker: EmbeddedBroker, host: string, configured: number | undefined): Promise<AddressInfo> {
+  try {
+    return await broker.listenTcp(host, configured ?? DEFAULT_MQTT_PORT);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE') throw new ConfigError(`cannot listen for MQTT on ${host}:${configured ?? DEFAULT_MQTT_PORT}: ${(error as Error).message}`);
+    if (configured !== undefined) throw new ConfigError(`MQTT_PORT ${configured} on ${host} is taken; set MQTT_PORT to a free port (or 0 for any).`);
+    return broker.listenTcp(host, 0);
+  }
+}
+
+function listenHttp(app: ReturnType<typeof createApp>, host: string, port: number): Promise<{ server: ServerType; address: AddressInfo }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, (address) => resolve({ server, address }));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new ConfigError(`port ${port} on ${host} is taken; set PORT to a free port (or 0 for any).`));
+      else if (error.code === 'EACCES') reject(new ConfigError(`not allowed to listen on ${host}:${port}; set PORT above 1023 or HOST.`));
+      else reject(new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`));
+    });
+  });
+}
+
+const urlHost = (address: AddressInfo) => (address.family === 'IPv6' ? `[${address.address}]` : address.address);
+
+export async function startSwitchboard(config: Config, options: StartOptions = {}): Promise<RunningSwitchboard> {
+  if (config.mqttExternal) return startWithExternalBroker(config, config.mqttExternal, options);
+  const clock = options.clock ?? systemClock;
+  const store = await openStore(config);
+  const rooms = new RoomRegistry(store);
+  const history = new HistoryRecorder(store, rooms);
+  // The broker's hooks need presence, and presence needs the broker: a reference filled in below.
+  const late: { presence?: PresenceTracker } = {};
+
+  const broker = await EmbeddedBroker.create({
+    now: () => clock.now(),
+    verifyAgent: async (agentId, password) => {
+      const credential = await store.getAgentCredential(agentId);
+      return credential !== undefined && verifyPassword(password, credential.passwordHash);
+    },
+    beforeRoute: async (message) => {
+      const stored = await history.record(message);
+      if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);
+    },
+    onClientGone: (identity) => {
+      if (identity.kind === 'agent') late.presence?.disconnected(identity.agentId);
+    },
+  });
+
+  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
+  const presence = new PresenceTracker(broker, () => clock.now());
+  late.presence = presence;
+  const app = createApp({ staticDir: config.staticDir, store, clock, rooms: { store, clock, rooms, presence, gateway } });
+
+  let http: { server: ServerType; address: AddressInfo } | undefined;
+  try {
+    const mqtt = await listenForAgents(broker, config.host, config.mqttPort);
+    http = await listenHttp(app, config.host, config.port);
+    broker.attachWebSocket(http.server as HttpServer, async (request) => {
+      // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;
+      const session = await sessionFromCookieHeader(store, request.headers.cookie, clock.now());
+      return session ? { kind: 'operator', did: session.did, role: session.role } : null;
+    });
+    gateway.start();
+    presence.start();
+    const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
+    const httpServer = http.server;
+    return {
+      url: `http://${urlHost(http.address)}:${http.address.port}`,
+      mqttUrl: `mqtt://${urlHost(mqtt)}:${mqtt.port}`,
+      http: http.address,
+      store,
+      broker,
+      gateway,
+      rooms,
+      async close() {
+        await demo?.stop();
+        presence.stop();
+        await gateway.stop();
+        await broker.close();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await broker.close().catch(() => undefined);
+    if (http) await new Promise<void>((resolve) => http!.server.close(() => resolve()));
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The demo agents connect like any agent: over MQTT TCP with their own credentials (rotated at
+ * each start, never printed). A scripted facilitator keeps the demo room busy.
+ */
+async function startDemoAgents(
+  config: Config,
+  mqtt: AddressInfo,
+  parts: { store: Store; rooms: RoomRegistry; history: HistoryRecorder; broker: EmbeddedBroker; clock: Clock },
+): Promise<DemoHandle> {
+  const { store, rooms, history, broker, clock } = parts;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : urlHost(mqtt);
+  return startDemo({
+    brokerUrl: `mqtt://${host}:${mqtt.port}`,
+    seed: config.demoSeed,
+    now: () => clock.now(),
+    provisionAgent: async (agentId) => {
+      const password = generateAgentPassword();
+      await store.putAgentCredential({ agentId, passwordHash: await hashPassword(password), createdAt: clock.now() });
+      return password;
+    },
+    ensureRoom: async (id, name) => void (await rooms.create({ id, name, moderation: 'auto' })),
+    publishAsFacilitator: async (topic, envelope) => {
+      const payload = new TextEncoder().encode(JSON.stringify(envelope));
+      await history.record({ topic, payload, publisher: null, receivedAt: clock.now() });
+      await broker.publish(topic, payload, 1);
+    },
+    observe: (filter, handler) => broker.onMessage(filter, handler),
+  });
+}
+
+/** Facilitators act over MQTT (say, task, grants); each act lands in the audit log. */
+async function auditOperatorPublish(store: Store, message: BrokerMessage, operator: Extract<BrokerIdentity, { kind: 'operator' }>, cursor: number): Promise<void> {
+  const topic = parseTopic(message.topic);
+  if (!topic.ok) return;
+  let type = 'unknown';
+  let messageId: string | null = null;
+  let details: Record<string, unknown> = { topic: message.topic, cursor };
+  try {
+    const envelope = JSON.parse(new TextDecoder().decode(message.payload)) as { id?: string; type?: string; payload?: Record<string, unknown> };
+    type = envelope.type ?? type;
+    messageId = envelope.id ?? null;
+    const p = envelope.payload ?? {};
+    details = { ...details, ...pick(p, ['task_id', 'agent_id', 'max_messages', 'expires_at', 'reason', 'goal', 'deadline']) };
+    if ('agentId' in topic.value) details.agent_id ??= topic.value.agentId;
+  } catch {
+    // The ACL already refused operator publishes that are not envelopes.
+  }
+  await store.appendAudit({ at: message.receivedAt, actorDid: operator.did, action: `room.${type}`, roomId: topic.value.roomId, messageId, details });
+}
+
+function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}
+
+/**
+ * MQTT_URL: the gateway, history and presence run over the external broker (Mosquitto 2 with
+ * dynamic security, set up by `cli broker setup`). Room messages are stored when they arrive,
+ * before any handler sees them (docs/decisions-external-broker.md). Demo agents need the
+ * dynamic-security admin (MQTT_ADMIN_*) to be provisioned; without it the demo is off.
+ * The console's /mqtt WebSocket is not bridged yet.
+ */
+async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<Config['mqttExternal']>, options: StartOptions): Promise<RunningSwitchboard> {
+  if (!mqttConfig.password) throw new ConfigError('MQTT_PASSWORD is required with MQTT_URL (the server\'s broker credential, from `npm run cli -- broker setup`).');
+  const clock = options.clock ?? systemClock;
+  const store = await openStore(config);
+  const rooms = new RoomRegistry(store);
+  const history = new HistoryRecorder(store, rooms);
+  let broker: ExternalBroker;
+  try {
+    broker = await ExternalBroker.connect({
+      url: mqttConfig.url,
+      username: mqttConfig.username,
+      password: mqttConfig.password,
+      clientId: mqttConfig.clientId,
+      now: () => clock.now(),
+      beforeDispatch: async (message) => {
+        if (message.topic.startsWith('rooms/')) await history.record(message);
+      },
+    });
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    if (isCodedError(error)) throw new ConfigError(error.message);
+    throw error;
+  }
+  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
+  const presence = new PresenceTracker(broker, () => clock.now());
+  const app = createApp({ staticDir: config.staticDir, store, clock, rooms: { store, clock, rooms, presence, gateway } });
+  let http: { server: ServerType; address: AddressInfo } | undefined;
+  let admin: DynsecAdmin | undefined;
+  try {
+    http = await listenHttp(app, config.host, config.port);
+    gateway.start();
+    presence.start();
+    let demo: DemoHandle | undefined;
+    if (config.demo && mqttConfig.adminUsername && mqttConfig.adminPassword) {
+      admin = await DynsecAdmin.connect({ url: mqttConfig.url, username: mqttConfig.adminUsername, password: mqttConfig.adminPassword, reservedUsernames: [mqttConfig.username] });
+      const dynsec = admin;
+      demo = await startDemo({
+        brokerUrl: mqttConfig.url,
+        seed: config.demoSeed,
+        now: () => clock.now(),
+        provisionAgent: async (agentId) => {
+          const password = generateAgentPassword();
+          await dynsec.addAgent(agentId, password);
+          await store.putAgentCredential({ agentId, passwordHash: await hashPassword(password), createdAt: clock.now() });
+          return password;
+        },
+        candidateTopic: agentCandidateTopic,
+        ensureRoom: async (id, name) => void (await rooms.create({ id, name, moderation: 'auto' })),
+        publishAsFacilitator: async (topic, envelope) => {
+          const payload = new TextEncoder().encode(JSON.stringify(envelope));
+          await history.record({ topic, payload, publisher: null, receivedAt: clock.now() });
+          await broker.publish(topic, payload, 1);
+        },
+        observe: (filter, handler) => broker.onMessage(filter, handler),
+      });
+    } else if (config.demo) {
+      console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
+    }
+    const httpServer = http.server;
+    return {
+      url: `http://${urlHost(http.address)}:${http.address.port}`,
+      mqttUrl: mqttConfig.url,
+      http: http.address,
+      store,
+      broker,
+      gateway,
+      rooms,
+      async close() {
+        await demo?.stop();
+        await admin?.close();
+        presence.stop();
+        await gateway.stop();
+        await broker.close();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await admin?.close().catch(() => undefined);
+    await broker.close().catch(() => undefined);
+    if (http) await new Promise<void>((resolve) => http!.server.close(() => resolve()));
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}

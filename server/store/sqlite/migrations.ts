@@ -1,0 +1,165 @@
+// Versioned schema for the SQLite store. The rule (server/store/README.md): a migration, once
+// released, is never edited; a change is a new entry with the next number. The pending
+// migrations run in order inside one IMMEDIATE transaction together with their schema_migrations
+// rows, so a crash leaves the schema at a released version, and two processes opening the same
+// file (the server and the CLI) cannot both apply them.
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: /* sql */ `
+      -- Rooms are implicit in AOR (a topic names them), so appending a message creates its room.
+      -- message_count and last_activity_at are kept by appendMessage in the same transaction,
+      -- so listing rooms never counts a long history.
+      CREATE TABLE rooms (
+        id               TEXT PRIMARY KEY,
+        name             TEXT NOT NULL,
+        moderation       TEXT NOT NULL CHECK (moderation IN ('auto', 'review')),
+        created_at       INTEGER NOT NULL,
+        message_count    INTEGER NOT NULL DEFAULT 0,
+        last_activity_at INTEGER
+      ) STRICT;
+
+      -- AUTOINCREMENT: a cursor is never reused, even after the newest row is deleted.
+      CREATE TABLE room_messages (
+        cursor         INTEGER PRIMARY KEY AUTOINCREMENT,
+        room_id        TEXT NOT NULL REFERENCES rooms (id),
+        topic          TEXT NOT NULL,
+        topic_kind     TEXT NOT NULL CHECK (topic_kind IN ('public', 'public_candidates', 'control', 'inbox', 'heartbeat', 'work')),
+        topic_agent_id TEXT,
+        message_id     TEXT,
+        type           TEXT,
+        from_id        TEXT,
+        payload        BLOB NOT NULL,
+        received_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX room_messages_by_room ON room_messages (room_id, cursor);
+      CREATE INDEX room_messages_by_type ON room_messages (room_id, type, cursor);
+      CREATE INDEX room_messages_by_sender ON room_messages (room_id, from_id, cursor);
+      CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor);
+      CREATE INDEX room_messages_by_topic_kind ON room_messages (room_id, topic_kind, cursor);
+
+      -- AOR §7: one grant in force per (room, agent, task). allowed_types is a JSON array.
+      CREATE TABLE mic_grants (
+        room_id          TEXT NOT NULL,
+        agent_id         TEXT NOT NULL,
+        task_id          TEXT NOT NULL,
+        max_messages     INTEGER NOT NULL CHECK (max_messages >= 0),
+        allowed_types    TEXT NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        spent            INTEGER NOT NULL DEFAULT 0,
+        granted_at       INTEGER NOT NULL,
+        grant_message_id TEXT NOT NULL,
+        ended_at         INTEGER,
+        end_reason       TEXT,
+        PRIMARY KEY (room_id, agent_id, task_id)
+      ) STRICT;
+      CREATE INDEX mic_grants_live_by_expiry ON mic_grants (expires_at) WHERE ended_at IS NULL;
+
+      CREATE TABLE review_items (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        room_id      TEXT NOT NULL,
+        agent_id     TEXT NOT NULL,
+        task_id      TEXT NOT NULL,
+        message_id   TEXT NOT NULL,
+        payload      BLOB NOT NULL,
+        submitted_at INTEGER NOT NULL,
+        status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'expired')),
+        decided_by   TEXT,
+        decided_at   INTEGER,
+        reason       TEXT
+      ) STRICT;
+      CREATE INDEX review_items_by_room ON review_items (room_id, status, id);
+
+      CREATE TABLE agent_credentials (
+        agent_id      TEXT PRIMARY KEY,
+        password_hash TEXT NOT NULL,
+        created_at    INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE operators (
+        did        TEXT PRIMARY KEY,
+        role       TEXT NOT NULL CHECK (role IN ('facilitator', 'observer')),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- Tokens are stored as SHA-256 hex only: a copy of the database logs nobody in.
+      CREATE TABLE enrollments (
+        token_hash TEXT PRIMARY KEY,
+        role       TEXT NOT NULL CHECK (role IN ('facilitator', 'observer')),
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE login_challenges (
+        nonce      TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX login_challenges_by_expiry ON login_challenges (expires_at);
+
+      -- The role is read from operators on every lookup, so a role change or removal applies
+      -- to sessions already open.
+      CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        did        TEXT NOT NULL REFERENCES operators (did) ON DELETE CASCADE,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX sessions_by_did ON sessions (did);
+
+      CREATE TABLE audit_log (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        at         INTEGER NOT NULL,
+        actor_did  TEXT NOT NULL,
+        action     TEXT NOT NULL,
+        room_id    TEXT,
+        message_id TEXT,
+        details    TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX audit_log_by_room ON audit_log (room_id, id);
+    `,
+  },
+];
+
+export class SchemaTooNewError extends Error {
+  override readonly name = 'SchemaTooNewError';
+}
+
+/** Applies pending migrations in order; returns the versions applied by this call. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS, now = Date.now()): number[] {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`Migration ${i} is numbered ${m.version}; versions must run 1, 2, 3, … without gaps.`);
+  });
+  const latest = migrations.length;
+  const run = db.transaction((): number[] => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version    INTEGER PRIMARY KEY,
+      name       TEXT NOT NULL,
+      applied_at INTEGER NOT NULL
+    ) STRICT`);
+    const { current } = db.prepare('SELECT coalesce(max(version), 0) AS current FROM schema_migrations').get() as { current: number };
+    if (current > latest) {
+      throw new SchemaTooNewError(`the database has schema version ${current}, newer than this Switchboard knows (${latest}); upgrade Switchboard`);
+    }
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    const applied: number[] = [];
+    for (const migration of migrations.slice(current)) {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, now);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+  return run.immediate();
+}
+
+export function schemaVersion(db: Database.Database): number {
+  const row = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').get() as { version: number };
+  return row.version;
+}

@@ -1,0 +1,587 @@
+// The embedded store: one SQLite file under DATA_DIR, shared by the server and the CLI.
+// Every decision (spend a budget, consume a token, decide a review item, end a grant) is one
+// conditional statement whose affected row is the verdict, never a read followed by a write in
+// JS, so the PostgreSQL store can run the same statements across several server instances.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CodedError } from '@shared/errors';
+import type {
+  AgentCredential,
+  ApprovalResult,
+  AuditEntry,
+  GrantRecord,
+  MessagePage,
+  MessageQuery,
+  ModerationMode,
+  NewAuditEntry,
+  NewRoomMessage,
+  Operator,
+  OperatorRole,
+  ReviewItem,
+  Room,
+  RoomSummary,
+  Session,
+  SpendResult,
+  Store,
+  StoredRoomMessage,
+  TopicKind,
+} from '../store';
+import { migrate } from './migrations';
+
+export const SQLITE_FILE_NAME = 'switchboard.sqlite';
+
+export interface SqliteStoreOptions {
+  /** A file path, or ':memory:' for a private in-memory database. */
+  readonly file: string;
+  /** How long a writer waits for another process's lock before failing (ms). */
+  readonly busyTimeoutMs?: number;
+}
+
+interface RoomRow {
+  id: string;
+  name: string;
+  moderation: ModerationMode;
+  created_at: number;
+  message_count: number;
+  last_activity_at: number | null;
+}
+
+interface MessageRow {
+  cursor: number;
+  room_id: string;
+  topic: string;
+  topic_kind: TopicKind;
+  topic_agent_id: string | null;
+  message_id: string | null;
+  type: string | null;
+  from_id: string | null;
+  payload: Buffer;
+  received_at: number;
+}
+
+interface GrantRow {
+  room_id: string;
+  agent_id: string;
+  task_id: string;
+  max_messages: number;
+  allowed_types: string;
+  expires_at: number;
+  spent: number;
+  granted_at: number;
+  grant_message_id: string;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+interface ReviewRow {
+  id: number;
+  room_id: string;
+  agent_id: string;
+  task_id: string;
+  message_id: string;
+  payload: Buffer;
+  submitted_at: number;
+  status: ReviewItem['status'];
+  decided_by: string | null;
+  decided_at: number | null;
+  reason: string | null;
+}
+
+interface AuditRow {
+  id: number;
+  at: number;
+  actor_did: string;
+  action: string;
+  room_id: string | null;
+  message_id: string | null;
+  details: string;
+}
+
+const MAX_PAGE = 10_000;
+const MAX_FILTER_VALUES = 100;
+
+// Views, not copies: callers get plain Uint8Arrays over the bytes SQLite returned.
+const bytes = (buffer: Buffer): Uint8Array => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+const blob = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+const toRoom = (row: RoomRow): Room => ({ id: row.id, name: row.name, moderation: row.moderation, createdAt: row.created_at });
+
+const toMessage = (row: MessageRow): StoredRoomMessage => ({
+  cursor: row.cursor,
+  roomId: row.room_id,
+  topic: row.topic,
+  topicKind: row.topic_kind,
+  topicAgentId: row.topic_agent_id,
+  messageId: row.message_id,
+  type: row.type,
+  fromId: row.from_id,
+  payload: bytes(row.payload),
+  receivedAt: row.received_at,
+});
+
+const toGrant = (row: GrantRow): GrantRecord => ({
+  roomId: row.room_id,
+  agentId: row.agent_id,
+  taskId: row.task_id,
+  maxMessages: row.max_messages,
+  allowedTypes: JSON.parse(row.allowed_types) as string[],
+  expiresAt: row.expires_at,
+  spent: row.spent,
+  grantedAt: row.granted_at,
+  grantMessageId: row.grant_message_id,
+  endedAt: row.ended_at,
+  endReason: row.end_reason,
+});
+
+const toReview = (row: ReviewRow): ReviewItem => ({
+  id: row.id,
+  roomId: row.room_id,
+  agentId: row.agent_id,
+  taskId: row.task_id,
+  messageId: row.message_id,
+  payload: bytes(row.payload),
+  submittedAt: row.submitted_at,
+  status: row.status,
+  decidedBy: row.decided_by,
+  decidedAt: row.decided_at,
+  reason: row.reason,
+});
+
+const toAudit = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  at: row.at,
+  actorDid: row.actor_did,
+  action: row.action,
+  roomId: row.room_id,
+  messageId: row.message_id,
+  details: JSON.parse(row.details) as Record<string, unknown>,
+});
+
+/** AOR §7 compares whole seconds: a grant is live through the whole second `expires_at`. */
+function wholeSeconds(now: number): number {
+  if (!Number.isFinite(now) || now < 0) throw new RangeError(`nowSeconds must be finite Unix seconds, got ${now}`);
+  return Math.floor(now);
+}
+
+function checkCursor(value: number | undefined, name: string): void {
+  if (value !== undefined && !Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer cursor, got ${value}`);
+}
+
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+  readonly #appendTransaction: Database.Transaction<(m: NewRoomMessage) => number>;
+  #appendsSinceOptimize = 0;
+
+  constructor(options: SqliteStoreOptions) {
+    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+    const db = new Database(options.file);
+    try {
+      // busy_timeout first: the CLI and the server may open the file at the same moment.
+      db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+      db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode: a commit survives the process being killed (SIGKILL included; see
+      // rooms/durability.test.ts), and only an OS crash or power loss can lose the last commits.
+      // FULL measured 0.70 ms per commit here against 0.022 ms, about four commits per moderated
+      // message: it capped the gateway near 350 msg/s (docs/decisions.md). Power-loss durability
+      // is PostgreSQL's job (DATABASE_URL).
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      // Planner statistics (ENABLE_STAT4 in better-sqlite3's build) let a sparse filter, say one
+      // agent in a room of 100k messages, use its index instead of scanning the room.
+      db.pragma('analysis_limit = 1000');
+      db.pragma('optimize = 0x10002');
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.#db = db;
+    this.#appendTransaction = db.transaction((m: NewRoomMessage) => this.#appendRow(m));
+  }
+
+  /** Prepared once per SQL text. Filter lists vary the text, so the cache is bounded. */
+  #sql(text: string): Database.Statement {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      if (this.#statements.size >= 500) this.#statements.clear();
+      statement = this.#db.prepare(text);
+      this.#statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  // Rooms and their history.
+
+  async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
+    this.#sql('INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
+      room.id,
+      room.name,
+      room.moderation,
+      room.createdAt ?? Date.now(),
+    );
+    return toRoom(this.#sql('SELECT * FROM rooms WHERE id = ?').get(room.id) as RoomRow);
+  }
+
+  async getRoom(id: string): Promise<Room | undefined> {
+    const row = this.#sql('SELECT * FROM rooms WHERE id = ?').get(id) as RoomRow | undefined;
+    return row && toRoom(row);
+  }
+
+  async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
+    const { changes } = this.#sql('UPDATE rooms SET moderation = ? WHERE id = ?').run(mode, roomId);
+    if (changes === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async listRooms(): Promise<RoomSummary[]> {
+    const rows = this.#sql('SELECT * FROM rooms ORDER BY id').all() as RoomRow[];
+    return rows.map((row) => ({ ...toRoom(row), lastActivityAt: row.last_activity_at, messageCount: row.message_count }));
+  }
+
+  async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
+    const cursor = this.#appendTransaction.immediate(message);
+    // Cheap when nothing changed much; refreshes the statistics as a history grows.
+    if (++this.#appendsSinceOptimize >= 10_000) {
+      this.#appendsSinceOptimize = 0;
+      this.#db.pragma('optimize');
+    }
+    return { ...message, cursor };
+  }
+
+  /** The room's counters and the message row, in one transaction. */
+  #appendRow(m: NewRoomMessage): number {
+    this.#sql(
+      `INSERT INTO rooms (id, name, moderation, created_at, message_count, last_activity_at) VALUES (?, ?, 'auto', ?, 1, ?)
+       ON CONFLICT (id) DO UPDATE SET message_count = message_count + 1,
+         last_activity_at = max(coalesce(last_activity_at, excluded.last_activity_at), excluded.last_activity_at)`,
+    ).run(m.roomId, m.roomId, m.receivedAt, m.receivedAt);
+    const row = this.#sql(
+      `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor`,
+    ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, blob(m.payload), m.receivedAt) as { cursor: number };
+    return row.cursor;
+  }
+
+  async listMessages(query: MessageQuery): Promise<MessagePage> {
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${query.limit}`);
+    }
+    checkCursor(query.before, 'before');
+    checkCursor(query.after, 'after');
+    if ((query.types?.length ?? 0) > MAX_FILTER_VALUES || (query.topicKinds?.length ?? 0) > MAX_FILTER_VALUES) {
+      throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
+    }
+    const where = ['room_id = ?'];
+    const params: (string | number)[] = [query.roomId];
+    if (query.before !== undefined) {
+      where.push('cursor < ?');
+      params.push(query.before);
+    }
+    if (query.after !== undefined) {
+      where.push('cursor > ?');
+      params.push(query.after);
+    }
+    // An empty list is no filter, like an absent one. Each value gets its own placeholder (and
+    // one value an equality) because STAT4 plans by bound values only there: a rare type then
+    // reads its index, a common one scans the room by cursor.
+    const oneOf = (column: string, values: readonly string[]) => {
+      where.push(values.length === 1 ? `${column} = ?` : `${column} IN (${values.map(() => '?').join(', ')})`);
+      params.push(...values);
+    };
+    if (query.types?.length) oneOf('type', query.types);
+    if (query.agentId !== undefined) {
+      where.push('(from_id = ? OR topic_agent_id = ?)');
+      params.push(query.agentId, query.agentId);
+    }
+    if (query.topicKinds?.length) oneOf('topic_kind', query.topicKinds);
+    // `after` alone reads forward (backfill); otherwise the page nearest `before` (or the newest).
+    const forward = query.after !== undefined && query.before === undefined;
+    const rows = this.#sql(
+      `SELECT * FROM room_messages WHERE ${where.join(' AND ')} ORDER BY cursor ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
+    ).all(...params, query.limit + 1) as MessageRow[];
+    const hasMore = rows.length > query.limit;
+    const page = rows.slice(0, query.limit).map(toMessage);
+    return { messages: forward ? page : page.reverse(), hasMore };
+  }
+
+  // Mic grants.
+
+  async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
+    // A different, not older grant message replaces the grant in force with a fresh budget
+    // (AOR §5.3: each grant has its own max_messages, and a new grant lifts a revocation). A
+    // redelivery of the grant in force (MQTT QoS 1) or an older grant changes nothing, so a
+    // duplicate can never refill a budget. Either way the grant in force is returned.
+    this.#sql(
+      `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (room_id, agent_id, task_id) DO UPDATE SET
+         max_messages = excluded.max_messages, allowed_types = excluded.allowed_types, expires_at = excluded.expires_at,
+         granted_at = excluded.granted_at, grant_message_id = excluded.grant_message_id,
+         spent = 0, ended_at = NULL, end_reason = NULL
+       WHERE mic_grants.grant_message_id <> excluded.grant_message_id AND excluded.granted_at >= mic_grants.granted_at`,
+    ).run(
+      grant.roomId,
+      grant.agentId,
+      grant.taskId,
+      grant.maxMessages,
+      JSON.stringify(grant.allowedTypes),
+      grant.expiresAt,
+      grant.grantedAt,
+      grant.grantMessageId,
+    );
+    return (await this.getGrant(grant.roomId, grant.agentId, grant.taskId)) as GrantRecord;
+  }
+
+  async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
+    const row = this.#sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
+      | GrantRow
+      | undefined;
+    return row && toGrant(row);
+  }
+
+  async listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {
+    const where: string[] = [];
+    const params: string[] = [];
+    if (filter.roomId !== undefined) {
+      where.push('room_id = ?');
+      params.push(filter.roomId);
+    }
+    // "Active" means not ended; a grant past expires_at stays active until the sweeper ends it.
+    if (filter.active !== undefined) where.push(filter.active ? 'ended_at IS NULL' : 'ended_at IS NOT NULL');
+    const rows = this.#sql(
+      `SELECT * FROM mic_grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY room_id, agent_id, task_id`,
+    ).all(...params) as GrantRow[];
+    return rows.map(toGrant);
+  }
+
+  async spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
+    return this.#spendRow(roomId, agentId, taskId, nowSeconds);
+  }
+
+  async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
+    return this.#db.transaction((): ApprovalResult => {
+      const spend = this.#spendRow(roomId, agentId, taskId, nowSeconds);
+      if (!spend.ok) return { spend };
+      return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
+    }).immediate();
+  }
+
+  async approveReviewItem(
+    id: number,
+    by: string,
+    at: number,
+    nowSeconds: number,
+    message: (item: ReviewItem) => NewRoomMessage,
+  ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
+    return this.#db.transaction((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
+      const claimed = this.#sql(
+        `UPDATE review_items SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending' RETURNING *`,
+      ).get(by, at, id) as ReviewRow | undefined;
+      if (!claimed) return undefined;
+      const item = toReview(claimed);
+      const spend = this.#spendRow(item.roomId, item.agentId, item.taskId, nowSeconds);
+      if (!spend.ok) {
+        const refused = this.#sql(`UPDATE review_items SET status = 'rejected', reason = ? WHERE id = ? RETURNING *`).get(spend.reason, id) as ReviewRow;
+        return { spend, item: toReview(refused) };
+      }
+      const built = message(item);
+      return { spend, item, stored: { ...built, cursor: this.#appendRow(built) } };
+    }).immediate();
+  }
+
+  /** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
+  #spendRow(roomId: string, agentId: string, taskId: string, nowSeconds: number): SpendResult {
+    const now = wholeSeconds(nowSeconds);
+    const spent = this.#sql(
+      `UPDATE mic_grants SET spent = spent + 1
+       WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL AND expires_at >= ? AND spent < max_messages
+       RETURNING spent, max_messages`,
+    ).get(roomId, agentId, taskId, now) as { spent: number; max_messages: number } | undefined;
+    if (spent) return { ok: true, spent: spent.spent, remaining: spent.max_messages - spent.spent };
+    // Refused: read the row only to name the reason, in the order shared/aor/grant-check.ts uses.
+    const row = this.#sql('SELECT expires_at, ended_at, end_reason FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
+      | { expires_at: number; ended_at: number | null; end_reason: string | null }
+      | undefined;
+    if (!row) return { ok: false, reason: 'no_mic_grant' };
+    if (now > row.expires_at) return { ok: false, reason: 'mic_grant_expired' };
+    // A grant the gateway ended because its budget ran out still reports the budget.
+    if (row.ended_at !== null && row.end_reason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
+    return { ok: false, reason: 'message_limit_exceeded' };
+  }
+
+  async endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {
+    const { changes } = this.#sql(
+      'UPDATE mic_grants SET ended_at = ?, end_reason = ? WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL',
+    ).run(at, reason, roomId, agentId, taskId);
+    return changes === 1;
+  }
+
+  async listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
+    const rows = this.#sql(
+      'SELECT * FROM mic_grants WHERE ended_at IS NULL AND expires_at < ? ORDER BY room_id, agent_id, task_id',
+    ).all(wholeSeconds(nowSeconds)) as GrantRow[];
+    return rows.map(toGrant);
+  }
+
+  // Review mode.
+
+  async addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
+    const row = this.#sql(
+      `INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+    ).get(item.roomId, item.agentId, item.taskId, item.messageId, blob(item.payload), item.submittedAt) as ReviewRow;
+    return toReview(row);
+  }
+
+  async listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {
+    const rows = (
+      status === undefined
+        ? this.#sql('SELECT * FROM review_items WHERE room_id = ? ORDER BY id').all(roomId)
+        : this.#sql('SELECT * FROM review_items WHERE room_id = ? AND status = ? ORDER BY id').all(roomId, status)
+    ) as ReviewRow[];
+    return rows.map(toReview);
+  }
+
+  async decideReviewItem(
+    id: number,
+    status: 'approved' | 'rejected' | 'expired',
+    by: string | null,
+    reason: string | null,
+    at: number,
+  ): Promise<ReviewItem | undefined> {
+    const row = this.#sql(
+      `UPDATE review_items SET status = ?, decided_by = ?, decided_at = ?, reason = ? WHERE id = ? AND status = 'pending' RETURNING *`,
+    ).get(status, by, at, reason, id) as ReviewRow | undefined;
+    return row && toReview(row);
+  }
+
+  // Agent credentials.
+
+  async putAgentCredential(credential: AgentCredential): Promise<void> {
+    this.#sql(
+      `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (agent_id) DO UPDATE SET password_hash = excluded.password_hash, created_at = excluded.created_at`,
+    ).run(credential.agentId, credential.passwordHash, credential.createdAt);
+  }
+
+  async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
+    const row = this.#sql('SELECT * FROM agent_credentials WHERE agent_id = ?').get(agentId) as
+      | { agent_id: string; password_hash: string; created_at: number }
+      | undefined;
+    return row && { agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at };
+  }
+
+  async listAgentCredentials(): Promise<AgentCredential[]> {
+    const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as {
+      agent_id: string;
+      password_hash: string;
+      created_at: number;
+    }[];
+    return rows.map((row) => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at }));
+  }
+
+  async removeAgentCredential(agentId: string): Promise<boolean> {
+    return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
+  }
+
+  // Operators, enrollment, challenges, sessions.
+
+  async putOperator(operator: Operator): Promise<void> {
+    // A second put changes the role and keeps the original createdAt.
+    this.#sql(
+      'INSERT INTO operators (did, role, created_at) VALUES (?, ?, ?) ON CONFLICT (did) DO UPDATE SET role = excluded.role',
+    ).run(operator.did, operator.role, operator.createdAt);
+  }
+
+  async getOperator(did: string): Promise<Operator | undefined> {
+    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as { did: string; role: OperatorRole; created_at: number } | undefined;
+    return row && { did: row.did, role: row.role, createdAt: row.created_at };
+  }
+
+  async listOperators(): Promise<Operator[]> {
+    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as { did: string; role: OperatorRole; created_at: number }[];
+    return rows.map((row) => ({ did: row.did, role: row.role, createdAt: row.created_at }));
+  }
+
+  async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
+    this.#sql('INSERT INTO enrollments (token_hash, role, expires_at) VALUES (?, ?, ?)').run(tokenHash, role, expiresAt);
+  }
+
+  async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
+    // DELETE … RETURNING is the single use: only one caller gets the row. Expired rows go too.
+    const row = this.#sql('DELETE FROM enrollments WHERE token_hash = ? RETURNING role, expires_at').get(tokenHash) as
+      | { role: OperatorRole; expires_at: number }
+      | undefined;
+    this.#sql('DELETE FROM enrollments WHERE expires_at <= ?').run(now);
+    return row && row.expires_at > now ? row.role : undefined;
+  }
+
+  async createChallenge(nonce: string, expiresAt: number): Promise<void> {
+    this.#sql('INSERT INTO login_challenges (nonce, expires_at) VALUES (?, ?)').run(nonce, expiresAt);
+  }
+
+  async consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
+    const row = this.#sql('DELETE FROM login_challenges WHERE nonce = ? RETURNING expires_at').get(nonce) as { expires_at: number } | undefined;
+    this.#sql('DELETE FROM login_challenges WHERE expires_at <= ?').run(now);
+    return row && row.expires_at > now ? row.expires_at : undefined;
+  }
+
+  async createSession(tokenHash: string, session: Session): Promise<void> {
+    // The role is not stored: getSession reads the operator's current role.
+    this.#sql('INSERT INTO sessions (token_hash, did, expires_at) VALUES (?, ?, ?)').run(tokenHash, session.did, session.expiresAt);
+  }
+
+  async getSession(tokenHash: string, now: number): Promise<Session | undefined> {
+    const row = this.#sql(
+      `SELECT s.did, o.role, s.expires_at FROM sessions s JOIN operators o ON o.did = s.did
+       WHERE s.token_hash = ? AND s.expires_at > ?`,
+    ).get(tokenHash, now) as { did: string; role: OperatorRole; expires_at: number } | undefined;
+    return row && { did: row.did, role: row.role, expiresAt: row.expires_at };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.#sql('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  // Audit log.
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const row = this.#sql(
+      'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+    ).get(entry.at, entry.actorDid, entry.action, entry.roomId, entry.messageId, JSON.stringify(entry.details)) as AuditRow;
+    return toAudit(row);
+  }
+
+  /** Newest first; pass the last id of a page as `before` for the next one. */
+  async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
+    if (!Number.isInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_PAGE) {
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${filter.limit}`);
+    }
+    checkCursor(filter.before, 'before');
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (filter.roomId !== undefined) {
+      where.push('room_id = ?');
+      params.push(filter.roomId);
+    }
+    if (filter.before !== undefined) {
+      where.push('id < ?');
+      params.push(filter.before);
+    }
+    const rows = this.#sql(
+      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+    ).all(...params, filter.limit) as AuditRow[];
+    return rows.map(toAudit);
+  }
+
+  async close(): Promise<void> {
+    if (!this.#db.open) return;
+    this.#db.pragma('optimize');
+    this.#db.close();
+  }
+}
+
+/** Opens (creating if needed) the store file and brings its schema up to date. */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  return new SqliteStore(options);
+}

@@ -1,0 +1,545 @@
+// The Store contract as one Vitest suite. Every engine runs it unchanged:
+//   describeStoreContract('sqlite', async () => openSqliteStore(…))
+// `makeStore` must return an empty store; each test gets its own and closes it.
+// Concurrency tests fire calls with Promise.all: against a single SQLite connection they run one
+// after another, against PostgreSQL's pool they race for real; the verdicts must be the same.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewRoomMessage, Store, StoredRoomMessage, TopicKind } from './store';
+
+const T0 = 1_760_000_000_000; // ms
+const S0 = 1_760_000_000; // Unix seconds, for mic grants (AOR §4)
+
+function message(roomId: string, n: number, overrides: Partial<NewRoomMessage> = {}): NewRoomMessage {
+  return {
+    roomId,
+    topic: `rooms/${roomId}/public`,
+    topicKind: 'public',
+    topicAgentId: null,
+    messageId: `m-${roomId}-${n}`,
+    type: 'chat',
+    fromId: 'agent-a',
+    payload: new TextEncoder().encode(JSON.stringify({ n })),
+    receivedAt: T0 + n,
+    ...overrides,
+  };
+}
+
+const cursors = (messages: readonly StoredRoomMessage[]) => messages.map((m) => m.cursor);
+
+function grant(overrides: Partial<Parameters<Store['putGrant']>[0]> = {}): Parameters<Store['putGrant']>[0] {
+  return {
+    roomId: 'r1',
+    agentId: 'agent-a',
+    taskId: 't1',
+    maxMessages: 3,
+    allowedTypes: ['chat', 'result'],
+    expiresAt: S0 + 300,
+    grantedAt: S0,
+    grantMessageId: 'grant-1',
+    ...overrides,
+  };
+}
+
+export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('rooms', () => {
+      it('ensureRoom creates a room once and then returns it unchanged', async () => {
+        const created = await store.ensureRoom({ id: 'r1', name: 'Launch', moderation: 'auto', createdAt: T0 });
+        expect(created).toEqual({ id: 'r1', name: 'Launch', moderation: 'auto', createdAt: T0 });
+        const again = await store.ensureRoom({ id: 'r1', name: 'Other name', moderation: 'review', createdAt: T0 + 5 });
+        expect(again).toEqual(created);
+        expect(await store.getRoom('r1')).toEqual(created);
+        expect(await store.getRoom('nope')).toBeUndefined();
+      });
+
+      it('ensureRoom without createdAt stamps the current time', async () => {
+        const before = Date.now();
+        const room = await store.ensureRoom({ id: 'r1', name: 'Now', moderation: 'auto' });
+        expect(room.createdAt).toBeGreaterThanOrEqual(before);
+        expect(room.createdAt).toBeLessThanOrEqual(Date.now());
+      });
+
+      it('setModeration switches the mode and refuses an unknown room with ROOM_NOT_FOUND', async () => {
+        await store.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto', createdAt: T0 });
+        await store.setModeration('r1', 'review');
+        expect((await store.getRoom('r1'))?.moderation).toBe('review');
+        await expect(store.setModeration('ghost', 'review')).rejects.toMatchObject({ code: 'ROOM_NOT_FOUND' });
+        expect(await store.getRoom('ghost')).toBeUndefined();
+      });
+
+      it('listRooms reports message counts and last activity, rooms ordered by id', async () => {
+        await store.ensureRoom({ id: 'r2', name: 'Quiet', moderation: 'review', createdAt: T0 });
+        await store.ensureRoom({ id: 'r1', name: 'Busy', moderation: 'auto', createdAt: T0 });
+        for (let n = 1; n <= 5; n++) await store.appendMessage(message('r1', n));
+        expect(await store.listRooms()).toEqual([
+          { id: 'r1', name: 'Busy', moderation: 'auto', createdAt: T0, messageCount: 5, lastActivityAt: T0 + 5 },
+          { id: 'r2', name: 'Quiet', moderation: 'review', createdAt: T0, messageCount: 0, lastActivityAt: null },
+        ]);
+      });
+
+      it('lastActivityAt is the latest receivedAt even when a later cursor carries an earlier time', async () => {
+        await store.appendMessage(message('r1', 1, { receivedAt: T0 + 100 }));
+        await store.appendMessage(message('r1', 2, { receivedAt: T0 + 50 }));
+        const [room] = await store.listRooms();
+        expect(room).toMatchObject({ messageCount: 2, lastActivityAt: T0 + 100 });
+      });
+    });
+
+    describe('messages', () => {
+      it('gives every message a strictly increasing cursor across rooms', async () => {
+        const stored: StoredRoomMessage[] = [];
+        for (let n = 0; n < 30; n++) stored.push(await store.appendMessage(message(n % 3 === 0 ? 'r2' : 'r1', n)));
+        for (let i = 1; i < stored.length; i++) expect(stored[i]!.cursor).toBeGreaterThan(stored[i - 1]!.cursor);
+        expect(stored.every((m) => Number.isSafeInteger(m.cursor))).toBe(true);
+      });
+
+      it('keeps payload bytes exactly and round-trips every field, nulls included', async () => {
+        const raw = Uint8Array.of(0, 255, 0xc3, 0x28, 10, 0, 0x7b); // not UTF-8, with NULs
+        const appended = await store.appendMessage({
+          roomId: 'r1',
+          topic: 'rooms/r1/agents/bot/heartbeat',
+          topicKind: 'heartbeat',
+          topicAgentId: 'bot',
+          messageId: null,
+          type: null,
+          fromId: null,
+          payload: raw,
+          receivedAt: T0,
+        });
+        const { messages } = await store.listMessages({ roomId: 'r1', limit: 10 });
+        expect(messages).toHaveLength(1);
+        const [stored] = messages;
+        expect(stored).toMatchObject({
+          cursor: appended.cursor,
+          roomId: 'r1',
+          topic: 'rooms/r1/agents/bot/heartbeat',
+          topicKind: 'heartbeat',
+          topicAgentId: 'bot',
+          messageId: null,
+          type: null,
+          fromId: null,
+          receivedAt: T0,
+        });
+        expect(stored!.payload).toBeInstanceOf(Uint8Array);
+        expect([...stored!.payload]).toEqual([...raw]);
+      });
+
+      it('creates the room of a message to an unknown room (AOR rooms are implicit)', async () => {
+        await store.appendMessage(message('fresh', 1));
+        expect(await store.getRoom('fresh')).toEqual({ id: 'fresh', name: 'fresh', moderation: 'auto', createdAt: T0 + 1 });
+      });
+
+      it('answers an empty or unknown room with an empty page', async () => {
+        expect(await store.listMessages({ roomId: 'nobody', limit: 10 })).toEqual({ messages: [], hasMore: false });
+      });
+
+      it('pages back from the newest over 250 messages without gaps or duplicates, each page ascending', async () => {
+        const all: number[] = [];
+        for (let n = 0; n < 250; n++) {
+          all.push((await store.appendMessage(message('r1', n))).cursor);
+          if (n % 10 === 0) await store.appendMessage(message('other', n)); // interleaved noise
+        }
+        const seen: number[] = [];
+        let page = await store.listMessages({ roomId: 'r1', limit: 40 });
+        for (;;) {
+          const pageCursors = cursors(page.messages);
+          expect(pageCursors).toEqual([...pageCursors].sort((a, b) => a - b));
+          expect(page.messages.every((m) => m.roomId === 'r1')).toBe(true);
+          seen.unshift(...pageCursors);
+          if (!page.hasMore) break;
+          page = await store.listMessages({ roomId: 'r1', limit: 40, before: pageCursors[0]! });
+        }
+        expect(seen).toEqual(all);
+        expect(page.messages).toHaveLength(250 % 40);
+      });
+
+      it('pages forward from a cursor (backfill) without gaps or duplicates', async () => {
+        const all: number[] = [];
+        for (let n = 0; n < 250; n++) all.push((await store.appendMessage(message('r1', n))).cursor);
+        const seen: number[] = [];
+        let after = 0;
+        for (;;) {
+          const page = await store.listMessages({ roomId: 'r1', limit: 64, after });
+          seen.push(...cursors(page.messages));
+          if (!page.hasMore) break;
+          after = page.messages.at(-1)!.cursor;
+        }
+        expect(seen).toEqual(all);
+        const tail = await store.listMessages({ roomId: 'r1', limit: 10, after: all.at(-1)! });
+        expect(tail).toEqual({ messages: [], hasMore: false });
+      });
+
+      it('hasMore is false when a page ends exactly at the last message', async () => {
+        for (let n = 0; n < 10; n++) await store.appendMessage(message('r1', n));
+        expect((await store.listMessages({ roomId: 'r1', limit: 10 })).hasMore).toBe(false);
+        expect((await store.listMessages({ roomId: 'r1', limit: 9 })).hasMore).toBe(true);
+      });
+
+      it('with both before and after, returns the newest page inside the range', async () => {
+        const all: number[] = [];
+        for (let n = 0; n < 20; n++) all.push((await store.appendMessage(message('r1', n))).cursor);
+        const page = await store.listMessages({ roomId: 'r1', limit: 3, after: all[4]!, before: all[15]! });
+        expect(cursors(page.messages)).toEqual(all.slice(12, 15));
+        expect(page.hasMore).toBe(true);
+      });
+
+      it('filters by types, by agent (sender or topic agent) and by topic kinds, also while paging', async () => {
+        const kinds: TopicKind[] = ['public', 'public_candidates', 'control', 'inbox', 'heartbeat', 'work'];
+        const stored: StoredRoomMessage[] = [];
+        for (let n = 0; n < 60; n++) {
+          const topicKind = kinds[n % kinds.length]!;
+          const perAgent = topicKind === 'inbox' || topicKind === 'heartbeat' || topicKind === 'work';
+          stored.push(
+            await store.appendMessage(
+              message('r1', n, {
+                topicKind,
+                topicAgentId: perAgent ? (n % 4 === 0 ? 'bob' : 'carol') : null,
+                type: n % 3 === 0 ? 'task' : n % 3 === 1 ? 'chat' : 'result',
+                fromId: n % 5 === 0 ? 'bob' : 'alice',
+              }),
+            ),
+          );
+        }
+        const expectFilter = async (query: Omit<Parameters<Store['listMessages']>[0], 'roomId' | 'limit'>, keep: (m: StoredRoomMessage) => boolean) => {
+          const wanted = cursors(stored.filter(keep));
+          expect(wanted.length).toBeGreaterThan(0);
+          const seen: number[] = [];
+          let before: number | undefined;
+          for (;;) {
+            const page = await store.listMessages({ roomId: 'r1', limit: 4, ...query, ...(before === undefined ? {} : { before }) });
+            seen.unshift(...cursors(page.messages));
+            if (!page.hasMore) break;
+            before = page.messages[0]!.cursor;
+          }
+          expect(seen).toEqual(wanted);
+        };
+        await expectFilter({ types: ['task', 'result'] }, (m) => m.type === 'task' || m.type === 'result');
+        await expectFilter({ agentId: 'bob' }, (m) => m.fromId === 'bob' || m.topicAgentId === 'bob');
+        await expectFilter({ topicKinds: ['inbox', 'work'] }, (m) => m.topicKind === 'inbox' || m.topicKind === 'work');
+        await expectFilter(
+          { types: ['chat'], agentId: 'carol', topicKinds: ['heartbeat', 'inbox'] },
+          (m) => m.type === 'chat' && (m.fromId === 'carol' || m.topicAgentId === 'carol') && (m.topicKind === 'heartbeat' || m.topicKind === 'inbox'),
+        );
+        // An empty list filters nothing, like an absent one.
+        await expectFilter({ types: [], topicKinds: [] }, () => true);
+        const none = await store.listMessages({ roomId: 'r1', limit: 10, types: ['no-such-type'] });
+        expect(none).toEqual({ messages: [], hasMore: false });
+      });
+
+      it('refuses a limit that is not a positive integer', async () => {
+        await expect(store.listMessages({ roomId: 'r1', limit: 0 })).rejects.toThrow(RangeError);
+        await expect(store.listMessages({ roomId: 'r1', limit: 2.5 })).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe('mic grants', () => {
+      it('putGrant stores a fresh grant; getGrant and listGrants find it', async () => {
+        const stored = await store.putGrant(grant());
+        expect(stored).toEqual({ ...grant(), spent: 0, endedAt: null, endReason: null });
+        expect(await store.getGrant('r1', 'agent-a', 't1')).toEqual(stored);
+        expect(await store.getGrant('r1', 'agent-a', 't2')).toBeUndefined();
+        await store.putGrant(grant({ roomId: 'r2', grantMessageId: 'g-r2' }));
+        await store.putGrant(grant({ taskId: 't2', grantMessageId: 'g-t2' }));
+        await store.endGrant('r1', 'agent-a', 't2', 'revoked', T0);
+        const key = (g: { roomId: string; taskId: string }) => `${g.roomId}/${g.taskId}`;
+        expect((await store.listGrants({})).map(key)).toEqual(['r1/t1', 'r1/t2', 'r2/t1']);
+        expect((await store.listGrants({ roomId: 'r1' })).map(key)).toEqual(['r1/t1', 'r1/t2']);
+        expect((await store.listGrants({ roomId: 'r1', active: true })).map(key)).toEqual(['r1/t1']);
+        expect((await store.listGrants({ active: false })).map(key)).toEqual(['r1/t2']);
+      });
+
+      it('spends the budget one message at a time, then refuses with message_limit_exceeded', async () => {
+        await store.putGrant(grant({ maxMessages: 3 }));
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 1)).toEqual({ ok: true, spent: 1, remaining: 2 });
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 1)).toEqual({ ok: true, spent: 2, remaining: 1 });
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 1)).toEqual({ ok: true, spent: 3, remaining: 0 });
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 1)).toEqual({ ok: false, reason: 'message_limit_exceeded' });
+        expect((await store.getGrant('r1', 'agent-a', 't1'))?.spent).toBe(3);
+      });
+
+      it('refuses without a grant with no_mic_grant', async () => {
+        expect(await store.spendGrant('r1', 'nobody', 't1', S0)).toEqual({ ok: false, reason: 'no_mic_grant' });
+        await store.putGrant(grant());
+        expect(await store.spendGrant('r1', 'agent-a', 'other-task', S0)).toEqual({ ok: false, reason: 'no_mic_grant' });
+      });
+
+      it('never spends beyond maxMessages under 50 concurrent spends on a budget of 6', async () => {
+        await store.putGrant(grant({ maxMessages: 6 }));
+        const results = await Promise.all(Array.from({ length: 50 }, () => store.spendGrant('r1', 'agent-a', 't1', S0 + 10)));
+        const granted = results.filter((r) => r.ok);
+        expect(granted).toHaveLength(6);
+        expect(granted.map((r) => (r.ok ? r.spent : 0)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'message_limit_exceeded')).toBe(true);
+        expect((await store.getGrant('r1', 'agent-a', 't1'))?.spent).toBe(6);
+      });
+
+      it('is live through the whole second expires_at and refuses after it with mic_grant_expired', async () => {
+        await store.putGrant(grant({ expiresAt: S0 + 60, maxMessages: 10 }));
+        expect((await store.spendGrant('r1', 'agent-a', 't1', S0 + 60)).ok).toBe(true);
+        expect((await store.spendGrant('r1', 'agent-a', 't1', S0 + 60.999)).ok).toBe(true);
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 61)).toEqual({ ok: false, reason: 'mic_grant_expired' });
+        expect((await store.getGrant('r1', 'agent-a', 't1'))?.spent).toBe(2);
+      });
+
+      it('lists live grants past their expiry for the sweeper, and not once ended', async () => {
+        await store.putGrant(grant({ taskId: 'short', expiresAt: S0 + 10, grantMessageId: 'g1' }));
+        await store.putGrant(grant({ taskId: 'long', expiresAt: S0 + 1000, grantMessageId: 'g2' }));
+        expect(await store.listExpiredLiveGrants(S0 + 10.5)).toEqual([]);
+        const expired = await store.listExpiredLiveGrants(S0 + 11);
+        expect(expired.map((g) => g.taskId)).toEqual(['short']);
+        expect(await store.endGrant('r1', 'agent-a', 'short', 'expired', T0)).toBe(true);
+        expect(await store.listExpiredLiveGrants(S0 + 11)).toEqual([]);
+        // Expiry wins over the end, as in shared/aor/grant-check.ts: the agent learns the real cause.
+        expect(await store.spendGrant('r1', 'agent-a', 'short', S0 + 11)).toEqual({ ok: false, reason: 'mic_grant_expired' });
+      });
+
+      it('endGrant ends a live grant once; spending afterwards is refused with mic_revoked', async () => {
+        await store.putGrant(grant());
+        expect(await store.endGrant('r1', 'agent-a', 't1', 'revoked', T0 + 7)).toBe(true);
+        expect(await store.endGrant('r1', 'agent-a', 't1', 'revoked again', T0 + 8)).toBe(false);
+        expect(await store.endGrant('r1', 'agent-a', 'unknown', 'revoked', T0)).toBe(false);
+        expect(await store.getGrant('r1', 'agent-a', 't1')).toMatchObject({ endedAt: T0 + 7, endReason: 'revoked' });
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 1)).toEqual({ ok: false, reason: 'mic_revoked' });
+      });
+
+      it('endGrant is decided once under concurrency', async () => {
+        await store.putGrant(grant());
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.endGrant('r1', 'agent-a', 't1', `r${i}`, T0 + i)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      // Decision (docs/decisions-server.md): a new grant for the same (room, agent, task) replaces
+      // the one in force with a fresh budget and lifts an end, as AOR §5.3 gives each grant its
+      // own max_messages. A redelivered grant message (same id) or an older one changes nothing,
+      // so an MQTT QoS 1 duplicate can never refill a budget.
+      it('putGrant with a new grant message replaces the grant: spent resets and an end is lifted', async () => {
+        await store.putGrant(grant({ maxMessages: 2 }));
+        await store.spendGrant('r1', 'agent-a', 't1', S0);
+        await store.spendGrant('r1', 'agent-a', 't1', S0);
+        await store.endGrant('r1', 'agent-a', 't1', 'revoked', T0);
+        const replaced = await store.putGrant(grant({ maxMessages: 5, grantMessageId: 'grant-2', grantedAt: S0 + 20, allowedTypes: ['chat'] }));
+        expect(replaced).toMatchObject({ maxMessages: 5, spent: 0, endedAt: null, endReason: null, grantMessageId: 'grant-2', allowedTypes: ['chat'] });
+        expect(await store.spendGrant('r1', 'agent-a', 't1', S0 + 21)).toEqual({ ok: true, spent: 1, remaining: 4 });
+      });
+
+      it('putGrant with the grant in force again (redelivery) or an older grant keeps the budget spent', async () => {
+        await store.putGrant(grant({ maxMessages: 2, grantedAt: S0 + 5 }));
+        await store.spendGrant('r1', 'agent-a', 't1', S0 + 6);
+        const redelivered = await store.putGrant(grant({ maxMessages: 2, grantedAt: S0 + 5 }));
+        expect(redelivered).toMatchObject({ spent: 1, grantMessageId: 'grant-1' });
+        const stale = await store.putGrant(grant({ maxMessages: 9, grantedAt: S0, grantMessageId: 'grant-0' }));
+        expect(stale).toMatchObject({ spent: 1, maxMessages: 2, grantMessageId: 'grant-1' });
+      });
+    });
+
+    describe('approvals (spend and store in one transaction)', () => {
+      const approved = (n: number) => message('r1', n, { topicAgentId: null, messageId: `ok-${n}` });
+
+      it('spendGrantAndAppend stores the approved copy only when the spend succeeds', async () => {
+        await store.putGrant(grant({ maxMessages: 1 }));
+        const first = await store.spendGrantAndAppend('r1', 'agent-a', 't1', S0, approved(1));
+        expect(first.spend).toEqual({ ok: true, spent: 1, remaining: 0 });
+        expect(first.stored?.messageId).toBe('ok-1');
+        const second = await store.spendGrantAndAppend('r1', 'agent-a', 't1', S0, approved(2));
+        expect(second).toEqual({ spend: { ok: false, reason: 'message_limit_exceeded' } });
+        const page = await store.listMessages({ roomId: 'r1', limit: 10 });
+        expect(page.messages.map((m) => m.messageId)).toEqual(['ok-1']);
+      });
+
+      it('never stores more approved copies than the budget under 30 concurrent approvals', async () => {
+        await store.putGrant(grant({ maxMessages: 5 }));
+        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => store.spendGrantAndAppend('r1', 'agent-a', 't1', S0, approved(i))));
+        expect(results.filter((r) => r.spend.ok)).toHaveLength(5);
+        expect((await store.listMessages({ roomId: 'r1', limit: 100 })).messages).toHaveLength(5);
+        expect((await store.getGrant('r1', 'agent-a', 't1'))?.spent).toBe(5);
+      });
+
+      it('approveReviewItem claims once, spends and stores; a refusing grant rejects the item', async () => {
+        await store.putGrant(grant({ maxMessages: 1 }));
+        const a = await store.addReviewItem({ roomId: 'r1', agentId: 'agent-a', taskId: 't1', messageId: 'c1', payload: Uint8Array.of(1), submittedAt: T0 });
+        const b = await store.addReviewItem({ roomId: 'r1', agentId: 'agent-a', taskId: 't1', messageId: 'c2', payload: Uint8Array.of(2), submittedAt: T0 });
+        const both = await Promise.all([
+          store.approveReviewItem(a.id, 'did:key:f', T0 + 5, S0, () => approved(1)),
+          store.approveReviewItem(a.id, 'did:key:g', T0 + 6, S0, () => approved(9)),
+        ]);
+        expect(both.filter((r) => r !== undefined)).toHaveLength(1);
+        expect(both.find((r) => r)?.item).toMatchObject({ status: 'approved', messageId: 'c1' });
+        const refused = await store.approveReviewItem(b.id, 'did:key:f', T0 + 7, S0, () => approved(2));
+        expect(refused?.spend).toEqual({ ok: false, reason: 'message_limit_exceeded' });
+        expect(refused?.item).toMatchObject({ status: 'rejected', reason: 'message_limit_exceeded' });
+        expect((await store.listMessages({ roomId: 'r1', limit: 10 })).messages.map((m) => m.messageId)).toEqual(['ok-1']);
+        expect(await store.approveReviewItem(b.id, 'did:key:f', T0 + 8, S0, () => approved(3))).toBeUndefined();
+      });
+    });
+
+    describe('review items', () => {
+      const item = (n: number, roomId = 'r1') => ({
+        roomId,
+        agentId: 'agent-a',
+        taskId: 't1',
+        messageId: `cand-${n}`,
+        payload: Uint8Array.of(n, 0, 255),
+        submittedAt: T0 + n,
+      });
+
+      it('adds pending items and lists them by room and status in submission order', async () => {
+        const a = await store.addReviewItem(item(1));
+        const b = await store.addReviewItem(item(2));
+        await store.addReviewItem(item(3, 'r2'));
+        expect(a).toMatchObject({ ...item(1), payload: expect.any(Uint8Array), status: 'pending', decidedBy: null, decidedAt: null, reason: null });
+        expect([...a.payload]).toEqual([1, 0, 255]);
+        expect(b.id).toBeGreaterThan(a.id);
+        expect((await store.listReviewItems('r1')).map((i) => i.messageId)).toEqual(['cand-1', 'cand-2']);
+        await store.decideReviewItem(a.id, 'approved', 'did:key:zFac', null, T0 + 10);
+        expect((await store.listReviewItems('r1', 'pending')).map((i) => i.messageId)).toEqual(['cand-2']);
+        expect((await store.listReviewItems('r1', 'approved')).map((i) => i.messageId)).toEqual(['cand-1']);
+      });
+
+      it('decides an item once; a second decision returns undefined and changes nothing', async () => {
+        const { id } = await store.addReviewItem(item(1));
+        const decided = await store.decideReviewItem(id, 'rejected', 'did:key:zFac', 'off topic', T0 + 9);
+        expect(decided).toMatchObject({ id, status: 'rejected', decidedBy: 'did:key:zFac', decidedAt: T0 + 9, reason: 'off topic' });
+        expect(await store.decideReviewItem(id, 'approved', 'did:key:zOther', null, T0 + 10)).toBeUndefined();
+        expect(await store.decideReviewItem(9_999_999, 'approved', null, null, T0)).toBeUndefined();
+        expect((await store.listReviewItems('r1'))[0]).toMatchObject({ status: 'rejected', decidedBy: 'did:key:zFac' });
+      });
+
+      it('is decided exactly once under concurrent decisions', async () => {
+        const { id } = await store.addReviewItem(item(1));
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.decideReviewItem(id, i % 2 ? 'approved' : 'expired', `did:key:z${i}`, null, T0 + i)),
+        );
+        const winners = results.filter((r) => r !== undefined);
+        expect(winners).toHaveLength(1);
+        expect((await store.listReviewItems('r1'))[0]).toMatchObject({ status: winners[0]!.status, decidedBy: winners[0]!.decidedBy });
+      });
+    });
+
+    describe('agent credentials', () => {
+      it('puts, replaces, lists in id order and removes credentials', async () => {
+        await store.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+        await store.putAgentCredential({ agentId: 'alpha', passwordHash: 'scrypt$b', createdAt: T0 });
+        expect(await store.getAgentCredential('zeta')).toEqual({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+        await store.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$c', createdAt: T0 + 1 });
+        expect((await store.getAgentCredential('zeta'))?.passwordHash).toBe('scrypt$c');
+        expect((await store.listAgentCredentials()).map((c) => c.agentId)).toEqual(['alpha', 'zeta']);
+        expect(await store.removeAgentCredential('zeta')).toBe(true);
+        expect(await store.removeAgentCredential('zeta')).toBe(false);
+        expect(await store.getAgentCredential('zeta')).toBeUndefined();
+      });
+    });
+
+    describe('operators and enrollment', () => {
+      it('puts operators; a second put changes the role and keeps createdAt', async () => {
+        await store.putOperator({ did: 'did:key:zB', role: 'observer', createdAt: T0 + 1 });
+        await store.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
+        await store.putOperator({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 99 });
+        expect(await store.getOperator('did:key:zB')).toEqual({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 1 });
+        expect(await store.getOperator('did:key:zNobody')).toBeUndefined();
+        expect((await store.listOperators()).map((o) => o.did)).toEqual(['did:key:zA', 'did:key:zB']);
+      });
+
+      it('consumes an enrollment token once, and never after it expired', async () => {
+        await store.createEnrollment('hash-1', 'observer', T0 + 1000);
+        await store.createEnrollment('hash-2', 'facilitator', T0 + 1000);
+        expect(await store.consumeEnrollment('hash-1', T0)).toBe('observer');
+        expect(await store.consumeEnrollment('hash-1', T0)).toBeUndefined();
+        expect(await store.consumeEnrollment('unknown', T0)).toBeUndefined();
+        expect(await store.consumeEnrollment('hash-2', T0 + 1000)).toBeUndefined();
+      });
+
+      it('hands an enrollment token to exactly one of many concurrent consumers', async () => {
+        await store.createEnrollment('hash-1', 'facilitator', T0 + 1000);
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.consumeEnrollment('hash-1', T0)));
+        expect(results.filter((r) => r === 'facilitator')).toHaveLength(1);
+        expect(results.filter((r) => r === undefined)).toHaveLength(19);
+      });
+    });
+
+    describe('login challenges', () => {
+      it('consumes a live challenge once, returning its expiry', async () => {
+        await store.createChallenge('nonce-1', T0 + 60_000);
+        expect(await store.consumeChallenge('nonce-1', T0)).toBe(T0 + 60_000);
+        expect(await store.consumeChallenge('nonce-1', T0)).toBeUndefined();
+        expect(await store.consumeChallenge('never-issued', T0)).toBeUndefined();
+      });
+
+      it('refuses an expired challenge', async () => {
+        await store.createChallenge('nonce-1', T0 + 60_000);
+        expect(await store.consumeChallenge('nonce-1', T0 + 60_000)).toBeUndefined();
+      });
+
+      it('hands a challenge to exactly one of many concurrent consumers', async () => {
+        await store.createChallenge('nonce-1', T0 + 60_000);
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.consumeChallenge('nonce-1', T0)));
+        expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+      });
+    });
+
+    describe('sessions', () => {
+      beforeEach(async () => {
+        await store.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
+      });
+
+      it('finds a session until it expires, and not after delete', async () => {
+        await store.createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+        expect(await store.getSession('token-hash', T0)).toEqual({ did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+        expect(await store.getSession('token-hash', T0 + 999)).toBeDefined();
+        expect(await store.getSession('token-hash', T0 + 1000)).toBeUndefined();
+        expect(await store.getSession('other-hash', T0)).toBeUndefined();
+        await store.deleteSession('token-hash');
+        expect(await store.getSession('token-hash', T0)).toBeUndefined();
+        await store.deleteSession('token-hash'); // deleting twice is harmless
+      });
+
+      it("reports the operator's current role, so a role change applies to open sessions", async () => {
+        await store.createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+        await store.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0 });
+        expect((await store.getSession('token-hash', T0))?.role).toBe('observer');
+      });
+    });
+
+    describe('audit log', () => {
+      it('appends entries with increasing ids and pages newest first, by room', async () => {
+        const entries = [];
+        for (let n = 0; n < 25; n++) {
+          entries.push(
+            await store.appendAudit({
+              at: T0 + n,
+              actorDid: 'did:key:zA',
+              action: n % 2 ? 'mic_grant' : 'mic_revoke',
+              roomId: n % 5 === 0 ? null : n % 2 ? 'r1' : 'r2',
+              messageId: n % 2 ? `m${n}` : null,
+              details: { n, nested: { ok: true }, list: [1, 'two'] },
+            }),
+          );
+        }
+        for (let i = 1; i < entries.length; i++) expect(entries[i]!.id).toBeGreaterThan(entries[i - 1]!.id);
+        expect(entries[3]).toMatchObject({ at: T0 + 3, action: 'mic_grant', roomId: 'r1', messageId: 'm3', details: { n: 3, nested: { ok: true }, list: [1, 'two'] } });
+
+        const seen: number[] = [];
+        let before: number | undefined;
+        for (;;) {
+          const page = await store.listAudit({ limit: 7, ...(before === undefined ? {} : { before }) });
+          if (page.length === 0) break;
+          seen.push(...page.map((e) => e.id));
+          before = page.at(-1)!.id;
+        }
+        expect(seen).toEqual(entries.map((e) => e.id).reverse());
+
+        const r1 = await store.listAudit({ roomId: 'r1', limit: 100 });
+        expect(r1.map((e) => e.id)).toEqual(entries.filter((e) => e.roomId === 'r1').map((e) => e.id).reverse());
+        const olderR1 = await store.listAudit({ roomId: 'r1', limit: 2, before: r1[2]!.id });
+        expect(olderR1.map((e) => e.id)).toEqual(r1.slice(3, 5).map((e) => e.id));
+      });
+    });
+  });
+}

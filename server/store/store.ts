@@ -1,0 +1,217 @@
+// The storage contract. SQLite (embedded default, under DATA_DIR) implements it now; PostgreSQL
+// (DATABASE_URL) joins later and must pass the very same suite (store-suite.ts). Every method is
+// async so either engine fits, and every method that decides something (spending a budget,
+// consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
+// so several server instances can share one database.
+
+/** Which §3 topic a stored message arrived on. */
+export type TopicKind = 'public' | 'public_candidates' | 'control' | 'inbox' | 'heartbeat' | 'work';
+
+export type ModerationMode = 'auto' | 'review';
+
+export interface NewRoomMessage {
+  readonly roomId: string;
+  readonly topic: string;
+  readonly topicKind: TopicKind;
+  /** The agent named in the topic (inbox/heartbeat/work), if any. */
+  readonly topicAgentId: string | null;
+  /** Parsed from the envelope when it parses; null for malformed bytes. */
+  readonly messageId: string | null;
+  readonly type: string | null;
+  readonly fromId: string | null;
+  /** Exact bytes as received, so "republished byte for byte" can be checked and shown. */
+  readonly payload: Uint8Array;
+  /** Milliseconds since the epoch, taken by the server when the message arrived. */
+  readonly receivedAt: number;
+}
+
+export interface StoredRoomMessage extends NewRoomMessage {
+  /** Strictly increasing across the whole store; compare as integers. */
+  readonly cursor: number;
+}
+
+export interface MessageQuery {
+  readonly roomId: string;
+  /** Messages with cursor < before (scrolling back), newest first. */
+  readonly before?: number;
+  /**
+   * Messages with cursor > after (backfill), oldest first. Only `after` without `before` reads
+   * forward; neither, or both, gives the newest page of the range.
+   */
+  readonly after?: number;
+  /** 1 to 10,000. */
+  readonly limit: number;
+  /** An empty list filters nothing, like an absent one (for topicKinds too). */
+  readonly types?: readonly string[];
+  /** Matches fromId or topicAgentId. */
+  readonly agentId?: string;
+  readonly topicKinds?: readonly TopicKind[];
+}
+
+export interface MessagePage {
+  /** Always ascending by cursor, whichever direction was asked. */
+  readonly messages: readonly StoredRoomMessage[];
+  readonly hasMore: boolean;
+}
+
+export interface Room {
+  readonly id: string;
+  readonly name: string;
+  readonly moderation: ModerationMode;
+  readonly createdAt: number;
+}
+
+export interface RoomSummary extends Room {
+  readonly lastActivityAt: number | null;
+  readonly messageCount: number;
+}
+
+/** A mic grant as the gateway enforces it (AOR §5.3), with what has been spent. */
+export interface GrantRecord {
+  readonly roomId: string;
+  readonly agentId: string;
+  readonly taskId: string;
+  readonly maxMessages: number;
+  readonly allowedTypes: readonly string[];
+  /** Unix seconds, as in the spec's envelope. */
+  readonly expiresAt: number;
+  readonly spent: number;
+  readonly grantedAt: number;
+  readonly grantMessageId: string;
+  /** Set when the grant ended: revoked, expired or budget used up. */
+  readonly endedAt: number | null;
+  readonly endReason: string | null;
+}
+
+export type SpendResult =
+  | { readonly ok: true; readonly spent: number; readonly remaining: number }
+  | { readonly ok: false; readonly reason: 'no_mic_grant' | 'mic_revoked' | 'mic_grant_expired' | 'message_limit_exceeded' };
+
+export type ApprovalResult =
+  | { readonly spend: Extract<SpendResult, { ok: true }>; readonly stored: StoredRoomMessage }
+  | { readonly spend: Extract<SpendResult, { ok: false }>; readonly stored?: undefined };
+
+export interface AgentCredential {
+  readonly agentId: string;
+  /** `scrypt$N$r$p$saltB64$hashB64`: never the password itself. */
+  readonly passwordHash: string;
+  readonly createdAt: number;
+}
+
+export type OperatorRole = 'facilitator' | 'observer';
+
+export interface Operator {
+  readonly did: string;
+  readonly role: OperatorRole;
+  readonly createdAt: number;
+}
+
+export interface Session {
+  readonly did: string;
+  readonly role: OperatorRole;
+  readonly expiresAt: number;
+}
+
+export interface AuditEntry {
+  readonly id: number;
+  readonly at: number;
+  readonly actorDid: string;
+  readonly action: string;
+  readonly roomId: string | null;
+  /** Cursor or message id in the room timeline this action produced, for linking. */
+  readonly messageId: string | null;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+export interface ReviewItem {
+  readonly id: number;
+  readonly roomId: string;
+  readonly agentId: string;
+  readonly taskId: string;
+  readonly messageId: string;
+  readonly payload: Uint8Array;
+  readonly submittedAt: number;
+  readonly status: 'pending' | 'approved' | 'rejected' | 'expired';
+  readonly decidedBy: string | null;
+  readonly decidedAt: number | null;
+  readonly reason: string | null;
+}
+
+export interface Store {
+  // Rooms and their history (issue 3 item 7).
+  ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
+  getRoom(id: string): Promise<Room | undefined>;
+  setModeration(roomId: string, mode: ModerationMode): Promise<void>;
+  listRooms(): Promise<RoomSummary[]>;
+  appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage>;
+  listMessages(query: MessageQuery): Promise<MessagePage>;
+
+  // Mic grants: learned from control, spent atomically (issue 3 item 4, issue 8 item 3).
+  /**
+   * Stores a grant. Over an existing one for the same key, a different and not older grant
+   * message replaces it with spent = 0 and no end; the same message again (a QoS 1 redelivery)
+   * or an older one changes nothing. Returns the grant in force.
+   */
+  putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord>;
+  getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined>;
+  listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]>;
+  /**
+   * Atomically spends one message if the grant is live at `nowSeconds` (through the whole second
+   * expiresAt) and has budget left. Refusals name the first of: no grant, expired, ended, budget.
+   */
+  spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult>;
+  /**
+   * Spends one message and, only when that succeeds, appends the approved copy to history, in one
+   * transaction: a crash never leaves a spent budget without its message, or the reverse.
+   */
+  spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult>;
+  /** Ends a live grant; returns false when it was not live (already ended or unknown). */
+  endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean>;
+  /** Live grants whose expires_at < nowSeconds, for the sweeper. */
+  listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]>;
+
+  // Review mode (issue 3 item 5): each item is decided once.
+  addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem>;
+  listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]>;
+  /**
+   * A facilitator's approval, in one transaction: the pending item is claimed, the grant spent and
+   * the approved copy appended. When the grant refuses, the item ends `rejected` with that reason.
+   * Undefined when the item was not pending (decided once, whoever comes second).
+   */
+  approveReviewItem(id: number, by: string, at: number, nowSeconds: number, message: (item: ReviewItem) => NewRoomMessage): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined>;
+  /** Moves a pending item to `status`; returns undefined when it was already decided. */
+  decideReviewItem(id: number, status: 'approved' | 'rejected' | 'expired', by: string | null, reason: string | null, at: number): Promise<ReviewItem | undefined>;
+
+  // Agent credentials (issue 3 item 2).
+  putAgentCredential(credential: AgentCredential): Promise<void>;
+  getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
+  listAgentCredentials(): Promise<AgentCredential[]>;
+  removeAgentCredential(agentId: string): Promise<boolean>;
+
+  // Operators, enrollment, login challenges and sessions (issue 3 item 8).
+  putOperator(operator: Operator): Promise<void>;
+  getOperator(did: string): Promise<Operator | undefined>;
+  listOperators(): Promise<Operator[]>;
+  createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void>;
+  /** Single use: returns the role once, then undefined. */
+  consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined>;
+  createChallenge(nonce: string, expiresAt: number): Promise<void>;
+  /**
+   * Single use: returns the challenge's expiresAt once for a live challenge (the server needs it
+   * to recompute the signed bytes), then undefined. Unknown, used and expired alike: undefined.
+   */
+  consumeChallenge(nonce: string, now: number): Promise<number | undefined>;
+  createSession(tokenHash: string, session: Session): Promise<void>;
+  /** The session with the operator's current role; undefined once expired or the operator is gone. */
+  getSession(tokenHash: string, now: number): Promise<Session | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
+
+  // Audit log of facilitator actions (issue 4 item 6).
+  appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Newest first; the last id of a page is the `before` of the next. */
+  listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]>;
+
+  close(): Promise<void>;
+}

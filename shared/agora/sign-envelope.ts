@@ -1,0 +1,66 @@
+// Agora v1.0 "Signing Process": remove `sig`, canonicalize with RFC 8785 (JCS), sign with
+// Ed25519, carry the signature as base64url. The signer is always `sender.id`.
+import { CodedError, assertNever, ok } from '../errors';
+import type { Result } from '../errors';
+import { canonicalBytes } from '../crypto/jcs';
+import { encodeDidKey } from '../crypto/did-key';
+import { publicKeyOf } from '../crypto/ed25519';
+import { sha256Hex } from '../crypto/sha256';
+import { signDocument, verifyDocument } from '../crypto/signed-document';
+import { UnsignedEnvelope } from './envelope';
+import type { Envelope } from './envelope';
+import { agoraError, agoraFail } from './reject-reasons';
+import type { AgoraError } from './reject-reasons';
+
+const SIG_FIELD = 'sig';
+
+/**
+ * Signs an envelope with the sender's key. Throws a coded error when the envelope is not a
+ * valid unsigned envelope or when the key is not the one `sender.id` names, so a bad
+ * envelope never leaves its author.
+ */
+export function signEnvelope(unsigned: UnsignedEnvelope, secretKey: Uint8Array): Envelope {
+  const parsed = UnsignedEnvelope.safeParse(unsigned);
+  if (!parsed.success) {
+    const { code, message, details } = agoraError('schema_invalid', 'Not a valid unsigned Agora envelope.', {
+      issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+    });
+    throw new CodedError(code, message, details);
+  }
+  const signer = encodeDidKey(publicKeyOf(secretKey));
+  if (signer !== parsed.data.sender.id) {
+    const { code, message, details } = agoraError('signer_mismatch', 'The secret key does not belong to sender.id.', {
+      signer,
+      senderId: parsed.data.sender.id,
+    });
+    throw new CodedError(code, message, details);
+  }
+  // Sign what the schema returned: the same fields as the input, so the same bytes.
+  return signDocument(parsed.data, SIG_FIELD, secretKey) as Envelope;
+}
+
+/** Verifies `sig` against `sender.id`; returns the envelope, or a coded reason. Never throws. */
+export function verifyEnvelope(envelope: Envelope): Result<Envelope, AgoraError> {
+  const verdict = verifyDocument(envelope, SIG_FIELD, envelope.sender.id);
+  if (verdict.ok) return ok(envelope);
+  switch (verdict.code) {
+    case 'SIGNATURE_MISSING':
+    case 'SIGNATURE_MALFORMED':
+      return agoraFail('signature_malformed', 'sig is not an unpadded base64url Ed25519 signature.');
+    case 'SIGNER_INVALID':
+      return agoraFail('signer_invalid', verdict.message);
+    case 'NOT_CANONICALIZABLE':
+      return agoraFail('not_json', verdict.message);
+    case 'SIGNATURE_INVALID':
+      return agoraFail('signature_invalid', 'sig does not verify against sender.id.');
+    default:
+      return assertNever(verdict.code, 'signature verdict');
+  }
+}
+
+/**
+ * SHA-256 (hex) of the whole signed envelope in JCS form. Two posts of the same signed
+ * envelope have the same digest whatever their whitespace or key order; any change to a
+ * field, or a different signature, changes it. The replay memory stores it per id.
+ */
+export const envelopeDigest = (envelope: Envelope): string => sha256Hex(canonicalBytes(envelope));

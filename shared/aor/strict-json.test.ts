@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { findForbiddenKey, parseStrictJson } from './strict-json';
+
+describe('parseStrictJson', () => {
+  it('parses ordinary JSON', () => {
+    expect(parseStrictJson('{"a":[1,{"b":"x"}],"c":null}')).toEqual({ ok: true, value: { a: [1, { b: 'x' }], c: null } });
+  });
+
+  it('refuses text that is not JSON', () => {
+    const result = parseStrictJson('{"a":');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe('invalid_json');
+  });
+
+  it('survives deep nesting without overflowing the stack (the key scan keeps its own stack)', () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    expect(() => parseStrictJson(deep)).not.toThrow();
+  });
+
+  it('refuses a repeated key (decision "duplicate keys")', () => {
+    const result = parseStrictJson('{"room_id":"room_2","x":1,"room_id":"room_1"}');
+    expect(result).toMatchObject({ ok: false, error: { code: 'duplicate_key' } });
+  });
+});
+
+describe('findForbiddenKey', () => {
+  it.each([
+    ['{"a":1,"a":2}', 'a'],
+    ['{"a":1,"\\u0061":2}', 'a'],
+    ['{"x":{"b":1,"b":2}}', 'b'],
+    ['[{"k":1},{"k":1,"k":2}]', 'k'],
+    ['{"__proto__":{}}', '__proto__'],
+    ['{"o":{"__proto__":1}}', '__proto__'],
+  ])('finds the key in %s', (text, key) => {
+    expect(findForbiddenKey(text)).toBe(key);
+  });
+
+  it.each([
+    '{"a":1,"b":{"a":2}}', // same key in different objects
+    '{"a":"a","b":["a","a"]}', // equal strings as values
+    '{"a":"x\\"a\\":1","b":2}', // a quoted key-lookalike inside a string
+    '{"a":{},"b":[],"c":[{}]}',
+    '"__proto__"',
+    '[1,2,3]',
+    '{"k":[1,2],"l":3}',
+  ])('accepts %s', (text) => {
+    expect(findForbiddenKey(text)).toBeUndefined();
+  });
+});

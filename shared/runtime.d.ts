@@ -1,0 +1,10 @@
+// The only host APIs the protocol core relies on. Both exist unchanged in every
+// supported runtime (browsers, Node >= 20, Deno, Bun); they are declared here
+// rather than pulling in the DOM or Node type libraries (see shared/tsconfig.json).
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean });
+  decode(input?: Uint8Array): string;
+}

@@ -1,0 +1,59 @@
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { parseTimelineSearch } from '@web/features/rooms/timeline-filter';
+import { ConsoleGate } from './console-gate';
+import { Layout } from './layout';
+
+const rootRoute = createRootRoute({ component: Layout });
+
+// Every console screen sits under this pathless route, which asks for a session first.
+const consoleRoute = createRoute({ getParentRoute: () => rootRoute, id: 'console', component: ConsoleGate });
+
+// Route-level code splitting: each screen is its own chunk.
+const overviewRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('@web/features/overview/overview-page'), 'OverviewPage'),
+});
+
+const roomsRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/rooms',
+  component: lazyRouteComponent(() => import('@web/features/rooms/rooms-page'), 'RoomsPage'),
+});
+
+const roomRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/rooms/$roomId',
+  // Timeline filters and the permalink (`?m=<cursor>`) live in the URL, so a view can be shared.
+  validateSearch: parseTimelineSearch,
+  component: lazyRouteComponent(() => import('@web/features/rooms/room-page'), 'RoomPage'),
+});
+
+const roomAuditRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/rooms/$roomId/audit',
+  component: lazyRouteComponent(() => import('@web/features/rooms/audit-page'), 'AuditPage'),
+});
+
+// Reached from the link the server prints (or `operators invite`), before there is a session.
+const enrollRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/enroll',
+  component: lazyRouteComponent(() => import('@web/features/identity/enroll-page'), 'EnrollPage'),
+});
+
+export const router = createRouter({
+  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute]), enrollRoute]),
+  defaultNotFoundComponent: () => (
+    <div role="alert" className="mx-auto max-w-xl">
+      <h1 className="text-xl font-semibold">Nothing here</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">This address does not match any screen. Use the navigation above.</p>
+    </div>
+  ),
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

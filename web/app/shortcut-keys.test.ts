@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { idle, matchKey, SEQUENCE_MS, SHORTCUTS } from './shortcut-keys';
+
+describe('shortcut keys', () => {
+  it('opens help on ? and search on /', () => {
+    expect(matchKey(idle, '?', 0).action).toBe('help');
+    expect(matchKey(idle, '/', 0).action).toBe('search');
+  });
+
+  it('matches g r and g o within a second, case-insensitively', () => {
+    const g = matchKey(idle, 'g', 1000);
+    expect(g.action).toBeNull();
+    expect(matchKey(g.state, 'r', 1500)).toEqual({ action: 'go-rooms', state: idle });
+    expect(matchKey(matchKey(idle, 'G', 0).state, 'O', 10).action).toBe('go-overview');
+    expect(matchKey(g.state, 'r', 1000 + SEQUENCE_MS + 1).action).toBeNull();
+    expect(matchKey(g.state, 'x', 1100)).toEqual({ action: null, state: idle });
+    expect(matchKey(idle, 'r', 0).action).toBeNull();
+  });
+
+  it('lists every key the review queue and the tail use', () => {
+    const keys = SHORTCUTS.map((s) => s.keys.join(' '));
+    for (const k of ['?', 'g r', '/', 'Esc', 'Space', 'J', 'K', 'A', 'R']) expect(keys).toContain(k);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});

@@ -1,0 +1,53 @@
+// The console's keyboard shortcuts: one list, shown behind `?`, and the pure matcher the
+// layout's key handler runs (two-key sequences like `g r` within a second).
+
+export interface Shortcut {
+  readonly keys: readonly string[];
+  readonly what: string;
+  /** Where it works. */
+  readonly scope: 'anywhere' | 'room' | 'review queue' | 'live tail';
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['?'], what: 'Show these shortcuts', scope: 'anywhere' },
+  { keys: ['g', 'r'], what: 'Go to rooms', scope: 'anywhere' },
+  { keys: ['g', 'o'], what: 'Go to the overview', scope: 'anywhere' },
+  { keys: ['/'], what: 'Search or filter', scope: 'room' },
+  { keys: ['Esc'], what: 'Close a dialog, or leave a field', scope: 'anywhere' },
+  { keys: ['Space'], what: 'Pause or resume the live tail', scope: 'live tail' },
+  { keys: ['J'], what: 'Next candidate', scope: 'review queue' },
+  { keys: ['K'], what: 'Previous candidate', scope: 'review queue' },
+  { keys: ['A'], what: 'Approve the candidate', scope: 'review queue' },
+  { keys: ['R'], what: 'Reject the candidate, with a reason', scope: 'review queue' },
+];
+
+export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'search';
+
+export interface SequenceState {
+  /** A first key waiting for its second, and when it was pressed (ms). */
+  readonly pending: { readonly key: string; readonly at: number } | null;
+}
+
+export const SEQUENCE_MS = 1_000;
+export const idle: SequenceState = { pending: null };
+
+const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview' };
+const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search' };
+
+/** Feeds one key (KeyboardEvent.key) at `now`; says what to do, and the next state. */
+export function matchKey(state: SequenceState, key: string, now: number): { action: GlobalAction | null; state: SequenceState } {
+  const k = key.length === 1 ? key.toLowerCase() : key;
+  if (state.pending && now - state.pending.at <= SEQUENCE_MS) {
+    const action = SEQUENCES[`${state.pending.key} ${k}`];
+    if (action) return { action, state: idle };
+  }
+  if (SINGLE[key]) return { action: SINGLE[key], state: idle };
+  if (Object.keys(SEQUENCES).some((s) => s.startsWith(`${k} `))) return { action: null, state: { pending: { key: k, at: now } } };
+  return { action: null, state: idle };
+}
+
+/** Keys typed into a field, or with a modifier, are never shortcuts. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}

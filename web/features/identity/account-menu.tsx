@@ -1,0 +1,108 @@
+// The header's identity: short did and role; opens a small panel with the full did, the
+// backup download and sign-out. A disclosure (button + panel): Escape or a click outside
+// closes it and focus returns to the button.
+import { useEffect, useId, useRef, useState } from 'react';
+import { CopyButton } from '@web/components/ui/copy-button';
+import type { OperatorSession } from '@web/lib/api/auth-session';
+import { keyFingerprint, shortDid } from '@web/lib/identity/did-display';
+import { useStoredIdentity } from '@web/lib/identity/identity-queries';
+import { BackupDialog } from './backup-dialog';
+import { useSignOut } from './identity-mutations';
+import { RoleBadge } from './role-badge';
+
+export function AccountMenu({ session }: { session: OperatorSession }) {
+  const [open, setOpen] = useState(false);
+  const [backupOpen, setBackupOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const stored = useStoredIdentity();
+  const signOut = useSignOut();
+  const holdsKey = stored.data?.did === session.did;
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        trigger.current?.focus();
+      }
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const item =
+    'flex w-full items-center rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 disabled:cursor-not-allowed disabled:text-slate-400 dark:text-slate-200 dark:hover:bg-slate-800 dark:disabled:text-slate-500';
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        ref={trigger}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={`Account: ${shortDid(session.did)}, ${session.role}`}
+        onClick={() => setOpen((v) => !v)}
+        className="flex items-center gap-2 rounded-md border border-slate-200 px-2.5 py-1 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        <span className="font-mono text-xs text-slate-700 dark:text-slate-300">{shortDid(session.did)}</span>
+        <RoleBadge role={session.role} />
+        <span aria-hidden className={`text-xs text-slate-400 transition-transform ${open ? 'rotate-180' : ''}`}>
+          ▾
+        </span>
+      </button>
+      {open ? (
+        <div
+          id={panelId}
+          className="absolute right-0 z-30 mt-2 w-[22rem] max-w-[calc(100vw-2rem)] rounded-xl border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          <div className="px-3 py-2">
+            <div className="flex items-center justify-between">
+              <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Signed in as</p>
+              <RoleBadge role={session.role} />
+            </div>
+            <p className="mt-1 break-all font-mono text-xs text-slate-900 dark:text-slate-100">{session.did}</p>
+            <div className="mt-1 flex items-center justify-between">
+              <p className="text-xs text-slate-500 dark:text-slate-400">
+                Fingerprint <span className="whitespace-nowrap font-mono text-slate-700 dark:text-slate-300">{keyFingerprint(session.did)}</span>
+              </p>
+              <CopyButton text={session.did} label="Copy DID" />
+            </div>
+          </div>
+          <div className="my-1 border-t border-slate-200 dark:border-slate-800" />
+          <button
+            type="button"
+            className={item}
+            disabled={!holdsKey}
+            onClick={() => {
+              setOpen(false);
+              setBackupOpen(true);
+            }}
+          >
+            Download key backup
+          </button>
+          {!holdsKey && stored.isSuccess ? (
+            <p className="px-3 pb-1 text-xs text-slate-500 dark:text-slate-400">This browser does not hold the key of this session.</p>
+          ) : null}
+          <button
+            type="button"
+            className={item}
+            disabled={signOut.isPending}
+            onClick={() => signOut.mutate(undefined, { onSettled: () => setOpen(false) })}
+          >
+            {signOut.isPending ? 'Signing out…' : 'Sign out'}
+          </button>
+        </div>
+      ) : null}
+      <BackupDialog open={backupOpen} onOpenChange={setBackupOpen} returnFocusTo={trigger} />
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// What the identity screens do, as mutations that keep the session and stored-identity caches
+// right: the session query is the one owner of "who is signed in".
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { postLogout } from '@web/lib/api/auth-logout';
+import { sessionQuery, type OperatorSession } from '@web/lib/api/auth-session';
+import { storedIdentityQuery } from '@web/lib/identity/identity-queries';
+import type { IdentitySummary } from '@web/lib/identity/identity-store';
+import { createBackup, restoreBackup } from '@web/lib/identity/key-backup-actions';
+import { downloadTextFile } from '@web/lib/identity/download-file';
+import { enroll, signIn } from '@web/lib/identity/sign-challenge';
+
+const KEEP_ON_SIGN_OUT = new Set(['auth', 'identity', 'health']);
+
+function setSession(client: QueryClient, session: OperatorSession | null) {
+  client.setQueryData(sessionQuery.queryKey, session);
+}
+
+export function useSignIn() {
+  const client = useQueryClient();
+  return useMutation({ mutationKey: ['auth', 'login'], mutationFn: () => signIn(), onSuccess: (session) => setSession(client, session) });
+}
+
+export function useEnroll(token: string) {
+  const client = useQueryClient();
+  return useMutation({ mutationKey: ['auth', 'enroll'], mutationFn: () => enroll(token), onSuccess: (session) => setSession(client, session) });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['auth', 'logout'],
+    mutationFn: postLogout,
+    // A failed logout call still leaves this tab signed out; the cookie expires on its own.
+    onSettled: () => {
+      setSession(client, null);
+      // Data read under the previous operator's session is not kept for the next one.
+      client.removeQueries({ predicate: (query) => !KEEP_ON_SIGN_OUT.has(String(query.queryKey[0])) });
+    },
+  });
+}
+
+export function useDownloadBackup() {
+  const client = useQueryClient();
+  return useMutation({
+    // The passphrase is this mutation's variable: dropped from the cache as soon as the form goes.
+    gcTime: 0,
+    mutationFn: (passphrase: string) => createBackup(passphrase),
+    onSuccess: ({ fileName, text }) => {
+      downloadTextFile(fileName, text);
+      void client.invalidateQueries({ queryKey: storedIdentityQuery.queryKey });
+    },
+  });
+}
+
+export function useRestoreBackup() {
+  const client = useQueryClient();
+  return useMutation({
+    gcTime: 0,
+    mutationFn: ({ text, passphrase }: { text: string; passphrase: string }) => restoreBackup(text, passphrase),
+    onSuccess: (identity: IdentitySummary) => client.setQueryData(storedIdentityQuery.queryKey, identity),
+  });
+}

@@ -1,0 +1,37 @@
+import { useQuery } from '@tanstack/react-query';
+import { StatusDot } from '@web/components/ui/status-dot';
+import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
+import { useNow } from './use-now';
+import { relativeTime, roomErrorInWords } from './words';
+
+const TONE = { online: 'ok', stale: 'warn', offline: 'down' } as const;
+
+export function AgentsPanel({ roomId }: { roomId: string }) {
+  const agents = useQuery(roomAgentsQuery(roomId));
+  const now = useNow();
+  return (
+    <section aria-labelledby="agents-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <h2 id="agents-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
+        Agents
+      </h2>
+      {agents.isError ? (
+        <p className="px-4 py-3 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(agents.error)}</p>
+      ) : !agents.data?.length ? (
+        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">{agents.isPending ? 'Loading…' : 'No agent has sent a heartbeat here yet.'}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {agents.data.map((a) => (
+            <li key={a.agentId} className="px-4 py-2 text-sm" data-testid={`agent-${a.agentId}`}>
+              <div className="flex items-center gap-2">
+                <span className="min-w-0 flex-1 truncate font-medium">{a.agentId}</span>
+                <StatusDot tone={TONE[a.status]} label={a.status} />
+              </div>
+              <p className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(a.lastSeenAt, now)}</p>
+              {a.description ? <p className="mt-0.5 text-xs break-words text-slate-600 dark:text-slate-400">{a.description}</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,151 @@
+// A room's audit log (UX.md "leads" 7): who (short DID), when, what in words, linked to the
+// timeline message; older pages by `before`; exports of the audit log and the room history.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Link, useParams, useRouter } from '@tanstack/react-router';
+import { Button } from '@web/components/ui/button';
+import { Notice } from '@web/components/ui/notice';
+import { roomAuditQuery } from '@web/lib/api/rooms-audit';
+import { roomQuery } from '@web/lib/api/rooms-get';
+import { shortDid } from '@web/lib/identity/did-display';
+import { useState } from 'react';
+import { auditInWords, auditTarget, permalink } from './audit-words';
+import { AUDIT_COLUMNS, MESSAGE_COLUMNS, download, exportFileName, fetchAllAudit, fetchAllMessages, toBlob, type ExportFormat } from './export';
+import { roomErrorInWords } from './words';
+
+const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+
+function ExportButtons({ roomId }: { roomId: string }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const run = async (what: 'history' | 'audit', format: ExportFormat) => {
+    setBusy(`${what}-${format}`);
+    setStatus(null);
+    try {
+      const name = exportFileName(roomId, what, format, new Date());
+      if (what === 'history') {
+        const rows = await fetchAllMessages(roomId);
+        download(toBlob(rows, format, MESSAGE_COLUMNS), name);
+        setStatus({ tone: 'ok', text: `Saved ${rows.length} messages as ${name}.` });
+      } else {
+        const rows = await fetchAllAudit(roomId);
+        download(toBlob(rows, format, AUDIT_COLUMNS), name);
+        setStatus({ tone: 'ok', text: `Saved ${rows.length} audit entries as ${name}.` });
+      }
+    } catch (error) {
+      setStatus({ tone: 'error', text: `Export failed: ${roomErrorInWords(error)}` });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section aria-labelledby="export-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <h2 id="export-heading" className="text-sm font-semibold">
+        Export
+      </h2>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {(['audit', 'history'] as const).flatMap((what) =>
+          (['json', 'csv'] as const).map((format) => (
+            <Button key={`${what}-${format}`} size="sm" busy={busy === `${what}-${format}`} disabled={busy !== null} onClick={() => void run(what, format)}>
+              {what === 'audit' ? 'Audit log' : 'Room history'} as {format.toUpperCase()}
+            </Button>
+          )),
+        )}
+      </div>
+      {status ? (
+        <p role={status.tone === 'error' ? 'alert' : 'status'} className={`mt-2 text-sm ${status.tone === 'error' ? 'text-rose-700 dark:text-rose-300' : 'text-emerald-700 dark:text-emerald-300'}`}>
+          {status.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function AuditPage() {
+  const { roomId } = useParams({ from: '/console/rooms/$roomId/audit' });
+  const room = useQuery(roomQuery(roomId));
+  const audit = useInfiniteQuery(roomAuditQuery(roomId));
+  const router = useRouter();
+  const entries = audit.data?.pages.flat() ?? [];
+
+  return (
+    <div className="mx-auto max-w-5xl">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <Link to="/rooms/$roomId" params={{ roomId }} className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+          ← {room.data?.name ?? roomId}
+        </Link>
+        <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
+        <span className="font-mono text-sm text-slate-500">{roomId}</span>
+      </div>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions.</p>
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <section aria-labelledby="audit-heading" className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <h2 id="audit-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
+            Actions <span className="font-normal text-slate-500">({entries.length}{audit.hasNextPage ? '+' : ''})</span>
+          </h2>
+          {audit.isError ? (
+            <div className="p-4">
+              <Notice tone="error" title="The audit log did not load">
+                {roomErrorInWords(audit.error)}
+              </Notice>
+            </div>
+          ) : entries.length === 0 ? (
+            <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">{audit.isPending ? 'Loading…' : 'No facilitator actions yet.'}</p>
+          ) : (
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-slate-500 dark:text-slate-400">
+                <tr className="border-b border-slate-100 dark:border-slate-800">
+                  <th className="px-4 py-1.5 font-medium">When</th>
+                  <th className="px-2 py-1.5 font-medium">Who</th>
+                  <th className="px-2 py-1.5 font-medium">What</th>
+                  <th className="px-4 py-1.5 font-medium">
+                    <span className="sr-only">Timeline</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {entries.map((e) => {
+                  const target = auditTarget(e);
+                  const href = target ? permalink(roomId, target) : null;
+                  return (
+                    <tr key={e.id} data-testid="audit-entry" className="align-top">
+                      <td className="whitespace-nowrap px-4 py-1.5 font-mono text-xs text-slate-500">
+                        <time dateTime={new Date(e.at).toISOString()}>{when(e.at)}</time>
+                      </td>
+                      <td className="whitespace-nowrap px-2 py-1.5 font-mono text-xs" title={e.actorDid}>
+                        {e.actorDid.startsWith('did:') ? shortDid(e.actorDid) : e.actorDid}
+                      </td>
+                      <td className="px-2 py-1.5 break-words">{auditInWords(e)}</td>
+                      <td className="whitespace-nowrap px-4 py-1.5 text-xs">
+                        {href ? (
+                          <a
+                            href={href}
+                            className="text-teal-700 hover:underline dark:text-teal-300"
+                            onClick={(ev) => {
+                              if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+                              ev.preventDefault();
+                              router.history.push(href);
+                            }}
+                          >
+                            In timeline
+                          </a>
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          {audit.hasNextPage ? (
+            <div className="border-t border-slate-100 px-4 py-2 dark:border-slate-800">
+              <Button size="sm" busy={audit.isFetchingNextPage} onClick={() => void audit.fetchNextPage()}>
+                Older actions
+              </Button>
+            </div>
+          ) : null}
+        </section>
+        <ExportButtons roomId={roomId} />
+      </div>
+    </div>
+  );
+}

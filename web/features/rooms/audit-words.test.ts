@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { auditInWords, auditTarget, permalink } from './audit-words';
+
+describe('audit words', () => {
+  it('says each facilitator action in words', () => {
+    expect(auditInWords({ action: 'room.task', details: { task_id: 't1', agent_id: 'a', goal: 'Look' } })).toBe('Assigned t1 to a: “Look”');
+    expect(auditInWords({ action: 'room.mic_grant', details: { task_id: 't1', agent_id: 'a', max_messages: 5, expires_at: 1_800_000_000 } })).toBe('Granted the mic to a for t1: 5 messages, until 08:00:00 UTC');
+    expect(auditInWords({ action: 'room.mic_revoke', details: { task_id: 't1', agent_id: 'a', reason: 'enough' } })).toBe('Revoked the mic from a for t1 (enough)');
+    expect(auditInWords({ action: 'review.approve', details: { taskId: 't1', agentId: 'a' } })).toBe('Approved a’s candidate for t1');
+    expect(auditInWords({ action: 'review.reject', details: { taskId: 't1', agentId: 'a', reason: 'off topic' } })).toBe('Rejected a’s candidate for t1: “off topic”');
+    expect(auditInWords({ action: 'room.something_new', details: {} })).toBe('something new');
+  });
+
+  it('links by cursor, else by message id', () => {
+    expect(auditTarget({ messageId: 'msg_1', details: { cursor: 42 } })).toBe('42');
+    expect(auditTarget({ messageId: 'msg_1', details: {} })).toBe('msg_1');
+    expect(auditTarget({ messageId: null, details: {} })).toBeNull();
+    expect(permalink('ops room', '42')).toBe('/rooms/ops%20room?m=42');
+  });
+});

@@ -1,0 +1,41 @@
+// Audit entries in words (UX.md "leads" 7): who, when, what, and where in the timeline.
+import type { AuditEntry } from '@web/lib/api/rooms-audit';
+import { clockTime } from './words';
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+
+/** What the facilitator did, in one sentence. */
+export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string {
+  const d = e.details;
+  const agent = str(d.agent_id) ?? str(d.agentId) ?? 'an agent';
+  const task = str(d.task_id) ?? str(d.taskId) ?? 'a task';
+  switch (e.action) {
+    case 'room.create':
+      return `Created the room “${str(d.name) ?? '?'}” (${str(d.moderation) ?? 'auto'} moderation)`;
+    case 'room.moderation':
+      return `Switched moderation from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}`;
+    case 'room.task':
+      return `Assigned ${task} to ${agent}${str(d.goal) ? `: “${str(d.goal)}”` : ''}`;
+    case 'room.mic_grant':
+      return `Granted the mic to ${agent} for ${task}: ${str(d.max_messages) ?? '?'} messages, until ${typeof d.expires_at === 'number' ? clockTime(d.expires_at * 1000) + ' UTC' : '?'}`;
+    case 'room.mic_revoke':
+      return `Revoked the mic from ${agent} for ${task}${str(d.reason) ? ` (${str(d.reason)})` : ''}`;
+    case 'room.say':
+      return 'Spoke in the room';
+    case 'review.approve':
+      return `Approved ${agent}’s candidate for ${task}`;
+    case 'review.reject':
+      return `Rejected ${agent}’s candidate for ${task}: “${str(d.reason) ?? ''}”`;
+    default:
+      return e.action.replace(/^room\./, '').replaceAll('_', ' ');
+  }
+}
+
+/** The timeline permalink's `m`: the stored cursor when the action has one, else the message id. */
+export function auditTarget(e: Pick<AuditEntry, 'messageId' | 'details'>): string | null {
+  const cursor = e.details.cursor;
+  if (typeof cursor === 'number' || (typeof cursor === 'string' && cursor !== '')) return String(cursor);
+  return e.messageId;
+}
+
+export const permalink = (roomId: string, m: string) => `/rooms/${encodeURIComponent(roomId)}?m=${encodeURIComponent(m)}`;

@@ -1,0 +1,77 @@
+// Grants, revokes and rejects on rooms/{r}/control, each said in words.
+import { shortDid } from '@web/lib/identity/did-display';
+import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
+import { usePreferences } from '@web/lib/preferences';
+import { formatTime, fullTime } from './time-display';
+import { useNow } from './use-now';
+import { clockTime, rejectReasonInWords } from './words';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
+
+/** A control message in words, with its tone; the timeline uses it too. */
+export function describeControl(entry: TimelineEntry): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
+  const env = isRecord(entry.envelope) ? entry.envelope : {};
+  const p = isRecord(env.payload) ? env.payload : {};
+  switch (env.type) {
+    case 'mic_grant':
+      return {
+        tone: 'grant',
+        text: `Mic granted to ${s(p.agent_id)} for ${s(p.task_id)}: ${s(p.max_messages)} messages of ${Array.isArray(p.allowed_message_types) ? p.allowed_message_types.join(', ') : '?'}, until ${typeof p.expires_at === 'number' ? clockTime(p.expires_at * 1000) : '?'}`,
+      };
+    case 'mic_revoke': {
+      const reason = typeof p.reason === 'string' ? p.reason : null;
+      const words = reason && /^[a-z_]+$/.test(reason) ? rejectReasonInWords(reason) : reason;
+      return { tone: 'revoke', text: `Mic revoked from ${s(p.agent_id)} for ${s(p.task_id)}${words ? `: ${words}` : ''}` };
+    }
+    case 'reject': {
+      const agent = typeof p.message_id === 'string' ? ` message ${p.message_id}` : ' a message';
+      const detail = typeof p.detail === 'string' ? ` (${p.detail})` : '';
+      return { tone: 'reject', text: `Rejected${agent}${typeof p.task_id === 'string' ? ` for ${p.task_id}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}` };
+    }
+    default:
+      return { tone: 'other', text: `${s(env.type)} on control` };
+  }
+}
+
+export const CONTROL_TONE = {
+  grant: 'text-emerald-700 dark:text-emerald-300',
+  revoke: 'text-amber-700 dark:text-amber-300',
+  reject: 'text-rose-700 dark:text-rose-300',
+  other: 'text-slate-600 dark:text-slate-400',
+} as const;
+
+export function ControlLog({ entries, onInspect }: { entries: readonly TimelineEntry[]; onInspect: (entry: TimelineEntry) => void }) {
+  const display = usePreferences((s) => s.timeDisplay);
+  const now = useNow(display === 'relative' ? 5_000 : 60_000);
+  return (
+    <section aria-labelledby="control-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <h2 id="control-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
+        Control log <span className="font-normal text-slate-500">({entries.length})</span>
+      </h2>
+      {entries.length === 0 ? (
+        <p className="px-4 py-4 text-sm text-slate-500 dark:text-slate-400">No grants, revokes or rejects yet.</p>
+      ) : (
+        <ol aria-label="Control events" className="max-h-72 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800">
+          {[...entries].reverse().map((entry) => {
+            const d = describeControl(entry);
+            return (
+              <li key={entry.key} className="flex items-start gap-3 px-4 py-1.5 text-sm" data-testid="control-event">
+                <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="shrink-0 pt-0.5 font-mono text-xs text-slate-500">
+                  {formatTime(entry.receivedAt, display, now)}
+                </time>
+                <span className={`min-w-0 flex-1 break-words ${CONTROL_TONE[d.tone]}`}>{d.text}</span>
+                <span className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500" title={entry.fromId ?? undefined}>
+                  {entry.fromId?.startsWith('did:key:') ? shortDid(entry.fromId) : entry.fromId}
+                </span>
+                <button type="button" onClick={() => onInspect(entry)} className="shrink-0 rounded px-1.5 text-xs text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800">
+                  Inspect
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

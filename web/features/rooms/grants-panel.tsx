@@ -1,0 +1,102 @@
+// Active mic grants as live objects (countdown, budget meter, ends by itself), the grant history
+// per task, and "revoke every mic" behind a confirmation that lists what it affects.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from '@web/components/ui/button';
+import { activeGrantsQuery, allGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
+import { revokeGrant } from '@web/lib/mqtt/publish';
+import { useRoomLive } from '@web/lib/mqtt/room-store';
+import { useEffect, useMemo, useState } from 'react';
+import { BulkRevokeDialog } from './bulk-revoke-dialog';
+import { grantEndInWords, grantState } from './grant-clock';
+import { GrantMeter } from './grant-meter';
+import { useNow } from './use-now';
+import { clockTime, roomErrorInWords } from './words';
+
+const key = (g: Grant) => `${g.agentId}/${g.taskId}`;
+
+export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; did: string; canFacilitate: boolean }) {
+  const grants = useQuery(activeGrantsQuery(roomId));
+  const all = useQuery(allGrantsQuery(roomId));
+  const queryClient = useQueryClient();
+  const now = useNow();
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const revoke = useMutation({ mutationFn: (g: { agentId: string; taskId: string }) => revokeGrant(roomId, did, g.agentId, g.taskId) });
+
+  // Spent counts change when the gateway republishes to public, grants on control. The console
+  // may hear a control message before the gateway has stored its effect, so ask again shortly after.
+  const entries = useRoomLive(roomId).timeline.entries;
+  const publicCount = entries.filter((e) => e.topicKind === 'public').length;
+  const controlCount = entries.filter((e) => e.topicKind === 'control').length;
+  const live = grants.data ?? [];
+  const anyEndedLocally = live.some((g) => !grantState(g, now).live);
+  useEffect(() => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] });
+    refresh();
+    const again = setTimeout(refresh, 750);
+    return () => clearTimeout(again);
+  }, [publicCount, controlCount, anyEndedLocally, queryClient, roomId]);
+
+  const history = useMemo(() => {
+    const byTask = new Map<string, Grant[]>();
+    for (const g of all.data ?? []) if (g.endedAt !== null) byTask.set(g.taskId, [...(byTask.get(g.taskId) ?? []), g]);
+    return [...byTask.entries()].sort((a, b) => Math.max(...b[1].map((g) => g.endedAt ?? 0)) - Math.max(...a[1].map((g) => g.endedAt ?? 0)));
+  }, [all.data]);
+
+  const liveNow = live.filter((g) => grantState(g, now).live);
+  return (
+    <section aria-labelledby="grants-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
+        <h2 id="grants-heading" className="text-sm font-semibold">
+          Active mic grants
+        </h2>
+        <Button size="sm" variant="ghost" className="ml-auto text-rose-700! dark:text-rose-300!" disabled={!canFacilitate || liveNow.length === 0} onClick={() => setBulkOpen(true)}>
+          Revoke every mic…
+        </Button>
+      </div>
+      {!live.length ? (
+        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">{grants.isPending ? 'Loading…' : 'Nobody holds the mic.'}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {live.map((g) => {
+            const ended = !grantState(g, now).live;
+            return (
+              <li key={key(g)} className={`flex items-center gap-2 px-4 py-2 text-sm ${ended ? 'opacity-60' : ''}`} data-testid="active-grant">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">
+                    {g.agentId} <span className="font-mono text-xs font-normal text-slate-500">{g.taskId}</span>
+                  </p>
+                  <GrantMeter grant={g} now={now} />
+                  <p className="text-xs text-slate-500 dark:text-slate-400">{g.allowedTypes.join(', ')}</p>
+                </div>
+                <Button size="sm" disabled={!canFacilitate || ended} busy={revoke.isPending && revoke.variables?.taskId === g.taskId} onClick={() => revoke.mutate(g)} aria-label={`Revoke mic of ${g.agentId} for ${g.taskId}`}>
+                  Revoke
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {revoke.isError ? <p role="alert" className="px-4 pb-2 text-xs text-rose-700 dark:text-rose-300">Revoke failed: {roomErrorInWords(revoke.error)}</p> : null}
+      {history.length ? (
+        <details className="border-t border-slate-200 px-4 py-2 text-sm dark:border-slate-800" data-testid="grant-history">
+          <summary className="cursor-pointer text-xs font-medium text-slate-600 dark:text-slate-300">Grant history ({history.length} {history.length === 1 ? 'task' : 'tasks'})</summary>
+          <ul className="mt-2 space-y-2">
+            {history.map(([taskId, list]) => (
+              <li key={taskId}>
+                <p className="font-mono text-xs text-slate-700 dark:text-slate-300">{taskId}</p>
+                <ul className="ml-3 text-xs text-slate-500 dark:text-slate-400">
+                  {list.map((g) => (
+                    <li key={g.grantMessageId} data-testid="grant-history-entry">
+                      {g.agentId}: {g.spent}/{g.maxMessages} used, {grantEndInWords(g.endReason ?? 'ended')} at {clockTime((g.endedAt ?? 0) * (g.endedAt && g.endedAt < 1e11 ? 1000 : 1))}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      <BulkRevokeDialog roomId={roomId} did={did} grants={live} now={now} open={bulkOpen} onOpenChange={setBulkOpen} />
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+// Review mode (UX.md "leads" 2): candidates that passed the gateway's rules wait here, each with
+// the agent's remaining budget and time. Mouse or keys: J/K move, A approves, R asks for a reason
+// in a small dialog (Enter rejects). Keys act only while the queue has focus, so typing elsewhere
+// never decides anything; the list stays mounted when it empties, so focus stays put.
+// Every facilitator's queue refreshes on switchboard/rooms/{r}/review notices.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from '@web/components/ui/button';
+import { Dialog } from '@web/components/ui/dialog';
+import { TextField } from '@web/components/ui/text-field';
+import { activeGrantsQuery } from '@web/lib/api/rooms-grants';
+import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
+import { allReviewQuery, pendingReviewQuery, type ReviewItem } from '@web/lib/api/rooms-review';
+import { shortDid } from '@web/lib/identity/did-display';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { GrantMeter } from './grant-meter';
+import { MessageContent, TypeBadge, summarize } from './message-content';
+import { useNow } from './use-now';
+import { clockTime, roomErrorInWords } from './words';
+
+const RECENT = 5;
+
+export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFacilitate: boolean }) {
+  const queue = useQuery(pendingReviewQuery(roomId));
+  const all = useQuery(allReviewQuery(roomId));
+  const grants = useQuery(activeGrantsQuery(roomId));
+  const queryClient = useQueryClient();
+  const now = useNow();
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [rejecting, setRejecting] = useState<ReviewItem | null>(null);
+  const [reason, setReason] = useState('');
+  const listRef = useRef<HTMLOListElement>(null);
+  const decide = useMutation({
+    mutationFn: (d: { item: ReviewItem; reject?: string }) => (d.reject === undefined ? approveReviewItem(roomId, d.item.id) : rejectReviewItem(roomId, d.item.id, d.reject)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'review'] }),
+  });
+  const items = (queue.data ?? []).filter((i) => !(decide.isPending && decide.variables.item.id === i.id));
+  // The selection follows the item; when it is decided, the one now in its place is selected.
+  const index = Math.max(0, items.findIndex((i) => i.id === selectedId));
+  const current = items[Math.min(index, items.length - 1)];
+  const recent = (all.data ?? [])
+    .filter((i) => i.status !== 'pending')
+    .sort((a, b) => (b.decidedAt ?? 0) - (a.decidedAt ?? 0))
+    .slice(0, RECENT);
+
+  const select = (i: number) => setSelectedId(items[Math.max(0, Math.min(items.length - 1, i))]?.id ?? null);
+  const approve = (item: ReviewItem) => {
+    select(items.indexOf(item) + 1 < items.length ? items.indexOf(item) + 1 : items.indexOf(item) - 1);
+    decide.mutate({ item });
+  };
+  const openReject = (item: ReviewItem) => {
+    setReason('');
+    setRejecting(item);
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (!canFacilitate || e.target !== listRef.current || e.altKey || e.ctrlKey || e.metaKey) return;
+    const key = e.key.toLowerCase();
+    if (key === 'j') select(index + 1);
+    else if (key === 'k') select(index - 1);
+    else if (key === 'a' && current) approve(current);
+    else if (key === 'r' && current) openReject(current);
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <section aria-labelledby="review-heading" className="rounded-lg border border-amber-300 bg-amber-50/50 dark:border-amber-900/60 dark:bg-amber-950/20">
+      <h2 id="review-heading" className="border-b border-amber-200 px-4 py-2 text-sm font-semibold dark:border-amber-900/60">
+        Review queue{' '}
+        <span className="font-normal text-slate-600 dark:text-slate-400">
+          ({items.length} waiting{canFacilitate ? ' · click the list, then J/K move, A approve, R reject' : ''})
+        </span>
+      </h2>
+      <ol
+        ref={listRef}
+        tabIndex={0}
+        onKeyDown={onKey}
+        aria-label="Candidates waiting for review"
+        className="divide-y divide-amber-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-teal-600 dark:divide-amber-900/40"
+      >
+        {items.length === 0 ? <li className="px-4 py-3 text-sm text-slate-600 dark:text-slate-400">{queue.isPending ? 'Loading…' : 'Nothing waits for review.'}</li> : null}
+        {items.map((item) => {
+          const { messageType } = summarize(item.envelope);
+          const active = item === current;
+          const grant = grants.data?.find((g) => g.agentId === item.agentId && g.taskId === item.taskId);
+          return (
+            <li
+              key={item.id}
+              aria-current={active || undefined}
+              data-testid="review-item"
+              onClick={() => setSelectedId(item.id)}
+              className={`border-l-4 px-4 py-2 ${active ? 'border-teal-600 bg-amber-100/70 dark:border-teal-400 dark:bg-amber-900/30' : 'border-transparent'}`}
+            >
+              <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+                <span className="font-medium text-slate-800 dark:text-slate-200">{item.agentId}</span>
+                <TypeBadge type={messageType} />
+                <span className="font-mono">{item.taskId}</span>
+                <span className="text-slate-500">{clockTime(item.submittedAt)}</span>
+                <span className="ml-auto flex gap-1">
+                  <Button size="sm" disabled={!canFacilitate} onClick={() => approve(item)} aria-label={`Approve ${item.agentId}’s ${messageType ?? 'message'}`}>
+                    Approve
+                  </Button>
+                  <Button size="sm" disabled={!canFacilitate} onClick={() => openReject(item)} aria-label={`Reject ${item.agentId}’s ${messageType ?? 'message'}`}>
+                    Reject
+                  </Button>
+                </span>
+              </div>
+              <div className="mt-1">
+                <MessageContent envelope={item.envelope} raw={item.raw} />
+              </div>
+              <div className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="review-budget">
+                {grant ? <GrantMeter grant={grant} now={now} compact /> : 'No live grant: approving will be refused by the gateway.'}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {decide.isError ? <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(decide.error)}</p> : null}
+      {recent.length ? (
+        <div className="border-t border-amber-200 px-4 py-2 dark:border-amber-900/60">
+          <h3 className="text-xs font-semibold text-slate-600 dark:text-slate-300">Latest decisions</h3>
+          <ul aria-label="Latest review decisions" aria-live="polite" className="mt-1 space-y-0.5 text-xs">
+            {recent.map((i) => (
+              <li key={i.id} data-testid="review-decision" className="flex gap-2">
+                <span className={i.status === 'approved' ? 'font-medium text-emerald-700 dark:text-emerald-300' : i.status === 'rejected' ? 'font-medium text-rose-700 dark:text-rose-300' : 'font-medium text-slate-500'}>
+                  {i.status === 'approved' ? 'Approved' : i.status === 'rejected' ? 'Rejected' : 'Expired'}
+                </span>
+                <span className="min-w-0 flex-1 truncate">
+                  {i.agentId} · <span className="font-mono">{i.taskId}</span>
+                  {i.reason ? ` · “${i.reason}”` : ''}
+                </span>
+                <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>
+                  {i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : ''} {i.decidedAt ? clockTime(i.decidedAt) : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <Dialog
+        open={rejecting !== null}
+        onOpenChange={(open) => !open && setRejecting(null)}
+        title="Reject this candidate"
+        description={rejecting ? `${rejecting.agentId} will get a facilitator_rejected reject on control with your reason.` : undefined}
+        returnFocusTo={listRef}
+      >
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!rejecting || !reason.trim()) return;
+            select(items.indexOf(rejecting) + 1 < items.length ? items.indexOf(rejecting) + 1 : items.indexOf(rejecting) - 1);
+            decide.mutate({ item: rejecting, reject: reason.trim() });
+            setRejecting(null);
+          }}
+          className="space-y-3"
+        >
+          <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} autoComplete="off" hint="Enter rejects; Esc cancels." />
+          <div className="flex justify-end gap-2">
+            <Button onClick={() => setRejecting(null)}>Cancel</Button>
+            <Button type="submit" variant="primary" disabled={!reason.trim()}>
+              Reject
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </section>
+  );
+}

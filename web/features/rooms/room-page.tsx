@@ -1,0 +1,123 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { Notice } from '@web/components/ui/notice';
+import { StatusDot } from '@web/components/ui/status-dot';
+import { roomQuery } from '@web/lib/api/rooms-get';
+import { setModeration } from '@web/lib/api/rooms-moderation';
+import { canAct, useSession } from '@web/lib/identity/use-session';
+import { openRoom } from '@web/lib/mqtt/room-connection';
+import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
+import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
+import { useEffect, useMemo, useState } from 'react';
+import { AgentsPanel } from './agents-panel';
+import { ControlLog } from './control-log';
+import { AssignTaskForm, SayBox } from './facilitate-forms';
+import { GrantsPanel } from './grants-panel';
+import { InspectorDialog } from './inspector-dialog';
+import { PublicTimeline } from './public-timeline';
+import { ReviewQueue } from './review-queue';
+import { roomErrorInWords } from './words';
+
+function ConnectionBadge() {
+  const status = useLiveRooms((s) => s.status);
+  const error = useLiveRooms((s) => s.lastError);
+  const tone = status === 'live' ? 'ok' : status === 'reconnecting' ? 'warn' : 'idle';
+  const label = status === 'live' ? 'Live' : status === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+  return (
+    <span title={error ?? undefined} data-testid="connection-status">
+      <StatusDot tone={tone} label={label} />
+    </span>
+  );
+}
+
+export function RoomPage() {
+  const { roomId } = useParams({ from: '/console/rooms/$roomId' });
+  const room = useQuery(roomQuery(roomId));
+  const session = useSession();
+  const facilitator = canAct(session);
+  const did = session?.did ?? '';
+  const live = useRoomLive(roomId);
+  const [inspected, setInspected] = useState<TimelineEntry | null>(null);
+  const queryClient = useQueryClient();
+
+  useEffect(() => openRoom(roomId), [roomId]);
+
+  const { controlEntries } = useMemo(() => {
+    const publicEntries: TimelineEntry[] = [];
+    const controlEntries: TimelineEntry[] = [];
+    for (const e of live.timeline.entries) {
+      if (e.topicKind === 'public') publicEntries.push(e);
+      else if (e.topicKind === 'control') controlEntries.push(e);
+    }
+    return { publicEntries, controlEntries };
+  }, [live.timeline.entries]);
+
+  const moderation = useMutation({
+    mutationFn: (mode: 'auto' | 'review') => setModeration(roomId, mode),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(roomQuery(roomId).queryKey, updated);
+      void queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true });
+    },
+  });
+
+  if (room.isError) {
+    return (
+      <div className="mx-auto max-w-xl">
+        <Notice tone="error" title="Cannot open this room">
+          {roomErrorInWords(room.error)} <Link to="/rooms" className="underline">Back to rooms</Link>
+        </Notice>
+      </div>
+    );
+  }
+  const review = room.data?.moderation === 'review';
+
+  return (
+    <div className="mx-auto max-w-7xl">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <Link to="/rooms" className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+          ← Rooms
+        </Link>
+        <h1 className="text-2xl font-semibold tracking-tight">{room.data?.name ?? roomId}</h1>
+        <span className="font-mono text-sm text-slate-500">{roomId}</span>
+        <ConnectionBadge />
+        <Link to="/rooms/$roomId/audit" params={{ roomId }} className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+          Audit log &amp; export
+        </Link>
+        <label className="ml-auto flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={review} disabled={!facilitator || !room.data || moderation.isPending} onChange={(e) => moderation.mutate(e.target.checked ? 'review' : 'auto')} />
+          Review mode (a facilitator approves each candidate)
+        </label>
+      </div>
+      {moderation.isError ? <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(moderation.error)}</p> : null}
+      {!facilitator ? (
+        <div className="mt-4">
+          <Notice tone="info" title="You are observing">
+            Observers see everything in the room; assigning tasks, granting or revoking the mic, speaking and reviewing are for facilitators.
+          </Notice>
+        </div>
+      ) : null}
+      {live.history === 'error' ? (
+        <div className="mt-4">
+          <Notice tone="error" title="The history did not load">
+            {live.historyError} New messages still appear live.
+          </Notice>
+        </div>
+      ) : null}
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="flex min-w-0 flex-col gap-6">
+          {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
+          <PublicTimeline key={roomId} roomId={roomId} live={live} onInspect={setInspected} />
+          <SayBox roomId={roomId} did={did} disabled={!facilitator} />
+          <ControlLog entries={controlEntries} onInspect={setInspected} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-6">
+          <AgentsPanel roomId={roomId} />
+          <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
+          <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
+        </div>
+      </div>
+      <InspectorDialog entry={inspected} onClose={() => setInspected(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// What the console says about rooms, in words: reject reasons, API error codes, times.
+import type { RejectReason } from '@shared/aor/reject-reasons';
+import { ApiError } from '@web/lib/api/http';
+
+const REJECT_WORDS: Record<RejectReason, string> = {
+  no_mic_grant: 'had no mic for this task',
+  mic_grant_expired: 'the mic for this task had expired',
+  mic_revoked: 'the mic for this task was revoked',
+  message_type_not_allowed: 'this message type is not allowed by the mic grant',
+  message_limit_exceeded: 'the mic grant’s message budget is used up',
+  invalid_envelope: 'the message was malformed (not a valid AOR envelope)',
+  sender_mismatch: 'the message claimed to come from another agent',
+  room_mismatch: 'the message named a different room than its topic',
+  facilitator_rejected: 'a facilitator declined it',
+};
+
+/** A reject reason in words; unknown reasons (other implementations) are shown as given. */
+export function rejectReasonInWords(reason: string): string {
+  return reason in REJECT_WORDS ? REJECT_WORDS[reason as RejectReason] : `rejected (${reason})`;
+}
+
+/** Words for a failed room action, keyed on the server's stable codes. */
+export function roomErrorInWords(error: unknown): string {
+  if (error instanceof ApiError) {
+    switch (error.code) {
+      case 'CONFLICT':
+        return error.message || 'That already exists or was already decided.';
+      case 'INVALID_REQUEST':
+        return `The server refused the input: ${error.message}`;
+      case 'FORBIDDEN':
+        return 'Only facilitators may do this. Ask an administrator for a facilitator invitation.';
+      case 'UNAUTHORIZED':
+        return 'Your session ended. Sign in again.';
+      case 'NOT_FOUND':
+        return error.message || 'There is no such room.';
+      case 'NETWORK_ERROR':
+        return error.message;
+      default:
+        return `${error.message} (${error.code})`;
+    }
+  }
+  return error instanceof Error ? error.message : 'Something went wrong.';
+}
+
+/** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago". */
+export function relativeTime(thenMs: number, nowMs: number): string {
+  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  if (s < 2) return 'just now';
+  if (s < 60) return `${s} s ago`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.floor(h / 24)} d ago`;
+}
+
+/** The host of an http(s) URL, or null for anything else (javascript:, data:, malformed). */
+export function safeLinkHost(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host : null;
+  } catch {
+    return null;
+  }
+}
+
+export const clockTime = (ms: number) => new Date(ms).toISOString().slice(11, 19);

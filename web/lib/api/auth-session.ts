@@ -1,0 +1,31 @@
+// GET /api/auth/session: who the session cookie belongs to; 401 means nobody is signed in.
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { ApiError, getJson } from './http';
+
+export const OperatorRole = z.enum(['facilitator', 'observer']);
+export type OperatorRole = z.infer<typeof OperatorRole>;
+
+/** The answer of session, login and enroll alike. */
+export const OperatorSession = z.object({ did: z.string().startsWith('did:key:z'), role: OperatorRole });
+export type OperatorSession = z.infer<typeof OperatorSession>;
+
+/** `null` when there is no session (401); other failures stay errors. */
+export async function fetchSession(signal?: AbortSignal): Promise<OperatorSession | null> {
+  try {
+    return await getJson('/api/auth/session', OperatorSession, { signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const sessionQuery = queryOptions({
+  queryKey: ['auth', 'session'],
+  queryFn: ({ signal }) => fetchSession(signal),
+  staleTime: 60_000,
+  // Cheap (not rate limited): a tab coming back notices a sign-out done in another tab.
+  refetchOnWindowFocus: true,
+  // A missing session is an answer, not a failure; only an unreachable server is worth a retry.
+  retry: (count, error) => error instanceof ApiError && error.code === 'NETWORK_ERROR' && count < 2,
+});
