@@ -234,9 +234,11 @@ test('the audit log lists tasks, grants, revokes and review decisions, and expor
   expect(messages.some((m) => m.topicKind === 'public' && m.raw.includes('Candidate one: reading logs'))).toBe(true);
   const [historyCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Room history as CSV' }).click()]);
   const rows = parseCsv(await saved(historyCsv));
-  expect(rows).toHaveLength(messages.length + 1);
+  // The agents keep heartbeating, so the later CSV export may hold a few more rows than the JSON
+  // one; it starts with exactly the same messages, in the same order.
+  expect(rows.length).toBeGreaterThanOrEqual(messages.length + 1);
   // Raw envelopes hold commas and quotes: each survives quoting byte for byte.
-  expect(rows.slice(1).map((r) => r[7])).toEqual(messages.map((m) => m.raw));
+  expect(rows.slice(1, messages.length + 1).map((r) => r[7])).toEqual(messages.map((m) => m.raw));
 });
 
 test('an observer sees the grant meter and the queue but cannot act', async ({ browser }) => {
