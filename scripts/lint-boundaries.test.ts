@@ -10,7 +10,8 @@ async function ruleIds(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe('import boundaries', () => {
+// The first lint loads the TypeScript resolver and the whole config: seconds on a busy machine.
+describe('import boundaries', { timeout: 60_000 }, () => {
   it.each([
     ['node:fs', "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;"],
     ['a bare Node module', "import { createHash } from 'crypto';\nexport const f = createHash;"],
