@@ -6,7 +6,10 @@
 // 1. long tasks (PerformanceObserver 'longtask', > 50 ms) while the room opens and while the
 //    reader scrolls up through history and back down;
 // 2. the gzipped size of the JS the browser loads on the first page load of the room (from
-//    dist/web, built by `npm run build`), against a 250 KB budget;
+//    dist/web, built by `npm run build`): the initial JS, requested before the room's messages
+//    are first on screen, against a 250 KB budget; and everything the first load fetched once
+//    the room is live, which adds the MQTT client loaded after that first paint
+//    (docs/decisions-web.md says why that split is the one measured);
 // 3. input responsiveness (a click, to the frame after it) with no traffic, then while an MQTT
 //    agent publishes 200 approved messages per second, in the same run: the ratio is the figure.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -105,8 +108,17 @@ async function main(): Promise<void> {
     const [name, value] = cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: server.url }]);
     await context.addInitScript(() => {
-      const w = window as unknown as { __longTasks: number[] };
+      const w = window as unknown as { __longTasks: number[]; __firstRowAt: number | null };
       w.__longTasks = [];
+      // When the first timeline row is in the DOM: the room is on screen and usable from here.
+      w.__firstRowAt = null;
+      const rows = new MutationObserver(() => {
+        if (w.__firstRowAt === null && document.querySelector('[data-testid="public-message"]')) {
+          w.__firstRowAt = performance.now();
+          rows.disconnect();
+        }
+      });
+      rows.observe(document, { childList: true, subtree: true });
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) w.__longTasks.push(e.duration);
       }).observe({ type: 'longtask', buffered: true });
@@ -124,7 +136,17 @@ async function main(): Promise<void> {
     const openMs = Date.now() - t0;
     await page.waitForTimeout(500);
     const openTasks = await takeLongTasks(page);
-    const bundle = initialJs(js);
+    await page.getByTestId('connection-status').filter({ hasText: 'Live' }).waitFor();
+    // Resource Timing, not response events: what counts is when each request was made.
+    const jsRequested = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.endsWith('.js'))
+        .map((e) => ({ path: new URL(e.name).pathname.slice(1), at: e.startTime })),
+    );
+    const firstRowAt = await page.evaluate(() => (window as unknown as { __firstRowAt: number | null }).__firstRowAt ?? Infinity);
+    const bundle = initialJs(jsRequested.filter((r) => r.at < firstRowAt).map((r) => r.path));
+    const wholeLoad = initialJs([...js, ...jsRequested.map((r) => r.path)]);
 
     // Scroll up through history: each step near the top pages in 100 older messages.
     const scroller = page.getByTestId('timeline-scroller');
@@ -184,7 +206,8 @@ async function main(): Promise<void> {
       `| scroll up ${pagesUp} pages (${loaded.toLocaleString('en')} messages loaded) and back down | ${scrollMs} ms |`,
       `| long tasks while scrolling | ${scrollTasks.length} (max ${fmt(max(scrollTasks))} ms) |`,
       `| rows in the DOM after scrolling (virtualized) | ${domRows} |`,
-      `| initial JS, gzipped (${bundle.files.length} files) | ${(bundle.total / 1024).toFixed(1)} KB of a 250 KB budget (${((bundle.total / 1024 / 250) * 100).toFixed(0)} %) |`,
+      `| initial JS, gzipped: requested before the room's messages are on screen (${bundle.files.length} files) | ${(bundle.total / 1024).toFixed(1)} KB of a 250 KB budget (${((bundle.total / 1024 / 250) * 100).toFixed(0)} %) |`,
+      `| all JS of the first load once the room is live, gzipped (${wholeLoad.files.length} files; adds the MQTT client) | ${(wholeLoad.total / 1024).toFixed(1)} KB |`,
       `| click → next frame, no traffic (n=${baseline.length}) | p50 ${fmt(pct(baseline, 50))} ms, p95 ${fmt(pct(baseline, 95))} ms, max ${fmt(max(baseline))} ms |`,
       `| click → next frame, ${RATE} msg/s live for ${liveSecs.toFixed(0)} s (n=${underLoad.length}) | p50 ${fmt(pct(underLoad, 50))} ms, p95 ${fmt(pct(underLoad, 95))} ms, max ${fmt(max(underLoad))} ms |`,
       `| ratio under load / baseline (p50, p95) | ${(pct(underLoad, 50) / pct(baseline, 50)).toFixed(2)}×, ${(pct(underLoad, 95) / pct(baseline, 95)).toFixed(2)}× |`,
@@ -192,8 +215,9 @@ async function main(): Promise<void> {
       `| live messages published / timeline count afterwards | ${sent} / ${shownLive} |`,
       ``,
       `Initial JS files: ${bundle.files.map((f) => `\`${f.file}\` ${(f.gzip / 1024).toFixed(1)} KB`).join(', ')}.`,
+      `Loaded after the first paint: ${wholeLoad.files.filter((f) => !bundle.files.some((b) => b.file === f.file)).map((f) => `\`${f.file}\` ${(f.gzip / 1024).toFixed(1)} KB`).join(', ') || 'nothing'}.`,
       ``,
-      `How: the messages are written with the SQLite store's \`appendMessage\` before the server starts on the same DATA_DIR; a facilitator session cookie comes from \`server/test-support/sessions.ts\`; the live agent has a grant put in the store and publishes candidates that the gateway approves. Long tasks come from a \`PerformanceObserver\` ('longtask'). Input responsiveness is the time from a real (CDP) mouse click on a time-display button, which re-renders every visible row, to a task after the next animation frame. Gzip sizes are \`zlib.gzipSync\` of the files in dist/web that the browser fetched on the first load.`,
+      `How: the messages are written with the SQLite store's \`appendMessage\` before the server starts on the same DATA_DIR; a facilitator session cookie comes from \`server/test-support/sessions.ts\`; the live agent has a grant put in the store and publishes candidates that the gateway approves. Long tasks come from a \`PerformanceObserver\` ('longtask'). Input responsiveness is the time from a real (CDP) mouse click on a time-display button, which re-renders every visible row, to a task after the next animation frame. Gzip sizes are \`zlib.gzipSync\` of the files in dist/web that the browser fetched on the first load; "initial" is those whose request (Resource Timing \`startTime\`) came before a MutationObserver saw the first timeline row.`,
       ``,
     ];
     console.log(lines.join('\n'));

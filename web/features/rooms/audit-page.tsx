@@ -6,7 +6,7 @@ import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { roomAuditQuery } from '@web/lib/api/rooms-audit';
 import { roomQuery } from '@web/lib/api/rooms-get';
-import { shortDid } from '@web/lib/identity/did-display';
+import { shortDid } from '@web/lib/identity/did-short';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
 import { AUDIT_COLUMNS, MESSAGE_COLUMNS, download, exportFileName, fetchAllAudit, fetchAllMessages, toBlob, type ExportFormat } from './export';

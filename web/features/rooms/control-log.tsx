@@ -1,5 +1,5 @@
 // Grants, revokes and rejects on rooms/{r}/control, each said in words.
-import { shortDid } from '@web/lib/identity/did-display';
+import { shortDid } from '@web/lib/identity/did-short';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';

@@ -4,8 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { activeGrantsQuery, allGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { revokeGrant } from '@web/lib/mqtt/publish';
-import { useRoomLive } from '@web/lib/mqtt/room-store';
-import { useEffect, useMemo, useState } from 'react';
+import { useLiveRooms } from '@web/lib/mqtt/room-store';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { BulkRevokeDialog } from './bulk-revoke-dialog';
 import { grantEndInWords, grantState } from './grant-clock';
 import { GrantMeter } from './grant-meter';
@@ -13,6 +13,7 @@ import { useNow } from './use-now';
 import { clockTime, roomErrorInWords } from './words';
 
 const key = (g: Grant) => `${g.agentId}/${g.taskId}`;
+const REFRESH_EVERY_MS = 1_000;
 
 export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; did: string; canFacilitate: boolean }) {
   const grants = useQuery(activeGrantsQuery(roomId));
@@ -22,19 +23,28 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
   const [bulkOpen, setBulkOpen] = useState(false);
   const revoke = useMutation({ mutationFn: (g: { agentId: string; taskId: string }) => revokeGrant(roomId, did, g.agentId, g.taskId) });
 
-  // Spent counts change when the gateway republishes to public, grants on control. The console
-  // may hear a control message before the gateway has stored its effect, so ask again shortly after.
-  const entries = useRoomLive(roomId).timeline.entries;
-  const publicCount = entries.filter((e) => e.topicKind === 'public').length;
-  const controlCount = entries.filter((e) => e.topicKind === 'control').length;
+  // Spent counts change when the gateway republishes to public, grants on control: both arrive
+  // as a new newest entry (older history pages go in at the other end and change nothing). The
+  // console may hear a control message before the gateway has stored its effect, so ask again
+  // shortly after. At most one refresh a second: at 200 msg/s the tail changes ten times a
+  // second, and each refresh is two requests.
+  const newest = useLiveRooms((s) => s.rooms[roomId]?.timeline.entries.at(-1)?.key ?? null);
   const live = grants.data ?? [];
   const anyEndedLocally = live.some((g) => !grantState(g, now).live);
+  const lastRefresh = useRef(0);
   useEffect(() => {
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] });
-    refresh();
-    const again = setTimeout(refresh, 750);
-    return () => clearTimeout(again);
-  }, [publicCount, controlCount, anyEndedLocally, queryClient, roomId]);
+    const refresh = () => {
+      lastRefresh.current = Date.now();
+      void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] });
+    };
+    const wait = Math.max(0, lastRefresh.current + REFRESH_EVERY_MS - Date.now());
+    const first = wait === 0 ? (refresh(), undefined) : setTimeout(refresh, wait);
+    const again = setTimeout(refresh, wait + 750);
+    return () => {
+      clearTimeout(first);
+      clearTimeout(again);
+    };
+  }, [newest, anyEndedLocally, queryClient, roomId]);
 
   const history = useMemo(() => {
     const byTask = new Map<string, Grant[]>();

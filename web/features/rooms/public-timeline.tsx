@@ -11,46 +11,52 @@
 // put while the list grows.
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { shortDid } from '@web/lib/identity/did-display';
 import { jumpToLive, loadNewer, loadOlder, openAt } from '@web/lib/mqtt/room-connection';
-import type { RoomLiveState } from '@web/lib/mqtt/room-store';
+import { useRoomLive } from '@web/lib/mqtt/room-store';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { CONTROL_TONE, describeControl } from './control-log';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { pauseAt, splitAtPause, type PausePoint } from './live-tail';
-import { MessageContent, TypeBadge, plainText, summarize } from './message-content';
-import { formatTime, fullTime } from './time-display';
-import { timelineFilter, type TimelineSearch } from './timeline-filter';
+import { plainText, summarize } from './message-content';
+import { formatTime } from './time-display';
+import { filterTimeline, timelineFilter, type TimelineSearch } from './timeline-filter';
+import { TimelineRow } from './timeline-row';
 import { TimeDisplayControl, TimelineFilters } from './timeline-toolbar';
 import { useNow } from './use-now';
 
 /** Within this many pixels of an edge, the next page loads. */
 const EDGE_PX = 400;
 
-const sender = (fromId: string | null) => (fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender'));
-
-export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; live: RoomLiveState; onInspect: (entry: TimelineEntry) => void }) {
+export function PublicTimeline({ roomId, onInspect }: { roomId: string; onInspect: (entry: TimelineEntry) => void }) {
+  const live = useRoomLive(roomId);
   const search = useSearch({ from: '/console/rooms/$roomId' });
   const navigate = useNavigate({ from: '/rooms/$roomId' });
-  const setSearch = (patch: Partial<TimelineSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
+  // Stable, so the memoized filters do not re-render with every scroll or live burst.
+  const setSearch = useCallback((patch: Partial<TimelineSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }), [navigate]);
   const display = usePreferences((s) => s.timeDisplay);
   const now = useNow(display === 'relative' ? 5_000 : 60_000);
 
   const { agent, type, q, topic, m } = search;
   const filter = useMemo(() => timelineFilter({ agent, type, q, topic }), [agent, type, q, topic]);
   const { timeline } = live;
-  const filtered = useMemo(() => timeline.entries.filter(filter), [timeline.entries, filter]);
+  const filtered = useMemo(() => filterTimeline(timeline, filter), [timeline, filter]);
   const [pause, setPause] = useState<PausePoint | null>(null);
   const { visible, pending } = useMemo(() => splitAtPause(timeline, filtered, pause), [timeline, filtered, pause]);
+  // The same list (by value) keeps the same array, so the filters skip re-rendering.
+  const lastAgents = useRef<readonly string[]>([]);
   const agents = useMemo(() => {
     const seen = new Set<string>();
     for (let i = timeline.entries.length - 1; i >= Math.max(0, timeline.entries.length - 2_000); i--) {
       const from = timeline.entries[i]!.fromId;
       if (from && !from.startsWith('did:')) seen.add(from);
     }
-    return [...seen].sort();
+    const next = [...seen].sort();
+    const same = next.length === lastAgents.current.length && next.every((a, i) => a === lastAgents.current[i]);
+    return same ? lastAgents.current : next;
   }, [timeline.entries]);
+  useEffect(() => {
+    lastAgents.current = agents;
+  }, [agents]);
 
   const scroller = useRef<HTMLDivElement>(null);
   // The build runs no React Compiler, so the virtualizer's unmemoizable functions are fine here.
@@ -240,7 +246,7 @@ export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; li
                     className={`absolute top-0 left-0 w-full border-b border-slate-100 px-4 py-2 dark:border-slate-800 ${highlighted ? 'bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40' : ''}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
-                    <Row entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} />
+                    <TimelineRow entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} />
                   </li>
                 );
               })}
@@ -260,37 +266,5 @@ export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; li
         </div>
       </div>
     </section>
-  );
-}
-
-function Row({ entry, time, onInspect }: { entry: TimelineEntry; time: string; onInspect: (entry: TimelineEntry) => void }) {
-  const control = entry.topicKind === 'control';
-  const { messageType, taskId } = summarize(entry.envelope);
-  const described = control ? describeControl(entry) : null;
-  return (
-    <>
-      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
-        <span className="font-medium text-slate-800 dark:text-slate-200" title={entry.fromId ?? undefined}>
-          {sender(entry.fromId)}
-        </span>
-        <TypeBadge type={messageType} />
-        {control ? <span className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">control</span> : null}
-        {taskId ? <span className="font-mono">{taskId}</span> : null}
-        <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="ml-auto font-mono">
-          {time}
-        </time>
-        <button
-          type="button"
-          onClick={() => onInspect(entry)}
-          className="rounded px-1.5 py-0.5 text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800"
-          aria-label={`Inspect message ${entry.messageId ?? ''} from ${entry.fromId ?? 'unknown'}`}
-        >
-          Inspect
-        </button>
-      </div>
-      <div className="mt-1">
-        {described ? <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p> : <MessageContent envelope={entry.envelope} raw={entry.raw} />}
-      </div>
-    </>
   );
 }

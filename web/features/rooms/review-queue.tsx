@@ -10,7 +10,7 @@ import { TextField } from '@web/components/ui/text-field';
 import { activeGrantsQuery } from '@web/lib/api/rooms-grants';
 import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
 import { allReviewQuery, pendingReviewQuery, type ReviewItem } from '@web/lib/api/rooms-review';
-import { shortDid } from '@web/lib/identity/did-display';
+import { shortDid } from '@web/lib/identity/did-short';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { GrantMeter } from './grant-meter';
 import { MessageContent, TypeBadge, summarize } from './message-content';

@@ -30,27 +30,26 @@ function ConnectionBadge() {
   );
 }
 
+function RoomControlLog({ roomId, onInspect }: { roomId: string; onInspect: (entry: TimelineEntry) => void }) {
+  const entries = useRoomLive(roomId).timeline.entries;
+  const control = useMemo(() => entries.filter((e) => e.topicKind === 'control'), [entries]);
+  return <ControlLog entries={control} onInspect={onInspect} />;
+}
+
 export function RoomPage() {
   const { roomId } = useParams({ from: '/console/rooms/$roomId' });
   const room = useQuery(roomQuery(roomId));
   const session = useSession();
   const facilitator = canAct(session);
   const did = session?.did ?? '';
-  const live = useRoomLive(roomId);
+  // Only what this page shows itself: the timeline and the control log subscribe to the live
+  // timeline on their own, so a live burst does not re-render the panels and forms here.
+  const history = useLiveRooms((s) => s.rooms[roomId]?.history);
+  const historyError = useLiveRooms((s) => s.rooms[roomId]?.historyError);
   const [inspected, setInspected] = useState<TimelineEntry | null>(null);
   const queryClient = useQueryClient();
 
   useEffect(() => openRoom(roomId), [roomId]);
-
-  const { controlEntries } = useMemo(() => {
-    const publicEntries: TimelineEntry[] = [];
-    const controlEntries: TimelineEntry[] = [];
-    for (const e of live.timeline.entries) {
-      if (e.topicKind === 'public') publicEntries.push(e);
-      else if (e.topicKind === 'control') controlEntries.push(e);
-    }
-    return { publicEntries, controlEntries };
-  }, [live.timeline.entries]);
 
   const moderation = useMutation({
     mutationFn: (mode: 'auto' | 'review') => setModeration(roomId, mode),
@@ -96,10 +95,10 @@ export function RoomPage() {
           </Notice>
         </div>
       ) : null}
-      {live.history === 'error' ? (
+      {history === 'error' ? (
         <div className="mt-4">
           <Notice tone="error" title="The history did not load">
-            {live.historyError} New messages still appear live.
+            {historyError} New messages still appear live.
           </Notice>
         </div>
       ) : null}
@@ -107,9 +106,9 @@ export function RoomPage() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
           {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
-          <PublicTimeline key={roomId} roomId={roomId} live={live} onInspect={setInspected} />
+          <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} />
           <SayBox roomId={roomId} did={did} disabled={!facilitator} />
-          <ControlLog entries={controlEntries} onInspect={setInspected} />
+          <RoomControlLog roomId={roomId} onInspect={setInspected} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           <AgentsPanel roomId={roomId} />

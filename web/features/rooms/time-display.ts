@@ -4,6 +4,19 @@ import { relativeTime } from './words';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one (it showed as the
+// largest cost of rendering timeline rows), so one is kept per zone.
+const localFormats = new Map<string, Intl.DateTimeFormat>();
+function localFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let format = localFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) });
+    localFormats.set(key, format);
+  }
+  return format;
+}
+
 /** `timeZone` is for tests; the console uses the browser's zone for "local". */
 export function formatTime(ms: number, display: TimeDisplay, nowMs: number, timeZone?: string): string {
   switch (display) {
@@ -12,7 +25,7 @@ export function formatTime(ms: number, display: TimeDisplay, nowMs: number, time
       return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
     }
     case 'local':
-      return new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(ms);
+      return localFormat(timeZone).format(ms);
     case 'relative':
       return relativeTime(ms, nowMs);
     default: {

@@ -1,6 +1,6 @@
-import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
+import { addLiveMany, emptyTimeline, mergeHistory, type IncomingEntry, type TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { describe, expect, it } from 'vitest';
-import { messageTypeOf, parseTimelineSearch, timelineFilter } from './timeline-filter';
+import { filterTimeline, messageTypeOf, parseTimelineSearch, timelineFilter } from './timeline-filter';
 
 const entry = (over: Partial<TimelineEntry> & { envelope?: unknown }): TimelineEntry => ({
   key: 'k',
@@ -54,5 +54,40 @@ describe('timeline filter', () => {
   it('finds free text in the raw message, ignoring case', () => {
     expect(timelineFilter({ q: 'disk is full' })(entry({}))).toBe(true);
     expect(timelineFilter({ q: 'memory' })(entry({}))).toBe(false);
+  });
+});
+
+describe('filtering a growing timeline', () => {
+  const incoming = (id: string, cursor: number | null, fromId: string): IncomingEntry => ({
+    cursor,
+    topic: 'rooms/ops/public',
+    topicKind: 'public',
+    topicAgentId: null,
+    messageId: id,
+    type: 'result',
+    fromId,
+    receivedAt: 0,
+    raw: `{"id":"${id}"}`,
+    envelope: { id },
+    source: cursor === null ? 'live' : 'history',
+  });
+  const ids = (entries: readonly TimelineEntry[]) => entries.map((e) => e.messageId);
+
+  it('gives what a full filter gives, through live bursts, history pages and a new filter', () => {
+    const onlyA = timelineFilter({ agent: 'agent.a' });
+    let t = mergeHistory(emptyTimeline, [incoming('h1', 1, 'agent.a'), incoming('h2', 2, 'agent.b')]);
+    expect(ids(filterTimeline(t, onlyA))).toEqual(['h1']);
+    t = addLiveMany(t, [incoming('l1', null, 'agent.a'), incoming('l2', null, 'agent.b')]);
+    expect(ids(filterTimeline(t, onlyA))).toEqual(['h1', 'l1']);
+    // A burst with nothing matching keeps the same array, so nothing downstream re-renders.
+    const before = filterTimeline(t, onlyA);
+    t = addLiveMany(t, [incoming('l3', null, 'agent.b')]);
+    expect(filterTimeline(t, onlyA)).toBe(before);
+    // A backfill gives live entries their cursor: not an append, so everything is filtered again.
+    t = mergeHistory(t, [incoming('l1', 3, 'agent.a'), incoming('h0', 0, 'agent.a')]);
+    const after = filterTimeline(t, onlyA);
+    expect(ids(after)).toEqual(ids(t.entries.filter(onlyA)));
+    expect(after.find((e) => e.messageId === 'l1')?.cursor).toBe(3);
+    expect(ids(filterTimeline(t, timelineFilter({ agent: 'agent.b' })))).toEqual(['h2', 'l2', 'l3']);
   });
 });

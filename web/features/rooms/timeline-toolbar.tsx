@@ -2,14 +2,14 @@
 // the URL, and how times are shown (remembered in preferences).
 import { MESSAGE_TYPES } from '@shared/aor/payloads';
 import { usePreferences, type TimeDisplay } from '@web/lib/preferences';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { isFiltered, type TimelineSearch, type TimelineTopic } from './timeline-filter';
 
 const TIME_LABELS: Record<TimeDisplay, string> = { utc: 'UTC', local: 'Local', relative: 'Relative' };
 const TYPES = [...MESSAGE_TYPES, 'say', 'mic_grant', 'mic_revoke', 'reject'];
 const input = 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950';
 
-export function TimeDisplayControl() {
+export const TimeDisplayControl = memo(function TimeDisplayControl() {
   const display = usePreferences((s) => s.timeDisplay);
   const setDisplay = usePreferences((s) => s.setTimeDisplay);
   return (
@@ -33,9 +33,10 @@ export function TimeDisplayControl() {
       </span>
     </fieldset>
   );
-}
+});
 
-export function TimelineFilters({ search, agents, onChange }: { search: TimelineSearch; agents: readonly string[]; onChange: (patch: Partial<TimelineSearch>) => void }) {
+// Memoized with the timeline's stable onChange: they re-render when the filters or agents change.
+export const TimelineFilters = memo(function TimelineFilters({ search, agents, onChange }: { search: TimelineSearch; agents: readonly string[]; onChange: (patch: Partial<TimelineSearch>) => void }) {
   const id = useId();
   return (
     <div role="search" aria-label="Filter the timeline" className="flex flex-wrap items-end gap-2 text-sm">
@@ -76,4 +77,4 @@ export function TimelineFilters({ search, agents, onChange }: { search: Timeline
       ) : null}
     </div>
   );
-}
+});

@@ -3,11 +3,7 @@
 import { decodeDidKey } from '@shared/crypto/did-key';
 import { sha256Hex } from '@shared/crypto/sha256';
 
-/** `did:key:z6Mk…` plus the last six characters, which differ from key to key. */
-export function shortDid(did: string): string {
-  if (did.length <= 24) return did;
-  return `${did.slice(0, 12)}…${did.slice(-6)}`;
-}
+export { shortDid } from './did-short';
 
 /** The first 64 bits of SHA-256 over the raw public key, as four groups of hex digits. */
 export function keyFingerprint(did: string): string {

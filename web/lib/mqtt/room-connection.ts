@@ -5,7 +5,12 @@
 // On every (re)connect it subscribes to each open room and then backfills from the stored
 // history (`after` = the highest cursor held), so a dropped connection leaves no gap;
 // timeline-merge.ts explains how live and stored messages are merged without duplicates.
-import mqtt, { type MqttClient } from 'mqtt';
+//
+// mqtt.js (about 95 KB gzipped, most of the room screen's code) is loaded on demand, once the
+// room's first history page is on screen: the timeline shows and scrolls without it, its
+// evaluation stays out of the first render's task, and the subscribe-then-backfill above
+// closes whatever arrived in between (docs/decisions-web.md).
+import type { MqttClient, connect as mqttConnect } from 'mqtt';
 import { parseTopic } from '@shared/aor/topics';
 import { ApiError } from '@web/lib/api/http';
 import { fetchMessages, type StoredMessage } from '@web/lib/api/rooms-messages';
@@ -47,10 +52,32 @@ function brokerUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/mqtt`;
 }
 
-function connect(): MqttClient {
-  if (client) return client;
+let loading: Promise<void> | undefined;
+
+/** Resolves once the frame after now has been painted (so the history just stored is on screen). */
+const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/** Loads mqtt.js (once) and connects, unless every room was closed meanwhile. */
+function startClient(): Promise<void> {
+  if (client || openRooms.size === 0) return Promise.resolve();
   store.setStatus('connecting');
-  const c = mqtt.connect(brokerUrl(), {
+  loading ??= import('mqtt').then(
+    ({ default: mqtt }) => {
+      loading = undefined;
+      if (client) return;
+      if (openRooms.size > 0) connect(mqtt.connect);
+      else store.setStatus('idle');
+    },
+    () => {
+      loading = undefined;
+      store.setStatus('reconnecting', 'The live connection code did not load; reload the page to follow the room live.');
+    },
+  );
+  return loading;
+}
+
+function connect(connectMqtt: typeof mqttConnect): MqttClient {
+  const c = connectMqtt(brokerUrl(), {
     protocolVersion: 5,
     clientId: `console_${crypto.randomUUID()}`,
     clean: true,
@@ -58,6 +85,9 @@ function connect(): MqttClient {
     reconnectPeriod: 0,
     connectTimeout: 10_000,
     keepalive: 30,
+    // mqtt-packet otherwise pre-encodes all 65,536 two-byte numbers on the first packet: 65,536
+    // small Buffers, profiled at 40-85 ms of main thread (and GC) while the room opens.
+    writeCache: false,
   });
   client = c;
   c.on('connect', () => {
@@ -86,16 +116,18 @@ function scheduleReconnect(c: MqttClient): void {
 export function openRoom(roomId: string): () => void {
   openRooms.set(roomId, (openRooms.get(roomId) ?? 0) + 1);
   store.ensureRoom(roomId);
-  const c = connect();
-  if (c.connected) void joinRoom(c, roomId);
-  else if (!c.reconnecting && c.disconnected && !retryTimer) c.reconnect();
+  const c = client;
   // History does not wait for the broker: the page shows what was said even while offline.
-  if (!store.hasHistory(roomId)) void backfill(roomId);
+  // The first open loads the live client only once that first page is in (see the header).
+  const history = store.hasHistory(roomId) ? Promise.resolve() : backfill(roomId);
+  if (!c) void history.then(afterPaint).then(startClient);
+  else if (c.connected) void joinRoom(c, roomId);
+  else if (!c.reconnecting && c.disconnected && !retryTimer) c.reconnect();
   return () => {
     const left = (openRooms.get(roomId) ?? 1) - 1;
     if (left > 0) return void openRooms.set(roomId, left);
     openRooms.delete(roomId);
-    if (c.connected) c.unsubscribe(roomTopicFilters(roomId));
+    if (client?.connected) client.unsubscribe(roomTopicFilters(roomId));
     if (openRooms.size === 0) disconnect();
   };
 }

@@ -41,6 +41,11 @@ export interface Timeline {
   /** Highest cursor held, the `after` of the next backfill; null before any history. */
   readonly lastCursor: number | null;
   readonly nextSeq: number;
+  /**
+   * Set when this timeline is exactly the entries array given here plus entries appended after
+   * it (a live burst): readers that derive something per entry can then do only the new ones.
+   */
+  readonly appendedTo?: readonly TimelineEntry[];
 }
 
 /** Most entries kept per room; the oldest go first (scrolling up pages them back in). */
@@ -118,7 +123,7 @@ export function addLiveMany(timeline: Timeline, messages: readonly IncomingEntry
   if (timeline.entries.length + fresh.length <= MAX_TIMELINE_ENTRIES) {
     const keys = new Map(timeline.keys);
     fresh.forEach((e, i) => keys.set(e.key, timeline.entries.length + i));
-    return { entries: [...timeline.entries, ...fresh], keys, lastCursor: timeline.lastCursor, nextSeq: seq };
+    return { entries: [...timeline.entries, ...fresh], keys, lastCursor: timeline.lastCursor, nextSeq: seq, appendedTo: timeline.entries };
   }
   const next = rebuild([...timeline.entries, ...fresh], seq);
   return { ...next, lastCursor: timeline.lastCursor };

@@ -1,0 +1,44 @@
+// One timeline row's content. Memoized: scrolling the virtualized list, a live burst arriving
+// or a toolbar change re-renders the timeline, and without this every row in view re-rendered
+// with it (profiled as most of the scripting time while scrolling). A row renders again only
+// when its entry (it gains a cursor) or its shown time changes.
+import { shortDid } from '@web/lib/identity/did-short';
+import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
+import { memo } from 'react';
+import { CONTROL_TONE, describeControl } from './control-log';
+import { MessageContent, TypeBadge, summarize } from './message-content';
+import { fullTime } from './time-display';
+
+const sender = (fromId: string | null) => (fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender'));
+
+export const TimelineRow = memo(function TimelineRow({ entry, time, onInspect }: { entry: TimelineEntry; time: string; onInspect: (entry: TimelineEntry) => void }) {
+  const control = entry.topicKind === 'control';
+  const { messageType, taskId } = summarize(entry.envelope);
+  const described = control ? describeControl(entry) : null;
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+        <span className="font-medium text-slate-800 dark:text-slate-200" title={entry.fromId ?? undefined}>
+          {sender(entry.fromId)}
+        </span>
+        <TypeBadge type={messageType} />
+        {control ? <span className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">control</span> : null}
+        {taskId ? <span className="font-mono">{taskId}</span> : null}
+        <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="ml-auto font-mono">
+          {time}
+        </time>
+        <button
+          type="button"
+          onClick={() => onInspect(entry)}
+          className="rounded px-1.5 py-0.5 text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800"
+          aria-label={`Inspect message ${entry.messageId ?? ''} from ${entry.fromId ?? 'unknown'}`}
+        >
+          Inspect
+        </button>
+      </div>
+      <div className="mt-1">
+        {described ? <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p> : <MessageContent envelope={entry.envelope} raw={entry.raw} />}
+      </div>
+    </>
+  );
+});
