@@ -7,8 +7,8 @@
 //   store; "N new" counts them and "Jump to live" shows them all (live-tail.ts).
 // - Filters in the URL (timeline-filter.ts) apply to history and to later arrivals alike.
 // - `?m=<cursor>` opens the room on that message, highlighted.
-// New live messages are announced in a polite live region; rows keep stable keys so focus stays
-// put while the list grows.
+// New live messages are announced in a polite live region, a burst per sentence ("3 new messages
+// from agent.x", announce.ts); rows keep stable keys so focus stays put while the list grows.
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { shortDid } from '@web/lib/identity/did-display';
@@ -21,8 +21,10 @@ import { CONTROL_TONE, describeControl } from './control-log';
 import { pauseAt, splitAtPause, type PausePoint } from './live-tail';
 import { MessageContent, TypeBadge, plainText, summarize } from './message-content';
 import { formatTime, fullTime } from './time-display';
-import { timelineFilter, type TimelineSearch } from './timeline-filter';
+import { isFiltered, timelineFilter, type TimelineSearch } from './timeline-filter';
 import { TimeDisplayControl, TimelineFilters } from './timeline-toolbar';
+import type { Arrival } from './announce';
+import { useAnnouncer } from './use-announcer';
 import { useNow } from './use-now';
 
 /** Within this many pixels of an edge, the next page loads. */
@@ -30,7 +32,7 @@ const EDGE_PX = 400;
 
 const sender = (fromId: string | null) => (fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender'));
 
-export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; live: RoomLiveState; onInspect: (entry: TimelineEntry) => void }) {
+export function PublicTimeline({ roomId, live, onInspect, onReply }: { roomId: string; live: RoomLiveState; onInspect: (entry: TimelineEntry) => void; onReply?: ((agentId: string) => void) | undefined }) {
   const search = useSearch({ from: '/console/rooms/$roomId' });
   const navigate = useNavigate({ from: '/rooms/$roomId' });
   const setSearch = (patch: Partial<TimelineSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
@@ -88,20 +90,28 @@ export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; li
     virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
   }, [visible.length, m, ready, virtualizer]);
 
-  const [announcement, setAnnouncement] = useState('');
-  const lastAnnounced = useRef<string | null>(null);
-  const mounted = useRef(false);
+  const { announcement, add: announce } = useAnnouncer();
+  const lastAnnounced = useRef<{ key: string | null; filter: typeof filter } | null>(null);
+  // Keys already read out: a backfill may reorder the newest entries, and none is read twice.
+  const announced = useRef(new Set<string>());
   useEffect(() => {
     const newest = filtered.at(-1);
-    const first = !mounted.current;
-    mounted.current = true;
-    if (!newest || newest.key === lastAnnounced.current) return;
-    lastAnnounced.current = newest.key;
-    // What was already there on open, and history, is not news; only what arrives live is read out.
-    if (first || newest.source !== 'live') return;
-    const { messageType } = summarize(newest.envelope);
-    setAnnouncement(`${newest.fromId ?? 'unknown'} ${messageType ?? ''}: ${plainText(newest.envelope).slice(0, 200)}`);
-  }, [filtered]);
+    const before = lastAnnounced.current;
+    lastAnnounced.current = { key: newest?.key ?? null, filter };
+    // What was there on open, history, and what a new filter reveals are not news; only what
+    // arrives live after the last look is read out, a burst at a time (announce.ts).
+    if (!newest || !before || before.filter !== filter || newest.key === before.key) return;
+    const arrivals: Arrival[] = [];
+    for (let i = filtered.length - 1; i >= 0 && i >= filtered.length - 500; i--) {
+      const e = filtered[i]!;
+      if (e.key === before.key) break;
+      if (e.source !== 'live' || announced.current.has(e.key)) continue;
+      announced.current.add(e.key);
+      arrivals.unshift({ from: sender(e.fromId), type: summarize(e.envelope).messageType, text: plainText(e.envelope) });
+    }
+    if (announced.current.size > 5_000) announced.current = new Set([...announced.current].slice(-1_000));
+    announce(arrivals);
+  }, [filtered, filter, announce]);
 
   // "Jump to live": once the list shows everything (and, if it was detached, the newest page
   // has come back), land on the newest message.
@@ -217,7 +227,7 @@ export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; li
             <p className="px-4 py-6 text-sm text-slate-500 dark:text-slate-400">
               {filtered.length > 0
                 ? 'Paused before anything matched. Jump to live to see what arrived.'
-                : timeline.entries.length > 0
+                : timeline.entries.length > 0 && isFiltered(search)
                   ? 'Nothing here matches the filters.'
                   : 'Nothing public yet. Assign a task with a mic grant; what the agent is allowed to say appears here.'}
             </p>
@@ -240,7 +250,7 @@ export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; li
                     className={`absolute top-0 left-0 w-full border-b border-slate-100 px-4 py-2 dark:border-slate-800 ${highlighted ? 'bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40' : ''}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
-                    <Row entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} />
+                    <Row entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} onReply={onReply} />
                   </li>
                 );
               })}
@@ -263,7 +273,7 @@ export function PublicTimeline({ roomId, live, onInspect }: { roomId: string; li
   );
 }
 
-function Row({ entry, time, onInspect }: { entry: TimelineEntry; time: string; onInspect: (entry: TimelineEntry) => void }) {
+function Row({ entry, time, onInspect, onReply }: { entry: TimelineEntry; time: string; onInspect: (entry: TimelineEntry) => void; onReply?: ((agentId: string) => void) | undefined }) {
   const control = entry.topicKind === 'control';
   const { messageType, taskId } = summarize(entry.envelope);
   const described = control ? describeControl(entry) : null;
@@ -287,6 +297,17 @@ function Row({ entry, time, onInspect }: { entry: TimelineEntry; time: string; o
         >
           Inspect
         </button>
+        {/* AOR §6.2: "User replies with say"; the reply mentions the asker. */}
+        {onReply && messageType === 'clarifying_question' && entry.fromId && !control ? (
+          <button
+            type="button"
+            onClick={() => onReply(entry.fromId!)}
+            className="rounded px-1.5 py-0.5 font-medium text-violet-700 hover:bg-slate-100 dark:text-violet-300 dark:hover:bg-slate-800"
+            aria-label={`Reply to ${entry.fromId}’s question`}
+          >
+            Reply
+          </button>
+        ) : null}
       </div>
       <div className="mt-1">
         {described ? <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p> : <MessageContent envelope={entry.envelope} raw={entry.raw} />}

@@ -10,8 +10,8 @@ import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { useEffect, useMemo, useState } from 'react';
 import { AgentsPanel } from './agents-panel';
-import { ControlLog } from './control-log';
-import { AssignTaskForm, SayBox } from './facilitate-forms';
+import { ControlLog, candidateSenders } from './control-log';
+import { AssignTaskForm, SayBox, type SayDraft } from './facilitate-forms';
 import { GrantsPanel } from './grants-panel';
 import { InspectorDialog } from './inspector-dialog';
 import { PublicTimeline } from './public-timeline';
@@ -38,19 +38,16 @@ export function RoomPage() {
   const did = session?.did ?? '';
   const live = useRoomLive(roomId);
   const [inspected, setInspected] = useState<TimelineEntry | null>(null);
+  const [draft, setDraft] = useState<SayDraft | null>(null);
+  const reply = (agentId: string) => setDraft((old) => ({ text: `@${agentId} `, n: (old?.n ?? 0) + 1 }));
   const queryClient = useQueryClient();
 
   useEffect(() => openRoom(roomId), [roomId]);
 
-  const { controlEntries } = useMemo(() => {
-    const publicEntries: TimelineEntry[] = [];
-    const controlEntries: TimelineEntry[] = [];
-    for (const e of live.timeline.entries) {
-      if (e.topicKind === 'public') publicEntries.push(e);
-      else if (e.topicKind === 'control') controlEntries.push(e);
-    }
-    return { publicEntries, controlEntries };
-  }, [live.timeline.entries]);
+  const { controlEntries, senders } = useMemo(
+    () => ({ controlEntries: live.timeline.entries.filter((e) => e.topicKind === 'control'), senders: candidateSenders(live.timeline.entries) }),
+    [live.timeline.entries],
+  );
 
   const moderation = useMutation({
     mutationFn: (mode: 'auto' | 'review') => setModeration(roomId, mode),
@@ -107,9 +104,9 @@ export function RoomPage() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
           {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
-          <PublicTimeline key={roomId} roomId={roomId} live={live} onInspect={setInspected} />
-          <SayBox roomId={roomId} did={did} disabled={!facilitator} />
-          <ControlLog entries={controlEntries} onInspect={setInspected} />
+          <PublicTimeline key={roomId} roomId={roomId} live={live} onInspect={setInspected} onReply={facilitator ? reply : undefined} />
+          <SayBox roomId={roomId} did={did} disabled={!facilitator} draft={draft} />
+          <ControlLog entries={controlEntries} senders={senders} onInspect={setInspected} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           <AgentsPanel roomId={roomId} />

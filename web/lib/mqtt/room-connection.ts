@@ -58,6 +58,9 @@ function connect(): MqttClient {
     reconnectPeriod: 0,
     connectTimeout: 10_000,
     keepalive: 30,
+    // Plain timers: the default ('auto') runs them in a Worker made from a blob: URL, which the
+    // server's CSP (worker-src 'self') refuses, leaving keepalive pings unsent.
+    timerVariant: 'native',
   });
   client = c;
   c.on('connect', () => {
