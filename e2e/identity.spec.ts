@@ -125,7 +125,7 @@ test('a fresh browser restores the key from the backup file and signs in', async
     await dialog.getByLabel('Passphrase').fill('not the passphrase');
     await dialog.getByRole('button', { name: 'Restore and sign in' }).click();
     await expect(dialog.getByRole('alert')).toContainText('The passphrase is wrong, or the backup file was changed.');
-    await snap(other, 'identity-restore-wrong-passphrase');
+    await snap(other, 'identity-restore-wrong-passphrase', { fullPage: false });
 
     await dialog.getByLabel('Passphrase').fill(PASSPHRASE);
     await dialog.getByRole('button', { name: 'Restore and sign in' }).click();

@@ -171,7 +171,7 @@ test('revoke every mic lists exactly the active grants before acting, then both 
   await expect(rows.filter({ hasText: tasks.t1! })).toContainText('1/5');
   await expect(rows.filter({ hasText: t3 })).toContainText(BETA);
   await expect(rows.filter({ hasText: t3 })).toContainText(/1[45]:\d\d/);
-  await snap(page, 'rooms-bulk-revoke');
+  await snap(page, 'rooms-bulk-revoke', { fullPage: false });
   // Nothing happened yet.
   await expect(page.getByTestId('control-event').filter({ hasText: `Mic revoked from ${ALPHA} for ${tasks.t1!}` })).toHaveCount(0);
 
@@ -190,7 +190,7 @@ test('shortcuts are listed behind ?, and g r goes to the rooms', async () => {
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('shortcuts-table')).toContainText('Reject the candidate, with a reason');
   await expect(dialog.getByTestId('shortcuts-table')).toContainText('Pause or resume the live tail');
-  await snap(page, 'rooms-shortcuts');
+  await snap(page, 'rooms-shortcuts', { fullPage: false });
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await page.keyboard.press('g');
@@ -265,4 +265,12 @@ test('an observer sees the grant meter and the queue but cannot act', async ({ b
   await observer.getByRole('list', { name: 'Candidates waiting for review' }).focus();
   await observer.keyboard.press('a');
   await expect(page.getByTestId('review-item')).toHaveCount(1);
+  // Nor does going around the console: the server refuses an observer's actions.
+  const refused = await observer.evaluate(async (room) => {
+    const item = ((await (await fetch(`/api/rooms/${room}/review?status=pending`)).json()) as { items: { id: number | string }[] }).items[0]!;
+    const post = (path: string, body: unknown, method = 'POST') => fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => [r.status, ((await r.json()) as { code: string }).code]);
+    return [await post(`/api/rooms/${room}/review/${item.id}/approve`, {}), await post(`/api/rooms/${room}`, { moderation: 'auto' }, 'PATCH'), await post('/api/rooms', { id: 'observer-room', name: 'No' })];
+  }, ROOM);
+  expect(refused).toEqual([[403, 'FORBIDDEN'], [403, 'FORBIDDEN'], [403, 'FORBIDDEN']]);
+  await expect(item).toContainText('Waiting for a decision');
 });

@@ -181,4 +181,10 @@ test('a reload shows exactly what the server stored: no gap, no duplicate', asyn
   expect(new Set(shown).size).toBe(shown.length);
   expect(shown).toEqual(stored);
   expect(stored.length).toBe(SEEDED + 7 + 1 + 2);
+  // The control log and the grants come back too: both grants, still live, with what they spent.
+  const control = await page.evaluate(async (room) => ((await (await fetch(`/api/rooms/${room}/messages?topic=control&limit=500`)).json()) as { messages: unknown[] }).messages.length, ROOM);
+  await expect(page.getByRole('heading', { name: /^Control log/ })).toHaveText(`Control log (${control})`);
+  await expect(page.getByTestId('control-event').filter({ hasText: 'Mic granted' })).toHaveCount(2);
+  await expect(page.getByTestId('active-grant')).toHaveCount(2);
+  await expect(page.getByTestId('active-grant').filter({ hasText: A }).getByTestId('grant-budget')).toHaveText(`${SEEDED - SEEDED / 10 + 7 + 1}/1000 used`);
 });

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
     const config = loadConfig({}, '/srv/sb');
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8787, mqttPort: undefined, dataDir: '/srv/sb/data', demo: true });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8787, mqttPort: undefined, dataDir: '/srv/sb/data', demo: true, demoPace: 'calm' });
   });
 
   it('reads the environment', () => {
@@ -16,5 +16,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: value })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: value })).toThrow(/^PORT must be/);
     expect(() => loadConfig({ MQTT_PORT: value })).toThrow(/^MQTT_PORT must be/);
+  });
+
+  it('reads DEMO_PACE, and refuses an unknown pace with a message naming the variable', () => {
+    expect(loadConfig({ DEMO_PACE: 'fast' }).demoPace).toBe('fast');
+    expect(loadConfig({ DEMO_PACE: 'calm' }).demoPace).toBe('calm');
+    expect(() => loadConfig({ DEMO_PACE: 'warp' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DEMO_PACE: 'warp' })).toThrow('DEMO_PACE must be calm or fast, got "warp".');
+    expect(() => loadConfig({ DEMO_PACE: 'toString' })).toThrow(/^DEMO_PACE must be/);
   });
 });

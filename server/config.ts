@@ -1,6 +1,7 @@
 // Server configuration from the environment (BRIEF.md "Contracts the outside world relies on").
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
+import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 
 export interface Config {
   readonly host: string;
@@ -13,6 +14,8 @@ export interface Config {
   readonly demo: boolean;
   /** The demo's seed: the same seed plays the same demo (DEMO_SEED). */
   readonly demoSeed: number;
+  /** How fast the demo runs (DEMO_PACE): `calm` for people, `fast` for journey tests. */
+  readonly demoPace: DemoPaceName;
   readonly staticDir: string;
   /** An external broker instead of the embedded one (MQTT_URL); see the block at the end. */
   readonly mqttExternal?: ExternalMqttConfig | undefined;
@@ -39,6 +42,13 @@ function seed(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return Number(raw);
 }
 
+function demoPace(env: NodeJS.ProcessEnv): DemoPaceName {
+  const raw = env.DEMO_PACE;
+  if (raw === undefined || raw === '') return 'calm';
+  if (!Object.hasOwn(DEMO_PACES, raw)) throw new ConfigError(`DEMO_PACE must be ${Object.keys(DEMO_PACES).join(' or ')}, got "${raw}".`);
+  return raw as DemoPaceName;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -48,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     databaseUrl: env.DATABASE_URL || undefined,
     demo: env.DEMO !== '0',
     demoSeed: seed(env, 'DEMO_SEED', 2026),
+    demoPace: demoPace(env),
     staticDir: resolve(root, env.STATIC_DIR || './dist/web'),
     mqttExternal: externalMqtt(env),
   };

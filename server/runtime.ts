@@ -11,6 +11,7 @@ import { generateAgentPassword, hashPassword, verifyPassword } from './auth/pass
 import { systemClock, type Clock } from './clock';
 import { ConfigError, type Config } from './config';
 import { isCodedError } from '@shared/errors';
+import { DEMO_PACES } from './demo/demo-config';
 import { startDemo, type DemoHandle } from './demo/start-demo';
 import { Gateway } from './gateway/gateway';
 import { sessionFromCookieHeader } from './http/session';
@@ -151,6 +152,7 @@ async function startDemoAgents(
   return startDemo({
     brokerUrl: `mqtt://${host}:${mqtt.port}`,
     seed: config.demoSeed,
+    pace: DEMO_PACES[config.demoPace],
     now: () => clock.now(),
     provisionAgent: async (agentId) => {
       const password = generateAgentPassword();
@@ -237,6 +239,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       demo = await startDemo({
         brokerUrl: mqttConfig.url,
         seed: config.demoSeed,
+        pace: DEMO_PACES[config.demoPace],
         now: () => clock.now(),
         provisionAgent: async (agentId) => {
           const password = generateAgentPassword();

@@ -2,13 +2,14 @@
 // SWITCHBOARD_SCREENSHOTS=1, so an ordinary test run leaves the work tree untouched.
 import type { Page } from '@playwright/test';
 
-export async function snap(page: Page, name: string): Promise<void> {
+/** `fullPage: false` for dialogs: their overlay covers the viewport, not the whole page. */
+export async function snap(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
   if (!process.env.SWITCHBOARD_SCREENSHOTS) return;
   for (const scheme of ['light', 'dark'] as const) {
     // The theme preference is "system" by default, so the emulated scheme picks the theme.
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((dark) => document.documentElement.classList.contains('dark') === dark, scheme === 'dark');
-    await page.screenshot({ path: `docs/screenshots/${name}-${scheme}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
+    await page.screenshot({ path: `docs/screenshots/${name}-${scheme}.png`, fullPage, animations: 'disabled', caret: 'hide' });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -41,6 +41,26 @@ export const DEFAULT_PACE: DemoPace = {
   heartbeatIntervalMs: 5_000,
 };
 
+/**
+ * `DEMO_PACE=fast`: the same demo, quick enough for a journey test or a short screen recording.
+ * Each step still waits long enough for a console to show it on its own.
+ */
+export const FAST_PACE: DemoPace = {
+  firstTaskDelayMs: 1_000,
+  taskGapMs: [1_000, 3_000],
+  stepDelayMs: [300, 800],
+  answerDelayMs: [300, 800],
+  askTimeoutMs: 15_000,
+  grantWaitMs: 10_000,
+  grantTtlSeconds: 60,
+  episodeTimeoutMs: 90_000,
+  heartbeatIntervalMs: 1_000,
+};
+
+/** The paces `DEMO_PACE` names. */
+export const DEMO_PACES = { calm: DEFAULT_PACE, fast: FAST_PACE } as const;
+export type DemoPaceName = keyof typeof DEMO_PACES;
+
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;

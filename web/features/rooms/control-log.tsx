@@ -9,8 +9,17 @@ import { clockTime, rejectReasonInWords } from './words';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
 
+/** Who sent each candidate the console saw, by message id: a reject names only the message. */
+export type CandidateSenders = ReadonlyMap<string, string>;
+
+export function candidateSenders(entries: readonly TimelineEntry[]): CandidateSenders {
+  const senders = new Map<string, string>();
+  for (const e of entries) if (e.topicKind === 'public_candidates' && e.messageId && e.fromId) senders.set(e.messageId, e.fromId);
+  return senders;
+}
+
 /** A control message in words, with its tone; the timeline uses it too. */
-export function describeControl(entry: TimelineEntry): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
+export function describeControl(entry: TimelineEntry, senders?: CandidateSenders): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
   const env = isRecord(entry.envelope) ? entry.envelope : {};
   const p = isRecord(env.payload) ? env.payload : {};
   switch (env.type) {
@@ -25,9 +34,13 @@ export function describeControl(entry: TimelineEntry): { tone: 'grant' | 'revoke
       return { tone: 'revoke', text: `Mic revoked from ${s(p.agent_id)} for ${s(p.task_id)}${words ? `: ${words}` : ''}` };
     }
     case 'reject': {
-      const agent = typeof p.message_id === 'string' ? ` message ${p.message_id}` : ' a message';
+      const messageId = typeof p.message_id === 'string' ? p.message_id : null;
+      const sender = messageId ? senders?.get(messageId) : undefined;
+      // A sender_mismatch candidate names someone else: say who it claimed to be, not who sent it.
+      const whose = sender ? (p.reason === 'sender_mismatch' ? `a message claiming to be from ${sender}, ` : `${sender}’s message `) : messageId ? 'message ' : '';
+      const what = messageId ? ` ${whose}${messageId}` : ' a message';
       const detail = typeof p.detail === 'string' ? ` (${p.detail})` : '';
-      return { tone: 'reject', text: `Rejected${agent}${typeof p.task_id === 'string' ? ` for ${p.task_id}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}` };
+      return { tone: 'reject', text: `Rejected${what}${typeof p.task_id === 'string' ? ` for ${p.task_id}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}` };
     }
     default:
       return { tone: 'other', text: `${s(env.type)} on control` };
@@ -41,7 +54,7 @@ export const CONTROL_TONE = {
   other: 'text-slate-600 dark:text-slate-400',
 } as const;
 
-export function ControlLog({ entries, onInspect }: { entries: readonly TimelineEntry[]; onInspect: (entry: TimelineEntry) => void }) {
+export function ControlLog({ entries, senders, onInspect }: { entries: readonly TimelineEntry[]; senders?: CandidateSenders; onInspect: (entry: TimelineEntry) => void }) {
   const display = usePreferences((s) => s.timeDisplay);
   const now = useNow(display === 'relative' ? 5_000 : 60_000);
   return (
@@ -54,7 +67,7 @@ export function ControlLog({ entries, onInspect }: { entries: readonly TimelineE
       ) : (
         <ol aria-label="Control events" className="max-h-72 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800">
           {[...entries].reverse().map((entry) => {
-            const d = describeControl(entry);
+            const d = describeControl(entry, senders);
             return (
               <li key={entry.key} className="flex items-start gap-3 px-4 py-1.5 text-sm" data-testid="control-event">
                 <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="shrink-0 pt-0.5 font-mono text-xs text-slate-500">

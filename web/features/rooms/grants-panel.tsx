@@ -92,7 +92,7 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
           <summary className="cursor-pointer text-xs font-medium text-slate-600 dark:text-slate-300">Grant history ({history.length} {history.length === 1 ? 'task' : 'tasks'})</summary>
           <ul className="mt-2 space-y-2">
             {history.map(([taskId, list]) => (
-              <li key={taskId}>
+              <li key={taskId} data-testid="grant-history-task">
                 <p className="font-mono text-xs text-slate-700 dark:text-slate-300">{taskId}</p>
                 <ul className="ml-3 text-xs text-slate-500 dark:text-slate-400">
                   {list.map((g) => (

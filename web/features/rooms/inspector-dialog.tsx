@@ -16,7 +16,7 @@ function permalink(entry: TimelineEntry): string | null {
 export function InspectorDialog({ entry, onClose }: { entry: TimelineEntry | null; onClose: () => void }) {
   const pretty = entry ? (entry.envelope === null ? entry.raw : JSON.stringify(entry.envelope, null, 2)) : '';
   return (
-    <Dialog open={entry !== null} onOpenChange={(open) => (open ? undefined : onClose())} title="Raw envelope">
+    <Dialog open={entry !== null} onOpenChange={(open) => (open ? undefined : onClose())} title="Raw envelope" size="wide">
       {entry ? (
         <div className="space-y-3 text-sm">
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">

@@ -91,7 +91,7 @@ const BADGE: Record<string, string> = {
 
 export function TypeBadge({ type }: { type: string | null }) {
   return (
-    <span className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-4 ${BADGE[type ?? ''] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}>
+    <span data-testid="message-type" className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-4 ${BADGE[type ?? ''] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}>
       {type ?? 'unknown'}
     </span>
   );

@@ -7,8 +7,8 @@
 //   store; "N new" counts them and "Jump to live" shows them all (live-tail.ts).
 // - Filters in the URL (timeline-filter.ts) apply to history and to later arrivals alike.
 // - `?m=<cursor>` opens the room on that message, highlighted.
-// New live messages are announced in a polite live region; rows keep stable keys so focus stays
-// put while the list grows.
+// New live messages are announced in a polite live region, a burst per sentence ("3 new messages
+// from agent.x", announce.ts); rows keep stable keys so focus stays put while the list grows.
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { jumpToLive, loadNewer, loadOlder, openAt } from '@web/lib/mqtt/room-connection';
@@ -19,15 +19,17 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { pauseAt, splitAtPause, type PausePoint } from './live-tail';
 import { plainText, summarize } from './message-content';
 import { formatTime } from './time-display';
-import { filterTimeline, timelineFilter, type TimelineSearch } from './timeline-filter';
-import { TimelineRow } from './timeline-row';
+import { filterTimeline, isFiltered, timelineFilter, type TimelineSearch } from './timeline-filter';
+import { senderLabel, TimelineRow } from './timeline-row';
 import { TimeDisplayControl, TimelineFilters } from './timeline-toolbar';
+import type { Arrival } from './announce';
+import { useAnnouncer } from './use-announcer';
 import { useNow } from './use-now';
 
 /** Within this many pixels of an edge, the next page loads. */
 const EDGE_PX = 400;
 
-export function PublicTimeline({ roomId, onInspect }: { roomId: string; onInspect: (entry: TimelineEntry) => void }) {
+export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string; onInspect: (entry: TimelineEntry) => void; onReply?: ((agentId: string) => void) | undefined }) {
   const live = useRoomLive(roomId);
   const search = useSearch({ from: '/console/rooms/$roomId' });
   const navigate = useNavigate({ from: '/rooms/$roomId' });
@@ -94,20 +96,28 @@ export function PublicTimeline({ roomId, onInspect }: { roomId: string; onInspec
     virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
   }, [visible.length, m, ready, virtualizer]);
 
-  const [announcement, setAnnouncement] = useState('');
-  const lastAnnounced = useRef<string | null>(null);
-  const mounted = useRef(false);
+  const { announcement, add: announce } = useAnnouncer();
+  const lastAnnounced = useRef<{ key: string | null; filter: typeof filter } | null>(null);
+  // Keys already read out: a backfill may reorder the newest entries, and none is read twice.
+  const announced = useRef(new Set<string>());
   useEffect(() => {
     const newest = filtered.at(-1);
-    const first = !mounted.current;
-    mounted.current = true;
-    if (!newest || newest.key === lastAnnounced.current) return;
-    lastAnnounced.current = newest.key;
-    // What was already there on open, and history, is not news; only what arrives live is read out.
-    if (first || newest.source !== 'live') return;
-    const { messageType } = summarize(newest.envelope);
-    setAnnouncement(`${newest.fromId ?? 'unknown'} ${messageType ?? ''}: ${plainText(newest.envelope).slice(0, 200)}`);
-  }, [filtered]);
+    const before = lastAnnounced.current;
+    lastAnnounced.current = { key: newest?.key ?? null, filter };
+    // What was there on open, history, and what a new filter reveals are not news; only what
+    // arrives live after the last look is read out, a burst at a time (announce.ts).
+    if (!newest || !before || before.filter !== filter || newest.key === before.key) return;
+    const arrivals: Arrival[] = [];
+    for (let i = filtered.length - 1; i >= 0 && i >= filtered.length - 500; i--) {
+      const e = filtered[i]!;
+      if (e.key === before.key) break;
+      if (e.source !== 'live' || announced.current.has(e.key)) continue;
+      announced.current.add(e.key);
+      arrivals.unshift({ from: senderLabel(e.fromId), type: summarize(e.envelope).messageType, text: plainText(e.envelope) });
+    }
+    if (announced.current.size > 5_000) announced.current = new Set([...announced.current].slice(-1_000));
+    announce(arrivals);
+  }, [filtered, filter, announce]);
 
   // "Jump to live": once the list shows everything (and, if it was detached, the newest page
   // has come back), land on the newest message.
@@ -223,7 +233,7 @@ export function PublicTimeline({ roomId, onInspect }: { roomId: string; onInspec
             <p className="px-4 py-6 text-sm text-slate-500 dark:text-slate-400">
               {filtered.length > 0
                 ? 'Paused before anything matched. Jump to live to see what arrived.'
-                : timeline.entries.length > 0
+                : timeline.entries.length > 0 && isFiltered(search)
                   ? 'Nothing here matches the filters.'
                   : 'Nothing public yet. Assign a task with a mic grant; what the agent is allowed to say appears here.'}
             </p>
@@ -246,7 +256,7 @@ export function PublicTimeline({ roomId, onInspect }: { roomId: string; onInspec
                     className={`absolute top-0 left-0 w-full border-b border-slate-100 px-4 py-2 dark:border-slate-800 ${highlighted ? 'bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40' : ''}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
-                    <TimelineRow entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} />
+                    <TimelineRow entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} onReply={onReply} />
                   </li>
                 );
               })}

@@ -10,8 +10,8 @@ import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { useEffect, useMemo, useState } from 'react';
 import { AgentsPanel } from './agents-panel';
-import { ControlLog } from './control-log';
-import { AssignTaskForm, SayBox } from './facilitate-forms';
+import { ControlLog, candidateSenders } from './control-log';
+import { AssignTaskForm, SayBox, type SayDraft } from './facilitate-forms';
 import { GrantsPanel } from './grants-panel';
 import { InspectorDialog } from './inspector-dialog';
 import { PublicTimeline } from './public-timeline';
@@ -32,8 +32,11 @@ function ConnectionBadge() {
 
 function RoomControlLog({ roomId, onInspect }: { roomId: string; onInspect: (entry: TimelineEntry) => void }) {
   const entries = useRoomLive(roomId).timeline.entries;
-  const control = useMemo(() => entries.filter((e) => e.topicKind === 'control'), [entries]);
-  return <ControlLog entries={control} onInspect={onInspect} />;
+  const { control, senders } = useMemo(
+    () => ({ control: entries.filter((e) => e.topicKind === 'control'), senders: candidateSenders(entries) }),
+    [entries],
+  );
+  return <ControlLog entries={control} senders={senders} onInspect={onInspect} />;
 }
 
 export function RoomPage() {
@@ -47,6 +50,8 @@ export function RoomPage() {
   const history = useLiveRooms((s) => s.rooms[roomId]?.history);
   const historyError = useLiveRooms((s) => s.rooms[roomId]?.historyError);
   const [inspected, setInspected] = useState<TimelineEntry | null>(null);
+  const [draft, setDraft] = useState<SayDraft | null>(null);
+  const reply = (agentId: string) => setDraft((old) => ({ text: `@${agentId} `, n: (old?.n ?? 0) + 1 }));
   const queryClient = useQueryClient();
 
   useEffect(() => openRoom(roomId), [roomId]);
@@ -106,8 +111,8 @@ export function RoomPage() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
           {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
-          <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} />
-          <SayBox roomId={roomId} did={did} disabled={!facilitator} />
+          <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} onReply={facilitator ? reply : undefined} />
+          <SayBox roomId={roomId} did={did} disabled={!facilitator} draft={draft} />
           <RoomControlLog roomId={roomId} onInspect={setInspected} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">

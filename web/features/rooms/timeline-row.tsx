@@ -9,9 +9,19 @@ import { CONTROL_TONE, describeControl } from './control-log';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { fullTime } from './time-display';
 
-const sender = (fromId: string | null) => (fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender'));
+export const senderLabel = (fromId: string | null) => (fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender'));
 
-export const TimelineRow = memo(function TimelineRow({ entry, time, onInspect }: { entry: TimelineEntry; time: string; onInspect: (entry: TimelineEntry) => void }) {
+export const TimelineRow = memo(function TimelineRow({
+  entry,
+  time,
+  onInspect,
+  onReply,
+}: {
+  entry: TimelineEntry;
+  time: string;
+  onInspect: (entry: TimelineEntry) => void;
+  onReply?: ((agentId: string) => void) | undefined;
+}) {
   const control = entry.topicKind === 'control';
   const { messageType, taskId } = summarize(entry.envelope);
   const described = control ? describeControl(entry) : null;
@@ -19,7 +29,7 @@ export const TimelineRow = memo(function TimelineRow({ entry, time, onInspect }:
     <>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="font-medium text-slate-800 dark:text-slate-200" title={entry.fromId ?? undefined}>
-          {sender(entry.fromId)}
+          {senderLabel(entry.fromId)}
         </span>
         <TypeBadge type={messageType} />
         {control ? <span className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">control</span> : null}
@@ -35,6 +45,17 @@ export const TimelineRow = memo(function TimelineRow({ entry, time, onInspect }:
         >
           Inspect
         </button>
+        {/* AOR §6.2: "User replies with say"; the reply mentions the asker. */}
+        {onReply && messageType === 'clarifying_question' && entry.fromId && !control ? (
+          <button
+            type="button"
+            onClick={() => onReply(entry.fromId!)}
+            className="rounded px-1.5 py-0.5 font-medium text-violet-700 hover:bg-slate-100 dark:text-violet-300 dark:hover:bg-slate-800"
+            aria-label={`Reply to ${entry.fromId}’s question`}
+          >
+            Reply
+          </button>
+        ) : null}
       </div>
       <div className="mt-1">
         {described ? <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p> : <MessageContent envelope={entry.envelope} raw={entry.raw} />}

@@ -88,6 +88,9 @@ function connect(connectMqtt: typeof mqttConnect): MqttClient {
     // mqtt-packet otherwise pre-encodes all 65,536 two-byte numbers on the first packet: 65,536
     // small Buffers, profiled at 40-85 ms of main thread (and GC) while the room opens.
     writeCache: false,
+    // Plain timers: the default ('auto') runs them in a Worker made from a blob: URL, which the
+    // server's CSP (worker-src 'self') refuses, leaving keepalive pings unsent.
+    timerVariant: 'native',
   });
   client = c;
   c.on('connect', () => {
