@@ -88,6 +88,10 @@ test('a task with a mic grant reaches the agent, and its ack reaches the public 
   await a.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_grant' && (e.payload as { task_id: string }).task_id === taskId);
   await expect(page.getByTestId('control-event').first()).toContainText(`Mic granted to ${AGENT} for ${taskId}`);
   await expect(page.getByTestId('active-grant')).toContainText(taskId);
+  // The agents panel names the agent's current task and how much of its mic is used.
+  const current = page.getByTestId(`agent-${AGENT}`).getByTestId('agent-current-task');
+  await expect(current).toContainText(`On ${taskId} with the mic`);
+  await expect(current.getByTestId('grant-budget')).toHaveText('0/5 used');
 
   await a.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: 'ack', content: { text: 'On it: reading the incident log.' } });
   const message = page.getByTestId('public-message').filter({ hasText: 'On it: reading the incident log.' });

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
+import { activeGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
+import { GrantMeter } from './grant-meter';
 import { useNow } from './use-now';
 import { relativeTime, roomErrorInWords } from './words';
 
@@ -8,7 +10,11 @@ const TONE = { online: 'ok', stale: 'warn', offline: 'down' } as const;
 
 export function AgentsPanel({ roomId }: { roomId: string }) {
   const agents = useQuery(roomAgentsQuery(roomId));
+  // The same query the grants panel keeps fresh, so each agent's current task and mic show here
+  // too without another request (issue 4 item 3).
+  const grants = useQuery(activeGrantsQuery(roomId));
   const now = useNow();
+  const grantsOf = (agentId: string): Grant[] => (grants.data ?? []).filter((g) => g.agentId === agentId);
   return (
     <section aria-labelledby="agents-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <h2 id="agents-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
@@ -28,6 +34,14 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
               </div>
               <p className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(a.lastSeenAt, now)}</p>
               {a.description ? <p className="mt-0.5 text-xs break-words text-slate-600 dark:text-slate-400">{a.description}</p> : null}
+              {grantsOf(a.agentId).map((g) => (
+                <div key={g.taskId} className="mt-1" data-testid="agent-current-task">
+                  <p className="text-xs text-slate-700 dark:text-slate-300">
+                    On <span className="font-mono">{g.taskId}</span> with the mic
+                  </p>
+                  <GrantMeter grant={g} now={now} compact />
+                </div>
+              ))}
             </li>
           ))}
         </ul>
