@@ -12,6 +12,12 @@ import { spaRoutes } from './http/spa';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
+import { OPENAPI_DOCUMENT } from './http/openapi-document';
+import { createRelayServices, type RelayServices } from './relay/relay-services';
+import { agentRoutes } from './routes/agents';
+import { agoraThreadRoutes } from './routes/agora-threads';
+import { eventRoutes } from './routes/events';
+import { seedRoutes } from './routes/seed';
 import type { Store } from './store/store';
 
 export interface AppOptions {
@@ -22,6 +28,8 @@ export interface AppOptions {
   readonly authRateLimit?: { readonly capacity: number; readonly refillPerSecond: number };
   /** The rooms API needs the running broker and gateway; apps without them serve auth only. */
   readonly rooms?: RoomRouteDeps;
+  /** The Agora relay and directory; built over `store` (demo off) when absent. */
+  readonly relay?: { readonly services: RelayServices; readonly demo: boolean; readonly demoSeed: number };
 }
 
 /** 30 requests per minute per client address. */
@@ -30,11 +38,18 @@ export const DEFAULT_AUTH_RATE_LIMIT = { capacity: 30, refillPerSecond: 0.5 } as
 export function createApp(options: AppOptions) {
   const clock = options.clock ?? systemClock;
   const limiter = new TokenBucketLimiter({ ...(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT), clock });
+  const verifier = new DidVerifier();
+  const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
   const app = new Hono()
     .use('*', securityHeaders())
     .use('/api/*', csrfProtection())
     .route('/health', healthRoutes)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier: new DidVerifier(), limiter }));
+    .get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT, 200))
+    .route('/events', eventRoutes(relay.services))
+    .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock }))
+    .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
+    .route('/api/agora/threads', agoraThreadRoutes(relay.services, { store: options.store, clock }))
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}.` }, 404));

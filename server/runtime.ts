@@ -24,6 +24,9 @@ import { HistoryRecorder } from './rooms/history-recorder';
 import { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
 import { openStore } from './store/open-store';
+import { startAgoraDemo, type AgoraDemoHandle } from './demo/agora/agora-demo';
+import { createRelayServices, watchStoreHead, type RelayServices } from './relay/relay-services';
+import { startThreadSweeper } from './relay/thread-sweeper';
 import type { Store } from './store/store';
 
 export interface RunningSwitchboard {
@@ -35,6 +38,8 @@ export interface RunningSwitchboard {
   readonly broker: BrokerPort;
   readonly gateway: Gateway;
   readonly rooms: RoomRegistry;
+  /** The Agora relay, its long-poll feed and the directory. */
+  readonly relay: RelayServices;
   close(): Promise<void>;
 }
 
@@ -96,7 +101,15 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
   const presence = new PresenceTracker(broker, () => clock.now());
   late.presence = presence;
-  const app = createApp({ staticDir: config.staticDir, store, clock, rooms: { store, clock, rooms, presence, gateway } });
+  const relay = createRelayServices({ store: store.relay, clock, presence });
+  const app = createApp({
+    staticDir: config.staticDir,
+    store,
+    clock,
+    rooms: { store, clock, rooms, presence, gateway },
+    relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
+  });
+  const stopRelay = startRelayTimers(relay, clock);
 
   let http: { server: ServerType; address: AddressInfo } | undefined;
   try {
@@ -112,16 +125,21 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     gateway.start();
     presence.start();
     const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
+    const url = `http://${urlHost(http.address)}:${http.address.port}`;
+    const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
     const httpServer = http.server;
     return {
-      url: `http://${urlHost(http.address)}:${http.address.port}`,
+      url,
       mqttUrl: `mqtt://${urlHost(mqtt)}:${mqtt.port}`,
       http: http.address,
       store,
       broker,
       gateway,
       rooms,
+      relay,
       async close() {
+        await agoraDemo?.stop();
+        stopRelay();
         await demo?.stop();
         presence.stop();
         await gateway.stop();
@@ -131,11 +149,33 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       },
     };
   } catch (error) {
+    stopRelay();
     await broker.close().catch(() => undefined);
     if (http) await new Promise<void>((resolve) => http!.server.close(() => resolve()));
     await store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The thread sweeper (timeouts → ERROR) and the store-head watch; returns how to stop them. */
+function startRelayTimers(relay: RelayServices, clock: Clock): () => void {
+  const stopSweeper = startThreadSweeper(relay.relay.store, clock, relay.relay.timeouts);
+  const stopWatch = watchStoreHead(relay);
+  return () => {
+    stopSweeper();
+    stopWatch();
+    relay.feed.close();
+  };
+}
+
+/**
+ * The demo's Agora agents talk to this server over HTTP like any agent (loopback to the URL
+ * it just bound), with keys that follow from DEMO_SEED.
+ */
+async function startAgoraDemoAgents(config: Config, address: AddressInfo, clock: Clock): Promise<AgoraDemoHandle> {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const base = `http://${wildcard ? '127.0.0.1' : urlHost(address)}:${address.port}`;
+  return startAgoraDemo({ fetch: (input, init) => fetch(input, init), baseUrl: base, seed: config.demoSeed, now: () => clock.now() });
 }
 
 /**
@@ -225,7 +265,15 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   }
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
   const presence = new PresenceTracker(broker, () => clock.now());
-  const app = createApp({ staticDir: config.staticDir, store, clock, rooms: { store, clock, rooms, presence, gateway } });
+  const relay = createRelayServices({ store: store.relay, clock, presence });
+  const app = createApp({
+    staticDir: config.staticDir,
+    store,
+    clock,
+    rooms: { store, clock, rooms, presence, gateway },
+    relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
+  });
+  const stopRelay = startRelayTimers(relay, clock);
   let http: { server: ServerType; address: AddressInfo } | undefined;
   let admin: DynsecAdmin | undefined;
   try {
@@ -259,6 +307,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     } else if (config.demo) {
       console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
     }
+    const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
     const httpServer = http.server;
     return {
       url: `http://${urlHost(http.address)}:${http.address.port}`,
@@ -268,7 +317,10 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       broker,
       gateway,
       rooms,
+      relay,
       async close() {
+        await agoraDemo?.stop();
+        stopRelay();
         await demo?.stop();
         await admin?.close();
         presence.stop();
@@ -279,6 +331,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       },
     };
   } catch (error) {
+    stopRelay();
     await admin?.close().catch(() => undefined);
     await broker.close().catch(() => undefined);
     if (http) await new Promise<void>((resolve) => http!.server.close(() => resolve()));

@@ -31,6 +31,40 @@ const CODE_BY_STATUS: Readonly<Record<number, string>> = {
   429: 'RATE_LIMITED',
 };
 
+/**
+ * Agora failures (docs/decisions-agora.md, "HTTP statuses"): the spec table's code decides,
+ * refined by `details.reason` where HTTP has a better word (too large, conflict with the
+ * thread's state or a used id, temporarily full).
+ */
+const AGORA_STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
+  INVALID_REQUEST: 400,
+  INTENT_NOT_SUPPORTED: 400,
+  INSUFFICIENT_BUDGET: 400,
+  TIMEOUT: 400,
+  FORBIDDEN: 403,
+  UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+const AGORA_STATUS_BY_REASON: Readonly<Record<string, ContentfulStatusCode>> = {
+  payload_too_large: 413,
+  id_conflict: 409,
+  manifest_stale: 409,
+  replay_memory_full: 503,
+  thread_not_started: 409,
+  thread_already_started: 409,
+  thread_not_pending: 409,
+  thread_not_active: 409,
+  thread_closed: 409,
+  duplicate_accept: 409,
+  duplicate_message: 409,
+  offer_expired: 409,
+};
+
+export function statusForAgoraError(error: { readonly code: string; readonly details?: { readonly reason?: unknown } }): ContentfulStatusCode {
+  const reason = error.details?.reason;
+  return (typeof reason === 'string' ? AGORA_STATUS_BY_REASON[reason] : undefined) ?? AGORA_STATUS_BY_CODE[error.code] ?? 400;
+}
+
 export function statusForCode(code: string): ContentfulStatusCode {
   return STATUS_BY_CODE[code] ?? 400;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 
-const SERVER_PREFIXES = ['/api/', '/mqtt', '/events', '/health', '/seed', '/oap/', '/agents'];
+const SERVER_PREFIXES = ['/api/', '/mqtt', '/events', '/health', '/seed', '/oap/', '/agents', '/openapi.json'];
 
 export function spaRoutes(staticDir: string): Hono {
   const app = new Hono();

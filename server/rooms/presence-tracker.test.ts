@@ -81,4 +81,18 @@ describe('presence', () => {
     await a.client.publishAsync('rooms/r1/agents/agent.d/heartbeat', '{"not":"an envelope"}', { qos: 1 });
     expect(tracker.list('r1')).toEqual([]);
   });
+
+  it('agentStatus gives the directory the best presence across rooms, undefined for an unknown agent', async () => {
+    broker.onMessage('#', () => undefined);
+    const hb = (room: string) => JSON.stringify({ id: `hb_${room}`, type: 'heartbeat', room_id: room, from: { kind: 'agent', id: 'agent.e' }, ts: 1, payload: { ts: 1 } });
+    void broker.publish('rooms/r1/agents/agent.e/heartbeat', new TextEncoder().encode(hb('r1')));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    clock.now += 60_000;
+    void broker.publish('rooms/r2/agents/agent.e/heartbeat', new TextEncoder().encode(hb('r2')));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(tracker.agentStatus('agent.e')).toMatchObject({ roomId: 'r2', status: 'online', lastSeenAt: clock.now });
+    tracker.disconnected('agent.e');
+    expect(tracker.agentStatus('agent.e')?.status).toBe('offline');
+    expect(tracker.agentStatus('nobody')).toBeUndefined();
+  });
 });

@@ -50,6 +50,23 @@ export class PresenceTracker {
     return [...(this.#entries.get(roomId) ?? new Map<string, Entry>())].map(([agentId, e]) => view(roomId, agentId, e, now)).sort((a, b) => a.agentId.localeCompare(b.agentId));
   }
 
+  /**
+   * The agent's best presence across rooms (online > stale > offline), for the directory; the
+   * most recent sighting breaks ties. Undefined when it never sent a heartbeat.
+   */
+  agentStatus(agentId: string): AgentPresence | undefined {
+    const now = this.now();
+    const rank: Record<PresenceStatus, number> = { online: 3, stale: 2, offline: 1 };
+    let best: AgentPresence | undefined;
+    for (const [roomId, agents] of this.#entries) {
+      const entry = agents.get(agentId);
+      if (!entry) continue;
+      const current = view(roomId, agentId, entry, now);
+      if (!best || rank[current.status] > rank[best.status] || (rank[current.status] === rank[best.status] && current.lastSeenAt > best.lastSeenAt)) best = current;
+    }
+    return best;
+  }
+
   /** The agent's connection is gone (embedded broker): offline in every room it was in. */
   disconnected(agentId: string): void {
     for (const [roomId, agents] of this.#entries) {

@@ -12,7 +12,7 @@ describe('GET /health', () => {
   it('reports ok and the package version', async () => {
     const res = await app.request('/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, version: VERSION });
+    expect(await res.json()).toEqual({ ok: true, version: VERSION, agora: '1.0' });
     expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
   });
 

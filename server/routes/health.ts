@@ -1,4 +1,7 @@
 import { Hono } from 'hono';
+import { AGORA_VERSION } from '@shared/agora/envelope';
 import { VERSION } from '../version';
 
-export const healthRoutes = new Hono().get('/', (c) => c.json({ ok: true as const, version: VERSION }, 200));
+// Agora "Health Check" answers `{ ok, version }`; `version` stays the release (as before, and
+// as the spec's "1.0.0" reads), and `agora` adds the protocol version (decisions-agora.md).
+export const healthRoutes = new Hono().get('/', (c) => c.json({ ok: true as const, version: VERSION, agora: AGORA_VERSION }, 200));

@@ -3,6 +3,7 @@
 // async so either engine fits, and every method that decides something (spending a budget,
 // consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
 // so several server instances can share one database.
+import type { RelayStore } from './relay-store';
 
 /** Which §3 topic a stored message arrived on. */
 export type TopicKind = 'public' | 'public_candidates' | 'control' | 'inbox' | 'heartbeat' | 'work';
@@ -140,6 +141,9 @@ export interface ReviewItem {
 }
 
 export interface Store {
+  /** The Agora relay, its threads and the agent directory (relay-store.ts). */
+  readonly relay: RelayStore;
+
   // Rooms and their history (issue 3 item 7).
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
   getRoom(id: string): Promise<Room | undefined>;

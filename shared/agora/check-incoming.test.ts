@@ -4,6 +4,7 @@ import { DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_MS, checkIncoming } from './check-i
 import { ReplayMemory } from './replay-memory';
 import type { ReplayView } from './replay-memory';
 import { envelopeDigest } from './sign-envelope';
+import { canonicalize } from '../crypto/jcs';
 import { T0, agentA, client, signed } from './test-support/fixtures';
 
 const empty: ReplayView = { lookup: () => undefined };
@@ -116,5 +117,22 @@ describe('checkIncoming', () => {
     const extended = signed('OFFER', { from: agentA, payload: { x_vendor: { tier: 1 } } });
     const result = check(JSON.parse(JSON.stringify(extended)));
     expect(result.ok && (result.value.envelope as Envelope & { payload: { x_vendor: unknown } }).payload.x_vendor).toEqual({ tier: 1 });
+  });
+
+  it('uses an injected signature check and digest, with the signer DID and the exact signed bytes', () => {
+    const calls: { did: string; message: string; sigLength: number }[] = [];
+    const refuseAll = (did: string, message: Uint8Array, signature: Uint8Array) => {
+      calls.push({ did, message: new TextDecoder().decode(message), sigLength: signature.length });
+      return false;
+    };
+    expect(reason(checkIncoming(request, { now: T0, seen: empty, verify: refuseAll }))).toBe('signature_invalid');
+    const { sig: _sig, ...unsigned } = request;
+    expect(calls).toEqual([{ did: client.did, message: canonicalize(unsigned), sigLength: 64 }]);
+
+    const accepted = checkIncoming(request, { now: T0, seen: empty, verify: () => true, digest: () => 'custom' });
+    expect(accepted.ok && accepted.value.digest).toBe('custom');
+    // The injected check decides alone: a forgery it approves passes, which is why it must be strict.
+    const forged = { ...request, payload: { ...request.payload, intent: 'other' } };
+    expect(reason(checkIncoming(forged, { now: T0, seen: empty, verify: () => true }))).toBe('ok');
   });
 });

@@ -4,6 +4,7 @@
 // remembers the digest once it has stored the envelope (ReplayMemory.remember).
 import { ok } from '../errors';
 import type { Result } from '../errors';
+import type { DidSignatureCheck } from '../crypto/signed-document';
 import { AGORA_VERSION, Envelope } from './envelope';
 import { timestampMs } from './fields';
 import { agoraFail } from './reject-reasons';
@@ -20,6 +21,13 @@ export interface IncomingContext {
   /** Receiver's clock, epoch milliseconds. */
   readonly now: number;
   readonly seen: ReplayView;
+  /**
+   * The Ed25519 check by signer DID; noble (strict RFC 8032) by default. A relay passes a faster
+   * one with the same verdicts (node:crypto in server/crypto/node-verifier.ts).
+   */
+  readonly verify?: DidSignatureCheck;
+  /** Computes {@link envelopeDigest}; a relay may pass one on its own SHA-256 with the same output. */
+  readonly digest?: (envelope: Envelope) => string;
 }
 
 export interface AcceptedEnvelope {
@@ -37,7 +45,7 @@ export interface AcceptedEnvelope {
  * replay memory → `meta.ttl`. The first failure is returned with its reason.
  */
 export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<AcceptedEnvelope, AgoraError> {
-  const { now, seen } = ctx;
+  const { now, seen, verify, digest: digestOf = envelopeDigest } = ctx;
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('ctx.now must be a finite number of milliseconds');
 
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -58,7 +66,7 @@ export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<Accept
       issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
     });
   }
-  const verified = verifyEnvelope(parsed.data);
+  const verified = verifyEnvelope(parsed.data, verify);
   if (!verified.ok) return verified;
   const envelope = verified.value;
 
@@ -71,7 +79,7 @@ export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<Accept
     return agoraFail('timestamp_in_future', 'ts is more than 5 minutes in the future.', { ts: envelope.ts, now });
   }
 
-  const digest = envelopeDigest(envelope);
+  const digest = digestOf(envelope);
   const known = seen.lookup(envelope.id, now);
   if (known !== undefined && known !== digest) {
     return agoraFail('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, { id: envelope.id });

@@ -24,6 +24,8 @@ export const AgoraReason = {
   signature_malformed: 'INVALID_REQUEST',
   signer_invalid: 'INVALID_REQUEST',
   not_json: 'INVALID_REQUEST',
+  // the relay's own limits (decisions-agora.md, "Relay")
+  payload_too_large: 'INVALID_REQUEST',
   signature_invalid: 'FORBIDDEN',
   timestamp_too_old: 'TIMEOUT',
   timestamp_in_future: 'INVALID_REQUEST',
@@ -50,6 +52,10 @@ export const AgoraReason = {
   not_a_party: 'FORBIDDEN',
   not_the_client: 'FORBIDDEN',
   not_the_accepted_agent: 'FORBIDDEN',
+  // the directory (decisions-agora.md, "Directory")
+  manifest_invalid: 'INVALID_REQUEST',
+  manifest_key_mismatch: 'FORBIDDEN',
+  manifest_stale: 'INVALID_REQUEST',
 } as const satisfies Record<string, AgoraErrorCode>;
 export type AgoraReason = keyof typeof AgoraReason;
 

@@ -7,6 +7,7 @@ import { encodeDidKey } from '../crypto/did-key';
 import { publicKeyOf } from '../crypto/ed25519';
 import { sha256Hex } from '../crypto/sha256';
 import { signDocument, verifyDocument } from '../crypto/signed-document';
+import type { DidSignatureCheck } from '../crypto/signed-document';
 import { UnsignedEnvelope } from './envelope';
 import type { Envelope } from './envelope';
 import { agoraError, agoraFail } from './reject-reasons';
@@ -39,9 +40,12 @@ export function signEnvelope(unsigned: UnsignedEnvelope, secretKey: Uint8Array):
   return signDocument(parsed.data, SIG_FIELD, secretKey) as Envelope;
 }
 
-/** Verifies `sig` against `sender.id`; returns the envelope, or a coded reason. Never throws. */
-export function verifyEnvelope(envelope: Envelope): Result<Envelope, AgoraError> {
-  const verdict = verifyDocument(envelope, SIG_FIELD, envelope.sender.id);
+/**
+ * Verifies `sig` against `sender.id`; returns the envelope, or a coded reason. Never throws.
+ * `check` replaces the default noble verification (the server passes node:crypto).
+ */
+export function verifyEnvelope(envelope: Envelope, check?: DidSignatureCheck): Result<Envelope, AgoraError> {
+  const verdict = verifyDocument(envelope, SIG_FIELD, envelope.sender.id, check);
   if (verdict.ok) return ok(envelope);
   switch (verdict.code) {
     case 'SIGNATURE_MISSING':

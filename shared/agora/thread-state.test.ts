@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THREAD_TIMEOUTS, expectedMessages, isTerminal, openThread, tick } from './thread-state';
+import { DEFAULT_THREAD_TIMEOUTS, expectedMessages, isTerminal, openThread, threadDeadline, tick } from './thread-state';
 import type { ActiveThread, PendingThread, ThreadState, ThreadTimeouts } from './thread-state';
 import { T0, agentA, client } from './test-support/fixtures';
 
@@ -67,5 +67,28 @@ describe('defensive checks', () => {
     const bogus = { status: 'PAUSED', threadId: 't' } as unknown as ThreadState;
     expect(() => tick(bogus, T0, timeouts)).toThrow(/Unhandled thread state/);
     expect(() => expectedMessages(bogus)).toThrow(/Unhandled thread state/);
+  });
+});
+
+describe('threadDeadline', () => {
+  it('is the last instant tick leaves the thread alone: one millisecond later it times out', () => {
+    for (const state of [pending, withOffer, active] as ThreadState[]) {
+      const deadline = threadDeadline(state, timeouts);
+      expect(deadline).not.toBeNull();
+      expect(tick(state, deadline as number, timeouts)).toBe(state);
+      expect(tick(state, (deadline as number) + 1, timeouts).status).toBe('ERROR');
+    }
+    expect(threadDeadline(pending, timeouts)).toBe(T0 + 1000);
+    expect(threadDeadline(withOffer, timeouts)).toBe(T0 + 5000);
+    expect(threadDeadline(active, timeouts)).toBe(T0 + 100 + 3000);
+  });
+
+  it('is null where no timeout applies: OPEN, terminal states, an Infinity limit', () => {
+    expect(threadDeadline(openThread('t'))).toBeNull();
+    const ended = tick(pending, T0 + 10_000, timeouts);
+    expect(ended.status).toBe('ERROR');
+    expect(threadDeadline(ended, timeouts)).toBeNull();
+    expect(threadDeadline(pending, { ...timeouts, noOfferMs: Infinity })).toBeNull();
+    expect(threadDeadline(pending)).toBe(T0 + DEFAULT_THREAD_TIMEOUTS.noOfferMs);
   });
 });

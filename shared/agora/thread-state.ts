@@ -118,3 +118,25 @@ export function expectedMessages(state: ThreadState): readonly MessageType[] {
       return assertNever(state, 'thread state');
   }
 }
+
+/**
+ * The instant after which {@link tick} ends the thread (it does so at any `now` strictly past
+ * it), or null when no timeout applies (OPEN, terminal, or the limit is Infinity). A store
+ * indexes it so a sweeper finds the threads due without reading the others.
+ */
+export function threadDeadline(state: ThreadState, timeouts: ThreadTimeouts = DEFAULT_THREAD_TIMEOUTS): number | null {
+  switch (state.status) {
+    case 'PENDING': {
+      const limit = state.offers.length === 0 ? timeouts.noOfferMs : timeouts.noAcceptMs;
+      return Number.isFinite(limit) ? state.requestedAt + limit : null;
+    }
+    case 'ACTIVE':
+      return Number.isFinite(timeouts.noResultMs) ? state.accepted.at + timeouts.noResultMs : null;
+    case 'OPEN':
+    case 'COMPLETED':
+    case 'ERROR':
+      return null;
+    default:
+      return assertNever(state, 'thread state');
+  }
+}

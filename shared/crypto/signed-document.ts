@@ -31,15 +31,23 @@ export type SignatureVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly code: 'SIGNATURE_MISSING' | 'SIGNATURE_MALFORMED' | 'SIGNATURE_INVALID' | 'SIGNER_INVALID' | 'NOT_CANONICALIZABLE'; readonly message: string };
 
+/**
+ * A strict RFC 8032 Ed25519 check by signer DID. The default decodes the did:key and verifies
+ * with noble; the server injects node:crypto with cached keys (server/crypto/node-verifier.ts),
+ * which gives the same verdict on every published vector and is ~20x faster.
+ */
+export type DidSignatureCheck = (signerDid: string, message: Uint8Array, signature: Uint8Array) => boolean;
+
+const nobleCheck: DidSignatureCheck = (signerDid, message, signature) => verify(signature, message, decodeDidKey(signerDid));
+
 /** Verifies `document[field]` against the Ed25519 key of `signerDid`; never throws on bad input. */
-export function verifyDocument(document: JsonObject, field: string, signerDid: string): SignatureVerdict {
+export function verifyDocument(document: JsonObject, field: string, signerDid: string, check: DidSignatureCheck = nobleCheck): SignatureVerdict {
   const signature = document[field];
   if (typeof signature !== 'string' || signature.length === 0) {
     return { ok: false, code: 'SIGNATURE_MISSING', message: `The document has no "${field}".` };
   }
-  let publicKey: Uint8Array;
   try {
-    publicKey = decodeDidKey(signerDid);
+    decodeDidKey(signerDid);
   } catch (error) {
     return { ok: false, code: 'SIGNER_INVALID', message: error instanceof Error ? error.message : 'Bad signer DID.' };
   }
@@ -55,7 +63,7 @@ export function verifyDocument(document: JsonObject, field: string, signerDid: s
   } catch (error) {
     return { ok: false, code: 'NOT_CANONICALIZABLE', message: error instanceof Error ? error.message : 'Not JSON.' };
   }
-  return verify(signatureBytes, message, publicKey)
+  return check(signerDid, message, signatureBytes)
     ? { ok: true }
     : { ok: false, code: 'SIGNATURE_INVALID', message: 'The signature does not verify against the signer\'s did:key.' };
 }

@@ -125,6 +125,59 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_log_by_room ON audit_log (room_id, id);
     `,
   },
+  {
+    version: 2,
+    name: 'agora relay, threads and directory',
+    sql: /* sql */ `
+      -- Every signed envelope the relay accepted (issue 5). The UNIQUE id is the replay memory
+      -- and the idempotency key, so both survive a restart. seq is the resume cursor: AUTOINCREMENT
+      -- never reuses a value, and one writer commits in seq order.
+      CREATE TABLE relay_envelopes (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        id          TEXT NOT NULL UNIQUE,
+        kind        TEXT NOT NULL CHECK (kind IN ('event', 'registration')),
+        digest      TEXT NOT NULL,
+        type        TEXT NOT NULL,
+        sender      TEXT NOT NULL,
+        recipient   TEXT,
+        thread_id   TEXT NOT NULL,
+        ts          INTEGER NOT NULL,
+        received_at INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL,
+        json        TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX relay_envelopes_by_recipient ON relay_envelopes (recipient, seq) WHERE kind = 'event';
+      CREATE INDEX relay_envelopes_by_sender ON relay_envelopes (sender, seq) WHERE kind = 'event';
+      CREATE INDEX relay_envelopes_by_thread ON relay_envelopes (thread_id, seq) WHERE kind = 'event';
+
+      -- One row per thread, written in the same transaction as the envelope that changed it.
+      CREATE TABLE relay_threads (
+        thread_id   TEXT PRIMARY KEY,
+        status      TEXT NOT NULL CHECK (status IN ('OPEN', 'PENDING', 'ACTIVE', 'COMPLETED', 'ERROR')),
+        client      TEXT,
+        parties     TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        version     INTEGER NOT NULL,
+        opened_at   INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        deadline_at INTEGER
+      ) STRICT;
+      CREATE INDEX relay_threads_due ON relay_threads (deadline_at) WHERE deadline_at IS NOT NULL;
+      CREATE INDEX relay_threads_by_update ON relay_threads (updated_at);
+
+      -- The directory: the newest registration per DID (its envelope is in relay_envelopes).
+      CREATE TABLE directory_agents (
+        did               TEXT PRIMARY KEY,
+        manifest          TEXT NOT NULL,
+        scope             TEXT NOT NULL CHECK (scope IN ('public', 'private')),
+        authorized_agents TEXT NOT NULL,
+        aor_agent_id      TEXT,
+        endpoint          TEXT,
+        registered_at     INTEGER NOT NULL,
+        envelope_id       TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -28,6 +28,7 @@ import type {
   TopicKind,
 } from '../store';
 import { migrate } from './migrations';
+import { SqliteRelayStore } from './sqlite-relay-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
 
@@ -169,6 +170,7 @@ function checkCursor(value: number | undefined, name: string): void {
 }
 
 export class SqliteStore implements Store {
+  readonly relay: SqliteRelayStore;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #appendTransaction: Database.Transaction<(m: NewRoomMessage) => number>;
@@ -198,6 +200,7 @@ export class SqliteStore implements Store {
       throw error;
     }
     this.#db = db;
+    this.relay = new SqliteRelayStore(db);
     this.#appendTransaction = db.transaction((m: NewRoomMessage) => this.#appendRow(m));
   }
 

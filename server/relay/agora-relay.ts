@@ -1,0 +1,146 @@
+// The Agora relay's ingest (issue 5 item 1): one signed envelope in, stored once or refused
+// with a coded reason that stores nothing. Pipeline (Agora v1.0, decisions-agora.md §2, §18):
+// size (on the wire, before parsing) → JSON → checkIncoming (version, schema, signature by
+// node:crypto, ±5 min, replay, meta.ttl) → the thread machine, inside the store's transaction.
+import { createHash } from 'node:crypto';
+import { checkIncoming } from '@shared/agora/check-incoming';
+import type { AcceptedEnvelope } from '@shared/agora/check-incoming';
+import { isRegistration } from '@shared/agora/directory-registration';
+import type { Envelope } from '@shared/agora/envelope';
+import { timestampMs } from '@shared/agora/fields';
+import { agoraError } from '@shared/agora/reject-reasons';
+import type { AgoraError } from '@shared/agora/reject-reasons';
+import { DEFAULT_THREAD_TIMEOUTS, openThread, threadDeadline, tick } from '@shared/agora/thread-state';
+import type { ThreadTimeouts } from '@shared/agora/thread-state';
+import { transition } from '@shared/agora/thread-transition';
+import { parseStrictJson } from '@shared/aor/strict-json';
+import { canonicalize } from '@shared/crypto/jcs';
+import { ok } from '@shared/errors';
+import type { Result } from '@shared/errors';
+import type { Clock } from '../clock';
+import { DidVerifier } from '../crypto/node-verifier';
+import type { NewRelayEnvelope, RelayStore, StoredRelayEnvelope, ThreadDecision, ThreadRecord } from '../store/relay-store';
+import type { EventFeed } from './event-feed';
+
+/** Issue 5: "a size limit (64 KiB)", on the request body as sent. */
+export const MAX_ENVELOPE_BYTES = 64 * 1024;
+
+export type PostOutcome =
+  | { readonly ok: true; readonly id: string; readonly duplicate: boolean; readonly envelope: StoredRelayEnvelope; readonly thread?: ThreadRecord }
+  | { readonly ok: false; readonly error: AgoraError };
+
+export type Verified = AcceptedEnvelope & { readonly json: string };
+
+export interface AgoraRelayOptions {
+  readonly store: RelayStore;
+  readonly clock: Clock;
+  readonly feed: EventFeed;
+  readonly verifier?: DidVerifier;
+  readonly timeouts?: ThreadTimeouts;
+}
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+export class AgoraRelay {
+  readonly store: RelayStore;
+  readonly feed: EventFeed;
+  readonly timeouts: ThreadTimeouts;
+  readonly #clock: Clock;
+  readonly #verifier: DidVerifier;
+  readonly #check: (did: string, message: Uint8Array, signature: Uint8Array) => boolean;
+
+  constructor(options: AgoraRelayOptions) {
+    this.store = options.store;
+    this.feed = options.feed;
+    this.#clock = options.clock;
+    this.timeouts = options.timeouts ?? DEFAULT_THREAD_TIMEOUTS;
+    this.#verifier = options.verifier ?? new DidVerifier();
+    this.#check = (did, message, signature) => this.#verifier.verify(did, message, signature);
+  }
+
+  now(): number {
+    return this.#clock.now();
+  }
+
+  /**
+   * Parses and verifies a request body up to, and including, the replay check and meta.ttl.
+   * `bytes` is the body's length on the wire. Nothing is stored.
+   */
+  async verify(text: string, bytes: number): Promise<Result<Verified, AgoraError>> {
+    if (bytes > MAX_ENVELOPE_BYTES) {
+      return { ok: false, error: agoraError('payload_too_large', `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes; this one is ${bytes}.`, { limit: MAX_ENVELOPE_BYTES, size: bytes }) };
+    }
+    // Duplicate keys would let the relay verify one reading and a client act on another.
+    const parsed = parseStrictJson(text);
+    if (!parsed.ok) return { ok: false, error: agoraError('not_json', parsed.error.message) };
+    const raw = parsed.value;
+    const id = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+    // The replay memory is the store's unique id: read it first, re-checked inside the append.
+    const known = typeof id === 'string' && id.length <= 256 ? await this.store.findDigest(id) : undefined;
+    let json = '';
+    const checked = checkIncoming(raw, {
+      now: this.#clock.now(),
+      seen: { lookup: (candidate) => (candidate === id ? known : undefined) },
+      verify: this.#check,
+      // One JCS pass serves the digest and the stored text (envelopeDigest, on node:crypto).
+      digest: (envelope) => sha256Hex((json = canonicalize(envelope))),
+    });
+    if (!checked.ok) return checked;
+    return ok({ ...checked.value, json });
+  }
+
+  /** POST /events: verify, then store with the thread decision in one transaction. */
+  async post(text: string, bytes: number): Promise<PostOutcome> {
+    const verified = await this.verify(text, bytes);
+    if (!verified.ok) return verified;
+    return this.accept(verified.value);
+  }
+
+  /** Stores a verified event (registrations are the directory's: see Directory.register). */
+  async accept(verified: Verified): Promise<PostOutcome> {
+    const { envelope, digest, expiresAt, json } = verified;
+    if (isRegistration(envelope)) throw new TypeError('registrations go to the directory');
+    const now = this.#clock.now();
+    const record = toRecord(envelope, 'event', digest, now, expiresAt, json);
+    const outcome = await this.store.appendEvent(record, this.#decide(envelope, now));
+    switch (outcome.outcome) {
+      case 'stored':
+        this.feed.publish(outcome.envelope);
+        return { ok: true, id: envelope.id, duplicate: false, envelope: outcome.envelope, ...(outcome.thread ? { thread: outcome.thread } : {}) };
+      case 'duplicate':
+        return { ok: true, id: envelope.id, duplicate: true, envelope: outcome.envelope };
+      case 'id_conflict':
+        return { ok: false, error: agoraError('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, { id: envelope.id }) };
+      case 'refused':
+        return { ok: false, error: outcome.error };
+      default:
+        throw new TypeError('unknown append outcome');
+    }
+  }
+
+  /** The thread rule as the store runs it: tick the stored state to now, then apply the message. */
+  #decide(envelope: Envelope, now: number): ThreadDecision {
+    return (thread) => {
+      const current = thread ? tick(thread.state, now, this.timeouts) : openThread(envelope.thread.id);
+      const next = transition(current, { type: 'message', envelope, now });
+      if (!next.ok) return next;
+      return ok({ state: next.value, deadlineAt: threadDeadline(next.value, this.timeouts) });
+    };
+  }
+}
+
+export function toRecord(envelope: Envelope, kind: NewRelayEnvelope['kind'], digest: string, now: number, expiresAt: number, json: string): NewRelayEnvelope {
+  return {
+    id: envelope.id,
+    kind,
+    digest,
+    type: envelope.type,
+    sender: envelope.sender.id,
+    recipient: envelope.recipient?.id ?? null,
+    threadId: envelope.thread.id,
+    ts: timestampMs(envelope.ts),
+    receivedAt: now,
+    expiresAt,
+    json,
+  };
+}

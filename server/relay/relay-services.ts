@@ -1,0 +1,53 @@
+// Wires the relay's parts over one store: the ingest, the long-poll feed and the directory.
+import { DEFAULT_THREAD_TIMEOUTS } from '@shared/agora/thread-state';
+import type { ThreadTimeouts } from '@shared/agora/thread-state';
+import type { Clock } from '../clock';
+import type { DidVerifier } from '../crypto/node-verifier';
+import type { RelayStore } from '../store/relay-store';
+import { AgoraRelay } from './agora-relay';
+import { Directory } from './directory';
+import type { PresenceSource } from './directory';
+import { EventFeed } from './event-feed';
+
+export interface RelayServices {
+  readonly relay: AgoraRelay;
+  readonly directory: Directory;
+  readonly feed: EventFeed;
+}
+
+export interface RelayServiceOptions {
+  readonly store: RelayStore;
+  readonly clock: Clock;
+  readonly presence?: PresenceSource;
+  readonly timeouts?: ThreadTimeouts;
+  readonly verifier?: DidVerifier;
+}
+
+export function createRelayServices(options: RelayServiceOptions): RelayServices {
+  // headSeq 0: the first long-poll's store read moves the feed to the real head (EventFeed.wait).
+  const feed = new EventFeed({ now: () => options.clock.now(), headSeq: 0 });
+  const relay = new AgoraRelay({
+    store: options.store,
+    clock: options.clock,
+    feed,
+    timeouts: options.timeouts ?? DEFAULT_THREAD_TIMEOUTS,
+    ...(options.verifier ? { verifier: options.verifier } : {}),
+  });
+  return { relay, feed, directory: new Directory(relay, options.presence) };
+}
+
+/**
+ * Another server instance sharing the database wakes nobody here: while long-polls wait, the
+ * store's head is read every `everyMs` and waiters re-read when it moved (decisions-agora.md).
+ */
+export function watchStoreHead(services: RelayServices, everyMs = 1_000): () => void {
+  const timer = setInterval(() => {
+    if (services.feed.waiting === 0) return;
+    services.relay.store
+      .headSeq()
+      .then((head) => services.feed.noticeHead(head))
+      .catch((error: unknown) => console.error('relay: reading the store head failed', error));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,94 @@
+// The agent directory over HTTP (issue 5 item 4). GET /agents is OSNAP §3.3 (a bare array of
+// entries); registering and signed queries are ours (decisions-agora.md, "Directory"):
+//   POST /agents              a signed `directory.register` REQUEST envelope
+//   POST /agents/query        a signed REQUEST carrying an OSNAP agents_query or tools_query
+//   GET  /agents/{did}/tools  tools_response for the operator's session (OSNAP §3.4)
+// Who asks is the operator's session or the envelope's verified signer, never a parameter.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { agoraError } from '@shared/agora/reject-reasons';
+import { parseAgentsQuery } from '@shared/osnap/agents-query';
+import { parseOsnapMessage } from '@shared/osnap/parse-message';
+import type { OsnapMessageOf } from '@shared/osnap/message';
+import type { Clock } from '../clock';
+import { sessionFromCookieHeader } from '../http/session';
+import type { RelayServices } from '../relay/relay-services';
+import type { Store } from '../store/store';
+import { agoraErrorResponse, readLimitedBody } from './events';
+
+export const QUERY_INTENTS = { agents_query: 'osnap.agents_query', tools_query: 'osnap.tools_query' } as const;
+
+export interface AgentRouteDeps {
+  readonly services: RelayServices;
+  readonly store: Store;
+  readonly clock: Clock;
+}
+
+const notFound = (c: Context, did: string) =>
+  c.json({ code: 'NOT_FOUND', message: `No agent ${did.slice(0, 300)} in the directory that you may see.` }, 404);
+
+export function agentRoutes(deps: AgentRouteDeps) {
+  const { services, store, clock } = deps;
+  const { relay, directory } = services;
+  const sessionDid = async (c: Context) => (await sessionFromCookieHeader(store, c.req.header('cookie'), clock.now()))?.did;
+
+  return new Hono()
+    .get('/', async (c) => {
+      const query = parseAgentsQuery(c.req.queries());
+      if (!query.ok) return c.json({ code: query.error.code, message: query.error.message, details: query.error.details }, 400);
+      const caller = await sessionDid(c);
+      return c.json(await directory.list({ ...query.value, ...(caller === undefined ? {} : { caller }) }), 200);
+    })
+    .post('/', async (c) => {
+      const body = await readLimitedBody(c);
+      if ('error' in body) return agoraErrorResponse(c, body.error);
+      const registered = await directory.register(body.text, body.bytes);
+      if (!registered.ok) return agoraErrorResponse(c, registered.error);
+      return c.json({ ok: true as const, id: registered.value.id, registered: registered.value.did, ...(registered.value.outcome === 'duplicate' ? { duplicate: true } : {}) }, 200);
+    })
+    .post('/query', async (c) => {
+      const body = await readLimitedBody(c);
+      if ('error' in body) return agoraErrorResponse(c, body.error);
+      // Queries are verified like any envelope (window, signature, replay lookup) but only read,
+      // so they are not stored: replaying one repeats an answer its signer already had.
+      const verified = await relay.verify(body.text, body.bytes);
+      if (!verified.ok) return agoraErrorResponse(c, verified.error);
+      const { envelope } = verified.value;
+      const intent = envelope.type === 'REQUEST' ? envelope.payload.intent : undefined;
+      const message = parseOsnapMessage((envelope.payload as { params?: unknown }).params);
+      if (!message.ok) return c.json({ ok: false as const, code: message.error.code, message: message.error.message, details: message.error.details }, 400);
+      const osnap = message.value;
+      if ((osnap.message_type !== 'agents_query' && osnap.message_type !== 'tools_query') || intent !== QUERY_INTENTS[osnap.message_type]) {
+        return agoraErrorResponse(c, agoraError('schema_invalid', 'A directory query is a REQUEST with intent osnap.agents_query or osnap.tools_query and the OSNAP message as payload.params.'));
+      }
+      if (osnap.sender_agent_id !== envelope.sender.id) {
+        return agoraErrorResponse(c, agoraError('not_a_party', 'sender_agent_id must be the DID that signed the envelope.', { sender: envelope.sender.id }));
+      }
+      if (osnap.message_type === 'tools_query') {
+        const answer = await directory.tools(osnap as OsnapMessageOf<'tools_query'>);
+        return answer ? c.json({ ok: true as const, message: answer }, 200) : notFound(c, osnap.receiver_agent_id);
+      }
+      const { capability, scope } = (osnap as OsnapMessageOf<'agents_query'>).payload ?? {};
+      const entries = await directory.list({ caller: envelope.sender.id, ...(capability ? { capability } : {}), ...(scope ? { scope } : {}) });
+      const answer: OsnapMessageOf<'agents_response'> = {
+        sender_agent_id: osnap.receiver_agent_id,
+        receiver_agent_id: envelope.sender.id,
+        message_type: 'agents_response',
+        payload: entries,
+        metadata: { timestamp: new Date(relay.now()).toISOString() },
+      };
+      return c.json({ ok: true as const, message: answer }, 200);
+    })
+    .get('/:did/tools', async (c) => {
+      const did = c.req.param('did');
+      const caller = await sessionDid(c);
+      const answer = await directory.tools({
+        sender_agent_id: caller ?? 'anonymous',
+        receiver_agent_id: did,
+        message_type: 'tools_query',
+        metadata: { timestamp: new Date(relay.now()).toISOString() },
+      });
+      // An anonymous caller is 'anonymous', which no authorized_agents list can hold (not a DID).
+      return answer ? c.json(answer, 200) : notFound(c, did);
+    });
+}

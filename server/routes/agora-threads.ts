@@ -1,0 +1,55 @@
+// Console reads over Agora threads (issue 5 item 5 needs them): the thread list and one thread
+// with every envelope, expired ones included (GET /events stops serving an envelope after its
+// meta.ttl; the thread's record keeps it). Operator session required.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { THREAD_STATUSES, expectedMessages } from '@shared/agora/thread-state';
+import { CodedError } from '@shared/errors';
+import { requireSession } from '../http/session';
+import type { SessionDeps } from '../http/session';
+import { formatCursor } from '../relay/cursor';
+import type { RelayServices } from '../relay/relay-services';
+import type { ThreadRecord } from '../store/relay-store';
+
+const ListQuery = z.object({
+  party: z.string().min(1).max(512).optional(),
+  status: z.enum(THREAD_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+const view = (thread: ThreadRecord) => ({
+  id: thread.threadId,
+  status: thread.state.status,
+  state: thread.state,
+  version: thread.version,
+  openedAt: thread.openedAt,
+  updatedAt: thread.updatedAt,
+  deadlineAt: thread.deadlineAt,
+  /** What may come next (shared/agora expectedMessages): drives the console's buttons. */
+  expected: expectedMessages(thread.state),
+});
+
+export function agoraThreadRoutes(services: RelayServices, session: SessionDeps) {
+  const store = services.relay.store;
+  return new Hono()
+    .use('*', requireSession(session))
+    .get('/', async (c) => {
+      const parsed = ListQuery.safeParse(c.req.query());
+      if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'party is a DID, status one of OPEN|PENDING|ACTIVE|COMPLETED|ERROR, limit 1–200.');
+      const { party, status, limit = 50 } = parsed.data;
+      const threads = await store.listThreads({ ...(party ? { party } : {}), ...(status ? { status } : {}), limit });
+      return c.json({ threads: threads.map(view) }, 200);
+    })
+    .get('/:id', async (c) => {
+      const thread = await store.getThread(c.req.param('id'));
+      if (!thread) throw new CodedError('NOT_FOUND', `No thread ${c.req.param('id').slice(0, 256)}.`);
+      const events = await store.threadEvents(thread.threadId, 1000);
+      return c.json(
+        {
+          thread: view(thread),
+          events: events.map((e) => ({ seq: e.seq, cursor: formatCursor(e.seq), receivedAt: e.receivedAt, envelope: JSON.parse(e.json) as unknown })),
+        },
+        200,
+      );
+    });
+}

@@ -1,0 +1,30 @@
+// The served OpenAPI document parses as OpenAPI 3.1 and every path it lists is served.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app';
+import { SqliteStore } from '../store/sqlite/sqlite-store';
+
+const store = new SqliteStore({ file: ':memory:' });
+afterAll(() => store.close());
+const app = createApp({ staticDir: '/nonexistent', store });
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document whose every listed operation is routed (no 404 NOT_FOUND)', async () => {
+    const res = await app.request('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = JSON.parse(await res.text()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    expect(doc.openapi).toBe('3.1.0');
+    const paths = Object.entries(doc.paths);
+    expect(paths.map(([path]) => path)).toEqual(expect.arrayContaining(['/events', '/health', '/seed', '/agents', '/agents/query', '/agents/{did}/tools']));
+    for (const [path, operations] of paths) {
+      for (const method of Object.keys(operations)) {
+        const url = `${path.replace('{did}', 'did:key:z6MkNotRegistered')}${path === '/events' && method === 'get' ? '?since=cur_0&timeout=0' : ''}`;
+        const answer = await app.request(url, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, ...(method === 'post' ? { body: '{}' } : {}) });
+        const body = (await answer.json()) as { code?: string; message?: string };
+        // Served routes answer with their own codes; only an unrouted path says "No route for".
+        expect({ path, method, routed: !(body.message ?? '').startsWith('No route for') }).toEqual({ path, method, routed: true });
+      }
+    }
+    // Every $ref resolves.
+    for (const match of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) expect(doc.components.schemas).toHaveProperty(match[1]!);
+  });
+});

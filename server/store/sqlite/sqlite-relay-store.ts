@@ -1,0 +1,340 @@
+// The relay's storage on the SQLite file (relay-store.ts). Kept apart from sqlite-store.ts so
+// the relay and the rooms evolve without touching each other. Each decision runs inside one
+// IMMEDIATE transaction: the id check, the thread read, the pure decision and both writes.
+import type Database from 'better-sqlite3';
+import type { ThreadState } from '@shared/agora/thread-state';
+import type {
+  AppendOutcome,
+  DirectoryRecord,
+  NewRelayEnvelope,
+  RegisterOutcome,
+  RelayEventPage,
+  RelayEventQuery,
+  RelayStore,
+  StoredRelayEnvelope,
+  ThreadDecision,
+  ThreadRecord,
+  ThreadWrite,
+} from '../relay-store';
+
+const MAX_PAGE = 1000;
+
+interface EnvelopeRow {
+  seq: number;
+  id: string;
+  kind: 'event' | 'registration';
+  digest: string;
+  type: string;
+  sender: string;
+  recipient: string | null;
+  thread_id: string;
+  ts: number;
+  received_at: number;
+  expires_at: number;
+  json: string;
+}
+
+interface ThreadRow {
+  thread_id: string;
+  state: string;
+  version: number;
+  opened_at: number;
+  updated_at: number;
+  deadline_at: number | null;
+}
+
+interface DirectoryRow {
+  did: string;
+  manifest: string;
+  scope: 'public' | 'private';
+  authorized_agents: string;
+  aor_agent_id: string | null;
+  endpoint: string | null;
+  registered_at: number;
+  envelope_id: string;
+}
+
+const toEnvelope = (row: EnvelopeRow): StoredRelayEnvelope => ({
+  seq: row.seq,
+  id: row.id,
+  kind: row.kind,
+  digest: row.digest,
+  type: row.type,
+  sender: row.sender,
+  recipient: row.recipient,
+  threadId: row.thread_id,
+  ts: row.ts,
+  receivedAt: row.received_at,
+  expiresAt: row.expires_at,
+  json: row.json,
+});
+
+const toThread = (row: ThreadRow): ThreadRecord => ({
+  threadId: row.thread_id,
+  state: JSON.parse(row.state) as ThreadState,
+  version: row.version,
+  openedAt: row.opened_at,
+  updatedAt: row.updated_at,
+  deadlineAt: row.deadline_at,
+});
+
+const toDirectory = (row: DirectoryRow): DirectoryRecord => ({
+  did: row.did,
+  manifest: JSON.parse(row.manifest) as Record<string, unknown>,
+  scope: row.scope,
+  authorizedAgents: JSON.parse(row.authorized_agents) as string[],
+  aorAgentId: row.aor_agent_id,
+  endpoint: row.endpoint,
+  registeredAt: row.registered_at,
+  envelopeId: row.envelope_id,
+});
+
+/** Everyone a thread names, as ` did1 did2 ` so `LIKE '% did %'` finds a party without a join table. */
+function partiesOf(state: ThreadState): string {
+  if (state.status === 'OPEN') return ' ';
+  const dids = new Set<string>([state.client, ...(state.addressedTo ? [state.addressedTo] : []), ...state.offers.map((o) => o.agent)]);
+  return ` ${[...dids].join(' ')} `;
+}
+
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}`);
+}
+
+interface QueuedAppend {
+  readonly envelope: NewRelayEnvelope;
+  readonly decide: ThreadDecision;
+  readonly resolve: (outcome: AppendOutcome) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Appends that arrive within one turn of the event loop share a commit (group commit). */
+const MAX_GROUP = 256;
+
+export class SqliteRelayStore implements RelayStore {
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+  readonly #append: Database.Transaction<(batch: readonly QueuedAppend[]) => (AppendOutcome | { error: unknown })[]>;
+  #queue: QueuedAppend[] = [];
+  readonly #register: Database.Transaction<(envelope: NewRelayEnvelope, record: DirectoryRecord) => RegisterOutcome>;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    // Each append in a group runs in order inside one IMMEDIATE transaction, so a later one sees
+    // the rows an earlier one wrote (its thread, its id). One commit per group is what makes ingest cheap
+    // beside the signature check (docs/benchmarks.md).
+    // Nested inside the group, each append is its own SAVEPOINT: one that fails is undone alone.
+    const appendOne = db.transaction((envelope: NewRelayEnvelope, decide: ThreadDecision) => this.#appendRows(envelope, decide));
+    this.#append = db.transaction((batch: readonly QueuedAppend[]) =>
+      batch.map((item) => {
+        try {
+          return appendOne(item.envelope, item.decide);
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+    this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) => this.#registerRows(envelope, record));
+  }
+
+  #sql(text: string): Database.Statement {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      if (this.#statements.size >= 200) this.#statements.clear();
+      statement = this.#db.prepare(text);
+      this.#statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  async findDigest(id: string): Promise<string | undefined> {
+    const row = this.#sql('SELECT digest FROM relay_envelopes WHERE id = ?').get(id) as { digest: string } | undefined;
+    return row?.digest;
+  }
+
+  async appendEvent(envelope: NewRelayEnvelope, decide: ThreadDecision): Promise<AppendOutcome> {
+    if (envelope.kind !== 'event') throw new TypeError('appendEvent takes envelopes of kind "event"');
+    return new Promise<AppendOutcome>((resolve, reject) => {
+      this.#queue.push({ envelope, decide, resolve, reject });
+      if (this.#queue.length === 1) setImmediate(() => this.#flush());
+      else if (this.#queue.length >= MAX_GROUP) this.#flush();
+    });
+  }
+
+  #flush(): void {
+    const batch = this.#queue;
+    if (batch.length === 0) return;
+    this.#queue = [];
+    let outcomes: (AppendOutcome | { error: unknown })[];
+    try {
+      outcomes = this.#append.immediate(batch);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome && !('outcome' in outcome)) item.reject(outcome.error);
+      else item.resolve(outcome as AppendOutcome);
+    });
+  }
+
+  /** An already stored id, as the outcome the caller reports; undefined when the id is new. */
+  #existing(envelope: NewRelayEnvelope): { outcome: 'duplicate'; envelope: StoredRelayEnvelope } | { outcome: 'id_conflict' } | undefined {
+    const known = this.#sql('SELECT digest FROM relay_envelopes WHERE id = ?').get(envelope.id) as { digest: string } | undefined;
+    if (!known) return undefined;
+    if (known.digest !== envelope.digest) return { outcome: 'id_conflict' };
+    return { outcome: 'duplicate', envelope: toEnvelope(this.#sql('SELECT * FROM relay_envelopes WHERE id = ?').get(envelope.id) as EnvelopeRow) };
+  }
+
+  #insertEnvelope(e: NewRelayEnvelope): StoredRelayEnvelope {
+    const { seq } = this.#sql(
+      `INSERT INTO relay_envelopes (id, kind, digest, type, sender, recipient, thread_id, ts, received_at, expires_at, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    ).get(e.id, e.kind, e.digest, e.type, e.sender, e.recipient, e.threadId, e.ts, e.receivedAt, e.expiresAt, e.json) as { seq: number };
+    return { ...e, seq };
+  }
+
+  #appendRows(envelope: NewRelayEnvelope, decide: ThreadDecision): AppendOutcome {
+    const existing = this.#existing(envelope);
+    if (existing) return existing;
+    const row = this.#sql('SELECT * FROM relay_threads WHERE thread_id = ?').get(envelope.threadId) as ThreadRow | undefined;
+    const current = row && toThread(row);
+    const decided = decide(current);
+    if (!decided.ok) return { outcome: 'refused', error: decided.error };
+    const stored = this.#insertEnvelope(envelope);
+    const thread = this.#writeThread(envelope.threadId, current, decided.value, envelope.receivedAt);
+    return { outcome: 'stored', envelope: stored, thread };
+  }
+
+  #writeThread(threadId: string, current: ThreadRecord | undefined, next: ThreadWrite, now: number): ThreadRecord {
+    const { state, deadlineAt } = next;
+    const client = state.status === 'OPEN' ? null : state.client;
+    const openedAt = current?.openedAt ?? now;
+    // The row is read inside this transaction, so its version is the one being replaced.
+    const { version } = this.#sql(
+      `INSERT INTO relay_threads (thread_id, status, client, parties, state, version, opened_at, updated_at, deadline_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
+       ON CONFLICT (thread_id) DO UPDATE SET status = excluded.status, client = excluded.client, parties = excluded.parties,
+         state = excluded.state, version = relay_threads.version + 1, updated_at = excluded.updated_at, deadline_at = excluded.deadline_at
+       RETURNING version`,
+    ).get(threadId, state.status, client, partiesOf(state), JSON.stringify(state), openedAt, now, deadlineAt) as { version: number };
+    return { threadId, state, version, openedAt, updatedAt: now, deadlineAt };
+  }
+
+  async listEvents(query: RelayEventQuery): Promise<RelayEventPage> {
+    checkLimit(query.limit);
+    const where = ["kind = 'event'"];
+    const params: (string | number)[] = [];
+    const add = (clause: string, value: string | number | undefined) => {
+      if (value === undefined) return;
+      where.push(clause);
+      params.push(value);
+    };
+    add('seq > ?', query.afterSeq);
+    add('ts >= ?', query.sinceTs);
+    add('expires_at >= ?', query.liveAt);
+    add('recipient = ?', query.recipient);
+    add('sender = ?', query.sender);
+    add('type = ?', query.type);
+    add('thread_id = ?', query.threadId);
+    // One read transaction: the page and the head are the same snapshot.
+    return this.#db.transaction((): RelayEventPage => {
+      const rows = this.#sql(`SELECT * FROM relay_envelopes WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...params, query.limit + 1) as EnvelopeRow[];
+      const hasMore = rows.length > query.limit;
+      return { events: rows.slice(0, query.limit).map(toEnvelope), hasMore, headSeq: this.#headSeq() };
+    })();
+  }
+
+  async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
+    checkLimit(limit);
+    const rows = this.#sql(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = ? ORDER BY seq LIMIT ?`).all(threadId, limit) as EnvelopeRow[];
+    return rows.map(toEnvelope);
+  }
+
+  #headSeq(): number {
+    return (this.#sql('SELECT coalesce(max(seq), 0) AS head FROM relay_envelopes').get() as { head: number }).head;
+  }
+
+  async headSeq(): Promise<number> {
+    return this.#headSeq();
+  }
+
+  async getThread(threadId: string): Promise<ThreadRecord | undefined> {
+    const row = this.#sql('SELECT * FROM relay_threads WHERE thread_id = ?').get(threadId) as ThreadRow | undefined;
+    return row && toThread(row);
+  }
+
+  async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
+    checkLimit(filter.limit);
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (filter.party !== undefined) {
+      where.push('parties LIKE ? ESCAPE \'\\\'');
+      params.push(`% ${filter.party.replace(/[\\%_]/g, (c) => `\\${c}`)} %`);
+    }
+    if (filter.status !== undefined) {
+      where.push('status = ?');
+      params.push(filter.status);
+    }
+    const rows = this.#sql(
+      `SELECT * FROM relay_threads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, thread_id LIMIT ?`,
+    ).all(...params, filter.limit) as ThreadRow[];
+    return rows.map(toThread);
+  }
+
+  async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
+    checkLimit(limit);
+    const rows = this.#sql('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < ? ORDER BY deadline_at LIMIT ?').all(now, limit) as ThreadRow[];
+    return rows.map(toThread);
+  }
+
+  async updateThread(threadId: string, expectedVersion: number, next: ThreadWrite, now: number): Promise<boolean> {
+    const { state, deadlineAt } = next;
+    const { changes } = this.#sql(
+      `UPDATE relay_threads SET status = ?, client = ?, parties = ?, state = ?, version = version + 1, updated_at = ?, deadline_at = ?
+       WHERE thread_id = ? AND version = ?`,
+    ).run(state.status, state.status === 'OPEN' ? null : state.client, partiesOf(state), JSON.stringify(state), now, deadlineAt, threadId, expectedVersion);
+    return changes === 1;
+  }
+
+  async register(envelope: NewRelayEnvelope, record: DirectoryRecord): Promise<RegisterOutcome> {
+    if (envelope.kind !== 'registration') throw new TypeError('register takes envelopes of kind "registration"');
+    return this.#register.immediate(envelope, record);
+  }
+
+  #registerRows(envelope: NewRelayEnvelope, r: DirectoryRecord): RegisterOutcome {
+    const existing = this.#existing(envelope);
+    if (existing) return existing.outcome;
+    // Newer (registeredAt, envelopeId) wins, so a replayed older registration cannot roll back.
+    const { changes } = this.#sql(
+      `INSERT INTO directory_agents (did, manifest, scope, authorized_agents, aor_agent_id, endpoint, registered_at, envelope_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (did) DO UPDATE SET manifest = excluded.manifest, scope = excluded.scope, authorized_agents = excluded.authorized_agents,
+         aor_agent_id = excluded.aor_agent_id, endpoint = excluded.endpoint, registered_at = excluded.registered_at, envelope_id = excluded.envelope_id
+       WHERE excluded.registered_at > directory_agents.registered_at
+          OR (excluded.registered_at = directory_agents.registered_at AND excluded.envelope_id > directory_agents.envelope_id)`,
+    ).run(r.did, JSON.stringify(r.manifest), r.scope, JSON.stringify(r.authorizedAgents), r.aorAgentId, r.endpoint, r.registeredAt, r.envelopeId);
+    if (changes === 0) return 'stale'; // nothing written: a refusal stores nothing
+    this.#insertEnvelope(envelope);
+    return 'stored';
+  }
+
+  async getRegistration(did: string): Promise<DirectoryRecord | undefined> {
+    const row = this.#sql('SELECT * FROM directory_agents WHERE did = ?').get(did) as DirectoryRow | undefined;
+    return row && toDirectory(row);
+  }
+
+  async listRegistrations(): Promise<DirectoryRecord[]> {
+    return (this.#sql('SELECT * FROM directory_agents ORDER BY did').all() as DirectoryRow[]).map(toDirectory);
+  }
+
+  async lastEventAt(dids: readonly string[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>();
+    const statement = this.#sql(`SELECT received_at FROM relay_envelopes WHERE kind = 'event' AND sender = ? ORDER BY seq DESC LIMIT 1`);
+    for (const did of dids) {
+      const row = statement.get(did) as { received_at: number } | undefined;
+      if (row) result.set(did, row.received_at);
+    }
+    return result;
+  }
+}

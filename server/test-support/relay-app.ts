@@ -1,0 +1,43 @@
+// The real app over a real SQLite store in a temp dir, with a hand-moved clock set to the Agora
+// fixtures' T0, for the relay's integration tests.
+import { T0 } from '@shared/agora/test-support/fixtures';
+import type { Envelope } from '@shared/agora/envelope';
+import { createApp } from '../app';
+import { createRelayServices, type RelayServices } from '../relay/relay-services';
+import type { ThreadTimeouts } from '@shared/agora/thread-state';
+import { manualClock } from './manual-clock';
+import { tempStore, type TempStore } from './temp-store';
+
+export interface RelayApp {
+  readonly app: ReturnType<typeof createApp>;
+  readonly services: RelayServices;
+  readonly clock: ReturnType<typeof manualClock>;
+  readonly temp: TempStore;
+  post(body: unknown, path?: string, headers?: Record<string, string>): Promise<Response>;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+}
+
+export function relayApp(options: { demo?: boolean; timeouts?: ThreadTimeouts; temp?: TempStore; clock?: ReturnType<typeof manualClock> } = {}): RelayApp {
+  const temp = options.temp ?? tempStore();
+  const clock = options.clock ?? manualClock(T0);
+  const services = createRelayServices({ store: temp.store.relay, clock, ...(options.timeouts ? { timeouts: options.timeouts } : {}) });
+  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 } });
+  return {
+    app,
+    services,
+    clock,
+    temp,
+    post: async (body, path = '/events', headers = {}) =>
+      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    get: async (path, headers = {}) => app.request(path, { headers }),
+  };
+}
+
+export interface Page {
+  ok: boolean;
+  events: Envelope[];
+  hasMore: boolean;
+  cursor: string;
+}
+
+export const page = async (res: Response): Promise<Page> => (await res.json()) as Page;
