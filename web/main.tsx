@@ -2,6 +2,7 @@ import './app/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { warmIntlWhenIdle } from './lib/warm-intl';
 import './app/styles.css';
 
 const root = document.getElementById('root');
@@ -11,3 +12,4 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+warmIntlWhenIdle();
