@@ -21,7 +21,7 @@ async function publish(topic: string, envelope: unknown): Promise<void> {
   const client = liveClient();
   try {
     // QoS 1: the PUBACK carries the broker's verdict (MQTT 5 reason code), so a refusal is seen.
-    await client.publishAsync(topic, JSON.stringify(envelope), { qos: 1 });
+    await client.publishAsync(topic, JSON.stringify(envelope));
   } catch (error) {
     throw new Error(describeMqttError(error));
   }

@@ -6,17 +6,17 @@
 // history (`after` = the highest cursor held), so a dropped connection leaves no gap;
 // timeline-merge.ts explains how live and stored messages are merged without duplicates.
 //
-// mqtt.js (about 95 KB gzipped, most of the room screen's code) is loaded on demand, once the
-// room's first history page is on screen: the timeline shows and scrolls without it, its
-// evaluation stays out of the first render's task, and the subscribe-then-backfill above
+// mqtt.js (about 95 KB gzipped) runs in a worker (mqtt-worker.ts), started once the room's first
+// history page is on screen: the timeline shows and scrolls without it, neither its evaluation
+// nor its packet parsing runs on the page's main thread, and the subscribe-then-backfill above
 // closes whatever arrived in between (docs/decisions-web.md).
-import type { MqttClient, connect as mqttConnect } from 'mqtt';
 import { parseTopic } from '@shared/aor/topics';
 import { ApiError } from '@web/lib/api/http';
 import { fetchMessages, type StoredMessage } from '@web/lib/api/rooms-messages';
 import { queryClient } from '@web/lib/query-client';
 import { liveRoomWriters as store } from './room-store';
 import type { IncomingEntry } from './timeline-merge';
+import { WorkerMqttClient } from './worker-client';
 
 /** Topic kinds kept in the timeline; heartbeats feed presence on the server and are not kept. */
 export const TIMELINE_TOPIC_KINDS = ['public', 'public_candidates', 'control', 'inbox', 'work'] as const;
@@ -36,7 +36,7 @@ const BACKOFF_MS = { first: 1_000, max: 30_000 } as const;
 
 const decoder = new TextDecoder();
 const openRooms = new Map<string, number>();
-let client: MqttClient | undefined;
+let client: WorkerMqttClient | undefined;
 let attempt = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -52,46 +52,14 @@ function brokerUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/mqtt`;
 }
 
-let loading: Promise<void> | undefined;
-
 /** Resolves once the frame after now has been painted (so the history just stored is on screen). */
 const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** Loads mqtt.js (once) and connects, unless every room was closed meanwhile. */
-function startClient(): Promise<void> {
-  if (client || openRooms.size === 0) return Promise.resolve();
+/** Starts the MQTT worker and connects, unless every room was closed meanwhile. */
+function startClient(): void {
+  if (client || openRooms.size === 0) return;
   store.setStatus('connecting');
-  loading ??= import('mqtt').then(
-    ({ default: mqtt }) => {
-      loading = undefined;
-      if (client) return;
-      if (openRooms.size > 0) connect(mqtt.connect);
-      else store.setStatus('idle');
-    },
-    () => {
-      loading = undefined;
-      store.setStatus('reconnecting', 'The live connection code did not load; reload the page to follow the room live.');
-    },
-  );
-  return loading;
-}
-
-function connect(connectMqtt: typeof mqttConnect): MqttClient {
-  const c = connectMqtt(brokerUrl(), {
-    protocolVersion: 5,
-    clientId: `console_${crypto.randomUUID()}`,
-    clean: true,
-    // Reconnects are ours (with backoff and a backfill), not mqtt.js's fixed period.
-    reconnectPeriod: 0,
-    connectTimeout: 10_000,
-    keepalive: 30,
-    // mqtt-packet otherwise pre-encodes all 65,536 two-byte numbers on the first packet: 65,536
-    // small Buffers, profiled at 40-85 ms of main thread (and GC) while the room opens.
-    writeCache: false,
-    // Plain timers: the default ('auto') runs them in a Worker made from a blob: URL, which the
-    // server's CSP (worker-src 'self') refuses, leaving keepalive pings unsent.
-    timerVariant: 'native',
-  });
+  const c = new WorkerMqttClient({ url: brokerUrl(), clientId: `console_${crypto.randomUUID()}` });
   client = c;
   c.on('connect', () => {
     attempt = 0;
@@ -101,10 +69,9 @@ function connect(connectMqtt: typeof mqttConnect): MqttClient {
   c.on('message', (topic, payload) => onMessage(topic, payload));
   c.on('error', (error) => store.setStatus(c.connected ? 'live' : 'reconnecting', describeMqttError(error)));
   c.on('close', () => scheduleReconnect(c));
-  return c;
 }
 
-function scheduleReconnect(c: MqttClient): void {
+function scheduleReconnect(c: WorkerMqttClient): void {
   if (client !== c || openRooms.size === 0 || retryTimer) return;
   attempt += 1;
   const delay = backoffDelay(attempt);
@@ -140,14 +107,14 @@ function disconnect(): void {
   retryTimer = undefined;
   const c = client;
   client = undefined;
-  c?.end(true);
+  c?.end();
   store.setStatus('idle');
 }
 
-async function joinRoom(c: MqttClient, roomId: string): Promise<void> {
+async function joinRoom(c: WorkerMqttClient, roomId: string): Promise<void> {
   try {
     // Subscribe before the backfill: whatever arrives in between is deduplicated by the merge.
-    await c.subscribeAsync(roomTopicFilters(roomId), { qos: 1 });
+    await c.subscribeAsync(roomTopicFilters(roomId));
   } catch (error) {
     store.setStatus('live', `Could not follow room "${roomId}" live: ${describeMqttError(error)}`);
   }
@@ -315,7 +282,7 @@ export function describeMqttError(error: unknown): string {
 }
 
 /** The connected client, for publishing; throws in words when there is none. */
-export function liveClient(): MqttClient {
+export function liveClient(): WorkerMqttClient {
   if (!client?.connected) throw new Error('Not connected to the broker right now. Wait until the room shows "Live", then try again.');
   return client;
 }
