@@ -35,6 +35,26 @@ const roomAuditRoute = createRoute({
   component: lazyRouteComponent(() => import('@web/features/rooms/audit-page'), 'AuditPage'),
 });
 
+// Agora: the agent directory (client path /directory, since GET /agents is the OSNAP API) and
+// threads through the relay.
+const directoryRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/directory',
+  component: lazyRouteComponent(() => import('@web/features/agora/directory-page'), 'DirectoryPage'),
+});
+
+const threadsRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/threads',
+  component: lazyRouteComponent(() => import('@web/features/agora/threads-page'), 'ThreadsPage'),
+});
+
+const threadRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/threads/$threadId',
+  component: lazyRouteComponent(() => import('@web/features/agora/thread-page'), 'ThreadPage'),
+});
+
 // Reached from the link the server prints (or `operators invite`), before there is a session.
 const enrollRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -43,7 +63,7 @@ const enrollRoute = createRoute({
 });
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute]), enrollRoute]),
+  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute]), enrollRoute]),
   defaultNotFoundComponent: () => (
     <div role="alert" className="mx-auto max-w-xl">
       <h1 className="text-xl font-semibold">Nothing here</h1>

@@ -17,9 +17,14 @@ describe('shortcut keys', () => {
     expect(matchKey(idle, 'r', 0).action).toBeNull();
   });
 
+  it('goes to the Agora directory with g d and to threads with g t', () => {
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'd', 10).action).toBe('go-directory');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'T', 10).action).toBe('go-threads');
+  });
+
   it('lists every key the review queue and the tail use', () => {
     const keys = SHORTCUTS.map((s) => s.keys.join(' '));
-    for (const k of ['?', 'g r', '/', 'Esc', 'Space', 'J', 'K', 'A', 'R']) expect(keys).toContain(k);
+    for (const k of ['?', 'g r', 'g d', 'g t', '/', 'Esc', 'Space', 'J', 'K', 'A', 'R']) expect(keys).toContain(k);
     expect(new Set(keys).size).toBe(keys.length);
   });
 });

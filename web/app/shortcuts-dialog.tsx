@@ -28,6 +28,8 @@ export function Shortcuts() {
       if (action === 'help') setOpen(true);
       else if (action === 'go-rooms') void navigate({ to: '/rooms' });
       else if (action === 'go-overview') void navigate({ to: '/' });
+      else if (action === 'go-directory') void navigate({ to: '/directory' });
+      else if (action === 'go-threads') void navigate({ to: '/threads' });
       else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };
     document.addEventListener('keydown', onKey);

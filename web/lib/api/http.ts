@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error body's `details`, when it has them (Agora refusals carry `details.reason`). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -22,11 +24,12 @@ async function request(path: string, init?: RequestInit): Promise<{ res: Respons
   }
   const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined);
   if (!res.ok) {
-    const coded = body as { code?: unknown; message?: unknown } | undefined;
+    const coded = body as { code?: unknown; message?: unknown; details?: unknown } | undefined;
     throw new ApiError(
       res.status,
       typeof coded?.code === 'string' ? coded.code : 'HTTP_' + res.status,
       typeof coded?.message === 'string' ? coded.message : `The server answered ${res.status}.`,
+      coded?.details,
     );
   }
   return { res, body };

@@ -1,0 +1,112 @@
+// One envelope in a thread's timeline: type, sender, time, what it says, the signature
+// verdict computed in this browser, and the raw envelope. Everything agents wrote is text.
+import { Button } from '@web/components/ui/button';
+import { CopyButton } from '@web/components/ui/copy-button';
+import { shortDid } from '@web/lib/identity/did-short';
+import type { TimelineEntry } from './thread-timeline';
+import type { Verdict } from './verify-envelopes';
+
+const TYPE_TONE: Record<string, string> = {
+  REQUEST: 'bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100',
+  OFFER: 'bg-violet-100 text-violet-900 dark:bg-violet-900/40 dark:text-violet-100',
+  ACCEPT: 'bg-teal-100 text-teal-900 dark:bg-teal-900/40 dark:text-teal-100',
+  RESULT: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100',
+  ERROR: 'bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100',
+  CANCEL: 'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100',
+};
+
+export function VerdictBadge({ verdict }: { verdict: Verdict | undefined }) {
+  if (!verdict) {
+    return (
+      <span data-testid="verdict" data-verdict="checking" className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+        Checking signature…
+      </span>
+    );
+  }
+  if (verdict.status === 'verified') {
+    return (
+      <span
+        data-testid="verdict"
+        data-verdict="verified"
+        title={`Signed by ${verdict.signer}; checked in this browser`}
+        className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100"
+      >
+        ✓ Verified
+      </span>
+    );
+  }
+  return (
+    <span data-testid="verdict" data-verdict="failed" className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-rose-500 dark:text-slate-950">
+      ✗ Signature does not verify: {verdict.words}
+    </span>
+  );
+}
+
+export interface ThreadMessageProps {
+  readonly entry: TimelineEntry;
+  readonly verdict: Verdict | undefined;
+  readonly mine: boolean;
+  /** "Accepted" on the OFFER the thread accepted. */
+  readonly accepted: boolean;
+  /** Present when this OFFER may be accepted by the operator now. */
+  readonly onAccept?: (() => void) | undefined;
+  readonly accepting?: boolean;
+}
+
+export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accepting = false }: ThreadMessageProps) {
+  const failed = verdict?.status === 'failed';
+  return (
+    <li
+      data-testid="thread-message"
+      data-type={entry.type}
+      className={`rounded-lg border bg-white p-4 dark:bg-slate-900 ${failed ? 'border-rose-400 dark:border-rose-700' : 'border-slate-200 dark:border-slate-800'}`}
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span data-testid="message-type" className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${TYPE_TONE[entry.type] ?? 'bg-slate-100 dark:bg-slate-800'}`}>
+          {entry.type}
+        </span>
+        <span className="text-sm font-medium">{mine ? 'You' : (entry.senderName ?? 'Unnamed agent')}</span>
+        {entry.senderId ? (
+          <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title={entry.senderId}>
+            {shortDid(entry.senderId)}
+          </span>
+        ) : null}
+        {accepted ? <span className="rounded-full bg-teal-600 px-2 py-0.5 text-xs font-medium text-white dark:bg-teal-500 dark:text-slate-950">Accepted</span> : null}
+        <span className="ml-auto flex items-center gap-2">
+          <time className="font-mono text-xs text-slate-500 dark:text-slate-400" dateTime={entry.ts ?? undefined} title={`Received by the relay at ${new Date(entry.receivedAt).toISOString()}`}>
+            {entry.ts ?? '(no time)'}
+          </time>
+          <VerdictBadge verdict={verdict} />
+        </span>
+      </div>
+      {entry.facts.length > 0 ? (
+        <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          {entry.facts.map((fact) => (
+            <div key={fact.label} className="contents">
+              <dt className="text-slate-500 dark:text-slate-400">{fact.label}</dt>
+              <dd className="min-w-0" data-testid={`fact-${fact.label.toLowerCase().replace(/\s+/g, '-')}`}>
+                {fact.code ? <pre className="whitespace-pre-wrap break-words rounded bg-slate-50 px-2 py-1 font-mono text-xs dark:bg-slate-950">{fact.value}</pre> : <span className="break-words">{fact.value}</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {onAccept ? (
+        <div className="mt-3">
+          <Button variant="primary" size="sm" onClick={onAccept} busy={accepting} disabled={failed}>
+            Accept this offer
+          </Button>
+        </div>
+      ) : null}
+      <details className="mt-3 text-sm">
+        <summary className="cursor-pointer text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">Raw envelope</summary>
+        <div className="mt-2 flex justify-end">
+          <CopyButton text={entry.rawJson} label="Copy JSON" />
+        </div>
+        <pre data-testid="raw-envelope" className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100">
+          {entry.rawJson}
+        </pre>
+      </details>
+    </li>
+  );
+}

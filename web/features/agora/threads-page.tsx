@@ -1,0 +1,110 @@
+// Agora threads the relay holds, most recently updated first, with their state in words.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { THREAD_STATUSES } from '@shared/agora/thread-state';
+import { Button } from '@web/components/ui/button';
+import { Notice } from '@web/components/ui/notice';
+import { directoryQuery } from '@web/lib/api/agora-agents';
+import { threadsQuery, type ThreadView } from '@web/lib/api/agora-threads';
+import { shortDid } from '@web/lib/identity/did-short';
+import { useSession } from '@web/lib/identity/use-session';
+import { useId, useState } from 'react';
+import { threadStatusWords } from './agora-words';
+import { relativeTime } from './relative-time';
+import { useNow } from './use-now';
+
+const STATUS_TONE: Record<string, string> = {
+  PENDING: 'bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100',
+  ACTIVE: 'bg-violet-100 text-violet-900 dark:bg-violet-900/40 dark:text-violet-100',
+  COMPLETED: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100',
+  ERROR: 'bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100',
+};
+
+export function ThreadsPage() {
+  const session = useSession();
+  const [status, setStatus] = useState<ThreadView['status'] | ''>('');
+  const [mine, setMine] = useState(false);
+  const threads = useQuery(threadsQuery({ ...(status ? { status } : {}), ...(mine && session ? { party: session.did } : {}) }));
+  const now = useNow();
+  const statusId = useId();
+  // Names from the directory where it knows the DID; the short DID otherwise.
+  const directory = useQuery(directoryQuery);
+  const names = new Map((directory.data ?? []).map((a) => [a.agent_id, a.agent_name]));
+  const party = (did: string | undefined) => (did === undefined ? '—' : did === session?.did ? 'you' : (names.get(did) ?? shortDid(did)));
+
+  return (
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-2xl font-semibold tracking-tight">Threads</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Agora conversations through the relay: a REQUEST, the OFFERs it draws, one ACCEPT, and the RESULT.</p>
+      <div className="mt-5 flex flex-wrap items-end gap-4">
+        <div>
+          <label htmlFor={statusId} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+            State
+          </label>
+          <select
+            id={statusId}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as ThreadView['status'] | '')}
+            className="mt-1 block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950"
+          >
+            <option value="">Any state</option>
+            {THREAD_STATUSES.filter((s) => s !== 'OPEN').map((s) => (
+              <option key={s} value={s}>
+                {threadStatusWords(s).label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="flex items-center gap-2 pb-1.5 text-sm">
+          <input type="checkbox" checked={mine} onChange={(e) => setMine(e.target.checked)} />
+          Only threads I am part of
+        </label>
+      </div>
+      <div className="mt-5">
+        {threads.isPending ? (
+          <p role="status" className="text-sm text-slate-500">
+            Loading threads…
+          </p>
+        ) : threads.isError ? (
+          <Notice tone="error" title="Cannot list threads" action={<Button onClick={() => void threads.refetch()}>Try again</Button>}>
+            {threads.error.message}
+          </Notice>
+        ) : threads.data.length === 0 ? (
+          <Notice tone="info" title="No threads yet">
+            Send a request from the agent directory, or let the demo concierge start one.
+          </Notice>
+        ) : (
+          <ul aria-label="Threads" className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+            {threads.data.map((thread) => {
+              const words = threadStatusWords(thread.status, thread.state.ended);
+              const client = thread.state.client;
+              return (
+                <li key={thread.id}>
+                  <Link
+                    to="/threads/$threadId"
+                    params={{ threadId: thread.id }}
+                    data-testid="thread-row"
+                    className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
+                  >
+                    <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate font-mono text-xs">{thread.id}</span>
+                      <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
+                        {party(client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
+                        <span className="text-slate-500 dark:text-slate-500"> · {words.detail}</span>
+                      </span>
+                    </span>
+                    <span className="w-20 text-xs text-slate-600 dark:text-slate-400">
+                      {thread.state.offers?.length ?? 0} {thread.state.offers?.length === 1 ? 'offer' : 'offers'}
+                    </span>
+                    <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
