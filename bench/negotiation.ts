@@ -1,0 +1,210 @@
+// The negotiation service's speed (issue 6 item 7), each figure against a baseline measured in
+// the same run:
+//   1. Server transitions per second over real HTTP (in-process server, keep-alive clients):
+//      counters and acceptances through the whole pipeline (body, JSON, store read, zod,
+//      node:crypto signature check, state machine, compare-and-set save, log append on accept)
+//      against verifying the same signatures alone with the server's DidVerifier (cached keys).
+//   2. Verifying a transparency log of 10,000 co-signed entries with the shared code
+//      (verifyChain: links, hashes, every field commitment, both signatures; noble, as a
+//      browser runs it), against SHA-256 hashing alone over the same link bytes.
+// Run: npm run bench:negotiation
+import { createPrivateKey, sign as nodeSign, type KeyObject } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from '../server/app';
+import { systemClock } from '../server/clock';
+import { DidVerifier } from '../server/crypto/node-verifier';
+import { NegotiationService } from '../server/negotiation/negotiation-service';
+import { SqliteStore } from '../server/store/sqlite/sqlite-store';
+import { encodeBase64url } from '../shared/crypto/base64url';
+import { encodeDidKey, type DidKey } from '../shared/crypto/did-key';
+import { keyPairFromSeed } from '../shared/crypto/ed25519';
+import { canonicalBytes } from '../shared/crypto/jcs';
+import { sha256 } from '../shared/crypto/sha256';
+import { signingBytes } from '../shared/crypto/signed-document';
+import { unwrap } from '../shared/errors';
+import { agreementSigningBytes, buildAgreement, type Agreement } from '../shared/negotiation/agreement';
+import { agreementOnAcceptance } from '../shared/negotiation/apply-acceptance';
+import type { Acceptance, OpenDocument, Proposal } from '../shared/negotiation/documents';
+import { DEFAULT_LIMITS } from '../shared/negotiation/manifest';
+import { openNegotiation } from '../shared/negotiation/open-negotiation';
+import { advance, receivedAt } from '../shared/negotiation/state';
+import { appendEntry, linkOf, verifyChain, type LogEntry } from '../shared/negotiation/transparency-log';
+
+const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+interface Party { readonly did: DidKey; readonly key: KeyObject }
+function party(n: number): Party {
+  const seed = new Uint8Array(32).map((_, i) => (i === 0 ? n & 0xff : i === 1 ? n >> 8 : 9));
+  return { did: encodeDidKey(keyPairFromSeed(seed).publicKey), key: createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seed)]), format: 'der', type: 'pkcs8' }) };
+}
+/** Signs like signNegotiationDocument, with node:crypto so that building the workload is cheap. */
+function signed<T extends Record<string, unknown>>(body: T, signer: Party): T & { signature: string } {
+  return { ...body, signature: encodeBase64url(nodeSign(null, signingBytes(body, 'signature'), signer.key)) };
+}
+const signStatement = (a: Agreement, p: Party) => encodeBase64url(nodeSign(null, agreementSigningBytes(a), p.key));
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
+
+function post(agent: http.Agent, url: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** One negotiation's whole life, pre-signed: open, rounds 1..8 alternating, the acceptance of round 8. */
+function script(n: number, a: Party, b: Party, now: number) {
+  const id = `neg_bench${process.pid}x${n}`;
+  const open = signed<Omit<OpenDocument, 'signature'>>({
+    type: 'open', negotiation_id: id, parties: [a.did, b.did], opened_by: a.did, category: 'pricing',
+    confidentiality: { [a.did]: 'public', [b.did]: 'internal' }, at: new Date(now).toISOString(),
+  }, a) as OpenDocument;
+  const proposals: Proposal[] = [];
+  for (let round = 1; round <= 8; round++) {
+    const from = round % 2 ? a : b;
+    const to = round % 2 ? b : a;
+    proposals.push(signed<Omit<Proposal, 'signature'>>({
+      proposal_id: `prp_${n}r${round}`, negotiation_id: id, previous_proposal_id: round === 1 ? null : `prp_${n}r${round - 1}`,
+      from: from.did, to: to.did, round, category: 'pricing', terms: { price_per_call_eur: (0.003 + round / 10_000).toFixed(4), calls_per_month: 100_000 },
+      valid_until: new Date(now + 3_600_000).toISOString(),
+    }, from) as Proposal);
+  }
+  // The acceptance needs the state the server will hold: rebuild it without verifying (the server does).
+  let state = unwrap(openNegotiation(open, { now, limits: DEFAULT_LIMITS, verify: () => true }));
+  for (const p of proposals) state = advance(state, { type: 'propose', document: p, received_at: receivedAt(now) }, 'COUNTERED');
+  const at = new Date(now).toISOString();
+  const saltSeed = encodeBase64url(sha256(canonicalBytes(['bench-salt', n]) as Uint8Array).slice(0, 32));
+  const agreement = agreementOnAcceptance(state, proposals[7]!, at, saltSeed);
+  const accept = signed<Omit<Acceptance, 'signature'>>({
+    type: 'accept', negotiation_id: id, proposal_id: proposals[7]!.proposal_id, by: a.did, at, salt_seed: saltSeed, agreement_signature: signStatement(agreement, a),
+  }, a) as Acceptance;
+  return { id, open, proposals, accept };
+}
+
+async function transitionsPerSecond(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-negotiation-'));
+  const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
+  const verifier = new DidVerifier();
+  const service = new NegotiationService({ store: store.negotiations, clock: systemClock, verifier });
+  const app = createApp({ staticDir: '/nonexistent', store, negotiations: service });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const parties = Array.from({ length: 40 }, (_, i) => party(i + 1));
+  const PER_ROUND = 250; // negotiations per round: 250 × 8 transitions (7 counters + 1 acceptance)
+  const IN_FLIGHT = 32;
+  const rounds = 5;
+  const verifyRates: number[] = [];
+  const httpRates: number[] = [];
+  let made = 0;
+  for (let round = 0; round <= rounds; round++) {
+    const now = Date.now();
+    const scripts = Array.from({ length: PER_ROUND }, () => { const n = made++; return script(n, parties[n % 40]!, parties[(n + 1) % 40]!, now); });
+    for (const s of scripts) {
+      if ((await post(agent, `${base}/oap/negotiation/open`, JSON.stringify(s.open))) !== 201) throw new Error('open refused');
+      if ((await post(agent, `${base}/oap/negotiation/${s.id}/propose`, JSON.stringify(s.proposals[0]))) !== 200) throw new Error('first proposal refused');
+    }
+    // The steps measured: rounds 2..8 and the acceptance, each document a transition.
+    const steps: [string, unknown][][] = [
+      ...[1, 2, 3, 4, 5, 6, 7].map((k) => scripts.map((s) => [`${base}/oap/negotiation/${s.id}/propose`, s.proposals[k]] as [string, unknown])),
+      scripts.map((s) => [`${base}/oap/negotiation/${s.id}/accept`, s.accept] as [string, unknown]),
+    ];
+    const bodies = steps.map((wave) => wave.map(([url, doc]) => [url, JSON.stringify(doc)] as const));
+    const transitions = bodies.reduce((n, w) => n + w.length, 0);
+
+    // Baseline: the same documents' signatures alone (the acceptance's two), same verifier.
+    const checks = steps.flat().flatMap(([, doc]) => {
+      const d = doc as Record<string, unknown> & { signature: string };
+      const signer = ('from' in d ? d.from : d.by) as string;
+      return [{ signer, bytes: signingBytes(d, 'signature'), sig: Buffer.from(d.signature, 'base64url') }];
+    });
+    let start = performance.now();
+    for (const c of checks) if (!verifier.verify(c.signer, c.bytes, c.sig)) throw new Error('baseline verify refused');
+    const verifyRate = checks.length / ((performance.now() - start) / 1000);
+
+    start = performance.now();
+    for (const wave of bodies) {
+      for (let i = 0; i < wave.length; i += IN_FLIGHT) {
+        const statuses = await Promise.all(wave.slice(i, i + IN_FLIGHT).map(([url, body]) => post(agent, url, body)));
+        if (statuses.some((s) => s !== 200)) throw new Error(`transition refused: ${statuses.join(',')}`);
+      }
+    }
+    const httpRate = transitions / ((performance.now() - start) / 1000);
+    if (round === 0) continue; // warm-up
+    verifyRates.push(verifyRate);
+    httpRates.push(httpRate);
+  }
+  const v = median(verifyRates);
+  const t = median(httpRates);
+  console.log(`signature verification alone (node:crypto, cached key) ${fmt(v)} /s  (median of ${rounds} rounds, alternated)`);
+  console.log(`server transitions over HTTP, ${IN_FLIGHT} in flight           ${fmt(t)} /s  ratio ${(t / v).toFixed(3)}  (${PER_ROUND * 8} per round: 7 counters + 1 acceptance each)`);
+  agent.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function logVerification(): void {
+  const SIZE = 10_000;
+  const a = party(101);
+  const b = party(102);
+  const now = Date.parse('2026-05-03T10:00:00Z');
+  const entries: LogEntry[] = [];
+  let head: LogEntry | null = null;
+  for (let i = 0; i < SIZE; i++) {
+    const proposal = signed<Omit<Proposal, 'signature'>>({
+      proposal_id: `prp_log${i}`, negotiation_id: `neg_log${i}`, previous_proposal_id: null, from: a.did, to: b.did, round: 1, category: 'pricing',
+      terms: { price_per_call_eur: '0.0042', calls_per_month: 100_000 + i, note: 'bench' }, valid_until: new Date(now + 3_600_000).toISOString(),
+    }, a) as Proposal;
+    const body = buildAgreement({
+      negotiation_id: proposal.negotiation_id, parties: [a.did, b.did], confidentiality: i % 2 ? 'public' : 'internal', regulated_obligations: [],
+      proposal, accepted_at: new Date(now + i).toISOString(), salt_seed: encodeBase64url(sha256(canonicalBytes(['log', i]) as Uint8Array)),
+    });
+    const agreement: Agreement = { ...body, signatures: { [a.did]: signStatement(body, a), [b.did]: signStatement(body, b) } };
+    const entry: LogEntry = unwrap(appendEntry(head, { agreement, now: now + i, verify: () => true }));
+    entries.push(entry);
+    head = entry;
+  }
+  const linkBytes = entries.map((e) => canonicalBytes(linkOf(e)));
+  const verifier = new DidVerifier();
+  const nodeCheck = (did: string, m: Uint8Array, s: Uint8Array) => verifier.verify(did, m, s);
+  const hashRates: number[] = [];
+  const chainRates: number[] = [];
+  const chainNodeRates: number[] = [];
+  for (let round = 0; round <= 3; round++) {
+    let start = performance.now();
+    for (const bytes of linkBytes) sha256(bytes);
+    const hashRate = SIZE / ((performance.now() - start) / 1000);
+    start = performance.now();
+    const verdict = verifyChain(entries);
+    if (!verdict.ok) throw new Error(`chain refused: ${verdict.error.message}`);
+    const chainRate = SIZE / ((performance.now() - start) / 1000);
+    start = performance.now();
+    if (!verifyChain(entries, nodeCheck).ok) throw new Error('chain refused (node)');
+    const chainNodeRate = SIZE / ((performance.now() - start) / 1000);
+    if (round === 0) continue;
+    hashRates.push(hashRate);
+    chainRates.push(chainRate);
+    chainNodeRates.push(chainNodeRate);
+  }
+  const h = median(hashRates);
+  const c = median(chainRates);
+  const cn = median(chainNodeRates);
+  console.log(`SHA-256 of each entry's JCS link alone (noble)          ${fmt(h)} entries/s  (${SIZE.toLocaleString('en-US')} entries, median of 3)`);
+  console.log(`verifyChain, shared code, noble signatures (browser)   ${fmt(c)} entries/s  ratio ${(c / h).toFixed(4)}  whole log ${(SIZE / c).toFixed(2)} s`);
+  console.log(`verifyChain, node:crypto signatures injected (server)  ${fmt(cn)} entries/s  ratio ${(cn / h).toFixed(4)}  whole log ${(SIZE / cn).toFixed(2)} s`);
+}
+
+await transitionsPerSecond();
+logVerification();
