@@ -18,6 +18,9 @@ import { agentRoutes } from './routes/agents';
 import { agoraThreadRoutes } from './routes/agora-threads';
 import { eventRoutes } from './routes/events';
 import { seedRoutes } from './routes/seed';
+import { ledgerRoutes } from './routes/ledger';
+import { schedulingRoutes, taskRoutes } from './routes/scheduling';
+import { OacopReadModels } from './oacop/oacop-read-models';
 import type { Store } from './store/store';
 import { NegotiationService } from './negotiation/negotiation-service';
 import { negotiationRoutes } from './routes/negotiation';
@@ -47,6 +50,7 @@ export function createApp(options: AppOptions) {
   const verifier = new DidVerifier();
   const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
   const negotiations = options.negotiations ?? new NegotiationService({ store: options.store.negotiations, clock, verifier });
+  const oacop = new OacopReadModels(options.store.relay);
   const app = new Hono()
     .use('*', securityHeaders())
     .use('/api/*', csrfProtection())
@@ -60,6 +64,9 @@ export function createApp(options: AppOptions) {
     .route('/oap/transparency-log', transparencyLogRoutes(negotiations))
     .route('/api/negotiations', negotiationConsoleRoutes(negotiations, { store: options.store, clock }))
     .route('/api/agora/threads', agoraThreadRoutes(relay.services, { store: options.store, clock }))
+    .route('/api/scheduling', schedulingRoutes(oacop, { store: options.store, clock }))
+    .route('/api/tasks', taskRoutes(oacop, { store: options.store, clock }))
+    .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
     .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

@@ -25,6 +25,7 @@ import { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
 import { openStore } from './store/open-store';
 import { startAgoraDemo, type AgoraDemoHandle } from './demo/agora/agora-demo';
+import { startOacopDemo, type OacopDemoHandle } from './demo/oacop/oacop-demo';
 import { createRelayServices, watchStoreHead, type RelayServices } from './relay/relay-services';
 import { startThreadSweeper } from './relay/thread-sweeper';
 import type { Store } from './store/store';
@@ -134,6 +135,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     const url = `http://${urlHost(http.address)}:${http.address.port}`;
     const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
     const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
+    const oacopDemo = config.demo ? await startOacopDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {
       url,
@@ -145,6 +147,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       rooms,
       relay,
       async close() {
+        await oacopDemo?.stop();
         await agoraDemo?.stop();
         await negotiationDemo?.stop();
         stopRelay();
@@ -189,6 +192,13 @@ async function startAgoraDemoAgents(config: Config, address: AddressInfo, clock:
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const base = `http://${wildcard ? '127.0.0.1' : urlHost(address)}:${address.port}`;
   return startAgoraDemo({ fetch: (input, init) => fetch(input, init), baseUrl: base, seed: config.demoSeed, now: () => clock.now() });
+}
+
+/** The demo's OACoP calendar and resource agents, over HTTP like any agent (demo-calendars.ts). */
+async function startOacopDemoAgents(config: Config, address: AddressInfo, clock: Clock, store: Store): Promise<OacopDemoHandle> {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const base = `http://${wildcard ? '127.0.0.1' : urlHost(address)}:${address.port}`;
+  return startOacopDemo({ fetch: (input, init) => fetch(input, init), baseUrl: base, seed: config.demoSeed, now: () => clock.now(), store, replyDelayMs: DEMO_PACES[config.demoPace].stepDelayMs });
 }
 
 /**
@@ -341,6 +351,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     }
     const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
     const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
+    const oacopDemo = config.demo ? await startOacopDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {
       url: `http://${urlHost(http.address)}:${http.address.port}`,
@@ -352,6 +363,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       rooms,
       relay,
       async close() {
+        await oacopDemo?.stop();
         await agoraDemo?.stop();
         await negotiationDemo?.stop();
         stopRelay();

@@ -104,11 +104,104 @@ export const OPENAPI_DOCUMENT = {
       },
     },
     ...NEGOTIATION_PATHS,
+    '/api/scheduling/threads': {
+      get: {
+        summary: 'OACoP scheduling threads (console read model)',
+        description: 'Built from the OACoP messages carried through the relay (REQUEST envelopes with intent oacop.<type>), newest activity first. Operator session required.',
+        responses: { '200': { description: 'Thread summaries', content: json({ type: 'object', required: ['threads'], properties: { threads: { type: 'array', items: ref('SchedulingThreadSummary') } } }) }, '401': error('No session') },
+      },
+    },
+    '/api/scheduling/threads/{threadId}': {
+      get: {
+        summary: 'One OACoP scheduling thread: state, participants with phase and revision, suggested slot, log',
+        parameters: [{ name: 'threadId', in: 'path', required: true, schema: { type: 'string' }, description: 'The OACoP threadId, URL-encoded (urn%3Auuid%3A…)' }],
+        responses: { '200': { description: 'The thread', content: json({ type: 'object', required: ['thread'], properties: { thread: ref('SchedulingThread') } }) }, '401': error('No session'), '404': error('Unknown thread') },
+      },
+    },
+    '/api/tasks': {
+      get: {
+        summary: 'OACoP task board: tasks with blocked-by lists, columns by status, tree by parentTaskId, log',
+        responses: { '200': { description: 'The board', content: json(ref('TaskBoard')) }, '401': error('No session') },
+      },
+    },
+    '/api/ledger/burns': {
+      post: {
+        summary: 'Burn credits in the local ledger standing in for OAPP (OACoP §6.2)',
+        description: 'A signed REQUEST with payload.intent "oapp.burn" and payload.params.amount (positive decimal string). The burner is the signer; txId is oap:tx:<envelope id>. The same envelope again answers the same record.',
+        requestBody: signedBody('Burn envelope'),
+        responses: { '201': { description: 'Recorded', content: json(ref('Burn')) }, '400': error('Invalid envelope or amount'), '403': error('Bad signature'), '409': error('txId exists with other content') },
+      },
+    },
+    '/api/ledger/burns/{txId}': {
+      get: {
+        summary: 'Verify a proofOfBurn by txId',
+        parameters: [{ name: 'txId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'The burn', content: json(ref('Burn')) }, '404': error('Unknown txId') },
+      },
+    },
     '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
   },
   components: {
     schemas: {
       ...NEGOTIATION_SCHEMAS,
+      Slot: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+      SchedulingParticipant: {
+        type: 'object',
+        required: ['did', 'required', 'phase', 'revision'],
+        properties: {
+          did: { type: 'string' },
+          required: { type: 'boolean' },
+          phase: { type: 'string', enum: ['INVITED', 'INTERESTED', 'TENTATIVE', 'DECLINED', 'CONFIRMED', 'CANCELLED'] },
+          revision: { type: 'integer', description: 'Highest revision this participant has shown it holds (answer, receipt, error, cancel); 0 before any' },
+          response: { type: 'object', properties: { status: { type: 'string' }, slots: { type: 'array', items: ref('Slot') }, respondingToRevision: { type: 'integer' } } },
+          lastError: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, revision: { type: 'integer' }, at: { type: 'integer' } } },
+        },
+      },
+      SchedulingThreadSummary: {
+        type: 'object',
+        properties: {
+          threadId: { type: 'string' },
+          status: { type: 'string', enum: ['PROPOSED', 'CONFIRMED', 'CANCELLED'] },
+          revision: { type: 'integer' },
+          initiator: { type: 'string' },
+          title: { type: ['string', 'null'] },
+          duration: { type: ['string', 'null'] },
+          timeWindow: { oneOf: [ref('Slot'), { type: 'null' }] },
+          finalSlot: { oneOf: [ref('Slot'), { type: 'null' }] },
+          participants: { type: 'array', items: { type: 'object', properties: { did: { type: 'string' }, required: { type: 'boolean' }, phase: { type: 'string' }, revision: { type: 'integer' } } } },
+          bestSlot: { description: 'First candidate (all required free, most optional ones), or null', type: ['object', 'null'] },
+          openedAt: { type: 'integer' },
+          updatedAt: { type: 'integer' },
+        },
+      },
+      SchedulingThread: {
+        type: 'object',
+        properties: {
+          threadId: { type: 'string' },
+          state: { type: 'object', description: 'shared/oacop ThreadState: status, revision, initiator, object, constraints, responses, finalSlot, reason, cancelledBy' },
+          participants: { type: 'array', items: ref('SchedulingParticipant') },
+          suggestion: { description: 'null unless PROPOSED with a window and a duration; else { candidates, nearestAlternatives } (each a Slot with optionalFree and missingRequired) or { error }', type: ['object', 'null'] },
+          log: { type: 'array', items: { type: 'object', properties: { seq: { type: 'integer' }, envelopeId: { type: 'string' }, at: { type: 'integer' }, from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string' }, revision: { type: 'integer' }, outcome: { type: 'string', enum: ['applied', 'copy', 'refused', 'noted'] }, error: { type: 'object' } } } },
+          openedAt: { type: 'integer' },
+          updatedAt: { type: 'integer' },
+        },
+      },
+      TaskBoard: {
+        type: 'object',
+        properties: {
+          tasks: { type: 'array', items: { type: 'object', description: 'shared/oacop TaskState plus blockedBy, blocked, assignedAt, updatedAt, lastError' } },
+          columns: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Task ids by ASSIGNED, ACCEPTED, IN_PROGRESS, BLOCKED, COMPLETED, DECLINED' },
+          tree: { type: 'array', items: { type: 'object', description: '{ task, children }' } },
+          treeError: { type: 'object' },
+          dependencyError: { type: 'object' },
+          log: { type: 'array', items: { type: 'object' } },
+        },
+      },
+      Burn: {
+        type: 'object',
+        required: ['txId', 'burnedBy', 'amount', 'burnedAt', 'usedFor'],
+        properties: { txId: { type: 'string' }, burnedBy: { type: 'string' }, amount: { type: 'string' }, burnedAt: { type: 'integer' }, usedFor: { type: ['string', 'null'], description: 'The threadId the burn paid for' } },
+      },
       Envelope: {
         type: 'object',
         required: ['version', 'id', 'ts', 'type', 'sender', 'payload', 'thread', 'sig'],

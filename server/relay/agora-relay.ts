@@ -13,6 +13,7 @@ import type { AgoraError } from '@shared/agora/reject-reasons';
 import { DEFAULT_THREAD_TIMEOUTS, openThread, threadDeadline, tick } from '@shared/agora/thread-state';
 import type { ThreadTimeouts } from '@shared/agora/thread-state';
 import { transition } from '@shared/agora/thread-transition';
+import { isOacopCarrier, readCarrier } from '@shared/oacop/carrier';
 import { parseStrictJson } from '@shared/aor/strict-json';
 import { canonicalize } from '@shared/crypto/jcs';
 import { ok } from '@shared/errors';
@@ -100,6 +101,13 @@ export class AgoraRelay {
   async accept(verified: Verified): Promise<PostOutcome> {
     const { envelope, digest, expiresAt, json } = verified;
     if (isRegistration(envelope)) throw new TypeError('registrations go to the directory');
+    const carried = isOacopCarrier(envelope) ? readCarrier(envelope) : undefined;
+    if (carried && !carried.ok) {
+      // Stateless OACoP checks only (§7 schemas and the cross-field rules): the revision rule and
+      // everything else that needs a thread is each receiving agent's (OACoP §3.4.2).
+      const { code, message, details } = carried.error;
+      return { ok: false, error: agoraError('oacop_invalid_message', message, { oacopCode: code, ...(details ? { oacop: details } : {}) }) };
+    }
     const now = this.#clock.now();
     const record = toRecord(envelope, 'event', digest, now, expiresAt, json);
     const outcome = await this.store.appendEvent(record, this.#decide(envelope, now));
@@ -120,6 +128,8 @@ export class AgoraRelay {
 
   /** The thread rule as the store runs it: tick the stored state to now, then apply the message. */
   #decide(envelope: Envelope, now: number): ThreadDecision {
+    // OACoP carriers are one-way messages, not REQUEST → OFFER threads (decisions-oacop.md §A1).
+    if (isOacopCarrier(envelope)) return () => ok(null);
     return (thread) => {
       const current = thread ? tick(thread.state, now, this.timeouts) : openThread(envelope.thread.id);
       const next = transition(current, { type: 'message', envelope, now });

@@ -56,8 +56,10 @@ export interface ThreadWrite {
 /**
  * Runs inside the append transaction with the thread as stored (undefined before its first
  * message): returns the state to store, or the refusal, which stores nothing. Must be pure.
+ * `null` stores the envelope without touching any thread row: OACoP carriers ride outside the
+ * Agora thread machine (docs/decisions-oacop.md §A1).
  */
-export type ThreadDecision = (thread: ThreadRecord | undefined) => Result<ThreadWrite, AgoraError>;
+export type ThreadDecision = (thread: ThreadRecord | undefined) => Result<ThreadWrite | null, AgoraError>;
 
 export type AppendOutcome =
   | { readonly outcome: 'stored'; readonly envelope: StoredRelayEnvelope; readonly thread?: ThreadRecord }

@@ -4,6 +4,7 @@
 // consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
 // so several server instances can share one database.
 import type { NegotiationStore } from './negotiation-store';
+import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
 
 /** Which §3 topic a stored message arrived on. */
@@ -146,6 +147,8 @@ export interface Store {
   readonly relay: RelayStore;
   /** RFC 0002 negotiations and the transparency log (negotiation-store.ts). */
   readonly negotiations: NegotiationStore;
+  /** OACoP's ledger, calendars and agents' own thread states (oacop-store.ts). */
+  readonly oacop: OacopStore;
 
   // Rooms and their history (issue 3 item 7).
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;

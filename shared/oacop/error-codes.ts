@@ -24,6 +24,8 @@ export const OacopLocalErrorCode = {
   INVALID_TRANSITION: 'OACOP_INVALID_TRANSITION',
   /** Tasks whose `parentTaskId` or `dependencies` form a cycle. */
   TASK_CYCLE: 'OACOP_TASK_CYCLE',
+  /** §6.1.3 "Enforce rate limiting per DID": an unknown DID asked too often; retry later. */
+  RATE_LIMITED: 'OACOP_RATE_LIMITED',
 } as const;
 export type OacopLocalErrorCode = (typeof OacopLocalErrorCode)[keyof typeof OacopLocalErrorCode];
 

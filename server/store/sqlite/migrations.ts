@@ -239,6 +239,42 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'negotiation_log: only the public view of an entry may change'); END;
     `,
   },
+  {
+    version: 4,
+    name: 'oacop ledger, bookings and agent state',
+    sql: /* sql */ `
+      -- The local ledger standing in for OAPP (OACoP §6.2): a burn pays for one thread.
+      CREATE TABLE oacop_burns (
+        tx_id     TEXT PRIMARY KEY,
+        burned_by TEXT NOT NULL,
+        amount    TEXT NOT NULL,
+        burned_at INTEGER NOT NULL,
+        used_for  TEXT
+      ) STRICT;
+
+      -- Calendars of agents and resources (OACoP §8.2): one booking per owner and thread.
+      CREATE TABLE oacop_bookings (
+        owner     TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        start_ms  INTEGER NOT NULL,
+        end_ms    INTEGER NOT NULL,
+        revision  INTEGER NOT NULL,
+        title     TEXT NOT NULL,
+        booked_at INTEGER NOT NULL,
+        PRIMARY KEY (owner, thread_id)
+      ) STRICT;
+      CREATE INDEX oacop_bookings_by_time ON oacop_bookings (owner, start_ms);
+
+      -- Each agent's own state of a thread or task (its revision rule survives a restart).
+      CREATE TABLE oacop_agent_state (
+        agent      TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        state      TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (agent, key)
+      ) STRICT;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

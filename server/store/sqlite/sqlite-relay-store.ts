@@ -202,6 +202,7 @@ export class SqliteRelayStore implements RelayStore {
     const decided = decide(current);
     if (!decided.ok) return { outcome: 'refused', error: decided.error };
     const stored = this.#insertEnvelope(envelope);
+    if (decided.value === null) return { outcome: 'stored', envelope: stored };
     const thread = this.#writeThread(envelope.threadId, current, decided.value, envelope.receivedAt);
     return { outcome: 'stored', envelope: stored, thread };
   }

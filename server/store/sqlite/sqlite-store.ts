@@ -29,6 +29,7 @@ import type {
 } from '../store';
 import { migrate } from './migrations';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
+import { SqliteOacopStore } from './sqlite-oacop-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
@@ -173,6 +174,7 @@ function checkCursor(value: number | undefined, name: string): void {
 export class SqliteStore implements Store {
   readonly relay: SqliteRelayStore;
   readonly negotiations: SqliteNegotiationStore;
+  readonly oacop: SqliteOacopStore;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #appendTransaction: Database.Transaction<(m: NewRoomMessage) => number>;
@@ -204,6 +206,7 @@ export class SqliteStore implements Store {
     this.#db = db;
     this.relay = new SqliteRelayStore(db);
     this.negotiations = new SqliteNegotiationStore(db);
+    this.oacop = new SqliteOacopStore(db);
     this.#appendTransaction = db.transaction((m: NewRoomMessage) => this.#appendRow(m));
   }
 

@@ -1,0 +1,43 @@
+// The local ledger standing in for OAPP (OACoP §6.2; OAPP itself is not specified). A burn is a
+// signed Agora REQUEST with intent `oapp.burn` and `params.amount` (a decimal string), verified
+// like any envelope (signature, ±5 min, replay); the burner is its signer and the transaction id
+// `oap:tx:<envelope id>`, so anyone can verify a proofOfBurn by txId and amount
+// (docs/decisions-oacop.md §A2).
+import type { Envelope } from '@shared/agora/envelope';
+import { CodedError } from '@shared/errors';
+import type { BurnInvitationLookup } from './participant-agent';
+import type { AgoraRelay } from '../relay/agora-relay';
+import type { BurnRecordRow, OacopStore } from '../store/oacop-store';
+
+export const BURN_INTENT = 'oapp.burn';
+const AMOUNT = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,8})?$/;
+
+export const txIdOf = (envelopeId: string): string => `oap:tx:${envelopeId}`;
+
+export function isBurn(envelope: Envelope): boolean {
+  return envelope.type === 'REQUEST' && envelope.payload.intent === BURN_INTENT;
+}
+
+/** Verifies and records a burn; the same signed burn again answers the same record. */
+export async function recordBurn(relay: AgoraRelay, store: OacopStore, text: string, bytes: number): Promise<BurnRecordRow> {
+  const verified = await relay.verify(text, bytes);
+  if (!verified.ok) throw new CodedError(verified.error.code, verified.error.message, verified.error.details);
+  const { envelope } = verified.value;
+  if (!isBurn(envelope)) throw new CodedError('INVALID_REQUEST', `A burn is a REQUEST with intent ${BURN_INTENT}.`);
+  const amount = (envelope.payload.params as { amount?: unknown } | undefined)?.amount;
+  if (typeof amount !== 'string' || !AMOUNT.test(amount) || /^0(?:\.0+)?$/.test(amount)) {
+    throw new CodedError('INVALID_REQUEST', 'params.amount must be a positive decimal string (at most 8 decimals).');
+  }
+  const txId = txIdOf(envelope.id);
+  const outcome = await store.recordBurn({ txId, burnedBy: envelope.sender.id, amount, burnedAt: relay.now() });
+  if (outcome === 'conflict') throw new CodedError('CONFLICT', `Transaction ${txId} exists with other content.`);
+  const record = await store.getBurn(txId);
+  if (!record) throw new Error(`burn ${txId} vanished`);
+  return record;
+}
+
+/** What an agent's invitation check reads (check-invitation.ts `ledgerLookup`), preloaded. */
+export async function burnLookup(store: OacopStore, txId: string | undefined): Promise<BurnInvitationLookup> {
+  const record = txId === undefined ? undefined : await store.getBurn(txId);
+  return (id) => (record && id === record.txId ? { amount: record.amount, burnedBy: record.burnedBy, ...(record.usedFor ? { usedFor: record.usedFor } : {}) } : undefined);
+}

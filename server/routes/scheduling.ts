@@ -1,0 +1,54 @@
+// Console reads over OACoP (issue 7 items 1 and 4): scheduling threads with each participant's
+// state and revision and the suggested slot, and the task board with its tree and blocked-by
+// lists. Both are read models over the relay's stored envelopes (server/oacop/oacop-read-models.ts).
+// Operator session required. The API contract is in server/README.md.
+import { Hono } from 'hono';
+import { CodedError } from '@shared/errors';
+import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
+import { requireSession, type SessionDeps } from '../http/session';
+import type { OacopReadModels } from '../oacop/oacop-read-models';
+
+/** The list's row: enough for a thread list without the log. */
+const summary = (view: SchedulingThreadView) => {
+  const { state } = view;
+  const best = view.suggestion && 'candidates' in view.suggestion ? (view.suggestion.candidates[0] ?? null) : null;
+  return {
+    threadId: view.threadId,
+    status: state.status,
+    revision: state.revision,
+    initiator: state.initiator,
+    title: state.object.title ?? null,
+    duration: state.object.duration ?? null,
+    timeWindow: state.constraints.timeWindow ?? null,
+    finalSlot: 'finalSlot' in state ? (state.finalSlot ?? null) : null,
+    participants: view.participants.map(({ did, required, phase, revision }) => ({ did, required, phase, revision })),
+    bestSlot: best,
+    openedAt: view.openedAt,
+    updatedAt: view.updatedAt,
+  };
+};
+
+export function schedulingRoutes(models: OacopReadModels, session: SessionDeps) {
+  return new Hono()
+    .use('*', requireSession(session))
+    .get('/threads', async (c) => {
+      await models.catchUp();
+      return c.json({ threads: models.scheduling.list().map(summary) }, 200);
+    })
+    .get('/threads/:id', async (c) => {
+      await models.catchUp();
+      const id = c.req.param('id');
+      const view = models.scheduling.get(id);
+      if (!view) throw new CodedError('NOT_FOUND', `No scheduling thread ${id.slice(0, 256)}.`);
+      return c.json({ thread: view }, 200);
+    });
+}
+
+export function taskRoutes(models: OacopReadModels, session: SessionDeps) {
+  return new Hono()
+    .use('*', requireSession(session))
+    .get('/', async (c) => {
+      await models.catchUp();
+      return c.json(models.tasks.board(), 200);
+    });
+}

@@ -1,0 +1,52 @@
+// OACoP's part of the storage contract (issue 7 item 7): what must survive a restart besides the
+// relayed envelopes themselves. The read models are rebuilt from the envelopes (their source
+// events), so they are not stored. Every decision (is this burn still unused, is this slot
+// still free) is taken inside one engine transaction, so several instances can share a database.
+import type { Result } from '@shared/errors';
+
+/** A proof-of-burn in the local ledger that stands in for OAPP (OACoP §6.2). */
+export interface BurnRecordRow {
+  readonly txId: string;
+  readonly burnedBy: string;
+  /** Decimal string of OAP credits. */
+  readonly amount: string;
+  readonly burnedAt: number;
+  /** The threadId the burn paid for, once an invitation used it. */
+  readonly usedFor: string | null;
+}
+
+/** One booking in an agent's or a resource's calendar (a confirmed scheduling thread). */
+export interface CalendarBooking {
+  readonly owner: string;
+  readonly threadId: string;
+  /** Epoch ms, half-open [start, end). */
+  readonly start: number;
+  readonly end: number;
+  readonly revision: number;
+  readonly title: string;
+  readonly bookedAt: number;
+}
+
+/** Runs inside the booking transaction with the owner's other bookings; ok books, a failure stores nothing. */
+export type BookingDecision = (others: readonly CalendarBooking[]) => Result<void>;
+
+export type BurnOutcome = 'stored' | 'duplicate' | 'conflict';
+
+export interface OacopStore {
+  /** Same txId with the same burner and amount is `duplicate`; with others `conflict`. */
+  recordBurn(burn: Omit<BurnRecordRow, 'usedFor'>): Promise<BurnOutcome>;
+  getBurn(txId: string): Promise<BurnRecordRow | undefined>;
+  /** Marks the burn as paying for `threadId`; false when it already paid for another thread or is unknown. */
+  useBurn(txId: string, threadId: string): Promise<boolean>;
+
+  /** One transaction: the owner's other bookings are read, `decide` runs, and only then is `booking` stored (replacing the same thread's). */
+  book(booking: CalendarBooking, decide: BookingDecision): Promise<Result<void>>;
+  /** Removes the owner's booking for a thread; false when there was none. */
+  unbook(owner: string, threadId: string): Promise<boolean>;
+  /** Bookings that overlap [from, to), by start. */
+  listBookings(owner: string, from: number, to: number): Promise<CalendarBooking[]>;
+
+  /** An agent's own view of a thread or task (JSON), so its revision rule survives a restart. */
+  putAgentState(agent: string, key: string, state: unknown, at: number): Promise<void>;
+  getAgentState(agent: string, key: string): Promise<unknown>;
+}
