@@ -19,6 +19,10 @@ import { agoraThreadRoutes } from './routes/agora-threads';
 import { eventRoutes } from './routes/events';
 import { seedRoutes } from './routes/seed';
 import type { Store } from './store/store';
+import { NegotiationService } from './negotiation/negotiation-service';
+import { negotiationRoutes } from './routes/negotiation';
+import { negotiationConsoleRoutes } from './routes/negotiations-console';
+import { transparencyLogRoutes } from './routes/transparency-log';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -30,6 +34,8 @@ export interface AppOptions {
   readonly rooms?: RoomRouteDeps;
   /** The Agora relay and directory; built over `store` (demo off) when absent. */
   readonly relay?: { readonly services: RelayServices; readonly demo: boolean; readonly demoSeed: number };
+  /** The RFC 0002 service; built over `store` when absent. */
+  readonly negotiations?: NegotiationService;
 }
 
 /** 30 requests per minute per client address. */
@@ -40,6 +46,7 @@ export function createApp(options: AppOptions) {
   const limiter = new TokenBucketLimiter({ ...(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT), clock });
   const verifier = new DidVerifier();
   const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
+  const negotiations = options.negotiations ?? new NegotiationService({ store: options.store.negotiations, clock, verifier });
   const app = new Hono()
     .use('*', securityHeaders())
     .use('/api/*', csrfProtection())
@@ -48,6 +55,10 @@ export function createApp(options: AppOptions) {
     .route('/events', eventRoutes(relay.services))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
+    .get('/oap/manifest', (c) => c.json(negotiations.manifest, 200))
+    .route('/oap/negotiation', negotiationRoutes(negotiations))
+    .route('/oap/transparency-log', transparencyLogRoutes(negotiations))
+    .route('/api/negotiations', negotiationConsoleRoutes(negotiations, { store: options.store, clock }))
     .route('/api/agora/threads', agoraThreadRoutes(relay.services, { store: options.store, clock }))
     .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));

@@ -28,6 +28,10 @@ import { startAgoraDemo, type AgoraDemoHandle } from './demo/agora/agora-demo';
 import { createRelayServices, watchStoreHead, type RelayServices } from './relay/relay-services';
 import { startThreadSweeper } from './relay/thread-sweeper';
 import type { Store } from './store/store';
+import { DidVerifier } from './crypto/node-verifier';
+import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from './demo/negotiation/negotiation-demo';
+import { NegotiationService } from './negotiation/negotiation-service';
+import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
 
 export interface RunningSwitchboard {
   readonly url: string;
@@ -102,14 +106,16 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const presence = new PresenceTracker(broker, () => clock.now());
   late.presence = presence;
   const relay = createRelayServices({ store: store.relay, clock, presence });
+  const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
   const app = createApp({
     staticDir: config.staticDir,
     store,
     clock,
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
+    negotiations,
   });
-  const stopRelay = startRelayTimers(relay, clock);
+  const stopRelay = startRelayTimers(relay, clock, negotiations);
 
   let http: { server: ServerType; address: AddressInfo } | undefined;
   try {
@@ -127,6 +133,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
     const url = `http://${urlHost(http.address)}:${http.address.port}`;
     const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
+    const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {
       url,
@@ -139,6 +146,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       relay,
       async close() {
         await agoraDemo?.stop();
+        await negotiationDemo?.stop();
         stopRelay();
         await demo?.stop();
         presence.stop();
@@ -157,11 +165,16 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   }
 }
 
-/** The thread sweeper (timeouts → ERROR) and the store-head watch; returns how to stop them. */
-function startRelayTimers(relay: RelayServices, clock: Clock): () => void {
+/**
+ * The thread sweeper (timeouts → ERROR), the store-head watch and the negotiation sweeper
+ * (valid_until → EXPIRED); returns how to stop them.
+ */
+function startRelayTimers(relay: RelayServices, clock: Clock, negotiations: NegotiationService): () => void {
   const stopSweeper = startThreadSweeper(relay.relay.store, clock, relay.relay.timeouts);
+  const stopNegotiationSweeper = startNegotiationSweeper(negotiations);
   const stopWatch = watchStoreHead(relay);
   return () => {
+    stopNegotiationSweeper();
     stopSweeper();
     stopWatch();
     relay.feed.close();
@@ -176,6 +189,23 @@ async function startAgoraDemoAgents(config: Config, address: AddressInfo, clock:
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const base = `http://${wildcard ? '127.0.0.1' : urlHost(address)}:${address.port}`;
   return startAgoraDemo({ fetch: (input, init) => fetch(input, init), baseUrl: base, seed: config.demoSeed, now: () => clock.now() });
+}
+
+/**
+ * The demo's negotiating agents (issue 6 item 5) talk RFC 0002 to this server over HTTP, with
+ * keys that follow from DEMO_SEED; a restart over the same data does not open them again.
+ */
+function startNegotiationDemoAgents(config: Config, address: AddressInfo, clock: Clock, store: Store): NegotiationDemoHandle {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const base = `http://${wildcard ? '127.0.0.1' : urlHost(address)}:${address.port}`;
+  return startNegotiationDemo({
+    fetch: (input, init) => fetch(input, init),
+    baseUrl: base,
+    seed: config.demoSeed,
+    now: () => clock.now(),
+    pace: NEGOTIATION_PACES[config.demoPace],
+    alreadyRan: async (did) => (await store.negotiations.list({ party: did, limit: 1 })).length > 0,
+  });
 }
 
 /**
@@ -266,14 +296,16 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
   const presence = new PresenceTracker(broker, () => clock.now());
   const relay = createRelayServices({ store: store.relay, clock, presence });
+  const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
   const app = createApp({
     staticDir: config.staticDir,
     store,
     clock,
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
+    negotiations,
   });
-  const stopRelay = startRelayTimers(relay, clock);
+  const stopRelay = startRelayTimers(relay, clock, negotiations);
   let http: { server: ServerType; address: AddressInfo } | undefined;
   let admin: DynsecAdmin | undefined;
   try {
@@ -308,6 +340,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
     }
     const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
+    const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {
       url: `http://${urlHost(http.address)}:${http.address.port}`,
@@ -320,6 +353,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       relay,
       async close() {
         await agoraDemo?.stop();
+        await negotiationDemo?.stop();
         stopRelay();
         await demo?.stop();
         await admin?.close();

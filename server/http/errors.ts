@@ -4,8 +4,56 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isCodedError } from '@shared/errors';
+import type { NegotiationErrorCode } from '@shared/negotiation/error-codes';
+
+const NEGOTIATION_STATUS_BY_CODE: Readonly<Record<NegotiationErrorCode, ContentfulStatusCode>> = {
+  INVALID_DOCUMENT: 400,
+  INVALID_EVENT: 400,
+  LOG_ENTRY_INVALID: 400,
+  SIGNATURE_INVALID: 401,
+  AGREEMENT_SIGNATURE_INVALID: 401,
+  NOT_A_PARTY: 403,
+  NOT_RECIPIENT: 403,
+  LOG_INDEX_OUT_OF_RANGE: 404,
+  NEGOTIATION_ID_REUSED: 409,
+  NEGOTIATION_TERMINAL: 409,
+  INVALID_TRANSITION: 409,
+  PROPOSAL_ID_REUSED: 409,
+  STALE_PREVIOUS_PROPOSAL: 409,
+  STALE_PROPOSAL: 409,
+  NOT_YOUR_TURN: 409,
+  ROUND_NOT_MONOTONIC: 409,
+  PROPOSAL_EXPIRED: 409,
+  NOT_EXPIRED: 409,
+  AGREEMENT_ALREADY_SIGNED: 409,
+  NEGOTIATION_NOT_SUPPORTED: 422,
+  CATEGORY_NOT_SUPPORTED: 422,
+  CATEGORY_MISMATCH: 422,
+  PARTIES_INVALID: 422,
+  NEGOTIATION_MISMATCH: 422,
+  INVALID_RECIPIENT: 422,
+  CLOCK_SKEW: 422,
+  MAX_ROUNDS_EXCEEDED: 422,
+  VALIDITY_INVALID: 422,
+  INVALID_TERMS: 422,
+  AGREEMENT_INVALID: 422,
+  AGREEMENT_HASH_MISMATCH: 422,
+  MATERIAL_FIELD_REDACTED: 422,
+  UNKNOWN_FIELD: 422,
+  INTEGRITY_MISMATCH: 422,
+  LOG_INDEX_MISMATCH: 422,
+  LOG_PREV_HASH_MISMATCH: 422,
+  LOG_ENTRY_HASH_MISMATCH: 422,
+  LOG_TIMESTAMP_REGRESSION: 422,
+  LOG_HEAD_MISMATCH: 422,
+};
 
 const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
+  // RFC 0002 negotiations (shared/negotiation/error-codes.ts; docs/decisions-negotiation.md §24):
+  // 400 the document is malformed, 401 a signature fails, 403 the signer may not do this,
+  // 404 no such log entry, 409 the negotiation's state refuses it now, 422 the document is
+  // well formed but its content breaks a rule of the negotiation or the manifest.
+  ...NEGOTIATION_STATUS_BY_CODE,
   INVALID_REQUEST: 400,
   UNAUTHORIZED: 401,
   // Operator login and enrollment (routes/auth.ts).

@@ -2,6 +2,7 @@
 // "an OpenAPI document for the HTTP API"), served at GET /openapi.json. openapi.test.ts checks
 // that it parses and that every path it lists is served.
 import { VERSION } from '../version';
+import { NEGOTIATION_PATHS, NEGOTIATION_SCHEMAS } from './openapi-negotiation';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -17,7 +18,8 @@ export const OPENAPI_DOCUMENT = {
     description:
       'Agora v1.0 relay (/events, /health, /seed) and the agent directory (OSNAP GET /agents, registration and signed queries). ' +
       'Every envelope is signed: remove `sig`, canonicalize with RFC 8785 (JCS), sign the UTF-8 bytes with the sender did:key Ed25519 key, put the unpadded base64url signature in `sig`. ' +
-      'Decisions where the specs are silent: docs/decisions-agora.md.',
+      'RFC 0002 negotiation (/oap/negotiation, /oap/manifest, /oap/transparency-log): every document is signed the same way in `signature` by its party\'s did:key. ' +
+      'Decisions where the specs are silent: docs/decisions-agora.md, docs/decisions-negotiation.md.',
   },
   paths: {
     '/events': {
@@ -101,10 +103,12 @@ export const OPENAPI_DOCUMENT = {
         responses: { '200': { description: 'tools_response message', content: json({ type: 'object' }) }, '404': { description: 'No such agent the caller may see' } },
       },
     },
+    ...NEGOTIATION_PATHS,
     '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
   },
   components: {
     schemas: {
+      ...NEGOTIATION_SCHEMAS,
       Envelope: {
         type: 'object',
         required: ['version', 'id', 'ts', 'type', 'sender', 'payload', 'thread', 'sig'],

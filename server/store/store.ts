@@ -3,6 +3,7 @@
 // async so either engine fits, and every method that decides something (spending a budget,
 // consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
 // so several server instances can share one database.
+import type { NegotiationStore } from './negotiation-store';
 import type { RelayStore } from './relay-store';
 
 /** Which §3 topic a stored message arrived on. */
@@ -143,6 +144,8 @@ export interface ReviewItem {
 export interface Store {
   /** The Agora relay, its threads and the agent directory (relay-store.ts). */
   readonly relay: RelayStore;
+  /** RFC 0002 negotiations and the transparency log (negotiation-store.ts). */
+  readonly negotiations: NegotiationStore;
 
   // Rooms and their history (issue 3 item 7).
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;

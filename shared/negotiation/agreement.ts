@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { canonicalBytes } from '../crypto/jcs';
 import { sha256Hex } from '../crypto/sha256';
-import { signDocument, signingBytes, verifyDocument } from '../crypto/signed-document';
+import { signDocument, signingBytes, verifyDocument, type DidSignatureCheck } from '../crypto/signed-document';
 import { fail, ok, type Result } from '../errors';
 import { ConfidentialityClass, RegulatedObligation } from './confidentiality';
 import type { Proposal } from './documents';
@@ -111,7 +111,10 @@ export const agreementSignatureVerifies = (
   a: Pick<Agreement, 'agreement_id' | 'agreement_hash'>,
   party: PartyDid,
   signature: string,
-): boolean => verifyDocument({ ...statement(a), signature }, 'signature', party).ok;
+  check?: DidSignatureCheck,
+): boolean => (check === undefined
+  ? verifyDocument({ ...statement(a), signature }, 'signature', party)
+  : verifyDocument({ ...statement(a), signature }, 'signature', party, check)).ok;
 
 export type SignatureStatus = 'valid' | 'missing' | 'invalid';
 
@@ -123,7 +126,7 @@ export interface AgreementVerdict {
 }
 
 /** Checks the schema and the hash, then reports each party's signature. */
-export function verifyAgreement(input: unknown): Result<AgreementVerdict> {
+export function verifyAgreement(input: unknown, check?: DidSignatureCheck): Result<AgreementVerdict> {
   const parsed = Agreement.safeParse(input);
   if (!parsed.success) return fail(Code.AGREEMENT_INVALID, 'Not a valid agreement document.', { issues: parsed.error.issues });
   const a = parsed.data;
@@ -136,18 +139,18 @@ export function verifyAgreement(input: unknown): Result<AgreementVerdict> {
   const status: Record<PartyDid, SignatureStatus> = {};
   for (const party of a.parties) {
     const signature = signatures[party];
-    status[party] = signature === undefined ? 'missing' : agreementSignatureVerifies(a, party, signature) ? 'valid' : 'invalid';
+    status[party] = signature === undefined ? 'missing' : agreementSignatureVerifies(a, party, signature, check) ? 'valid' : 'invalid';
   }
   return ok({ agreement_hash: claimed, signatures: status, complete: a.parties.every((p) => status[p] === 'valid') });
 }
 
 /** Adds one party's signature, refusing strangers, second signatures and signatures that fail. */
-export function addAgreementSignature(agreement: Agreement, party: PartyDid, signature: string): Result<Agreement> {
-  const verdict = verifyAgreement(agreement);
+export function addAgreementSignature(agreement: Agreement, party: PartyDid, signature: string, check?: DidSignatureCheck): Result<Agreement> {
+  const verdict = verifyAgreement(agreement, check);
   if (!verdict.ok) return verdict;
   if (!agreement.parties.includes(party)) return fail(Code.NOT_A_PARTY, `${party} is not a party to this agreement.`);
   if (agreement.signatures[party] !== undefined) return fail(Code.AGREEMENT_ALREADY_SIGNED, `${party} has already signed this agreement.`);
-  if (!agreementSignatureVerifies(agreement, party, signature)) {
+  if (!agreementSignatureVerifies(agreement, party, signature, check)) {
     return fail(Code.AGREEMENT_SIGNATURE_INVALID, `The signature does not verify against ${party} over the agreement statement.`);
   }
   return ok({ ...agreement, signatures: { ...agreement.signatures, [party]: signature } });

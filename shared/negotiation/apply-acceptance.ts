@@ -16,7 +16,7 @@ export function applyAcceptance(state: NegotiationState, input: unknown, ctx: Tr
 
   if (a.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The acceptance names another negotiation.');
   if (!isParty(state, a.by)) return fail(Code.NOT_A_PARTY, `${a.by} is not a party to this negotiation.`);
-  const signed = verifySignature(a, a.by, 'acceptance');
+  const signed = verifySignature(a, a.by, 'acceptance', ctx.verify);
   if (!signed.ok) return signed;
   const clock = checkClock(a.at, ctx.now, ctx.limits.clockSkewMs);
   if (!clock.ok) return clock;
@@ -28,7 +28,7 @@ export function applyAcceptance(state: NegotiationState, input: unknown, ctx: Tr
   if (a.by !== latest.to) return fail(Code.NOT_RECIPIENT, 'Only the recipient of the proposal can accept it.');
 
   const agreement = agreementOnAcceptance(state, latest, a.at, a.salt_seed);
-  if (!agreementSignatureVerifies(agreement, a.by, a.agreement_signature)) {
+  if (!agreementSignatureVerifies(agreement, a.by, a.agreement_signature, ctx.verify)) {
     return fail(Code.AGREEMENT_SIGNATURE_INVALID, 'agreement_signature does not sign the agreement this acceptance produces.', {
       agreement_id: agreement.agreement_id,
       agreement_hash: agreement.agreement_hash,

@@ -16,7 +16,7 @@ export function applyProposal(state: NegotiationState, input: unknown, ctx: Tran
   if (p.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The proposal names another negotiation.');
   if (!isParty(state, p.from)) return fail(Code.NOT_A_PARTY, `${p.from} is not a party to this negotiation.`);
   if (p.to !== otherParty(state, p.from)) return fail(Code.INVALID_RECIPIENT, 'A proposal goes to the other party.');
-  const signed = verifySignature(p, p.from, 'proposal');
+  const signed = verifySignature(p, p.from, 'proposal', ctx.verify);
   if (!signed.ok) return signed;
   if (p.category !== state.category) return fail(Code.CATEGORY_MISMATCH, `This negotiation is about "${state.category}".`);
 

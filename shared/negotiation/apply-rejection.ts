@@ -15,7 +15,7 @@ export function applyRejection(state: NegotiationState, input: unknown, ctx: Tra
 
   if (r.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The rejection names another negotiation.');
   if (!isParty(state, r.by)) return fail(Code.NOT_A_PARTY, `${r.by} is not a party to this negotiation.`);
-  const signed = verifySignature(r, r.by, 'rejection');
+  const signed = verifySignature(r, r.by, 'rejection', ctx.verify);
   if (!signed.ok) return signed;
   const clock = checkClock(r.at, ctx.now, ctx.limits.clockSkewMs);
   if (!clock.ok) return clock;
@@ -35,7 +35,7 @@ export function applyWithdrawal(state: NegotiationState, input: unknown, ctx: Tr
 
   if (w.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The withdrawal names another negotiation.');
   if (!isParty(state, w.by)) return fail(Code.NOT_A_PARTY, `${w.by} is not a party to this negotiation.`);
-  const signed = verifySignature(w, w.by, 'withdrawal');
+  const signed = verifySignature(w, w.by, 'withdrawal', ctx.verify);
   if (!signed.ok) return signed;
   const clock = checkClock(w.at, ctx.now, ctx.limits.clockSkewMs);
   if (!clock.ok) return clock;

@@ -13,6 +13,8 @@ export const NegotiationErrorCode = {
   PARTIES_INVALID: 'PARTIES_INVALID',
   /** A document names another negotiation than the one it is applied to. */
   NEGOTIATION_MISMATCH: 'NEGOTIATION_MISMATCH',
+  /** `open` with a negotiation_id the Tool already holds (decisions: the body of open). */
+  NEGOTIATION_ID_REUSED: 'NEGOTIATION_ID_REUSED',
   /** The negotiation is ACCEPTED, REJECTED, EXPIRED or WITHDRAWN (§3.2, §5 "Race Conditions"). */
   NEGOTIATION_TERMINAL: 'NEGOTIATION_TERMINAL',
   /** The event is not allowed from the current status (§3.2), e.g. accept while OPEN. */

@@ -28,7 +28,7 @@ export function openNegotiation(input: unknown, ctx: TransitionContext): Result<
     return fail(Code.PARTIES_INVALID, 'regulated may only name the parties (§3.7).');
   }
 
-  const signed = verifySignature(doc, doc.opened_by, 'open');
+  const signed = verifySignature(doc, doc.opened_by, 'open', ctx.verify);
   if (!signed.ok) return signed;
   const clock = checkClock(doc.at, ctx.now, ctx.limits.clockSkewMs);
   if (!clock.ok) return clock;

@@ -2,6 +2,7 @@
 // field either disclosed as {value, salt} or redacted to {digest}. Both reproduce the same
 // integrity hash, so redaction never breaks the log; material fields are always disclosed.
 import { z } from 'zod';
+import type { DidSignatureCheck } from '../crypto/signed-document';
 import { fail, ok, type Result } from '../errors';
 import { agreementSignatureVerifies, type Agreement } from './agreement';
 import { NegotiationErrorCode as Code } from './error-codes';
@@ -70,7 +71,7 @@ export interface VerifiedView {
 }
 
 /** Recomputes the integrity hash from the view and checks the signatures it carries. */
-export function verifyView(view: PublicView, integrityHash: HashString): Result<VerifiedView> {
+export function verifyView(view: PublicView, integrityHash: HashString, check?: DidSignatureCheck): Result<VerifiedView> {
   const hidden = MATERIAL_POINTERS.filter((p) => { const d = view.disclosures[p]; return d === undefined || isRedacted(d); });
   if (hidden.length > 0) return fail(Code.MATERIAL_FIELD_REDACTED, 'A public entry must disclose every material field.', { pointers: hidden });
   const digests: Record<string, string> = {};
@@ -86,7 +87,7 @@ export function verifyView(view: PublicView, integrityHash: HashString): Result<
   const statement = { agreement_id: agreementId.data, agreement_hash: integrityHash };
   for (const [signer, signature] of Object.entries(view.signatures)) {
     const party = signer as PartyDid;
-    if (!parties.data.includes(party) || !agreementSignatureVerifies(statement, party, signature)) {
+    if (!parties.data.includes(party) || !agreementSignatureVerifies(statement, party, signature, check)) {
       return fail(Code.AGREEMENT_SIGNATURE_INVALID, `The signature of ${signer} does not verify over this agreement.`, { signer });
     }
   }

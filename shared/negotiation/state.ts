@@ -2,6 +2,7 @@
 // full signed history (what GET /oap/negotiation/{id} returns). Everything else is derived
 // from the history by the helpers below, so no fact is kept twice.
 import { z } from 'zod';
+import type { DidSignatureCheck } from '../crypto/signed-document';
 import { Agreement } from './agreement';
 import { ConfidentialityClass, RegulatedObligation } from './confidentiality';
 import { Acceptance, OpenDocument, Proposal, Rejection, Withdrawal } from './documents';
@@ -46,6 +47,11 @@ export interface TransitionContext {
   /** The Tool's clock, milliseconds since the epoch (injected: the core never reads a clock). */
   readonly now: number;
   readonly limits: NegotiationLimits;
+  /**
+   * The Ed25519 check by signer DID; noble by default. The server injects node:crypto with cached
+   * keys (server/crypto/node-verifier.ts): same verdicts, several times faster.
+   */
+  readonly verify?: DidSignatureCheck;
 }
 
 export type NegotiationEvent =

@@ -4,6 +4,7 @@
 // field later (§6) without rewriting the chain, and any other change to a view fails
 // `verifyView` against that same integrity hash.
 import { z } from 'zod';
+import type { DidSignatureCheck } from '../crypto/signed-document';
 import { canonicalBytes } from '../crypto/jcs';
 import { sha256Hex } from '../crypto/sha256';
 import { fail, ok, type Result } from '../errors';
@@ -40,11 +41,12 @@ export interface AppendInput {
   readonly now: number;
   /** JSON Pointers of non-material fields to hide; defaults to `defaultRedactions` (§3.7). */
   readonly redact?: readonly string[];
+  readonly verify?: DidSignatureCheck;
 }
 
 /** The entry that follows `head` (null for an empty log). The store persists it; nothing here mutates. */
 export function appendEntry(head: LogHead | null, input: AppendInput): Result<LogEntry> {
-  const signed = checkLoggable(input.agreement);
+  const signed = checkLoggable(input.agreement, input.verify);
   if (!signed.ok) return signed;
   const view = input.redact === undefined ? publicView(input.agreement) : publicView(input.agreement, input.redact);
   if (!view.ok) return view;
@@ -69,19 +71,19 @@ export function redactEntry(entry: LogEntry, redact: readonly string[]): Result<
 }
 
 /** Publishes signatures added after the entry was appended (the proposer's co-signature). */
-export function updateEntrySignatures(entry: LogEntry, agreement: Agreement): Result<LogEntry> {
+export function updateEntrySignatures(entry: LogEntry, agreement: Agreement, check?: DidSignatureCheck): Result<LogEntry> {
   if (agreement.agreement_hash !== entry.integrity_hash) {
     return fail(Code.INTEGRITY_MISMATCH, 'That agreement is not the one this entry logs.');
   }
-  const signed = checkLoggable(agreement);
+  const signed = checkLoggable(agreement, check);
   if (!signed.ok) return signed;
   return ok({ ...entry, public: { ...entry.public, signatures: { ...agreement.signatures } } });
 }
 
 // What goes into the log must verify there later: the hash, no failing signature, and at
 // least one party's signature (an acceptance always brings the accepter's).
-function checkLoggable(agreement: Agreement): Result<true> {
-  const verdict = verifyAgreement(agreement);
+function checkLoggable(agreement: Agreement, check?: DidSignatureCheck): Result<true> {
+  const verdict = verifyAgreement(agreement, check);
   if (!verdict.ok) return verdict;
   const statuses = Object.entries(verdict.value.signatures);
   const invalid = statuses.filter(([, status]) => status === 'invalid').map(([party]) => party);
@@ -102,7 +104,7 @@ const broken = (index: number, code: string, message: string, details: Record<st
  * Verifies a whole log from genesis: schema, positions, links, hashes, time order, and each
  * public view against its integrity hash. On failure `details.index` is the first broken entry.
  */
-export function verifyChain(entries: readonly unknown[]): Result<ChainVerdict> {
+export function verifyChain(entries: readonly unknown[], check?: DidSignatureCheck): Result<ChainVerdict> {
   let prevHash: HashString = GENESIS_HASH;
   let prevTime = -Infinity;
   for (let i = 0; i < entries.length; i++) {
@@ -114,7 +116,7 @@ export function verifyChain(entries: readonly unknown[]): Result<ChainVerdict> {
     if (e.entry_hash !== entryHash(e)) return broken(i, Code.LOG_ENTRY_HASH_MISMATCH, 'entry_hash does not match the entry.');
     const time = Date.parse(e.timestamp);
     if (time < prevTime) return broken(i, Code.LOG_TIMESTAMP_REGRESSION, 'timestamp is earlier than the previous entry.');
-    const view = verifyView(e.public, e.integrity_hash);
+    const view = verifyView(e.public, e.integrity_hash, check);
     if (!view.ok) return broken(i, view.error.code, view.error.message, { ...view.error.details });
     prevHash = e.entry_hash;
     prevTime = time;

@@ -2,7 +2,7 @@
 // signature against the signer's did:key. The transition functions call both, so a server
 // cannot apply an unverified document by forgetting a step.
 import type { z } from 'zod';
-import { verifyDocument } from '../crypto/signed-document';
+import { verifyDocument, type DidSignatureCheck } from '../crypto/signed-document';
 import { fail, ok, type Result } from '../errors';
 import { NegotiationErrorCode as Code } from './error-codes';
 import type { PartyDid } from './primitives';
@@ -14,8 +14,8 @@ export function parseDocument<S extends z.ZodType>(schema: S, input: unknown, wh
     : fail(Code.INVALID_DOCUMENT, `Not a valid ${what} document.`, { issues: parsed.error.issues });
 }
 
-export function verifySignature(document: Readonly<Record<string, unknown>>, signer: PartyDid, what: string): Result<true> {
-  const verdict = verifyDocument(document, 'signature', signer);
+export function verifySignature(document: Readonly<Record<string, unknown>>, signer: PartyDid, what: string, check?: DidSignatureCheck): Result<true> {
+  const verdict = check === undefined ? verifyDocument(document, 'signature', signer) : verifyDocument(document, 'signature', signer, check);
   return verdict.ok
     ? ok(true)
     : fail(Code.SIGNATURE_INVALID, `The ${what} signature does not verify against ${signer}.`, { reason: verdict.code });

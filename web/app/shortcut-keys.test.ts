@@ -17,6 +17,12 @@ describe('shortcut keys', () => {
     expect(matchKey(idle, 'r', 0).action).toBeNull();
   });
 
+  it('goes to negotiations with g n and to the transparency log with g l', () => {
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'n', 100).action).toBe('go-negotiations');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'L', 100).action).toBe('go-log');
+    expect(SHORTCUTS.map((s) => s.keys.join(' '))).toEqual(expect.arrayContaining(['g n', 'g l']));
+  });
+
   it('lists every key the review queue and the tail use', () => {
     const keys = SHORTCUTS.map((s) => s.keys.join(' '));
     for (const k of ['?', 'g r', '/', 'Esc', 'Space', 'J', 'K', 'A', 'R']) expect(keys).toContain(k);

@@ -12,6 +12,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['?'], what: 'Show these shortcuts', scope: 'anywhere' },
   { keys: ['g', 'r'], what: 'Go to rooms', scope: 'anywhere' },
   { keys: ['g', 'o'], what: 'Go to the overview', scope: 'anywhere' },
+  { keys: ['g', 'n'], what: 'Go to negotiations', scope: 'anywhere' },
+  { keys: ['g', 'l'], what: 'Go to the transparency log', scope: 'anywhere' },
   { keys: ['/'], what: 'Search or filter', scope: 'room' },
   { keys: ['Esc'], what: 'Close a dialog, or leave a field', scope: 'anywhere' },
   { keys: ['Space'], what: 'Pause or resume the live tail', scope: 'live tail' },
@@ -21,7 +23,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['R'], what: 'Reject the candidate, with a reason', scope: 'review queue' },
 ];
 
-export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'search';
+export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'go-negotiations' | 'go-log' | 'search';
 
 export interface SequenceState {
   /** A first key waiting for its second, and when it was pressed (ms). */
@@ -31,7 +33,7 @@ export interface SequenceState {
 export const SEQUENCE_MS = 1_000;
 export const idle: SequenceState = { pending: null };
 
-const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview' };
+const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview', 'g n': 'go-negotiations', 'g l': 'go-log' };
 const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search' };
 
 /** Feeds one key (KeyboardEvent.key) at `now`; says what to do, and the next state. */

@@ -28,6 +28,8 @@ export function Shortcuts() {
       if (action === 'help') setOpen(true);
       else if (action === 'go-rooms') void navigate({ to: '/rooms' });
       else if (action === 'go-overview') void navigate({ to: '/' });
+      else if (action === 'go-negotiations') void navigate({ to: '/negotiations' });
+      else if (action === 'go-log') void navigate({ to: '/transparency-log' });
       else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };
     document.addEventListener('keydown', onKey);

@@ -178,6 +178,67 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'negotiations and the transparency log',
+    sql: /* sql */ `
+      -- RFC 0002 negotiations (issue 6): the signed state as JSON (shared/negotiation/state.ts),
+      -- a version for compare-and-set, and the columns the console filters on.
+      CREATE TABLE negotiations (
+        id          TEXT PRIMARY KEY,
+        status      TEXT NOT NULL,
+        category    TEXT NOT NULL,
+        party_a     TEXT NOT NULL,
+        party_b     TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        limits      TEXT NOT NULL,
+        version     INTEGER NOT NULL,
+        deadline_at INTEGER,
+        log_index   INTEGER,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX negotiations_due ON negotiations (deadline_at) WHERE deadline_at IS NOT NULL;
+      CREATE INDEX negotiations_by_update ON negotiations (updated_at);
+      CREATE INDEX negotiations_party_a ON negotiations (party_a);
+      CREATE INDEX negotiations_party_b ON negotiations (party_b);
+      -- A history only grows (decisions-negotiation.md §22): no row is ever deleted, no save goes back.
+      CREATE TRIGGER negotiations_no_delete BEFORE DELETE ON negotiations
+        BEGIN SELECT RAISE(ABORT, 'negotiations are kept: no row is deleted'); END;
+      CREATE TRIGGER negotiations_forward_only BEFORE UPDATE ON negotiations
+        WHEN NEW.version <= OLD.version OR NEW.id IS NOT OLD.id OR NEW.created_at IS NOT OLD.created_at
+          OR (OLD.log_index IS NOT NULL AND NEW.log_index IS NOT OLD.log_index)
+        BEGIN SELECT RAISE(ABORT, 'a negotiation only moves forward'); END;
+
+      -- The transparency log: append-only and hash-chained. An insert must be the next index and
+      -- name the previous entry's hash; no row is deleted; an update may change only the public
+      -- view (redaction, a later co-signature), never the link the entry hash covers.
+      CREATE TABLE negotiation_log (
+        log_index      INTEGER PRIMARY KEY,
+        prev_hash      TEXT NOT NULL,
+        timestamp      TEXT NOT NULL,
+        kind           TEXT NOT NULL,
+        integrity_hash TEXT NOT NULL,
+        entry_hash     TEXT NOT NULL UNIQUE,
+        public         TEXT NOT NULL,
+        negotiation_id TEXT NOT NULL
+      ) STRICT;
+      CREATE TRIGGER negotiation_log_append BEFORE INSERT ON negotiation_log
+        WHEN NEW.log_index IS NOT (SELECT coalesce(max(log_index), -1) + 1 FROM negotiation_log)
+          OR NEW.prev_hash IS NOT coalesce(
+            (SELECT entry_hash FROM negotiation_log WHERE log_index = NEW.log_index - 1),
+            'sha256-0000000000000000000000000000000000000000000000000000000000000000')
+        BEGIN SELECT RAISE(ABORT, 'negotiation_log: an entry must follow the head'); END;
+      CREATE TRIGGER negotiation_log_no_delete BEFORE DELETE ON negotiation_log
+        BEGIN SELECT RAISE(ABORT, 'negotiation_log is append-only'); END;
+      CREATE TRIGGER negotiation_log_view_only BEFORE UPDATE ON negotiation_log
+        WHEN NEW.log_index IS NOT OLD.log_index OR NEW.prev_hash IS NOT OLD.prev_hash
+          OR NEW.timestamp IS NOT OLD.timestamp OR NEW.kind IS NOT OLD.kind
+          OR NEW.integrity_hash IS NOT OLD.integrity_hash OR NEW.entry_hash IS NOT OLD.entry_hash
+          OR NEW.negotiation_id IS NOT OLD.negotiation_id
+        BEGIN SELECT RAISE(ABORT, 'negotiation_log: only the public view of an entry may change'); END;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

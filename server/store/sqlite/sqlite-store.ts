@@ -28,6 +28,7 @@ import type {
   TopicKind,
 } from '../store';
 import { migrate } from './migrations';
+import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
@@ -171,6 +172,7 @@ function checkCursor(value: number | undefined, name: string): void {
 
 export class SqliteStore implements Store {
   readonly relay: SqliteRelayStore;
+  readonly negotiations: SqliteNegotiationStore;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #appendTransaction: Database.Transaction<(m: NewRoomMessage) => number>;
@@ -201,6 +203,7 @@ export class SqliteStore implements Store {
     }
     this.#db = db;
     this.relay = new SqliteRelayStore(db);
+    this.negotiations = new SqliteNegotiationStore(db);
     this.#appendTransaction = db.transaction((m: NewRoomMessage) => this.#appendRow(m));
   }
 

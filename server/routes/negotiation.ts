@@ -1,0 +1,68 @@
+// RFC 0002 §3.3 over HTTP: /oap/negotiation/open, /{id}/propose|accept|reject|withdraw,
+// GET /{id} (the signed history), and the agreement's co-signature (decisions §13). Bodies are
+// the signed documents of shared/negotiation/documents.ts, at most 64 KiB; every refusal is a
+// coded error (status from http/errors.ts) and writes nothing. Agents authenticate by their
+// signatures, not by a session.
+import { Hono } from 'hono';
+import { CodedError, unwrap } from '@shared/errors';
+import { readJsonBody } from '../http/limited-body';
+import type { NegotiationService, PartyEvent } from '../negotiation/negotiation-service';
+import { actionsByParty, agreementSigning, agreementVerdict, negotiationSummary } from '../negotiation/negotiation-views';
+import type { NegotiationRecord } from '../store/negotiation-store';
+
+export const MAX_NEGOTIATION_BODY_BYTES = 64 * 1024;
+
+const EVENTS: readonly PartyEvent[] = ['propose', 'accept', 'reject', 'withdraw'];
+
+/** The full record: what GET /oap/negotiation/{id} and GET /api/negotiations/{id} answer. */
+export async function negotiationDetail(service: NegotiationService, record: NegotiationRecord) {
+  const now = service.now();
+  const agreement = record.state.agreement;
+  const entry = record.logIndex === null ? undefined : await service.store.logEntry(record.logIndex);
+  return {
+    negotiation: negotiationSummary(record, now),
+    history: record.state.history,
+    agreement,
+    agreement_verdict: agreementVerdict(agreement),
+    signing: agreement === null ? null : agreementSigning(agreement),
+    log: entry === undefined ? null : { index: entry.index, entry },
+    limits: record.limits,
+    available_actions: actionsByParty(record.state, now),
+  };
+}
+
+export async function loadNegotiation(service: NegotiationService, id: string): Promise<NegotiationRecord> {
+  const record = await service.store.get(id);
+  if (!record) throw new CodedError('NOT_FOUND', `No negotiation ${id.slice(0, 80)}.`);
+  return record;
+}
+
+export function negotiationRoutes(service: NegotiationService) {
+  const app = new Hono()
+    .post('/open', async (c) => {
+      const record = unwrap(await service.open(await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES)));
+      return c.json({ negotiation: negotiationSummary(record, service.now()) }, 201);
+    })
+    .get('/:id', async (c) => c.json(await negotiationDetail(service, await loadNegotiation(service, c.req.param('id'))), 200))
+    .get('/:id/agreement', async (c) => {
+      const record = await loadNegotiation(service, c.req.param('id'));
+      const agreement = record.state.agreement;
+      if (agreement === null) throw new CodedError('NOT_FOUND', 'This negotiation has no agreement (yet).', { state: record.state.status });
+      const entry = record.logIndex === null ? undefined : await service.store.logEntry(record.logIndex);
+      return c.json({ agreement, verdict: agreementVerdict(agreement), signing: agreementSigning(agreement), log: entry ? { index: entry.index, entry } : null }, 200);
+    })
+    .post('/:id/agreement/cosign', async (c) => {
+      const body = await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES);
+      const applied = unwrap(await service.cosign(c.req.param('id'), body));
+      const agreement = applied.record.state.agreement;
+      return c.json({ negotiation: negotiationSummary(applied.record, service.now()), agreement, verdict: agreementVerdict(agreement), log_entry: applied.entry ?? null }, 200);
+    });
+  for (const event of EVENTS) {
+    app.post(`/:id/${event}`, async (c) => {
+      const body = await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES);
+      const applied = unwrap(await service.apply(c.req.param('id'), event, body));
+      return c.json({ negotiation: negotiationSummary(applied.record, service.now()), ...(applied.entry ? { log_entry: applied.entry } : {}) }, 200);
+    });
+  }
+  return app;
+}
