@@ -1,5 +1,7 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { parseNegotiationsSearch } from '@web/features/negotiations/list-search';
 import { parseTimelineSearch } from '@web/features/rooms/timeline-filter';
+import { parseLogSearch } from '@web/features/transparency-log/log-search';
 import { ConsoleGate } from './console-gate';
 import { Layout } from './layout';
 
@@ -55,6 +57,27 @@ const threadRoute = createRoute({
   component: lazyRouteComponent(() => import('@web/features/agora/thread-page'), 'ThreadPage'),
 });
 
+// Negotiations (RFC 0002) and the transparency log; not under /oap, which is the agents' API.
+const negotiationsRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/negotiations',
+  validateSearch: parseNegotiationsSearch,
+  component: lazyRouteComponent(() => import('@web/features/negotiations/negotiations-page'), 'NegotiationsPage'),
+});
+
+const negotiationRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/negotiations/$negotiationId',
+  component: lazyRouteComponent(() => import('@web/features/negotiations/negotiation-page'), 'NegotiationPage'),
+});
+
+const transparencyLogRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/transparency-log',
+  validateSearch: parseLogSearch,
+  component: lazyRouteComponent(() => import('@web/features/transparency-log/transparency-log-page'), 'TransparencyLogPage'),
+});
+
 // Reached from the link the server prints (or `operators invite`), before there is a session.
 const enrollRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -63,7 +86,7 @@ const enrollRoute = createRoute({
 });
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute]), enrollRoute]),
+  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute]), enrollRoute]),
   defaultNotFoundComponent: () => (
     <div role="alert" className="mx-auto max-w-xl">
       <h1 className="text-xl font-semibold">Nothing here</h1>

@@ -22,6 +22,12 @@ describe('shortcut keys', () => {
     expect(matchKey(matchKey(idle, 'g', 0).state, 'T', 10).action).toBe('go-threads');
   });
 
+  it('goes to negotiations with g n and to the transparency log with g l', () => {
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'n', 100).action).toBe('go-negotiations');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'L', 100).action).toBe('go-log');
+    expect(SHORTCUTS.map((s) => s.keys.join(' '))).toEqual(expect.arrayContaining(['g n', 'g l']));
+  });
+
   it('lists every key the review queue and the tail use', () => {
     const keys = SHORTCUTS.map((s) => s.keys.join(' '));
     for (const k of ['?', 'g r', 'g d', 'g t', '/', 'Esc', 'Space', 'J', 'K', 'A', 'R']) expect(keys).toContain(k);

@@ -1,0 +1,192 @@
+// One negotiation (issue 6 items 4, 5): the rounds as a timeline with field-level diffs, every
+// signature and the whole history verified in this browser, the live valid_until countdown,
+// the operator's moves when it is a party, the agreement with co-signing and its log proof,
+// and export. What changed since this browser last showed it is marked.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import type { PartyDid } from '@shared/negotiation/primitives';
+import { Button } from '@web/components/ui/button';
+import { Notice } from '@web/components/ui/notice';
+import { negotiationQuery, type NegotiationDetail } from '@web/lib/api/negotiation-get';
+import type { LogProof } from '@web/lib/api/transparency-log-proof';
+import { keyFingerprint } from '@web/lib/identity/did-display';
+import { downloadTextFile } from '@web/lib/identity/download-file';
+import { useSession } from '@web/lib/identity/use-session';
+import { useEffect, useState } from 'react';
+import { AgreementPanel } from './agreement-panel';
+import { exportFileName, negotiationExport } from './export';
+import { Party, StateBadge, VerifiedBadge } from './parts';
+import { PartyActions } from './party-actions';
+import { RoundTimeline } from './round-timeline';
+import { seenStore, type Seen } from './seen-versions';
+import { useClock } from './use-clock';
+import { verifyHistory, type HistoryVerdict } from './verify-history';
+import { countdown, negotiationErrorInWords, utc } from './words';
+
+/** Verifies each new answer once (keyed by the data object), off React's render. */
+function useVerdict(detail: NegotiationDetail | undefined): HistoryVerdict | null {
+  const [result, setResult] = useState<{ for: NegotiationDetail; verdict: HistoryVerdict } | null>(null);
+  useEffect(() => {
+    if (!detail) return;
+    let live = true;
+    void verifyHistory({ history: detail.history, agreement: detail.agreement, limits: detail.limits }).then((verdict) => {
+      if (live) setResult({ for: detail, verdict });
+    });
+    return () => {
+      live = false;
+    };
+  }, [detail]);
+  return result && result.for === detail ? result.verdict : (result?.verdict ?? null);
+}
+
+/**
+ * The baseline for "new": the last-seen mark as it was when this page opened or, for a
+ * negotiation this browser never showed, its first answer. Items after it are new, including
+ * those that arrive while the page is open. The store is updated as data arrives.
+ */
+function useSeen(id: string, detail: NegotiationDetail | undefined): Seen | null {
+  const [before] = useState(() => seenStore.get(id));
+  const [first, setFirst] = useState<Seen | null>(null);
+  if (before === null && first === null && detail) setFirst({ version: detail.negotiation.version, items: detail.history.length });
+  useEffect(() => {
+    if (detail) seenStore.set(id, { version: detail.negotiation.version, items: detail.history.length });
+  }, [id, detail]);
+  return before ?? first;
+}
+
+export function NegotiationPage() {
+  const { negotiationId } = useParams({ strict: false }) as { negotiationId: string };
+  const query = useQuery(negotiationQuery(negotiationId));
+  const detail = query.data;
+  const verdict = useVerdict(detail);
+  const seen = useSeen(negotiationId, detail);
+  const session = useSession();
+  const me = session?.did;
+  const now = useClock(1_000);
+  const queryClient = useQueryClient();
+
+  if (query.isPending) {
+    return (
+      <p role="status" className="mx-auto max-w-5xl text-sm text-slate-500">
+        Loading the negotiation…
+      </p>
+    );
+  }
+  if (query.isError || !detail) {
+    return (
+      <div className="mx-auto max-w-5xl">
+        <Notice tone="error" title="Cannot show this negotiation" action={<Button onClick={() => void query.refetch()}>Try again</Button>}>
+          {negotiationErrorInWords(query.error)}
+        </Notice>
+      </div>
+    );
+  }
+
+  const n = detail.negotiation;
+  const signed = verdict?.documents.filter((d) => d.status !== 'unsigned') ?? [];
+  const verifiedCount = signed.filter((d) => d.status === 'verified').length;
+  const allVerified = verdict !== null && verifiedCount === signed.length && verdict.replay.ok;
+  const amParty = me !== undefined && n.parties.includes(me);
+  const replayed = verdict?.replay.ok ? verdict.replay.state : null;
+
+  const exportJson = () => {
+    const at = new Date();
+    const proof = detail.log ? (queryClient.getQueryData(['negotiation', n.id, 'proof', detail.log.index, n.version]) as { answer: LogProof } | undefined) : undefined;
+    downloadTextFile(exportFileName(n.id, at), JSON.stringify(negotiationExport(detail, proof?.answer ?? null, verdict, at), null, 2));
+  };
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-5">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link to="/negotiations" className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+          Negotiations
+        </Link>
+        <span className="text-slate-400"> / </span>
+        <span className="font-mono text-xs">{n.id}</span>
+      </nav>
+
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
+            {n.category} negotiation <StateBadge state={n.state} />
+          </h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {n.rounds} of {n.max_rounds} rounds · {n.confidentiality} · opened {utc(n.created_at)} · last activity {utc(n.last_activity)}
+          </p>
+        </div>
+        <div className="flex items-center gap-3">
+          {n.valid_until ? (
+            <span
+              data-testid="valid-until-countdown"
+              className={`rounded-md px-2.5 py-1 text-sm font-medium tabular-nums ${n.expiring_soon ? 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200' : 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200'}`}
+              title={`valid_until ${utc(n.valid_until)}`}
+            >
+              Latest proposal: {countdown(Date.parse(n.valid_until), now)}
+            </span>
+          ) : null}
+          <Button onClick={exportJson}>Export JSON</Button>
+        </div>
+      </header>
+
+      <dl className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
+        {n.parties.map((p, i) => (
+          <div key={p}>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">{i === 0 ? 'Party A' : 'Party B'}{p === n.opened_by ? ' (opened it)' : ''}</dt>
+            <dd className="flex flex-wrap items-center gap-2">
+              <Party did={p} me={me} />
+              <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title="Key fingerprint">
+                {keyFingerprint(p)}
+              </span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+
+      {n.regulated_obligations.length > 0 ? (
+        <Notice tone="warn" title="Regulated obligations (RFC 0002 §3.7)">
+          <ul>
+            {n.regulated_obligations.map((o) => (
+              <li key={o.party}>
+                <Party did={o.party} me={me} /> is a regulated {o.profession} party: {o.obligations.join(', ')}.
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+
+      <div data-testid="history-verdict">
+        {verdict === null ? (
+          <VerifiedBadge ok={null} label="Checking signatures in this browser…" />
+        ) : allVerified ? (
+          <Notice tone="success" title="Verified in this browser">
+            All {signed.length} signatures verify against the parties’ did:keys, and the history replays through the RFC 0002 state machine to the state shown.
+          </Notice>
+        ) : (
+          <Notice tone="error" title="This history does not verify">
+            {verifiedCount} of {signed.length} signatures verify.{' '}
+            {!verdict.replay.ok ? `The first step that fails is ${verdict.replay.index === null ? 'unknown' : `item ${verdict.replay.index + 1}`}: ${verdict.replay.message} (${verdict.replay.code}).` : null} Do not rely on what the server shows here.
+          </Notice>
+        )}
+      </div>
+
+      {amParty && me ? (
+        replayed ? (
+          <PartyActions key={`${replayed.history.length}`} state={replayed} me={me as PartyDid} now={now} defaultValidityMinutes={detail.limits.defaultValidityMinutes} />
+        ) : verdict ? (
+          <Notice tone="warn" title="Acting is disabled">
+            You are a party, but this history does not verify in this browser, so nothing will be signed on top of it.
+          </Notice>
+        ) : null
+      ) : null}
+
+      <AgreementPanel detail={detail} verdict={verdict} me={me} />
+
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading" className="mb-3 text-lg font-semibold">
+          Round by round
+        </h2>
+        <RoundTimeline detail={detail} verdicts={verdict?.documents ?? null} seen={seen} me={me} />
+      </section>
+    </div>
+  );
+}

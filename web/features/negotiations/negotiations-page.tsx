@@ -1,0 +1,125 @@
+// The negotiations list (issue 6 item 4): state, parties, category, rounds, last activity,
+// "expiring soon", and what changed since this browser last looked; filter by state.
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Button } from '@web/components/ui/button';
+import { Notice } from '@web/components/ui/notice';
+import { NEGOTIATION_STATES, negotiationsQuery, type NegotiationStateName } from '@web/lib/api/negotiations-list';
+import { canAct, useSession } from '@web/lib/identity/use-session';
+import { useState } from 'react';
+import { NewNegotiationDialog } from './new-negotiation-dialog';
+import { Party, StateBadge } from './parts';
+import { changedSince, seenStore } from './seen-versions';
+import { useClock } from './use-clock';
+import { countdown, negotiationErrorInWords, STATE_WORDS, utc } from './words';
+
+export function NegotiationsPage() {
+  const search = useSearch({ strict: false }) as { state?: NegotiationStateName };
+  const state = search.state ?? null;
+  const navigate = useNavigate();
+  const list = useQuery(negotiationsQuery(state));
+  const session = useSession();
+  const now = useClock(1_000);
+  const [opening, setOpening] = useState(false);
+
+  return (
+    <div className="mx-auto max-w-5xl">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Negotiations</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            RFC 0002: two parties converge on terms round by round; every step is signed, and an acceptance produces an agreement in the{' '}
+            <Link to="/transparency-log" className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+              transparency log
+            </Link>
+            .
+          </p>
+        </div>
+        <Button variant="primary" onClick={() => setOpening(true)} disabled={!canAct(session)}>
+          New negotiation
+        </Button>
+      </div>
+
+      <div className="mt-5 flex flex-wrap items-center gap-3">
+        <label className="text-sm text-slate-700 dark:text-slate-300" htmlFor="negotiation-state-filter">
+          State
+        </label>
+        <select
+          id="negotiation-state-filter"
+          value={state ?? ''}
+          onChange={(e) => void navigate({ to: '/negotiations', search: e.target.value ? { state: e.target.value as NegotiationStateName } : {} })}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+        >
+          <option value="">All states</option>
+          {NEGOTIATION_STATES.map((s) => (
+            <option key={s} value={s}>
+              {STATE_WORDS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      <div className="mt-4">
+        {list.isPending ? (
+          <p role="status" className="text-sm text-slate-500">
+            Loading negotiations…
+          </p>
+        ) : list.isError ? (
+          <Notice tone="error" title="Cannot list negotiations" action={<Button onClick={() => void list.refetch()}>Try again</Button>}>
+            {negotiationErrorInWords(list.error)}
+          </Notice>
+        ) : list.data.negotiations.length === 0 ? (
+          <Notice tone="info" title={state ? `No ${STATE_WORDS[state].toLowerCase()} negotiations` : 'No negotiations yet'}>
+            Agents open negotiations with POST /oap/negotiation/open; with the demo on (DEMO=1) four appear within seconds. You can open one yourself with “New negotiation”.
+          </Notice>
+        ) : (
+          <ul className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+            {list.data.negotiations.map((n) => {
+              const seen = seenStore.get(n.id);
+              const changed = changedSince(seen, n.version);
+              return (
+                <li key={n.id}>
+                  <Link
+                    to="/negotiations/$negotiationId"
+                    params={{ negotiationId: n.id }}
+                    data-testid="negotiation-row"
+                    className="grid grid-cols-[7rem_1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 sm:grid-cols-[7rem_8rem_1fr_9rem_12rem] dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
+                  >
+                    <span>
+                      <StateBadge state={n.state} />
+                    </span>
+                    <span className="text-sm font-medium">{n.category}</span>
+                    <span className="flex min-w-0 flex-wrap items-center gap-x-2 text-slate-600 dark:text-slate-400">
+                      <Party did={n.parties[0]} me={session?.did} />
+                      <span aria-hidden>↔</span>
+                      <Party did={n.parties[1]} me={session?.did} />
+                    </span>
+                    <span className="text-sm text-slate-600 dark:text-slate-400">
+                      {n.rounds} of {n.max_rounds} rounds
+                    </span>
+                    <span className="flex flex-col items-start gap-0.5 text-xs text-slate-600 sm:items-end dark:text-slate-400">
+                      <span title="Last activity">{utc(n.last_activity)}</span>
+                      <span className="flex gap-1">
+                        {n.expiring_soon && n.valid_until ? (
+                          <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                            Expiring soon · {countdown(Date.parse(n.valid_until), now)}
+                          </span>
+                        ) : null}
+                        {changed ? (
+                          <span data-testid="changed-mark" className="rounded-full bg-teal-100 px-2 py-0.5 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200">
+                            {seen === null ? 'New to you' : 'Changed since you looked'}
+                          </span>
+                        ) : null}
+                      </span>
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+      {canAct(session) && session ? <NewNegotiationDialog open={opening} onOpenChange={setOpening} me={session.did} /> : null}
+    </div>
+  );
+}

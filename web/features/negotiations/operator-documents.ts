@@ -1,0 +1,103 @@
+// The documents the operator signs as a party, built with shared/negotiation and signed in the
+// browser with the key in IndexedDB (web/lib/identity); the secret key never leaves this module's
+// call and is never sent (only the signed documents are).
+import { CodedError } from '@shared/errors';
+import { signAgreement } from '@shared/negotiation/agreement';
+import { agreementOnAcceptance } from '@shared/negotiation/apply-acceptance';
+import { nextProposalSkeleton } from '@shared/negotiation/available-actions';
+import type { ConfidentialityClass } from '@shared/negotiation/confidentiality';
+import { signNegotiationDocument, type Acceptance, type OpenDocument, type Proposal, type Rejection, type Withdrawal } from '@shared/negotiation/documents';
+import { newId, newSaltSeed } from '@shared/negotiation/ids';
+import type { PartyDid, Terms } from '@shared/negotiation/primitives';
+import { latestProposal, type NegotiationState } from '@shared/negotiation/state';
+import { identityStore, type StoredIdentity } from '@web/lib/identity/identity-store';
+
+async function operatorKey(expectedDid: string): Promise<StoredIdentity> {
+  const identity = await identityStore.load();
+  if (!identity) throw new CodedError('NO_KEY', 'This browser holds no operator key to sign with.');
+  if (identity.did !== expectedDid) throw new CodedError('NO_KEY', 'The key in this browser is not the signed-in operator’s.');
+  return identity;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface OpenInput {
+  readonly me: PartyDid;
+  readonly counterparty: PartyDid;
+  readonly category: string;
+  readonly mine: ConfidentialityClass;
+  readonly theirs: ConfidentialityClass;
+}
+
+export async function signOpen(input: OpenInput, now = Date.now()): Promise<OpenDocument> {
+  const key = await operatorKey(input.me);
+  return signNegotiationDocument<OpenDocument>({
+    type: 'open',
+    negotiation_id: newId('neg', now),
+    parties: [input.me, input.counterparty],
+    opened_by: input.me,
+    category: input.category,
+    confidentiality: { [input.me]: input.mine, [input.counterparty]: input.theirs },
+    at: iso(now),
+  }, key.secretKey);
+}
+
+export async function signProposal(state: NegotiationState, me: PartyDid, terms: Terms, validForMinutes: number, now = Date.now()): Promise<Proposal> {
+  const key = await operatorKey(me);
+  return signNegotiationDocument<Proposal>({
+    ...nextProposalSkeleton(state, me),
+    proposal_id: newId('prp', now),
+    terms,
+    valid_until: iso(now + validForMinutes * 60_000),
+  }, key.secretKey);
+}
+
+/** Builds the agreement this acceptance produces (§3.5), signs it, and signs the acceptance around it. */
+export async function signAcceptance(state: NegotiationState, me: PartyDid, now = Date.now()): Promise<Acceptance> {
+  const key = await operatorKey(me);
+  const latest = latestProposal(state);
+  if (latest === null) throw new CodedError('INVALID_TRANSITION', 'There is no proposal to accept.');
+  const at = iso(now);
+  const saltSeed = newSaltSeed();
+  const agreement = agreementOnAcceptance(state, latest, at, saltSeed);
+  return signNegotiationDocument<Acceptance>({
+    type: 'accept',
+    negotiation_id: state.negotiation_id,
+    proposal_id: latest.proposal_id,
+    by: me,
+    at,
+    salt_seed: saltSeed,
+    agreement_signature: signAgreement(agreement, key.secretKey),
+  }, key.secretKey);
+}
+
+export async function signRejection(state: NegotiationState, me: PartyDid, reason: string, now = Date.now()): Promise<Rejection> {
+  const key = await operatorKey(me);
+  const latest = latestProposal(state);
+  if (latest === null) throw new CodedError('INVALID_TRANSITION', 'There is no proposal to reject.');
+  return signNegotiationDocument<Rejection>({
+    type: 'reject',
+    negotiation_id: state.negotiation_id,
+    proposal_id: latest.proposal_id,
+    by: me,
+    at: iso(now),
+    ...(reason.trim() ? { reason: reason.trim() } : {}),
+  }, key.secretKey);
+}
+
+export async function signWithdrawal(state: NegotiationState, me: PartyDid, reason: string, now = Date.now()): Promise<Withdrawal> {
+  const key = await operatorKey(me);
+  return signNegotiationDocument<Withdrawal>({
+    type: 'withdraw',
+    negotiation_id: state.negotiation_id,
+    by: me,
+    at: iso(now),
+    ...(reason.trim() ? { reason: reason.trim() } : {}),
+  }, key.secretKey);
+}
+
+/** The co-signature: the operator's Ed25519 signature over the agreement statement (statement_jcs). */
+export async function signStatement(agreement: { agreement_id: string; agreement_hash: string }, me: PartyDid): Promise<string> {
+  const key = await operatorKey(me);
+  return signAgreement(agreement, key.secretKey);
+}

@@ -1,0 +1,158 @@
+// When the operator is a party (issue 6 item 4): counter/propose, accept, reject, withdraw, each
+// document signed in the browser. What is offered comes from the history this browser replayed
+// and verified (shared availableActions), not from the server's say-so.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { availableActions } from '@shared/negotiation/available-actions';
+import type { PartyDid, Terms } from '@shared/negotiation/primitives';
+import { latestProposal, type NegotiationState } from '@shared/negotiation/state';
+import { Button } from '@web/components/ui/button';
+import { Notice } from '@web/components/ui/notice';
+import { postNegotiationEvent, type NegotiationEventName } from '@web/lib/api/negotiation-event';
+import { useId, useState } from 'react';
+import { signAcceptance, signProposal, signRejection, signWithdrawal } from './operator-documents';
+import { negotiationErrorInWords } from './words';
+
+type Pending = { kind: 'propose'; terms: Terms; minutes: number } | { kind: 'accept' } | { kind: 'reject'; reason: string } | { kind: 'withdraw'; reason: string };
+
+function parseTerms(text: string): Terms | string {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Terms) : 'Terms are a JSON object, e.g. {"price_per_call_eur": "0.0045"}.';
+  } catch (error) {
+    return `Not JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+export function PartyActions({ state, me, now, defaultValidityMinutes }: { state: NegotiationState; me: PartyDid; now: number; defaultValidityMinutes: number }) {
+  const queryClient = useQueryClient();
+  const actions = availableActions(state, me, now).filter((a) => a !== 'cosign');
+  const latest = latestProposal(state);
+  const [termsText, setTermsText] = useState(() => JSON.stringify(latest?.terms ?? {}, null, 2));
+  const [minutes, setMinutes] = useState(defaultValidityMinutes);
+  const [reason, setReason] = useState('');
+  const [confirmAccept, setConfirmAccept] = useState(false);
+  const termsId = useId();
+  const parsed = parseTerms(termsText);
+
+  const act = useMutation({
+    mutationFn: async (p: Pending) => {
+      const event: NegotiationEventName = p.kind;
+      const doc =
+        p.kind === 'propose'
+          ? await signProposal(state, me, p.terms, p.minutes)
+          : p.kind === 'accept'
+            ? await signAcceptance(state, me)
+            : p.kind === 'reject'
+              ? await signRejection(state, me, p.reason)
+              : await signWithdrawal(state, me, p.reason);
+      return postNegotiationEvent(state.negotiation_id, event, doc);
+    },
+    onSuccess: async () => {
+      setConfirmAccept(false);
+      setReason('');
+      await queryClient.invalidateQueries({ queryKey: ['negotiation', state.negotiation_id] });
+      await queryClient.invalidateQueries({ queryKey: ['negotiations'] });
+    },
+  });
+
+  if (actions.length === 0) {
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="party-actions">
+        You are a party.{' '}
+        {state.status === 'ACCEPTED' && state.agreement?.signatures[me] === undefined
+          ? 'Accepted: your co-signature on the agreement is asked for below.'
+          : state.status === 'OPEN' || state.status === 'PROPOSED' || state.status === 'COUNTERED'
+            ? 'Nothing to do now: it is the other party’s turn.'
+            : 'This negotiation has ended.'}
+      </p>
+    );
+  }
+
+  return (
+    <section aria-labelledby="act-heading" data-testid="party-actions" className="rounded-lg border border-teal-200 bg-teal-50/40 p-4 dark:border-teal-900 dark:bg-teal-950/20">
+      <h2 id="act-heading" className="text-lg font-semibold">
+        Your move
+      </h2>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Every document is signed here with your key; only the signed document is sent.</p>
+      {latest && latest.from === me ? <p className="mt-2 text-sm">Waiting for the other party’s answer to round {latest.round}; you may still walk away.</p> : null}
+
+      {actions.includes('propose') ? (
+        <div className="mt-3">
+          <label htmlFor={termsId} className="block text-sm font-medium">
+            {latest ? `Counter-proposal (round ${latest.round + 1} of ${state.max_rounds})` : `Proposal (round 1 of ${state.max_rounds})`}: terms as JSON
+          </label>
+          <textarea
+            id={termsId}
+            value={termsText}
+            onChange={(e) => setTermsText(e.target.value)}
+            rows={Math.min(12, termsText.split('\n').length + 1)}
+            spellCheck={false}
+            aria-invalid={typeof parsed === 'string' || undefined}
+            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+          />
+          {typeof parsed === 'string' ? <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{parsed}</p> : null}
+          <div className="mt-2 flex flex-wrap items-end gap-3">
+            <label className="text-sm">
+              Valid for (minutes)
+              <input
+                type="number"
+                min={1}
+                max={7 * 24 * 60}
+                value={minutes}
+                onChange={(e) => setMinutes(Number(e.target.value))}
+                className="ml-2 w-24 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+              />
+            </label>
+            <Button
+              variant="primary"
+              disabled={typeof parsed === 'string' || !(minutes >= 1)}
+              busy={act.isPending && act.variables?.kind === 'propose'}
+              onClick={() => typeof parsed !== 'string' && act.mutate({ kind: 'propose', terms: parsed, minutes })}
+            >
+              {latest ? 'Sign and counter' : 'Sign and propose'}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      <div className="mt-4 flex flex-wrap items-end gap-3 border-t border-teal-200 pt-3 dark:border-teal-900">
+        {actions.includes('accept') && latest ? (
+          confirmAccept ? (
+            <span className="flex flex-wrap items-center gap-2 text-sm">
+              Accept round {latest.round} as a binding agreement?
+              <Button variant="primary" busy={act.isPending && act.variables?.kind === 'accept'} onClick={() => act.mutate({ kind: 'accept' })}>
+                Sign and accept
+              </Button>
+              <Button onClick={() => setConfirmAccept(false)}>Cancel</Button>
+            </span>
+          ) : (
+            <Button onClick={() => setConfirmAccept(true)}>Accept round {latest.round}…</Button>
+          )
+        ) : null}
+        {actions.includes('reject') || actions.includes('withdraw') ? (
+          <label className="text-sm">
+            Reason (optional)
+            <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} className="ml-2 w-56 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950" />
+          </label>
+        ) : null}
+        {actions.includes('reject') ? (
+          <Button busy={act.isPending && act.variables?.kind === 'reject'} onClick={() => act.mutate({ kind: 'reject', reason })}>
+            Sign and reject
+          </Button>
+        ) : null}
+        {actions.includes('withdraw') ? (
+          <Button busy={act.isPending && act.variables?.kind === 'withdraw'} onClick={() => act.mutate({ kind: 'withdraw', reason })}>
+            Sign and walk away
+          </Button>
+        ) : null}
+      </div>
+      {act.isError ? (
+        <div className="mt-3">
+          <Notice tone="error" title="Refused">
+            {negotiationErrorInWords(act.error)}
+          </Notice>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+// Terms and diffs, always as text: agent-written values never reach the DOM as HTML.
+import type { TermChange } from './terms-diff';
+
+export const showValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+export function TermsTable({ terms }: { terms: Readonly<Record<string, unknown>> }) {
+  const entries = Object.entries(terms);
+  if (entries.length === 0) return <p className="text-sm text-slate-500">No terms.</p>;
+  return (
+    <dl className="grid grid-cols-[minmax(8rem,max-content)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" data-testid="terms">
+      {entries.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">{k}</dt>
+          <dd className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">{showValue(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const KIND = {
+  added: { sign: '+', words: 'added', tone: 'text-emerald-800 dark:text-emerald-300' },
+  removed: { sign: '−', words: 'removed', tone: 'text-rose-800 dark:text-rose-300' },
+  changed: { sign: '~', words: 'changed', tone: 'text-amber-800 dark:text-amber-300' },
+} as const;
+
+export function TermsDiff({ changes }: { changes: readonly TermChange[] }) {
+  if (changes.length === 0) return <p className="text-sm text-slate-500">Same terms as the previous proposal.</p>;
+  return (
+    <ul className="space-y-1 text-sm" data-testid="terms-diff" aria-label="Changes from the previous proposal">
+      {changes.map((c) => (
+        <li key={c.pointer} data-testid="term-change" data-kind={c.kind} className="flex flex-wrap items-baseline gap-x-2">
+          <span className={`w-20 shrink-0 whitespace-nowrap text-xs font-medium ${KIND[c.kind].tone}`}>
+            <span aria-hidden>{KIND[c.kind].sign} </span>
+            {KIND[c.kind].words}
+          </span>
+          <code className="font-mono text-xs">{c.pointer}</code>
+          {c.kind === 'changed' ? (
+            <span className="break-words">
+              <del className="text-slate-500 dark:text-slate-400">{showValue(c.before)}</del> <span aria-hidden>→</span>
+              <span className="sr-only">to</span> <ins className="no-underline font-medium">{showValue(c.after)}</ins>
+            </span>
+          ) : c.kind === 'added' ? (
+            <ins className="no-underline font-medium break-words">{showValue(c.after)}</ins>
+          ) : (
+            <del className="text-slate-500 break-words dark:text-slate-400">{showValue(c.before)}</del>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
