@@ -14,6 +14,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['g', 'o'], what: 'Go to the overview', scope: 'anywhere' },
   { keys: ['g', 'd'], what: 'Go to the agent directory', scope: 'anywhere' },
   { keys: ['g', 't'], what: 'Go to Agora threads', scope: 'anywhere' },
+  { keys: ['g', 's'], what: 'Go to scheduling', scope: 'anywhere' },
+  { keys: ['g', 'k'], what: 'Go to tasks', scope: 'anywhere' },
   { keys: ['/'], what: 'Search or filter', scope: 'room' },
   { keys: ['Esc'], what: 'Close a dialog, or leave a field', scope: 'anywhere' },
   { keys: ['Space'], what: 'Pause or resume the live tail', scope: 'live tail' },
@@ -23,7 +25,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['R'], what: 'Reject the candidate, with a reason', scope: 'review queue' },
 ];
 
-export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'go-directory' | 'go-threads' | 'search';
+export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'go-directory' | 'go-threads' | 'go-scheduling' | 'go-tasks' | 'search';
 
 export interface SequenceState {
   /** A first key waiting for its second, and when it was pressed (ms). */
@@ -33,7 +35,7 @@ export interface SequenceState {
 export const SEQUENCE_MS = 1_000;
 export const idle: SequenceState = { pending: null };
 
-const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview', 'g d': 'go-directory', 'g t': 'go-threads' };
+const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview', 'g d': 'go-directory', 'g t': 'go-threads', 'g s': 'go-scheduling', 'g k': 'go-tasks' };
 const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search' };
 
 /** Feeds one key (KeyboardEvent.key) at `now`; says what to do, and the next state. */

@@ -30,6 +30,8 @@ export function Shortcuts() {
       else if (action === 'go-overview') void navigate({ to: '/' });
       else if (action === 'go-directory') void navigate({ to: '/directory' });
       else if (action === 'go-threads') void navigate({ to: '/threads' });
+      else if (action === 'go-scheduling') void navigate({ to: '/scheduling' });
+      else if (action === 'go-tasks') void navigate({ to: '/tasks' });
       else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };
     document.addEventListener('keydown', onKey);
