@@ -41,6 +41,12 @@ export function Layout() {
             <Link to="/transparency-log" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
               Log
             </Link>
+            <Link to="/scheduling" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
+              Scheduling
+            </Link>
+            <Link to="/tasks" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
+              Tasks
+            </Link>
           </nav>
         ) : null}
         <div className="ml-auto flex items-center gap-5">

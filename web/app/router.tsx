@@ -78,6 +78,25 @@ const transparencyLogRoute = createRoute({
   component: lazyRouteComponent(() => import('@web/features/transparency-log/transparency-log-page'), 'TransparencyLogPage'),
 });
 
+// OACoP: scheduling threads and the task board.
+const schedulingRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/scheduling',
+  component: lazyRouteComponent(() => import('@web/features/scheduling/scheduling-page'), 'SchedulingPage'),
+});
+
+const schedulingThreadRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/scheduling/$threadId',
+  component: lazyRouteComponent(() => import('@web/features/scheduling/scheduling-thread-page'), 'SchedulingThreadPage'),
+});
+
+const tasksRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/tasks',
+  component: lazyRouteComponent(() => import('@web/features/tasks/tasks-page'), 'TasksPage'),
+});
+
 // Reached from the link the server prints (or `operators invite`), before there is a session.
 const enrollRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -86,7 +105,7 @@ const enrollRoute = createRoute({
 });
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute]), enrollRoute]),
+  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute, schedulingRoute, schedulingThreadRoute, tasksRoute]), enrollRoute]),
   defaultNotFoundComponent: () => (
     <div role="alert" className="mx-auto max-w-xl">
       <h1 className="text-xl font-semibold">Nothing here</h1>

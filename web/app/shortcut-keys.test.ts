@@ -20,6 +20,8 @@ describe('shortcut keys', () => {
   it('goes to the Agora directory with g d and to threads with g t', () => {
     expect(matchKey(matchKey(idle, 'g', 0).state, 'd', 10).action).toBe('go-directory');
     expect(matchKey(matchKey(idle, 'g', 0).state, 'T', 10).action).toBe('go-threads');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 's', 10).action).toBe('go-scheduling');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'k', 10).action).toBe('go-tasks');
   });
 
   it('goes to negotiations with g n and to the transparency log with g l', () => {

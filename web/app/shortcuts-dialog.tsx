@@ -32,6 +32,8 @@ export function Shortcuts() {
       else if (action === 'go-threads') void navigate({ to: '/threads' });
       else if (action === 'go-negotiations') void navigate({ to: '/negotiations' });
       else if (action === 'go-log') void navigate({ to: '/transparency-log' });
+      else if (action === 'go-scheduling') void navigate({ to: '/scheduling' });
+      else if (action === 'go-tasks') void navigate({ to: '/tasks' });
       else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };
     document.addEventListener('keydown', onKey);

@@ -1,0 +1,152 @@
+// Scheduling in the console, end to end, with the demo's OACoP agents on a server of its own
+// (DEMO=1, DEMO_PACE=fast): the operator proposes a meeting to Ada (Berlin), Bruno (New York),
+// Chitra (Kolkata, optional) and Room Atlas, signed in the browser; sees the answers arrive and
+// the best slot suggested; approves it (revision 2); downloads the .ics and checks it with ical.js;
+// then cancels with a reason and sees every participant move to revision 3 (issue 7 "Done when").
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import ICAL from 'ical.js';
+import { snap } from './support/screenshots';
+import { startServer, type RunningServer } from './support/server';
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(120_000);
+
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(90_000);
+  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
+  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
+  context = await browser.newContext({ baseURL: server.url, acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  await page.goto(server.enrollUrl);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+});
+
+/** The next Monday (UTC) after today: the demo calendars keep weekdays only. */
+function nextMonday(): string {
+  const d = new Date();
+  d.setUTCHours(0, 0, 0, 0);
+  do d.setUTCDate(d.getUTCDate() + 1);
+  while (d.getUTCDay() !== 1);
+  return d.toISOString().slice(0, 10);
+}
+
+const participants = () => page.getByTestId('participant');
+let threadPath = '';
+
+test('propose to the demo agents and a room, approve the suggested slot, export the .ics', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scheduling' }).click();
+  await expect(page).toHaveURL(/\/scheduling$/);
+  const form = page.getByRole('form', { name: 'Propose a meeting' });
+  await expect(form.getByLabel('Ada (Berlin) attendance')).toBeVisible({ timeout: 20_000 });
+  await form.getByLabel('Title').fill('Planning <b>sync</b>');
+  await form.getByLabel('Duration').selectOption('60');
+  await form.getByLabel('Window starts (UTC date)').fill(nextMonday());
+  await form.getByLabel('Window length (days)').fill('2');
+  await form.getByLabel('Chitra (Kolkata) attendance').selectOption('optional');
+  await form.getByLabel('Room', { exact: true }).selectOption({ label: 'Room Atlas (Berlin)' });
+  await form.getByRole('button', { name: 'Sign and propose' }).click();
+  await expect(page).toHaveURL(/\/scheduling\/urn%3Auuid%3A[\w-]+$|\/scheduling\/urn:uuid:[\w-]+$/);
+  threadPath = new URL(page.url()).pathname;
+
+  // Agent-written (here operator-written) text is text, never HTML.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Planning <b>sync</b>');
+  await expect(participants()).toHaveCount(4);
+  // Every answer arrives live, at revision 1.
+  for (const p of await participants().all()) await expect(p).toHaveAttribute('data-revision', '1', { timeout: 30_000 });
+  await expect(page.getByTestId('heat-map-row')).toHaveCount(4);
+  await expect(page.getByTestId('heat-map-axis')).toHaveCount(await page.getByTestId('heat-map-axis').count());
+  const best = page.getByTestId('best-slot');
+  await expect(best).toBeVisible();
+  const start = (await best.getAttribute('data-start'))!;
+  const end = (await best.getAttribute('data-end'))!;
+  expect(Date.parse(end) - Date.parse(start)).toBe(3_600_000);
+  await expect(page.locator('[data-testid="heat-map"] td[data-state="free"]').first()).toBeVisible();
+  await snap(page, 'scheduling-thread');
+
+  await best.getByRole('button', { name: 'Approve the suggested slot' }).click();
+  await expect(page.getByTestId('thread-status')).toHaveText('CONFIRMED', { timeout: 20_000 });
+  await expect(page.getByTestId('thread-revision')).toHaveText('2');
+  for (const p of await participants().all()) await expect(p).toHaveAttribute('data-revision', '2', { timeout: 30_000 });
+  await expect(participants().filter({ has: page.locator('[data-testid="participant-phase"]', { hasText: 'Confirmed' }) })).toHaveCount(4);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .ics' }).click()]);
+  expect(download.suggestedFilename()).toBe('planning-b-sync-b.ics');
+  const text = await readFile((await download.path())!, 'utf8');
+  const event = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!;
+  const threadId = decodeURIComponent(threadPath.split('/').pop()!);
+  expect(event.getFirstPropertyValue('uid')).toBe(threadId);
+  expect(event.getFirstPropertyValue('sequence')).toBe(2);
+  const dtstart = event.getFirstPropertyValue('dtstart') as ICAL.Time;
+  expect(dtstart.zone?.tzid).toBe('UTC');
+  expect(dtstart.toJSDate().toISOString()).toBe(new Date(start).toISOString());
+  // §2.4 maps the duration to DURATION; ical.js computes the end from it.
+  const parsed = new ICAL.Event(event);
+  expect(parsed.endDate.toJSDate().toISOString()).toBe(new Date(end).toISOString());
+  expect(parsed.endDate.zone?.tzid).toBe('UTC');
+});
+
+test('cancel with a reason: every participant moves to the new revision', async () => {
+  await page.goto(threadPath);
+  await page.getByLabel('Reason for cancelling').fill('Budget review moved <script>x</script>');
+  await page.getByRole('button', { name: 'Cancel the meeting' }).click();
+  await expect(page.getByTestId('thread-status')).toHaveText('CANCELLED', { timeout: 20_000 });
+  await expect(page.getByTestId('thread-revision')).toHaveText('3');
+  await expect(page.getByTestId('cancel-reason')).toContainText('“Budget review moved <script>x</script>”');
+  for (const p of await participants().all()) {
+    await expect(p).toHaveAttribute('data-revision', '3', { timeout: 30_000 });
+    await expect(p).toHaveAttribute('data-phase', 'CANCELLED');
+  }
+});
+
+/** The next Saturday (UTC): the demo's people keep no weekend hours. */
+function nextSaturday(): string {
+  const d = new Date();
+  d.setUTCHours(0, 0, 0, 0);
+  do d.setUTCDate(d.getUTCDate() + 1);
+  while (d.getUTCDay() !== 6);
+  return d.toISOString().slice(0, 10);
+}
+
+test('a weekend window has no common slot; an imported calendar shows its busy time, a broken one is explained', async () => {
+  await page.goto('/scheduling');
+  const form = page.getByRole('form', { name: 'Propose a meeting' });
+  await expect(form.getByLabel('Ada (Berlin) attendance')).toBeVisible({ timeout: 20_000 });
+  await form.getByLabel('Title').fill('Weekend call');
+  await form.getByLabel('Window starts (UTC date)').fill(nextSaturday());
+  await form.getByLabel('Window length (days)').fill('1');
+  await form.getByLabel('Chitra (Kolkata) attendance').selectOption('skip');
+  await form.getByRole('button', { name: 'Sign and propose' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Weekend call');
+  await expect(participants()).toHaveCount(2);
+  await expect(page.getByTestId('no-common-slot')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('no-common-slot')).toContainText('No common slot');
+  await expect(page.getByTestId('best-slot')).toHaveCount(0);
+
+  const day = nextSaturday().replaceAll('-', '');
+  const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'BEGIN:VEVENT', 'UID:busy-1', `DTSTAMP:${day}T000000Z`, `DTSTART:${day}T100000Z`, `DTEND:${day}T120000Z`, 'SUMMARY:Dentist', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+  const file = page.getByLabel('Import a calendar (.ics)');
+  await file.setInputFiles({ name: 'mine.ics', mimeType: 'text/calendar', buffer: Buffer.from(ics) });
+  await expect(page.getByTestId('ics-import-result')).toHaveText('1 busy period in the window, shown on the heat-map.');
+  // The operator's own row: 10:00–12:00 UTC is busy, nothing else.
+  const mine = page.locator('[data-testid="heat-map-row"][data-did="me"]');
+  await expect(mine).toHaveCount(1);
+  const marked = await mine.locator('td[data-imported-busy="true"]').count();
+  expect(marked).toBeGreaterThan(0);
+  expect(marked).toBeLessThan(await mine.locator('td').count());
+
+  await file.setInputFiles({ name: 'broken.ics', mimeType: 'text/calendar', buffer: Buffer.from('BEGIN:VCALENDAR\r\nnot a calendar') });
+  await expect(page.getByTestId('ics-import-result')).toContainText('OACOP_INVALID_ICAL: This file is not a calendar this console can read');
+});

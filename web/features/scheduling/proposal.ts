@@ -1,0 +1,40 @@
+// The ProposeCollaboration the form sends (OACoP §3.1, §2.3): pure, so the rules are tested.
+// A room is a required participant (§8.2: it must accept the booking). Revision 1 opens a thread.
+import { fail, ok, type Result } from '@shared/errors';
+import type { ProposeCollaboration } from '@shared/oacop/messages';
+
+export interface ProposalDraft {
+  readonly threadId: string;
+  readonly title: string;
+  readonly minutes: number;
+  /** YYYY-MM-DD, the window's first UTC day. */
+  readonly startDate: string;
+  readonly days: number;
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+  readonly room?: string | undefined;
+  readonly location?: string | undefined;
+}
+
+/** Tomorrow's UTC date, the default first day of the window. */
+export const defaultWindowStart = (now: number): string => new Date(now + 86_400_000).toISOString().slice(0, 10);
+
+export function buildProposal(d: ProposalDraft): Result<ProposeCollaboration> {
+  const title = d.title.trim();
+  if (!title) return fail('INVALID_INPUT', 'Give the meeting a title.');
+  if (!Number.isInteger(d.minutes) || d.minutes < 5) return fail('INVALID_INPUT', 'The duration must be whole minutes, 5 or more.');
+  if (!Number.isInteger(d.days) || d.days < 1 || d.days > 14) return fail('INVALID_INPUT', 'The window is 1 to 14 days long.');
+  const start = Date.parse(`${d.startDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(d.startDate) || !Number.isFinite(start)) return fail('INVALID_INPUT', 'Pick the first day of the window.');
+  const required = [...d.required, ...(d.room ? [d.room] : [])];
+  const participants = [...required, ...d.optional];
+  if (participants.length === 0) return fail('INVALID_INPUT', 'Invite at least one participant.');
+  const toUtc = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  return ok({
+    type: 'ProposeCollaboration',
+    threadId: d.threadId,
+    revision: 1,
+    object: { type: 'Event', title, duration: `PT${d.minutes}M`, ...(d.location ? { location: d.location } : {}) },
+    constraints: { timeWindow: { start: toUtc(start), end: toUtc(start + d.days * 86_400_000) }, participants, requiredParticipants: required },
+  });
+}

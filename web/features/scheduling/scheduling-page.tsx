@@ -1,0 +1,46 @@
+// Scheduling (OACoP §3): propose a meeting to the directory's calendar agents and rooms, and the
+// threads so far, newest activity first, live.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Notice } from '@web/components/ui/notice';
+import { directoryQuery } from '@web/lib/api/agora-agents';
+import { schedulingThreadsQuery } from '@web/lib/api/scheduling-threads';
+import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
+import { ProposeForm } from './propose-form';
+
+export function SchedulingPage() {
+  const threads = useQuery(schedulingThreadsQuery);
+  const directory = useQuery(directoryQuery);
+  const agents = oacopAgents(directory.data ?? []);
+  const zone = browserTimeZone();
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Scheduling</h1>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <ProposeForm key={agents.length} agents={agents} />
+        <section aria-labelledby="threads">
+          <h2 id="threads" className="text-base font-semibold">Threads</h2>
+          {threads.isError ? <Notice tone="error" title="Threads could not be read">{threads.error.message}</Notice> : null}
+          {threads.data?.length === 0 ? <p className="mt-2 text-sm text-slate-500">No meeting proposed yet.</p> : null}
+          <ul className="mt-2 space-y-2">
+            {threads.data?.map((t) => (
+              <li key={t.threadId} data-testid="scheduling-thread" className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900">
+                <Link to="/scheduling/$threadId" params={{ threadId: t.threadId }} className="font-medium text-teal-700 hover:underline dark:text-teal-300">
+                  {t.title ?? 'Untitled meeting'}
+                </Link>
+                <span className="ml-2 text-slate-500 dark:text-slate-400">
+                  {t.status} · revision {t.revision} · {t.participants.length} invited
+                </span>
+                <p className="text-xs text-slate-600 dark:text-slate-400">
+                  {t.finalSlot ? slotInZone(t.finalSlot, zone) : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`} ·{' '}
+                  {t.participants.map((p) => nameOf(agents, p.did)).join(', ')}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+// One scheduling thread, live (polled read model): who answered at which revision, the heat-map,
+// the suggested slot or "no common slot" with the nearest alternatives, approve (Confirm at
+// revision + 1), cancel with a reason, .ics export and import. Everything signed in this browser.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { Button } from '@web/components/ui/button';
+import { Notice } from '@web/components/ui/notice';
+import { TextField } from '@web/components/ui/text-field';
+import type { Result } from '@shared/errors';
+import type { CandidateSlot } from '@shared/oacop/intersect-availability';
+import type { Slot } from '@shared/oacop/messages';
+import { planCancellation, planConfirmation } from '@shared/oacop/scheduling-actions';
+import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
+import { directoryQuery } from '@web/lib/api/agora-agents';
+import { schedulingThreadQuery } from '@web/lib/api/scheduling-thread';
+import { downloadTextFile } from '@web/lib/identity/download-file';
+import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
+import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
+import { sendCarriers } from '@web/lib/oacop/send-carriers';
+import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
+import { useMemo, useState } from 'react';
+import { HeatMap } from './heat-map';
+import { heatMapGrid, type HeatMapRow } from './heat-map-grid';
+import { IcsImport } from './ics-import';
+import { icsFileName, threadIcs } from './thread-ics';
+
+const PHASE_WORDS: Record<string, string> = { INVITED: 'Invited, no answer yet', INTERESTED: 'Interested', TENTATIVE: 'Tentative', DECLINED: 'Declined', CONFIRMED: 'Confirmed', CANCELLED: 'Cancelled' };
+
+export function SchedulingThreadPage() {
+  const { threadId } = useParams({ from: '/console/scheduling/$threadId' });
+  const thread = useQuery(schedulingThreadQuery(threadId));
+  const directory = useQuery(directoryQuery);
+  const me = useQuery({ queryKey: ['identity', 'operator-did'], queryFn: () => operatorDid() });
+  const [imported, setImported] = useState<Record<string, readonly Slot[]>>({});
+
+  if (thread.isPending) return <p className="text-sm text-slate-500">Loading the thread…</p>;
+  if (thread.isError) {
+    const e = thread.error as { code?: string; message: string };
+    return (
+      <Notice tone="error" title={e.code === 'NOT_FOUND' ? 'No such scheduling thread' : 'The thread could not be read'}>
+        {e.message} <Link to="/scheduling" className="underline">Back to scheduling</Link>
+      </Notice>
+    );
+  }
+  return <ThreadView view={thread.data} agents={oacopAgents(directory.data ?? [])} me={me.data ?? null} imported={imported} onImport={(did, busy) => setImported({ ...imported, [did]: busy })} />;
+}
+
+interface ThreadViewProps {
+  readonly view: SchedulingThreadView;
+  readonly agents: ReturnType<typeof oacopAgents>;
+  readonly me: string | null;
+  readonly imported: Readonly<Record<string, readonly Slot[]>>;
+  readonly onImport: (did: string, busy: readonly Slot[]) => void;
+}
+
+function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
+  const { state } = view;
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
+  const operatorZone = browserTimeZone();
+  const name = (did: string) => nameOf(agents, did, me);
+  const zones = Object.fromEntries(view.participants.map((p) => [p.did, agents.find((a) => a.did === p.did)?.timeZone ?? 'UTC']));
+  const isInitiator = me !== null && me === state.initiator;
+  const recipients = view.participants.map((p) => p.did);
+  const suggestion = view.suggestion !== null && 'candidates' in view.suggestion ? view.suggestion : null;
+  const best = suggestion?.candidates[0];
+  const finalSlot = state.status === 'PROPOSED' ? undefined : state.finalSlot;
+
+  const rows: HeatMapRow[] = useMemo(
+    () => [
+      ...view.participants.map((p) => ({
+        did: p.did,
+        offered: p.response === undefined || p.response.respondingToRevision !== state.revision && state.status === 'PROPOSED' ? null : p.response.status === 'DECLINED' ? ('declined' as const) : p.response.slots,
+        ...(imported[p.did] ? { importedBusy: imported[p.did] } : {}),
+      })),
+      ...(imported.me ? [{ did: 'me', offered: null, importedBusy: imported.me }] : []),
+    ],
+    [view.participants, imported, state.revision, state.status],
+  );
+  const grid = state.constraints.timeWindow ? heatMapGrid(state.constraints.timeWindow, rows) : null;
+  const names = { ...Object.fromEntries(view.participants.map((p) => [p.did, name(p.did)])), me: 'You (imported)' };
+
+  const act = useMutation({
+    mutationFn: async (plan: () => Result<{ message: Parameters<typeof sendCarriers>[0] }>) => {
+      const planned = plan();
+      if (!planned.ok) throw planned.error;
+      await sendCarriers(planned.value.message, recipients);
+    },
+    onMutate: () => setRefusal(null),
+    onError: (error: unknown) => {
+      const e = error as { code?: string; message?: string };
+      setRefusal({ code: e.code ?? 'ERROR', message: e.message ?? String(error) });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['oacop'] }),
+  });
+
+  const approve = (slot: Slot) => act.mutate(() => planConfirmation(state, { start: slot.start, end: slot.end }));
+  const cancel = () => {
+    if (!me) return setRefusal({ code: 'NO_KEY', message: '' });
+    if (!reason.trim()) return setRefusal({ code: 'INVALID_INPUT', message: 'Give a reason: every participant reads it.' });
+    act.mutate(() => planCancellation(state, me, reason.trim()));
+  };
+  const exportIcs = () => {
+    const ics = threadIcs(state, Date.now());
+    if (!ics.ok) return setRefusal({ code: ics.error.code, message: ics.error.message });
+    downloadTextFile(icsFileName(state.object.title), ics.value, 'text/calendar');
+  };
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link to="/scheduling" className="text-sm text-teal-700 hover:underline dark:text-teal-300">← Scheduling</Link>
+        <h1 className="mt-1 text-xl font-semibold">{state.object.title ?? 'Untitled meeting'}</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <span data-testid="thread-status">{state.status}</span> · revision <span data-testid="thread-revision">{state.revision}</span> · {state.object.duration ?? ''}
+          {state.object.location ? ` · ${state.object.location}` : ''} · proposed by {name(state.initiator)}
+        </p>
+        {finalSlot ? (
+          <p className="mt-1 text-sm" data-testid="final-slot">
+            {state.status === 'CANCELLED' ? 'Was ' : 'Confirmed for '} {slotInZone(finalSlot, operatorZone)} · {finalSlot.start} → {finalSlot.end} UTC
+          </p>
+        ) : null}
+        {state.status === 'CANCELLED' ? (
+          <p className="mt-1 text-sm" data-testid="cancel-reason">
+            Cancelled by {name(state.cancelledBy)}: “{state.reason}”
+          </p>
+        ) : null}
+      </div>
+
+      <section aria-labelledby="who">
+        <h2 id="who" className="text-base font-semibold">Participants</h2>
+        <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          {view.participants.map((p) => (
+            <li key={p.did} className="flex flex-wrap items-baseline justify-between gap-2 px-3 py-2" data-testid="participant" data-did={p.did} data-phase={p.phase} data-revision={p.revision}>
+              <span className="font-medium">
+                {name(p.did)} <span className="font-normal text-slate-500 dark:text-slate-400">{p.required ? 'required' : 'optional'} · {zones[p.did]}</span>
+              </span>
+              <span>
+                <span data-testid="participant-phase">{PHASE_WORDS[p.phase] ?? p.phase}</span> · holds revision <span data-testid="participant-revision">{p.revision}</span>
+              </span>
+              {p.lastError ? (
+                <span className="w-full text-rose-700 dark:text-rose-300" data-testid="participant-error">
+                  {p.lastError.code}: {oacopErrorWords(p.lastError.code, p.lastError.message)}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {grid ? (
+        <section aria-labelledby="heat">
+          <h2 id="heat" className="mb-2 text-base font-semibold">Availability</h2>
+          <HeatMap grid={grid} names={names} zones={{ ...zones }} operatorZone={operatorZone} highlight={finalSlot ?? best} />
+        </section>
+      ) : null}
+
+      {state.status === 'PROPOSED' ? (
+        <section aria-labelledby="slots" className="space-y-2">
+          <h2 id="slots" className="text-base font-semibold">Suggested slot</h2>
+          {view.suggestion !== null && 'error' in view.suggestion ? <Notice tone="warn" title="No suggestion">{oacopErrorWords(view.suggestion.error.code, view.suggestion.error.message)}</Notice> : null}
+          {view.participants.some((p) => p.phase === 'INVITED') ? <p className="text-sm text-slate-500">Waiting for answers…</p> : null}
+          {suggestion && suggestion.candidates.length > 0 ? (
+            <ul className="space-y-2">
+              {suggestion.candidates.map((c, i) => (
+                <SlotRow key={c.start} slot={c} best={i === 0} zones={zones} operatorZone={operatorZone} name={name} onApprove={isInitiator ? () => approve(c) : undefined} busy={act.isPending} />
+              ))}
+            </ul>
+          ) : null}
+          {suggestion && suggestion.candidates.length === 0 && !view.participants.some((p) => p.phase === 'INVITED') ? (
+            <div data-testid="no-common-slot">
+              <Notice tone="warn" title="No common slot">
+                No time in the window suits every required participant. The nearest alternatives, and who would be missing:
+              </Notice>
+              <ul className="mt-2 space-y-2">
+                {suggestion.nearestAlternatives.map((c) => (
+                  <SlotRow key={c.start} slot={c} best={false} zones={zones} operatorZone={operatorZone} name={name} />
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {!isInitiator ? <p className="text-sm text-slate-500">Only the initiator ({name(state.initiator)}) may approve a slot.</p> : null}
+        </section>
+      ) : null}
+
+      {refusal ? (
+        <Notice tone="error" title={refusal.code.startsWith('OACOP_') ? refusal.code : 'Not sent'}>
+          <span data-testid="action-error">{oacopErrorWords(refusal.code, refusal.message)}</span>
+        </Notice>
+      ) : null}
+
+      <section aria-labelledby="cal" className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-2">
+          <h2 id="cal" className="text-base font-semibold">Calendar</h2>
+          <Button onClick={exportIcs} disabled={state.status === 'PROPOSED'}>
+            Download .ics
+          </Button>
+          <p className="text-xs text-slate-500 dark:text-slate-400">UID = the thread id, SEQUENCE = the revision, times in UTC: re-importing updates the same event.</p>
+          <IcsImport window={state.constraints.timeWindow} people={[{ did: 'me', name: 'You' }, ...view.participants.map((p) => ({ did: p.did, name: name(p.did) }))]} onImport={onImport} />
+        </div>
+        {state.status !== 'CANCELLED' && me !== null && (isInitiator || recipients.includes(me)) ? (
+          <div className="space-y-2">
+            <h2 className="text-base font-semibold">Cancel</h2>
+            <TextField label="Reason for cancelling" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
+            <Button variant="secondary" onClick={cancel} busy={act.isPending} disabled={act.isPending}>
+              Cancel the meeting
+            </Button>
+          </div>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+interface SlotRowProps {
+  readonly slot: CandidateSlot;
+  readonly best: boolean;
+  readonly zones: Readonly<Record<string, string>>;
+  readonly operatorZone: string;
+  readonly name: (did: string) => string;
+  readonly onApprove?: (() => void) | undefined;
+  readonly busy?: boolean;
+}
+
+function SlotRow({ slot, best, zones, operatorZone, name, onApprove, busy }: SlotRowProps) {
+  const local = [...new Set(Object.values(zones))].filter((z) => z !== operatorZone);
+  return (
+    <li className={`rounded-lg border px-3 py-2 text-sm ${best ? 'border-teal-500 bg-teal-50 dark:border-teal-700 dark:bg-teal-950/40' : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900'}`} data-testid={best ? 'best-slot' : 'slot'} data-start={slot.start} data-end={slot.end}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-medium">
+          {best ? 'Best: ' : ''}
+          {slotInZone(slot, operatorZone)}
+        </span>
+        {onApprove ? (
+          <Button variant={best ? 'primary' : 'secondary'} size="sm" onClick={onApprove} busy={busy} disabled={busy} aria-label={best ? 'Approve the suggested slot' : `Approve ${slot.start}`}>
+            Approve
+          </Button>
+        ) : null}
+      </div>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{local.map((z) => slotInZone(slot, z)).join(' · ')}</p>
+      {slot.optionalFree.length > 0 ? <p className="text-xs text-slate-600 dark:text-slate-400">Optional attendees free: {slot.optionalFree.map(name).join(', ')}</p> : null}
+      {slot.missingRequired.length > 0 ? <p className="text-xs text-rose-700 dark:text-rose-300">Missing: {slot.missingRequired.map(name).join(', ')}</p> : null}
+    </li>
+  );
+}
