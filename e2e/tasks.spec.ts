@@ -1,5 +1,5 @@
 // Tasks in the console, end to end, with the demo's calendar agents taking work (DEMO=1,
-// DEMO_PACE=fast): the operator assigns a task, then a second one that depends on it; the second
+// DEMO_PACE=calm): the operator assigns a task, then a second one that depends on it; the second
 // shows as blocked by the first, then both progress to completed (OACoP §4, issue 7 item 7).
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { snap } from './support/screenshots';
@@ -14,7 +14,10 @@ let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
-  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
+  // The calm pace: the first task takes several seconds of steps, so the second, which depends on
+  // it, is always assigned while it is still open and shows as blocked (at the fast pace the first
+  // could finish before the form is filled in again on a loaded machine).
+  server = await startServer({ DEMO: '1', DEMO_PACE: 'calm', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
   if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
   context = await browser.newContext({ baseURL: server.url, viewport: { width: 1400, height: 900 } });
   page = await context.newPage();
