@@ -8,6 +8,18 @@ import { Suspense } from 'react';
 import { AccountMenu } from './identity-parts';
 import { Shortcuts } from './shortcuts-dialog';
 
+/** The main navigation, in reading order; each screen area adds its entry here. */
+const NAV = [
+  { to: '/', label: 'Overview' },
+  { to: '/rooms', label: 'Rooms' },
+  { to: '/directory', label: 'Directory' },
+  { to: '/threads', label: 'Threads' },
+  { to: '/negotiations', label: 'Negotiations' },
+  { to: '/transparency-log', label: 'Log' },
+  { to: '/scheduling', label: 'Scheduling' },
+  { to: '/tasks', label: 'Tasks' },
+] as const;
+
 export function Layout() {
   const health = useQuery(healthQuery);
   const session = useSession();
@@ -23,30 +35,11 @@ export function Layout() {
         </Link>
         {session ? (
           <nav aria-label="Main" className="flex gap-4 text-sm">
-            <Link to="/" activeOptions={{ exact: true }} className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Overview
-            </Link>
-            <Link to="/rooms" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Rooms
-            </Link>
-            <Link to="/directory" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Directory
-            </Link>
-            <Link to="/threads" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Threads
-            </Link>
-            <Link to="/negotiations" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Negotiations
-            </Link>
-            <Link to="/transparency-log" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Log
-            </Link>
-            <Link to="/scheduling" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Scheduling
-            </Link>
-            <Link to="/tasks" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-              Tasks
-            </Link>
+            {NAV.map(({ to, label }) => (
+              <Link key={to} to={to} activeOptions={{ exact: to === '/' }} className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
+                {label}
+              </Link>
+            ))}
           </nav>
         ) : null}
         <div className="ml-auto flex items-center gap-5">
