@@ -2,15 +2,18 @@
 // stdout, stderr and exit code, and by what the server's store then holds. The variants of each
 // rule run in-process in cli/run-cli.test.ts; here is the contract a shell sees.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from './auth/password';
+import { openPgStore } from './store/pg/pg-store';
 import { SqliteStore } from './store/sqlite/sqlite-store';
+import { usePgDatabase } from './test-support/pg-database';
 
 const root = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+const pg = usePgDatabase();
 let dirs = 0;
 const freshDataDir = () => join(root, `data-${++dirs}`);
 
@@ -110,9 +113,27 @@ describe('operator CLI process', () => {
     expect(none).toMatchObject({ code: 2, stdout: '', stderr: 'switchboard: USAGE: no command given (see --help)\n' });
   });
 
-  it('refuses DATABASE_URL for now in one line (exit 1)', async () => {
-    const run = await cli(freshDataDir(), ['agents', 'list'], { DATABASE_URL: 'postgres://localhost/x' });
+  it('with DATABASE_URL adds and lists agents in PostgreSQL, and writes nothing under DATA_DIR', async () => {
+    const dataDir = freshDataDir();
+    const env = { DATABASE_URL: await pg.url() };
+    const added = await cli(dataDir, ['agents', 'add', 'pg-bot', '--json'], env);
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const { password } = JSON.parse(added.stdout) as { password: string };
+    const listed = await cli(dataDir, ['agents', 'list', '--json'], env);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(listed.stdout).toContain('pg-bot');
+    const store = await openPgStore({ url: env.DATABASE_URL });
+    try {
+      expect(await verifyPassword(password, (await store.getAgentCredential('pg-bot'))!.passwordHash)).toBe(true);
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('refuses an unreachable DATABASE_URL in one coded line naming it (exit 1)', async () => {
+    const run = await cli(freshDataDir(), ['agents', 'list'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x' });
     expect(run).toMatchObject({ code: 1, stdout: '' });
-    expect(run.stderr).toMatch(/^switchboard: CONFIG_ERROR: DATABASE_URL is set[^\n]*\n$/);
+    expect(run.stderr).toMatch(/^switchboard: CONFIG_ERROR: cannot open the PostgreSQL database [^\n]*\(DATABASE_URL\): [^\n]*\n$/);
   });
 });

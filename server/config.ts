@@ -9,7 +9,7 @@ export interface Config {
   /** The embedded broker's MQTT port for agents; undefined means 1883 when free, else any. */
   readonly mqttPort: number | undefined;
   readonly dataDir: string;
-  /** PostgreSQL instead of SQLite under dataDir (not available yet: openStore refuses it). */
+  /** PostgreSQL instead of SQLite under dataDir (openStore, store/pg/). */
   readonly databaseUrl: string | undefined;
   readonly demo: boolean;
   /** The demo's seed: the same seed plays the same demo (DEMO_SEED). */

@@ -5,12 +5,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tokenHash } from './auth/tokens';
+import { openPgStore } from './store/pg/pg-store';
 import { operatorKey, type Challenge } from './test-support/operator-key';
+import { usePgDatabase } from './test-support/pg-database';
 
 const children: ChildProcess[] = [];
 const root = mkdtempSync(join(tmpdir(), 'switchboard-main-'));
 let dirs = 0;
 const freshDataDir = () => join(root, `data-${++dirs}`);
+const pg = usePgDatabase();
 afterAll(() => {
   children.forEach((child) => child.kill('SIGKILL'));
   rmSync(root, { recursive: true, force: true });
@@ -85,10 +89,29 @@ describe('server entry point', () => {
     expect((await output).trim()).toBe('switchboard: PORT must be a port number from 0 to 65535, got "eighty".');
   });
 
-  it('refuses DATABASE_URL for now in one line', async () => {
-    const { output, exit } = start({ PORT: '0', DATABASE_URL: 'postgres://localhost/switchboard' });
+  it('runs on PostgreSQL when DATABASE_URL is set: health, and the enrollment token lands in the database', async () => {
+    const url = await pg.url();
+    const { output, child } = start({ PORT: '0', DATABASE_URL: url });
+    const text = await output;
+    const base = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+    expect(base).toBeDefined();
+    expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ ok: true });
+    // The first start's enrollment token was stored in PostgreSQL: it enrolls exactly once there.
+    const token = /#token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+    expect(token).toBeDefined();
+    const store = await openPgStore({ url });
+    try {
+      expect(await store.consumeEnrollment(tokenHash(token!), Date.now())).toBe('facilitator');
+    } finally {
+      await store.close();
+    }
+    child.kill('SIGTERM');
+  });
+
+  it('refuses an unreachable DATABASE_URL in one line naming it', async () => {
+    const { output, exit } = start({ PORT: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/switchboard' });
     expect(await exit).toBe(1);
-    expect((await output).trim()).toMatch(/^switchboard: DATABASE_URL is set, .*unset DATABASE_URL/);
+    expect((await output).trim()).toMatch(/^switchboard: cannot open the PostgreSQL database postgres:\/\/postgres@127\.0\.0\.1:1\/switchboard \(DATABASE_URL\): [^\n]+$/);
   });
 });
 

@@ -37,17 +37,27 @@ export function createRelayServices(options: RelayServiceOptions): RelayServices
 }
 
 /**
- * Another server instance sharing the database wakes nobody here: while long-polls wait, the
- * store's head is read every `everyMs` and waiters re-read when it moved (decisions-agora.md).
+ * Another server instance sharing the database wakes nobody here by itself. When the store pushes
+ * heads (PostgreSQL LISTEN/NOTIFY) waiters re-read as soon as another instance commits; the
+ * store's head is still read every `everyMs` (every `everyMs * 15` with a push, as a safety net
+ * for a notification lost with its connection) while long-polls wait (decisions-server.md §15).
  */
 export function watchStoreHead(services: RelayServices, everyMs = 1_000): () => void {
-  const timer = setInterval(() => {
-    if (services.feed.waiting === 0) return;
-    services.relay.store
-      .headSeq()
-      .then((head) => services.feed.noticeHead(head))
-      .catch((error: unknown) => console.error('relay: reading the store head failed', error));
-  }, everyMs);
+  const store = services.relay.store;
+  const stopPush = store.watchHead?.((head) => services.feed.noticeHead(head));
+  const timer = setInterval(
+    () => {
+      if (services.feed.waiting === 0) return;
+      store
+        .headSeq()
+        .then((head) => services.feed.noticeHead(head))
+        .catch((error: unknown) => console.error('relay: reading the store head failed', error));
+    },
+    stopPush ? everyMs * 15 : everyMs,
+  );
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    stopPush?.();
+  };
 }

@@ -13,11 +13,15 @@ interface EnvelopeFields {
   readonly fromId: string | null;
 }
 
-/** Lenient: history keeps malformed messages too, with whatever fields can be read. */
+/**
+ * Lenient: history keeps malformed messages too, with whatever fields can be read. A string
+ * holding U+0000 is not read (PostgreSQL text cannot hold it; decisions-server.md §17): its
+ * bytes stay in the payload.
+ */
 function envelopeFields(payload: Uint8Array): EnvelopeFields {
   try {
     const value = JSON.parse(new TextDecoder().decode(payload)) as { id?: unknown; type?: unknown; from?: { id?: unknown } };
-    const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 256) : null);
+    const text = (v: unknown) => (typeof v === 'string' && !v.includes('\u0000') ? v.slice(0, 256) : null);
     return { messageId: text(value?.id), type: text(value?.type), fromId: text(value?.from?.id) };
   } catch {
     return { messageId: null, type: null, fromId: null };

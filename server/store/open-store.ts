@@ -1,7 +1,9 @@
-// Chooses the storage engine from the configuration: SQLite under DATA_DIR by default;
-// PostgreSQL (DATABASE_URL) joins later and must pass the same suite (store-suite.ts).
+// Chooses the storage engine from the configuration: PostgreSQL when DATABASE_URL is set, else
+// SQLite under DATA_DIR. Both pass the same suite (store-suite.ts).
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../config';
+import { describePgError, redactUrl } from './pg/pg-pool';
+import { openPgStore } from './pg/pg-store';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite/sqlite-store';
 import type { Store } from './store';
 
@@ -11,14 +13,30 @@ export function sqliteFileFor(dataDir: string): string {
 
 /** Opens the configured store; any failure is a one-line ConfigError naming where it looked. */
 export async function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Store> {
-  if (config.databaseUrl !== undefined) {
-    throw new ConfigError('DATABASE_URL is set, but PostgreSQL storage is not available yet; unset DATABASE_URL to use SQLite under DATA_DIR.');
-  }
+  if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl);
   const file = sqliteFileFor(config.dataDir);
   try {
     return new SqliteStore({ file });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(`cannot open the database ${file} (DATA_DIR): ${reason}`);
+  }
+}
+
+async function openPostgres(url: string): Promise<Store> {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/database).');
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got a ${protocol}// one.`);
+  }
+  try {
+    return await openPgStore({ url });
+  } catch (error) {
+    // The password never reaches the message (redactUrl).
+    throw new ConfigError(`cannot open the PostgreSQL database ${redactUrl(url)} (DATABASE_URL): ${describePgError(error)}`);
   }
 }

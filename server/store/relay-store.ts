@@ -120,6 +120,11 @@ export interface RelayStore {
   /** Every envelope of a thread in seq order, expired ones included (the thread's record). */
   threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]>;
   headSeq(): Promise<number>;
+  /**
+   * Engines that several server instances share push the head as other instances commit (the
+   * PostgreSQL store: LISTEN/NOTIFY); returns how to stop. Absent: the caller polls headSeq.
+   */
+  watchHead?(listener: (headSeq: number) => void): () => void;
 
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
   /** Newest activity first. `party` matches the client or any agent named in the state. */

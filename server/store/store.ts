@@ -1,5 +1,5 @@
-// The storage contract. SQLite (embedded default, under DATA_DIR) implements it now; PostgreSQL
-// (DATABASE_URL) joins later and must pass the very same suite (store-suite.ts). Every method is
+// The storage contract. SQLite (embedded default, under DATA_DIR) and PostgreSQL (DATABASE_URL)
+// implement it and pass the very same suite (store-suite.ts). Every method is
 // async so either engine fits, and every method that decides something (spending a budget,
 // consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
 // so several server instances can share one database.
@@ -12,6 +12,7 @@ export type TopicKind = 'public' | 'public_candidates' | 'control' | 'inbox' | '
 
 export type ModerationMode = 'auto' | 'review';
 
+/** Text fields never hold U+0000 (PostgreSQL text cannot; decisions-server.md §17). */
 export interface NewRoomMessage {
   readonly roomId: string;
   readonly topic: string;

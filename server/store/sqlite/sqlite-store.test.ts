@@ -1,6 +1,6 @@
 // The Store contract against a real SQLite file in a temp dir, plus what only a file can show:
 // data surviving close and reopen, idempotent migrations, and the pragmas the server relies on.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -126,9 +126,12 @@ describe('openStore', () => {
     db.close();
   });
 
-  it('refuses DATABASE_URL for now with a ConfigError naming it', async () => {
-    await expect(openStore({ dataDir: root, databaseUrl: 'postgres://x' })).rejects.toThrow(ConfigError);
-    await expect(openStore({ dataDir: root, databaseUrl: 'postgres://x' })).rejects.toThrow(/DATABASE_URL/);
+  it('with DATABASE_URL set never opens SQLite: a malformed URL is a ConfigError naming it, and DATA_DIR stays empty', async () => {
+    // PostgreSQL itself is exercised in pg/pg-store.test.ts; here only the choice of engine.
+    const dataDir = join(root, 'unused');
+    await expect(openStore({ dataDir, databaseUrl: 'sqlite://switchboard' })).rejects.toThrow(ConfigError);
+    await expect(openStore({ dataDir, databaseUrl: 'sqlite://switchboard' })).rejects.toThrow(/^DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('turns a file it cannot open into a one-line ConfigError', async () => {

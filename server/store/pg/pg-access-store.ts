@@ -1,0 +1,141 @@
+// Who may act, on PostgreSQL: agent credentials, operators, enrollment tokens, login challenges,
+// sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: of
+// several instances consuming one token at once, exactly one gets the row.
+import type { Pool } from 'pg';
+import type { AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
+import { toAudit, type AuditRow } from './pg-rows';
+
+const MAX_PAGE = 10_000;
+
+interface CredentialRow {
+  agent_id: string;
+  password_hash: string;
+  created_at: number;
+}
+
+interface OperatorRow {
+  did: string;
+  role: OperatorRole;
+  created_at: number;
+}
+
+const toCredential = (row: CredentialRow): AgentCredential => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at });
+const toOperator = (row: OperatorRow): Operator => ({ did: row.did, role: row.role, createdAt: row.created_at });
+
+export class PgAccessStore {
+  readonly #pool: Pool;
+
+  constructor(pool: Pool) {
+    this.#pool = pool;
+  }
+
+  // Agent credentials.
+
+  async putAgentCredential(credential: AgentCredential): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (agent_id) DO UPDATE SET password_hash = excluded.password_hash, created_at = excluded.created_at`,
+      [credential.agentId, credential.passwordHash, credential.createdAt],
+    );
+  }
+
+  async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
+    const row = (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials WHERE agent_id = $1', [agentId])).rows[0];
+    return row && toCredential(row);
+  }
+
+  async listAgentCredentials(): Promise<AgentCredential[]> {
+    return (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials ORDER BY agent_id')).rows.map(toCredential);
+  }
+
+  async removeAgentCredential(agentId: string): Promise<boolean> {
+    return (await this.#pool.query('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])).rowCount === 1;
+  }
+
+  // Operators, enrollment, challenges, sessions.
+
+  async putOperator(operator: Operator): Promise<void> {
+    // A second put changes the role and keeps the original createdAt.
+    await this.#pool.query('INSERT INTO operators (did, role, created_at) VALUES ($1, $2, $3) ON CONFLICT (did) DO UPDATE SET role = excluded.role', [
+      operator.did,
+      operator.role,
+      operator.createdAt,
+    ]);
+  }
+
+  async getOperator(did: string): Promise<Operator | undefined> {
+    const row = (await this.#pool.query<OperatorRow>('SELECT * FROM operators WHERE did = $1', [did])).rows[0];
+    return row && toOperator(row);
+  }
+
+  async listOperators(): Promise<Operator[]> {
+    return (await this.#pool.query<OperatorRow>('SELECT * FROM operators ORDER BY created_at, did')).rows.map(toOperator);
+  }
+
+  async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
+    await this.#pool.query('INSERT INTO enrollments (token_hash, role, expires_at) VALUES ($1, $2, $3)', [tokenHash, role, expiresAt]);
+  }
+
+  async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
+    const row = (await this.#pool.query<{ role: OperatorRole; expires_at: number }>('DELETE FROM enrollments WHERE token_hash = $1 RETURNING role, expires_at', [tokenHash]))
+      .rows[0];
+    await this.#pool.query('DELETE FROM enrollments WHERE expires_at <= $1', [now]);
+    return row && row.expires_at > now ? row.role : undefined;
+  }
+
+  async createChallenge(nonce: string, expiresAt: number): Promise<void> {
+    await this.#pool.query('INSERT INTO login_challenges (nonce, expires_at) VALUES ($1, $2)', [nonce, expiresAt]);
+  }
+
+  async consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
+    const row = (await this.#pool.query<{ expires_at: number }>('DELETE FROM login_challenges WHERE nonce = $1 RETURNING expires_at', [nonce])).rows[0];
+    await this.#pool.query('DELETE FROM login_challenges WHERE expires_at <= $1', [now]);
+    return row && row.expires_at > now ? row.expires_at : undefined;
+  }
+
+  async createSession(tokenHash: string, session: Session): Promise<void> {
+    // The role is not stored: getSession reads the operator's current role.
+    await this.#pool.query('INSERT INTO sessions (token_hash, did, expires_at) VALUES ($1, $2, $3)', [tokenHash, session.did, session.expiresAt]);
+  }
+
+  async getSession(tokenHash: string, now: number): Promise<Session | undefined> {
+    const row = (
+      await this.#pool.query<{ did: string; role: OperatorRole; expires_at: number }>(
+        `SELECT s.did, o.role, s.expires_at FROM sessions s JOIN operators o ON o.did = s.did
+         WHERE s.token_hash = $1 AND s.expires_at > $2`,
+        [tokenHash, now],
+      )
+    ).rows[0];
+    return row && { did: row.did, role: row.role, expiresAt: row.expires_at };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.#pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
+  }
+
+  // Audit log.
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const { rows } = await this.#pool.query<AuditRow>(
+      'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [entry.at, entry.actorDid, entry.action, entry.roomId, entry.messageId, JSON.stringify(entry.details)],
+    );
+    return toAudit(rows[0]!);
+  }
+
+  async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
+    if (!Number.isInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_PAGE) {
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${filter.limit}`);
+    }
+    if (filter.before !== undefined && !Number.isSafeInteger(filter.before)) throw new RangeError(`before must be an integer cursor, got ${filter.before}`);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.roomId !== undefined) where.push(`room_id = $${params.push(filter.roomId)}`);
+    if (filter.before !== undefined) where.push(`id < $${params.push(filter.before)}`);
+    const { rows } = await this.#pool.query<AuditRow>(
+      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.push(filter.limit)}`,
+      params,
+    );
+    return rows.map(toAudit);
+  }
+}

@@ -1,0 +1,224 @@
+// Versioned schema for the PostgreSQL store (server/store/README.md, migration rule): numbered
+// 1, 2, 3, … without gaps; a migration once committed is never edited, a change is the next
+// number. PostgreSQL numbers its own migrations, apart from SQLite's: the engines share the
+// contract, not the DDL. Types (docs/decisions-server.md §13): BIGINT for ms timestamps, seconds
+// and counters, BYTEA for payloads kept byte for byte, TEXT (not JSONB) for stored JSON so the
+// exact text comes back, as SQLite keeps it; every TEXT column is COLLATE "C", so ordering and
+// comparing ids is by code point like SQLite's BINARY, whatever the database's locale.
+import type { Pool } from 'pg';
+import { inTransaction } from './pg-pool';
+
+export interface PgMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    name: 'initial schema: rooms, grants, review, operators, audit, agora relay',
+    sql: /* sql */ `
+      -- Counters handed out under a row lock inside the writing transaction, so a cursor or a seq
+      -- is taken in commit order: a reader that has seen n has seen every smaller one.
+      CREATE TABLE store_counters (
+        name  TEXT COLLATE "C" PRIMARY KEY,
+        value BIGINT NOT NULL
+      );
+      INSERT INTO store_counters (name, value) VALUES ('room_message_cursor', 0), ('relay_seq', 0);
+
+      CREATE TABLE rooms (
+        id               TEXT COLLATE "C" PRIMARY KEY,
+        name             TEXT COLLATE "C" NOT NULL,
+        moderation       TEXT COLLATE "C" NOT NULL CHECK (moderation IN ('auto', 'review')),
+        created_at       BIGINT NOT NULL,
+        message_count    BIGINT NOT NULL DEFAULT 0,
+        last_activity_at BIGINT
+      );
+
+      -- cursor comes from store_counters.room_message_cursor (never reused, commit order).
+      CREATE TABLE room_messages (
+        cursor         BIGINT PRIMARY KEY,
+        room_id        TEXT COLLATE "C" NOT NULL REFERENCES rooms (id),
+        topic          TEXT COLLATE "C" NOT NULL,
+        topic_kind     TEXT COLLATE "C" NOT NULL CHECK (topic_kind IN ('public', 'public_candidates', 'control', 'inbox', 'heartbeat', 'work')),
+        topic_agent_id TEXT COLLATE "C",
+        message_id     TEXT COLLATE "C",
+        type           TEXT COLLATE "C",
+        from_id        TEXT COLLATE "C",
+        payload        BYTEA NOT NULL,
+        received_at    BIGINT NOT NULL
+      );
+      CREATE INDEX room_messages_by_room ON room_messages (room_id, cursor);
+      CREATE INDEX room_messages_by_type ON room_messages (room_id, type, cursor);
+      CREATE INDEX room_messages_by_sender ON room_messages (room_id, from_id, cursor);
+      CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor);
+      CREATE INDEX room_messages_by_topic_kind ON room_messages (room_id, topic_kind, cursor);
+
+      -- AOR §7: one grant in force per (room, agent, task). allowed_types is a JSON array (text).
+      CREATE TABLE mic_grants (
+        room_id          TEXT COLLATE "C" NOT NULL,
+        agent_id         TEXT COLLATE "C" NOT NULL,
+        task_id          TEXT COLLATE "C" NOT NULL,
+        max_messages     BIGINT NOT NULL CHECK (max_messages >= 0),
+        allowed_types    TEXT COLLATE "C" NOT NULL,
+        expires_at       BIGINT NOT NULL,
+        spent            BIGINT NOT NULL DEFAULT 0,
+        granted_at       BIGINT NOT NULL,
+        grant_message_id TEXT COLLATE "C" NOT NULL,
+        ended_at         BIGINT,
+        end_reason       TEXT COLLATE "C",
+        PRIMARY KEY (room_id, agent_id, task_id)
+      );
+      CREATE INDEX mic_grants_live_by_expiry ON mic_grants (expires_at) WHERE ended_at IS NULL;
+
+      CREATE TABLE review_items (
+        id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        room_id      TEXT COLLATE "C" NOT NULL,
+        agent_id     TEXT COLLATE "C" NOT NULL,
+        task_id      TEXT COLLATE "C" NOT NULL,
+        message_id   TEXT COLLATE "C" NOT NULL,
+        payload      BYTEA NOT NULL,
+        submitted_at BIGINT NOT NULL,
+        status       TEXT COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'expired')),
+        decided_by   TEXT COLLATE "C",
+        decided_at   BIGINT,
+        reason       TEXT COLLATE "C"
+      );
+      CREATE INDEX review_items_by_room ON review_items (room_id, status, id);
+
+      CREATE TABLE agent_credentials (
+        agent_id      TEXT COLLATE "C" PRIMARY KEY,
+        password_hash TEXT COLLATE "C" NOT NULL,
+        created_at    BIGINT NOT NULL
+      );
+
+      CREATE TABLE operators (
+        did        TEXT COLLATE "C" PRIMARY KEY,
+        role       TEXT COLLATE "C" NOT NULL CHECK (role IN ('facilitator', 'observer')),
+        created_at BIGINT NOT NULL
+      );
+
+      -- Tokens are stored as SHA-256 hex only: a copy of the database logs nobody in.
+      CREATE TABLE enrollments (
+        token_hash TEXT COLLATE "C" PRIMARY KEY,
+        role       TEXT COLLATE "C" NOT NULL CHECK (role IN ('facilitator', 'observer')),
+        expires_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE login_challenges (
+        nonce      TEXT COLLATE "C" PRIMARY KEY,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX login_challenges_by_expiry ON login_challenges (expires_at);
+
+      CREATE TABLE sessions (
+        token_hash TEXT COLLATE "C" PRIMARY KEY,
+        did        TEXT COLLATE "C" NOT NULL REFERENCES operators (did) ON DELETE CASCADE,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX sessions_by_did ON sessions (did);
+
+      CREATE TABLE audit_log (
+        id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at         BIGINT NOT NULL,
+        actor_did  TEXT COLLATE "C" NOT NULL,
+        action     TEXT COLLATE "C" NOT NULL,
+        room_id    TEXT COLLATE "C",
+        message_id TEXT COLLATE "C",
+        details    TEXT COLLATE "C" NOT NULL
+      );
+      CREATE INDEX audit_log_by_room ON audit_log (room_id, id);
+
+      -- The Agora relay (issue 5). The UNIQUE id is the replay memory and the idempotency key;
+      -- seq comes from store_counters.relay_seq, taken under its row lock in the append.
+      CREATE TABLE relay_envelopes (
+        seq         BIGINT PRIMARY KEY,
+        id          TEXT COLLATE "C" NOT NULL UNIQUE,
+        kind        TEXT COLLATE "C" NOT NULL CHECK (kind IN ('event', 'registration')),
+        digest      TEXT COLLATE "C" NOT NULL,
+        type        TEXT COLLATE "C" NOT NULL,
+        sender      TEXT COLLATE "C" NOT NULL,
+        recipient   TEXT COLLATE "C",
+        thread_id   TEXT COLLATE "C" NOT NULL,
+        ts          BIGINT NOT NULL,
+        received_at BIGINT NOT NULL,
+        expires_at  BIGINT NOT NULL,
+        json        TEXT COLLATE "C" NOT NULL
+      );
+      CREATE INDEX relay_envelopes_by_recipient ON relay_envelopes (recipient, seq) WHERE kind = 'event';
+      CREATE INDEX relay_envelopes_by_sender ON relay_envelopes (sender, seq) WHERE kind = 'event';
+      CREATE INDEX relay_envelopes_by_thread ON relay_envelopes (thread_id, seq) WHERE kind = 'event';
+
+      CREATE TABLE relay_threads (
+        thread_id   TEXT COLLATE "C" PRIMARY KEY,
+        status      TEXT COLLATE "C" NOT NULL CHECK (status IN ('OPEN', 'PENDING', 'ACTIVE', 'COMPLETED', 'ERROR')),
+        client      TEXT COLLATE "C",
+        parties     TEXT COLLATE "C" NOT NULL,
+        state       TEXT COLLATE "C" NOT NULL,
+        version     BIGINT NOT NULL,
+        opened_at   BIGINT NOT NULL,
+        updated_at  BIGINT NOT NULL,
+        deadline_at BIGINT
+      );
+      CREATE INDEX relay_threads_due ON relay_threads (deadline_at) WHERE deadline_at IS NOT NULL;
+      CREATE INDEX relay_threads_by_update ON relay_threads (updated_at);
+
+      CREATE TABLE directory_agents (
+        did               TEXT COLLATE "C" PRIMARY KEY,
+        manifest          TEXT COLLATE "C" NOT NULL,
+        scope             TEXT COLLATE "C" NOT NULL CHECK (scope IN ('public', 'private')),
+        authorized_agents TEXT COLLATE "C" NOT NULL,
+        aor_agent_id      TEXT COLLATE "C",
+        endpoint          TEXT COLLATE "C",
+        registered_at     BIGINT NOT NULL,
+        envelope_id       TEXT COLLATE "C" NOT NULL
+      );
+    `,
+  },
+];
+
+/** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */
+const MIGRATION_LOCK_KEY = 0x5357_4d49_4752; // "SWMIGR"
+
+export class PgSchemaTooNewError extends Error {
+  override readonly name = 'PgSchemaTooNewError';
+}
+
+/**
+ * Applies pending migrations in order, in one transaction under an advisory lock, with their
+ * schema_migrations rows: several instances starting at once apply each migration once, and a
+ * failure leaves the previous version intact. Returns the versions applied by this call.
+ */
+export async function migratePg(pool: Pool, migrations: readonly PgMigration[] = PG_MIGRATIONS, now = Date.now()): Promise<number[]> {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`Migration ${i} is numbered ${m.version}; versions must run 1, 2, 3, … without gaps.`);
+  });
+  const latest = migrations.length;
+  return inTransaction(pool, async (client) => {
+    // Taken before anything else, so the CREATE TABLE IF NOT EXISTS below cannot race either.
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version    INTEGER PRIMARY KEY,
+      name       TEXT NOT NULL,
+      applied_at BIGINT NOT NULL
+    )`);
+    const { rows } = await client.query<{ current: number }>('SELECT coalesce(max(version), 0)::int AS current FROM schema_migrations');
+    const current = rows[0]!.current;
+    if (current > latest) {
+      throw new PgSchemaTooNewError(`the database has schema version ${current}, newer than this Switchboard knows (${latest}); upgrade Switchboard`);
+    }
+    const applied: number[] = [];
+    for (const migration of migrations.slice(current)) {
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, now]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}
+
+export async function pgSchemaVersion(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM schema_migrations');
+  return rows[0]!.version;
+}

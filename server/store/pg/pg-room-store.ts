@@ -1,0 +1,298 @@
+// Rooms, their history, mic grants and review items on PostgreSQL. Every verdict is one
+// conditional statement whose affected row decides (server/store/README.md); under READ
+// COMMITTED a competing UPDATE waits for the row and re-checks its WHERE on the committed
+// version, so fifty concurrent spends on one grant still stop at its budget. Whatever appends to
+// history (a message, an approval) runs through one GroupCommit: cursor counter first, then the
+// review item, grant and room rows; a transaction that does not append holds one row at most.
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { CodedError } from '@shared/errors';
+import type {
+  ApprovalResult,
+  GrantRecord,
+  MessagePage,
+  MessageQuery,
+  ModerationMode,
+  NewRoomMessage,
+  ReviewItem,
+  Room,
+  RoomSummary,
+  SpendResult,
+  StoredRoomMessage,
+} from '../store';
+import { GroupCommit } from './pg-group-commit';
+import { bytea, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from './pg-rows';
+
+/** A pool or one connection inside a transaction. */
+interface Db {
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
+
+const MAX_PAGE = 10_000;
+const MAX_FILTER_VALUES = 100;
+
+/** AOR §7 compares whole seconds: a grant is live through the whole second `expires_at`. */
+function wholeSeconds(now: number): number {
+  if (!Number.isFinite(now) || now < 0) throw new RangeError(`nowSeconds must be finite Unix seconds, got ${now}`);
+  return Math.floor(now);
+}
+
+function checkCursor(value: number | undefined, name: string): void {
+  if (value !== undefined && !Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer cursor, got ${value}`);
+}
+
+/** Every transaction that appends to history takes the cursor counter first (pg-group-commit.ts). */
+const LOCK_CURSOR = `SELECT value FROM store_counters WHERE name = 'room_message_cursor' FOR UPDATE`;
+
+export class PgRoomStore {
+  readonly #pool: Pool;
+  readonly #history: GroupCommit<unknown>;
+
+  constructor(pool: Pool) {
+    this.#pool = pool;
+    this.#history = new GroupCommit<unknown>(pool, { lock: LOCK_CURSOR });
+  }
+
+  // Rooms and their history.
+
+  async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
+    await this.#pool.query('INSERT INTO rooms (id, name, moderation, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [
+      room.id,
+      room.name,
+      room.moderation,
+      room.createdAt ?? Date.now(),
+    ]);
+    return toRoom((await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [room.id])).rows[0]!);
+  }
+
+  async getRoom(id: string): Promise<Room | undefined> {
+    const row = (await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [id])).rows[0];
+    return row && toRoom(row);
+  }
+
+  async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
+    const { rowCount } = await this.#pool.query('UPDATE rooms SET moderation = $1 WHERE id = $2', [mode, roomId]);
+    if (rowCount === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async listRooms(): Promise<RoomSummary[]> {
+    //: ordered by code point, as SQLite's BINARY order, whatever the database locale.
+    const { rows } = await this.#pool.query<RoomRow>('SELECT * FROM rooms ORDER BY id');
+    return rows.map((row) => ({ ...toRoom(row), lastActivityAt: row.last_activity_at, messageCount: row.message_count }));
+  }
+
+  async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
+    const cursor = await this.#history.submit((client) => appendRow(client, message), { replayable: true });
+    return { ...message, cursor };
+  }
+
+  async listMessages(query: MessageQuery): Promise<MessagePage> {
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${query.limit}`);
+    }
+    checkCursor(query.before, 'before');
+    checkCursor(query.after, 'after');
+    if ((query.types?.length ?? 0) > MAX_FILTER_VALUES || (query.topicKinds?.length ?? 0) > MAX_FILTER_VALUES) {
+      throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
+    }
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const where = [`room_id = ${param(query.roomId)}`];
+    if (query.before !== undefined) where.push(`cursor < ${param(query.before)}`);
+    if (query.after !== undefined) where.push(`cursor > ${param(query.after)}`);
+    // An empty list is no filter, like an absent one.
+    const oneOf = (column: string, values: readonly string[]) =>
+      where.push(values.length === 1 ? `${column} = ${param(values[0])}` : `${column} = ANY(${param(values)}::text[])`);
+    if (query.types?.length) oneOf('type', query.types);
+    if (query.agentId !== undefined) {
+      const agent = param(query.agentId);
+      where.push(`(from_id = ${agent} OR topic_agent_id = ${agent})`);
+    }
+    if (query.topicKinds?.length) oneOf('topic_kind', query.topicKinds);
+    // `after` alone reads forward (backfill); otherwise the page nearest `before` (or the newest).
+    const forward = query.after !== undefined && query.before === undefined;
+    const { rows } = await this.#pool.query<MessageRow>(
+      `SELECT * FROM room_messages WHERE ${where.join(' AND ')} ORDER BY cursor ${forward ? 'ASC' : 'DESC'} LIMIT ${param(query.limit + 1)}`,
+      params,
+    );
+    const hasMore = rows.length > query.limit;
+    const page = rows.slice(0, query.limit).map(toMessage);
+    return { messages: forward ? page : page.reverse(), hasMore };
+  }
+
+  // Mic grants.
+
+  async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
+    // A different, not older grant message replaces the grant in force with a fresh budget; a
+    // redelivery or an older grant changes nothing (docs/decisions-server.md, as for SQLite).
+    await this.#pool.query(
+      `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (room_id, agent_id, task_id) DO UPDATE SET
+         max_messages = excluded.max_messages, allowed_types = excluded.allowed_types, expires_at = excluded.expires_at,
+         granted_at = excluded.granted_at, grant_message_id = excluded.grant_message_id,
+         spent = 0, ended_at = NULL, end_reason = NULL
+       WHERE mic_grants.grant_message_id <> excluded.grant_message_id AND excluded.granted_at >= mic_grants.granted_at`,
+      [grant.roomId, grant.agentId, grant.taskId, grant.maxMessages, JSON.stringify(grant.allowedTypes), grant.expiresAt, grant.grantedAt, grant.grantMessageId],
+    );
+    return (await this.getGrant(grant.roomId, grant.agentId, grant.taskId)) as GrantRecord;
+  }
+
+  async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
+    const row = (await this.#pool.query<GrantRow>('SELECT * FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3', [roomId, agentId, taskId]))
+      .rows[0];
+    return row && toGrant(row);
+  }
+
+  async listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.roomId !== undefined) where.push(`room_id = $${params.push(filter.roomId)}`);
+    // "Active" means not ended; a grant past expires_at stays active until the sweeper ends it.
+    if (filter.active !== undefined) where.push(filter.active ? 'ended_at IS NULL' : 'ended_at IS NOT NULL');
+    const { rows } = await this.#pool.query<GrantRow>(
+      `SELECT * FROM mic_grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY room_id, agent_id, task_id`,
+      params,
+    );
+    return rows.map(toGrant);
+  }
+
+  async spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
+    return spendRow(this.#pool, roomId, agentId, taskId, nowSeconds);
+  }
+
+  async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
+    return this.#history.submit(
+      async (client): Promise<ApprovalResult> => {
+        const spend = await spendRow(client, roomId, agentId, taskId, nowSeconds);
+        if (!spend.ok) return { spend };
+        return { spend, stored: { ...message, cursor: await appendRow(client, message) } };
+      },
+      { replayable: true },
+    );
+  }
+
+  async approveReviewItem(
+    id: number,
+    by: string,
+    at: number,
+    nowSeconds: number,
+    message: (item: ReviewItem) => NewRoomMessage,
+  ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
+    return this.#history.submit(async (client): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> => {
+      const claimed = (
+        await client.query<ReviewRow>(
+          `UPDATE review_items SET status = 'approved', decided_by = $1, decided_at = $2 WHERE id = $3 AND status = 'pending' RETURNING *`,
+          [by, at, id],
+        )
+      ).rows[0];
+      if (!claimed) return undefined;
+      const item = toReview(claimed);
+      const spend = await spendRow(client, item.roomId, item.agentId, item.taskId, nowSeconds);
+      if (!spend.ok) {
+        const refused = (await client.query<ReviewRow>(`UPDATE review_items SET status = 'rejected', reason = $1 WHERE id = $2 RETURNING *`, [spend.reason, id])).rows[0]!;
+        return { spend, item: toReview(refused) };
+      }
+      const built = message(item);
+      return { spend, item, stored: { ...built, cursor: await appendRow(client, built) } };
+    });
+  }
+
+  async endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {
+    const { rowCount } = await this.#pool.query(
+      'UPDATE mic_grants SET ended_at = $1, end_reason = $2 WHERE room_id = $3 AND agent_id = $4 AND task_id = $5 AND ended_at IS NULL',
+      [at, reason, roomId, agentId, taskId],
+    );
+    return rowCount === 1;
+  }
+
+  async listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
+    const { rows } = await this.#pool.query<GrantRow>(
+      'SELECT * FROM mic_grants WHERE ended_at IS NULL AND expires_at < $1 ORDER BY room_id, agent_id, task_id',
+      [wholeSeconds(nowSeconds)],
+    );
+    return rows.map(toGrant);
+  }
+
+  // Review mode.
+
+  async addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
+    const { rows } = await this.#pool.query<ReviewRow>(
+      'INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [item.roomId, item.agentId, item.taskId, item.messageId, bytea(item.payload), item.submittedAt],
+    );
+    return toReview(rows[0]!);
+  }
+
+  async listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {
+    const { rows } =
+      status === undefined
+        ? await this.#pool.query<ReviewRow>('SELECT * FROM review_items WHERE room_id = $1 ORDER BY id', [roomId])
+        : await this.#pool.query<ReviewRow>('SELECT * FROM review_items WHERE room_id = $1 AND status = $2 ORDER BY id', [roomId, status]);
+    return rows.map(toReview);
+  }
+
+  async decideReviewItem(
+    id: number,
+    status: 'approved' | 'rejected' | 'expired',
+    by: string | null,
+    reason: string | null,
+    at: number,
+  ): Promise<ReviewItem | undefined> {
+    const row = (
+      await this.#pool.query<ReviewRow>(
+        `UPDATE review_items SET status = $1, decided_by = $2, decided_at = $3, reason = $4 WHERE id = $5 AND status = 'pending' RETURNING *`,
+        [status, by, at, reason, id],
+      )
+    ).rows[0];
+    return row && toReview(row);
+  }
+}
+
+/**
+ * The room's counters and the message row, inside a history transaction (it holds the cursor
+ * counter from its start to COMMIT), so cursors commit in increasing order and a backfill from
+ * cursor n never passes over a message that commits later with a smaller cursor.
+ */
+async function appendRow(client: PoolClient, m: NewRoomMessage): Promise<number> {
+  // One statement, one round trip: the room row (created on first message, AOR rooms are
+  // implicit), the next cursor and the message. The foreign key is checked at the statement's
+  // end, when the room row exists.
+  const { rows } = await client.query<{ cursor: number }>(
+    `WITH room AS (
+       INSERT INTO rooms (id, name, moderation, created_at, message_count, last_activity_at) VALUES ($1, $1, 'auto', $9, 1, $9)
+       ON CONFLICT (id) DO UPDATE SET message_count = rooms.message_count + 1,
+         last_activity_at = greatest(coalesce(rooms.last_activity_at, excluded.last_activity_at), excluded.last_activity_at)
+       RETURNING id
+     ), next AS (UPDATE store_counters SET value = value + 1 WHERE name = 'room_message_cursor' RETURNING value)
+     INSERT INTO room_messages (cursor, room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
+     VALUES ((SELECT value FROM next), (SELECT id FROM room), $2, $3, $4, $5, $6, $7, $8, $9) RETURNING cursor`,
+    [m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bytea(m.payload), m.receivedAt],
+  );
+  return rows[0]!.cursor;
+}
+
+/** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
+async function spendRow(db: Db, roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
+  const now = wholeSeconds(nowSeconds);
+  const spent = (
+    await db.query<{ spent: number; max_messages: number }>(
+      `UPDATE mic_grants SET spent = spent + 1
+       WHERE room_id = $1 AND agent_id = $2 AND task_id = $3 AND ended_at IS NULL AND expires_at >= $4 AND spent < max_messages
+       RETURNING spent, max_messages`,
+      [roomId, agentId, taskId, now],
+    )
+  ).rows[0];
+  if (spent) return { ok: true, spent: spent.spent, remaining: spent.max_messages - spent.spent };
+  // Refused: read the row only to name the reason, in the order shared/aor/grant-check.ts uses.
+  const row = (
+    await db.query<{ expires_at: number; ended_at: number | null; end_reason: string | null }>(
+      'SELECT expires_at, ended_at, end_reason FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3',
+      [roomId, agentId, taskId],
+    )
+  ).rows[0];
+  if (!row) return { ok: false, reason: 'no_mic_grant' };
+  if (now > row.expires_at) return { ok: false, reason: 'mic_grant_expired' };
+  // A grant the gateway ended because its budget ran out still reports the budget.
+  if (row.ended_at !== null && row.end_reason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
+  return { ok: false, reason: 'message_limit_exceeded' };
+}
