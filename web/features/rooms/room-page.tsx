@@ -8,7 +8,7 @@ import { canAct, useSession } from '@web/lib/identity/use-session';
 import { openRoom } from '@web/lib/mqtt/room-connection';
 import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { AgentsPanel } from './agents-panel';
 import { ControlLog, candidateSenders } from './control-log';
 import { AssignTaskForm, SayBox, type SayDraft } from './facilitate-forms';
@@ -53,6 +53,10 @@ export function RoomPage() {
   const [draft, setDraft] = useState<SayDraft | null>(null);
   const reply = (agentId: string) => setDraft((old) => ({ text: `@${agentId} `, n: (old?.n ?? 0) + 1 }));
   const queryClient = useQueryClient();
+  // The header and the timeline first; the forms, panels and control log in a second, deferred
+  // render. Rendered and laid out together they were one 60–100 ms task on opening a room
+  // (bench/ui.ts); the second render is a transition, so input can come between the two.
+  const withPanels = useDeferredValue(true, false);
 
   useEffect(() => openRoom(roomId), [roomId]);
 
@@ -112,13 +116,21 @@ export function RoomPage() {
         <div className="flex min-w-0 flex-col gap-6">
           {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
           <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} onReply={facilitator ? reply : undefined} />
-          <SayBox roomId={roomId} did={did} disabled={!facilitator} draft={draft} />
-          <RoomControlLog roomId={roomId} onInspect={setInspected} />
+          {withPanels ? (
+            <>
+              <SayBox roomId={roomId} did={did} disabled={!facilitator} draft={draft} />
+              <RoomControlLog roomId={roomId} onInspect={setInspected} />
+            </>
+          ) : null}
         </div>
         <div className="flex min-w-0 flex-col gap-6">
-          <AgentsPanel roomId={roomId} />
-          <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
-          <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
+          {withPanels ? (
+            <>
+              <AgentsPanel roomId={roomId} />
+              <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
+              <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
+            </>
+          ) : null}
         </div>
       </div>
       <InspectorDialog entry={inspected} onClose={() => setInspected(null)} />
