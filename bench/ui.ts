@@ -31,6 +31,7 @@ const LIVE_SECONDS = Number(process.env.LIVE_SECONDS ?? 30);
 const CLICKS = 40;
 /** Writes a Chromium performance trace of the room opening to this file (for DevTools' Performance panel). */
 const TRACE = process.env.UI_TRACE;
+const TRACE_CATEGORIES = ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler'];
 /** How many cold opens of the room to measure (the first is the one the rest of the run uses). */
 const OPEN_RUNS = Number(process.env.UI_OPEN_RUNS ?? 1);
 
@@ -135,10 +136,12 @@ async function main(): Promise<void> {
     for (let i = 1; i < OPEN_RUNS; i++) {
       const extra = await newContext();
       const p = await extra.newPage();
+      if (TRACE) await browser.startTracing(p, { path: TRACE.replace(/(\.json)?$/, `-${i}.json`), categories: TRACE_CATEGORIES });
       await p.goto(`${server.url}/rooms/${ROOM}`);
       await p.getByTestId('public-message').filter({ hasText: `Stored message ${STORED - 1}:` }).waitFor();
       await p.waitForTimeout(500);
       extraOpens.push(await takeLongTasks(p));
+      if (TRACE) await browser.stopTracing();
       await extra.close();
     }
     const context = await newContext();
@@ -149,7 +152,7 @@ async function main(): Promise<void> {
       if (path.endsWith('.js')) js.push(path.slice(1));
     });
 
-    if (TRACE) await browser.startTracing(page, { path: TRACE, categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler'] });
+    if (TRACE) await browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
     const t0 = Date.now();
     await page.goto(`${server.url}/rooms/${ROOM}`);
     await page.getByTestId('public-message').filter({ hasText: `Stored message ${STORED - 1}:` }).waitFor();

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { warmIntlWhenIdle } from '../lib/warm-intl';
 import { App } from './app';
 
 /** Mounts the console on #root (main.tsx evaluates the modules first, in steps). */
@@ -12,5 +11,4 @@ export function boot(): void {
       <App />
     </StrictMode>,
   );
-  warmIntlWhenIdle();
 }
