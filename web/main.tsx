@@ -15,6 +15,14 @@ await import('react-dom/client');
 await nextTask();
 warmIntl();
 await nextTask();
+// The route tree and the search-parameter schemas, then the layout and the mount.
+const { router } = await import('./app/router');
+await nextTask();
+// The current screen's code is fetched and evaluated now, in tasks of its own: left to the first
+// render, inserting its preload links and evaluating it made that render a long task.
+const [routes] = router.getMatchedRoutes(location.pathname);
+await Promise.all(routes.map((route) => router.loadRouteChunk(route))).catch(() => undefined);
+await nextTask();
 const { boot } = await import('./app/boot');
 await nextTask();
 boot();
