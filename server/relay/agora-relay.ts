@@ -15,7 +15,6 @@ import type { ThreadTimeouts } from '@shared/agora/thread-state';
 import { transition } from '@shared/agora/thread-transition';
 import { isOacopCarrier, readCarrier } from '@shared/oacop/carrier';
 import { parseStrictJson } from '@shared/aor/strict-json';
-import { canonicalize } from '@shared/crypto/jcs';
 import { ok } from '@shared/errors';
 import type { Result } from '@shared/errors';
 import type { Clock } from '../clock';
@@ -83,8 +82,8 @@ export class AgoraRelay {
       now: this.#clock.now(),
       seen: { lookup: (candidate) => (candidate === id ? known : undefined) },
       verify: this.#check,
-      // One JCS pass serves the digest and the stored text (envelopeDigest, on node:crypto).
-      digest: (envelope) => sha256Hex((json = canonicalize(envelope))),
+      // The signature check's JCS pass serves the digest and the stored text (envelopeDigest, on node:crypto).
+      digest: (canonical) => sha256Hex((json = canonical)),
     });
     if (!checked.ok) return checked;
     return ok({ ...checked.value, json });

@@ -55,7 +55,8 @@ export interface ThreadWrite {
 
 /**
  * Runs inside the append transaction with the thread as stored (undefined before its first
- * message): returns the state to store, or the refusal, which stores nothing. Must be pure.
+ * message): returns the state to store, or the refusal, which stores nothing. Must be pure: an
+ * engine may run it again after rolling back (the SQLite group commit does when one append throws).
  * `null` stores the envelope without touching any thread row: OACoP carriers ride outside the
  * Agora thread machine (docs/decisions-oacop.md §A1).
  */

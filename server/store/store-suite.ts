@@ -607,7 +607,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
           store.relay.appendEvent(relayEnvelope('c3', { threadId: 'tc' }), chain),
         ]);
         expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-        expect(seen).toEqual([undefined, 1]);
+        // An engine may run a decision again after rolling back a group (decisions are pure):
+        // what counts is what the committed ones saw.
+        expect(seen.slice(-2)).toEqual([undefined, 1]);
         expect((await store.relay.threadEvents('tc', 10)).map((e) => e.id)).toEqual(['c1', 'c3']);
         expect((await store.relay.getThread('tc'))?.version).toBe(2);
       });

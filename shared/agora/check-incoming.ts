@@ -10,7 +10,8 @@ import { timestampMs } from './fields';
 import { agoraFail } from './reject-reasons';
 import type { AgoraError } from './reject-reasons';
 import type { ReplayView } from './replay-memory';
-import { envelopeDigest, verifyEnvelope } from './sign-envelope';
+import { sha256Hex } from '../crypto/sha256';
+import { verifyEnvelopeText } from './sign-envelope';
 
 /** "Reject messages with `ts` outside ±5 minutes of current time" (Replay Attack Prevention 1). */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -26,13 +27,16 @@ export interface IncomingContext {
    * one with the same verdicts (node:crypto in server/crypto/node-verifier.ts).
    */
   readonly verify?: DidSignatureCheck;
-  /** Computes {@link envelopeDigest}; a relay may pass one on its own SHA-256 with the same output. */
-  readonly digest?: (envelope: Envelope) => string;
+  /**
+   * The envelope's digest (`envelopeDigest` (sign-envelope.ts)) from its canonical text, which the signature
+   * check computed already; a relay may pass one on its own SHA-256 with the same output.
+   */
+  readonly digest?: (canonical: string) => string;
 }
 
 export interface AcceptedEnvelope {
   readonly envelope: Envelope;
-  /** See {@link envelopeDigest}; pass it to ReplayMemory.remember. */
+  /** See `envelopeDigest` (sign-envelope.ts); pass it to ReplayMemory.remember. */
   readonly digest: string;
   /** True when this exact signed envelope was already accepted: answer ok, store nothing. */
   readonly duplicate: boolean;
@@ -45,7 +49,7 @@ export interface AcceptedEnvelope {
  * replay memory → `meta.ttl`. The first failure is returned with its reason.
  */
 export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<AcceptedEnvelope, AgoraError> {
-  const { now, seen, verify, digest: digestOf = envelopeDigest } = ctx;
+  const { now, seen, verify, digest: digestOf = sha256Hex } = ctx;
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('ctx.now must be a finite number of milliseconds');
 
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -66,9 +70,9 @@ export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<Accept
       issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
     });
   }
-  const verified = verifyEnvelope(parsed.data, verify);
+  const verified = verifyEnvelopeText(parsed.data, verify);
   if (!verified.ok) return verified;
-  const envelope = verified.value;
+  const { envelope, canonical } = verified.value;
 
   const sentAt = timestampMs(envelope.ts);
   // The spec's validateTimestamp: accepted iff |now − ts| < 5 min, strictly.
@@ -79,7 +83,7 @@ export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<Accept
     return agoraFail('timestamp_in_future', 'ts is more than 5 minutes in the future.', { ts: envelope.ts, now });
   }
 
-  const digest = digestOf(envelope);
+  const digest = digestOf(canonical);
   const known = seen.lookup(envelope.id, now);
   if (known !== undefined && known !== digest) {
     return agoraFail('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, { id: envelope.id });

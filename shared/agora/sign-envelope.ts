@@ -6,7 +6,7 @@ import { canonicalBytes } from '../crypto/jcs';
 import { encodeDidKey } from '../crypto/did-key';
 import { publicKeyOf } from '../crypto/ed25519';
 import { sha256Hex } from '../crypto/sha256';
-import { signDocument, verifyDocument } from '../crypto/signed-document';
+import { signDocument, verifyDocumentText } from '../crypto/signed-document';
 import type { DidSignatureCheck } from '../crypto/signed-document';
 import { UnsignedEnvelope } from './envelope';
 import type { Envelope } from './envelope';
@@ -45,8 +45,14 @@ export function signEnvelope(unsigned: UnsignedEnvelope, secretKey: Uint8Array):
  * `check` replaces the default noble verification (the server passes node:crypto).
  */
 export function verifyEnvelope(envelope: Envelope, check?: DidSignatureCheck): Result<Envelope, AgoraError> {
-  const verdict = verifyDocument(envelope, SIG_FIELD, envelope.sender.id, check);
-  if (verdict.ok) return ok(envelope);
+  const verified = verifyEnvelopeText(envelope, check);
+  return verified.ok ? ok(verified.value.envelope) : verified;
+}
+
+/** {@link verifyEnvelope}, also handing back the envelope's canonical (JCS) text, sig included. */
+export function verifyEnvelopeText(envelope: Envelope, check?: DidSignatureCheck): Result<{ readonly envelope: Envelope; readonly canonical: string }, AgoraError> {
+  const { verdict, canonical } = verifyDocumentText(envelope, SIG_FIELD, envelope.sender.id, check);
+  if (verdict.ok) return ok({ envelope, canonical: canonical! });
   switch (verdict.code) {
     case 'SIGNATURE_MISSING':
     case 'SIGNATURE_MALFORMED':

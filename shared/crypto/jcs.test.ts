@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { listVectors, readVectorBytes, readVectorText } from '../test-support/vectors';
-import { canonicalBytes, canonicalize } from './jcs';
+import { canonicalBytes, canonicalize, canonicalizeWithout } from './jcs';
 import { CodedError } from '../errors';
 
 describe('RFC 8785 canonicalization', () => {
@@ -52,5 +52,25 @@ describe('RFC 8785 canonicalization', () => {
     const shared = { x: 1 };
     const bare = Object.assign(Object.create(null) as object, { b: 2, a: 1 });
     expect(canonicalize({ p: shared, q: shared, r: bare })).toBe('{"p":{"x":1},"q":{"x":1},"r":{"a":1,"b":2}}');
+  });
+});
+
+describe('canonicalizeWithout', () => {
+  it('gives the canonical text of the object and of the object without the member, on random objects', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.string(), (object, extra) => {
+        const field = Object.keys(object)[0] ?? extra;
+        const { [field]: _dropped, ...rest } = object;
+        const texts = canonicalizeWithout(object, field);
+        expect(texts.whole).toBe(canonicalize(object));
+        expect(texts.without).toBe(canonicalize(rest));
+      }),
+      { seed: 8786, numRuns: 300 },
+    );
+  });
+
+  it('refuses what canonicalize refuses', () => {
+    expect(() => canonicalizeWithout({ a: Number.NaN, sig: 'x' }, 'sig')).toThrow(CodedError);
+    expect(() => canonicalizeWithout([] as unknown as Record<string, unknown>, 'sig')).toThrow(CodedError);
   });
 });

@@ -44,5 +44,25 @@ export function canonicalize(value: unknown): string {
   return text;
 }
 
+/**
+ * The canonical text of a JSON object, and of the same object without one top-level member, from
+ * one pass over its content. RFC 8785 §3.2.3 writes an object as its members sorted by key (UTF-16
+ * code units, which is what `Array.prototype.sort` compares), so both texts are joins of the same
+ * canonical members. A relay needs both for every envelope: the signed bytes leave out the
+ * signature, and the digest and the stored text keep it.
+ */
+export function canonicalizeWithout(object: Readonly<Record<string, unknown>>, field: string): { readonly whole: string; readonly without: string } {
+  assertJson(object, '$', new Set());
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) throw new CodedError('JCS_INVALID', '$ is not a JSON object');
+  const whole: string[] = [];
+  const without: string[] = [];
+  for (const key of Object.keys(object).sort()) {
+    const member = `${JSON.stringify(key)}:${canonicalizeJson(object[key])!}`;
+    whole.push(member);
+    if (key !== field) without.push(member);
+  }
+  return { whole: `{${whole.join(',')}}`, without: `{${without.join(',')}}` };
+}
+
 /** The UTF-8 bytes that get hashed or signed (RFC 8785 §3.2.4). */
 export const canonicalBytes = (value: unknown): Uint8Array => utf8(canonicalize(value));

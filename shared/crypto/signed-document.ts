@@ -3,7 +3,8 @@
 // (`sig`, Agora v1.0 "Signing Process") and RFC 0002 proposals (`signature`) both use this.
 import { CodedError } from '../errors';
 import { decodeBase64url, encodeBase64url } from './base64url';
-import { canonicalBytes } from './jcs';
+import { canonicalBytes, canonicalizeWithout } from './jcs';
+import { utf8 } from './bytes';
 import { sign, verify } from './ed25519';
 import { decodeDidKey } from './did-key';
 
@@ -42,28 +43,42 @@ const nobleCheck: DidSignatureCheck = (signerDid, message, signature) => verify(
 
 /** Verifies `document[field]` against the Ed25519 key of `signerDid`; never throws on bad input. */
 export function verifyDocument(document: JsonObject, field: string, signerDid: string, check: DidSignatureCheck = nobleCheck): SignatureVerdict {
+  return verifyDocumentText(document, field, signerDid, check).verdict;
+}
+
+/**
+ * {@link verifyDocument}, also handing back the canonical text of the whole signed document,
+ * computed in the same pass as the signed bytes (for a digest or storage).
+ */
+export function verifyDocumentText(
+  document: JsonObject,
+  field: string,
+  signerDid: string,
+  check: DidSignatureCheck = nobleCheck,
+): { readonly verdict: SignatureVerdict; readonly canonical?: string } {
   const signature = document[field];
   if (typeof signature !== 'string' || signature.length === 0) {
-    return { ok: false, code: 'SIGNATURE_MISSING', message: `The document has no "${field}".` };
+    return { verdict: { ok: false, code: 'SIGNATURE_MISSING', message: `The document has no "${field}".` } };
   }
   try {
     decodeDidKey(signerDid);
   } catch (error) {
-    return { ok: false, code: 'SIGNER_INVALID', message: error instanceof Error ? error.message : 'Bad signer DID.' };
+    return { verdict: { ok: false, code: 'SIGNER_INVALID', message: error instanceof Error ? error.message : 'Bad signer DID.' } };
   }
   let signatureBytes: Uint8Array;
   try {
     signatureBytes = decodeBase64url(signature);
   } catch {
-    return { ok: false, code: 'SIGNATURE_MALFORMED', message: 'The signature is not unpadded base64url.' };
+    return { verdict: { ok: false, code: 'SIGNATURE_MALFORMED', message: 'The signature is not unpadded base64url.' } };
   }
-  let message: Uint8Array;
+  let texts: { whole: string; without: string };
   try {
-    message = signingBytes(document, field);
+    if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new CodedError('INVALID_REQUEST', 'A signed document must be a JSON object.');
+    texts = canonicalizeWithout(document, field);
   } catch (error) {
-    return { ok: false, code: 'NOT_CANONICALIZABLE', message: error instanceof Error ? error.message : 'Not JSON.' };
+    return { verdict: { ok: false, code: 'NOT_CANONICALIZABLE', message: error instanceof Error ? error.message : 'Not JSON.' } };
   }
-  return check(signerDid, message, signatureBytes)
-    ? { ok: true }
-    : { ok: false, code: 'SIGNATURE_INVALID', message: 'The signature does not verify against the signer\'s did:key.' };
+  return check(signerDid, utf8(texts.without), signatureBytes)
+    ? { verdict: { ok: true }, canonical: texts.whole }
+    : { verdict: { ok: false, code: 'SIGNATURE_INVALID', message: 'The signature does not verify against the signer\'s did:key.' } };
 }

@@ -113,7 +113,8 @@ const MAX_GROUP = 256;
 export class SqliteRelayStore implements RelayStore {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #append: Database.Transaction<(batch: readonly QueuedAppend[]) => (AppendOutcome | { error: unknown })[]>;
+  readonly #append: Database.Transaction<(batch: readonly QueuedAppend[]) => AppendOutcome[]>;
+  readonly #appendAlone: Database.Transaction<(item: QueuedAppend) => AppendOutcome>;
   #queue: QueuedAppend[] = [];
   readonly #register: Database.Transaction<(envelope: NewRelayEnvelope, record: DirectoryRecord) => RegisterOutcome>;
 
@@ -121,18 +122,11 @@ export class SqliteRelayStore implements RelayStore {
     this.#db = db;
     // Each append in a group runs in order inside one IMMEDIATE transaction, so a later one sees
     // the rows an earlier one wrote (its thread, its id). One commit per group is what makes ingest cheap
-    // beside the signature check (docs/benchmarks.md).
-    // Nested inside the group, each append is its own SAVEPOINT: one that fails is undone alone.
-    const appendOne = db.transaction((envelope: NewRelayEnvelope, decide: ThreadDecision) => this.#appendRows(envelope, decide));
-    this.#append = db.transaction((batch: readonly QueuedAppend[]) =>
-      batch.map((item) => {
-        try {
-          return appendOne(item.envelope, item.decide);
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
+    // beside the signature check (docs/benchmarks.md). No savepoint per append (they were a tenth
+    // of the ingest's cost): refusals are decided before anything is written, and if one append
+    // throws, the whole group is rolled back and each is run again alone (#flush).
+    this.#append = db.transaction((batch: readonly QueuedAppend[]) => batch.map((item) => this.#appendRows(item.envelope, item.decide)));
+    this.#appendAlone = db.transaction((item: QueuedAppend) => this.#appendRows(item.envelope, item.decide));
     this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) => this.#registerRows(envelope, record));
   }
 
@@ -164,18 +158,22 @@ export class SqliteRelayStore implements RelayStore {
     const batch = this.#queue;
     if (batch.length === 0) return;
     this.#queue = [];
-    let outcomes: (AppendOutcome | { error: unknown })[];
+    let outcomes: AppendOutcome[];
     try {
       outcomes = this.#append.immediate(batch);
-    } catch (error) {
-      for (const item of batch) item.reject(error);
+    } catch {
+      // Something in the group threw and nothing of it was committed: each alone, so only the
+      // append that fails fails (a decision is pure, so running it again decides the same).
+      for (const item of batch) {
+        try {
+          item.resolve(this.#appendAlone.immediate(item));
+        } catch (error) {
+          item.reject(error);
+        }
+      }
       return;
     }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if ('error' in outcome && !('outcome' in outcome)) item.reject(outcome.error);
-      else item.resolve(outcome as AppendOutcome);
-    });
+    batch.forEach((item, i) => item.resolve(outcomes[i]!));
   }
 
   /** An already stored id, as the outcome the caller reports; undefined when the id is new. */

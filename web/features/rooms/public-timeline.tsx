@@ -278,3 +278,8 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
     </section>
   );
 }
+
+/** Holds the timeline's place for the commit before it mounts (room-page.tsx stages the page). */
+export function TimelinePlaceholder() {
+  return <section aria-label="Public timeline" aria-busy="true" className="min-h-[34rem] rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" />;
+}

@@ -9,12 +9,13 @@ import { openRoom } from '@web/lib/mqtt/room-connection';
 import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { useEffect, useMemo, useState } from 'react';
+import { useStagedMount } from '@web/lib/use-staged-mount';
 import { AgentsPanel } from './agents-panel';
 import { ControlLog, candidateSenders } from './control-log';
 import { AssignTaskForm, SayBox, type SayDraft } from './facilitate-forms';
 import { GrantsPanel } from './grants-panel';
 import { InspectorDialog } from './inspector-dialog';
-import { PublicTimeline } from './public-timeline';
+import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
 import { ReviewQueue } from './review-queue';
 import { roomErrorInWords } from './words';
 
@@ -53,6 +54,11 @@ export function RoomPage() {
   const [draft, setDraft] = useState<SayDraft | null>(null);
   const reply = (agentId: string) => setDraft((old) => ({ text: `@${agentId} `, n: (old?.n ?? 0) + 1 }));
   const queryClient = useQueryClient();
+  // The header first, then the timeline, then the forms, panels and control log, each its own
+  // commit. Rendered and laid out together they were one 60–100 ms task on opening a room
+  // (bench/ui.ts, docs/decisions-web.md).
+  const stage = useStagedMount(2);
+  const withPanels = stage >= 2;
 
   useEffect(() => openRoom(roomId), [roomId]);
 
@@ -111,14 +117,26 @@ export function RoomPage() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
           {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
-          <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} onReply={facilitator ? reply : undefined} />
-          <SayBox roomId={roomId} did={did} disabled={!facilitator} draft={draft} />
-          <RoomControlLog roomId={roomId} onInspect={setInspected} />
+          {stage >= 1 ? (
+            <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} onReply={facilitator ? reply : undefined} />
+          ) : (
+            <TimelinePlaceholder />
+          )}
+          {withPanels ? (
+            <>
+              <SayBox roomId={roomId} did={did} disabled={!facilitator} draft={draft} />
+              <RoomControlLog roomId={roomId} onInspect={setInspected} />
+            </>
+          ) : null}
         </div>
         <div className="flex min-w-0 flex-col gap-6">
-          <AgentsPanel roomId={roomId} />
-          <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
-          <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
+          {withPanels ? (
+            <>
+              <AgentsPanel roomId={roomId} />
+              <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
+              <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
+            </>
+          ) : null}
         </div>
       </div>
       <InspectorDialog entry={inspected} onClose={() => setInspected(null)} />
