@@ -176,6 +176,121 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'negotiations and the transparency log; oacop ledger, bookings and agent state',
+    sql: /* sql */ `
+      -- RFC 0002 negotiations (SQLite migration 3): the signed state as JSON text, a version for
+      -- compare-and-set, and the columns the console filters on.
+      CREATE TABLE negotiations (
+        id          TEXT COLLATE "C" PRIMARY KEY,
+        status      TEXT COLLATE "C" NOT NULL,
+        category    TEXT COLLATE "C" NOT NULL,
+        party_a     TEXT COLLATE "C" NOT NULL,
+        party_b     TEXT COLLATE "C" NOT NULL,
+        state       TEXT COLLATE "C" NOT NULL,
+        limits      TEXT COLLATE "C" NOT NULL,
+        version     BIGINT NOT NULL,
+        deadline_at BIGINT,
+        log_index   BIGINT,
+        created_at  BIGINT NOT NULL,
+        updated_at  BIGINT NOT NULL
+      );
+      CREATE INDEX negotiations_due ON negotiations (deadline_at) WHERE deadline_at IS NOT NULL;
+      CREATE INDEX negotiations_by_update ON negotiations (updated_at);
+      CREATE INDEX negotiations_party_a ON negotiations (party_a);
+      CREATE INDEX negotiations_party_b ON negotiations (party_b);
+
+      -- A history only grows (decisions-negotiation.md §22): no row is deleted, no save goes back.
+      CREATE FUNCTION negotiations_guard() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          RAISE EXCEPTION 'negotiations are kept: no row is deleted';
+        END IF;
+        IF NEW.version <= OLD.version OR NEW.id IS DISTINCT FROM OLD.id OR NEW.created_at IS DISTINCT FROM OLD.created_at
+           OR (OLD.log_index IS NOT NULL AND NEW.log_index IS DISTINCT FROM OLD.log_index) THEN
+          RAISE EXCEPTION 'a negotiation only moves forward';
+        END IF;
+        RETURN NEW;
+      END
+      $fn$;
+      CREATE TRIGGER negotiations_guard BEFORE UPDATE OR DELETE ON negotiations
+        FOR EACH ROW EXECUTE FUNCTION negotiations_guard();
+
+      -- The transparency log: append-only and hash-chained, kept so by the engine whatever code
+      -- runs against the database. An insert must be the next index and name the previous
+      -- entry's hash; nothing is deleted; an update may change only the public view.
+      CREATE TABLE negotiation_log (
+        log_index      BIGINT PRIMARY KEY,
+        prev_hash      TEXT COLLATE "C" NOT NULL,
+        timestamp      TEXT COLLATE "C" NOT NULL,
+        kind           TEXT COLLATE "C" NOT NULL,
+        integrity_hash TEXT COLLATE "C" NOT NULL,
+        entry_hash     TEXT COLLATE "C" NOT NULL UNIQUE,
+        public         TEXT COLLATE "C" NOT NULL,
+        negotiation_id TEXT COLLATE "C" NOT NULL
+      );
+      CREATE FUNCTION negotiation_log_guard() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          RAISE EXCEPTION 'negotiation_log is append-only';
+        ELSIF TG_OP = 'INSERT' THEN
+          -- Appends are serialized by the writer (an advisory lock), so max() is the head.
+          IF NEW.log_index IS DISTINCT FROM (SELECT coalesce(max(log_index), -1) + 1 FROM negotiation_log)
+             OR NEW.prev_hash IS DISTINCT FROM coalesce(
+               (SELECT entry_hash FROM negotiation_log WHERE log_index = NEW.log_index - 1),
+               'sha256-0000000000000000000000000000000000000000000000000000000000000000') THEN
+            RAISE EXCEPTION 'negotiation_log: an entry must follow the head';
+          END IF;
+        ELSIF NEW.log_index IS DISTINCT FROM OLD.log_index OR NEW.prev_hash IS DISTINCT FROM OLD.prev_hash
+           OR NEW.timestamp IS DISTINCT FROM OLD.timestamp OR NEW.kind IS DISTINCT FROM OLD.kind
+           OR NEW.integrity_hash IS DISTINCT FROM OLD.integrity_hash OR NEW.entry_hash IS DISTINCT FROM OLD.entry_hash
+           OR NEW.negotiation_id IS DISTINCT FROM OLD.negotiation_id THEN
+          RAISE EXCEPTION 'negotiation_log: only the public view of an entry may change';
+        END IF;
+        RETURN NEW;
+      END
+      $fn$;
+      CREATE TRIGGER negotiation_log_guard BEFORE INSERT OR UPDATE OR DELETE ON negotiation_log
+        FOR EACH ROW EXECUTE FUNCTION negotiation_log_guard();
+      -- TRUNCATE fires no row trigger: refuse it too.
+      CREATE FUNCTION negotiation_log_no_truncate() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        RAISE EXCEPTION 'negotiation_log is append-only';
+      END
+      $fn$;
+      CREATE TRIGGER negotiation_log_no_truncate BEFORE TRUNCATE ON negotiation_log
+        FOR EACH STATEMENT EXECUTE FUNCTION negotiation_log_no_truncate();
+
+      -- OACoP (SQLite migration 4): the local ledger standing in for OAPP (§6.2), calendars of
+      -- agents and resources (§8.2), and each agent's own state of a thread or task.
+      CREATE TABLE oacop_burns (
+        tx_id     TEXT COLLATE "C" PRIMARY KEY,
+        burned_by TEXT COLLATE "C" NOT NULL,
+        amount    TEXT COLLATE "C" NOT NULL,
+        burned_at BIGINT NOT NULL,
+        used_for  TEXT COLLATE "C"
+      );
+      CREATE TABLE oacop_bookings (
+        owner     TEXT COLLATE "C" NOT NULL,
+        thread_id TEXT COLLATE "C" NOT NULL,
+        start_ms  BIGINT NOT NULL,
+        end_ms    BIGINT NOT NULL,
+        revision  BIGINT NOT NULL,
+        title     TEXT COLLATE "C" NOT NULL,
+        booked_at BIGINT NOT NULL,
+        PRIMARY KEY (owner, thread_id)
+      );
+      CREATE INDEX oacop_bookings_by_time ON oacop_bookings (owner, start_ms);
+      CREATE TABLE oacop_agent_state (
+        agent      TEXT COLLATE "C" NOT NULL,
+        key        TEXT COLLATE "C" NOT NULL,
+        state      TEXT COLLATE "C" NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (agent, key)
+      );
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

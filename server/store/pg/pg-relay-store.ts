@@ -96,6 +96,8 @@ export class PgRelayStore implements RelayStore {
     }
     if (!decided.ok) return { outcome: 'refused', error: decided.error };
     const stored = await insertEnvelope(client, envelope);
+    // null: stored without a thread row (OACoP carriers, decisions-oacop.md §A1).
+    if (decided.value === null) return { outcome: 'stored', envelope: stored };
     const thread = await writeThread(client, envelope.threadId, current, decided.value, envelope.receivedAt);
     return { outcome: 'stored', envelope: stored, thread };
   }

@@ -1,5 +1,5 @@
 // The PostgreSQL store (DATABASE_URL): the Store contract over one connection pool, each part in
-// its own file (rooms and grants, access, relay) so a new part is one more file beside them.
+// its own file (rooms and grants, access, relay, negotiations, OACoP) so a new part is one more file beside them.
 // Several server instances may share the database: every decision is a conditional statement or
 // a transaction holding the row it decides on (server/store/README.md).
 import type { Pool } from 'pg';
@@ -24,6 +24,8 @@ import type {
   StoredRoomMessage,
 } from '../store';
 import { PgAccessStore } from './pg-access-store';
+import { PgNegotiationStore } from './pg-negotiation-store';
+import { PgOacopStore } from './pg-oacop-store';
 import { migratePg } from './pg-migrations';
 import { createPgPool, probePg } from './pg-pool';
 import { PgRelayStore } from './pg-relay-store';
@@ -38,6 +40,8 @@ export interface PgStoreOptions {
 
 export class PgStore implements Store {
   readonly relay: PgRelayStore;
+  readonly negotiations: PgNegotiationStore;
+  readonly oacop: PgOacopStore;
   readonly #pool: Pool;
   readonly #rooms: PgRoomStore;
   readonly #access: PgAccessStore;
@@ -49,6 +53,8 @@ export class PgStore implements Store {
     this.#rooms = new PgRoomStore(pool);
     this.#access = new PgAccessStore(pool);
     this.relay = new PgRelayStore(pool, url);
+    this.negotiations = new PgNegotiationStore(pool);
+    this.oacop = new PgOacopStore(pool);
   }
 
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
