@@ -1,6 +1,7 @@
-// MQTT_URL end to end (issue 3 item 10): `cli broker setup` and `cli agents add` provision a
-// private Mosquitto; the server runs its gateway over it; an agent added by the CLI gets a
-// granted candidate approved, and an agent removed by the CLI is refused.
+// MQTT_URL end to end (issue 3 item 10, issue 8 item 2): `cli broker setup` and `cli agents add`
+// provision a private Mosquitto; the server runs its gateway over it; an agent added by the CLI
+// gets a granted candidate approved, and an agent removed by the CLI is refused; consoles reach
+// the rooms through the server's /mqtt bridge, with their role enforced.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { loadConfig } from './config';
 import { agentCandidateTopic } from './mqtt/mosquitto-dynsec';
 import { startSwitchboard, type RunningSwitchboard } from './runtime';
 import { connectClient, tryConnect } from './test-support/mqtt-clients';
+import { sessionCookie } from './test-support/sessions';
 import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from './test-support/private-mosquitto';
 
 const found = findMosquitto();
@@ -44,6 +46,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A console over the server's /mqtt WebSocket, as the browser connects: session cookie, same origin. */
+const consoleClient = (cookie: string) => connectClient(sb.url.replace('http', 'ws') + '/mqtt', { wsOptions: { headers: { cookie, origin: sb.url } } });
+
 describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
   it('approves a granted candidate from an agent the CLI added, byte for byte', async () => {
     const added = await cli('agents', 'add', 'agent.one', '--json');
@@ -68,6 +73,55 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     expect(await tryConnect(mosquitto.url, { username: 'agent.two', password, clientId: 'agent.two' })).toBe('connected');
     expect((await cli('agents', 'remove', 'agent.two')).code).toBe(0);
     expect(await tryConnect(mosquitto.url, { username: 'agent.two', password, clientId: 'agent.two' })).toMatch(/Not authorized|Bad User Name/i);
+  });
+
+  it('bridges /mqtt for consoles: a facilitator grants and speaks through the server, and sees the approved candidate, each once', async () => {
+    const added = await cli('agents', 'add', 'agent.three', '--json');
+    const { password } = JSON.parse(added.stdout) as { password: string };
+    const agent = await connectClient(mosquitto.url, { username: 'agent.three', password, clientId: 'agent.three' });
+    await agent.client.subscribeAsync('rooms/r1/public', { qos: 1 });
+    const facilitator = await consoleClient(await sessionCookie(sb.store, 'did:key:z6MkFacilitatorBridge', 'facilitator'));
+    await facilitator.client.subscribeAsync('rooms/r1/#', { qos: 1 });
+    const ts = Math.floor(Date.now() / 1000);
+    const from = { kind: 'user', id: 'did:key:z6MkFacilitatorBridge' };
+    // The grant goes console → server → Mosquitto, and the gateway learns it from the server's publish.
+    const grant = JSON.stringify({ id: 'g3', type: 'mic_grant', room_id: 'r1', from, ts, payload: { task_id: 't3', agent_id: 'agent.three', max_messages: 1, allowed_message_types: ['progress'], expires_at: ts + 600 } });
+    await facilitator.client.publishAsync('rooms/r1/control', grant, { qos: 1 });
+    for (let i = 0; i < 200 && !(await sb.store.getGrant('r1', 'agent.three', 't3')); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await sb.store.getGrant('r1', 'agent.three', 't3')).toMatchObject({ maxMessages: 1 });
+    // Broker → console: the agent's candidate, approved by the gateway, byte for byte.
+    const candidate = JSON.stringify({ id: 'c3', type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.three' }, ts, payload: { task_id: 't3', message_type: 'progress', content: { text: 'found it' } } });
+    await agent.client.publishAsync(agentCandidateTopic('r1', 'agent.three'), candidate, { qos: 1 });
+    expect((await facilitator.until('rooms/r1/public', '"c3"')).at(-1)!.payload).toBe(candidate);
+    // Console → broker: a say reaches the agent on Mosquitto, is stored and audited.
+    const say = JSON.stringify({ id: 's3', type: 'say', room_id: 'r1', from, ts, payload: { text: 'Thanks @agent.three' } });
+    await facilitator.client.publishAsync('rooms/r1/public', say, { qos: 1 });
+    expect((await agent.until('rooms/r1/public', '"s3"')).at(-1)!.payload).toBe(say);
+    // A sentinel after everything: what came before it came once.
+    const sentinel = JSON.stringify({ id: 'z3', type: 'say', room_id: 'r1', from, ts, payload: { text: 'end' } });
+    await facilitator.client.publishAsync('rooms/r1/public', sentinel, { qos: 1 });
+    const seen = await facilitator.until('rooms/r1/public', '"z3"');
+    const count = (topic: string, id: string) => seen.filter((m) => m.topic === topic && m.payload.includes(`"${id}"`)).length;
+    expect([count('rooms/r1/public', 's3'), count('rooms/r1/public', 'c3'), count('rooms/r1/public_candidates', 'c3'), count('rooms/r1/control', 'g3')]).toEqual([1, 1, 1, 1]);
+    const stored = await sb.store.listMessages({ roomId: 'r1', limit: 100 });
+    expect(stored.messages.filter((m) => m.messageId === 's3' || m.messageId === 'g3').map((m) => m.messageId).sort()).toEqual(['g3', 's3']);
+    const audit = await sb.store.listAudit({ roomId: 'r1', limit: 20 });
+    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['room.say', 'room.mic_grant']));
+    await Promise.all([agent.client.endAsync(true), facilitator.client.endAsync(true)]);
+  });
+
+  it('bridges /mqtt for an observer: reads the room, every publish refused, nothing reaches the broker', async () => {
+    const observer = await consoleClient(await sessionCookie(sb.store, 'did:key:z6MkObserverBridge', 'observer'));
+    await observer.client.subscribeAsync('rooms/r1/public', { qos: 1 });
+    const ts = Math.floor(Date.now() / 1000);
+    const say = JSON.stringify({ id: 'o3', type: 'say', room_id: 'r1', from: { kind: 'user', id: 'did:key:z6MkObserverBridge' }, ts, payload: { text: 'may I?' } });
+    await expect(observer.client.publishAsync('rooms/r1/public', say, { qos: 1 })).rejects.toThrow(/Not authorized/);
+    // The server's own say reaches the observer through the bridge.
+    const note = JSON.stringify({ id: 'n3', type: 'say', room_id: 'r1', from: { kind: 'user', id: 'did:key:z6MkF' }, ts, payload: { text: 'note' } });
+    await sb.broker.publish('rooms/r1/public', new TextEncoder().encode(note));
+    await observer.until('rooms/r1/public', '"n3"');
+    expect((await sb.store.listMessages({ roomId: 'r1', limit: 200 })).messages.some((m) => m.messageId === 'o3')).toBe(false);
+    await observer.client.endAsync(true);
   });
 
   it('runs the demo over the external broker: its agents provisioned through dynamic security, their messages in history', async () => {

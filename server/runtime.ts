@@ -2,7 +2,7 @@
 // for consoles), the gateway, presence and the HTTP app. `npm start` runs it through main.ts;
 // integration tests start it in-process or as a child process.
 import { randomUUID } from 'node:crypto';
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseTopic } from '@shared/aor/topics';
@@ -17,6 +17,7 @@ import { Gateway } from './gateway/gateway';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
 import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
+import { ConsoleBridge } from './mqtt/console-bridge';
 import { EmbeddedBroker } from './mqtt/embedded-broker';
 import { ExternalBroker } from './mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin } from './mqtt/mosquitto-dynsec';
@@ -122,13 +123,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   try {
     const mqtt = await listenForAgents(broker, config.host, config.mqttPort);
     http = await listenHttp(app, config.host, config.port);
-    broker.attachWebSocket(http.server as HttpServer, async (request) => {
-      // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;
-      const session = await sessionFromCookieHeader(store, request.headers.cookie, clock.now());
-      return session ? { kind: 'operator', did: session.did, role: session.role } : null;
-    });
+    broker.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
     gateway.start();
     presence.start();
     const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
@@ -249,6 +244,17 @@ async function startDemoAgents(
   });
 }
 
+/** Who opens /mqtt: the operator of a valid session cookie, from this origin only. */
+function consoleAuthenticator(store: Store, clock: Clock): (request: IncomingMessage) => Promise<BrokerIdentity | null> {
+  return async (request) => {
+    // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;
+    const session = await sessionFromCookieHeader(store, request.headers.cookie, clock.now());
+    return session ? { kind: 'operator', did: session.did, role: session.role } : null;
+  };
+}
+
 /** Facilitators act over MQTT (say, task, grants); each act lands in the audit log. */
 async function auditOperatorPublish(store: Store, message: BrokerMessage, operator: Extract<BrokerIdentity, { kind: 'operator' }>, cursor: number): Promise<void> {
   const topic = parseTopic(message.topic);
@@ -278,7 +284,7 @@ function pick(source: Record<string, unknown>, keys: string[]): Record<string, u
  * dynamic security, set up by `cli broker setup`). Room messages are stored when they arrive,
  * before any handler sees them (docs/decisions-external-broker.md). Demo agents need the
  * dynamic-security admin (MQTT_ADMIN_*) to be provisioned; without it the demo is off.
- * The console's /mqtt WebSocket is not bridged yet.
+ * The console's /mqtt WebSocket is bridged to the broker by the server (mqtt/console-bridge.ts).
  */
 async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<Config['mqttExternal']>, options: StartOptions): Promise<RunningSwitchboard> {
   if (!mqttConfig.password) throw new ConfigError('MQTT_PASSWORD is required with MQTT_URL (the server\'s broker credential, from `npm run cli -- broker setup`).');
@@ -318,8 +324,18 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const stopRelay = startRelayTimers(relay, clock, negotiations);
   let http: { server: ServerType; address: AddressInfo } | undefined;
   let admin: DynsecAdmin | undefined;
+  let consoles: ConsoleBridge | undefined;
   try {
     http = await listenHttp(app, config.host, config.port);
+    consoles = await ConsoleBridge.create({
+      upstream: broker,
+      now: () => clock.now(),
+      beforeForward: async (message) => {
+        const stored = await history.record(message);
+        if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);
+      },
+    });
+    consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
     gateway.start();
     presence.start();
     let demo: DemoHandle | undefined;
@@ -371,6 +387,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
         await admin?.close();
         presence.stop();
         await gateway.stop();
+        await consoles?.close();
         await broker.close();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         await store.close();
@@ -378,6 +395,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     };
   } catch (error) {
     stopRelay();
+    await consoles?.close().catch(() => undefined);
     await admin?.close().catch(() => undefined);
     await broker.close().catch(() => undefined);
     if (http) await new Promise<void>((resolve) => http!.server.close(() => resolve()));
