@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers';
 import { spaRoutes } from './http/spa';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
+import { readyRoutes, type ReadinessCheck } from './routes/ready';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
 import { OPENAPI_DOCUMENT } from './http/openapi-document';
 import { createRelayServices, type RelayServices } from './relay/relay-services';
@@ -39,6 +40,8 @@ export interface AppOptions {
   readonly relay?: { readonly services: RelayServices; readonly demo: boolean; readonly demoSeed: number };
   /** The RFC 0002 service; built over `store` when absent. */
   readonly negotiations?: NegotiationService;
+  /** What GET /ready checks besides the store (the broker connection). */
+  readonly readiness?: Readonly<Record<string, ReadinessCheck>>;
 }
 
 /** 30 requests per minute per client address. */
@@ -55,6 +58,7 @@ export function createApp(options: AppOptions) {
     .use('*', securityHeaders())
     .use('/api/*', csrfProtection())
     .route('/health', healthRoutes)
+    .route('/ready', readyRoutes(options.store, options.readiness))
     .get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT, 200))
     .route('/events', eventRoutes(relay.services))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock }))

@@ -135,4 +135,17 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     }
     expect(heartbeats).toBeGreaterThan(0);
   });
+
+  it('reports ready while connected to the broker, and a coded 503 naming the broker once it is gone', async () => {
+    const ready = await fetch(`${sb.url}/ready`);
+    expect([ready.status, await ready.json()]).toEqual([200, { ready: true, checks: { store: 'ok', broker: 'ok' } }]);
+    await mosquitto.stop();
+    let res = await fetch(`${sb.url}/ready`);
+    for (let i = 0; i < 200 && res.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      res = await fetch(`${sb.url}/ready`);
+    }
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ ready: false, code: 'NOT_READY', checks: { store: 'ok', broker: expect.stringContaining('MQTT_URL') } });
+  });
 });

@@ -116,6 +116,8 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
     negotiations,
+    // The broker is in this process: if this answers, it is up.
+    readiness: { broker: () => null },
   });
   const stopRelay = startRelayTimers(relay, clock, negotiations);
 
@@ -320,6 +322,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
     negotiations,
+    readiness: { broker: () => (broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)') },
   });
   const stopRelay = startRelayTimers(relay, clock, negotiations);
   let http: { server: ServerType; address: AddressInfo } | undefined;

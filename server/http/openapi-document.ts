@@ -63,6 +63,19 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/ready': {
+      get: {
+        summary: 'Readiness',
+        description: 'For a load balancer: 200 when this instance can serve (its store answers, its broker connection is up); 503 naming what is not. /health is liveness only.',
+        responses: {
+          '200': { description: 'Ready', content: json({ type: 'object', required: ['ready', 'checks'], properties: { ready: { const: true }, checks: { type: 'object', additionalProperties: { type: 'string' } } } }) },
+          '503': {
+            description: 'Not ready (Retry-After: 5)',
+            content: json({ type: 'object', required: ['ready', 'code', 'message', 'checks'], properties: { ready: { const: false }, code: { const: 'NOT_READY' }, message: { type: 'string' }, checks: { type: 'object', additionalProperties: { type: 'string' } } } }),
+          },
+        },
+      },
+    },
     '/seed': {
       post: {
         summary: 'Seed demo threads',

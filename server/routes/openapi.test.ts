@@ -14,7 +14,7 @@ describe('GET /openapi.json', () => {
     const doc = JSON.parse(await res.text()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
     expect(doc.openapi).toBe('3.1.0');
     const paths = Object.entries(doc.paths);
-    expect(paths.map(([path]) => path)).toEqual(expect.arrayContaining(['/events', '/health', '/seed', '/agents', '/agents/query', '/agents/{did}/tools',
+    expect(paths.map(([path]) => path)).toEqual(expect.arrayContaining(['/events', '/health', '/ready', '/seed', '/agents', '/agents/query', '/agents/{did}/tools',
       '/oap/manifest', '/oap/negotiation/open', '/oap/negotiation/{id}', '/oap/negotiation/{id}/propose', '/oap/negotiation/{id}/accept',
       '/oap/negotiation/{id}/reject', '/oap/negotiation/{id}/withdraw', '/oap/negotiation/{id}/agreement', '/oap/negotiation/{id}/agreement/cosign',
       '/oap/transparency-log', '/oap/transparency-log/{index}', '/oap/transparency-log/{index}/proof', '/oap/transparency-log/{index}/redact',
