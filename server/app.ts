@@ -26,6 +26,8 @@ import { NegotiationService } from './negotiation/negotiation-service';
 import { negotiationRoutes } from './routes/negotiation';
 import { negotiationConsoleRoutes } from './routes/negotiations-console';
 import { transparencyLogRoutes } from './routes/transparency-log';
+import { RelayBridge } from './external/relay-bridge';
+import { externalServiceRoutes } from './routes/external-services';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -39,6 +41,8 @@ export interface AppOptions {
   readonly relay?: { readonly services: RelayServices; readonly demo: boolean; readonly demoSeed: number };
   /** The RFC 0002 service; built over `store` when absent. */
   readonly negotiations?: NegotiationService;
+  /** External relays and negotiation services (issue 11); an idle bridge over `store` when absent. */
+  readonly bridge?: RelayBridge;
 }
 
 /** 30 requests per minute per client address. */
@@ -51,6 +55,7 @@ export function createApp(options: AppOptions) {
   const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
   const negotiations = options.negotiations ?? new NegotiationService({ store: options.store.negotiations, clock, verifier });
   const oacop = new OacopReadModels(options.store.relay);
+  const external = externalServiceRoutes(options.bridge ?? new RelayBridge({ store: options.store, clock }), { store: options.store, clock });
   const app = new Hono()
     .use('*', securityHeaders())
     .use('/api/*', csrfProtection())
@@ -67,6 +72,8 @@ export function createApp(options: AppOptions) {
     .route('/api/scheduling', schedulingRoutes(oacop, { store: options.store, clock }))
     .route('/api/tasks', taskRoutes(oacop, { store: options.store, clock }))
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
+    .route('/api/services', external.services)
+    .route('/api/external', external.external)
     .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

@@ -33,6 +33,8 @@ import { DidVerifier } from './crypto/node-verifier';
 import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from './demo/negotiation/negotiation-demo';
 import { NegotiationService } from './negotiation/negotiation-service';
 import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
+import { startBridge } from './external/start-bridge';
+import type { RelayBridgeOptions } from './external/relay-bridge';
 
 export interface RunningSwitchboard {
   readonly url: string;
@@ -50,6 +52,8 @@ export interface RunningSwitchboard {
 
 export interface StartOptions {
   readonly clock?: Clock;
+  /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
+  readonly bridge?: Partial<RelayBridgeOptions>;
 }
 
 const DEFAULT_MQTT_PORT = 1883;
@@ -75,6 +79,17 @@ function listenHttp(app: ReturnType<typeof createApp>, host: string, port: numbe
       else reject(new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`));
     });
   });
+}
+
+/**
+ * Stops listening and ends every connection, long-polls and keep-alive sockets included: a peer
+ * polling this server (another instance's bridge) would otherwise keep reusing a kept-alive
+ * socket served by a process whose store is already closed.
+ */
+async function closeHttp(server: ServerType): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  (server as HttpServer).closeAllConnections();
+  await closed;
 }
 
 const urlHost = (address: AddressInfo) => (address.family === 'IPv6' ? `[${address.address}]` : address.address);
@@ -108,6 +123,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   late.presence = presence;
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
+  const bridge = await startBridge(store, clock, config, options.bridge);
   const app = createApp({
     staticDir: config.staticDir,
     store,
@@ -115,8 +131,9 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
     negotiations,
+    bridge,
   });
-  const stopRelay = startRelayTimers(relay, clock, negotiations);
+  const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
 
   let http: { server: ServerType; address: AddressInfo } | undefined;
   try {
@@ -155,7 +172,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
         presence.stop();
         await gateway.stop();
         await broker.close();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await closeHttp(httpServer);
         await store.close();
       },
     };
@@ -172,11 +189,12 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
  * The thread sweeper (timeouts → ERROR), the store-head watch and the negotiation sweeper
  * (valid_until → EXPIRED); returns how to stop them.
  */
-function startRelayTimers(relay: RelayServices, clock: Clock, negotiations: NegotiationService): () => void {
+function startRelayTimers(relay: RelayServices, clock: Clock, negotiations: NegotiationService, bridge: { stop(): Promise<void> }): () => void {
   const stopSweeper = startThreadSweeper(relay.relay.store, clock, relay.relay.timeouts);
   const stopNegotiationSweeper = startNegotiationSweeper(negotiations);
   const stopWatch = watchStoreHead(relay);
   return () => {
+    void bridge.stop();
     stopNegotiationSweeper();
     stopSweeper();
     stopWatch();
@@ -307,6 +325,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const presence = new PresenceTracker(broker, () => clock.now());
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
+  const bridge = await startBridge(store, clock, config, options.bridge);
   const app = createApp({
     staticDir: config.staticDir,
     store,
@@ -314,8 +333,9 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
     negotiations,
+    bridge,
   });
-  const stopRelay = startRelayTimers(relay, clock, negotiations);
+  const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
   let http: { server: ServerType; address: AddressInfo } | undefined;
   let admin: DynsecAdmin | undefined;
   try {
@@ -372,7 +392,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
         presence.stop();
         await gateway.stop();
         await broker.close();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await closeHttp(httpServer);
         await store.close();
       },
     };
