@@ -27,6 +27,8 @@ import { NegotiationService } from './negotiation/negotiation-service';
 import { negotiationRoutes } from './routes/negotiation';
 import { negotiationConsoleRoutes } from './routes/negotiations-console';
 import { transparencyLogRoutes } from './routes/transparency-log';
+import { RelayBridge } from './external/relay-bridge';
+import { externalServiceRoutes } from './routes/external-services';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -42,6 +44,8 @@ export interface AppOptions {
   readonly negotiations?: NegotiationService;
   /** What GET /ready checks besides the store (the broker connection). */
   readonly readiness?: Readonly<Record<string, ReadinessCheck>>;
+  /** External relays and negotiation services (issue 11); an idle bridge over `store` when absent. */
+  readonly bridge?: RelayBridge;
 }
 
 /** 30 requests per minute per client address. */
@@ -54,6 +58,7 @@ export function createApp(options: AppOptions) {
   const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
   const negotiations = options.negotiations ?? new NegotiationService({ store: options.store.negotiations, clock, verifier });
   const oacop = new OacopReadModels(options.store.relay);
+  const external = externalServiceRoutes(options.bridge ?? new RelayBridge({ store: options.store, clock }), { store: options.store, clock });
   const app = new Hono()
     .use('*', securityHeaders())
     .use('/api/*', csrfProtection())
@@ -71,6 +76,8 @@ export function createApp(options: AppOptions) {
     .route('/api/scheduling', schedulingRoutes(oacop, { store: options.store, clock }))
     .route('/api/tasks', taskRoutes(oacop, { store: options.store, clock }))
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
+    .route('/api/services', external.services)
+    .route('/api/external', external.external)
     .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

@@ -2,6 +2,7 @@
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
+import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 
 export interface Config {
   readonly host: string;
@@ -19,6 +20,8 @@ export interface Config {
   readonly staticDir: string;
   /** An external broker instead of the embedded one (MQTT_URL); see the block at the end. */
   readonly mqttExternal?: ExternalMqttConfig | undefined;
+  /** External relays and negotiation services to bridge (EXTERNAL_SERVICES, issue 11). */
+  readonly externalServices?: readonly ConfiguredService[];
 }
 
 export class ConfigError extends Error {
@@ -61,7 +64,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     demoPace: demoPace(env),
     staticDir: resolve(root, env.STATIC_DIR || './dist/web'),
     mqttExternal: externalMqtt(env),
+    externalServices: externalServices(env),
   };
+}
+
+function externalServices(env: NodeJS.ProcessEnv): ConfiguredService[] {
+  try {
+    return parseExternalServices(env.EXTERNAL_SERVICES);
+  } catch (error) {
+    if (error instanceof ServicesConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 // ── External broker (issue 3 item 10) ───────────────────────────────────────────────────────

@@ -34,6 +34,8 @@ import { DidVerifier } from './crypto/node-verifier';
 import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from './demo/negotiation/negotiation-demo';
 import { NegotiationService } from './negotiation/negotiation-service';
 import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
+import { startBridge } from './external/start-bridge';
+import type { RelayBridgeOptions } from './external/relay-bridge';
 
 export interface RunningSwitchboard {
   readonly url: string;
@@ -51,6 +53,8 @@ export interface RunningSwitchboard {
 
 export interface StartOptions {
   readonly clock?: Clock;
+  /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
+  readonly bridge?: Partial<RelayBridgeOptions>;
 }
 
 const DEFAULT_MQTT_PORT = 1883;
@@ -76,6 +80,17 @@ function listenHttp(app: ReturnType<typeof createApp>, host: string, port: numbe
       else reject(new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`));
     });
   });
+}
+
+/**
+ * Stops listening and ends every connection, long-polls and keep-alive sockets included: a peer
+ * polling this server (another instance's bridge) would otherwise keep reusing a kept-alive
+ * socket served by a process whose store is already closed.
+ */
+async function closeHttp(server: ServerType): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  (server as HttpServer).closeAllConnections();
+  await closed;
 }
 
 const urlHost = (address: AddressInfo) => (address.family === 'IPv6' ? `[${address.address}]` : address.address);
@@ -109,6 +124,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   late.presence = presence;
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
+  const bridge = await startBridge(store, clock, config, options.bridge);
   const app = createApp({
     staticDir: config.staticDir,
     store,
@@ -118,8 +134,9 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     negotiations,
     // The broker is in this process: if this answers, it is up.
     readiness: { broker: () => null },
+    bridge,
   });
-  const stopRelay = startRelayTimers(relay, clock, negotiations);
+  const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
 
   let http: { server: ServerType; address: AddressInfo } | undefined;
   try {
@@ -152,7 +169,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
         presence.stop();
         await gateway.stop();
         await broker.close();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await closeHttp(httpServer);
         await store.close();
       },
     };
@@ -169,11 +186,12 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
  * The thread sweeper (timeouts → ERROR), the store-head watch and the negotiation sweeper
  * (valid_until → EXPIRED); returns how to stop them.
  */
-function startRelayTimers(relay: RelayServices, clock: Clock, negotiations: NegotiationService): () => void {
+function startRelayTimers(relay: RelayServices, clock: Clock, negotiations: NegotiationService, bridge: { stop(): Promise<void> }): () => void {
   const stopSweeper = startThreadSweeper(relay.relay.store, clock, relay.relay.timeouts);
   const stopNegotiationSweeper = startNegotiationSweeper(negotiations);
   const stopWatch = watchStoreHead(relay);
   return () => {
+    void bridge.stop();
     stopNegotiationSweeper();
     stopSweeper();
     stopWatch();
@@ -315,6 +333,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const presence = new PresenceTracker(broker, () => clock.now());
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
+  const bridge = await startBridge(store, clock, config, options.bridge);
   const app = createApp({
     staticDir: config.staticDir,
     store,
@@ -323,8 +342,9 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
     negotiations,
     readiness: { broker: () => (broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)') },
+    bridge,
   });
-  const stopRelay = startRelayTimers(relay, clock, negotiations);
+  const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
   let http: { server: ServerType; address: AddressInfo } | undefined;
   let admin: DynsecAdmin | undefined;
   let consoles: ConsoleBridge | undefined;
@@ -392,7 +412,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
         await gateway.stop();
         await consoles?.close();
         await broker.close();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await closeHttp(httpServer);
         await store.close();
       },
     };

@@ -68,6 +68,9 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  // External services (issue 11, server/external/): a write to a read-only one, one that is down.
+  SERVICE_READ_ONLY: 403,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 // Hono's own HTTPExceptions (malformed JSON from the validator, …) get the code of their status.

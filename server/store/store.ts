@@ -6,6 +6,7 @@
 import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
+import type { ServiceRegistryStore } from './service-registry-store';
 
 /** Which §3 topic a stored message arrived on. */
 export type TopicKind = 'public' | 'public_candidates' | 'control' | 'inbox' | 'heartbeat' | 'work';
@@ -150,6 +151,8 @@ export interface Store {
   readonly negotiations: NegotiationStore;
   /** OACoP's ledger, calendars and agents' own thread states (oacop-store.ts). */
   readonly oacop: OacopStore;
+  /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
+  readonly services: ServiceRegistryStore;
 
   // Rooms and their history (issue 3 item 7).
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;

@@ -18,6 +18,7 @@ const NAV = [
   { to: '/transparency-log', label: 'Log' },
   { to: '/scheduling', label: 'Scheduling' },
   { to: '/tasks', label: 'Tasks' },
+  { to: '/settings/services', label: 'Services' },
 ] as const;
 
 export function Layout() {

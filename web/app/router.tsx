@@ -97,6 +97,13 @@ const tasksRoute = createRoute({
   component: lazyRouteComponent(() => import('@web/features/tasks/tasks-page'), 'TasksPage'),
 });
 
+// Settings: the relays and negotiation services the console bridges (issue 11).
+const servicesRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/settings/services',
+  component: lazyRouteComponent(() => import('@web/features/settings/services-page'), 'ServicesPage'),
+});
+
 // Reached from the link the server prints (or `operators invite`), before there is a session.
 const enrollRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -105,7 +112,7 @@ const enrollRoute = createRoute({
 });
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute, schedulingRoute, schedulingThreadRoute, tasksRoute]), enrollRoute]),
+  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute, schedulingRoute, schedulingThreadRoute, tasksRoute, servicesRoute]), enrollRoute]),
   defaultNotFoundComponent: () => (
     <div role="alert" className="mx-auto max-w-xl">
       <h1 className="text-xl font-semibold">Nothing here</h1>

@@ -291,6 +291,53 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'external relays and negotiation services',
+    sql: /* sql */ `
+      -- Issue 11 (SQLite migration 5): services the console bridges besides its own
+      -- (service-registry-store.ts); removing a service removes its cursors and envelopes.
+      CREATE TABLE external_services (
+        id         TEXT COLLATE "C" PRIMARY KEY,
+        name       TEXT COLLATE "C" NOT NULL,
+        base_url   TEXT COLLATE "C" NOT NULL,
+        kind       TEXT COLLATE "C" NOT NULL CHECK (kind IN ('relay', 'negotiation')),
+        read_only  BOOLEAN NOT NULL,
+        origin     TEXT COLLATE "C" NOT NULL CHECK (origin IN ('env', 'console')),
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE external_cursors (
+        service_id TEXT COLLATE "C" NOT NULL REFERENCES external_services (id) ON DELETE CASCADE,
+        feed       TEXT COLLATE "C" NOT NULL,
+        cursor     TEXT COLLATE "C" NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (service_id, feed)
+      );
+      CREATE TABLE external_envelopes (
+        seq         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        service_id  TEXT COLLATE "C" NOT NULL REFERENCES external_services (id) ON DELETE CASCADE,
+        envelope_id TEXT COLLATE "C" NOT NULL,
+        thread_id   TEXT COLLATE "C",
+        json        TEXT COLLATE "C" NOT NULL,
+        digest      TEXT COLLATE "C",
+        trusted     BOOLEAN NOT NULL,
+        reason      TEXT COLLATE "C",
+        received_at BIGINT NOT NULL,
+        UNIQUE (service_id, envelope_id)
+      );
+      CREATE INDEX external_envelopes_by_thread ON external_envelopes (service_id, thread_id, seq);
+      CREATE TABLE external_watched (
+        did      TEXT COLLATE "C" PRIMARY KEY,
+        added_at BIGINT NOT NULL
+      );
+      CREATE TABLE external_negotiations (
+        service_id     TEXT COLLATE "C" NOT NULL REFERENCES external_services (id) ON DELETE CASCADE,
+        negotiation_id TEXT COLLATE "C" NOT NULL,
+        seen_at        BIGINT NOT NULL,
+        PRIMARY KEY (service_id, negotiation_id)
+      );
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

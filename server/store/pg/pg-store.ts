@@ -1,5 +1,5 @@
 // The PostgreSQL store (DATABASE_URL): the Store contract over one connection pool, each part in
-// its own file (rooms and grants, access, relay, negotiations, OACoP) so a new part is one more file beside them.
+// its own file (rooms and grants, access, relay, negotiations, OACoP, external services) so a new part is one more file beside them.
 // Several server instances may share the database: every decision is a conditional statement or
 // a transaction holding the row it decides on (server/store/README.md).
 import type { Pool } from 'pg';
@@ -26,6 +26,7 @@ import type {
 import { PgAccessStore } from './pg-access-store';
 import { PgNegotiationStore } from './pg-negotiation-store';
 import { PgOacopStore } from './pg-oacop-store';
+import { PgServiceRegistryStore } from './pg-service-registry-store';
 import { migratePg } from './pg-migrations';
 import { createPgPool, probePg } from './pg-pool';
 import { PgRelayStore } from './pg-relay-store';
@@ -42,6 +43,7 @@ export class PgStore implements Store {
   readonly relay: PgRelayStore;
   readonly negotiations: PgNegotiationStore;
   readonly oacop: PgOacopStore;
+  readonly services: PgServiceRegistryStore;
   readonly #pool: Pool;
   readonly #rooms: PgRoomStore;
   readonly #access: PgAccessStore;
@@ -55,6 +57,7 @@ export class PgStore implements Store {
     this.relay = new PgRelayStore(pool, url);
     this.negotiations = new PgNegotiationStore(pool);
     this.oacop = new PgOacopStore(pool);
+    this.services = new PgServiceRegistryStore(pool);
   }
 
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {

@@ -275,6 +275,58 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 5,
+    name: 'external relays and negotiation services',
+    sql: /* sql */ `
+      -- Issue 11: services the console bridges besides its own (service-registry-store.ts).
+      CREATE TABLE external_services (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        base_url   TEXT NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('relay', 'negotiation')),
+        read_only  INTEGER NOT NULL CHECK (read_only IN (0, 1)),
+        origin     TEXT NOT NULL CHECK (origin IN ('env', 'console')),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- One cursor per long-poll of a relay (feed = 'recipient:<did>' or 'sender:<did>').
+      CREATE TABLE external_cursors (
+        service_id TEXT NOT NULL REFERENCES external_services (id) ON DELETE CASCADE,
+        feed       TEXT NOT NULL,
+        cursor     TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (service_id, feed)
+      ) STRICT;
+
+      -- Envelopes fetched from external relays; trusted = 1 only when every check passed.
+      CREATE TABLE external_envelopes (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        service_id  TEXT NOT NULL REFERENCES external_services (id) ON DELETE CASCADE,
+        envelope_id TEXT NOT NULL,
+        thread_id   TEXT,
+        json        TEXT NOT NULL,
+        digest      TEXT,
+        trusted     INTEGER NOT NULL CHECK (trusted IN (0, 1)),
+        reason      TEXT,
+        received_at INTEGER NOT NULL,
+        UNIQUE (service_id, envelope_id)
+      ) STRICT;
+      CREATE INDEX external_envelopes_by_thread ON external_envelopes (service_id, thread_id, seq);
+
+      CREATE TABLE external_watched (
+        did      TEXT PRIMARY KEY,
+        added_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE external_negotiations (
+        service_id     TEXT NOT NULL REFERENCES external_services (id) ON DELETE CASCADE,
+        negotiation_id TEXT NOT NULL,
+        seen_at        INTEGER NOT NULL,
+        PRIMARY KEY (service_id, negotiation_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

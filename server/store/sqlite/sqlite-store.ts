@@ -31,6 +31,7 @@ import { migrate } from './migrations';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteOacopStore } from './sqlite-oacop-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
+import { SqliteServiceRegistryStore } from './sqlite-service-registry-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
 
@@ -175,6 +176,7 @@ export class SqliteStore implements Store {
   readonly relay: SqliteRelayStore;
   readonly negotiations: SqliteNegotiationStore;
   readonly oacop: SqliteOacopStore;
+  readonly services: SqliteServiceRegistryStore;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #appendTransaction: Database.Transaction<(m: NewRoomMessage) => number>;
@@ -207,6 +209,7 @@ export class SqliteStore implements Store {
     this.relay = new SqliteRelayStore(db);
     this.negotiations = new SqliteNegotiationStore(db);
     this.oacop = new SqliteOacopStore(db);
+    this.services = new SqliteServiceRegistryStore(db);
     this.#appendTransaction = db.transaction((m: NewRoomMessage) => this.#appendRow(m));
   }
 

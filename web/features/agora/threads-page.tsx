@@ -6,6 +6,8 @@ import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { threadsQuery, type ThreadView } from '@web/lib/api/agora-threads';
+import { bridgedThreadsQuery } from '@web/lib/api/external-services';
+import { SourceBadge } from '@web/components/ui/source-badge';
 import { shortDid } from '@web/lib/identity/did-short';
 import { useSession } from '@web/lib/identity/use-session';
 import { useId, useState } from 'react';
@@ -25,6 +27,9 @@ export function ThreadsPage() {
   const [status, setStatus] = useState<ThreadView['status'] | ''>('');
   const [mine, setMine] = useState(false);
   const threads = useQuery(threadsQuery({ ...(status ? { status } : {}), ...(mine && session ? { party: session.did } : {}) }));
+  // Threads bridged from external relays, each with its source (issue 11).
+  const bridged = useQuery(bridgedThreadsQuery);
+  const external = (bridged.data ?? []).filter((t) => (!status || t.status === status) && (!mine || !session || t.state.client === session.did || t.state.addressedTo === session.did));
   const now = useNow();
   const statusId = useId();
   // Names from the directory where it knows the DID; the short DID otherwise.
@@ -69,7 +74,7 @@ export function ThreadsPage() {
           <Notice tone="error" title="Cannot list threads" action={<Button onClick={() => void threads.refetch()}>Try again</Button>}>
             {threads.error.message}
           </Notice>
-        ) : threads.data.length === 0 ? (
+        ) : threads.data.length === 0 && external.length === 0 ? (
           <Notice tone="info" title="No threads yet">
             Send a request from the agent directory, or let the demo concierge start one.
           </Notice>
@@ -88,7 +93,7 @@ export function ThreadsPage() {
                   >
                     <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
                     <span className="min-w-0 flex-1">
-                      <span className="block truncate font-mono text-xs">{thread.id}</span>
+                      <span className="block truncate font-mono text-xs"><SourceBadge name="built-in" /> {thread.id}</span>
                       <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
                         {party(client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
                         <span className="text-slate-500 dark:text-slate-500"> · {words.detail}</span>
@@ -99,6 +104,27 @@ export function ThreadsPage() {
                     </span>
                     <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
                   </Link>
+                </li>
+              );
+            })}
+            {external.map((thread) => {
+              const words = threadStatusWords(thread.status);
+              return (
+                <li key={`${thread.serviceId} ${thread.id}`} data-testid="thread-row" className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3">
+                  <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate font-mono text-xs">
+                      <SourceBadge name={thread.source.name} down={thread.source.status.state === 'down'} /> {thread.id}
+                    </span>
+                    <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
+                      {party(thread.state.client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
+                      {thread.untrusted > 0 ? <span className="font-medium text-rose-700 dark:text-rose-300"> · {thread.untrusted} unverified</span> : null}
+                    </span>
+                  </span>
+                  <span className="w-20 text-xs text-slate-600 dark:text-slate-400">
+                    {thread.state.offers?.length ?? 0} {thread.state.offers?.length === 1 ? 'offer' : 'offers'}
+                  </span>
+                  <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
                 </li>
               );
             })}

@@ -1,0 +1,59 @@
+// Reachability of each external service as the bridge last saw it (issue 11 item 2: "a service
+// that is down shows as down"). In memory: it is about this process's view of the network.
+
+export type ReachState = 'connecting' | 'up' | 'down';
+
+export interface ServiceStatus {
+  readonly state: ReachState;
+  /** Epoch ms of the last change of state. */
+  readonly since: number;
+  readonly lastOkAt: number | null;
+  readonly lastError: string | null;
+  /** Failed attempts in a row (the backoff's exponent). */
+  readonly failures: number;
+  readonly nextRetryAt: number | null;
+}
+
+export interface BackoffOptions {
+  readonly initialMs: number;
+  readonly maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 60_000 };
+
+/** initial × 2^(failures − 1), capped: 1 s, 2 s, 4 s … 60 s by default. */
+export function backoffDelay(failures: number, options: BackoffOptions = DEFAULT_BACKOFF): number {
+  if (failures <= 0) return 0;
+  return Math.min(options.maxMs, options.initialMs * 2 ** Math.min(failures - 1, 30));
+}
+
+export class ServiceStatusBoard {
+  readonly #statuses = new Map<string, ServiceStatus>();
+  constructor(private readonly now: () => number) {}
+
+  get(serviceId: string): ServiceStatus {
+    return this.#statuses.get(serviceId) ?? { state: 'connecting', since: this.now(), lastOkAt: null, lastError: null, failures: 0, nextRetryAt: null };
+  }
+
+  ok(serviceId: string): void {
+    const before = this.get(serviceId);
+    const now = this.now();
+    this.#statuses.set(serviceId, { state: 'up', since: before.state === 'up' ? before.since : now, lastOkAt: now, lastError: null, failures: 0, nextRetryAt: null });
+  }
+
+  /**
+   * Records the `failures`-th failure in a row of one poller of the service (each poller backs
+   * off on its own count); returns how long that poller waits before its next attempt.
+   */
+  failed(serviceId: string, error: string, failures: number, backoff: BackoffOptions): number {
+    const before = this.get(serviceId);
+    const now = this.now();
+    const delay = backoffDelay(failures, backoff);
+    this.#statuses.set(serviceId, { state: 'down', since: before.state === 'down' ? before.since : now, lastOkAt: before.lastOkAt, lastError: error, failures, nextRetryAt: now + delay });
+    return delay;
+  }
+
+  forget(serviceId: string): void {
+    this.#statuses.delete(serviceId);
+  }
+}

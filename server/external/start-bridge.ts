@@ -1,0 +1,19 @@
+// Starts the external-services bridge for a running server: EXTERNAL_SERVICES is written into
+// the registry (env entries keep their ids, so their cursors survive a restart), then the
+// long-polls start.
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Store } from '../store/store';
+import { RelayBridge, type RelayBridgeOptions } from './relay-bridge';
+import { envServiceId } from './services-config';
+
+export async function startBridge(store: Store, clock: Clock, config: Pick<Config, 'externalServices'>, options: Partial<RelayBridgeOptions> = {}): Promise<RelayBridge> {
+  for (const s of config.externalServices ?? []) {
+    const id = envServiceId(s);
+    const existing = await store.services.getService(id);
+    await store.services.putService({ id, name: s.name, baseUrl: s.baseUrl, kind: s.kind, readOnly: s.readOnly, origin: 'env', createdAt: existing?.createdAt ?? clock.now() });
+  }
+  const bridge = new RelayBridge({ store, clock, ...options });
+  bridge.start();
+  return bridge;
+}
