@@ -29,6 +29,7 @@ import { negotiationConsoleRoutes } from './routes/negotiations-console';
 import { transparencyLogRoutes } from './routes/transparency-log';
 import { RelayBridge } from './external/relay-bridge';
 import { externalServiceRoutes } from './routes/external-services';
+import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -46,6 +47,8 @@ export interface AppOptions {
   readonly readiness?: Readonly<Record<string, ReadinessCheck>>;
   /** External relays and negotiation services (issue 11); an idle bridge over `store` when absent. */
   readonly bridge?: RelayBridge;
+  /** The guided demo's kick (issue 10 item 3); the route answers 503 while it is empty. */
+  readonly guidedDemo?: GuidedDemoSlot;
 }
 
 /** 30 requests per minute per client address. */
@@ -78,7 +81,8 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }));
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }))
+    .route('/api/demo', demoRoutes(options.guidedDemo ?? { port: undefined }, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}.` }, 404));

@@ -32,6 +32,7 @@ import { startThreadSweeper } from './relay/thread-sweeper';
 import type { Store } from './store/store';
 import { DidVerifier } from './crypto/node-verifier';
 import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from './demo/negotiation/negotiation-demo';
+import type { GuidedDemoSlot } from './routes/demo';
 import { NegotiationService } from './negotiation/negotiation-service';
 import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
 import { startBridge } from './external/start-bridge';
@@ -125,6 +126,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
   const bridge = await startBridge(store, clock, config, options.bridge);
+  const guidedDemo: GuidedDemoSlot = { port: undefined };
   const app = createApp({
     staticDir: config.staticDir,
     store,
@@ -135,6 +137,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     // The broker is in this process: if this answers, it is up.
     readiness: { broker: () => null },
     bridge,
+    guidedDemo,
   });
   const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
 
@@ -149,6 +152,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     const url = `http://${urlHost(http.address)}:${http.address.port}`;
     const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
     const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
+    guidedDemo.port = negotiationDemo;
     const oacopDemo = config.demo ? await startOacopDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {
@@ -334,6 +338,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
   const bridge = await startBridge(store, clock, config, options.bridge);
+  const guidedDemo: GuidedDemoSlot = { port: undefined };
   const app = createApp({
     staticDir: config.staticDir,
     store,
@@ -343,6 +348,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     negotiations,
     readiness: { broker: () => (broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)') },
     bridge,
+    guidedDemo,
   });
   const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
   let http: { server: ServerType; address: AddressInfo } | undefined;
@@ -390,6 +396,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     }
     const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
     const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
+    guidedDemo.port = negotiationDemo;
     const oacopDemo = config.demo ? await startOacopDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {

@@ -19,6 +19,7 @@ const NAV = [
   { to: '/scheduling', label: 'Scheduling' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/settings/services', label: 'Services' },
+  { to: '/demo', label: 'Demo' },
 ] as const;
 
 export function Layout() {

@@ -104,6 +104,19 @@ const servicesRoute = createRoute({
   component: lazyRouteComponent(() => import('@web/features/settings/services-page'), 'ServicesPage'),
 });
 
+// Issue 10: the guided demo and the plain-language story of a room, negotiation or thread.
+const demoRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/demo',
+  component: lazyRouteComponent(() => import('@web/features/demo/demo-page'), 'DemoPage'),
+});
+
+const storyRoute = createRoute({
+  getParentRoute: () => consoleRoute,
+  path: '/story/$kind/$id',
+  component: lazyRouteComponent(() => import('@web/features/demo/story-page'), 'StoryPage'),
+});
+
 // Reached from the link the server prints (or `operators invite`), before there is a session.
 const enrollRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -112,7 +125,7 @@ const enrollRoute = createRoute({
 });
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute, schedulingRoute, schedulingThreadRoute, tasksRoute, servicesRoute]), enrollRoute]),
+  routeTree: rootRoute.addChildren([consoleRoute.addChildren([overviewRoute, roomsRoute, roomRoute, roomAuditRoute, directoryRoute, threadsRoute, threadRoute, negotiationsRoute, negotiationRoute, transparencyLogRoute, schedulingRoute, schedulingThreadRoute, tasksRoute, servicesRoute, demoRoute, storyRoute]), enrollRoute]),
   defaultNotFoundComponent: () => (
     <div role="alert" className="mx-auto max-w-xl">
       <h1 className="text-xl font-semibold">Nothing here</h1>

@@ -35,4 +35,12 @@ describe('shortcut keys', () => {
     for (const k of ['?', 'g r', 'g d', 'g t', '/', 'Esc', 'Space', 'J', 'K', 'A', 'R']) expect(keys).toContain(k);
     expect(new Set(keys).size).toBe(keys.length);
   });
+
+  it('switches presenter mode on p (one key, listed behind ?) and goes to the guided demo with g m', () => {
+    expect(matchKey(idle, 'p', 0)).toEqual({ action: 'presenter', state: idle });
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'm', 10).action).toBe('go-demo');
+    const keys = SHORTCUTS.map((s) => s.keys.join(' '));
+    expect(keys).toEqual(expect.arrayContaining(['p', 'g m']));
+    expect(keys.filter((k) => k.toLowerCase() === 'p')).toHaveLength(1);
+  });
 });

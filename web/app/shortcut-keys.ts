@@ -18,6 +18,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['g', 'l'], what: 'Go to the transparency log', scope: 'anywhere' },
   { keys: ['g', 's'], what: 'Go to scheduling', scope: 'anywhere' },
   { keys: ['g', 'k'], what: 'Go to tasks', scope: 'anywhere' },
+  { keys: ['g', 'm'], what: 'Go to the guided demo', scope: 'anywhere' },
+  { keys: ['p'], what: 'Presenter mode: large, high-contrast, follows live events', scope: 'anywhere' },
   { keys: ['/'], what: 'Search or filter', scope: 'room' },
   { keys: ['Esc'], what: 'Close a dialog, or leave a field', scope: 'anywhere' },
   { keys: ['Space'], what: 'Pause or resume the live tail', scope: 'live tail' },
@@ -27,7 +29,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['R'], what: 'Reject the candidate, with a reason', scope: 'review queue' },
 ];
 
-export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'go-directory' | 'go-threads' | 'go-negotiations' | 'go-log' | 'go-scheduling' | 'go-tasks' | 'search';
+export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'go-directory' | 'go-threads' | 'go-negotiations' | 'go-log' | 'go-scheduling' | 'go-tasks' | 'go-demo' | 'presenter' | 'search';
 
 export interface SequenceState {
   /** A first key waiting for its second, and when it was pressed (ms). */
@@ -37,8 +39,8 @@ export interface SequenceState {
 export const SEQUENCE_MS = 1_000;
 export const idle: SequenceState = { pending: null };
 
-const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview', 'g d': 'go-directory', 'g t': 'go-threads', 'g n': 'go-negotiations', 'g l': 'go-log', 'g s': 'go-scheduling', 'g k': 'go-tasks' };
-const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search' };
+const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview', 'g d': 'go-directory', 'g t': 'go-threads', 'g n': 'go-negotiations', 'g l': 'go-log', 'g s': 'go-scheduling', 'g k': 'go-tasks', 'g m': 'go-demo' };
+const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search', p: 'presenter' };
 
 /** Feeds one key (KeyboardEvent.key) at `now`; says what to do, and the next state. */
 export function matchKey(state: SequenceState, key: string, now: number): { action: GlobalAction | null; state: SequenceState } {

@@ -3,6 +3,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Dialog } from '@web/components/ui/dialog';
 import { useEffect, useRef, useState } from 'react';
+import { followPresenterClass, usePresenter } from '@web/lib/presenter';
 import { idle, isTypingTarget, matchKey, SHORTCUTS, type SequenceState } from './shortcut-keys';
 
 const Kbd = ({ k }: { k: string }) => <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-800 shadow-sm dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100">{k}</kbd>;
@@ -11,6 +12,8 @@ export function Shortcuts() {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const sequence = useRef<SequenceState>(idle);
+
+  useEffect(followPresenterClass, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -34,6 +37,8 @@ export function Shortcuts() {
       else if (action === 'go-log') void navigate({ to: '/transparency-log' });
       else if (action === 'go-scheduling') void navigate({ to: '/scheduling' });
       else if (action === 'go-tasks') void navigate({ to: '/tasks' });
+      else if (action === 'go-demo') void navigate({ to: '/demo' });
+      else if (action === 'presenter') usePresenter.getState().toggle();
       else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };
     document.addEventListener('keydown', onKey);

@@ -44,8 +44,21 @@ export interface NegotiationDemoOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/** A pricing negotiation the console's guided demo started (issue 10 item 3). */
+export interface GuidedNegotiation {
+  readonly negotiationId: string;
+  /** Display names of both parties, by DID (the story view hides DIDs). */
+  readonly names: Readonly<Record<DidKey, string>>;
+}
+
 export interface NegotiationDemoHandle {
   readonly parties: Readonly<Record<string, DidKey>>;
+  /**
+   * Plays the pricing scenario once more, with fresh ids (its randomness drawn from `run`), and
+   * answers as soon as it is opened; the rounds, the acceptance and the co-signature follow at
+   * the demo's pace. Never touches an earlier negotiation.
+   */
+  guidedPricing(run: string): Promise<GuidedNegotiation>;
   /** Settles when every scenario has played its part (the expiring one after its deadline). */
   readonly finished: Promise<readonly ScenarioOutcome[]>;
   stop(): Promise<void>;
@@ -86,30 +99,32 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     if (!rng) streams.set(name, (rng = mulberry32(deriveSeed(options.seed, 'negotiation', name))));
     return rng;
   };
-  const party = (key: AgentKey, scenario: ScenarioName) =>
+  const party = (key: AgentKey, scenario: string) =>
     new NegotiationParty(negotiationIdentity(options.seed, key, AGENTS[key]), options.fetch, options.baseUrl, options.now, seededBytes(stream(scenario)));
-  const think = (scenario: ScenarioName) => sleep(randomInt(stream(`${scenario}/pace`), pace.stepMs[0], pace.stepMs[1]), stopped.signal);
+  const think = (scenario: string) => sleep(randomInt(stream(`${scenario}/pace`), pace.stepMs[0], pace.stepMs[1]), stopped.signal);
   const parties = Object.fromEntries((Object.keys(AGENTS) as AgentKey[]).map((k) => [AGENTS[k], negotiationIdentity(options.seed, k, AGENTS[k]).did]));
 
-  const pricing = async (): Promise<ScenarioOutcome> => {
-    const rng = stream('pricing/terms');
-    const buyer = party('buyer', 'pricing');
-    const seller = party('seller', 'pricing');
+  // `scope` names the PRNG streams: 'pricing' for the startup demo, another per guided run.
+  const pricing = async (scope = 'pricing', opened?: (id: string) => void): Promise<ScenarioOutcome> => {
+    const rng = stream(`${scope}/terms`);
+    const buyer = party('buyer', scope);
+    const seller = party('seller', scope);
     const base = { action: 'weather.forecast.detailed', calls_per_month: 100_000 + 10_000 * randomInt(rng, 0, 5), currency: 'EUR' };
     const ask = 0.0048 + randomInt(rng, 0, 4) / 10_000;
     const bid = 0.0030 + randomInt(rng, 0, 3) / 10_000;
     const id = await buyer.open(seller.did, { category: 'pricing', mine: 'public', theirs: 'public' });
-    await think('pricing');
+    opened?.(id);
+    await think(scope);
     await buyer.propose(id, { ...base, price_per_call_eur: eur(bid), payment_terms: 'net 30' }, pace.validityMs);
-    await think('pricing');
+    await think(scope);
     await seller.propose(id, { ...base, price_per_call_eur: eur(ask), payment_terms: 'net 15' }, pace.validityMs);
-    await think('pricing');
+    await think(scope);
     await buyer.propose(id, { ...base, price_per_call_eur: eur((bid + ask) / 2 - 0.0002), payment_terms: 'net 30' }, pace.validityMs);
-    await think('pricing');
+    await think(scope);
     await seller.propose(id, { ...base, price_per_call_eur: eur((bid + ask) / 2 + 0.0001), payment_terms: 'net 30', support: 'business hours' }, pace.validityMs);
-    await think('pricing');
+    await think(scope);
     await buyer.accept(id);
-    await think('pricing');
+    await think(scope);
     await seller.cosign(id);
     return { scenario: 'pricing', negotiationId: id };
   };
@@ -167,12 +182,27 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     return outcomes;
   })();
 
+  const guided = new Set<Promise<unknown>>();
+  const guidedPricing = (run: string) =>
+    new Promise<GuidedNegotiation>((resolve, reject) => {
+      const names = { [negotiationIdentity(options.seed, 'buyer', AGENTS.buyer).did]: AGENTS.buyer, [negotiationIdentity(options.seed, 'seller', AGENTS.seller).did]: AGENTS.seller };
+      const played = pricing(`guided/${run}`, (negotiationId) => resolve({ negotiationId, names }))
+        .catch((error: unknown) => {
+          reject(error instanceof Error ? error : new Error(String(error)));
+          if (!stopped.signal.aborted) onError(error);
+        })
+        .finally(() => guided.delete(played));
+      guided.add(played);
+    });
+
   return {
     parties,
     finished,
+    guidedPricing,
     async stop() {
       stopped.abort();
       await finished.catch(() => undefined);
+      await Promise.all(guided);
     },
   };
 }

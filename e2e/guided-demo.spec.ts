@@ -1,0 +1,154 @@
+// The guided demo end to end (issue 10 items 1, 3, 5), with the demo agents on a server of its
+// own (DEMO=1, fast pace, seed 7): from the Demo screen a facilitator gives a demo agent a task
+// and sees it acknowledged and finished; starts a negotiation that ends co-signed and logged;
+// proposes a meeting with Ada and Room Atlas and books it. Each step's story is in plain words
+// without raw ids and links to its own screen. Presenter mode is one key, listed behind `?`.
+// "Start over" begins a fresh run and leaves the earlier one intact. SWITCHBOARD_SCREENSHOTS=1
+// captures the screens into docs/screenshots/guided-demo-*.png for the README.
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { snap } from './support/screenshots';
+import { startServer, type RunningServer } from './support/server';
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(120_000);
+
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(90_000);
+  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
+  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
+  context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  await page.goto(server.enrollUrl);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+});
+
+const step = (n: number) => page.getByTestId(`step-${n}`);
+/** No DID, task id, message id or agent id leaks into a story. */
+async function expectNoRawIds(n: number) {
+  const text = await step(n).getByTestId('story').innerText();
+  expect(text).not.toMatch(/did:key|task_|msg_|neg_|prp_|agent\.|urn:uuid/);
+}
+
+let negotiationPath = '';
+
+test('step 1: a task for the Researcher is granted, acknowledged and finished, told in words', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' }).click();
+  await expect(page).toHaveURL(/\/demo$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Guided demo' })).toBeVisible();
+  await expect(step(1)).toHaveAttribute('data-done', 'false');
+  await snap(page, 'guided-demo-start');
+
+  const give = step(1).getByRole('button', { name: 'Give the Researcher a task' });
+  await expect(give).toBeEnabled({ timeout: 20_000 });
+  await give.click();
+  const story = step(1).getByTestId('story');
+  await expect(story).toContainText('The facilitator gave Researcher the mic for 6 messages', { timeout: 20_000 });
+  await expect(story).toContainText('The facilitator asked: “Compare three weather APIs');
+  await expect(story).toContainText('Researcher took the task.', { timeout: 30_000 });
+  await expect(story.locator('li[data-tone="milestone"]')).toContainText('Researcher finished:', { timeout: 60_000 });
+  await expect(step(1)).toHaveAttribute('data-done', 'true');
+  await expectNoRawIds(1);
+
+  await step(1).getByRole('link', { name: 'Open the room' }).click();
+  await expect(page).toHaveURL(/\/rooms\/demo$/);
+  await expect(page.getByTestId('connection-status')).toHaveText('Live', { timeout: 20_000 });
+  await page.goBack();
+  await expect(step(1)).toHaveAttribute('data-done', 'true');
+});
+
+test('step 2: a negotiation between two demo agents ends co-signed and logged', async () => {
+  await step(2).getByRole('button', { name: 'Start the negotiation' }).click();
+  const story = step(2).getByTestId('story');
+  await expect(story).toContainText('Northwind Procurement opened a pricing negotiation with Acme Weather API.', { timeout: 20_000 });
+  await expect(story).toContainText(/Agreed: 0\.00\d\d EUR per call, 1\d0,000 calls a month/, { timeout: 30_000 });
+  await expect(story).toContainText(/Acme Weather API co-signed the agreement; it is entry \d+ of the public log\./, { timeout: 30_000 });
+  await expect(step(2)).toHaveAttribute('data-done', 'true');
+  await expectNoRawIds(2);
+  await snap(page, 'guided-demo-negotiated');
+
+  await step(2).getByRole('link', { name: 'Open the negotiation' }).click();
+  await expect(page).toHaveURL(/\/negotiations\/neg_/);
+  negotiationPath = new URL(page.url()).pathname;
+  await expect(page.getByText('ACCEPTED').first()).toBeVisible({ timeout: 20_000 });
+  await page.goBack();
+});
+
+test('step 3: a meeting with Ada and Room Atlas is proposed, answered and booked', async () => {
+  await step(3).getByRole('button', { name: 'Propose the meeting' }).click();
+  const story = step(3).getByTestId('story');
+  await expect(story).toContainText('You proposed “Demo: review the weather API deal” to Ada (Berlin) and Room Atlas (Berlin).', { timeout: 20_000 });
+  const book = step(3).getByRole('button', { name: /^Book \w{3} \d\d:\d\d–\d\d:\d\d$/ });
+  await expect(book).toBeVisible({ timeout: 30_000 });
+  await expect(story).toContainText('Ada (Berlin) can make it');
+  await expect(story).toContainText('Room Atlas (Berlin) can make it');
+  await book.click();
+  await expect(story.locator('li[data-tone="milestone"]')).toHaveText(/You booked Room Atlas \(Berlin\), \w{3} \d\d:\d\d–\d\d:\d\d\./, { timeout: 30_000 });
+  await expect(step(3)).toHaveAttribute('data-done', 'true');
+  await expectNoRawIds(3);
+  await snap(page, 'guided-demo-done');
+
+  await step(3).getByRole('link', { name: 'Open the scheduling thread' }).click();
+  await expect(page.getByTestId('thread-status')).toHaveText('CONFIRMED', { timeout: 20_000 });
+  await page.goBack();
+});
+
+test('presenter mode: one key, listed behind ?, larger type and thicker focus, in light and dark', async () => {
+  const html = page.locator('html');
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog.getByTestId('shortcuts-table')).toContainText('Presenter mode');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  const fontSize = () => page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+  // The subtitle is muted text (text-slate-600): presenter mode pulls it towards the text colour.
+  const muted = () => page.locator('main header p').first().evaluate((el) => getComputedStyle(el).color);
+  expect(await fontSize()).toBe('16px');
+  const normalMuted = await muted();
+  await page.keyboard.press('p');
+  await expect(html).toHaveClass(/presenter/);
+  expect(await fontSize()).toBe('20px');
+  await expect(page.getByRole('button', { name: 'Leave presenter mode' })).toHaveAttribute('aria-pressed', 'true');
+  expect(await muted()).not.toBe(normalMuted);
+  await snap(page, 'guided-demo-presenter');
+  // Remembered across a reload, and typed keys in a field are not shortcuts.
+  await page.reload();
+  await expect(html).toHaveClass(/presenter/);
+  await page.keyboard.press('p');
+  await expect(html).not.toHaveClass(/presenter/);
+  expect(await fontSize()).toBe('16px');
+  expect(await muted()).toBe(normalMuted);
+});
+
+test('a story page tells any negotiation; Start over begins a fresh run and keeps the old one', async () => {
+  const id = decodeURIComponent(negotiationPath.split('/').pop()!);
+  await page.goto(`/story/negotiation/${encodeURIComponent(id)}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Negotiation story' })).toBeVisible();
+  await expect(page.getByTestId('story')).toContainText('Agreed:');
+  await expect(page.getByTestId('story')).toContainText('Party A opened a pricing negotiation with Party B.');
+
+  await page.goto('/demo');
+  await expect(step(3)).toHaveAttribute('data-done', 'true');
+  await page.getByRole('button', { name: 'Start over' }).click();
+  for (const n of [1, 2, 3]) await expect(step(n)).toHaveAttribute('data-done', 'false');
+  await expect(step(2).getByRole('button', { name: 'Start the negotiation' })).toBeVisible();
+  await step(2).getByRole('button', { name: 'Start the negotiation' }).click();
+  await expect(step(2).getByRole('link', { name: 'Open the negotiation' })).toBeVisible({ timeout: 20_000 });
+  await step(2).getByRole('link', { name: 'Open the negotiation' }).click();
+  expect(new URL(page.url()).pathname).not.toBe(negotiationPath);
+  // The earlier run's negotiation is untouched.
+  await page.goto(negotiationPath);
+  await expect(page.getByText('ACCEPTED').first()).toBeVisible({ timeout: 20_000 });
+});

@@ -1,0 +1,88 @@
+// POST /api/demo/negotiation over the real app and a real SQLite store: facilitator only, CSRF
+// like every /api route, 503 while no demo agents run, and each call a fresh pricing negotiation
+// between the demo's agents that ends co-signed while earlier ones stay as they were.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app';
+import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from '../demo/negotiation/negotiation-demo';
+import { NegotiationService } from '../negotiation/negotiation-service';
+import { DidVerifier } from '../crypto/node-verifier';
+import { manualClock } from '../test-support/manual-clock';
+import { sessionCookie } from '../test-support/sessions';
+import { tempStore, type TempStore } from '../test-support/temp-store';
+import type { GuidedDemoSlot } from './demo';
+
+let temp: TempStore | undefined;
+let demo: NegotiationDemoHandle | undefined;
+afterEach(async () => {
+  await demo?.stop();
+  await temp?.dispose();
+  demo = undefined;
+  temp = undefined;
+});
+
+function setup() {
+  temp = tempStore();
+  const clock = manualClock(Date.parse('2026-05-03T10:00:00Z'));
+  const negotiations = new NegotiationService({ store: temp.store.negotiations, clock, verifier: new DidVerifier() });
+  const slot: GuidedDemoSlot = { port: undefined };
+  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations, guidedDemo: slot });
+  const store = temp.store;
+  const post = (cookie: string | undefined, origin: string | null = 'http://localhost') =>
+    app.request('http://localhost/api/demo/negotiation', { method: 'POST', headers: { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) } });
+  const startDemo = () => {
+    // The agents' own steps wait on real (tiny) timers, as in the server; the clock stands still.
+    demo = startNegotiationDemo({
+      fetch: (input, init) => app.request(input, init),
+      baseUrl: 'http://localhost',
+      seed: 7,
+      now: () => clock.now(),
+      pace: { ...NEGOTIATION_PACES.fast, stepMs: [1, 2] },
+      alreadyRan: async () => true, // only guided runs here
+    });
+    slot.port = demo;
+  };
+  return { app, store, post, startDemo, clock };
+}
+
+async function settled(store: TempStore['store'], id: string) {
+  for (let i = 0; i < 400; i++) {
+    const record = await store.negotiations.get(id);
+    if (record?.state.status === 'ACCEPTED' && record.state.agreement && Object.keys(record.state.agreement.signatures).length === 2) return record;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`negotiation ${id} did not end co-signed`);
+}
+
+describe('POST /api/demo/negotiation', () => {
+  it('refuses observers, sessions without Origin, and answers 503 while no demo runs', async () => {
+    const h = setup();
+    expect((await h.post(undefined)).status).toBe(401);
+    const observer = await sessionCookie(h.store, 'did:key:z6MkObserver', 'observer', h.clock.now());
+    expect((await h.post(observer)).status).toBe(403);
+    const facilitator = await sessionCookie(h.store, 'did:key:z6MkFacilitator', 'facilitator', h.clock.now());
+    const csrf = await h.post(facilitator, null);
+    expect(csrf.status).toBe(403);
+    expect(await csrf.json()).toMatchObject({ code: 'CSRF_REJECTED' });
+    expect((await h.post(facilitator, 'http://evil.example')).status).toBe(403);
+    const off = await h.post(facilitator);
+    expect(off.status).toBe(503);
+    expect(await off.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('DEMO=1') });
+  });
+
+  it('starts a fresh pricing negotiation per call that ends co-signed, leaving the earlier one as it was', async () => {
+    const h = setup();
+    h.startDemo();
+    const facilitator = await sessionCookie(h.store, 'did:key:z6MkFacilitator', 'facilitator', h.clock.now());
+    const first = await h.post(facilitator);
+    expect(first.status).toBe(201);
+    const a = (await first.json()) as { negotiation_id: string; names: Record<string, string> };
+    expect(Object.values(a.names).sort()).toEqual(['Acme Weather API', 'Northwind Procurement']);
+    const doneA = await settled(h.store, a.negotiation_id);
+    expect(Object.keys(a.names).sort()).toEqual([...doneA.state.parties].sort());
+
+    const b = (await (await h.post(facilitator)).json()) as { negotiation_id: string };
+    expect(b.negotiation_id).not.toBe(a.negotiation_id);
+    await settled(h.store, b.negotiation_id);
+    expect(JSON.stringify((await h.store.negotiations.get(a.negotiation_id))!.state)).toBe(JSON.stringify(doneA.state));
+  });
+});

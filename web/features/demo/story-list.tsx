@@ -1,0 +1,35 @@
+// A story view: plain sentences, newest last, announced politely to screen readers. In presenter
+// mode it follows live events: each new line scrolls into view (issue 10 item 1 "auto-follow").
+// Sentences may quote agents; they are rendered as text, never HTML.
+import type { StoryLine } from '@web/lib/story/story-line';
+import { usePresenter } from '@web/lib/presenter';
+import { useEffect, useRef } from 'react';
+
+const TONE: Record<StoryLine['tone'], string> = {
+  step: 'border-slate-300 dark:border-slate-700',
+  milestone: 'border-emerald-500 font-medium text-emerald-900 dark:border-emerald-400 dark:text-emerald-200',
+  problem: 'border-amber-500 text-amber-950 dark:border-amber-400 dark:text-amber-100',
+};
+
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+export function StoryList({ lines, empty, label }: { lines: readonly StoryLine[]; empty: string; label: string }) {
+  const presenter = usePresenter((s) => s.on);
+  const last = useRef<HTMLLIElement>(null);
+  const lastKey = lines.at(-1)?.key;
+  useEffect(() => {
+    if (presenter && lastKey) last.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [presenter, lastKey]);
+
+  if (lines.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{empty}</p>;
+  return (
+    <ol aria-label={label} aria-live="polite" data-testid="story" className="max-h-96 space-y-1.5 overflow-y-auto pr-1">
+      {lines.map((line, i) => (
+        <li key={line.key} ref={i === lines.length - 1 ? last : undefined} data-tone={line.tone} className={`border-l-4 py-0.5 pl-3 ${TONE[line.tone]}`}>
+          <span className="mr-2 font-mono text-xs text-slate-500 tabular-nums dark:text-slate-400">{line.at ? time.format(line.at) : ''}</span>
+          {line.text}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,39 @@
+// /story/$kind/$id: the plain-language story of any room, negotiation or scheduling thread
+// (issue 10 item 1), for a presenter; the full screen is one link away.
+import { Link, useParams } from '@tanstack/react-router';
+import { NegotiationStory, RoomStory, SchedulingStory } from './story-panels';
+
+export function StoryPage() {
+  const { kind, id } = useParams({ from: '/console/story/$kind/$id' });
+  const heading = kind === 'room' ? 'Room story' : kind === 'negotiation' ? 'Negotiation story' : kind === 'scheduling' ? 'Scheduling story' : null;
+  const linkClass = 'text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300';
+  if (!heading) {
+    return (
+      <div role="alert" className="mx-auto max-w-xl">
+        <h1 className="text-xl font-semibold">No such story</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">A story is told for a room, a negotiation or a scheduling thread: /story/room/…, /story/negotiation/… or /story/scheduling/….</p>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-3xl space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">{heading}</h1>
+      {kind === 'room' ? (
+        <>
+          <RoomStory roomId={id} />
+          <Link to="/rooms/$roomId" params={{ roomId: id }} className={linkClass}>Open the room</Link>
+        </>
+      ) : kind === 'negotiation' ? (
+        <>
+          <NegotiationStory id={id} />
+          <Link to="/negotiations/$negotiationId" params={{ negotiationId: id }} className={linkClass}>Open the negotiation</Link>
+        </>
+      ) : (
+        <>
+          <SchedulingStory threadId={id} />
+          <Link to="/scheduling/$threadId" params={{ threadId: id }} className={linkClass}>Open the thread</Link>
+        </>
+      )}
+    </div>
+  );
+}

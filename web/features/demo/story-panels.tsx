@@ -1,0 +1,58 @@
+// The three story views (issue 10 item 1), each fed by the data its own screen already reads:
+// a room's live timeline, GET /api/negotiations/{id}, GET /api/scheduling/threads/{id}.
+import { useQuery } from '@tanstack/react-query';
+import { Notice } from '@web/components/ui/notice';
+import { directoryQuery } from '@web/lib/api/agora-agents';
+import { negotiationQuery } from '@web/lib/api/negotiation-get';
+import { schedulingThreadQuery } from '@web/lib/api/scheduling-thread';
+import { openRoom } from '@web/lib/mqtt/room-connection';
+import { useRoomLive } from '@web/lib/mqtt/room-store';
+import { oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { browserTimeZone } from '@web/lib/oacop/zone-labels';
+import { useSession } from '@web/lib/identity/use-session';
+import { negotiationStory } from '@web/lib/story/negotiation-story';
+import { roomStory } from '@web/lib/story/room-story';
+import { schedulingStory } from '@web/lib/story/scheduling-story';
+import { useEffect, useMemo } from 'react';
+import { StoryList } from './story-list';
+
+const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Opens the room's live connection while shown (the room screen does the same). */
+export function RoomStory({ roomId, taskId, names }: { roomId: string; taskId?: string | undefined; names?: Readonly<Record<string, string>> }) {
+  useEffect(() => openRoom(roomId), [roomId]);
+  const live = useRoomLive(roomId);
+  const lines = useMemo(
+    () => roomStory(live.timeline.entries, { ...(taskId ? { taskId } : {}), ...(names ? { names } : {}) }),
+    [live.timeline.entries, taskId, names],
+  );
+  if (live.history === 'error') return <Notice tone="error" title="The room's history could not be read">{live.historyError}</Notice>;
+  return <StoryList lines={lines} label="Room story" empty={live.history === 'loading' ? 'Reading the room…' : 'Nothing has happened here yet.'} />;
+}
+
+export function NegotiationStory({ id, names }: { id: string; names?: Readonly<Record<string, string>> | undefined }) {
+  const detail = useQuery({ ...negotiationQuery(id), refetchInterval: 1_000 });
+  const lines = useMemo(() => {
+    const d = detail.data;
+    if (!d) return [];
+    return negotiationStory({ parties: d.negotiation.parties, category: d.negotiation.category, history: d.history, logIndex: d.log?.index ?? d.negotiation.log_index, ...(names ? { names } : {}) });
+  }, [detail.data, names]);
+  if (detail.isError) return <Notice tone="error" title="This negotiation could not be read">{problem(detail.error)}</Notice>;
+  return <StoryList lines={lines} label="Negotiation story" empty={detail.isPending ? 'Reading the negotiation…' : 'Nothing has been offered yet.'} />;
+}
+
+export function SchedulingStory({ threadId }: { threadId: string }) {
+  const thread = useQuery(schedulingThreadQuery(threadId));
+  const directory = useQuery(directoryQuery);
+  const session = useSession();
+  const lines = useMemo(() => {
+    if (!thread.data) return [];
+    const agents = oacopAgents(directory.data ?? []);
+    const names: Record<string, string> = Object.fromEntries(agents.map((a) => [a.did, a.name]));
+    if (session) names[session.did] = 'You';
+    const resources = new Set(agents.filter((a) => a.kind === 'resource').map((a) => a.did));
+    return schedulingStory(thread.data, { names, resources, timeZone: browserTimeZone() });
+  }, [thread.data, directory.data, session]);
+  if (thread.isError) return <Notice tone="error" title="This scheduling thread could not be read">{problem(thread.error)}</Notice>;
+  return <StoryList lines={lines} label="Scheduling story" empty={thread.isPending ? 'Reading the thread…' : 'Nobody has answered yet.'} />;
+}
