@@ -45,6 +45,7 @@ export function foldBridgedThread(serviceId: string, threadId: string, rows: rea
   }
   // Two polls (to and from an identity) may bring an OFFER here before its REQUEST: apply in
   // arrival order, then retry what was refused while a pass still applies something (§33).
+  const appliedOrder: number[] = [];
   let progress = true;
   while (progress) {
     progress = false;
@@ -55,10 +56,15 @@ export function foldBridgedThread(serviceId: string, threadId: string, rows: rea
         state = next.value;
         progress = true;
         verdicts.set(item.row.seq, { applied: true, reason: null });
+        appliedOrder.push(item.row.seq);
       } else verdicts.set(item.row.seq, { applied: false, reason: String(next.error.details?.reason ?? next.error.code) });
     }
   }
-  const events: BridgedEventView[] = rows.map((row) => ({ seq: row.seq, receivedAt: row.receivedAt, envelope: JSON.parse(row.json) as unknown, trusted: row.trusted, ...verdicts.get(row.seq)! }));
+  // Shown in the order the thread took them (REQUEST, OFFER, ACCEPT, RESULT, whatever order the
+  // polls brought them in), then what was not applied, in arrival order.
+  const position = new Map(appliedOrder.map((seq, i) => [seq, i]));
+  const ordered = [...rows].sort((x, y) => (position.get(x.seq) ?? Infinity) - (position.get(y.seq) ?? Infinity) || x.seq - y.seq);
+  const events: BridgedEventView[] = ordered.map((row) => ({ seq: row.seq, receivedAt: row.receivedAt, envelope: JSON.parse(row.json) as unknown, trusted: row.trusted, ...verdicts.get(row.seq)! }));
   return {
     thread: {
       id: threadId,
