@@ -130,6 +130,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       return session ? { kind: 'operator', did: session.did, role: session.role } : null;
     });
     gateway.start();
+    await gateway.recover();
     presence.start();
     const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
     const url = `http://${urlHost(http.address)}:${http.address.port}`;
@@ -321,6 +322,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   try {
     http = await listenHttp(app, config.host, config.port);
     gateway.start();
+    await gateway.recover();
     presence.start();
     let demo: DemoHandle | undefined;
     if (config.demo && mqttConfig.adminUsername && mqttConfig.adminPassword) {
