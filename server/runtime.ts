@@ -147,6 +147,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     http = await listenHttp(app, config.host, config.port);
     broker.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
     gateway.start();
+    await gateway.recover();
     presence.start();
     const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
     const url = `http://${urlHost(http.address)}:${http.address.port}`;
@@ -366,6 +367,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     });
     consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
     gateway.start();
+    await gateway.recover();
     presence.start();
     let demo: DemoHandle | undefined;
     if (config.demo && mqttConfig.adminUsername && mqttConfig.adminPassword) {

@@ -13,6 +13,7 @@ import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import type { HistoryRecorder } from '../rooms/history-recorder';
 import type { ReviewItem, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
+import { undecidedCandidates } from './undecided-candidates';
 
 export interface GatewayDeps {
   readonly broker: BrokerPort;
@@ -36,6 +37,8 @@ export class Gateway {
   #sweeper: NodeJS.Timeout | undefined;
   /** Serializes work per room so a room's decisions happen in the order its messages arrived. */
   readonly #queues = new Map<string, Promise<void>>();
+  /** Candidates recovery decided, by id, with their bytes (base64), until their live copy shows up. */
+  readonly #recovered = new Map<string, string>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -43,10 +46,39 @@ export class Gateway {
 
   start(sweepEveryMs = 1_000): void {
     const { broker } = this.#deps;
-    this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => this.handleCandidate(m))));
+    this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => (this.#wasRecovered(m) ? Promise.resolve() : this.handleCandidate(m)))));
     this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m))));
     this.#sweeper = setInterval(() => void this.sweep().catch((e: unknown) => console.error('Grant sweep failed:', e)), sweepEveryMs);
     this.#sweeper.unref();
+  }
+
+  /**
+   * Decides candidates stored (so acknowledged) before a crash or stop but never decided, each in
+   * its room's queue. A live copy of one (recorded just before this ran) is then skipped once.
+   * Returns how many it found.
+   */
+  async recover(): Promise<number> {
+    let found = 0;
+    for (const room of await this.#deps.store.listRooms()) {
+      await this.#enqueueRoom(room.id, async () => {
+        for (const row of await undecidedCandidates(this.#deps.store, room.id)) {
+          found++;
+          this.#recovered.set(row.messageId!, Buffer.from(row.payload).toString('base64'));
+          await this.handleCandidate({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
+        }
+      });
+    }
+    return found;
+  }
+
+  /** True (once) for a live candidate that recovery already decided: same id, same bytes. */
+  #wasRecovered(message: BrokerMessage): boolean {
+    if (this.#recovered.size === 0) return false;
+    const id = readCandidate({ bytes: message.payload, topicRoomId: '', authenticatedAgentId: '' });
+    const messageId = id.ok ? id.value.envelope.id : str(id.error.details?.messageId);
+    if (!messageId || this.#recovered.get(messageId) !== Buffer.from(message.payload).toString('base64')) return false;
+    this.#recovered.delete(messageId);
+    return true;
   }
 
   async stop(): Promise<void> {
@@ -56,13 +88,20 @@ export class Gateway {
   }
 
   #enqueue(message: BrokerMessage, work: () => Promise<void>): void {
-    const room = message.topic.split('/')[1] ?? '';
+    void this.#enqueueRoom(message.topic.split('/')[1] ?? '', work).catch((error: unknown) => console.error(`Gateway failed on ${message.topic}:`, error));
+  }
+
+  /** Runs `work` after everything already queued for the room; rejects with its error. */
+  #enqueueRoom(room: string, work: () => Promise<void>): Promise<void> {
     const previous = this.#queues.get(room) ?? Promise.resolve();
-    const next = previous.then(work).catch((error: unknown) => console.error(`Gateway failed on ${message.topic}:`, error));
+    const result = previous.then(work);
+    // The queue itself never rejects: one failure must not stop the room.
+    const next = result.catch(() => undefined);
     this.#queues.set(room, next);
     void next.finally(() => {
       if (this.#queues.get(room) === next) this.#queues.delete(room);
     });
+    return result;
   }
 
   #stamp(): Stamp {

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isCodedError } from '@shared/errors';
 import type { NegotiationErrorCode } from '@shared/negotiation/error-codes';
+import { storageFailure } from '../store/storage-errors';
 
 const NEGOTIATION_STATUS_BY_CODE: Readonly<Record<NegotiationErrorCode, ContentfulStatusCode>> = {
   INVALID_DOCUMENT: 400,
@@ -127,6 +128,12 @@ export function handleError(error: unknown, c: Context): Response {
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     return c.json({ code: CODE_BY_STATUS[status] ?? 'INVALID_REQUEST', message: error.message || 'Request refused.' }, status);
+  }
+  // A full disk or read-only DATA_DIR: the operator's to fix, and the client may retry (issue 9).
+  const storage = storageFailure(error);
+  if (storage) {
+    console.error(`switchboard: ${storage.code} on ${c.req.method} ${c.req.path}: ${(error as Error).message}`);
+    return c.json({ code: storage.code, message: storage.message }, 503);
   }
   console.error('Unhandled error while serving', c.req.method, c.req.path, error);
   return c.json({ code: 'INTERNAL_ERROR', message: 'The server failed to handle this request; it has been logged.' }, 500);

@@ -7,6 +7,7 @@ import { Aedes, type AuthenticateError, type Client, type PublishPacket } from '
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
 import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
+import { storageFailure } from '../store/storage-errors';
 import { topicMatches } from './topic-filter';
 
 /** Generous hard cap per packet; envelopes over 256 KiB are refused with a coded reject above it. */
@@ -86,7 +87,9 @@ export class EmbeddedBroker implements BrokerPort {
           () => callback(null),
           (error: unknown) => {
             if (error instanceof RefusedPublish) return callback(new Error(error.message));
-            console.error('Refused a publish that could not be recorded:', error);
+            const storage = storageFailure(error);
+            if (storage) console.error(`switchboard: ${storage.code}: refused a publish on ${packet.topic} that could not be recorded.`);
+            else console.error('Refused a publish that could not be recorded:', error);
             callback(new Error('not_recorded'));
           },
         );
@@ -211,8 +214,11 @@ export class EmbeddedBroker implements BrokerPort {
   async close(): Promise<void> {
     for (const client of this.#wss?.clients ?? []) client.terminate();
     await new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
-    await new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve()));
+    // A TCP server's close waits for every open connection to end, and connected agents never
+    // end theirs: stop listening, let aedes disconnect every client, then wait (issue 9 faults).
+    const tcpClosed = new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve()));
     await new Promise<void>((resolve) => this.#aedes.close(() => resolve()));
+    await tcpClosed;
   }
 }
 

@@ -70,12 +70,13 @@ describe('a crash loses nothing that was published', () => {
     server = await startServerProcess({ DATA_DIR: dataDir });
     const after = new SqliteStore({ file });
     const stored = new Set<string>();
-    let cursor: number | undefined;
+    // Forward from the start: without `after` a page is the newest one, not the first.
+    let cursor = 0;
     for (;;) {
-      const page = await after.listMessages({ roomId: 'r1', limit: 500, topicKinds: ['public'], ...(cursor === undefined ? {} : { after: cursor }) });
+      const page = await after.listMessages({ roomId: 'r1', limit: 500, topicKinds: ['public'], after: cursor });
       for (const m of page.messages) if (m.messageId) stored.add(m.messageId);
       if (!page.hasMore) break;
-      cursor = page.messages.at(-1)?.cursor;
+      cursor = page.messages.at(-1)?.cursor ?? cursor;
     }
     const grant = await after.getGrant('r1', 'agent.writer', 't1');
     await after.close();

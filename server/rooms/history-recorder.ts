@@ -46,7 +46,7 @@ export class HistoryRecorder {
       roomId: topic.value.roomId,
       topic: message.topic,
       topicKind: topic.value.kind,
-      topicAgentId: 'agentId' in topic.value ? topic.value.agentId : null,
+      topicAgentId: 'agentId' in topic.value ? topic.value.agentId : topic.value.kind === 'public_candidates' && message.publisher?.kind === 'agent' ? message.publisher.agentId : null,
       ...envelopeFields(message.payload),
       payload: message.payload,
       receivedAt: message.receivedAt,

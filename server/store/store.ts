@@ -18,7 +18,10 @@ export interface NewRoomMessage {
   readonly roomId: string;
   readonly topic: string;
   readonly topicKind: TopicKind;
-  /** The agent named in the topic (inbox/heartbeat/work), if any. */
+  /**
+   * The agent named in the topic (inbox/heartbeat/work), if any; for a candidate, the agent the
+   * broker authenticated as its publisher, so a candidate can be decided after a crash.
+   */
   readonly topicAgentId: string | null;
   /** Parsed from the envelope when it parses; null for malformed bytes. */
   readonly messageId: string | null;

@@ -1,0 +1,46 @@
+// Candidates that were stored (and so acknowledged to the agent) but never decided: the server
+// stopped or crashed between recording a candidate and the gateway's decision (issue 9, found by
+// server/hardening/server-faults.test.ts). They are the newest candidates of a room, but live
+// traffic may already have been decided after them, so a fixed window is read, not "until the
+// first decided one".
+import type { StoredRoomMessage, Store } from '../store/store';
+
+/** How far back one room is read at most; a crash leaves at most a short tail undecided. */
+export const MAX_RECOVERY_SCAN = 5_000;
+
+const rejectedId = (m: StoredRoomMessage): string | undefined => {
+  if (m.topicKind !== 'control' || m.type !== 'reject') return undefined;
+  try {
+    const id = (JSON.parse(new TextDecoder().decode(m.payload)) as { payload?: { message_id?: unknown } }).payload?.message_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The room's undecided candidates, oldest first. A candidate counts as decided when its id is on
+ * public (approved), in a reject's message_id, or in the review queue. Candidates without an id
+ * (malformed bytes) or without an authenticated publisher are skipped: they cannot be replayed.
+ */
+export async function undecidedCandidates(store: Store, roomId: string): Promise<StoredRoomMessage[]> {
+  const decided = new Set((await store.listReviewItems(roomId)).map((item) => item.messageId));
+  const pending: StoredRoomMessage[] = [];
+  let before: number | undefined;
+  let scanned = 0;
+  while (scanned < MAX_RECOVERY_SCAN) {
+    const page = await store.listMessages({ roomId, limit: 500, ...(before === undefined ? {} : { before }) });
+    scanned += page.messages.length;
+    // Newest first: a decision is always newer than its candidate, so it is seen first.
+    for (const m of [...page.messages].reverse()) {
+      if (m.topicKind === 'public' && m.messageId) decided.add(m.messageId);
+      const rejected = rejectedId(m);
+      if (rejected) decided.add(rejected);
+      if (m.topicKind !== 'public_candidates' || !m.messageId || !m.topicAgentId) continue;
+      if (!decided.has(m.messageId)) pending.push(m);
+    }
+    if (!page.hasMore || page.messages.length === 0) break;
+    before = page.messages[0]!.cursor;
+  }
+  return pending.reverse();
+}
