@@ -132,12 +132,38 @@ test('presenter mode: one key, listed behind ?, larger type and thicker focus, i
   expect(await muted()).toBe(normalMuted);
 });
 
-test('a story page tells any negotiation; Start over begins a fresh run and keeps the old one', async () => {
+test('a story page tells any negotiation and replays it; Start over begins a fresh run and keeps the old one', async () => {
   const id = decodeURIComponent(negotiationPath.split('/').pop()!);
   await page.goto(`/story/negotiation/${encodeURIComponent(id)}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Negotiation story' })).toBeVisible();
   await expect(page.getByTestId('story')).toContainText('Agreed:');
   await expect(page.getByTestId('story')).toContainText('Party A opened a pricing negotiation with Party B.');
+
+  // Replay (item 2): from the start, scrubbed, at 10×, to the end; the URL keeps the speed.
+  const total = await page.getByTestId('story').locator('li').count();
+  await page.getByRole('button', { name: 'Replay from the start' }).click();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page).toHaveURL(/replay=/);
+  const progress = page.getByTestId('replay-progress');
+  expect(Number((await progress.innerText()).split(' ')[0])).toBeLessThan(total);
+  // Scrubbing, by keyboard on the slider: to the end and back to the start.
+  const slider = page.getByLabel('Replay position');
+  await slider.focus();
+  await page.keyboard.press('End');
+  await expect(progress).toHaveText(`${total} of ${total} steps`);
+  await page.keyboard.press('Home');
+  await expect(progress).toHaveText(`1 of ${total} steps`);
+  await expect(page.getByTestId('story').locator('li')).toHaveCount(1);
+  await page.getByLabel('Speed').selectOption('10');
+  await expect(page).toHaveURL(/speed=10/);
+  await expect(progress).toHaveText(`1 of ${total} steps`);
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(page.getByTestId('replay-progress')).toHaveText(`${total} of ${total} steps`, { timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Play again' })).toBeVisible();
+  await expect(page.getByTestId('story')).toContainText('Agreed:');
+  await snap(page, 'guided-demo-replay');
+  await page.getByRole('link', { name: 'Back to live' }).click();
+  await expect(page.getByTestId('replay-controls')).toHaveCount(0);
 
   await page.goto('/demo');
   await expect(step(3)).toHaveAttribute('data-done', 'true');

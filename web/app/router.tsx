@@ -1,6 +1,7 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { parseNegotiationsSearch } from '@web/features/negotiations/list-search';
 import { parseTimelineSearch } from '@web/features/rooms/timeline-filter';
+import { parseStorySearch } from '@web/lib/story/replay';
 import { parseLogSearch } from '@web/features/transparency-log/log-search';
 import { ConsoleGate } from './console-gate';
 import { Layout } from './layout';
@@ -114,6 +115,8 @@ const demoRoute = createRoute({
 const storyRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/story/$kind/$id',
+  // ?replay=1&speed=5: play the story back from the stored history, shareable (issue 10 item 2).
+  validateSearch: parseStorySearch,
   component: lazyRouteComponent(() => import('@web/features/demo/story-page'), 'StoryPage'),
 });
 

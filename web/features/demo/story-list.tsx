@@ -4,6 +4,7 @@
 import type { StoryLine } from '@web/lib/story/story-line';
 import { usePresenter } from '@web/lib/presenter';
 import { useEffect, useRef } from 'react';
+import { useStoryReplay, type ReplayOptions } from './story-replay';
 
 const TONE: Record<StoryLine['tone'], string> = {
   step: 'border-slate-300 dark:border-slate-700',
@@ -13,23 +14,27 @@ const TONE: Record<StoryLine['tone'], string> = {
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-export function StoryList({ lines, empty, label }: { lines: readonly StoryLine[]; empty: string; label: string }) {
+export function StoryList({ lines: all, empty, label, replay }: { lines: readonly StoryLine[]; empty: string; label: string; replay?: ReplayOptions | undefined }) {
   const presenter = usePresenter((s) => s.on);
+  const { shown: lines, controls } = useStoryReplay(all, replay);
   const last = useRef<HTMLLIElement>(null);
   const lastKey = lines.at(-1)?.key;
   useEffect(() => {
     if (presenter && lastKey) last.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [presenter, lastKey]);
 
-  if (lines.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{empty}</p>;
+  if (all.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{empty}</p>;
   return (
-    <ol aria-label={label} aria-live="polite" data-testid="story" className="max-h-96 space-y-1.5 overflow-y-auto pr-1">
-      {lines.map((line, i) => (
-        <li key={line.key} ref={i === lines.length - 1 ? last : undefined} data-tone={line.tone} className={`border-l-4 py-0.5 pl-3 ${TONE[line.tone]}`}>
-          <span className="mr-2 font-mono text-xs text-slate-500 tabular-nums dark:text-slate-400">{line.at ? time.format(line.at) : ''}</span>
-          {line.text}
-        </li>
-      ))}
-    </ol>
+    <>
+      {controls}
+      <ol aria-label={label} aria-live="polite" data-testid="story" className="max-h-96 space-y-1.5 overflow-y-auto pr-1">
+        {lines.map((line, i) => (
+          <li key={line.key} ref={i === lines.length - 1 ? last : undefined} data-tone={line.tone} className={`border-l-4 py-0.5 pl-3 ${TONE[line.tone]}`}>
+            <span className="mr-2 font-mono text-xs text-slate-500 tabular-nums dark:text-slate-400">{line.at ? time.format(line.at) : ''}</span>
+            {line.text}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -1,10 +1,16 @@
 // /story/$kind/$id: the plain-language story of any room, negotiation or scheduling thread
-// (issue 10 item 1), for a presenter; the full screen is one link away.
-import { Link, useParams } from '@tanstack/react-router';
+// (issue 10 item 1), for a presenter; the full screen is one link away. `?replay=1&speed=5`
+// plays it back from the stored history (item 2); the URL can be shared.
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Button } from '@web/components/ui/button';
+import type { ReplaySpeed } from '@web/lib/story/replay';
 import { NegotiationStory, RoomStory, SchedulingStory } from './story-panels';
 
 export function StoryPage() {
   const { kind, id } = useParams({ from: '/console/story/$kind/$id' });
+  const search = useSearch({ from: '/console/story/$kind/$id' });
+  const navigate = useNavigate({ from: '/story/$kind/$id' });
+  const replay = search.replay ? { speed: search.speed ?? 1, onSpeed: (speed: ReplaySpeed) => void navigate({ search: (prev) => ({ ...prev, speed }), replace: true }) } : undefined;
   const heading = kind === 'room' ? 'Room story' : kind === 'negotiation' ? 'Negotiation story' : kind === 'scheduling' ? 'Scheduling story' : null;
   const linkClass = 'text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300';
   if (!heading) {
@@ -17,20 +23,29 @@ export function StoryPage() {
   }
   return (
     <div className="mx-auto max-w-3xl space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight">{heading}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">{heading}</h1>
+        {replay ? (
+          <Link to="/story/$kind/$id" params={{ kind, id }} search={{}} className={linkClass}>
+            Back to live
+          </Link>
+        ) : (
+          <Button onClick={() => void navigate({ search: { replay: true, speed: 1 } })}>Replay from the start</Button>
+        )}
+      </div>
       {kind === 'room' ? (
         <>
-          <RoomStory roomId={id} />
+          <RoomStory roomId={id} replay={replay} />
           <Link to="/rooms/$roomId" params={{ roomId: id }} className={linkClass}>Open the room</Link>
         </>
       ) : kind === 'negotiation' ? (
         <>
-          <NegotiationStory id={id} />
+          <NegotiationStory id={id} replay={replay} />
           <Link to="/negotiations/$negotiationId" params={{ negotiationId: id }} className={linkClass}>Open the negotiation</Link>
         </>
       ) : (
         <>
-          <SchedulingStory threadId={id} />
+          <SchedulingStory threadId={id} replay={replay} />
           <Link to="/scheduling/$threadId" params={{ threadId: id }} className={linkClass}>Open the thread</Link>
         </>
       )}

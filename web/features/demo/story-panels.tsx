@@ -15,11 +15,12 @@ import { roomStory } from '@web/lib/story/room-story';
 import { schedulingStory } from '@web/lib/story/scheduling-story';
 import { useEffect, useMemo } from 'react';
 import { StoryList } from './story-list';
+import type { ReplayOptions } from './story-replay';
 
 const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Opens the room's live connection while shown (the room screen does the same). */
-export function RoomStory({ roomId, taskId, names }: { roomId: string; taskId?: string | undefined; names?: Readonly<Record<string, string>> }) {
+export function RoomStory({ roomId, taskId, names, replay }: { roomId: string; taskId?: string | undefined; names?: Readonly<Record<string, string>>; replay?: ReplayOptions | undefined }) {
   useEffect(() => openRoom(roomId), [roomId]);
   const live = useRoomLive(roomId);
   const lines = useMemo(
@@ -27,10 +28,10 @@ export function RoomStory({ roomId, taskId, names }: { roomId: string; taskId?: 
     [live.timeline.entries, taskId, names],
   );
   if (live.history === 'error') return <Notice tone="error" title="The room's history could not be read">{live.historyError}</Notice>;
-  return <StoryList lines={lines} label="Room story" empty={live.history === 'loading' ? 'Reading the room…' : 'Nothing has happened here yet.'} />;
+  return <StoryList lines={lines} label="Room story" replay={replay} empty={live.history === 'loading' ? 'Reading the room…' : 'Nothing has happened here yet.'} />;
 }
 
-export function NegotiationStory({ id, names }: { id: string; names?: Readonly<Record<string, string>> | undefined }) {
+export function NegotiationStory({ id, names, replay }: { id: string; names?: Readonly<Record<string, string>> | undefined; replay?: ReplayOptions | undefined }) {
   const detail = useQuery({ ...negotiationQuery(id), refetchInterval: 1_000 });
   const lines = useMemo(() => {
     const d = detail.data;
@@ -38,10 +39,10 @@ export function NegotiationStory({ id, names }: { id: string; names?: Readonly<R
     return negotiationStory({ parties: d.negotiation.parties, category: d.negotiation.category, history: d.history, logIndex: d.log?.index ?? d.negotiation.log_index, ...(names ? { names } : {}) });
   }, [detail.data, names]);
   if (detail.isError) return <Notice tone="error" title="This negotiation could not be read">{problem(detail.error)}</Notice>;
-  return <StoryList lines={lines} label="Negotiation story" empty={detail.isPending ? 'Reading the negotiation…' : 'Nothing has been offered yet.'} />;
+  return <StoryList lines={lines} label="Negotiation story" replay={replay} empty={detail.isPending ? 'Reading the negotiation…' : 'Nothing has been offered yet.'} />;
 }
 
-export function SchedulingStory({ threadId }: { threadId: string }) {
+export function SchedulingStory({ threadId, replay }: { threadId: string; replay?: ReplayOptions | undefined }) {
   const thread = useQuery(schedulingThreadQuery(threadId));
   const directory = useQuery(directoryQuery);
   const session = useSession();
@@ -54,5 +55,5 @@ export function SchedulingStory({ threadId }: { threadId: string }) {
     return schedulingStory(thread.data, { names, resources, timeZone: browserTimeZone() });
   }, [thread.data, directory.data, session]);
   if (thread.isError) return <Notice tone="error" title="This scheduling thread could not be read">{problem(thread.error)}</Notice>;
-  return <StoryList lines={lines} label="Scheduling story" empty={thread.isPending ? 'Reading the thread…' : 'Nobody has answered yet.'} />;
+  return <StoryList lines={lines} label="Scheduling story" replay={replay} empty={thread.isPending ? 'Reading the thread…' : 'Nobody has answered yet.'} />;
 }
