@@ -8,6 +8,7 @@ import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { postEnvelope } from '@web/lib/api/agora-event-post';
+import { isNotFound } from '@web/lib/api/http';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { threadQuery } from '@web/lib/api/agora-thread';
 import { shortDid } from '@web/lib/identity/did-short';
@@ -62,7 +63,11 @@ export function ThreadPage() {
   if (detail.isError) {
     return (
       <div className="mx-auto max-w-4xl">
-        <Notice tone="error" title="Cannot show this thread" action={<Button onClick={() => void detail.refetch()}>Try again</Button>}>
+        <Notice
+          tone="error"
+          title={isNotFound(detail.error) ? 'No such thread' : 'Cannot show this thread'}
+          action={isNotFound(detail.error) ? <Link to="/threads" className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">All threads</Link> : <Button onClick={() => void detail.refetch()}>Try again</Button>}
+        >
           {detail.error.message}
         </Notice>
       </div>

@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { PartyDid } from '@shared/negotiation/primitives';
 import { Button } from '@web/components/ui/button';
+import { isNotFound } from '@web/lib/api/http';
 import { Notice } from '@web/components/ui/notice';
 import { negotiationQuery, type NegotiationDetail } from '@web/lib/api/negotiation-get';
 import type { LogProof } from '@web/lib/api/transparency-log-proof';
@@ -75,7 +76,11 @@ export function NegotiationPage() {
   if (query.isError || !detail) {
     return (
       <div className="mx-auto max-w-5xl">
-        <Notice tone="error" title="Cannot show this negotiation" action={<Button onClick={() => void query.refetch()}>Try again</Button>}>
+        <Notice
+          tone="error"
+          title={isNotFound(query.error) ? 'No such negotiation' : 'Cannot show this negotiation'}
+          action={isNotFound(query.error) ? <Link to="/negotiations" className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">All negotiations</Link> : <Button onClick={() => void query.refetch()}>Try again</Button>}
+        >
           {negotiationErrorInWords(query.error)}
         </Notice>
       </div>

@@ -84,7 +84,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
       </div>
       <fieldset>
         <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">Participants</legend>
-        {people.length === 0 ? <p className="mt-1 text-sm text-slate-500">No OACoP calendar agents in the directory.</p> : null}
+        {people.length === 0 ? <p className="mt-1 text-sm text-slate-500">No OACoP calendar agents in the directory yet: they appear once they register a manifest with the relay (with the demo on, DEMO=1, Ada, Bruno, Chitra and Room Atlas do).</p> : null}
         <ul className="mt-1 space-y-1">
           {people.map((p) => (
             <li key={p.did} className="flex items-center justify-between gap-3 text-sm">

@@ -22,7 +22,7 @@ export function SchedulingPage() {
         <section aria-labelledby="threads">
           <h2 id="threads" className="text-base font-semibold">Threads</h2>
           {threads.isError ? <Notice tone="error" title="Threads could not be read">{threads.error.message}</Notice> : null}
-          {threads.data?.length === 0 ? <p className="mt-2 text-sm text-slate-500">No meeting proposed yet.</p> : null}
+          {threads.data?.length === 0 ? <p className="mt-2 text-sm text-slate-500">No meeting proposed yet. Propose one above: the participants answer with their free time, and you book the best common slot.</p> : null}
           <ul className="mt-2 space-y-2">
             {threads.data?.map((t) => (
               <li key={t.threadId} data-testid="scheduling-thread" className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900">

@@ -35,6 +35,9 @@ export function TasksPage() {
       <section aria-labelledby="board">
         <h2 id="board" className="text-base font-semibold">Board</h2>
         {board.data?.dependencyError ? <Notice tone="warn" title="Dependency cycle">{board.data.dependencyError.message}</Notice> : null}
+        {board.data && tasks.length === 0 ? (
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">No tasks yet. Assign one above: it is signed with your key and sent to the agent, whose answers move it across the board. With the demo on (DEMO=1), Ada and Bruno take tasks.</p>
+        ) : null}
         <div className="mt-2 grid gap-3 sm:grid-cols-3 xl:grid-cols-6">
           {COLUMNS.map((col) => (
             <div key={col} data-testid="task-column" data-status={col} className="rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-800 dark:bg-slate-900/60">

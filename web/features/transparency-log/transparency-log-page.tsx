@@ -78,7 +78,9 @@ export function TransparencyLogPage() {
           </Notice>
         ) : verdict?.ok ? (
           <Notice tone="success" title={`Chain verified: ${verdict.size} ${verdict.size === 1 ? 'entry' : 'entries'}`}>
-            Every link, entry hash, timestamp, public view and signature checks out from genesis to the head{verdict.headHash ? ` ${verdict.headHash.slice(0, 23)}…` : ''}.
+            {verdict.size === 0
+              ? 'The log is empty: an entry is appended when a negotiation ends in an accepted agreement. Start one from Negotiations, or run the Demo.'
+              : `Every link, entry hash, timestamp, public view and signature checks out from genesis to the head${verdict.headHash ? ` ${verdict.headHash.slice(0, 23)}…` : ''}.`}
           </Notice>
         ) : verdict ? (
           <Notice tone="error" title={verdict.brokenIndex === null ? 'The chain does not verify' : `The chain breaks at entry #${verdict.brokenIndex}`}>

@@ -14,6 +14,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A 404 from the server: the thing asked for does not exist, so "try again" would not help. */
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;
+
 async function request(path: string, init?: RequestInit): Promise<{ res: Response; body: unknown }> {
   let res: Response;
   try {

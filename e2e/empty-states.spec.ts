@@ -1,0 +1,55 @@
+// First run (issue 10 item 4): on a fresh server with the demo off, every screen says what to do
+// next instead of showing nothing, and a link to something that does not exist says so and leads
+// back, rather than offering to "try again".
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServer, type RunningServer } from './support/server';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  server = await startServer({ DEMO: '0' }, { enrollLinkWaitMs: 10_000 });
+  if (!server.enrollUrl) throw new Error(`No enrollment link:\n${server.log()}`);
+  context = await browser.newContext({ baseURL: server.url });
+  page = await context.newPage();
+  await page.goto(server.enrollUrl);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+});
+
+test('every list screen of a fresh install says what to do next', async () => {
+  const expectations: [string, RegExp][] = [
+    ['/rooms', /No rooms yet.*Create a room/s],
+    ['/directory', /No agents registered yet/],
+    ['/threads', /No threads yet.*Send a request from the agent directory/s],
+    ['/negotiations', /No negotiations yet/],
+    ['/transparency-log', /The log is empty: an entry is appended when a negotiation ends in an accepted agreement/],
+    ['/scheduling', /No meeting proposed yet\. Propose one above/],
+    ['/tasks', /No tasks yet\. Assign one above/],
+  ];
+  for (const [path, text] of expectations) {
+    await page.goto(path);
+    await expect(page.locator('#main, main').first(), path).toContainText(text);
+  }
+});
+
+test('a link to a thread or negotiation that does not exist says so and leads back', async () => {
+  await page.goto('/threads/nope');
+  await expect(page.getByText('No such thread')).toBeVisible();
+  await page.getByRole('link', { name: 'All threads' }).click();
+  await expect(page).toHaveURL(/\/threads$/);
+  await page.goto('/negotiations/nope');
+  await expect(page.getByText('No such negotiation')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'All negotiations' }).click();
+  await expect(page).toHaveURL(/\/negotiations$/);
+});
