@@ -105,6 +105,19 @@ test('the operator finds the translation agent by capability, sends a request, a
   await expect(raw).toContainText('"sig": "');
   await snap(page, 'agora-thread');
 
+  // Its story, in words (issue 10), and played back from the stored thread at 10×.
+  await page.getByRole('link', { name: 'Story' }).click();
+  const story = page.getByTestId('story');
+  await expect(story).toContainText('You asked Demo Translator for “Greet <i>them</i>”.');
+  await expect(story).toContainText('You accepted Demo Translator’s offer.');
+  await expect(story).toContainText('Demo Translator delivered the result (success).');
+  await page.getByRole('button', { name: 'Replay from the start' }).click();
+  await page.getByLabel('Speed').selectOption('10');
+  await expect(page.getByTestId('replay-progress')).toHaveText('4 of 4 steps', { timeout: 20_000 });
+  await page.goBack();
+  await page.goBack();
+  await expect(page.getByTestId('thread-status')).toHaveText('Completed');
+
   // The thread is listed, completed, with this operator as its client.
   await page.getByRole('link', { name: '← All threads' }).click();
   await page.getByLabel('Only threads I am part of').check();

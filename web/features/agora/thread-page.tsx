@@ -91,7 +91,12 @@ export function ThreadPage() {
           <h1 className="text-2xl font-semibold tracking-tight">Thread</h1>
           <p className="break-all font-mono text-xs text-slate-500 dark:text-slate-400">{threadId}</p>
         </div>
-        <StatusDot tone={liveWords.tone} label={liveWords.label} />
+        <div className="flex items-center gap-4">
+          <Link to="/story/$kind/$id" params={{ kind: 'thread', id: threadId }} className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">
+            Story
+          </Link>
+          <StatusDot tone={liveWords.tone} label={liveWords.label} />
+        </div>
       </div>
       <section aria-label="Thread state" className="mt-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
         <p className="text-sm">

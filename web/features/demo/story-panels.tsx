@@ -13,6 +13,8 @@ import { useSession } from '@web/lib/identity/use-session';
 import { negotiationStory } from '@web/lib/story/negotiation-story';
 import { roomStory } from '@web/lib/story/room-story';
 import { schedulingStory } from '@web/lib/story/scheduling-story';
+import { agoraStory } from '@web/lib/story/agora-story';
+import { threadQuery } from '@web/lib/api/agora-thread';
 import { useEffect, useMemo } from 'react';
 import { StoryList } from './story-list';
 import type { ReplayOptions } from './story-replay';
@@ -56,4 +58,19 @@ export function SchedulingStory({ threadId, replay }: { threadId: string; replay
   }, [thread.data, directory.data, session]);
   if (thread.isError) return <Notice tone="error" title="This scheduling thread could not be read">{problem(thread.error)}</Notice>;
   return <StoryList lines={lines} label="Scheduling story" replay={replay} empty={thread.isPending ? 'Reading the thread…' : 'Nobody has answered yet.'} />;
+}
+
+export function AgoraThreadStory({ threadId, replay }: { threadId: string; replay?: ReplayOptions | undefined }) {
+  const detail = useQuery({ ...threadQuery(threadId), refetchInterval: 2_000 });
+  const directory = useQuery(directoryQuery);
+  const session = useSession();
+  const lines = useMemo(() => {
+    if (!detail.data) return [];
+    const names: Record<string, string> = {};
+    for (const a of directory.data ?? []) if (a.agent_name) names[a.agent_id] = a.agent_name;
+    if (session) names[session.did] = 'You';
+    return agoraStory(detail.data.events, { names });
+  }, [detail.data, directory.data, session]);
+  if (detail.isError) return <Notice tone="error" title="This thread could not be read">{problem(detail.error)}</Notice>;
+  return <StoryList lines={lines} label="Thread story" replay={replay} empty={detail.isPending ? 'Reading the thread…' : 'Nothing has been asked yet.'} />;
 }
