@@ -5,38 +5,29 @@
 // browser. A server that changes an envelope (simulated by rewriting the thread's answer on
 // its way to the browser) never gets a verified badge, nor an Accept button; agent-written
 // HTML is shown as text.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signEnvelope } from '../shared/agora/sign-envelope';
 import type { UnsignedEnvelope } from '../shared/agora/envelope';
 import { encodeDidKey } from '../shared/crypto/did-key';
 import { keyPairFromSeed } from '../shared/crypto/ed25519';
 import { snap } from './support/screenshots';
-import { startServer, type RunningServer } from './support/server';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(90_000);
 
 const HOSTILE = 'Hello <b>bold</b><img src=x onerror="window.__pwned=1">';
-let server: RunningServer;
-let context: BrowserContext;
+let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
-  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
-  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  demo = await openDemoConsole(browser);
+  page = demo.page;
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
+  await demo?.close();
 });
 
 /** Opens the directory from the navigation and sends a REQUEST from an agent's card. */
@@ -225,7 +216,7 @@ test('a long directory renders only the cards in view, and search still finds an
 
 test('a refusal by the relay is said in words with its code, and the request stays open to fix', async () => {
   // A browser whose clock is 10 minutes slow signs a ts the relay refuses (±5 min window).
-  const slow = await context.newPage();
+  const slow = await demo.context.newPage();
   await slow.clock.setFixedTime(new Date(Date.now() - 10 * 60_000));
   await slow.goto('/directory');
   await slow.getByLabel('Search by capability or intent').fill('weather');

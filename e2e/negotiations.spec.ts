@@ -8,18 +8,17 @@
 // carrying HTML are shown as text.
 import { readFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { NegotiationParty, negotiationIdentity } from '../server/demo/negotiation/negotiation-client';
 import { snap } from './support/screenshots';
-import { startServer, type RunningServer } from './support/server';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(90_000);
 
 const DEMO_SEED = 7;
 const HTML_NOTE = '<b>net 30</b><img src=x onerror="window.__pwned=1">';
-let server: RunningServer;
-let context: BrowserContext;
+let demo: DemoConsole;
 let page: Page;
 let operatorDid: string;
 let pricingId: string;
@@ -27,26 +26,18 @@ let ownId: string;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
-  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: String(DEMO_SEED) }, { enrollLinkWaitMs: 10_000 });
-  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
-  context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
-  page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { acceptDownloads: true } });
+  page = demo.page;
   operatorDid = await page.evaluate(async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did);
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
+  await demo?.close();
 });
 
 /** The demo's seller, with the key the demo derives from DEMO_SEED, as any agent over HTTP. */
 const seller = () =>
-  new NegotiationParty(negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'), fetch, server.url, Date.now, (n) => webcrypto.getRandomValues(new Uint8Array(n)));
+  new NegotiationParty(negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'), fetch, demo.server.url, Date.now, (n) => webcrypto.getRandomValues(new Uint8Array(n)));
 
 test('the list shows the four demo negotiations with state, parties, rounds and a state filter', async () => {
   await page.getByRole('link', { name: 'Negotiations' }).click();

@@ -3,35 +3,26 @@
 // assigns from the console to a demo agent goes through grant, ack, progress, finding and result
 // to the grant's end, each step visible in the console; and the rogue's attempts show in the
 // control log as rejects, named and with their reasons in words.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { snap } from './support/screenshots';
-import { startServer, type RunningServer } from './support/server';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(90_000);
 
 const ROOM = 'demo';
 const DEMO_AGENTS = ['agent.researcher', 'agent.analyst', 'agent.scheduler', 'agent.rogue'];
-let server: RunningServer;
-let context: BrowserContext;
+let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
-  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
-  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  demo = await openDemoConsole(browser);
+  page = demo.page;
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
+  await demo?.close();
 });
 
 /** Fills the console's task form and assigns it; resolves with the task id the console reports. */

@@ -3,35 +3,26 @@
 // Chitra (Kolkata, optional) and Room Atlas, signed in the browser; sees the answers arrive and
 // the best slot suggested; approves it (revision 2); downloads the .ics and checks it with ical.js;
 // then cancels with a reason and sees every participant move to revision 3 (issue 7 "Done when").
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { snap } from './support/screenshots';
-import { startServer, type RunningServer } from './support/server';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(120_000);
 
-let server: RunningServer;
-let context: BrowserContext;
+let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
-  server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
-  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
-  context = await browser.newContext({ baseURL: server.url, acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  demo = await openDemoConsole(browser, { context: { acceptDownloads: true, viewport: { width: 1400, height: 900 } } });
+  page = demo.page;
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
+  await demo?.close();
 });
 
 /** The next Monday (UTC) after today: the demo calendars keep weekdays only. */

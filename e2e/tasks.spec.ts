@@ -1,15 +1,14 @@
 // Tasks in the console, end to end, with the demo's calendar agents taking work (DEMO=1,
 // DEMO_PACE=calm): the operator assigns a task, then a second one that depends on it; the second
 // shows as blocked by the first, then both progress to completed (OACoP §4, issue 7 item 7).
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { snap } from './support/screenshots';
-import { startServer, type RunningServer } from './support/server';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(120_000);
 
-let server: RunningServer;
-let context: BrowserContext;
+let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
@@ -17,19 +16,12 @@ test.beforeAll(async ({ browser }) => {
   // The calm pace: the first task takes several seconds of steps, so the second, which depends on
   // it, is always assigned while it is still open and shows as blocked (at the fast pace the first
   // could finish before the form is filled in again on a loaded machine).
-  server = await startServer({ DEMO: '1', DEMO_PACE: 'calm', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
-  if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
-  context = await browser.newContext({ baseURL: server.url, viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  demo = await openDemoConsole(browser, { pace: 'calm', context: { viewport: { width: 1400, height: 900 } } });
+  page = demo.page;
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
+  await demo?.close();
 });
 
 test('assign a task with a dependency: blocked by it, then progressing to completed', async () => {

@@ -3,7 +3,7 @@
 // several instances consuming one token at once, exactly one gets the row.
 import type { Pool } from 'pg';
 import type { AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
-import { toAudit, type AuditRow } from './pg-rows';
+import { toAudit, type AuditRow } from '../rows/room-rows';
 
 const MAX_PAGE = 10_000;
 

@@ -7,7 +7,6 @@
 // stored: other instances' long-polls wake at COMMIT (pg-head-listener.ts).
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { ThreadState } from '@shared/agora/thread-state';
 import type {
   AppendOutcome,
   DirectoryRecord,
@@ -24,20 +23,10 @@ import type {
 import { headPayload, PgHeadListener, RELAY_HEAD_CHANNEL } from './pg-head-listener';
 import { GroupCommit, NothingWritten } from './pg-group-commit';
 import { inTransaction } from './pg-pool';
-import { toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from './pg-rows';
+import { checkLimit } from '../arguments';
+import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
 
 const MAX_PAGE = 1000;
-
-/** Everyone a thread names, as ` did1 did2 ` so `LIKE '% did %'` finds a party without a join table. */
-function partiesOf(state: ThreadState): string {
-  if (state.status === 'OPEN') return ' ';
-  const dids = new Set<string>([state.client, ...(state.addressedTo ? [state.addressedTo] : []), ...state.offers.map((o) => o.agent)]);
-  return ` ${[...dids].join(' ')} `;
-}
-
-function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}`);
-}
 
 type Existing = { outcome: 'duplicate'; envelope: StoredRelayEnvelope } | { outcome: 'id_conflict' };
 
@@ -103,7 +92,7 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listEvents(query: RelayEventQuery): Promise<RelayEventPage> {
-    checkLimit(query.limit);
+    checkLimit(query.limit, MAX_PAGE);
     const params: unknown[] = [];
     const where = ["kind = 'event'"];
     const add = (clause: string, value: string | number | undefined) => {
@@ -130,7 +119,7 @@ export class PgRelayStore implements RelayStore {
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
-    checkLimit(limit);
+    checkLimit(limit, MAX_PAGE);
     const { rows } = await this.#pool.query<EnvelopeRow>(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = $1 ORDER BY seq LIMIT $2`, [threadId, limit]);
     return rows.map(toEnvelope);
   }
@@ -150,7 +139,7 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
-    checkLimit(filter.limit);
+    checkLimit(filter.limit, MAX_PAGE);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.party !== undefined) where.push(`parties LIKE $${params.push(`% ${filter.party.replace(/[\\%_]/g, (c) => `\\${c}`)} %`)} ESCAPE '\\'`);
@@ -163,7 +152,7 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
-    checkLimit(limit);
+    checkLimit(limit, MAX_PAGE);
     const { rows } = await this.#pool.query<ThreadRow>('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < $1 ORDER BY deadline_at LIMIT $2', [now, limit]);
     return rows.map(toThread);
   }

@@ -20,7 +20,8 @@ import type {
   StoredRoomMessage,
 } from '../store';
 import { GroupCommit } from './pg-group-commit';
-import { bytea, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from './pg-rows';
+import { checkCursor, wholeSeconds } from '../arguments';
+import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 
 /** A pool or one connection inside a transaction. */
 interface Db {
@@ -29,16 +30,6 @@ interface Db {
 
 const MAX_PAGE = 10_000;
 const MAX_FILTER_VALUES = 100;
-
-/** AOR §7 compares whole seconds: a grant is live through the whole second `expires_at`. */
-function wholeSeconds(now: number): number {
-  if (!Number.isFinite(now) || now < 0) throw new RangeError(`nowSeconds must be finite Unix seconds, got ${now}`);
-  return Math.floor(now);
-}
-
-function checkCursor(value: number | undefined, name: string): void {
-  if (value !== undefined && !Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer cursor, got ${value}`);
-}
 
 /** Every transaction that appends to history takes the cursor counter first (pg-group-commit.ts). */
 const LOCK_CURSOR = `SELECT value FROM store_counters WHERE name = 'room_message_cursor' FOR UPDATE`;
@@ -218,7 +209,7 @@ export class PgRoomStore {
   async addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
     const { rows } = await this.#pool.query<ReviewRow>(
       'INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-      [item.roomId, item.agentId, item.taskId, item.messageId, bytea(item.payload), item.submittedAt],
+      [item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt],
     );
     return toReview(rows[0]!);
   }
@@ -266,7 +257,7 @@ async function appendRow(client: PoolClient, m: NewRoomMessage): Promise<number>
      ), next AS (UPDATE store_counters SET value = value + 1 WHERE name = 'room_message_cursor' RETURNING value)
      INSERT INTO room_messages (cursor, room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
      VALUES ((SELECT value FROM next), (SELECT id FROM room), $2, $3, $4, $5, $6, $7, $8, $9) RETURNING cursor`,
-    [m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bytea(m.payload), m.receivedAt],
+    [m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt],
   );
   return rows[0]!.cursor;
 }

@@ -5,60 +5,14 @@
 // public view, whatever code runs against the file.
 import type Database from 'better-sqlite3';
 import { fail, ok, type Result } from '@shared/errors';
-import type { NegotiationLimits } from '@shared/negotiation/manifest';
-import type { NegotiationState } from '@shared/negotiation/state';
 import type { LogEntry, LogHead } from '@shared/negotiation/transparency-log';
 import type {
   LogPage, NegotiationFilter, NegotiationRecord, NegotiationSave, NegotiationStore, SaveOutcome,
 } from '../negotiation-store';
-
-interface NegotiationRow {
-  id: string;
-  state: string;
-  limits: string;
-  version: number;
-  deadline_at: number | null;
-  log_index: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface LogRow {
-  log_index: number;
-  prev_hash: string;
-  timestamp: string;
-  kind: string;
-  integrity_hash: string;
-  entry_hash: string;
-  public: string;
-}
-
-const toRecord = (row: NegotiationRow): NegotiationRecord => ({
-  id: row.id,
-  state: JSON.parse(row.state) as NegotiationState,
-  limits: JSON.parse(row.limits) as NegotiationLimits,
-  version: row.version,
-  deadlineAt: row.deadline_at,
-  logIndex: row.log_index,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toEntry = (row: LogRow): LogEntry => ({
-  index: row.log_index,
-  prev_hash: row.prev_hash as LogEntry['prev_hash'],
-  timestamp: row.timestamp,
-  kind: row.kind as LogEntry['kind'],
-  integrity_hash: row.integrity_hash as LogEntry['integrity_hash'],
-  entry_hash: row.entry_hash as LogEntry['entry_hash'],
-  public: JSON.parse(row.public) as LogEntry['public'],
-});
+import { checkLimit } from '../arguments';
+import { toEntry, toRecord, type LogRow, type NegotiationRow } from '../rows/negotiation-rows';
 
 const MAX_PAGE = 10_000;
-
-function checkLimit(limit: number, max: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new RangeError(`limit must be an integer from 1 to ${max}, got ${limit}`);
-}
 
 export class SqliteNegotiationStore implements NegotiationStore {
   readonly #db: Database.Database;

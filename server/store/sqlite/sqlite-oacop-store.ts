@@ -3,35 +3,8 @@
 import type Database from 'better-sqlite3';
 import { ok, type Result } from '@shared/errors';
 import type { BookingDecision, BurnOutcome, BurnRecordRow, CalendarBooking, OacopStore } from '../oacop-store';
+import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
 
-interface BurnRow {
-  tx_id: string;
-  burned_by: string;
-  amount: string;
-  burned_at: number;
-  used_for: string | null;
-}
-
-interface BookingRow {
-  owner: string;
-  thread_id: string;
-  start_ms: number;
-  end_ms: number;
-  revision: number;
-  title: string;
-  booked_at: number;
-}
-
-const toBurn = (row: BurnRow): BurnRecordRow => ({ txId: row.tx_id, burnedBy: row.burned_by, amount: row.amount, burnedAt: row.burned_at, usedFor: row.used_for });
-const toBooking = (row: BookingRow): CalendarBooking => ({
-  owner: row.owner,
-  threadId: row.thread_id,
-  start: row.start_ms,
-  end: row.end_ms,
-  revision: row.revision,
-  title: row.title,
-  bookedAt: row.booked_at,
-});
 
 export class SqliteOacopStore implements OacopStore {
   readonly #db: Database.Database;

@@ -2,7 +2,6 @@
 // the relay and the rooms evolve without touching each other. Each decision runs inside one
 // IMMEDIATE transaction: the id check, the thread read, the pure decision and both writes.
 import type Database from 'better-sqlite3';
-import type { ThreadState } from '@shared/agora/thread-state';
 import type {
   AppendOutcome,
   DirectoryRecord,
@@ -16,89 +15,10 @@ import type {
   ThreadRecord,
   ThreadWrite,
 } from '../relay-store';
+import { checkLimit } from '../arguments';
+import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
 
 const MAX_PAGE = 1000;
-
-interface EnvelopeRow {
-  seq: number;
-  id: string;
-  kind: 'event' | 'registration';
-  digest: string;
-  type: string;
-  sender: string;
-  recipient: string | null;
-  thread_id: string;
-  ts: number;
-  received_at: number;
-  expires_at: number;
-  json: string;
-}
-
-interface ThreadRow {
-  thread_id: string;
-  state: string;
-  version: number;
-  opened_at: number;
-  updated_at: number;
-  deadline_at: number | null;
-}
-
-interface DirectoryRow {
-  did: string;
-  manifest: string;
-  scope: 'public' | 'private';
-  authorized_agents: string;
-  aor_agent_id: string | null;
-  endpoint: string | null;
-  registered_at: number;
-  envelope_id: string;
-}
-
-const toEnvelope = (row: EnvelopeRow): StoredRelayEnvelope => ({
-  seq: row.seq,
-  id: row.id,
-  kind: row.kind,
-  digest: row.digest,
-  type: row.type,
-  sender: row.sender,
-  recipient: row.recipient,
-  threadId: row.thread_id,
-  ts: row.ts,
-  receivedAt: row.received_at,
-  expiresAt: row.expires_at,
-  json: row.json,
-});
-
-const toThread = (row: ThreadRow): ThreadRecord => ({
-  threadId: row.thread_id,
-  state: JSON.parse(row.state) as ThreadState,
-  version: row.version,
-  openedAt: row.opened_at,
-  updatedAt: row.updated_at,
-  deadlineAt: row.deadline_at,
-});
-
-const toDirectory = (row: DirectoryRow): DirectoryRecord => ({
-  did: row.did,
-  manifest: JSON.parse(row.manifest) as Record<string, unknown>,
-  scope: row.scope,
-  authorizedAgents: JSON.parse(row.authorized_agents) as string[],
-  aorAgentId: row.aor_agent_id,
-  endpoint: row.endpoint,
-  registeredAt: row.registered_at,
-  envelopeId: row.envelope_id,
-});
-
-/** Everyone a thread names, as ` did1 did2 ` so `LIKE '% did %'` finds a party without a join table. */
-function partiesOf(state: ThreadState): string {
-  if (state.status === 'OPEN') return ' ';
-  const dids = new Set<string>([state.client, ...(state.addressedTo ? [state.addressedTo] : []), ...state.offers.map((o) => o.agent)]);
-  return ` ${[...dids].join(' ')} `;
-}
-
-function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}`);
-}
 
 interface QueuedAppend {
   readonly envelope: NewRelayEnvelope;
@@ -221,7 +141,7 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listEvents(query: RelayEventQuery): Promise<RelayEventPage> {
-    checkLimit(query.limit);
+    checkLimit(query.limit, MAX_PAGE);
     const where = ["kind = 'event'"];
     const params: (string | number)[] = [];
     const add = (clause: string, value: string | number | undefined) => {
@@ -245,7 +165,7 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
-    checkLimit(limit);
+    checkLimit(limit, MAX_PAGE);
     const rows = this.#sql(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = ? ORDER BY seq LIMIT ?`).all(threadId, limit) as EnvelopeRow[];
     return rows.map(toEnvelope);
   }
@@ -264,7 +184,7 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
-    checkLimit(filter.limit);
+    checkLimit(filter.limit, MAX_PAGE);
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.party !== undefined) {
@@ -282,7 +202,7 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
-    checkLimit(limit);
+    checkLimit(limit, MAX_PAGE);
     const rows = this.#sql('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < ? ORDER BY deadline_at LIMIT ?').all(now, limit) as ThreadRow[];
     return rows.map(toThread);
   }

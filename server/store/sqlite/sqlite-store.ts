@@ -25,8 +25,9 @@ import type {
   SpendResult,
   Store,
   StoredRoomMessage,
-  TopicKind,
 } from '../store';
+import { checkCursor, wholeSeconds } from '../arguments';
+import { bufferOf, toAudit, toGrant, toMessage, toReview, toRoom, type AuditRow, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 import { migrate } from './migrations';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteOacopStore } from './sqlite-oacop-store';
@@ -42,135 +43,8 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
 }
 
-interface RoomRow {
-  id: string;
-  name: string;
-  moderation: ModerationMode;
-  created_at: number;
-  message_count: number;
-  last_activity_at: number | null;
-}
-
-interface MessageRow {
-  cursor: number;
-  room_id: string;
-  topic: string;
-  topic_kind: TopicKind;
-  topic_agent_id: string | null;
-  message_id: string | null;
-  type: string | null;
-  from_id: string | null;
-  payload: Buffer;
-  received_at: number;
-}
-
-interface GrantRow {
-  room_id: string;
-  agent_id: string;
-  task_id: string;
-  max_messages: number;
-  allowed_types: string;
-  expires_at: number;
-  spent: number;
-  granted_at: number;
-  grant_message_id: string;
-  ended_at: number | null;
-  end_reason: string | null;
-}
-
-interface ReviewRow {
-  id: number;
-  room_id: string;
-  agent_id: string;
-  task_id: string;
-  message_id: string;
-  payload: Buffer;
-  submitted_at: number;
-  status: ReviewItem['status'];
-  decided_by: string | null;
-  decided_at: number | null;
-  reason: string | null;
-}
-
-interface AuditRow {
-  id: number;
-  at: number;
-  actor_did: string;
-  action: string;
-  room_id: string | null;
-  message_id: string | null;
-  details: string;
-}
-
 const MAX_PAGE = 10_000;
 const MAX_FILTER_VALUES = 100;
-
-// Views, not copies: callers get plain Uint8Arrays over the bytes SQLite returned.
-const bytes = (buffer: Buffer): Uint8Array => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-const blob = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-
-const toRoom = (row: RoomRow): Room => ({ id: row.id, name: row.name, moderation: row.moderation, createdAt: row.created_at });
-
-const toMessage = (row: MessageRow): StoredRoomMessage => ({
-  cursor: row.cursor,
-  roomId: row.room_id,
-  topic: row.topic,
-  topicKind: row.topic_kind,
-  topicAgentId: row.topic_agent_id,
-  messageId: row.message_id,
-  type: row.type,
-  fromId: row.from_id,
-  payload: bytes(row.payload),
-  receivedAt: row.received_at,
-});
-
-const toGrant = (row: GrantRow): GrantRecord => ({
-  roomId: row.room_id,
-  agentId: row.agent_id,
-  taskId: row.task_id,
-  maxMessages: row.max_messages,
-  allowedTypes: JSON.parse(row.allowed_types) as string[],
-  expiresAt: row.expires_at,
-  spent: row.spent,
-  grantedAt: row.granted_at,
-  grantMessageId: row.grant_message_id,
-  endedAt: row.ended_at,
-  endReason: row.end_reason,
-});
-
-const toReview = (row: ReviewRow): ReviewItem => ({
-  id: row.id,
-  roomId: row.room_id,
-  agentId: row.agent_id,
-  taskId: row.task_id,
-  messageId: row.message_id,
-  payload: bytes(row.payload),
-  submittedAt: row.submitted_at,
-  status: row.status,
-  decidedBy: row.decided_by,
-  decidedAt: row.decided_at,
-  reason: row.reason,
-});
-
-const toAudit = (row: AuditRow): AuditEntry => ({
-  id: row.id,
-  at: row.at,
-  actorDid: row.actor_did,
-  action: row.action,
-  roomId: row.room_id,
-  messageId: row.message_id,
-  details: JSON.parse(row.details) as Record<string, unknown>,
-});
-
-/** AOR §7 compares whole seconds: a grant is live through the whole second `expires_at`. */
-function wholeSeconds(now: number): number {
-  if (!Number.isFinite(now) || now < 0) throw new RangeError(`nowSeconds must be finite Unix seconds, got ${now}`);
-  return Math.floor(now);
-}
-
-function checkCursor(value: number | undefined, name: string): void {
-  if (value !== undefined && !Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer cursor, got ${value}`);
-}
 
 export class SqliteStore implements Store {
   readonly relay: SqliteRelayStore;
@@ -271,7 +145,7 @@ export class SqliteStore implements Store {
     const row = this.#sql(
       `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor`,
-    ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, blob(m.payload), m.receivedAt) as { cursor: number };
+    ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt) as { cursor: number };
     return row.cursor;
   }
 
@@ -441,7 +315,7 @@ export class SqliteStore implements Store {
   async addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
     const row = this.#sql(
       `INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
-    ).get(item.roomId, item.agentId, item.taskId, item.messageId, blob(item.payload), item.submittedAt) as ReviewRow;
+    ).get(item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt) as ReviewRow;
     return toReview(row);
   }
 

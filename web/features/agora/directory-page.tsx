@@ -11,7 +11,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { AgentCard } from './agent-card';
 import { filterDirectory, matchingTools, type PresenceFilter } from './directory-search';
 import { RequestDialog } from './request-dialog';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 
 const PRESENCE_OPTIONS: readonly { value: PresenceFilter; label: string }[] = [
   { value: 'any', label: 'Any presence' },
@@ -27,7 +27,7 @@ export function DirectoryPage() {
   const [text, setText] = useState('');
   const [presence, setPresence] = useState<PresenceFilter>('any');
   const [requesting, setRequesting] = useState<{ agent: DirectoryEntry; tool: string } | null>(null);
-  const now = useNow();
+  const now = useNow(5_000);
   const searchId = useId();
   const presenceId = useId();
   const shown = useMemo(() => filterDirectory(agents.data ?? [], { text, presence }), [agents.data, text, presence]);

@@ -19,7 +19,7 @@ import { relayErrorWords, threadStatusWords } from './agora-words';
 import { buildAccept } from './envelope-builders';
 import { ThreadMessage } from './thread-message';
 import { threadTimeline } from './thread-timeline';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 import { useThreadLive, type LiveStatus } from './use-thread-live';
 import { verdictsQuery } from './verdicts-query';
 

@@ -13,7 +13,7 @@ import { useSession } from '@web/lib/identity/use-session';
 import { useId, useState } from 'react';
 import { threadStatusWords } from './agora-words';
 import { relativeTime } from './relative-time';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 
 const STATUS_TONE: Record<string, string> = {
   PENDING: 'bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100',
@@ -30,7 +30,7 @@ export function ThreadsPage() {
   // Threads bridged from external relays, each with its source (issue 11).
   const bridged = useQuery(bridgedThreadsQuery);
   const external = (bridged.data ?? []).filter((t) => (!status || t.status === status) && (!mine || !session || t.state.client === session.did || t.state.addressedTo === session.did));
-  const now = useNow();
+  const now = useNow(5_000);
   const statusId = useId();
   // Names from the directory where it knows the DID; the short DID otherwise.
   const directory = useQuery(directoryQuery);

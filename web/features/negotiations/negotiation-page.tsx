@@ -20,7 +20,7 @@ import { Party, StateBadge, VerifiedBadge } from './parts';
 import { PartyActions } from './party-actions';
 import { RoundTimeline } from './round-timeline';
 import { seenStore, type Seen } from './seen-versions';
-import { useClock } from './use-clock';
+import { useNow } from '@web/lib/use-now';
 import { verifyHistory, type HistoryVerdict } from './verify-history';
 import { countdown, negotiationErrorInWords, utc } from './words';
 
@@ -63,7 +63,7 @@ export function NegotiationPage() {
   const seen = useSeen(negotiationId, detail);
   const session = useSession();
   const me = session?.did;
-  const now = useClock(1_000);
+  const now = useNow(1_000);
   const queryClient = useQueryClient();
 
   if (query.isPending) {

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { NewNegotiationDialog } from './new-negotiation-dialog';
 import { Party, StateBadge } from './parts';
 import { changedSince, seenStore } from './seen-versions';
-import { useClock } from './use-clock';
+import { useNow } from '@web/lib/use-now';
 import { countdown, negotiationErrorInWords, STATE_WORDS, utc } from './words';
 
 export function NegotiationsPage() {
@@ -19,7 +19,7 @@ export function NegotiationsPage() {
   const navigate = useNavigate();
   const list = useQuery(negotiationsQuery(state));
   const session = useSession();
-  const now = useClock(1_000);
+  const now = useNow(1_000);
   const [opening, setOpening] = useState(false);
 
   return (

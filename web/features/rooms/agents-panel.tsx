@@ -3,7 +3,7 @@ import { StatusDot } from '@web/components/ui/status-dot';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { activeGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { GrantMeter } from './grant-meter';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 import { relativeTime, roomErrorInWords } from './words';
 
 const TONE = { online: 'ok', stale: 'warn', offline: 'down' } as const;
@@ -13,7 +13,7 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
   // The same query the grants panel keeps fresh, so each agent's current task and mic show here
   // too without another request (issue 4 item 3).
   const grants = useQuery(activeGrantsQuery(roomId));
-  const now = useNow();
+  const now = useNow(1_000);
   const grantsOf = (agentId: string): Grant[] => (grants.data ?? []).filter((g) => g.agentId === agentId);
   return (
     <section aria-labelledby="agents-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">

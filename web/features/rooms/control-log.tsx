@@ -3,7 +3,7 @@ import { shortDid } from '@web/lib/identity/did-short';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 import { clockTime, rejectReasonInWords } from './words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

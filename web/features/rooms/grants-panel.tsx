@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { BulkRevokeDialog } from './bulk-revoke-dialog';
 import { grantEndInWords, grantState } from './grant-clock';
 import { GrantMeter } from './grant-meter';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 import { clockTime, roomErrorInWords } from './words';
 
 const key = (g: Grant) => `${g.agentId}/${g.taskId}`;
@@ -19,7 +19,7 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
   const grants = useQuery(activeGrantsQuery(roomId));
   const all = useQuery(allGrantsQuery(roomId));
   const queryClient = useQueryClient();
-  const now = useNow();
+  const now = useNow(1_000);
   const [bulkOpen, setBulkOpen] = useState(false);
   const revoke = useMutation({ mutationFn: (g: { agentId: string; taskId: string }) => revokeGrant(roomId, did, g.agentId, g.taskId) });
 

@@ -24,7 +24,7 @@ import { senderLabel, TimelineRow } from './timeline-row';
 import { TimeDisplayControl, TimelineFilters } from './timeline-toolbar';
 import type { Arrival } from './announce';
 import { useAnnouncer } from './use-announcer';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 
 /** Within this many pixels of an edge, the next page loads. */
 const EDGE_PX = 400;

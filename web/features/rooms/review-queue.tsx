@@ -14,7 +14,7 @@ import { shortDid } from '@web/lib/identity/did-short';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { GrantMeter } from './grant-meter';
 import { MessageContent, TypeBadge, summarize } from './message-content';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 import { clockTime, roomErrorInWords } from './words';
 
 const RECENT = 5;
@@ -24,7 +24,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   const all = useQuery(allReviewQuery(roomId));
   const grants = useQuery(activeGrantsQuery(roomId));
   const queryClient = useQueryClient();
-  const now = useNow();
+  const now = useNow(1_000);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null);
   const [reason, setReason] = useState('');

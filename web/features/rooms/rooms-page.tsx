@@ -6,7 +6,7 @@ import { roomsQuery } from '@web/lib/api/rooms-list';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { useState } from 'react';
 import { CreateRoomDialog } from './create-room-dialog';
-import { useNow } from './use-now';
+import { useNow } from '@web/lib/use-now';
 import { relativeTime, roomErrorInWords } from './words';
 
 export function RoomsPage() {

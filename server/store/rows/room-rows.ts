@@ -1,7 +1,7 @@
-// Row shapes as PostgreSQL returns them (BIGINT already a number, see pg-pool.ts) and their
-// mapping to the contract's records. The column names are SQLite's, so the two engines read alike.
-import type { ThreadState } from '@shared/agora/thread-state';
-import type { DirectoryRecord, StoredRelayEnvelope, ThreadRecord } from '../relay-store';
+// Rooms, messages, grants, review items and audit entries as rows, and their mapping to the
+// contract's records (store.ts). Both engines use these column names and return these types
+// (BIGINT as a number on PostgreSQL: pg-pool.ts; BLOB and BYTEA as a Buffer), so each mapping
+// is written once for both.
 import type { AuditEntry, GrantRecord, ModerationMode, ReviewItem, Room, StoredRoomMessage, TopicKind } from '../store';
 
 export interface RoomRow {
@@ -64,44 +64,9 @@ export interface AuditRow {
   details: string;
 }
 
-export interface EnvelopeRow {
-  seq: number;
-  id: string;
-  kind: 'event' | 'registration';
-  digest: string;
-  type: string;
-  sender: string;
-  recipient: string | null;
-  thread_id: string;
-  ts: number;
-  received_at: number;
-  expires_at: number;
-  json: string;
-}
-
-export interface ThreadRow {
-  thread_id: string;
-  state: string;
-  version: number;
-  opened_at: number;
-  updated_at: number;
-  deadline_at: number | null;
-}
-
-export interface DirectoryRow {
-  did: string;
-  manifest: string;
-  scope: 'public' | 'private';
-  authorized_agents: string;
-  aor_agent_id: string | null;
-  endpoint: string | null;
-  registered_at: number;
-  envelope_id: string;
-}
-
-// Plain Uint8Array views over the Buffers pg returns, as SQLite's store hands out.
+// Views, not copies: callers get plain Uint8Arrays over the bytes either driver returned.
 export const bytes = (buffer: Buffer): Uint8Array => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-export const bytea = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+export const bufferOf = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 export const toRoom = (row: RoomRow): Room => ({ id: row.id, name: row.name, moderation: row.moderation, createdAt: row.created_at });
 
@@ -154,39 +119,4 @@ export const toAudit = (row: AuditRow): AuditEntry => ({
   roomId: row.room_id,
   messageId: row.message_id,
   details: JSON.parse(row.details) as Record<string, unknown>,
-});
-
-export const toEnvelope = (row: EnvelopeRow): StoredRelayEnvelope => ({
-  seq: row.seq,
-  id: row.id,
-  kind: row.kind,
-  digest: row.digest,
-  type: row.type,
-  sender: row.sender,
-  recipient: row.recipient,
-  threadId: row.thread_id,
-  ts: row.ts,
-  receivedAt: row.received_at,
-  expiresAt: row.expires_at,
-  json: row.json,
-});
-
-export const toThread = (row: ThreadRow): ThreadRecord => ({
-  threadId: row.thread_id,
-  state: JSON.parse(row.state) as ThreadState,
-  version: row.version,
-  openedAt: row.opened_at,
-  updatedAt: row.updated_at,
-  deadlineAt: row.deadline_at,
-});
-
-export const toDirectory = (row: DirectoryRow): DirectoryRecord => ({
-  did: row.did,
-  manifest: JSON.parse(row.manifest) as Record<string, unknown>,
-  scope: row.scope,
-  authorizedAgents: JSON.parse(row.authorized_agents) as string[],
-  aorAgentId: row.aor_agent_id,
-  endpoint: row.endpoint,
-  registeredAt: row.registered_at,
-  envelopeId: row.envelope_id,
 });

@@ -1,0 +1,16 @@
+// Argument checks every engine makes before it queries, so a bad page size, cursor or clock
+// fails the same way (RangeError) on SQLite and on PostgreSQL.
+
+export function checkLimit(limit: number, max: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new RangeError(`limit must be an integer from 1 to ${max}, got ${limit}`);
+}
+
+export function checkCursor(value: number | undefined, name: string): void {
+  if (value !== undefined && !Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer cursor, got ${value}`);
+}
+
+/** AOR §7 compares whole seconds: a grant is live through the whole second `expires_at`. */
+export function wholeSeconds(now: number): number {
+  if (!Number.isFinite(now) || now < 0) throw new RangeError(`nowSeconds must be finite Unix seconds, got ${now}`);
+  return Math.floor(now);
+}
