@@ -11,6 +11,8 @@
 // - a listener agent subscribed to rooms/+/public, the "public subscriber";
 // - POLLERS HTTP clients long-poll GET /events while a poster sends signed Agora REQUESTs.
 // Memory is the whole process: server and load generators together (an upper bound on the server).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +23,12 @@ import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';
 import { encodeDidKey } from '@shared/crypto/did-key';
 import { keyPairFromSeed } from '@shared/crypto/ed25519';
+
+/** `gc()` without starting node with --expose-gc: the flag is set at run time, the function taken from a fresh context. */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
 import { signDocument } from '@shared/crypto/signed-document';
 
 export interface SoakOptions {
@@ -192,6 +200,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const samples: MemorySample[] = [];
     const started = Date.now();
     const sample = () => {
+      // A full collection first: the sample is then what is still alive, not where the GC's
+      // sawtooth happened to be (an unforced floor moved by tens of MB with the machine's load).
+      collectGarbage();
       const m = process.memoryUsage();
       samples.push({ atS: Math.round((Date.now() - started) / 100) / 10, rssMb: mb(m.rss), heapMb: mb(m.heapUsed) });
     };

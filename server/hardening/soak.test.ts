@@ -4,8 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { runSoak } from './soak-run';
 
-/** Heap floor growth allowed between the first and last quarter after warm-up. */
-const HEAP_BOUND_MB = 64;
+/**
+ * Live-heap growth allowed between the first and last quarter after warm-up (each sample follows a
+ * full GC; server decision 23): measured +2.5 MB over this run.
+ */
+const HEAP_BOUND_MB = 24;
 
 describe('soak (shortened)', () => {
   it('drops no message and keeps the heap floor within the bound', async () => {
