@@ -20,8 +20,8 @@ import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
 import { ConsoleBridge } from './mqtt/console-bridge';
 import { EmbeddedBroker } from './mqtt/embedded-broker';
 import { ExternalBroker } from './mqtt/external-broker';
-import { agentCandidateTopic, DynsecAdmin } from './mqtt/mosquitto-dynsec';
-import { HistoryRecorder } from './rooms/history-recorder';
+import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP } from './mqtt/mosquitto-dynsec';
+import { HistoryRecorder, UnknownRoomError } from './rooms/history-recorder';
 import { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
 import { openStore } from './store/open-store';
@@ -36,6 +36,7 @@ import type { GuidedDemoSlot } from './routes/demo';
 import { NegotiationService } from './negotiation/negotiation-service';
 import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
 import { startBridge } from './external/start-bridge';
+import { startRunOnce, type StartWork } from './cluster/run-once';
 import type { RelayBridgeOptions } from './external/relay-bridge';
 
 export interface RunningSwitchboard {
@@ -49,6 +50,8 @@ export interface RunningSwitchboard {
   readonly rooms: RoomRegistry;
   /** The Agora relay, its long-poll feed and the directory. */
   readonly relay: RelayServices;
+  /** Whether this instance runs the cluster's sweepers and demo agents (cluster/run-once.ts). */
+  readonly cluster: { readonly leading: boolean };
   close(): Promise<void>;
 }
 
@@ -139,22 +142,27 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     bridge,
     guidedDemo,
   });
-  const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
+  const stopRelay = startRelayTimers(relay, bridge);
 
   let http: { server: ServerType; address: AddressInfo } | undefined;
   try {
     const mqtt = await listenForAgents(broker, config.host, config.mqttPort);
     http = await listenHttp(app, config.host, config.port);
     broker.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
-    gateway.start();
+    // Candidates acknowledged before a crash are decided now (server decision 20); the grant
+    // sweep runs on the instance that runs the cluster's timers (run-once.ts).
+    gateway.start(false);
     await gateway.recover();
     presence.start();
-    const demo = config.demo ? await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock }) : undefined;
+    const address = http.address;
+    const onceOnly = await startRunOnce({
+      databaseUrl: config.databaseUrl,
+      start: onceOnlyWork({ gateway, relay, clock, negotiations }, config.demo ? [
+        async () => stopping(await startDemoAgents(config, mqtt, { store, rooms, history, broker, clock })),
+        ...httpDemos(config, address, clock, store, guidedDemo),
+      ] : []),
+    });
     const url = `http://${urlHost(http.address)}:${http.address.port}`;
-    const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
-    const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
-    guidedDemo.port = negotiationDemo;
-    const oacopDemo = config.demo ? await startOacopDemoAgents(config, http.address, clock, store) : undefined;
     const httpServer = http.server;
     return {
       url,
@@ -165,12 +173,10 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       gateway,
       rooms,
       relay,
+      cluster: onceOnly,
       async close() {
-        await oacopDemo?.stop();
-        await agoraDemo?.stop();
-        await negotiationDemo?.stop();
+        await onceOnly.stop();
         stopRelay();
-        await demo?.stop();
         presence.stop();
         await gateway.stop();
         await broker.close();
@@ -188,20 +194,60 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
 }
 
 /**
- * The thread sweeper (timeouts → ERROR), the store-head watch and the negotiation sweeper
- * (valid_until → EXPIRED); returns how to stop them.
+ * Every instance's own: the store-head watch (its long-polls) and the external-services bridge
+ * (idempotent by envelope id, and its status board is this instance's); returns how to stop them.
  */
-function startRelayTimers(relay: RelayServices, clock: Clock, negotiations: NegotiationService, bridge: { stop(): Promise<void> }): () => void {
-  const stopSweeper = startThreadSweeper(relay.relay.store, clock, relay.relay.timeouts);
-  const stopNegotiationSweeper = startNegotiationSweeper(negotiations);
+function startRelayTimers(relay: RelayServices, bridge: { stop(): Promise<void> }): () => void {
   const stopWatch = watchStoreHead(relay);
   return () => {
     void bridge.stop();
-    stopNegotiationSweeper();
-    stopSweeper();
     stopWatch();
     relay.feed.close();
   };
+}
+
+const stopping = (handle: { stop(): Promise<void> | void }) => async () => void (await handle.stop());
+
+/**
+ * What runs once per cluster (cluster/run-once.ts): the sweepers (expired grants, timed-out
+ * threads → ERROR, valid_until → EXPIRED) and the demo agents, started in order and stopped in
+ * reverse.
+ */
+function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; clock: Clock; negotiations: NegotiationService }, demos: StartWork[]): StartWork {
+  return async () => {
+    const stops: (() => Promise<void> | void)[] = [
+      parts.gateway.sweepEvery(),
+      startThreadSweeper(parts.relay.relay.store, parts.clock, parts.relay.relay.timeouts),
+      startNegotiationSweeper(parts.negotiations),
+    ];
+    const stopAll = async () => {
+      for (const stop of stops.splice(0).reverse()) await stop();
+    };
+    try {
+      for (const start of demos) stops.push(await start());
+    } catch (error) {
+      await stopAll();
+      throw error;
+    }
+    return stopAll;
+  };
+}
+
+/** The demo agents that speak HTTP to this instance: Agora, RFC 0002 negotiations, OACoP. */
+function httpDemos(config: Config, address: AddressInfo, clock: Clock, store: Store, guided: GuidedDemoSlot): StartWork[] {
+  return [
+    async () => stopping(await startAgoraDemoAgents(config, address, clock)),
+    async () => {
+      // The guided demo (routes/demo.ts) drives these agents: only the instance running them offers it.
+      const negotiation = startNegotiationDemoAgents(config, address, clock, store);
+      guided.port = negotiation;
+      return async () => {
+        guided.port = undefined;
+        await negotiation.stop();
+      };
+    },
+    async () => stopping(await startOacopDemoAgents(config, address, clock, store)),
+  ];
 }
 
 /**
@@ -325,8 +371,14 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       password: mqttConfig.password,
       clientId: mqttConfig.clientId,
       now: () => clock.now(),
+      // Each agent message is recorded and decided by the one instance the broker hands it to.
+      shareGroup: GATEWAY_SHARE_GROUP,
       beforeDispatch: async (message) => {
         if (message.topic.startsWith('rooms/')) await history.record(message);
+      },
+      admit: async (message) => {
+        const topic = parseTopic(message.topic);
+        if (!topic.ok || !(await rooms.exists(topic.value.roomId))) throw new UnknownRoomError('unknown_room');
       },
     });
   } catch (error) {
@@ -351,7 +403,8 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     bridge,
     guidedDemo,
   });
-  const stopRelay = startRelayTimers(relay, clock, negotiations, bridge);
+  const stopRelay = startRelayTimers(relay, bridge);
+  let onceOnly: Awaited<ReturnType<typeof startRunOnce>> | undefined;
   let http: { server: ServerType; address: AddressInfo } | undefined;
   let admin: DynsecAdmin | undefined;
   let consoles: ConsoleBridge | undefined;
@@ -366,14 +419,15 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       },
     });
     consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
-    gateway.start();
+    // Candidates acknowledged before a crash are decided now (server decision 20); the grant
+    // sweep runs on the instance that runs the cluster's timers (run-once.ts).
+    gateway.start(false);
     await gateway.recover();
     presence.start();
-    let demo: DemoHandle | undefined;
-    if (config.demo && mqttConfig.adminUsername && mqttConfig.adminPassword) {
-      admin = await DynsecAdmin.connect({ url: mqttConfig.url, username: mqttConfig.adminUsername, password: mqttConfig.adminPassword, reservedUsernames: [mqttConfig.username] });
-      const dynsec = admin;
-      demo = await startDemo({
+    const startMqttDemo: StartWork = async () => {
+      const dynsec = await DynsecAdmin.connect({ url: mqttConfig.url, username: mqttConfig.adminUsername!, password: mqttConfig.adminPassword!, reservedUsernames: [mqttConfig.username] });
+      admin = dynsec;
+      const demo = await startDemo({
         brokerUrl: mqttConfig.url,
         seed: config.demoSeed,
         pace: DEMO_PACES[config.demoPace],
@@ -392,14 +446,23 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
           await broker.publish(topic, payload, 1);
         },
         observe: (filter, handler) => broker.onMessage(filter, handler),
+      }).catch(async (error: unknown) => {
+        await dynsec.close();
+        throw error;
       });
-    } else if (config.demo) {
-      console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
-    }
-    const agoraDemo = config.demo ? await startAgoraDemoAgents(config, http.address, clock) : undefined;
-    const negotiationDemo = config.demo ? startNegotiationDemoAgents(config, http.address, clock, store) : undefined;
-    guidedDemo.port = negotiationDemo;
-    const oacopDemo = config.demo ? await startOacopDemoAgents(config, http.address, clock, store) : undefined;
+      return async () => {
+        await demo.stop();
+        await dynsec.close();
+        if (admin === dynsec) admin = undefined;
+      };
+    };
+    const mqttDemo = config.demo && mqttConfig.adminUsername && mqttConfig.adminPassword;
+    if (config.demo && !mqttDemo) console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
+    onceOnly = await startRunOnce({
+      databaseUrl: config.databaseUrl,
+      start: onceOnlyWork({ gateway, relay, clock, negotiations }, config.demo ? [...(mqttDemo ? [startMqttDemo] : []), ...httpDemos(config, http.address, clock, store, guidedDemo)] : []),
+    });
+    const running = onceOnly;
     const httpServer = http.server;
     return {
       url: `http://${urlHost(http.address)}:${http.address.port}`,
@@ -410,13 +473,12 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       gateway,
       rooms,
       relay,
+      cluster: running,
       async close() {
-        await oacopDemo?.stop();
-        await agoraDemo?.stop();
-        await negotiationDemo?.stop();
+        // First stop taking candidates, then finish deciding those already taken.
+        await broker.leaveShareGroup();
+        await running.stop();
         stopRelay();
-        await demo?.stop();
-        await admin?.close();
         presence.stop();
         await gateway.stop();
         await consoles?.close();
@@ -426,6 +488,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       },
     };
   } catch (error) {
+    await onceOnly?.stop().catch(() => undefined);
     stopRelay();
     await consoles?.close().catch(() => undefined);
     await admin?.close().catch(() => undefined);

@@ -34,7 +34,6 @@ const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value
 export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #unsubscribe: (() => void)[] = [];
-  #sweeper: NodeJS.Timeout | undefined;
   /** Serializes work per room so a room's decisions happen in the order its messages arrived. */
   readonly #queues = new Map<string, Promise<void>>();
   /** Candidates recovery decided, by id, with their bytes (base64), until their live copy shows up. */
@@ -44,12 +43,32 @@ export class Gateway {
     this.#deps = deps;
   }
 
-  start(sweepEveryMs = 1_000): void {
+  /**
+   * Decides candidates and follows grants; `sweepEveryMs` also sweeps expired grants here, and
+   * `false` leaves that to `sweepEvery` (several instances: only the one running the cluster's
+   * timers sweeps, server/cluster/run-once.ts).
+   */
+  start(sweepEveryMs: number | false = 1_000): void {
     const { broker } = this.#deps;
-    this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => (this.#wasRecovered(m) ? Promise.resolve() : this.handleCandidate(m)))));
-    this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m))));
-    this.#sweeper = setInterval(() => void this.sweep().catch((e: unknown) => console.error('Grant sweep failed:', e)), sweepEveryMs);
-    this.#sweeper.unref();
+    // Shared: each candidate is decided by one instance, and a grant is applied by the instance
+    // whose console published it (docs/decisions-cluster.md).
+    this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => (this.#wasRecovered(m) ? Promise.resolve() : this.handleCandidate(m))), { shared: true }));
+    this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m)), { shared: true }));
+    if (sweepEveryMs !== false) this.#unsubscribe.push(this.sweepEvery(sweepEveryMs));
+  }
+
+  /** Ends expired grants every `everyMs`, on a timer that does not keep the process alive; returns how to stop. */
+  sweepEvery(everyMs = 1_000): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.sweep()
+        .catch((e: unknown) => console.error('Grant sweep failed:', e))
+        .finally(() => (running = false));
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /**
@@ -83,7 +102,6 @@ export class Gateway {
 
   async stop(): Promise<void> {
     for (const off of this.#unsubscribe.splice(0)) off();
-    clearInterval(this.#sweeper);
     await Promise.all(this.#queues.values());
   }
 

@@ -7,7 +7,7 @@ import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../
 import type { BrokerMessage } from './broker-port';
 import { RefusedPublish } from './embedded-broker';
 import { ExternalBroker, normalizeCandidate, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
-import { agentCandidateTopic, DynsecAdmin } from './mosquitto-dynsec';
+import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './mosquitto-dynsec';
 
 const found = findMosquitto();
 if (!found.ok) console.warn(`Skipping the external broker tests: ${found.why}`);
@@ -214,5 +214,75 @@ describe.skipIf(!found.ok)('ExternalBroker over Mosquitto', () => {
     ['a closed port', () => ({ url: 'mqtt://127.0.0.1:1' }), 'BROKER_UNREACHABLE'],
   ])('refuses to start with %s, as a coded error', async (_label, over, code) => {
     await expect(ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId: uniqueClientId('bad'), log: () => undefined, ...over() })).rejects.toMatchObject({ code });
+  });
+});
+
+describe.skipIf(!found.ok)('ExternalBroker clustered (shareGroup)', () => {
+  /** A clustered port whose hooks note what they ran for. */
+  async function member(credential = SERVER) {
+    const recorded: string[] = [];
+    const admitted: string[] = [];
+    const once: string[] = [];
+    const broker = await port({
+      ...credential,
+      shareGroup: GATEWAY_SHARE_GROUP,
+      beforeDispatch: (m) => void recorded.push(decode(m)),
+      admit: (m) => {
+        if (decode(m).startsWith('refuse')) throw new RefusedPublish('unknown_room');
+        admitted.push(decode(m));
+      },
+    });
+    broker.onMessage('rooms/#', (m) => void once.push(decode(m)), { shared: true });
+    return { broker, recorded, admitted, once, all: collect(broker) };
+  }
+
+  it("records and decides each agent message on one member; every member's consoles see it; a member's own publish is recorded by none", async () => {
+    const [x, y] = [await member(), await member()];
+    const a = await agent();
+    const sent = Array.from({ length: 6 }, (_, i) => `cand-${i}`);
+    for (const text of [...sent, 'refuse-me']) await a.client.publishAsync(agentCandidateTopic('r1', R), text, { qos: 1 });
+    await x.broker.publish('rooms/r1/public', bytes('from-x'));
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'sentinel', { qos: 1 });
+    await Promise.all([x.all.until('sentinel'), y.all.until('sentinel'), x.all.until('from-x'), y.all.until('from-x')]);
+    while (![...x.recorded, ...y.recorded].includes('sentinel')) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Recorded once in all (the shared copy), by both members between them.
+    expect([...x.recorded, ...y.recorded].filter((t) => t.startsWith('cand-')).sort()).toEqual(sent);
+    expect(x.recorded.some((t) => t.startsWith('cand-')) && y.recorded.some((t) => t.startsWith('cand-'))).toBe(true);
+    // The once-per-cluster handlers saw exactly what their member recorded, plus x's own publish on x.
+    expect(x.once.filter((t) => t.startsWith('cand-'))).toEqual(x.recorded.filter((t) => t.startsWith('cand-')));
+    expect(y.once.filter((t) => t.startsWith('cand-'))).toEqual(y.recorded.filter((t) => t.startsWith('cand-')));
+    expect([x.once.includes('from-x'), y.once.includes('from-x')]).toEqual([true, false]);
+    // Every member's other handlers saw every admitted candidate, once, and x's publish, once.
+    for (const m of [x, y]) {
+      const texts = m.all.seen.map(decode);
+      expect(texts.filter((t) => t.startsWith('cand-'))).toEqual(sent);
+      expect(texts.filter((t) => t === 'from-x')).toHaveLength(1);
+      expect(texts).not.toContain('refuse-me');
+    }
+    expect([...x.recorded, ...y.recorded]).not.toContain('from-x');
+  });
+
+  it('leaves the shared subscription when asked: the other member then gets every agent message', async () => {
+    const [x, y] = [await member(), await member()];
+    await x.broker.leaveShareGroup();
+    const a = await agent();
+    const sent = Array.from({ length: 4 }, (_, i) => `after-leave-${i}`);
+    for (const text of sent) await a.client.publishAsync(agentCandidateTopic('r1', R), text, { qos: 1 });
+    await x.all.until(sent.at(-1)!);
+    while (!y.recorded.includes(sent.at(-1)!)) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(y.recorded.filter((t) => t.startsWith('after-leave-'))).toEqual(sent);
+    expect(x.recorded.filter((t) => t.startsWith('after-leave-'))).toEqual([]);
+  });
+
+  it('a broker role without the $share permission (set up before clusters): records and decides every message itself', async () => {
+    const role = 'switchboard-server-old';
+    await admin.ensureRole(role, SERVER_ACLS.filter((acl) => !acl.topic.startsWith('$share/')));
+    await admin.send([{ command: 'createClient', username: 'server-old', password: 'pw-old', roles: [{ rolename: role, priority: 0 }] }]);
+    const old = await member({ username: 'server-old', password: 'pw-old' });
+    const a = await agent();
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'old-role', { qos: 1 });
+    await old.all.until('old-role');
+    expect(old.recorded).toContain('old-role');
+    expect(old.once).toContain('old-role');
   });
 });

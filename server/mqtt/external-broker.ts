@@ -13,11 +13,16 @@
 //   (Retain Handling 2), and a retained publish seen live is dropped and cleared from the broker.
 // - The server sees its own publishes the way aedes shows them: handed to the handlers here, once,
 //   with `publisher: null` (its subscriptions are No Local, so the broker does not echo them).
+// - Several instances (`shareGroup`, docs/decisions-cluster.md): every instance still subscribes
+//   `rooms/#` for its consoles and presence, and also joins an MQTT 5 shared subscription on the
+//   agents' topics; subscription identifiers tell the two copies apart. The shared copy is the
+//   one recorded and decided (once in the cluster); the other copy only feeds this instance's
+//   consoles and presence. Another instance's publishes are recorded by that instance.
 import { randomUUID } from 'node:crypto';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { isValidId } from '@shared/aor/ids';
 import { CodedError } from '@shared/errors';
-import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
+import type { BrokerMessage, BrokerPort, HandlerOptions, MessageHandler } from './broker-port';
 import { RefusedPublish } from './embedded-broker';
 import { DEFAULT_SERVER_CLIENT_ID } from './mosquitto-dynsec';
 import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
@@ -42,6 +47,18 @@ export interface ExternalBrokerOptions {
    * this port's own publishes: their acknowledgements queue behind the message being handled.
    */
   readonly beforeDispatch?: (message: BrokerMessage) => Promise<void> | void;
+  /**
+   * Several instances on this broker: the MQTT 5 shared-subscription group through which the
+   * agents' messages are handed to one instance each (GATEWAY_SHARE_GROUP in the runtime).
+   * Then `beforeDispatch` runs only for the copies this instance is handed that way, and
+   * `admit` for the copies every instance gets. Unset: one instance, every message recorded.
+   */
+  readonly shareGroup?: string;
+  /**
+   * With `shareGroup`: runs for the copy of an agent's message every instance gets (for its
+   * consoles and presence), before the handlers; a RefusedPublish drops it (an unknown room).
+   */
+  readonly admit?: (message: BrokerMessage) => Promise<void> | void;
   /** Subscribed at every connect; handlers for filters they cover add nothing on the broker. */
   readonly subscriptions?: readonly string[];
   readonly now?: () => number;
@@ -57,6 +74,11 @@ export const DEFAULT_SERVER_SUBSCRIPTIONS = ['rooms/#', 'switchboard/#'] as cons
 const CANDIDATE_SUBTOPIC = /^rooms\/([^/]+)\/public_candidates\/([^/]+)$/;
 /** Topics an agent may publish to (and so may leave a retained message on). */
 const AGENT_WRITABLE = [/^rooms\/[^/]+\/public_candidates\/[^/]+$/, /^rooms\/[^/]+\/agents\/[^/]+\/(heartbeat|work)$/];
+/** The same topics as filters: what the shared subscription carries (agents publish nothing else). */
+export const AGENT_WRITABLE_FILTERS = ['rooms/+/public_candidates/+', 'rooms/+/agents/+/heartbeat', 'rooms/+/agents/+/work'] as const;
+/** Subscription identifiers (MQTT 5 §3.8.2.1.2): which subscription a delivered copy came through. */
+const FANOUT_SUBSCRIPTION = 1;
+const SHARED_SUBSCRIPTION = 2;
 
 /** The spec's topic and the authenticated agent for a per-agent candidate subtopic. */
 export function normalizeCandidate(topic: string): { topic: string; agentId: string } | undefined {
@@ -79,13 +101,17 @@ export class ExternalBroker implements BrokerPort {
   readonly #options: ExternalBrokerOptions;
   readonly #now: () => number;
   readonly #log: (line: string) => void;
-  readonly #handlers = new Set<{ filter: string; handler: MessageHandler }>();
+  readonly #handlers = new Set<{ filter: string; handler: MessageHandler; shared: boolean }>();
   /** Filters subscribed on the broker (re-sent at every connect). */
   readonly #brokerFilters = new Set<string>();
   #closing = false;
   #attempt = 0;
   #retry: NodeJS.Timeout | undefined;
   #lastError = '';
+  /** The broker refused the shared subscription: every copy is this instance's to record and decide. */
+  #sharedRefused = false;
+  /** Set once this instance stopped taking its share (it does not join again at a reconnect). */
+  #leftShareGroup = false;
   /** False until the first connect's subscriptions are in place. */
   #ready = false;
 
@@ -190,7 +216,8 @@ export class ExternalBroker implements BrokerPort {
     this.#attempt = 0;
     if (this.#lastError) this.#log(`MQTT broker ${this.#options.url}: connected again${sessionPresent ? ' (session kept)' : ''}`);
     this.#lastError = '';
-    await Promise.all([...this.#brokerFilters].map((f) => this.#subscribe(f)));
+    const shared = this.#options.shareGroup === undefined || this.#leftShareGroup ? [] : AGENT_WRITABLE_FILTERS.map((f) => this.#subscribeShared(f));
+    await Promise.all([...[...this.#brokerFilters].map((f) => this.#subscribe(f)), ...shared]);
     if (this.#ready) this.#options.onStatus?.({ connected: true, sessionPresent });
   }
 
@@ -200,7 +227,8 @@ export class ExternalBroker implements BrokerPort {
       // No Local: the broker does not echo our own publishes (they are dispatched here, once).
       // Retain As Published: a retained publish is recognisable. Retain Handling 2: nothing
       // retained is replayed at subscribe time.
-      const granted = await this.#client.subscribeAsync(filter, { qos: 1, nl: true, rap: true, rh: 2 });
+      const properties = this.#options.shareGroup === undefined ? {} : { properties: { subscriptionIdentifier: FANOUT_SUBSCRIPTION } };
+      const granted = await this.#client.subscribeAsync(filter, { qos: 1, nl: true, rap: true, rh: 2, ...properties });
       const code = granted[0]?.qos ?? 0x80;
       if (code >= 0x80) this.#log(`MQTT broker refused the subscription ${filter} (reason ${code})`);
     } catch (error) {
@@ -208,10 +236,54 @@ export class ExternalBroker implements BrokerPort {
     }
   }
 
+  /**
+   * Joins the shared subscription on one agent topic filter. No Local is a protocol error on a
+   * shared subscription (MQTT 5 §3.8.3.1); none is needed: the server publishes nothing there
+   * but empty retained clears, which are dropped as retained.
+   */
+  async #subscribeShared(filter: string): Promise<void> {
+    const shared = `$share/${this.#options.shareGroup}/${filter}`;
+    if (!this.#client.connected) return;
+    try {
+      const granted = await this.#client.subscribeAsync(shared, { qos: 1, rap: true, properties: { subscriptionIdentifier: SHARED_SUBSCRIPTION } });
+      const code = granted[0]?.qos ?? 0x80;
+      if (code >= 0x80) this.#sharedRefusedBy(shared, String(code));
+    } catch (error) {
+      // mqtt.js rejects a SUBACK refusal (with the packet) rather than resolving with its code.
+      if ((error as { packet?: { cmd?: string } }).packet?.cmd === 'suback') this.#sharedRefusedBy(shared, (error as Error).message);
+      else if (!this.#closing) this.#log(`MQTT subscription ${shared} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * A broker role from before clusters (no `$share` ACL): rather than record and decide nothing,
+   * this instance records and decides every copy it gets, which is right for one instance only.
+   */
+  #sharedRefusedBy(filter: string, why: string): void {
+    if (!this.#sharedRefused) this.#log(`MQTT broker refused the shared subscription ${filter} (${why}): this instance now records and decides every candidate itself, so run only one; run \`npm run cli -- broker setup\` again to allow several`);
+    this.#sharedRefused = true;
+  }
+
+  /**
+   * Which copy this is. Without a share group, the only one. A broker may merge overlapping
+   * subscriptions into one delivery carrying both identifiers, or send none at all: then the copy
+   * is treated as both (recorded here, never lost; at worst recorded by two instances).
+   */
+  #copyKind(packet: IPublishPacket): { fanout: boolean; shared: boolean } {
+    if (this.#options.shareGroup === undefined || this.#sharedRefused) return { fanout: true, shared: true };
+    const raw = packet.properties?.subscriptionIdentifier;
+    const ids = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    if (ids.length === 0) return { fanout: true, shared: true };
+    return { fanout: ids.includes(FANOUT_SUBSCRIPTION), shared: ids.includes(SHARED_SUBSCRIPTION) };
+  }
+
   async #receive(packet: IPublishPacket): Promise<void> {
     const wireTopic = packet.topic;
     const payload = typeof packet.payload === 'string' ? new TextEncoder().encode(packet.payload) : toBytes(packet.payload);
+    const copy = this.#copyKind(packet);
     if (packet.retain) {
+      // The shared copy's receiver clears it (one clear per retained publish, not one per instance).
+      if (!copy.shared) return;
       // A retained publish would replay to later subscribers outside moderation; the ACL cannot
       // refuse it, so it is refused here (never recorded or handled) and cleared from the broker.
       if (payload.byteLength > 0 && AGENT_WRITABLE.some((re) => re.test(wireTopic))) {
@@ -226,21 +298,30 @@ export class ExternalBroker implements BrokerPort {
       publisher: candidate ? { kind: 'agent', agentId: candidate.agentId } : null,
       receivedAt: this.#now(),
     };
-    if (this.#options.beforeDispatch) {
+    const clustered = this.#options.shareGroup !== undefined;
+    // Clustered, a fan-out copy of an agent's message is admitted (not recorded: its shared copy
+    // is, on whichever instance gets it); another instance's publish was recorded by that instance.
+    const agentMessage = AGENT_WRITABLE.some((re) => re.test(wireTopic));
+    const record = copy.shared;
+    const hook = record ? this.#options.beforeDispatch : clustered && agentMessage ? this.#options.admit : undefined;
+    if (hook) {
       try {
-        await this.#options.beforeDispatch(message);
+        await hook(message);
       } catch (error) {
         if (error instanceof RefusedPublish) return;
         this.#log(`Not acknowledging ${wireTopic}, it could not be recorded: ${(error as Error).message}`);
         throw error;
       }
     }
-    this.#dispatch(message);
+    if (!clustered) return this.#dispatch(message);
+    // The shared copy goes to the once-per-cluster handlers; the fan-out copy to the others.
+    this.#dispatch(message, (h) => (h.shared ? copy.shared : copy.fanout));
   }
 
-  #dispatch(message: BrokerMessage): void {
-    for (const { filter, handler } of this.#handlers) {
-      if (!topicMatches(filter, message.topic)) continue;
+  #dispatch(message: BrokerMessage, wants: (entry: { shared: boolean }) => boolean = () => true): void {
+    for (const entry of this.#handlers) {
+      const { filter, handler } = entry;
+      if (!wants(entry) || !topicMatches(filter, message.topic)) continue;
       try {
         handler(message);
       } catch (error) {
@@ -256,9 +337,9 @@ export class ExternalBroker implements BrokerPort {
     this.#dispatch({ topic, payload, publisher: null, receivedAt: this.#now() });
   }
 
-  onMessage(filter: string, handler: MessageHandler): () => void {
+  onMessage(filter: string, handler: MessageHandler, options: HandlerOptions = {}): () => void {
     if (!isValidFilter(filter)) throw new CodedError('invalid_filter', `not an MQTT topic filter: ${filter}`);
-    const entry = { filter, handler };
+    const entry = { filter, handler, shared: options.shared === true };
     this.#handlers.add(entry);
     for (const wire of wireFilters(filter)) {
       if ([...this.#brokerFilters].some((b) => filterCovers(b, wire))) continue;
@@ -268,8 +349,23 @@ export class ExternalBroker implements BrokerPort {
     return () => this.#handlers.delete(entry);
   }
 
-  /** Ends the connection (DISCONNECT; the broker keeps the session for its expiry). */
+  /**
+   * Clustered: stops taking a share of the agents' messages (the other instances get them all).
+   * A stopping instance calls this before its gateway stops, so nothing is handed to it that it
+   * would record and never decide: Mosquitto goes on handing a disconnected session its share
+   * (queued until it comes back), so leaving must happen before the DISCONNECT.
+   */
+  async leaveShareGroup(): Promise<void> {
+    if (this.#options.shareGroup === undefined || this.#leftShareGroup) return;
+    this.#leftShareGroup = true;
+    if (!this.#client.connected) return;
+    const shared = AGENT_WRITABLE_FILTERS.map((f) => `$share/${this.#options.shareGroup}/${f}`);
+    await this.#client.unsubscribeAsync(shared).catch((error: unknown) => this.#log(`MQTT: could not leave the shared subscription: ${(error as Error).message}`));
+  }
+
+  /** Ends the connection (DISCONNECT; the broker keeps the session for its expiry), after leaving the share group. */
   async close(): Promise<void> {
+    await this.leaveShareGroup();
     this.#closing = true;
     clearTimeout(this.#retry);
     await this.#client.endAsync().catch(() => undefined);

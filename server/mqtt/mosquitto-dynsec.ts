@@ -18,6 +18,8 @@ export const SERVER_ROLE = 'switchboard-server';
 export const DEFAULT_SERVER_USERNAME = 'switchboard-server';
 /** The server's MQTT client id, to which its credential is bound (see addAgent). */
 export const DEFAULT_SERVER_CLIENT_ID = 'switchboard-server';
+/** The MQTT 5 shared-subscription group every instance's gateway joins. */
+export const GATEWAY_SHARE_GROUP = 'switchboard-gateway';
 const AGENT_ROLE_PREFIX = 'switchboard-agent-';
 const AGENT_TEXT_NAME = 'Switchboard agent';
 const SERVER_TEXT_NAME = 'Switchboard server (BFF and gateway)';
@@ -70,6 +72,9 @@ export function agentAcls(agentId: string): DynsecAcl[] {
  */
 export const SERVER_ACLS: readonly DynsecAcl[] = [
   allow('subscribePattern', 'rooms/#'),
+  // The gateways' shared subscription (several instances; docs/decisions-cluster.md): Mosquitto
+  // checks a shared filter's ACL with its `$share/{group}/` prefix.
+  allow('subscribePattern', `$share/${GATEWAY_SHARE_GROUP}/rooms/#`),
   allow('subscribePattern', 'switchboard/#'),
   allow('publishClientReceive', 'rooms/#'),
   allow('publishClientReceive', 'switchboard/#'),

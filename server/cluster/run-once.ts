@@ -1,0 +1,167 @@
+// Work that must run once per cluster, not once per instance (issue 8 item 3): the sweepers
+// (expired grants, timed-out threads, expired negotiations) and the demo agents. With PostgreSQL
+// the instances elect one holder through a session-level advisory lock taken on a dedicated
+// connection: the lock lives exactly as long as that connection, so when the holder dies (or
+// its connection does) PostgreSQL releases it and another instance's next try takes over.
+// Without DATABASE_URL there is one instance: the work starts at once (docs/decisions-cluster.md).
+import { Client } from 'pg';
+import { describePgError } from '../store/pg/pg-pool';
+
+/** pg_try_advisory_lock(int4, int4): a namespace of Switchboard's own and the lock in it. */
+export const RUN_ONCE_LOCK = { namespace: 0x53574244 /* "SWBD" */, key: 1 } as const;
+
+/** Starts the cluster's once-only work; returns how to stop it. */
+export type StartWork = () => Promise<() => Promise<void>>;
+
+export interface RunOnceOptions {
+  /** DATABASE_URL; undefined: a single instance, the work runs here. */
+  readonly databaseUrl: string | undefined;
+  readonly start: StartWork;
+  /** How often a follower tries the lock, and the holder checks its connection (default 2 s). */
+  readonly retryMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunOnce {
+  /** True while this instance runs the work. */
+  readonly leading: boolean;
+  /** Stops the work if it runs here and gives the lock up. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts electing; resolves after the first try, so a lone instance (or the first of a cluster)
+ * has its work running when this returns.
+ */
+export async function startRunOnce(options: RunOnceOptions): Promise<RunOnce> {
+  if (options.databaseUrl === undefined) {
+    const stopWork = await options.start();
+    let stopped = false;
+    return {
+      get leading() {
+        return !stopped;
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopWork();
+      },
+    };
+  }
+  const election = new PgElection(options.databaseUrl, options);
+  await election.attempt();
+  return election;
+}
+
+class PgElection implements RunOnce {
+  readonly #url: string;
+  readonly #start: StartWork;
+  readonly #retryMs: number;
+  readonly #log: (line: string) => void;
+  #client: Client | undefined;
+  #stopWork: (() => Promise<void>) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+  /** One try or one check at a time; stop() waits for it. */
+  #busy: Promise<void> = Promise.resolve();
+
+  constructor(url: string, options: RunOnceOptions) {
+    this.#url = url;
+    this.#start = options.start;
+    this.#retryMs = options.retryMs ?? 2_000;
+    this.#log = options.log ?? ((line) => console.error(line));
+  }
+
+  get leading(): boolean {
+    return this.#stopWork !== undefined;
+  }
+
+  /** One try (or, holding the lock, one check that its connection is alive); then the next is scheduled. */
+  attempt(): Promise<void> {
+    this.#busy = this.#busy.then(() => this.#step()).finally(() => this.#schedule());
+    return this.#busy;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.attempt(), this.#retryMs);
+    this.#timer.unref();
+  }
+
+  async #step(): Promise<void> {
+    if (this.#stopped) return;
+    try {
+      const client = await this.#connection();
+      if (this.leading) {
+        // A connection PostgreSQL dropped may not have said so yet: ask.
+        await client.query('SELECT 1');
+        return;
+      }
+      const result = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [RUN_ONCE_LOCK.namespace, RUN_ONCE_LOCK.key]);
+      if (!result.rows[0]?.locked || this.#stopped) return;
+      try {
+        this.#stopWork = await this.#start();
+      } catch (error) {
+        // Give the lock up (with the connection) so that another instance, or a later try, runs it.
+        await this.#lost(`cluster: starting the once-only work failed: ${(error as Error).message}`);
+        return;
+      }
+      if (this.#client !== client) {
+        // The connection, and the lock with it, went while the work was starting.
+        const stopWork = this.#stopWork;
+        this.#stopWork = undefined;
+        await stopWork?.();
+        return;
+      }
+      this.#log('cluster: this instance runs the sweepers and the demo agents (it holds the run-once lock)');
+    } catch (error) {
+      await this.#lost(`postgres: the run-once lock's connection failed: ${describePgError(error)}`);
+    }
+  }
+
+  async #connection(): Promise<Client> {
+    if (this.#client) return this.#client;
+    const client = new Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: 'switchboard-run-once' });
+    // With the connection goes the lock: stop at once rather than at the next check.
+    client.on('error', (error) => {
+      if (this.#client === client) void this.#lost(`postgres: the run-once lock's connection was lost: ${error.message}`);
+    });
+    client.on('end', () => {
+      if (this.#client === client) void this.#lost("postgres: the run-once lock's connection ended");
+    });
+    this.#client = client;
+    await client.connect();
+    return client;
+  }
+
+  /** The connection (and with it the lock) is gone: stop the work; the next try may take it again. */
+  async #lost(why: string): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    client?.removeAllListeners('end');
+    void client?.end().catch(() => undefined);
+    const stopWork = this.#stopWork;
+    this.#stopWork = undefined;
+    if (this.#stopped) return;
+    this.#log(why);
+    if (stopWork) {
+      this.#log('cluster: stopped the sweepers and the demo agents here; another instance takes over');
+      await stopWork().catch((error: unknown) => this.#log(`cluster: stopping the once-only work failed: ${(error as Error).message}`));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#busy.catch(() => undefined);
+    const stopWork = this.#stopWork;
+    this.#stopWork = undefined;
+    await stopWork?.();
+    const client = this.#client;
+    this.#client = undefined;
+    client?.removeAllListeners('end');
+    // Ending the session releases the lock: another instance's next try takes over.
+    await client?.end().catch(() => undefined);
+  }
+}
