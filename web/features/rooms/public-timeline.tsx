@@ -67,7 +67,7 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
     count: visible.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => 64,
-    overscan: 3,
+    overscan: 6,
     getItemKey: (i) => visible[i]!.key,
     // Older pages go in above without moving what the reader looks at; new messages are
     // followed only when the reader is at the bottom and the tail is live.
