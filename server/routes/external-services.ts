@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { isDidKey } from '@shared/crypto/did-key';
 import { CodedError } from '@shared/errors';
 import { replayHistory } from '@shared/negotiation/replay';
 import type { NegotiationLimits } from '@shared/negotiation/manifest';
@@ -22,7 +23,8 @@ export const BUILTIN_SERVICES = [
 ] as const;
 
 const MAX_FORWARD_BYTES = 256 * 1024;
-const Did = z.string().regex(/^did:key:z[1-9A-HJ-NP-Za-km-z]{1,200}$/);
+// An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
+const Did = z.string().max(256).refine(isDidKey);
 
 export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps) {
   const registry = session.store.services;
@@ -92,6 +94,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       void bridge.refresh();
       return c.body(null, 204);
     })
+    .get('/watched', reader, async (c) => c.json({ watched: await registry.listWatched() }, 200))
     .post('/watched', facilitator, async (c) => {
       const parsed = z.object({ did: Did }).safeParse(await c.req.json().catch(() => undefined));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');

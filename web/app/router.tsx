@@ -1,6 +1,7 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { parseNegotiationsSearch } from '@web/features/negotiations/list-search';
 import { parseTimelineSearch } from '@web/features/rooms/timeline-filter';
+import { parseSourceSearch } from '@web/lib/source-search';
 import { parseStorySearch } from '@web/lib/story/replay';
 import { parseLogSearch } from '@web/features/transparency-log/log-search';
 import { ConsoleGate } from './console-gate';
@@ -55,6 +56,8 @@ const threadsRoute = createRoute({
 const threadRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/threads/$threadId',
+  // ?source=<serviceId>: a thread bridged from that external relay (issue 11).
+  validateSearch: parseSourceSearch,
   component: lazyRouteComponent(() => import('@web/features/agora/thread-page'), 'ThreadPage'),
 });
 
@@ -69,6 +72,8 @@ const negotiationsRoute = createRoute({
 const negotiationRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/negotiations/$negotiationId',
+  // ?source=<serviceId>: a negotiation on that external service (issue 11).
+  validateSearch: parseSourceSearch,
   component: lazyRouteComponent(() => import('@web/features/negotiations/negotiation-page'), 'NegotiationPage'),
 });
 

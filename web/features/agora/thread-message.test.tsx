@@ -29,4 +29,21 @@ describe('ThreadMessage', () => {
   it('shows "Checking signature…" until a verdict exists', () => {
     expect(renderToStaticMarkup(<ThreadMessage entry={entry} verdict={undefined} mine={false} accepted={false} />)).toContain('Checking signature…');
   });
+
+  it('marks an envelope the bridge did not trust unverifiable, even when its signature verifies here, and disables its Accept', () => {
+    const html = renderToStaticMarkup(
+      <ThreadMessage
+        entry={entry}
+        verdict={{ status: 'verified', signer: agentA.did }}
+        mine={false}
+        accepted={false}
+        onAccept={() => undefined}
+        bridge={{ kind: 'untrusted', words: 'Unverifiable: the bridge did not trust it, its time was more than 5 minutes old when it arrived here (timestamp_too_old).' }}
+      />,
+    );
+    expect(html).toContain('data-verdict="unverifiable"');
+    expect(html).not.toContain('✓ Verified');
+    expect(html).toContain('(timestamp_too_old)');
+    expect(html).toMatch(/<button[^>]*disabled[^>]*>.*Accept this offer/);
+  });
 });

@@ -3,6 +3,7 @@
 import { Button } from '@web/components/ui/button';
 import { CopyButton } from '@web/components/ui/copy-button';
 import { shortDid } from '@web/lib/identity/did-short';
+import type { BridgeNote } from './bridge-verdict';
 import type { TimelineEntry } from './thread-timeline';
 import type { Verdict } from './verify-envelopes';
 
@@ -51,10 +52,12 @@ export interface ThreadMessageProps {
   /** Present when this OFFER may be accepted by the operator now. */
   readonly onAccept?: (() => void) | undefined;
   readonly accepting?: boolean;
+  /** For a thread bridged from an external relay: the bridge's word when it did not apply it. */
+  readonly bridge?: BridgeNote | null;
 }
 
-export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accepting = false }: ThreadMessageProps) {
-  const failed = verdict?.status === 'failed';
+export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accepting = false, bridge = null }: ThreadMessageProps) {
+  const failed = verdict?.status === 'failed' || bridge?.kind === 'untrusted';
   return (
     <li
       data-testid="thread-message"
@@ -76,9 +79,21 @@ export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accept
           <time className="font-mono text-xs text-slate-500 dark:text-slate-400" dateTime={entry.ts ?? undefined} title={`Received by the relay at ${new Date(entry.receivedAt).toISOString()}`}>
             {entry.ts ?? '(no time)'}
           </time>
-          <VerdictBadge verdict={verdict} />
+          {bridge?.kind === 'untrusted' ? (
+            // The bridge's refusal outranks a signature that verifies (a replay, an expired ttl…).
+            <span data-testid="verdict" data-verdict="unverifiable" className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-rose-500 dark:text-slate-950">
+              ✗ Unverifiable
+            </span>
+          ) : (
+            <VerdictBadge verdict={verdict} />
+          )}
         </span>
       </div>
+      {bridge ? (
+        <p data-testid="bridge-note" data-kind={bridge.kind} className={`mt-2 text-sm ${bridge.kind === 'untrusted' ? 'font-medium text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}>
+          {bridge.words}
+        </p>
+      ) : null}
       {entry.facts.length > 0 ? (
         <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           {entry.facts.map((fact) => (

@@ -6,14 +6,23 @@ import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { threadsQuery, type ThreadView } from '@web/lib/api/agora-threads';
-import { bridgedThreadsQuery } from '@web/lib/api/external-services';
+import { bridgedThreadsQuery, type ExternalSource } from '@web/lib/api/external-services';
 import { SourceBadge } from '@web/components/ui/source-badge';
 import { shortDid } from '@web/lib/identity/did-short';
 import { useSession } from '@web/lib/identity/use-session';
 import { useId, useState } from 'react';
-import { threadStatusWords } from './agora-words';
+import { threadStatusWords, type ThreadEndingLike } from './agora-words';
 import { relativeTime } from './relative-time';
 import { useNow } from '@web/lib/use-now';
+
+/** What a row shows, common to the built-in relay's threads and bridged ones. */
+interface RowThread {
+  readonly id: string;
+  readonly status: ThreadView['status'];
+  readonly state: { readonly client?: string | undefined; readonly addressedTo?: string | undefined; readonly offers?: readonly unknown[] | undefined; readonly ended?: ThreadEndingLike | undefined };
+  readonly updatedAt: number;
+  readonly untrusted?: number;
+}
 
 const STATUS_TONE: Record<string, string> = {
   PENDING: 'bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100',
@@ -80,57 +89,47 @@ export function ThreadsPage() {
           </Notice>
         ) : (
           <ul aria-label="Threads" className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
-            {threads.data.map((thread) => {
-              const words = threadStatusWords(thread.status, thread.state.ended);
-              const client = thread.state.client;
-              return (
-                <li key={thread.id}>
-                  <Link
-                    to="/threads/$threadId"
-                    params={{ threadId: thread.id }}
-                    data-testid="thread-row"
-                    className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
-                  >
-                    <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate font-mono text-xs"><SourceBadge name="built-in" /> {thread.id}</span>
-                      <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
-                        {party(client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
-                        <span className="text-slate-500 dark:text-slate-500"> · {words.detail}</span>
-                      </span>
-                    </span>
-                    <span className="w-20 text-xs text-slate-600 dark:text-slate-400">
-                      {thread.state.offers?.length ?? 0} {thread.state.offers?.length === 1 ? 'offer' : 'offers'}
-                    </span>
-                    <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
-                  </Link>
-                </li>
-              );
-            })}
-            {external.map((thread) => {
-              const words = threadStatusWords(thread.status);
-              return (
-                <li key={`${thread.serviceId} ${thread.id}`} data-testid="thread-row" className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3">
-                  <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
-                  <span className="min-w-0 flex-1">
-                    <span className="block truncate font-mono text-xs">
-                      <SourceBadge name={thread.source.name} down={thread.source.status.state === 'down'} /> {thread.id}
-                    </span>
-                    <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
-                      {party(thread.state.client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
-                      {thread.untrusted > 0 ? <span className="font-medium text-rose-700 dark:text-rose-300"> · {thread.untrusted} unverified</span> : null}
-                    </span>
-                  </span>
-                  <span className="w-20 text-xs text-slate-600 dark:text-slate-400">
-                    {thread.state.offers?.length ?? 0} {thread.state.offers?.length === 1 ? 'offer' : 'offers'}
-                  </span>
-                  <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
-                </li>
-              );
-            })}
+            {threads.data.map((thread) => (
+              <ThreadRow key={thread.id} thread={thread} source={null} party={party} now={now} />
+            ))}
+            {external.map((thread) => (
+              <ThreadRow key={`${thread.serviceId} ${thread.id}`} thread={thread} source={thread.source} party={party} now={now} />
+            ))}
           </ul>
         )}
       </div>
     </div>
+  );
+}
+
+/** One row, built-in (`source` null) or bridged from an external relay, linking to its thread. */
+function ThreadRow({ thread, source, party, now }: { thread: RowThread; source: ExternalSource | null; party: (did: string | undefined) => string; now: number }) {
+  const words = threadStatusWords(thread.status, thread.state.ended);
+  return (
+    <li>
+      <Link
+        to="/threads/$threadId"
+        params={{ threadId: thread.id }}
+        search={source ? { source: source.id } : {}}
+        data-testid="thread-row"
+        className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
+      >
+        <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
+        <span className="min-w-0 flex-1">
+          <span className="block truncate font-mono text-xs">
+            <SourceBadge name={source ? source.name : 'built-in'} down={source?.status.state === 'down'} /> {thread.id}
+          </span>
+          <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
+            {party(thread.state.client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
+            <span className="text-slate-500 dark:text-slate-500"> · {words.detail}</span>
+            {thread.untrusted ? <span className="font-medium text-rose-700 dark:text-rose-300"> · {thread.untrusted} unverified</span> : null}
+          </span>
+        </span>
+        <span className="w-20 text-xs text-slate-600 dark:text-slate-400">
+          {thread.state.offers?.length ?? 0} {thread.state.offers?.length === 1 ? 'offer' : 'offers'}
+        </span>
+        <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
+      </Link>
+    </li>
   );
 }

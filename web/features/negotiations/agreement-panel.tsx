@@ -21,7 +21,20 @@ import { negotiationErrorInWords } from './words';
 
 const STATUS_WORDS: Readonly<Record<SignatureStatus, string>> = { valid: 'Signed, verified', missing: 'Not signed yet', invalid: 'Signature does not verify' };
 
-export function AgreementPanel({ detail, verdict, me }: { detail: NegotiationDetail; verdict: HistoryVerdict | null; me: string | undefined }) {
+/** The cached log proof of one agreement, as the panel reads it and the export finds it. */
+export const proofQueryKey = (id: string, source: string | undefined, index: number | null, version: number) => ['negotiation', id, source ?? 'built-in', 'proof', index, version] as const;
+
+export interface AgreementPanelProps {
+  readonly detail: NegotiationDetail;
+  readonly verdict: HistoryVerdict | null;
+  readonly me: string | undefined;
+  /** The external negotiation service it lives on (issue 11); undefined for the built-in one. */
+  readonly source?: string | undefined;
+  /** Why nothing may be sent to that service now (read-only, down); co-signing is then hidden. */
+  readonly blocked?: string | null;
+}
+
+export function AgreementPanel({ detail, verdict, me, source, blocked = null }: AgreementPanelProps) {
   const agreement = detail.agreement as { agreement_id: string; agreement_hash: string; parties: [string, string] } | null;
   const queryClient = useQueryClient();
   const check = verdict?.agreement ?? null;
@@ -30,23 +43,23 @@ export function AgreementPanel({ detail, verdict, me }: { detail: NegotiationDet
   const statement = recomputed && agreement ? new TextDecoder().decode(agreementSigningBytes({ agreement_id: agreement.agreement_id, agreement_hash: recomputed.agreement_hash })) : null;
   const sameAsServer = statement !== null && statement === detail.signing?.statement_jcs;
   const myStatus = me && recomputed ? recomputed.signatures[me as PartyDid] : undefined;
-  const canCosign = me !== undefined && myStatus === 'missing' && sameAsServer;
+  const canCosign = me !== undefined && myStatus === 'missing' && sameAsServer && blocked === null;
 
   const cosign = useMutation({
     mutationFn: async () => {
       if (!agreement || !recomputed || !me) throw new Error('Nothing to co-sign.');
       const signature = await signStatement({ agreement_id: agreement.agreement_id, agreement_hash: recomputed.agreement_hash }, me as PartyDid);
-      return cosignAgreement(detail.negotiation.id, me, signature);
+      return cosignAgreement(detail.negotiation.id, me, signature, source);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['negotiation', detail.negotiation.id] }),
   });
 
   const logIndex = detail.log?.index ?? null;
   const proof = useQuery({
-    queryKey: ['negotiation', detail.negotiation.id, 'proof', logIndex, detail.negotiation.version],
+    queryKey: proofQueryKey(detail.negotiation.id, source, logIndex, detail.negotiation.version),
     enabled: logIndex !== null,
     queryFn: async ({ signal }) => {
-      const answer = await fetchLogProof(logIndex!, signal);
+      const answer = await fetchLogProof(logIndex!, signal, source);
       const inclusion = verifyInclusion(answer.proof, answer.head_hash);
       return { answer, inclusion };
     },

@@ -1,20 +1,26 @@
 // One negotiation (issue 6 items 4, 5): the rounds as a timeline with field-level diffs, every
 // signature and the whole history verified in this browser, the live valid_until countdown,
 // the operator's moves when it is a party, the agreement with co-signing and its log proof,
-// and export. What changed since this browser last showed it is marked.
+// and export. What changed since this browser last showed it is marked. With `?source=<serviceId>`
+// it is a negotiation on that external service (issue 11), read and acted on through the
+// console's forwarder; a read-only or unreachable service shows why nothing can be sent.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
 import type { PartyDid } from '@shared/negotiation/primitives';
 import { Button } from '@web/components/ui/button';
 import { isNotFound } from '@web/lib/api/http';
 import { Notice } from '@web/components/ui/notice';
+import { SourceBadge } from '@web/components/ui/source-badge';
+import { servicesQuery } from '@web/lib/api/external-services';
+import { sendBlockedReason } from '@web/lib/external-blocked';
+import type { SourceSearch } from '@web/lib/source-search';
 import { negotiationQuery, type NegotiationDetail } from '@web/lib/api/negotiation-get';
 import type { LogProof } from '@web/lib/api/transparency-log-proof';
 import { keyFingerprint } from '@web/lib/identity/did-display';
 import { downloadTextFile } from '@web/lib/identity/download-file';
 import { useSession } from '@web/lib/identity/use-session';
 import { useEffect, useState } from 'react';
-import { AgreementPanel } from './agreement-panel';
+import { AgreementPanel, proofQueryKey } from './agreement-panel';
 import { exportFileName, negotiationExport } from './export';
 import { Party, StateBadge, VerifiedBadge } from './parts';
 import { PartyActions } from './party-actions';
@@ -57,7 +63,12 @@ function useSeen(id: string, detail: NegotiationDetail | undefined): Seen | null
 
 export function NegotiationPage() {
   const { negotiationId } = useParams({ strict: false }) as { negotiationId: string };
-  const query = useQuery(negotiationQuery(negotiationId));
+  const { source } = useSearch({ strict: false }) as SourceSearch;
+  const query = useQuery(negotiationQuery(negotiationId, source));
+  // The external service's name, read-only flag and reachability (the list is cached).
+  const services = useQuery({ ...servicesQuery, enabled: source !== undefined });
+  const service = source === undefined ? undefined : services.data?.services.find((s) => s.id === source);
+  const blocked = source === undefined ? null : service ? sendBlockedReason(service, 'negotiations') : 'The negotiation service is not known to this console.';
   const detail = query.data;
   const verdict = useVerdict(detail);
   const seen = useSeen(negotiationId, detail);
@@ -73,7 +84,8 @@ export function NegotiationPage() {
       </p>
     );
   }
-  if (query.isError || !detail) {
+  // A failed re-read keeps what was shown (a service that went down), with a notice below.
+  if (!detail) {
     return (
       <div className="mx-auto max-w-5xl">
         <Notice
@@ -96,7 +108,7 @@ export function NegotiationPage() {
 
   const exportJson = () => {
     const at = new Date();
-    const proof = detail.log ? (queryClient.getQueryData(['negotiation', n.id, 'proof', detail.log.index, n.version]) as { answer: LogProof } | undefined) : undefined;
+    const proof = detail.log ? (queryClient.getQueryData(proofQueryKey(n.id, source, detail.log.index, n.version)) as { answer: LogProof } | undefined) : undefined;
     downloadTextFile(exportFileName(n.id, at), JSON.stringify(negotiationExport(detail, proof?.answer ?? null, verdict, at), null, 2));
   };
 
@@ -113,7 +125,7 @@ export function NegotiationPage() {
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
-            {n.category} negotiation <StateBadge state={n.state} />
+            {n.category} negotiation <StateBadge state={n.state} /> <SourceBadge name={service?.name ?? (source === undefined ? 'built-in' : source)} down={service?.status.state === 'down'} />
           </h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             {n.rounds} of {n.max_rounds} rounds · {n.confidentiality} · opened {utc(n.created_at)} · last activity {utc(n.last_activity)}
@@ -159,6 +171,12 @@ export function NegotiationPage() {
         </Notice>
       ) : null}
 
+      {query.isRefetchError ? (
+        <Notice tone="error" title={service ? `${service.name} cannot be read now` : 'Cannot refresh this negotiation'}>
+          {negotiationErrorInWords(query.error)} What is shown was read before; the console keeps retrying.
+        </Notice>
+      ) : null}
+
       <div data-testid="history-verdict">
         {verdict === null ? (
           <VerifiedBadge ok={null} label="Checking signatures in this browser…" />
@@ -174,9 +192,13 @@ export function NegotiationPage() {
         )}
       </div>
 
-      {amParty && me ? (
+      {amParty && me && blocked !== null ? (
+        <Notice tone="warn" title="Acting is disabled">
+          {blocked}
+        </Notice>
+      ) : amParty && me ? (
         replayed ? (
-          <PartyActions key={`${replayed.history.length}`} state={replayed} me={me as PartyDid} now={now} defaultValidityMinutes={detail.limits.defaultValidityMinutes} />
+          <PartyActions key={`${replayed.history.length}`} state={replayed} me={me as PartyDid} now={now} defaultValidityMinutes={detail.limits.defaultValidityMinutes} source={source} />
         ) : verdict ? (
           <Notice tone="warn" title="Acting is disabled">
             You are a party, but this history does not verify in this browser, so nothing will be signed on top of it.
@@ -184,7 +206,7 @@ export function NegotiationPage() {
         ) : null
       ) : null}
 
-      <AgreementPanel detail={detail} verdict={verdict} me={me} />
+      <AgreementPanel detail={detail} verdict={verdict} me={me} source={source} blocked={blocked} />
 
       <section aria-labelledby="history-heading">
         <h2 id="history-heading" className="mb-3 text-lg font-semibold">

@@ -7,6 +7,9 @@ import { Notice } from '@web/components/ui/notice';
 import { NEGOTIATION_STATES, negotiationsQuery, type NegotiationStateName } from '@web/lib/api/negotiations-list';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { useState } from 'react';
+import { SourceBadge } from '@web/components/ui/source-badge';
+import { externalNegotiationsQuery } from '@web/lib/api/external-negotiations';
+import { mergeNegotiations, type NegotiationRow } from './merged-list';
 import { NewNegotiationDialog } from './new-negotiation-dialog';
 import { Party, StateBadge } from './parts';
 import { changedSince, seenStore } from './seen-versions';
@@ -18,6 +21,10 @@ export function NegotiationsPage() {
   const state = search.state ?? null;
   const navigate = useNavigate();
   const list = useQuery(negotiationsQuery(state));
+  // Negotiations on external services, merged in with their source (issue 11). Their failure
+  // leaves the built-in list as it is.
+  const external = useQuery(externalNegotiationsQuery);
+  const rows = list.data ? mergeNegotiations(list.data.negotiations, external.data ?? [], state) : [];
   const session = useSession();
   const now = useNow(1_000);
   const [opening, setOpening] = useState(false);
@@ -68,58 +75,88 @@ export function NegotiationsPage() {
           <Notice tone="error" title="Cannot list negotiations" action={<Button onClick={() => void list.refetch()}>Try again</Button>}>
             {negotiationErrorInWords(list.error)}
           </Notice>
-        ) : list.data.negotiations.length === 0 ? (
+        ) : rows.length === 0 ? (
           <Notice tone="info" title={state ? `No ${STATE_WORDS[state].toLowerCase()} negotiations` : 'No negotiations yet'}>
             Agents open negotiations with POST /oap/negotiation/open; with the demo on (DEMO=1) four appear within seconds. You can open one yourself with “New negotiation”.
           </Notice>
         ) : (
-          <ul className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
-            {list.data.negotiations.map((n) => {
-              const seen = seenStore.get(n.id);
-              const changed = changedSince(seen, n.version);
-              return (
-                <li key={n.id}>
+          <ul aria-label="Negotiations" className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+            {rows.map((row) => (
+              <li key={row.key}>
+                {row.kind === 'read' ? (
+                  <NegotiationRowLink row={row} me={session?.did} now={now} />
+                ) : (
                   <Link
                     to="/negotiations/$negotiationId"
-                    params={{ negotiationId: n.id }}
+                    params={{ negotiationId: row.id }}
+                    search={{ source: row.source.id }}
                     data-testid="negotiation-row"
-                    className="grid grid-cols-[7rem_1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 sm:grid-cols-[7rem_8rem_1fr_9rem_12rem] dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
+                    className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
                   >
-                    <span>
-                      <StateBadge state={n.state} />
-                    </span>
-                    <span className="text-sm font-medium">{n.category}</span>
-                    <span className="flex min-w-0 flex-wrap items-center gap-x-2 text-slate-600 dark:text-slate-400">
-                      <Party did={n.parties[0]} me={session?.did} />
-                      <span aria-hidden>↔</span>
-                      <Party did={n.parties[1]} me={session?.did} />
-                    </span>
-                    <span className="text-sm text-slate-600 dark:text-slate-400">
-                      {n.rounds} of {n.max_rounds} rounds
-                    </span>
-                    <span className="flex flex-col items-start gap-0.5 text-xs text-slate-600 sm:items-end dark:text-slate-400">
-                      <span title="Last activity">{utc(n.last_activity)}</span>
-                      <span className="flex gap-1">
-                        {n.expiring_soon && n.valid_until ? (
-                          <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
-                            Expiring soon · {countdown(Date.parse(n.valid_until), now)}
-                          </span>
-                        ) : null}
-                        {changed ? (
-                          <span data-testid="changed-mark" className="rounded-full bg-teal-100 px-2 py-0.5 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200">
-                            {seen === null ? 'New to you' : 'Changed since you looked'}
-                          </span>
-                        ) : null}
-                      </span>
-                    </span>
+                    <SourceBadge name={row.source.name} down={row.source.status.state === 'down'} />
+                    <span className="font-mono text-xs">{row.id}</span>
+                    <span className="text-slate-600 dark:text-slate-400">Cannot be read now ({row.reason ?? 'unknown'}); the console keeps asking.</span>
                   </Link>
-                </li>
-              );
-            })}
+                )}
+              </li>
+            ))}
           </ul>
         )}
       </div>
       {canAct(session) && session ? <NewNegotiationDialog open={opening} onOpenChange={setOpening} me={session.did} /> : null}
     </div>
+  );
+}
+
+/** A negotiation the console could read, built-in or external, linking to its page. */
+function NegotiationRowLink({ row, me, now }: { row: Extract<NegotiationRow, { kind: 'read' }>; me: string | undefined; now: number }) {
+  const n = row.summary;
+  // "Changed since you looked" is kept per built-in negotiation only: ids are the built-in service's.
+  const seen = row.source ? null : seenStore.get(n.id);
+  const changed = row.source ? false : changedSince(seen, n.version);
+  return (
+    <Link
+      to="/negotiations/$negotiationId"
+      params={{ negotiationId: n.id }}
+      search={row.source ? { source: row.source.id } : {}}
+      data-testid="negotiation-row"
+      className="grid grid-cols-[7rem_1fr_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 sm:grid-cols-[7rem_8rem_1fr_9rem_12rem] dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
+    >
+      <span>
+        <StateBadge state={n.state} />
+      </span>
+      <span className="flex flex-col items-start gap-1 text-sm font-medium">
+        {n.category}
+        <SourceBadge name={row.source?.name ?? 'built-in'} down={row.source?.status.state === 'down'} />
+      </span>
+      <span className="flex min-w-0 flex-wrap items-center gap-x-2 text-slate-600 dark:text-slate-400">
+        <Party did={n.parties[0]} me={me} />
+        <span aria-hidden>↔</span>
+        <Party did={n.parties[1]} me={me} />
+        {row.verified === false ? (
+          <span data-testid="unverified-mark" className="basis-full text-xs font-medium text-rose-700 dark:text-rose-300">
+            Unverified: its history does not replay here ({row.reason ?? 'unknown'})
+          </span>
+        ) : null}
+      </span>
+      <span className="text-sm text-slate-600 dark:text-slate-400">
+        {n.rounds} of {n.max_rounds} rounds
+      </span>
+      <span className="flex flex-col items-start gap-0.5 text-xs text-slate-600 sm:items-end dark:text-slate-400">
+        <span title="Last activity">{utc(n.last_activity)}</span>
+        <span className="flex gap-1">
+          {n.expiring_soon && n.valid_until ? (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+              Expiring soon · {countdown(Date.parse(n.valid_until), now)}
+            </span>
+          ) : null}
+          {changed ? (
+            <span data-testid="changed-mark" className="rounded-full bg-teal-100 px-2 py-0.5 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200">
+              {seen === null ? 'New to you' : 'Changed since you looked'}
+            </span>
+          ) : null}
+        </span>
+      </span>
+    </Link>
   );
 }

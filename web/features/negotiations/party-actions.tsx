@@ -23,7 +23,16 @@ function parseTerms(text: string): Terms | string {
   }
 }
 
-export function PartyActions({ state, me, now, defaultValidityMinutes }: { state: NegotiationState; me: PartyDid; now: number; defaultValidityMinutes: number }) {
+export interface PartyActionsProps {
+  readonly state: NegotiationState;
+  readonly me: PartyDid;
+  readonly now: number;
+  readonly defaultValidityMinutes: number;
+  /** The external negotiation service the documents go to (issue 11); undefined for ours. */
+  readonly source?: string | undefined;
+}
+
+export function PartyActions({ state, me, now, defaultValidityMinutes, source }: PartyActionsProps) {
   const queryClient = useQueryClient();
   const actions = availableActions(state, me, now).filter((a) => a !== 'cosign');
   const latest = latestProposal(state);
@@ -45,7 +54,7 @@ export function PartyActions({ state, me, now, defaultValidityMinutes }: { state
             : p.kind === 'reject'
               ? await signRejection(state, me, p.reason)
               : await signWithdrawal(state, me, p.reason);
-      return postNegotiationEvent(state.negotiation_id, event, doc);
+      return postNegotiationEvent(state.negotiation_id, event, doc, source);
     },
     onSuccess: async () => {
       setConfirmAccept(false);

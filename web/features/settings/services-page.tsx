@@ -8,6 +8,7 @@ import { TextField } from '@web/components/ui/text-field';
 import { addService, removeService, servicesQuery, type ServiceView } from '@web/lib/api/external-services';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { SourceBadge } from '@web/components/ui/source-badge';
+import { WatchList } from './watch-list';
 
 const STATE_WORDS = { up: 'Up', down: 'Down', connecting: 'Connecting…' } as const;
 
@@ -110,6 +111,7 @@ export function ServicesPage() {
       ) : (
         <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">Observers see the services; facilitators add and remove them.</p>
       )}
+      <WatchList />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // /api/external/threads (threads bridged from external relays, each with its source).
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { ThreadView } from './agora-threads';
 import { getJson, postJson } from './http';
 
 export const ServiceStatus = z.object({
@@ -47,14 +48,18 @@ export async function removeService(id: string): Promise<void> {
   if (!res.ok) throw new Error(`The server answered ${res.status}.`);
 }
 
+/** Where a bridged thread or negotiation comes from, as the server describes it. */
+export const ExternalSource = z.object({ id: z.string(), name: z.string(), readOnly: z.boolean(), status: ServiceStatus });
+export type ExternalSource = z.infer<typeof ExternalSource>;
+
 export const BridgedThread = z.object({
   id: z.string(),
   serviceId: z.string(),
   status: z.enum(['OPEN', 'PENDING', 'ACTIVE', 'COMPLETED', 'ERROR']),
-  state: z.looseObject({ client: z.string().optional(), addressedTo: z.string().optional(), offers: z.array(z.unknown()).optional() }),
+  state: ThreadView.shape.state,
   updatedAt: z.number(),
   untrusted: z.number(),
-  source: z.object({ id: z.string(), name: z.string(), readOnly: z.boolean(), status: ServiceStatus }),
+  source: ExternalSource,
 });
 export type BridgedThread = z.infer<typeof BridgedThread>;
 

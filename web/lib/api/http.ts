@@ -69,3 +69,9 @@ export async function postEmpty(path: string, payload: unknown = {}, init?: Requ
     body: JSON.stringify(payload),
   });
 }
+
+/** DELETE (the server checks Origin) and parse the JSON answer. */
+export async function deleteJson<T>(path: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T> {
+  const { res, body } = await request(path, { ...init, method: 'DELETE' });
+  return parse(res.status, body, schema);
+}

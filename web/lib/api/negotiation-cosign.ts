@@ -2,9 +2,10 @@
 // agreement statement (`statement_jcs`), made in the browser with the operator's key.
 import { z } from 'zod';
 import { postJson } from './http';
+import { oapBase } from './oap-base';
 import { NegotiationSummary } from './negotiations-list';
 
 const Answer = z.object({ negotiation: NegotiationSummary, log_entry: z.record(z.string(), z.unknown()).nullable() });
 
-export const cosignAgreement = (id: string, by: string, signature: string) =>
-  postJson(`/oap/negotiation/${encodeURIComponent(id)}/agreement/cosign`, { by, signature }, Answer);
+export const cosignAgreement = (id: string, by: string, signature: string, source?: string) =>
+  postJson(`${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}/agreement/cosign`, { by, signature }, Answer);

@@ -1,9 +1,11 @@
 // GET /api/negotiations/{id}: one negotiation with its signed history, agreement, signing bytes
-// and log position (session). History items stay loosely typed here on purpose: the browser
+// and log position (session). One on an external service is read through the forwarder
+// (GET /api/external/:serviceId/oap/negotiation/{id}), which answers in the same shape. History items stay loosely typed here on purpose: the browser
 // verifies each one itself, and a tampered item must still be shown (as not verified).
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { getJson } from './http';
+import { oapBase } from './oap-base';
 import { NegotiationSummary } from './negotiations-list';
 
 const Json = z.record(z.string(), z.unknown());
@@ -32,9 +34,10 @@ export const NegotiationDetail = z.object({
 });
 export type NegotiationDetail = z.infer<typeof NegotiationDetail>;
 
-export const negotiationQuery = (id: string) =>
+export const negotiationQuery = (id: string, source?: string) =>
   queryOptions({
-    queryKey: ['negotiation', id],
-    queryFn: ({ signal }) => getJson(`/api/negotiations/${encodeURIComponent(id)}`, NegotiationDetail, { signal }),
+    queryKey: ['negotiation', id, source ?? 'built-in'],
+    queryFn: ({ signal }) =>
+      getJson(source === undefined ? `/api/negotiations/${encodeURIComponent(id)}` : `${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}`, NegotiationDetail, { signal }),
     refetchInterval: 3_000,
   });
