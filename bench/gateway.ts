@@ -32,7 +32,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
-import { Gateway } from '../server/gateway/gateway';
+import { Gateway, isCandidate } from '../server/gateway/gateway';
 import { EmbeddedBroker } from '../server/mqtt/embedded-broker';
 import { HistoryRecorder } from '../server/rooms/history-recorder';
 import { RoomRegistry } from '../server/rooms/room-registry';
@@ -71,12 +71,17 @@ process.once('exit', () => rmSync(dataDir, { recursive: true, force: true })); /
 const store = new SqliteStore({ file: join(dataDir, SQLITE_FILE_NAME) });
 const rooms = new RoomRegistry(store);
 const recorder = new HistoryRecorder(store, rooms);
+// BENCH_GATEWAY=routed runs the gateway as a subscriber that decides after the broker routed the
+// candidate (as with an external broker) instead of before routing, as the server runs it.
+const admitsBeforeRoute = process.env.BENCH_GATEWAY !== 'routed';
+const late: { gateway?: Gateway } = {};
 const broker = await EmbeddedBroker.create({
   verifyAgent: async (_agentId, password) => password === PASSWORD,
-  beforeRoute: async (m) => void (await recorder.record(m)),
+  beforeRoute: async (m) => (admitsBeforeRoute && isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
 });
 const { port } = await broker.listenTcp('127.0.0.1', 0);
-const gateway = new Gateway({ broker, store, history: recorder, now: Date.now, newId: () => `msg_${randomUUID()}` });
+const gateway = new Gateway({ broker, store, history: recorder, now: Date.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute });
+late.gateway = gateway;
 gateway.start(60_000);
 await rooms.create({ id: ROOM, name: 'Bench', moderation: 'auto' });
 
@@ -249,6 +254,19 @@ console.log(`Gateway bench: node ${process.version}, load average ${load()}, dat
 // Warm-up: JIT, prepared statements, the broker's subscription trie.
 await subscribeAll(1);
 for (const path of ['direct', 'relay', 'moderated', 'rejected'] as const) await latency(path, 1, 500, 0.6);
+
+// BENCH_PROFILE=<path>: only that path's QoS 1 throughput for 5 s, then exit (run under
+// `node --cpu-prof --import tsx` to see where one path's time goes).
+const profiled = process.env.BENCH_PROFILE as Path | undefined;
+if (profiled) {
+  const r = await throughput(profiled, 1, 5);
+  console.log(`${profiled} QoS 1: ${f0(r.rate)} msg/s (${r.lost} lost)`);
+  await Promise.all([publisher.endAsync(true), listener.endAsync(true)]);
+  await gateway.stop();
+  await broker.close();
+  await store.close();
+  process.exit(0);
+}
 
 const TP_PATHS = ['direct', 'relay', 'moderated'] as const;
 console.log(`\nThroughput: delivered msg/s, closed loop with ${WINDOW / 2}–${WINDOW} in flight; median of 3 rounds of ${TP_SECONDS} s, paths interleaved`);

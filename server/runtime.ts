@@ -13,7 +13,7 @@ import { ConfigError, type Config } from './config';
 import { isCodedError } from '@shared/errors';
 import { DEMO_PACES } from './demo/demo-config';
 import { startDemo, type DemoHandle } from './demo/start-demo';
-import { Gateway } from './gateway/gateway';
+import { Gateway, isCandidate } from './gateway/gateway';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
 import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
@@ -106,7 +106,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const rooms = new RoomRegistry(store);
   const history = new HistoryRecorder(store, rooms);
   // The broker's hooks need presence, and presence needs the broker: a reference filled in below.
-  const late: { presence?: PresenceTracker } = {};
+  const late: { presence?: PresenceTracker; gateway?: Gateway } = {};
 
   const broker = await EmbeddedBroker.create({
     now: () => clock.now(),
@@ -115,6 +115,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       return credential !== undefined && verifyPassword(password, credential.passwordHash);
     },
     beforeRoute: async (message) => {
+      if (isCandidate(message)) return late.gateway!.admitCandidate(message);
       const stored = await history.record(message);
       if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);
     },
@@ -123,7 +124,8 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     },
   });
 
-  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
+  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  late.gateway = gateway;
   const presence = new PresenceTracker(broker, () => clock.now());
   late.presence = presence;
   const relay = createRelayServices({ store: store.relay, clock, presence });

@@ -10,9 +10,10 @@ import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants
 import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
 import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
-import type { HistoryRecorder } from '../rooms/history-recorder';
-import type { ReviewItem, Store } from '../store/store';
+import { UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
+import type { CandidateDecision, GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
+import { RecentCandidates } from './recent-candidates';
 import { undecidedCandidates } from './undecided-candidates';
 
 export interface GatewayDeps {
@@ -24,9 +25,20 @@ export interface GatewayDeps {
   readonly newId: () => string;
   /** Where review-queue changes are announced to consoles (not an AOR topic). */
   readonly reviewTopic?: (roomId: string) => string;
+  /**
+   * True when the broker hands every candidate to admitCandidate before routing it (the embedded
+   * broker's beforeRoute); the gateway then does not also subscribe to candidates.
+   */
+  readonly admitsBeforeRoute?: boolean;
 }
 
 export const reviewTopicOf = (roomId: string) => `switchboard/rooms/${roomId}/review`;
+
+/** Whether a publish is a candidate, for the embedded broker's beforeRoute to hand to admitCandidate. */
+export const isCandidate = (message: BrokerMessage) => {
+  const topic = parseTopic(message.topic);
+  return topic.ok && topic.value.kind === 'public_candidates';
+};
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -36,6 +48,10 @@ export class Gateway {
   readonly #unsubscribe: (() => void)[] = [];
   /** Serializes work per room so a room's decisions happen in the order its messages arrived. */
   readonly #queues = new Map<string, Promise<void>>();
+  /** Admitted candidates by agent and id: a retry after a crash is not decided twice. */
+  readonly #recent = new RecentCandidates();
+  /** Candidates submitted to the store whose commit (and hand-over) is still to come. */
+  readonly #inFlight = new Set<Promise<void>>();
   /** Candidates recovery decided, by id, with their bytes (base64), until their live copy shows up. */
   readonly #recovered = new Map<string, string>();
 
@@ -52,7 +68,9 @@ export class Gateway {
     const { broker } = this.#deps;
     // Shared: each candidate is decided by one instance, and a grant is applied by the instance
     // whose console published it (docs/decisions-cluster.md).
-    this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => (this.#wasRecovered(m) ? Promise.resolve() : this.handleCandidate(m))), { shared: true }));
+    if (!this.#deps.admitsBeforeRoute) {
+      this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => (this.#wasRecovered(m) ? Promise.resolve() : this.handleCandidate(m))), { shared: true }));
+    }
     this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m)), { shared: true }));
     if (sweepEveryMs !== false) this.#unsubscribe.push(this.sweepEvery(sweepEveryMs));
   }
@@ -80,7 +98,11 @@ export class Gateway {
     let found = 0;
     for (const room of await this.#deps.store.listRooms()) {
       await this.#enqueueRoom(room.id, async () => {
-        for (const row of await undecidedCandidates(this.#deps.store, room.id)) {
+        const seen: StoredRoomMessage[] = [];
+        const pending = await undecidedCandidates(this.#deps.store, room.id, (m) => seen.push(m));
+        // Oldest first, so that the newest are the last forgotten.
+        for (const m of seen.reverse()) this.#recent.admit(room.id, m.topicAgentId!, m.messageId!, m.payload);
+        for (const row of pending) {
           found++;
           this.#recovered.set(row.messageId!, Buffer.from(row.payload).toString('base64'));
           await this.handleCandidate({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
@@ -103,6 +125,7 @@ export class Gateway {
   async stop(): Promise<void> {
     for (const off of this.#unsubscribe.splice(0)) off();
     await Promise.all(this.#queues.values());
+    await Promise.allSettled(this.#inFlight);
   }
 
   #enqueue(message: BrokerMessage, work: () => Promise<void>): void {
@@ -110,11 +133,14 @@ export class Gateway {
   }
 
   /** Runs `work` after everything already queued for the room; rejects with its error. */
-  #enqueueRoom(room: string, work: () => Promise<void>): Promise<void> {
+  #enqueueRoom<T>(room: string, work: () => Promise<T>): Promise<T> {
     const previous = this.#queues.get(room) ?? Promise.resolve();
     const result = previous.then(work);
     // The queue itself never rejects: one failure must not stop the room.
-    const next = result.catch(() => undefined);
+    const next = result.then(
+      () => undefined,
+      () => undefined,
+    );
     this.#queues.set(room, next);
     void next.finally(() => {
       if (this.#queues.get(room) === next) this.#queues.delete(room);
@@ -132,34 +158,122 @@ export class Gateway {
     await this.#deps.broker.publish(topic, payload, 1);
   }
 
-  async #reject(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string): Promise<void> {
-    const envelope = buildRejectEnvelope(roomId, { reason, detail, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) }, this.#stamp());
-    await this.#publish(controlTopic(roomId), encode(envelope));
+  #rejectEnvelope(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string) {
+    return buildRejectEnvelope(roomId, { reason, detail, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) }, this.#stamp());
   }
 
+  async #reject(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string): Promise<void> {
+    await this.#publish(controlTopic(roomId), encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)));
+  }
+
+  /** Reads a candidate's bytes as its topic and the broker's authenticated identity allow. */
+  #read(roomId: string, message: BrokerMessage): CandidateRead {
+    // An external broker cannot say who published; without an identity nothing is approved.
+    const agentId = message.publisher?.kind === 'agent' ? message.publisher.agentId : '';
+    return readCandidate({ bytes: message.payload, topicRoomId: roomId, authenticatedAgentId: agentId });
+  }
+
+  /** The §7 decision with the grant and room read from the store (the routed path). */
+  async #judge(roomId: string, message: BrokerMessage): Promise<Verdict> {
+    const read = this.#read(roomId, message);
+    if (!read.ok) return verdictOf(read, undefined, undefined, this.#deps.now());
+    const { grantKey } = read.value;
+    const grant = await this.#deps.store.getGrant(grantKey.roomId, grantKey.agentId, grantKey.taskId);
+    return verdictOf(read, grant, await this.#deps.store.getRoom(roomId), this.#deps.now());
+  }
+
+  /** A candidate the broker already routed and history already holds (an external broker). */
   async handleCandidate(message: BrokerMessage): Promise<void> {
     const topic = parseTopic(message.topic);
     if (!topic.ok || topic.value.kind !== 'public_candidates') return;
     const roomId = topic.value.roomId;
-    // An external broker cannot say who published; without an identity nothing is approved.
-    const agentId = message.publisher?.kind === 'agent' ? message.publisher.agentId : '';
-    const read = readCandidate({ bytes: message.payload, topicRoomId: roomId, authenticatedAgentId: agentId });
-    if (!read.ok) {
-      const d = read.error.details ?? {};
-      return this.#reject(roomId, read.error.code, read.error.message, str(d.messageId), str(d.taskId));
+    const verdict = await this.#judge(roomId, message);
+    switch (verdict.kind) {
+      case 'reject':
+        return this.#reject(roomId, verdict.reason, verdict.detail, verdict.messageId, verdict.taskId);
+      case 'review': {
+        const item = await this.#deps.store.addReviewItem({ roomId, agentId: verdict.agentId, taskId: verdict.taskId, messageId: verdict.messageId, payload: message.payload, submittedAt: this.#deps.now() });
+        return this.#announceReview(item);
+      }
+      case 'approve':
+        await this.#approve(roomId, verdict.agentId, verdict.taskId, verdict.messageId, message.payload);
     }
-    const { envelope, grantKey } = read.value;
-    const now = this.#deps.now();
-    const stored = await this.#deps.store.getGrant(grantKey.roomId, grantKey.agentId, grantKey.taskId);
-    const checked = checkGrant(stored && toCoreGrant(stored), { messageType: envelope.payload.message_type, now: seconds(now) });
-    if (!checked.ok) return this.#reject(roomId, checked.error.code, checked.error.message, envelope.id, grantKey.taskId);
+  }
 
-    const room = await this.#deps.store.getRoom(roomId);
-    if (room?.moderation === 'review') {
-      const item = await this.#deps.store.addReviewItem({ roomId, agentId, taskId: grantKey.taskId, messageId: envelope.id, payload: message.payload, submittedAt: now });
-      return this.#announceReview(item);
-    }
-    await this.#approve(roomId, grantKey.agentId, grantKey.taskId, envelope.id, message.payload);
+  /**
+   * A candidate on the embedded broker, before the broker routes it (decisions-server.md §30): it
+   * is stored together with its decision in one transaction, and the approved copy (or the
+   * reject) is handed to the broker as soon as that commits, without waiting for the broker's
+   * delivery callback. Resolves once the candidate is stored; throws RefusedPublish for a topic
+   * outside the §3 map or a room nobody created.
+   *
+   * Decisions are pipelined: the room's next candidate is judged while this one's transaction
+   * waits for its group commit, and the store runs the transactions in the order they were
+   * submitted, so history, spends and deliveries all follow the room's order. A judgement made
+   * before an earlier spend committed can only be too generous with the budget, and the spend in
+   * the transaction has the last word: a refused spend stores and publishes a reject instead.
+   */
+  admitCandidate(message: BrokerMessage): Promise<void> {
+    const row = this.#deps.history.describe(message);
+    const roomId = row.roomId;
+    const read = this.#read(roomId, message);
+    const submitted = this.#enqueueRoom(roomId, async () => {
+      if (!(await this.#deps.history.roomExists(roomId))) throw new UnknownRoomError('unknown_room');
+      const key = read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
+      const seen = key ? this.#recent.admit(...key, message.payload) : 'new';
+      // The same bytes again: a transport retry of a candidate already decided. Acknowledged, and
+      // nothing else happens (decisions-server.md §30).
+      if (seen === 'same') return { recorded: Promise.resolve() };
+      const now = this.#deps.now();
+      const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
+        this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
+      const decide = (grant: GrantRecord | undefined, room: Room | undefined): CandidateDecision => {
+        // Another message under an id this agent already used in the room is not a new envelope.
+        const verdict: Verdict =
+          seen === 'different' && read.ok
+            ? { kind: 'reject', reason: RejectReason.invalidEnvelope, detail: `The id ${read.value.envelope.id} was already used by another candidate.`, messageId: read.value.envelope.id, taskId: read.value.grantKey.taskId }
+            : verdictOf(read, grant, room, now);
+        switch (verdict.kind) {
+          case 'reject':
+            return { kind: 'reject', reject: rejectRow(verdict.reason, verdict.detail, verdict.messageId, verdict.taskId) };
+          case 'review':
+            return { kind: 'review', item: { roomId, agentId: verdict.agentId, taskId: verdict.taskId, messageId: verdict.messageId, payload: message.payload, submittedAt: now } };
+          case 'approve':
+            return {
+              kind: 'approve', agentId: verdict.agentId, taskId: verdict.taskId, nowSeconds: seconds(now),
+              // The candidate's own fields: same bytes, so no second parse.
+              approved: { ...row, topic: publicTopic(roomId), topicKind: 'public', topicAgentId: null },
+              refused: (reason) => rejectRow(reason, `The grant could not be spent: ${reason}.`, verdict.messageId, verdict.taskId),
+            };
+        }
+      };
+      const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
+      // Not awaited here (the pipelining above); reactions run in commit order, so handing over
+      // in this callback keeps deliveries in history's order.
+      const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
+        if (record.outgoing) this.#handOver(record.outgoing.topic, record.outgoing.payload);
+        if (record.reviewItem) this.#handOver(this.#reviewTopic(roomId), reviewNotice(record.reviewItem));
+        if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
+          void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
+            console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
+          );
+        }
+      });
+      // Not stored: a retry must be decided then.
+      if (key && seen === 'new') recorded.catch(() => this.#recent.forget(...key));
+      this.#inFlight.add(recorded);
+      void recorded.then(
+        () => this.#inFlight.delete(recorded),
+        () => this.#inFlight.delete(recorded),
+      );
+      return { recorded };
+    });
+    return submitted.then(({ recorded }) => recorded);
+  }
+
+  /** Publishes without waiting for the broker's callback; calls in order are delivered in order. */
+  #handOver(topic: string, payload: Uint8Array): void {
+    this.#deps.broker.publish(topic, payload, 1).catch((error: unknown) => console.error(`Gateway could not publish on ${topic}:`, error));
   }
 
   /**
@@ -199,6 +313,8 @@ export class Gateway {
     if (envelope.type !== 'mic_grant' && envelope.type !== 'mic_revoke') return;
     const roomId = topic.value.roomId;
     const { agent_id: agentId, task_id: taskId } = envelope.payload;
+    // Candidates admitted before this grant or revoke are decided before it changes anything.
+    await Promise.allSettled(this.#inFlight);
     const current = await this.#deps.store.getGrant(roomId, agentId, taskId);
     const state = current ? withGrant(emptyGrantState, toCoreGrant(current)) : emptyGrantState;
     const outcome = applyControl(state, envelope, roomId);
@@ -266,15 +382,40 @@ export class Gateway {
 
   /** Tells every console watching the room that its moderation mode changed. */
   async announceModeration(roomId: string, moderation: 'auto' | 'review'): Promise<void> {
-    const topic = (this.#deps.reviewTopic ?? reviewTopicOf)(roomId);
-    await this.#deps.broker.publish(topic, encode({ kind: 'moderation', roomId, moderation }), 1);
+    await this.#deps.broker.publish(this.#reviewTopic(roomId), encode({ kind: 'moderation', roomId, moderation }), 1);
+  }
+
+  #reviewTopic(roomId: string): string {
+    return (this.#deps.reviewTopic ?? reviewTopicOf)(roomId);
   }
 
   async #announceReview(item: ReviewItem): Promise<void> {
-    const topic = (this.#deps.reviewTopic ?? reviewTopicOf)(item.roomId);
-    const { payload: _bytes, ...summary } = item;
-    await this.#deps.broker.publish(topic, encode({ kind: 'review_item', item: summary }), 1);
+    await this.#deps.broker.publish(this.#reviewTopic(item.roomId), reviewNotice(item), 1);
   }
 }
+
+/** What consoles are told about a review item: everything but the candidate's bytes. */
+function reviewNotice(item: ReviewItem): Uint8Array {
+  const { payload: _bytes, ...summary } = item;
+  return encode({ kind: 'review_item', item: summary });
+}
+
+type CandidateRead = ReturnType<typeof readCandidate>;
+
+/** The §7 decision from a read candidate, the grant it names and its room. Pure. */
+function verdictOf(read: CandidateRead, grant: GrantRecord | undefined, room: Room | undefined, nowMs: number): Verdict {
+  if (!read.ok) {
+    const d = read.error.details ?? {};
+    return { kind: 'reject', reason: read.error.code, detail: read.error.message, messageId: str(d.messageId), taskId: str(d.taskId) };
+  }
+  const { envelope, grantKey } = read.value;
+  const checked = checkGrant(grant && toCoreGrant(grant), { messageType: envelope.payload.message_type, now: seconds(nowMs) });
+  if (!checked.ok) return { kind: 'reject', reason: checked.error.code, detail: checked.error.message, messageId: envelope.id, taskId: grantKey.taskId };
+  return { kind: room?.moderation === 'review' ? 'review' : 'approve', agentId: grantKey.agentId, taskId: grantKey.taskId, messageId: envelope.id };
+}
+
+type Verdict =
+  | { readonly kind: 'reject'; readonly reason: Reason; readonly detail: string; readonly messageId: string | undefined; readonly taskId: string | undefined }
+  | { readonly kind: 'approve' | 'review'; readonly agentId: string; readonly taskId: string; readonly messageId: string };
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

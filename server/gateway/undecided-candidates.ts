@@ -19,11 +19,11 @@ const rejectedId = (m: StoredRoomMessage): string | undefined => {
 };
 
 /**
- * The room's undecided candidates, oldest first. A candidate counts as decided when its id is on
+ * The room's undecided candidates, oldest first; `visit` sees every candidate read, newest first. A candidate counts as decided when its id is on
  * public (approved), in a reject's message_id, or in the review queue. Candidates without an id
  * (malformed bytes) or without an authenticated publisher are skipped: they cannot be replayed.
  */
-export async function undecidedCandidates(store: Store, roomId: string): Promise<StoredRoomMessage[]> {
+export async function undecidedCandidates(store: Store, roomId: string, visit?: (candidate: StoredRoomMessage) => void): Promise<StoredRoomMessage[]> {
   const decided = new Set((await store.listReviewItems(roomId)).map((item) => item.messageId));
   const pending: StoredRoomMessage[] = [];
   let before: number | undefined;
@@ -37,6 +37,7 @@ export async function undecidedCandidates(store: Store, roomId: string): Promise
       const rejected = rejectedId(m);
       if (rejected) decided.add(rejected);
       if (m.topicKind !== 'public_candidates' || !m.messageId || !m.topicAgentId) continue;
+      visit?.(m);
       if (!decided.has(m.messageId)) pending.push(m);
     }
     if (!page.hasMore || page.messages.length === 0) break;

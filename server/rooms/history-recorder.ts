@@ -53,6 +53,10 @@ export class HistoryRecorder {
     };
   }
 
+  roomExists(roomId: string): Promise<boolean> {
+    return this.rooms.exists(roomId);
+  }
+
   /** Stores a room message; throws for non-room topics and unknown rooms (the publish is refused). */
   async record(message: BrokerMessage): Promise<StoredRoomMessage> {
     const row = this.describe(message);

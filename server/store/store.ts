@@ -99,6 +99,47 @@ export type ApprovalResult =
   | { readonly spend: Extract<SpendResult, { ok: true }>; readonly stored: StoredRoomMessage }
   | { readonly spend: Extract<SpendResult, { ok: false }>; readonly stored?: undefined };
 
+/** A review item as the gateway files it; the store assigns id and status. */
+export type NewReviewItem = Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>;
+
+/**
+ * The gateway's decision on a candidate, stored with the candidate itself (recordCandidate).
+ * `approve` spends the grant inside the transaction; when the spend is refused (the budget ran out
+ * or the grant ended meanwhile), `refused` builds the reject that is stored instead.
+ */
+export type CandidateDecision =
+  | {
+      readonly kind: 'approve';
+      readonly agentId: string;
+      readonly taskId: string;
+      readonly nowSeconds: number;
+      readonly approved: NewRoomMessage;
+      readonly refused: (reason: Extract<SpendResult, { ok: false }>['reason']) => NewRoomMessage;
+    }
+  | { readonly kind: 'reject'; readonly reject: NewRoomMessage }
+  | { readonly kind: 'review'; readonly item: NewReviewItem };
+
+/**
+ * How the gateway decides a candidate from what the transaction reads: the grant the candidate
+ * names (none when it did not parse) and its room. `decide` is pure and synchronous, and may run
+ * twice (a group commit replays pieces after a failure).
+ */
+export interface CandidateJudgement {
+  readonly grantKey: { readonly agentId: string; readonly taskId: string } | undefined;
+  readonly decide: (grant: GrantRecord | undefined, room: Room | undefined) => CandidateDecision;
+}
+
+export interface CandidateRecord {
+  readonly decision: CandidateDecision;
+  readonly candidate: StoredRoomMessage;
+  /** What the gateway publishes: the approved copy on public or a reject on control; none for review. */
+  readonly outgoing?: StoredRoomMessage;
+  /** Set for `approve`. */
+  readonly spend?: SpendResult;
+  /** Set for `review`. */
+  readonly reviewItem?: ReviewItem;
+}
+
 export interface AgentCredential {
   readonly agentId: string;
   /** `scrypt$N$r$p$saltB64$hashB64`: never the password itself. */
@@ -189,8 +230,15 @@ export interface Store {
   /** Live grants whose expires_at < nowSeconds, for the sweeper. */
   listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]>;
 
+  /**
+   * A candidate and the gateway's decision on it, in one transaction (decisions-server.md §30): the
+   * decision sees the grant and room as the spend does, and a crash leaves neither a stored
+   * candidate without its decision nor a spent budget without its approved copy.
+   */
+  recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord>;
+
   // Review mode (issue 3 item 5): each item is decided once.
-  addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem>;
+  addReviewItem(item: NewReviewItem): Promise<ReviewItem>;
   listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]>;
   /**
    * A facilitator's approval, in one transaction: the pending item is claimed, the grant spent and

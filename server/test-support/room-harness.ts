@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Gateway } from '../gateway/gateway';
+import { Gateway, isCandidate } from '../gateway/gateway';
 import { EmbeddedBroker } from '../mqtt/embedded-broker';
 import { HistoryRecorder } from '../rooms/history-recorder';
 import { RoomRegistry } from '../rooms/room-registry';
@@ -97,13 +97,16 @@ async function wire(dataDir: string, clock: { now: number }) {
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
+  const late: { gateway?: Gateway } = {};
   const broker = await EmbeddedBroker.create({
     verifyAgent: async (_agentId, password) => password === PASSWORD,
-    beforeRoute: async (m) => void (await recorder.record(m)),
+    beforeRoute: async (m) => (isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
     now: () => clock.now,
   });
   const address = await broker.listenTcp('127.0.0.1', 0);
-  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
+  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  late.gateway = gateway;
   gateway.start(60_000);
+  await gateway.recover();
   return { store, rooms, recorder, broker, gateway, url: `mqtt://127.0.0.1:${address.port}` };
 }

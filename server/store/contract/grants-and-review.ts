@@ -2,7 +2,7 @@
 // that spend and store in one transaction, review items claimed once.
 // store-suite.ts composes the parts under one describe; `store()` is the current test's fresh store.
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../store';
+import type { CandidateDecision, Store } from '../store';
 import { S0, T0, grant, message } from './fixtures';
 
 export function describeGrantsAndReviewContract(store: () => Store): void {
@@ -143,6 +143,80 @@ export function describeGrantsAndReviewContract(store: () => Store): void {
       expect(refused?.item).toMatchObject({ status: 'rejected', reason: 'message_limit_exceeded' });
       expect((await store().listMessages({ roomId: 'r1', limit: 10 })).messages.map((m) => m.messageId)).toEqual(['ok-1']);
       expect(await store().approveReviewItem(b.id, 'did:key:f', T0 + 8, S0, () => approved(3))).toBeUndefined();
+    });
+  });
+
+  describe('candidates recorded with their decision (recordCandidate)', () => {
+    const candidate = (n: number) => message('r1', n, { topic: 'rooms/r1/public_candidates', topicKind: 'public_candidates', topicAgentId: 'agent-a', messageId: `c-${n}` });
+    const control = (n: number, reason: string) => message('r1', n, { topic: 'rooms/r1/control', topicKind: 'control', type: 'reject', messageId: `rej-${n}-${reason}` });
+    const key = { agentId: 'agent-a', taskId: 't1' };
+    const approve = (n: number) => ({
+      grantKey: key,
+      decide: (): CandidateDecision => ({
+        kind: 'approve', agentId: 'agent-a', taskId: 't1', nowSeconds: S0,
+        approved: message('r1', n, { messageId: `c-${n}` }),
+        refused: (reason) => control(n, reason),
+      }),
+    });
+    const kinds = async () => (await store().listMessages({ roomId: 'r1', limit: 100 })).messages.map((m) => `${m.topicKind}:${m.messageId}`);
+
+    it('approves: the candidate, the spend and the approved copy together, in that order', async () => {
+      await store().putGrant(grant({ maxMessages: 2 }));
+      const record = await store().recordCandidate(candidate(1), approve(1));
+      expect(record.spend).toEqual({ ok: true, spent: 1, remaining: 1 });
+      expect(record.outgoing?.topicKind).toBe('public');
+      expect(record.outgoing!.cursor).toBeGreaterThan(record.candidate.cursor);
+      expect(await kinds()).toEqual(['public_candidates:c-1', 'public:c-1']);
+      expect((await store().getGrant('r1', 'agent-a', 't1'))?.spent).toBe(1);
+    });
+
+    it('decides from the grant and room as the transaction reads them', async () => {
+      await store().ensureRoom({ id: 'r1', name: 'Room 1', moderation: 'review' });
+      await store().putGrant(grant({ maxMessages: 4 }));
+      await store().spendGrant('r1', 'agent-a', 't1', S0);
+      const read: unknown[] = [];
+      await store().recordCandidate(candidate(1), {
+        grantKey: key,
+        decide: (g, room) => {
+          read.push(g?.spent, room?.moderation);
+          return { kind: 'reject', reject: control(1, 'seen') };
+        },
+      });
+      expect(read).toEqual([1, 'review']);
+      // A candidate that did not parse names no grant: nothing is read for it.
+      await store().recordCandidate(candidate(2), { grantKey: undefined, decide: (g, room) => (read.push(g, room), { kind: 'reject', reject: control(2, 'x') }) });
+      expect(read.slice(2)).toEqual([undefined, undefined]);
+    });
+
+    it('stores the reject instead when the spend is refused, and spends nothing', async () => {
+      await store().putGrant(grant({ maxMessages: 1 }));
+      await store().recordCandidate(candidate(1), approve(1));
+      const second = await store().recordCandidate(candidate(2), approve(2));
+      expect(second.spend).toEqual({ ok: false, reason: 'message_limit_exceeded' });
+      expect(second.outgoing).toMatchObject({ topicKind: 'control', messageId: 'rej-2-message_limit_exceeded' });
+      expect(await kinds()).toEqual(['public_candidates:c-1', 'public:c-1', 'public_candidates:c-2', 'control:rej-2-message_limit_exceeded']);
+      expect((await store().getGrant('r1', 'agent-a', 't1'))?.spent).toBe(1);
+    });
+
+    it('files a review item with the candidate and publishes nothing', async () => {
+      const record = await store().recordCandidate(candidate(1), {
+        grantKey: key,
+        decide: () => ({ kind: 'review', item: { roomId: 'r1', agentId: 'agent-a', taskId: 't1', messageId: 'c-1', payload: Uint8Array.of(7), submittedAt: T0 } }),
+      });
+      expect(record.outgoing).toBeUndefined();
+      expect(record.reviewItem).toMatchObject({ status: 'pending', messageId: 'c-1' });
+      expect(await kinds()).toEqual(['public_candidates:c-1']);
+      expect(await store().listReviewItems('r1', 'pending')).toHaveLength(1);
+    });
+
+    it('keeps submission order and never overspends under 40 concurrent candidates on a budget of 5', async () => {
+      await store().putGrant(grant({ maxMessages: 5 }));
+      const records = await Promise.all(Array.from({ length: 40 }, (_, i) => store().recordCandidate(candidate(i), approve(i))));
+      expect(records.filter((r) => r.spend?.ok)).toHaveLength(5);
+      const stored = await kinds();
+      expect(stored.filter((k) => k.startsWith('public_candidates:'))).toEqual(Array.from({ length: 40 }, (_, i) => `public_candidates:c-${i}`));
+      expect(stored.filter((k) => k.startsWith('public:'))).toEqual(['public:c-0', 'public:c-1', 'public:c-2', 'public:c-3', 'public:c-4']);
+      expect((await store().getGrant('r1', 'agent-a', 't1'))?.spent).toBe(5);
     });
   });
 

@@ -8,10 +8,13 @@ import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { CodedError } from '@shared/errors';
 import type {
   ApprovalResult,
+  CandidateJudgement,
+  CandidateRecord,
   GrantRecord,
   MessagePage,
   MessageQuery,
   ModerationMode,
+  NewReviewItem,
   NewRoomMessage,
   ReviewItem,
   Room,
@@ -56,8 +59,7 @@ export class PgRoomStore {
   }
 
   async getRoom(id: string): Promise<Room | undefined> {
-    const row = (await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [id])).rows[0];
-    return row && toRoom(row);
+    return roomRow(this.#pool, id);
   }
 
   async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
@@ -129,9 +131,7 @@ export class PgRoomStore {
   }
 
   async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
-    const row = (await this.#pool.query<GrantRow>('SELECT * FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3', [roomId, agentId, taskId]))
-      .rows[0];
-    return row && toGrant(row);
+    return grantRow(this.#pool, roomId, agentId, taskId);
   }
 
   async listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {
@@ -157,6 +157,31 @@ export class PgRoomStore {
         const spend = await spendRow(client, roomId, agentId, taskId, nowSeconds);
         if (!spend.ok) return { spend };
         return { spend, stored: { ...message, cursor: await appendRow(client, message) } };
+      },
+      { replayable: true },
+    );
+  }
+
+  async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+    return this.#history.submit(
+      async (client): Promise<CandidateRecord> => {
+        const { grantKey } = judgement;
+        const decision = judgement.decide(
+          grantKey && (await grantRow(client, candidate.roomId, grantKey.agentId, grantKey.taskId)),
+          grantKey && (await roomRow(client, candidate.roomId)),
+        );
+        const stored = { ...candidate, cursor: await appendRow(client, candidate) };
+        const append = async (m: NewRoomMessage) => ({ ...m, cursor: await appendRow(client, m) });
+        switch (decision.kind) {
+          case 'reject':
+            return { decision, candidate: stored, outgoing: await append(decision.reject) };
+          case 'review':
+            return { decision, candidate: stored, reviewItem: await insertReviewItem(client, decision.item) };
+          case 'approve': {
+            const spend = await spendRow(client, candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
+            return { decision, candidate: stored, spend, outgoing: await append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
+          }
+        }
       },
       { replayable: true },
     );
@@ -206,12 +231,8 @@ export class PgRoomStore {
 
   // Review mode.
 
-  async addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
-    const { rows } = await this.#pool.query<ReviewRow>(
-      'INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-      [item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt],
-    );
-    return toReview(rows[0]!);
+  async addReviewItem(item: NewReviewItem): Promise<ReviewItem> {
+    return insertReviewItem(this.#pool, item);
   }
 
   async listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {
@@ -263,6 +284,24 @@ async function appendRow(client: PoolClient, m: NewRoomMessage): Promise<number>
 }
 
 /** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
+async function roomRow(db: Db, id: string): Promise<Room | undefined> {
+  const row = (await db.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [id])).rows[0];
+  return row && toRoom(row);
+}
+
+async function grantRow(db: Db, roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
+  const row = (await db.query<GrantRow>('SELECT * FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3', [roomId, agentId, taskId])).rows[0];
+  return row && toGrant(row);
+}
+
+async function insertReviewItem(db: Db, item: NewReviewItem): Promise<ReviewItem> {
+  const { rows } = await db.query<ReviewRow>(
+    'INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+    [item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt],
+  );
+  return toReview(rows[0]!);
+}
+
 async function spendRow(db: Db, roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
   const now = wholeSeconds(nowSeconds);
   const spent = (

@@ -12,6 +12,9 @@ import type {
   MessageQuery,
   ModerationMode,
   NewAuditEntry,
+  CandidateJudgement,
+  CandidateRecord,
+  NewReviewItem,
   NewRoomMessage,
   Operator,
   OperatorRole,
@@ -101,7 +104,10 @@ export class PgStore implements Store {
     return this.#rooms.listExpiredLiveGrants(nowSeconds);
   }
 
-  addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
+  recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+    return this.#rooms.recordCandidate(candidate, judgement);
+  }
+  addReviewItem(item: NewReviewItem): Promise<ReviewItem> {
     return this.#rooms.addReviewItem(item);
   }
   listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {

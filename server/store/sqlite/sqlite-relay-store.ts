@@ -2,6 +2,7 @@
 // the relay and the rooms evolve without touching each other. Each decision runs inside one
 // IMMEDIATE transaction: the id check, the thread read, the pure decision and both writes.
 import type Database from 'better-sqlite3';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 import type {
   AppendOutcome,
   DirectoryRecord,
@@ -20,33 +21,18 @@ import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type E
 
 const MAX_PAGE = 1000;
 
-interface QueuedAppend {
-  readonly envelope: NewRelayEnvelope;
-  readonly decide: ThreadDecision;
-  readonly resolve: (outcome: AppendOutcome) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/** Appends that arrive within one turn of the event loop share a commit (group commit). */
-const MAX_GROUP = 256;
-
 export class SqliteRelayStore implements RelayStore {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #append: Database.Transaction<(batch: readonly QueuedAppend[]) => AppendOutcome[]>;
-  readonly #appendAlone: Database.Transaction<(item: QueuedAppend) => AppendOutcome>;
-  #queue: QueuedAppend[] = [];
+  readonly #commits: SqliteGroupCommit;
   readonly #register: Database.Transaction<(envelope: NewRelayEnvelope, record: DirectoryRecord) => RegisterOutcome>;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, commits: SqliteGroupCommit) {
     this.#db = db;
-    // Each append in a group runs in order inside one IMMEDIATE transaction, so a later one sees
-    // the rows an earlier one wrote (its thread, its id). One commit per group is what makes ingest cheap
-    // beside the signature check (docs/benchmarks.md). No savepoint per append (they were a tenth
-    // of the ingest's cost): refusals are decided before anything is written, and if one append
-    // throws, the whole group is rolled back and each is run again alone (#flush).
-    this.#append = db.transaction((batch: readonly QueuedAppend[]) => batch.map((item) => this.#appendRows(item.envelope, item.decide)));
-    this.#appendAlone = db.transaction((item: QueuedAppend) => this.#appendRows(item.envelope, item.decide));
+    // Appends share the store's group commit: one commit per event-loop turn is what makes ingest
+    // cheap beside the signature check (docs/benchmarks.md). Refusals are decided before anything
+    // is written, and each append in a group sees the rows an earlier one wrote (its thread, its id).
+    this.#commits = commits;
     this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) => this.#registerRows(envelope, record));
   }
 
@@ -67,33 +53,7 @@ export class SqliteRelayStore implements RelayStore {
 
   async appendEvent(envelope: NewRelayEnvelope, decide: ThreadDecision): Promise<AppendOutcome> {
     if (envelope.kind !== 'event') throw new TypeError('appendEvent takes envelopes of kind "event"');
-    return new Promise<AppendOutcome>((resolve, reject) => {
-      this.#queue.push({ envelope, decide, resolve, reject });
-      if (this.#queue.length === 1) setImmediate(() => this.#flush());
-      else if (this.#queue.length >= MAX_GROUP) this.#flush();
-    });
-  }
-
-  #flush(): void {
-    const batch = this.#queue;
-    if (batch.length === 0) return;
-    this.#queue = [];
-    let outcomes: AppendOutcome[];
-    try {
-      outcomes = this.#append.immediate(batch);
-    } catch {
-      // Something in the group threw and nothing of it was committed: each alone, so only the
-      // append that fails fails (a decision is pure, so running it again decides the same).
-      for (const item of batch) {
-        try {
-          item.resolve(this.#appendAlone.immediate(item));
-        } catch (error) {
-          item.reject(error);
-        }
-      }
-      return;
-    }
-    batch.forEach((item, i) => item.resolve(outcomes[i]!));
+    return this.#commits.submit(() => this.#appendRows(envelope, decide));
   }
 
   /** An already stored id, as the outcome the caller reports; undefined when the id is new. */

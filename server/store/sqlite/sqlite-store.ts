@@ -7,6 +7,9 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CodedError } from '@shared/errors';
 import type {
+  CandidateJudgement,
+  CandidateRecord,
+  NewReviewItem,
   AgentCredential,
   ApprovalResult,
   AuditEntry,
@@ -29,6 +32,7 @@ import type {
 import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, toAudit, toGrant, toMessage, toReview, toRoom, type AuditRow, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 import { migrate } from './migrations';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteOacopStore } from './sqlite-oacop-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
@@ -53,7 +57,8 @@ export class SqliteStore implements Store {
   readonly services: SqliteServiceRegistryStore;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #appendTransaction: Database.Transaction<(m: NewRoomMessage) => number>;
+  /** History appends and the gateway's candidate records share a commit per event-loop turn. */
+  readonly #commits: SqliteGroupCommit;
   #appendsSinceOptimize = 0;
 
   constructor(options: SqliteStoreOptions) {
@@ -80,11 +85,11 @@ export class SqliteStore implements Store {
       throw error;
     }
     this.#db = db;
-    this.relay = new SqliteRelayStore(db);
+    this.#commits = new SqliteGroupCommit(db);
+    this.relay = new SqliteRelayStore(db, this.#commits);
     this.negotiations = new SqliteNegotiationStore(db);
     this.oacop = new SqliteOacopStore(db);
     this.services = new SqliteServiceRegistryStore(db);
-    this.#appendTransaction = db.transaction((m: NewRoomMessage) => this.#appendRow(m));
   }
 
   /** Prepared once per SQL text. Filter lists vary the text, so the cache is bounded. */
@@ -111,6 +116,10 @@ export class SqliteStore implements Store {
   }
 
   async getRoom(id: string): Promise<Room | undefined> {
+    return this.#roomRow(id);
+  }
+
+  #roomRow(id: string): Room | undefined {
     const row = this.#sql('SELECT * FROM rooms WHERE id = ?').get(id) as RoomRow | undefined;
     return row && toRoom(row);
   }
@@ -126,13 +135,17 @@ export class SqliteStore implements Store {
   }
 
   async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
-    const cursor = this.#appendTransaction.immediate(message);
-    // Cheap when nothing changed much; refreshes the statistics as a history grows.
-    if (++this.#appendsSinceOptimize >= 10_000) {
-      this.#appendsSinceOptimize = 0;
-      this.#db.pragma('optimize');
-    }
+    const cursor = await this.#commits.submit(() => this.#appendRow(message));
+    this.#countAppends(1);
     return { ...message, cursor };
+  }
+
+  /** Cheap when nothing changed much; refreshes the planner's statistics as a history grows. */
+  #countAppends(n: number): void {
+    this.#appendsSinceOptimize += n;
+    if (this.#appendsSinceOptimize < 10_000 || !this.#db.open) return;
+    this.#appendsSinceOptimize = 0;
+    this.#db.pragma('optimize');
   }
 
   /** The room's counters and the message row, in one transaction. */
@@ -220,6 +233,10 @@ export class SqliteStore implements Store {
   }
 
   async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
+    return this.#grantRow(roomId, agentId, taskId);
+  }
+
+  #grantRow(roomId: string, agentId: string, taskId: string): GrantRecord | undefined {
     const row = this.#sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
       | GrantRow
       | undefined;
@@ -251,6 +268,30 @@ export class SqliteStore implements Store {
       if (!spend.ok) return { spend };
       return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
     }).immediate();
+  }
+
+  async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+    const record = await this.#commits.submit((): CandidateRecord => {
+      const { grantKey } = judgement;
+      const decision = judgement.decide(
+        grantKey && this.#grantRow(candidate.roomId, grantKey.agentId, grantKey.taskId),
+        grantKey && this.#roomRow(candidate.roomId),
+      );
+      const stored = { ...candidate, cursor: this.#appendRow(candidate) };
+      const append = (m: NewRoomMessage) => ({ ...m, cursor: this.#appendRow(m) });
+      switch (decision.kind) {
+        case 'reject':
+          return { decision, candidate: stored, outgoing: append(decision.reject) };
+        case 'review':
+          return { decision, candidate: stored, reviewItem: this.#insertReviewItem(decision.item) };
+        case 'approve': {
+          const spend = this.#spendRow(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
+          return { decision, candidate: stored, spend, outgoing: append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
+        }
+      }
+    });
+    this.#countAppends(record.outgoing ? 2 : 1);
+    return record;
   }
 
   async approveReviewItem(
@@ -312,7 +353,11 @@ export class SqliteStore implements Store {
 
   // Review mode.
 
-  async addReviewItem(item: Omit<ReviewItem, 'id' | 'status' | 'decidedBy' | 'decidedAt' | 'reason'>): Promise<ReviewItem> {
+  async addReviewItem(item: NewReviewItem): Promise<ReviewItem> {
+    return this.#insertReviewItem(item);
+  }
+
+  #insertReviewItem(item: NewReviewItem): ReviewItem {
     const row = this.#sql(
       `INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
     ).get(item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt) as ReviewRow;
@@ -462,6 +507,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.#db.open) return;
+    this.#commits.flush();
     this.#db.pragma('optimize');
     this.#db.close();
   }
