@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import http from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from '../server/app';
+import { UNLIMITED_HTTP_LIMITS } from '../server/http/limits';
 import { systemClock } from '../server/clock';
 import { createRelayServices } from '../server/relay/relay-services';
 import { SqliteStore } from '../server/store/sqlite/sqlite-store';
@@ -120,7 +121,7 @@ async function longPollDelays(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-relay-'));
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
   const services = createRelayServices({ store: store.relay, clock: systemClock });
-  const app = createApp({ staticDir: '/nonexistent', store, relay: { services, demo: false, demoSeed: 1 } });
+  const app = createApp({ staticDir: '/nonexistent', store, relay: { services, demo: false, demoSeed: 1 }, limits: UNLIMITED_HTTP_LIMITS });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -4,9 +4,11 @@
 import { Hono } from 'hono';
 import { systemClock, type Clock } from './clock';
 import { DidVerifier } from './crypto/node-verifier';
+import { bodyCap } from './http/body-cap';
 import { csrfProtection } from './http/csrf';
 import { handleError } from './http/errors';
-import { TokenBucketLimiter } from './http/rate-limit';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits';
+import { ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { spaRoutes } from './http/spa';
 import { authRoutes } from './routes/auth';
@@ -37,6 +39,8 @@ export interface AppOptions {
   readonly clock?: Clock;
   /** /api/auth requests per client address: a burst of `capacity`, then `refillPerSecond`. */
   readonly authRateLimit?: { readonly capacity: number; readonly refillPerSecond: number };
+  /** Rate limits and long-poll caps (config.ts, http/limits.ts); each absent one is the default. */
+  readonly limits?: Partial<HttpLimits>;
   /** The rooms API needs the running broker and gateway; apps without them serve auth only. */
   readonly rooms?: RoomRouteDeps;
   /** The Agora relay and directory; built over `store` (demo off) when absent. */
@@ -52,11 +56,18 @@ export interface AppOptions {
 }
 
 /** 30 requests per minute per client address. */
-export const DEFAULT_AUTH_RATE_LIMIT = { capacity: 30, refillPerSecond: 0.5 } as const;
+export const DEFAULT_AUTH_RATE_LIMIT = DEFAULT_HTTP_LIMITS.authPerAddress;
 
 export function createApp(options: AppOptions) {
   const clock = options.clock ?? systemClock;
-  const limiter = new TokenBucketLimiter({ ...(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT), clock });
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits, ...(options.authRateLimit ? { authPerAddress: options.authRateLimit } : {}) };
+  const limiter = new TokenBucketLimiter({ ...limits.authPerAddress, clock });
+  const didLimiter = new TokenBucketLimiter({ ...limits.authPerDid, clock });
+  const eventLimits = {
+    perAddress: new TokenBucketLimiter({ ...limits.relayPerAddress, clock }),
+    perDid: new TokenBucketLimiter({ ...limits.relayPerDid, clock }),
+    longPolls: new ConcurrencyLimiter(limits.longPollsPerAddress),
+  };
   const verifier = new DidVerifier();
   const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
   const negotiations = options.negotiations ?? new NegotiationService({ store: options.store.negotiations, clock, verifier });
@@ -64,11 +75,14 @@ export function createApp(options: AppOptions) {
   const external = externalServiceRoutes(options.bridge ?? new RelayBridge({ store: options.store, clock }), { store: options.store, clock });
   const app = new Hono()
     .use('*', securityHeaders())
+    .use('*', bodyCap())
     .use('/api/*', csrfProtection())
+    // POST /seed reads the session cookie when the demo is off: the same wall as /api.
+    .use('/seed', csrfProtection())
     .route('/health', healthRoutes)
     .route('/ready', readyRoutes(options.store, options.readiness))
     .get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT, 200))
-    .route('/events', eventRoutes(relay.services))
+    .route('/events', eventRoutes(relay.services, eventLimits))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
     .get('/oap/manifest', (c) => c.json(negotiations.manifest, 200))
@@ -81,7 +95,7 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter }))
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter }))
     .route('/api/demo', demoRoutes(options.guidedDemo ?? { port: undefined }, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

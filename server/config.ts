@@ -2,6 +2,7 @@
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
+import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 
 export interface Config {
@@ -22,6 +23,8 @@ export interface Config {
   readonly mqttExternal?: ExternalMqttConfig | undefined;
   /** External relays and negotiation services to bridge (EXTERNAL_SERVICES, issue 11). */
   readonly externalServices?: readonly ConfiguredService[];
+  /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
+  readonly limits?: HttpLimits;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +55,29 @@ function demoPace(env: NodeJS.ProcessEnv): DemoPaceName {
   return raw as DemoPaceName;
 }
 
+function rate(env: NodeJS.ProcessEnv, name: string, fallback: Rate): Rate {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const parsed = parseRate(raw);
+  if (!parsed) throw new ConfigError(`${name} must be a count per window like 30/min (windows: s, min, h), got "${raw}".`);
+  return parsed;
+}
+
+function limits(env: NodeJS.ProcessEnv): HttpLimits {
+  const d = DEFAULT_HTTP_LIMITS;
+  const polls = env.LONG_POLLS_PER_ADDRESS;
+  if (polls !== undefined && polls !== '' && (!/^\d{1,6}$/.test(polls) || Number(polls) < 1)) {
+    throw new ConfigError(`LONG_POLLS_PER_ADDRESS must be a whole number from 1 to 999999, got "${polls}".`);
+  }
+  return {
+    authPerAddress: rate(env, 'RATE_LIMIT_AUTH_ADDRESS', d.authPerAddress),
+    authPerDid: rate(env, 'RATE_LIMIT_AUTH_DID', d.authPerDid),
+    relayPerAddress: rate(env, 'RATE_LIMIT_RELAY_ADDRESS', d.relayPerAddress),
+    relayPerDid: rate(env, 'RATE_LIMIT_RELAY_DID', d.relayPerDid),
+    longPollsPerAddress: polls ? Number(polls) : d.longPollsPerAddress,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -65,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     staticDir: resolve(root, env.STATIC_DIR || './dist/web'),
     mqttExternal: externalMqtt(env),
     externalServices: externalServices(env),
+    limits: limits(env),
   };
 }
 

@@ -135,6 +135,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const app = createApp({
     staticDir: config.staticDir,
     store,
+    ...(config.limits ? { limits: config.limits } : {}),
     clock,
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
@@ -397,6 +398,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const app = createApp({
     staticDir: config.staticDir,
     store,
+    ...(config.limits ? { limits: config.limits } : {}),
     clock,
     rooms: { store, clock, rooms, presence, gateway },
     relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../test-support/manual-clock';
-import { TokenBucketLimiter } from './rate-limit';
+import { ConcurrencyLimiter, TokenBucketLimiter } from './rate-limit';
 
 describe('TokenBucketLimiter', () => {
   it('allows a burst of capacity, then refills continuously', () => {
@@ -42,5 +42,21 @@ describe('TokenBucketLimiter', () => {
   it('refuses nonsense options', () => {
     expect(() => new TokenBucketLimiter({ capacity: 0, refillPerSecond: 1, clock: manualClock() })).toThrow(RangeError);
     expect(() => new TokenBucketLimiter({ capacity: 1, refillPerSecond: 0, clock: manualClock() })).toThrow(RangeError);
+  });
+});
+
+describe('ConcurrencyLimiter', () => {
+  it('holds at most max per key, frees on release, and ignores a second release', () => {
+    const limiter = new ConcurrencyLimiter(2);
+    const a = limiter.acquire('a');
+    const b = limiter.acquire('a');
+    expect(a && b).toBeTruthy();
+    expect(limiter.acquire('a')).toBeUndefined();
+    expect(limiter.acquire('b')).toBeDefined();
+    a!();
+    a!();
+    expect(limiter.held('a')).toBe(1);
+    expect(limiter.acquire('a')).toBeDefined();
+    expect(limiter.acquire('a')).toBeUndefined();
   });
 });

@@ -55,13 +55,47 @@ export function clientAddress(c: Context): string {
   }
 }
 
+/** 429 RATE_LIMITED with Retry-After; `shape` 'agora' adds the relay's `ok: false`. */
+export function tooManyRequests(c: Context, retryAfterSeconds: number, what = 'requests', shape: 'coded' | 'agora' = 'coded'): Response {
+  c.header('Retry-After', String(retryAfterSeconds));
+  const body = { code: 'RATE_LIMITED', message: `Too many ${what}; try again in ${retryAfterSeconds} s.`, details: { retryAfterSeconds } };
+  return c.json(shape === 'agora' ? { ok: false as const, ...body } : body, statusForCode('RATE_LIMITED'));
+}
+
 export function rateLimit(limiter: TokenBucketLimiter, key: (c: Context) => string = clientAddress) {
   return createMiddleware(async (c, next) => {
     const verdict = limiter.take(key(c));
-    if (!verdict.ok) {
-      c.header('Retry-After', String(verdict.retryAfterSeconds));
-      return c.json({ code: 'RATE_LIMITED', message: `Too many requests; try again in ${verdict.retryAfterSeconds} s.` }, statusForCode('RATE_LIMITED'));
-    }
+    if (!verdict.ok) return tooManyRequests(c, verdict.retryAfterSeconds);
     return next();
   });
+}
+
+/**
+ * At most `max` things at once per key (long-polls per client address). `acquire` answers the
+ * release function, or undefined when the key is at its cap; releasing twice is harmless.
+ */
+export class ConcurrencyLimiter {
+  readonly #held = new Map<string, number>();
+
+  constructor(private readonly max: number) {
+    if (!(max >= 1)) throw new RangeError('max must be ≥ 1');
+  }
+
+  held(key: string): number {
+    return this.#held.get(key) ?? 0;
+  }
+
+  acquire(key: string): (() => void) | undefined {
+    const held = this.held(key);
+    if (held >= this.max) return undefined;
+    this.#held.set(key, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const now = this.held(key) - 1;
+      if (now <= 0) this.#held.delete(key);
+      else this.#held.set(key, now);
+    };
+  }
 }

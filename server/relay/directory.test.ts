@@ -133,8 +133,10 @@ describe('POST /seed', () => {
   it('with the demo off needs a facilitator session, and seeds three complete signed threads (12 events)', async () => {
     r = relayApp();
     expect((await r.post('', '/seed')).status).toBe(401);
-    expect((await r.post('', '/seed', { cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()) })).status).toBe(403);
-    const res = await r.post('', '/seed', { cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()) });
+    // Same-origin, as the console sends it: a cookie without Origin is a CSRF refusal (decisions-server §28).
+    const origin = 'http://localhost';
+    expect((await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()) })).status).toBe(403);
+    const res = await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()) });
     expect(await res.json()).toEqual({ ok: true, count: 12 });
     const threads = await r.services.relay.store.listThreads({ limit: 10 });
     expect(threads.map((t) => t.state.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);

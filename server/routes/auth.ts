@@ -12,7 +12,7 @@ import { CodedError } from '@shared/errors';
 import { randomToken, tokenHash } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { DidVerifier } from '../crypto/node-verifier';
-import { rateLimit, type TokenBucketLimiter } from '../http/rate-limit';
+import { rateLimit, tooManyRequests, type TokenBucketLimiter } from '../http/rate-limit';
 import { isHttps } from '../http/request-origin';
 import { jsonBody } from '../http/json-body';
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
@@ -28,6 +28,11 @@ export interface AuthDeps {
   readonly verifier: DidVerifier;
   /** Per client address on everything but GET /session (see README "Operator identity"). */
   readonly limiter: TokenBucketLimiter;
+  /**
+   * Sessions opened per operator DID (login, enroll), charged once the signature verifies: a
+   * claimed DID costs nothing, so nobody can spend another operator's budget (decisions-server §26).
+   */
+  readonly didLimiter?: TokenBucketLimiter;
 }
 
 const Did = z.string().max(128).refine(isDidKey, 'must be an Ed25519 did:key (did:key:z…)');
@@ -74,6 +79,11 @@ export function authRoutes(deps: AuthDeps) {
   }
 
   const limited = rateLimit(deps.limiter);
+  /** The 429 once this DID opened its budget of sessions, else undefined. */
+  const overDidBudget = (c: Context, did: string): Response | undefined => {
+    const verdict = deps.didLimiter?.take(did);
+    return verdict && !verdict.ok ? tooManyRequests(c, verdict.retryAfterSeconds, 'sign-ins for this key') : undefined;
+  };
   const limitedBody = bodyLimit({
     maxSize: AUTH_BODY_LIMIT_BYTES,
     onError: () => {
@@ -95,6 +105,8 @@ export function authRoutes(deps: AuthDeps) {
       .post('/login', limited, limitedBody, jsonBody(LoginBody), async (c) => {
         const body = c.req.valid('json');
         await verifySignedChallenge(body);
+        const refused = overDidBudget(c, body.did);
+        if (refused) return refused;
         const operator = await store.getOperator(body.did);
         if (!operator) throw new CodedError('NOT_ENROLLED', 'This key is not enrolled as an operator; ask a facilitator for an enrollment link.');
         return c.json(await startSession(c, operator), 200);
@@ -103,6 +115,8 @@ export function authRoutes(deps: AuthDeps) {
       .post('/enroll', limited, limitedBody, jsonBody(EnrollBody), async (c) => {
         const body = c.req.valid('json');
         await verifySignedChallenge(body);
+        const refused = overDidBudget(c, body.did);
+        if (refused) return refused;
         const now = clock.now();
         const role = await store.consumeEnrollment(tokenHash(body.token), now);
         if (role === undefined) throw new CodedError('ENROLLMENT_INVALID', 'The enrollment link is unknown, already used or expired; ask for a new one.');

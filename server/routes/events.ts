@@ -10,6 +10,7 @@ import { MESSAGE_TYPES } from '@shared/agora/envelope';
 import type { AgoraError } from '@shared/agora/reject-reasons';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { statusForAgoraError } from '../http/errors';
+import { clientAddress, tooManyRequests, type ConcurrencyLimiter, type TokenBucketLimiter } from '../http/rate-limit';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
 import { formatCursor, parseSince } from '../relay/cursor';
 import type { FeedFilter } from '../relay/event-feed';
@@ -20,6 +21,17 @@ export const DEFAULT_POLL_TIMEOUT_S = 30;
 export const MAX_POLL_TIMEOUT_S = 60;
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 500;
+
+/** The relay's budgets (http/limits.ts); absent, the relay is unlimited (unit-level apps). */
+export interface EventRouteLimits {
+  readonly perAddress: TokenBucketLimiter;
+  readonly perDid: TokenBucketLimiter;
+  readonly longPolls: ConcurrencyLimiter;
+}
+
+/** The wait a long-poll asks for, clamped to the spec's maximum ("default: 30, max: 60"). */
+export const pollTimeoutMs = (requestedSeconds: number | undefined): number =>
+  Math.min(requestedSeconds ?? DEFAULT_POLL_TIMEOUT_S, MAX_POLL_TIMEOUT_S) * 1000;
 
 export const agoraErrorResponse = (c: Context, error: AgoraError) =>
   c.json({ ok: false as const, code: error.code, message: error.message, details: error.details }, statusForAgoraError(error));
@@ -69,14 +81,20 @@ const PollQuery = z.object({
 const pageBody = (events: readonly StoredRelayEnvelope[], hasMore: boolean, cursor: number): string =>
   `{"ok":true,"events":[${events.map((e) => e.json).join(',')}],"hasMore":${hasMore},"cursor":"${formatCursor(cursor)}"}`;
 
-export function eventRoutes(services: RelayServices) {
+export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) {
   const { relay, directory, feed } = services;
   return new Hono()
     .post('/', async (c) => {
+      // Per address before anything is read or verified: a flood of garbage costs one map lookup.
+      const byAddress = limits?.perAddress.take(clientAddress(c));
+      if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'envelopes from this address', 'agora');
       const body = await readLimitedBody(c);
       if ('error' in body) return agoraErrorResponse(c, body.error);
       const verified = await relay.verify(body.text, body.bytes);
       if (!verified.ok) return agoraErrorResponse(c, verified.error);
+      // Per signer once the signature verified: a claimed sender cannot spend another's budget.
+      const byDid = limits?.perDid.take(verified.value.envelope.sender.id);
+      if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'envelopes from this sender', 'agora');
       if (isRegistration(verified.value.envelope)) {
         const registered = await directory.registerVerified(verified.value);
         if (!registered.ok) return agoraErrorResponse(c, registered.error);
@@ -116,35 +134,45 @@ export function eventRoutes(services: RelayServices) {
         ...(q.thread === undefined ? {} : { threadId: q.thread }),
         ...(since.kind === 'timestamp' ? { sinceTs: since.ms } : {}),
       };
-      const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
-      const timeoutMs = Math.min(q.timeout ?? DEFAULT_POLL_TIMEOUT_S, MAX_POLL_TIMEOUT_S) * 1000;
-      const deadline = Date.now() + timeoutMs; // a wall-clock wait, not protocol time
-      let afterSeq = since.kind === 'cursor' ? since.seq : undefined;
-      for (;;) {
-        const page = await relay.store.listEvents({
-          ...(afterSeq === undefined ? {} : { afterSeq }),
-          ...(filter.sinceTs === undefined ? {} : { sinceTs: filter.sinceTs }),
-          liveAt: relay.now(),
-          ...(filter.recipient === undefined ? {} : { recipient: filter.recipient }),
-          ...(filter.sender === undefined ? {} : { sender: filter.sender }),
-          ...(filter.type === undefined ? {} : { type: filter.type }),
-          ...(filter.threadId === undefined ? {} : { threadId: filter.threadId }),
-          limit,
-        });
-        // "If events exist: Return immediately". Without more, the page covered the store up to
-        // its head, so the head is a safe resume point even past events that did not match.
-        if (page.events.length > 0) {
-          const cursor = page.hasMore ? page.events[page.events.length - 1]!.seq : Math.max(page.headSeq, afterSeq ?? 0);
-          return c.body(pageBody(page.events, page.hasMore, cursor), 200, { 'content-type': 'application/json' });
-        }
-        const head = Math.max(page.headSeq, afterSeq ?? 0);
-        const outcome = await feed.wait(head, filter, limit, deadline - Date.now(), c.req.raw.signal);
-        if (outcome.kind === 'events') {
-          const last = outcome.events[outcome.events.length - 1]!;
-          return c.body(pageBody(outcome.events, outcome.hasMore, last.seq), 200, { 'content-type': 'application/json' });
-        }
-        if (outcome.kind === 'timeout') return c.body(pageBody([], false, head), 200, { 'content-type': 'application/json' });
-        afterSeq = head; // refetch: another writer moved the store; read it again from here
+      const deadline = Date.now() + pollTimeoutMs(q.timeout); // a wall-clock wait, not protocol time
+      // Each waiting poll holds a socket, a timer and a feed entry: an address gets a fixed share.
+      const release = limits ? limits.longPolls.acquire(clientAddress(c)) : () => undefined;
+      if (!release) return tooManyRequests(c, 1, 'long-polls open from this address', 'agora');
+      try {
+        return await poll(c, q, since, filter, deadline);
+      } finally {
+        release();
       }
     });
+
+  async function poll(c: Context, q: z.infer<typeof PollQuery>, since: NonNullable<ReturnType<typeof parseSince>>, filter: FeedFilter, deadline: number): Promise<Response> {
+    const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
+    let afterSeq = since.kind === 'cursor' ? since.seq : undefined;
+    for (;;) {
+      const page = await relay.store.listEvents({
+        ...(afterSeq === undefined ? {} : { afterSeq }),
+        ...(filter.sinceTs === undefined ? {} : { sinceTs: filter.sinceTs }),
+        liveAt: relay.now(),
+        ...(filter.recipient === undefined ? {} : { recipient: filter.recipient }),
+        ...(filter.sender === undefined ? {} : { sender: filter.sender }),
+        ...(filter.type === undefined ? {} : { type: filter.type }),
+        ...(filter.threadId === undefined ? {} : { threadId: filter.threadId }),
+        limit,
+      });
+      // "If events exist: Return immediately". Without more, the page covered the store up to
+      // its head, so the head is a safe resume point even past events that did not match.
+      if (page.events.length > 0) {
+        const cursor = page.hasMore ? page.events[page.events.length - 1]!.seq : Math.max(page.headSeq, afterSeq ?? 0);
+        return c.body(pageBody(page.events, page.hasMore, cursor), 200, { 'content-type': 'application/json' });
+      }
+      const head = Math.max(page.headSeq, afterSeq ?? 0);
+      const outcome = await feed.wait(head, filter, limit, deadline - Date.now(), c.req.raw.signal);
+      if (outcome.kind === 'events') {
+        const last = outcome.events[outcome.events.length - 1]!;
+        return c.body(pageBody(outcome.events, outcome.hasMore, last.seq), 200, { 'content-type': 'application/json' });
+      }
+      if (outcome.kind === 'timeout') return c.body(pageBody([], false, head), 200, { 'content-type': 'application/json' });
+      afterSeq = head; // refetch: another writer moved the store; read it again from here
+    }
+  }
 }

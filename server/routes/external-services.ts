@@ -13,6 +13,7 @@ import type { NegotiationLimits } from '@shared/negotiation/manifest';
 import { foldBridgedThread, foldBridgedThreads } from '../external/bridged-threads';
 import type { RelayBridge } from '../external/relay-bridge';
 import { normaliseBaseUrl, ServiceInput } from '../external/services-config';
+import { readJsonBody } from '../http/limited-body';
 import { requireSession, type SessionDeps } from '../http/session';
 import type { ExternalService } from '../store/service-registry-store';
 
@@ -23,6 +24,8 @@ export const BUILTIN_SERVICES = [
 ] as const;
 
 const MAX_FORWARD_BYTES = 256 * 1024;
+/** A service or a watched DID is a few hundred bytes; strict UTF-8 JSON (http/limited-body.ts). */
+const MAX_SETTINGS_BODY_BYTES = 16 * 1024;
 // An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
 const Did = z.string().max(256).refine(isDidKey);
 
@@ -75,7 +78,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       return c.json({ services: [...builtins(self), ...(await registry.listServices()).map(describe)], watched: await registry.listWatched() }, 200);
     })
     .post('/', facilitator, async (c) => {
-      const parsed = ServiceInput.safeParse(await c.req.json().catch(() => undefined));
+      const parsed = ServiceInput.safeParse(await readJsonBody(c, MAX_SETTINGS_BODY_BYTES));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'A service needs a name (1–80 characters), a url, a kind (relay or negotiation) and readOnly (true or false).');
       const baseUrl = normaliseBaseUrl(parsed.data.url);
       if (!baseUrl) throw new CodedError('INVALID_REQUEST', 'The URL must be http(s), without credentials, query or fragment.', { reason: 'url_invalid' });
@@ -96,14 +99,16 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
     })
     .get('/watched', reader, async (c) => c.json({ watched: await registry.listWatched() }, 200))
     .post('/watched', facilitator, async (c) => {
-      const parsed = z.object({ did: Did }).safeParse(await c.req.json().catch(() => undefined));
+      const parsed = z.object({ did: Did }).safeParse(await readJsonBody(c, MAX_SETTINGS_BODY_BYTES));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.addWatched(parsed.data.did, session.clock.now());
       void bridge.refresh();
       return c.json({ watched: await registry.listWatched() }, 200);
     })
     .delete('/watched/:did', facilitator, async (c) => {
-      await registry.removeWatched(c.req.param('did'));
+      const did = Did.safeParse(c.req.param('did'));
+      if (!did.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
+      await registry.removeWatched(did.data);
       void bridge.refresh();
       return c.json({ watched: await registry.listWatched() }, 200);
     });

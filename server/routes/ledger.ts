@@ -5,13 +5,13 @@ import { CodedError } from '@shared/errors';
 import { recordBurn } from '../oacop/ledger';
 import type { AgoraRelay } from '../relay/agora-relay';
 import type { OacopStore } from '../store/oacop-store';
-import { readLimitedBody } from './events';
+import { agoraErrorResponse, readLimitedBody } from './events';
 
 export function ledgerRoutes(relay: AgoraRelay, store: OacopStore) {
   return new Hono()
     .post('/burns', async (c) => {
       const body = await readLimitedBody(c);
-      if ('error' in body) throw new CodedError(body.error.code, body.error.message, body.error.details);
+      if ('error' in body) return agoraErrorResponse(c, body.error);
       return c.json(await recordBurn(relay, store, body.text, body.bytes), 201);
     })
     .get('/burns/:txId', async (c) => {

@@ -71,7 +71,7 @@ describe('SqliteGroupCommit', () => {
     const cli = new SqliteStore({ file, busyTimeoutMs: 50 });
     try {
       await server.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
-      const row = { roomId: 'r1', topic: 'rooms/r1/public', topicKind: 'public', topicAgentId: null, messageId: null, type: null, fromId: null, payload: Uint8Array.of(1), receivedAt: 1 };
+      const row = { roomId: 'r1', topic: 'rooms/r1/public', topicKind: 'public' as const, topicAgentId: null, messageId: null, type: null, fromId: null, payload: Uint8Array.of(1), receivedAt: 1 };
       // The server's append is queued for the next turn; the CLI's write must not wait on it.
       const pending = server.appendMessage(row);
       await cli.putAgentCredential({ agentId: 'agent-a', passwordHash: 'h', createdAt: 1 });

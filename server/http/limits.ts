@@ -1,0 +1,54 @@
+// The HTTP side's budgets (issue 9 item 5, docs/decisions-server.md §26–§27): how many requests a
+// client address or a verified DID may make, and how many long-polls one address may hold open.
+// Each rate is a token bucket written `N/window` ("30/min"): a burst of N, refilled at N per
+// window. Defaults are far above what the demo agents, the soak and the e2e journeys send.
+
+export interface Rate {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+}
+
+export interface HttpLimits {
+  /** /api/auth (challenge, login, enroll, logout) per client address. */
+  readonly authPerAddress: Rate;
+  /** Sessions opened (login, enroll) per operator DID, counted once its signature verifies. */
+  readonly authPerDid: Rate;
+  /** POST /events per client address, counted before the body is read. */
+  readonly relayPerAddress: Rate;
+  /** POST /events per signer DID, counted once the envelope's signature verifies. */
+  readonly relayPerDid: Rate;
+  /** GET /events long-polls one client address may hold open at once. */
+  readonly longPollsPerAddress: number;
+}
+
+const WINDOW_SECONDS = { s: 1, min: 60, h: 3600 } as const;
+
+/** "30/min" → a burst of 30 refilled at 0.5 per second; undefined when it is not that shape. */
+export function parseRate(text: string): Rate | undefined {
+  const match = /^(\d{1,7})\/(s|min|h)$/.exec(text.trim());
+  if (!match) return undefined;
+  const capacity = Number(match[1]);
+  if (capacity < 1) return undefined;
+  return { capacity, refillPerSecond: capacity / WINDOW_SECONDS[match[2] as keyof typeof WINDOW_SECONDS] };
+}
+
+const rate = (text: string): Rate => parseRate(text)!;
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  authPerAddress: rate('30/min'),
+  authPerDid: rate('10/min'),
+  // The soak posts 20 signed REQUESTs a second from one DID on loopback; the demo agents far fewer.
+  relayPerAddress: rate('6000/min'),
+  relayPerDid: rate('1800/min'),
+  // The soak holds 20 long-polls from loopback, the demo agents about a dozen.
+  longPollsPerAddress: 64,
+};
+
+/** For tests and benches that measure something else: no budget is ever reached. */
+export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
+  authPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  authPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  relayPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  relayPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  longPollsPerAddress: 1e9,
+};

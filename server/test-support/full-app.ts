@@ -1,0 +1,71 @@
+// The whole app (rooms included) over a real embedded broker and a real SQLite file, with
+// operator sessions and a hand-moved clock, for the HTTP hardening tests. `serve()` also puts it
+// on a real loopback port, for tests that need sockets (long-polls, slow readers, /mqtt).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp, type AppOptions } from '../app';
+import type { HttpLimits } from '../http/limits';
+import { PresenceTracker } from '../rooms/presence-tracker';
+import { sessionCookie } from './sessions';
+import { startRoomHarness, type RoomHarness } from './room-harness';
+
+export interface FullApp {
+  readonly app: ReturnType<typeof createApp>;
+  readonly harness: RoomHarness;
+  readonly dir: string;
+  readonly file: string;
+  readonly facilitator: string;
+  readonly observer: string;
+  readonly clock: { now(): number; advance(ms: number): void };
+  serve(): Promise<{ server: HttpServer; url: string }>;
+  close(): Promise<void>;
+}
+
+export async function fullApp(options: { limits?: Partial<HttpLimits>; extra?: Partial<AppOptions> } = {}): Promise<FullApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-full-app-'));
+  const staticDir = join(dir, 'static');
+  mkdirSync(staticDir);
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  const harness = await startRoomHarness({ dataDir: dir });
+  const presence = new PresenceTracker(harness.broker, () => harness.clock.now);
+  const clock = { now: () => harness.clock.now, advance: (ms: number) => void (harness.clock.now += ms) };
+  const app = createApp({
+    staticDir,
+    store: harness.store,
+    clock,
+    rooms: { store: harness.store, clock, rooms: harness.rooms, presence, gateway: harness.gateway },
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...options.extra,
+  });
+  const facilitator = await sessionCookie(harness.store, 'did:key:z6MkHardeningFacilitator', 'facilitator', harness.clock.now);
+  const observer = await sessionCookie(harness.store, 'did:key:z6MkHardeningObserver', 'observer', harness.clock.now);
+  const servers: ServerType[] = [];
+  return {
+    app,
+    harness,
+    dir,
+    file: join(dir, 'switchboard.sqlite'),
+    facilitator,
+    observer,
+    clock,
+    async serve() {
+      const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+      servers.push(server);
+      await new Promise((resolve) => server.once('listening', resolve));
+      return { server: server as HttpServer, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    },
+    async close() {
+      for (const server of servers) {
+        (server as HttpServer).closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+      presence.stop();
+      await harness.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
