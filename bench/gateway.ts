@@ -29,6 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -188,7 +189,7 @@ async function throughput(path: Path, qos: Qos, seconds = TP_SECONDS, warmup = 0
   return { rate: (n1 - n0) / ((t1 - t0) / 1000), lost: sent - received, wrong };
 }
 
-interface Latency { n: number; p50: number; p90: number; p99: number; max: number; lost: number; wrong: number; sendRate: number }
+interface Latency { n: number; p50: number; p90: number; p99: number; max: number; lost: number; wrong: number; sendRate: number; loopP99: number }
 
 /** Open loop at a fixed offered rate; latency = delivery time − the send time in the payload. */
 async function latency(path: Path, qos: Qos, rate: number, seconds = SECONDS): Promise<Latency> {
@@ -205,6 +206,9 @@ async function latency(path: Path, qos: Qos, rate: number, seconds = SECONDS): P
     if (seq >= skip) samples.push(performance.now() - sentUs / 1000);
   };
   let sent = 0;
+  // How late the event loop ran meanwhile: a stall there delays every path alike.
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const t0 = performance.now();
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
@@ -218,10 +222,11 @@ async function latency(path: Path, qos: Qos, rate: number, seconds = SECONDS): P
   });
   const sendRate = total / ((performance.now() - t0) / 1000);
   await drain(() => received >= total);
+  loop.disable();
   sink = undefined;
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
-  return { n: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples.at(-1) ?? NaN, lost: total - received, wrong, sendRate };
+  return { n: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples.at(-1) ?? NaN, lost: total - received, wrong, sendRate, loopP99: loop.percentile(99) / 1e6 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,7 +296,7 @@ for (const qos of [0, 1] as const) {
 }
 
 console.log(`\nLatency at a fixed offered rate: ms from send to delivery, ${SECONDS} s per cell, first 0.25 s dropped`);
-console.log('qos   rate  path                   n    p50    p90    p99     max  lost  p99/direct');
+console.log('qos   rate  path                   n    p50    p90    p99     max  lost  p99/direct  loop p99');
 const results: { qos: Qos; rate: number; path: Path; r: Latency }[] = [];
 for (const qos of [1, 0] as const) {
   await subscribeAll(qos);
@@ -302,7 +307,7 @@ for (const qos of [1, 0] as const) {
       direct ??= r;
       results.push({ qos, rate, path, r });
       console.log(
-        `${pad(qos, 3)}  ${pad(f0(rate), 5)}  ${LABEL[path].padEnd(18)} ${pad(r.n, 5)} ${pad(f2(r.p50), 6)} ${pad(f2(r.p90), 6)} ${pad(f2(r.p99), 6)} ${pad(f2(r.max), 7)} ${pad(r.lost, 5)}  ${pad(path === 'direct' ? '' : f2(r.p99 / direct.p99), 10)}` +
+        `${pad(qos, 3)}  ${pad(f0(rate), 5)}  ${LABEL[path].padEnd(18)} ${pad(r.n, 5)} ${pad(f2(r.p50), 6)} ${pad(f2(r.p90), 6)} ${pad(f2(r.p99), 6)} ${pad(f2(r.max), 7)} ${pad(r.lost, 5)}  ${pad(path === 'direct' ? '' : f2(r.p99 / direct.p99), 10)}  ${pad(f2(r.loopP99), 8)}` +
           (r.wrong ? `  ! ${r.wrong} on another topic` : '') +
           (r.sendRate < rate * 0.97 ? `  ! offered only ${f0(r.sendRate)}/s` : ''),
       );

@@ -229,6 +229,7 @@ function surfaces(): Record<string, Surface> {
     'GET /api/services': sessionRead(() => '/api/services'),
     'POST /api/services': bodyRoute('POST', () => '/api/services', { name: 'Relay', url: 'http://127.0.0.1:9/', kind: 'relay' }, 'facilitator', MAX_REQUEST_BODY_BYTES),
     'DELETE /api/services/:id': sessionRoute('DELETE', junkSegment.map((id) => `/api/services/${id}`)),
+    'GET /api/services/watched': sessionRead(() => '/api/services/watched'),
     'POST /api/services/watched': bodyRoute('POST', () => '/api/services/watched', { did: agentA.did }, 'facilitator', MAX_REQUEST_BODY_BYTES),
     'DELETE /api/services/watched/:did': sessionRoute('DELETE', junkSegment.map((did) => `/api/services/watched/${did}`)),
     'GET /api/external/threads': sessionRead(() => '/api/external/threads'),
