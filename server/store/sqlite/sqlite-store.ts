@@ -74,6 +74,7 @@ export class SqliteStore implements Store {
       // message: it capped the gateway near 350 msg/s (docs/decisions.md). Power-loss durability
       // is PostgreSQL's job (DATABASE_URL).
       db.pragma('synchronous = NORMAL');
+      if (process.env.SQLITE_AUTOCHECKPOINT) db.pragma(`wal_autocheckpoint = ${Number(process.env.SQLITE_AUTOCHECKPOINT)}`);
       db.pragma('foreign_keys = ON');
       migrate(db);
       // Planner statistics (ENABLE_STAT4 in better-sqlite3's build) let a sparse filter, say one
