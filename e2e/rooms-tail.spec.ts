@@ -6,6 +6,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
+import { shownMessageIds, storedMessageIds } from './support/timeline';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(60_000);
@@ -33,15 +34,6 @@ async function grantMic(agentId: string): Promise<void> {
   await agents[agentId]!.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_grant' && (e.payload as { task_id: string }).task_id === tasks[agentId]);
 }
 
-/** Public messages as the server stored them, in order. */
-async function storedIds(): Promise<string[]> {
-  return page.evaluate(async (room) => {
-    const res = await fetch(`/api/rooms/${room}/messages?topic=public&limit=500`);
-    const body = (await res.json()) as { messages: { messageId: string }[] };
-    return body.messages.map((m) => m.messageId);
-  }, ROOM);
-}
-
 async function storedCursor(text: string): Promise<number> {
   return page.evaluate(
     async ({ room, text }) => {
@@ -60,23 +52,6 @@ async function loadAllOlder(): Promise<void> {
     await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
     await expect(page.getByTestId('older-state')).toHaveText('The beginning of this room', { timeout: 500 });
   }).toPass({ timeout: 20_000 });
-}
-
-/** Every message id the (virtualized) timeline shows, read by scrolling it top to bottom. */
-async function shownIds(): Promise<string[]> {
-  return page.getByTestId('timeline-scroller').evaluate(async (el) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const byIndex = new Map<number, string>();
-    el.scrollTop = 0;
-    await frame();
-    for (let guard = 0; guard < 500; guard++) {
-      for (const li of el.querySelectorAll<HTMLElement>('li[data-index]')) byIndex.set(Number(li.dataset.index), li.dataset.messageId ?? '');
-      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
-      el.scrollTop += el.clientHeight / 2;
-      await frame();
-    }
-    return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, id]) => id);
-  });
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -180,8 +155,8 @@ test('a reload shows exactly what the server stored: no gap, no duplicate', asyn
   await page.goto(`/rooms/${ROOM}`);
   await expect(page.getByTestId('public-message').filter({ hasText: 'later from a' })).toBeVisible();
   await loadAllOlder();
-  const shown = await shownIds();
-  const stored = await storedIds();
+  const shown = await shownMessageIds(page);
+  const stored = await storedMessageIds(page, ROOM);
   expect(new Set(shown).size).toBe(shown.length);
   expect(shown).toEqual(stored);
   expect(stored.length).toBe(SEEDED + 7 + 1 + 2);

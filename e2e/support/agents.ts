@@ -16,25 +16,41 @@ export interface TestAgent {
   waitFor(test: (topic: string, envelope: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Heartbeats into a room every `everyMs` until closed. */
   heartbeat(roomId: string, description: string, everyMs?: number): void;
+  /** Connects again after the broker dropped it (a server restart); its subscriptions are renewed. */
+  reconnect(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** A server of a journey's own, instead of the one global-setup started. */
+export interface AgentServer {
+  readonly mqttUrl: string;
+  readonly dataDir: string;
+  /**
+   * With an external broker (MQTT_URL): the CLI's broker settings, so `agents add` provisions
+   * Mosquitto too; the agent then connects with its id as client id, which its credential is bound to.
+   */
+  readonly externalBrokerEnv?: Record<string, string>;
+}
+
 /** `npm run cli -- agents add <agentId> --json`, as an administrator would. */
-export async function addAgentCredential(agentId: string): Promise<string> {
-  const dataDir = process.env.SWITCHBOARD_DATA_DIR;
+export async function addAgentCredential(agentId: string, dataDir = process.env.SWITCHBOARD_DATA_DIR, env: Record<string, string> = {}): Promise<string> {
   if (!dataDir) throw new Error('global-setup did not set SWITCHBOARD_DATA_DIR');
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'agents', 'add', agentId, '--json'], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, ...env, DATA_DIR: dataDir },
     timeout: 20_000,
   });
   return (JSON.parse(stdout) as { password: string }).password;
 }
 
-export async function connectTestAgent(agentId: string): Promise<TestAgent> {
-  const url = process.env.SWITCHBOARD_MQTT_URL;
+export async function connectTestAgent(agentId: string, server?: AgentServer): Promise<TestAgent> {
+  const url = server?.mqttUrl ?? process.env.SWITCHBOARD_MQTT_URL;
   if (!url) throw new Error('global-setup did not set SWITCHBOARD_MQTT_URL (no "MQTT for agents on" line)');
-  const password = await addAgentCredential(agentId);
-  const client = await mqtt.connectAsync(url, { protocolVersion: 5, username: agentId, password, clientId: `${agentId}-${randomUUID().slice(0, 6)}`, reconnectPeriod: 0 });
+  const password = await addAgentCredential(agentId, server?.dataDir ?? process.env.SWITCHBOARD_DATA_DIR, server?.externalBrokerEnv);
+  const clientId = server?.externalBrokerEnv ? agentId : `${agentId}-${randomUUID().slice(0, 6)}`;
+  const client = await mqtt.connectAsync(url, { protocolVersion: 5, username: agentId, password, clientId, reconnectPeriod: 0 });
+  // A server killed under it resets the socket; without a listener that error would end the
+  // test run. A dropped agent shows as a `waitFor` that times out instead.
+  client.on('error', () => undefined);
   const seen: { topic: string; envelope: Record<string, unknown> }[] = [];
   const waiters = new Set<() => void>();
   client.on('message', (topic, payload) => {
@@ -45,7 +61,8 @@ export async function connectTestAgent(agentId: string): Promise<TestAgent> {
     }
     for (const w of waiters) w();
   });
-  await client.subscribeAsync(['rooms/+/public', 'rooms/+/control', `rooms/+/agents/${agentId}/inbox`], { qos: 1 });
+  const filters = ['rooms/+/public', 'rooms/+/control', `rooms/+/agents/${agentId}/inbox`];
+  await client.subscribeAsync(filters, { qos: 1 });
   let timer: NodeJS.Timeout | undefined;
   const send: TestAgent['send'] = async (topic, type, roomId, payload) => {
     const id = `msg_${randomUUID()}`;
@@ -77,6 +94,23 @@ export async function connectTestAgent(agentId: string): Promise<TestAgent> {
       const beat = () => void send(`rooms/${roomId}/agents/${agentId}/heartbeat`, 'heartbeat', roomId, { ts: Math.floor(Date.now() / 1000), description }).catch(() => undefined);
       beat();
       timer = setInterval(beat, everyMs);
+    },
+    reconnect: async () => {
+      await new Promise<void>((resolve, reject) => {
+        const onConnect = () => {
+          client.off('error', onError);
+          resolve();
+        };
+        const onError = (error: Error) => {
+          client.off('connect', onConnect);
+          reject(error);
+        };
+        client.once('connect', onConnect);
+        client.once('error', onError);
+        client.reconnect();
+      });
+      // Subscribed before the caller publishes, so what the gateway approves next is seen here.
+      await client.subscribeAsync(filters, { qos: 1 });
     },
     async close() {
       clearInterval(timer);

@@ -18,6 +18,8 @@ export interface PrivateMosquitto {
   readonly dir: string;
   /** Everything mosquitto wrote on stdout and stderr, for failure messages. */
   log(): string;
+  /** Stops it (SIGTERM) and starts it again on the same port and directory, as an operator would. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -153,42 +155,59 @@ async function tryStart(binary: string, plugin: string, port: number, options: P
   const confFile = join(dir, 'mosquitto.conf');
   writeFileSync(confFile, conf);
 
-  const child: ChildProcess = spawn(binary, ['-c', confFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-  child.once('error', (error) => (log += `spawn failed: ${error.message}\n`));
-
-  // Readiness, not a timed assertion: poll until the listener accepts, for at most ~10 s.
-  for (let i = 0; i < 200 && !exited; i++) {
-    if (await canConnect(port)) {
-      const broker: PrivateMosquitto = {
-        url: `mqtt://127.0.0.1:${port}`,
-        port,
-        admin,
-        dir,
-        log: () => log,
-        async stop() {
-          if (!exited) {
-            child.kill('SIGTERM');
-            const killed = await Promise.race([exit.then(() => true), pause(5_000).then(() => false)]);
-            if (!killed) {
-              child.kill('SIGKILL');
-              await exit;
-            }
-          }
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-      return { ok: true, broker };
+  /** One mosquitto process on this config; `restart()` makes another on the same port and dir. */
+  const launch = () => {
+    const child: ChildProcess = spawn(binary, ['-c', confFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const run = { child, exited: false, exit: Promise.resolve() };
+    run.exit = new Promise<void>((resolve) => child.once('exit', () => ((run.exited = true), resolve())));
+    child.once('error', (error) => (log += `spawn failed: ${error.message}\n`));
+    return run;
+  };
+  const halt = async (run: ReturnType<typeof launch>) => {
+    if (run.exited) return;
+    run.child.kill('SIGTERM');
+    const killed = await Promise.race([run.exit.then(() => true), pause(5_000).then(() => false)]);
+    if (!killed) {
+      run.child.kill('SIGKILL');
+      await run.exit;
     }
-    await pause(50);
+  };
+  // Readiness, not a timed assertion: poll until the listener accepts, for at most ~10 s.
+  const ready = async (run: ReturnType<typeof launch>) => {
+    for (let i = 0; i < 200 && !run.exited; i++) {
+      if (await canConnect(port)) return true;
+      await pause(50);
+    }
+    return false;
+  };
+  let current = launch();
+
+  if (await ready(current)) {
+    const broker: PrivateMosquitto = {
+      url: `mqtt://127.0.0.1:${port}`,
+      port,
+      admin,
+      dir,
+      log: () => log,
+      async restart() {
+        // The dynamic-security plugin saved its clients to the file: they are there again.
+        await halt(current);
+        current = launch();
+        if (!(await ready(current))) throw new Error(`private mosquitto did not start again on port ${port}:\n${log}`);
+      },
+      async stop() {
+        await halt(current);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+    return { ok: true, broker };
   }
-  if (!exited) {
-    child.kill('SIGKILL');
-    await exit;
+  if (!current.exited) {
+    current.child.kill('SIGKILL');
+    await current.exit;
   }
   rmSync(dir, { recursive: true, force: true });
   return { ok: false, log };

@@ -19,15 +19,28 @@ import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
 import { ReviewQueue } from './review-queue';
 import { roomErrorInWords } from './words';
 
+// A live region: "Reconnecting…" and "Live" are announced when the connection drops and comes
+// back (UX.md item 10); the reason stays in the title, so a retry's error is not read out each time.
 function ConnectionBadge() {
   const status = useLiveRooms((s) => s.status);
   const error = useLiveRooms((s) => s.lastError);
   const tone = status === 'live' ? 'ok' : status === 'reconnecting' ? 'warn' : 'idle';
   const label = status === 'live' ? 'Live' : status === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
   return (
-    <span title={error ?? undefined} data-testid="connection-status">
+    <span role="status" title={error ?? undefined} data-testid="connection-status">
       <StatusDot tone={tone} label={label} />
     </span>
+  );
+}
+
+/** While reconnecting: what the reader sees is kept, and what is said meanwhile will follow. */
+function ReconnectingNote() {
+  const reconnecting = useLiveRooms((s) => s.status === 'reconnecting');
+  if (!reconnecting) return null;
+  return (
+    <p data-testid="connection-note" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+      The live connection dropped. Everything shown so far stays; messages sent meanwhile will appear, in order, once it is back. Retrying on its own.
+    </p>
   );
 }
 
@@ -98,6 +111,7 @@ export function RoomPage() {
           Review mode (a facilitator approves each candidate)
         </label>
       </div>
+      <ReconnectingNote />
       {moderation.isError ? <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(moderation.error)}</p> : null}
       {!facilitator ? (
         <div className="mt-4">
