@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+import { MAX_PACKET_BYTES } from './mqtt/embedded-broker';
+import { MIN_SEND_BUFFER_BYTES } from './mqtt/send-limits';
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
@@ -51,5 +53,20 @@ describe('loadConfig', () => {
 
   it.each(['0', 'many', '1.5'])('refuses LONG_POLLS_PER_ADDRESS=%s', (value) => {
     expect(() => loadConfig({ LONG_POLLS_PER_ADDRESS: value })).toThrow(/^LONG_POLLS_PER_ADDRESS must be/);
+  });
+
+  it('reads the MQTT send limits for clients that stop reading: 2 MiB and 10 s by default', () => {
+    expect(loadConfig({}).mqttSendLimits).toEqual({ maxBufferedBytes: 2 * 1024 * 1024, drainTimeoutMs: 10_000 });
+    expect(loadConfig({ MQTT_SEND_BUFFER_BYTES: '1048576', MQTT_DRAIN_TIMEOUT_MS: '2500' }).mqttSendLimits).toEqual({ maxBufferedBytes: 1_048_576, drainTimeoutMs: 2500 });
+  });
+
+  it('keeps one largest packet within MQTT_SEND_BUFFER_BYTES', () => {
+    expect(MIN_SEND_BUFFER_BYTES).toBeGreaterThanOrEqual(MAX_PACKET_BYTES);
+    expect(() => loadConfig({ MQTT_SEND_BUFFER_BYTES: String(MAX_PACKET_BYTES - 1) })).toThrow(`MQTT_SEND_BUFFER_BYTES must be a whole number from ${MIN_SEND_BUFFER_BYTES} to 1073741824, got "${MAX_PACKET_BYTES - 1}".`);
+  });
+
+  it.each(['0', '99', '10s', '1.5', '-1', '3600001'])('refuses MQTT_DRAIN_TIMEOUT_MS=%s with a message naming the variable', (value) => {
+    expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(/^MQTT_DRAIN_TIMEOUT_MS must be a whole number from 100 to 3600000/);
   });
 });

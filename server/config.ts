@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
+import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
 
 export interface Config {
   readonly host: string;
@@ -25,6 +26,8 @@ export interface Config {
   readonly externalServices?: readonly ConfiguredService[];
   /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
   readonly limits?: HttpLimits;
+  /** What the server's MQTT broker holds for a client that stops reading (MQTT_SEND_BUFFER_BYTES, MQTT_DRAIN_TIMEOUT_MS). */
+  readonly mqttSendLimits?: SendLimits;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +81,20 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
   };
 }
 
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,12}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
+  return Number(raw);
+}
+
+function mqttSendLimits(env: NodeJS.ProcessEnv): SendLimits {
+  return {
+    maxBufferedBytes: wholeNumber(env, 'MQTT_SEND_BUFFER_BYTES', DEFAULT_SEND_LIMITS.maxBufferedBytes, MIN_SEND_BUFFER_BYTES, 1024 ** 3),
+    drainTimeoutMs: wholeNumber(env, 'MQTT_DRAIN_TIMEOUT_MS', DEFAULT_SEND_LIMITS.drainTimeoutMs, 100, 3_600_000),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -92,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     mqttExternal: externalMqtt(env),
     externalServices: externalServices(env),
     limits: limits(env),
+    mqttSendLimits: mqttSendLimits(env),
   };
 }
 

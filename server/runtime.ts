@@ -110,6 +110,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
 
   const broker = await EmbeddedBroker.create({
     now: () => clock.now(),
+    ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
     verifyAgent: async (agentId, password) => {
       const credential = await store.getAgentCredential(agentId);
       return credential !== undefined && verifyPassword(password, credential.passwordHash);
@@ -417,6 +418,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     consoles = await ConsoleBridge.create({
       upstream: broker,
       now: () => clock.now(),
+      ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
       beforeForward: async (message) => {
         const stored = await history.record(message);
         if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);

@@ -13,6 +13,7 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { BrokerIdentity } from './acl';
 import type { BrokerMessage, BrokerPort } from './broker-port';
 import { EmbeddedBroker } from './embedded-broker';
+import type { SendLimits } from './send-limits';
 
 export interface ConsoleBridgeOptions {
   /** The external broker, reached with the server's credential. */
@@ -20,6 +21,8 @@ export interface ConsoleBridgeOptions {
   /** Records and audits a console's publish before it goes upstream (a throw refuses it). */
   readonly beforeForward: (message: BrokerMessage) => Promise<void>;
   readonly now: () => number;
+  /** What the consoles' aedes holds for a console that stops reading (send-limits.ts). */
+  readonly sendLimits?: SendLimits;
 }
 
 /** What the console reads: the rooms and the console's own notices (review queue, moderation). */
@@ -40,6 +43,7 @@ export class ConsoleBridge {
     const forwarded = new WeakSet<Uint8Array>();
     const local = await EmbeddedBroker.create({
       now: options.now,
+      ...(options.sendLimits ? { sendLimits: options.sendLimits } : {}),
       // Agents use the external broker; here only session-authenticated consoles connect.
       verifyAgent: async () => false,
       beforeRoute: async (message) => {

@@ -8,6 +8,7 @@ import { WebSocketServer, createWebSocketStream } from 'ws';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
 import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
 import { storageFailure } from '../store/storage-errors';
+import { applySendLimits, DEFAULT_SEND_LIMITS, queuedBytes, type SendLimits } from './send-limits';
 import { topicMatches } from './topic-filter';
 
 /** Generous hard cap per packet; envelopes over 256 KiB are refused with a coded reject above it. */
@@ -23,6 +24,8 @@ export interface EmbeddedBrokerOptions {
   readonly beforeRoute?: (message: BrokerMessage) => Promise<void> | void;
   readonly onClientGone?: (identity: BrokerIdentity, clientId: string) => void;
   readonly now?: () => number;
+  /** What the broker holds for a client that does not read, and how long (send-limits.ts). */
+  readonly sendLimits?: SendLimits;
 }
 
 /** A refusal the broker expects (e.g. a room nobody created): refused quietly, not logged as a fault. */
@@ -51,20 +54,27 @@ export class EmbeddedBroker implements BrokerPort {
   readonly #upgradeIdentities = new WeakMap<IncomingMessage, BrokerIdentity>();
   readonly #handlers = new Set<{ filter: string; handler: MessageHandler }>();
   readonly #now: () => number;
+  readonly #sendLimits: SendLimits;
+  /** Per connected client: the bytes the process holds for it (send-limits.ts). */
+  readonly #queued = new WeakMap<Client, () => number>();
   #tcp: NetServer | undefined;
   #wss: WebSocketServer | undefined;
 
-  private constructor(aedes: Aedes, now: () => number) {
+  private constructor(aedes: Aedes, now: () => number, sendLimits: SendLimits) {
     this.#aedes = aedes;
     this.#now = now;
+    this.#sendLimits = sendLimits;
   }
 
   static async create(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
     const now = options.now ?? Date.now;
     // The hooks need the instance, which exists right after aedes does and before any connection.
     const ref: { broker?: EmbeddedBroker } = {};
+    const sendLimits = options.sendLimits ?? DEFAULT_SEND_LIMITS;
     const aedes = await Aedes.createBroker({
       maximumPacketSize: MAX_PACKET_BYTES,
+      // Only a backstop: applySendLimits never lets aedes wait for a drain (send-limits.ts).
+      drainTimeout: sendLimits.drainTimeoutMs,
       authenticate: (client, username, password, done) => {
         void ref.broker!.#authenticate(client, username, password, options).then(
           () => done(null, true),
@@ -101,7 +111,7 @@ export class EmbeddedBroker implements BrokerPort {
         callback(null, subscription);
       },
     });
-    const broker = new EmbeddedBroker(aedes, now);
+    const broker = new EmbeddedBroker(aedes, now, sendLimits);
     ref.broker = broker;
     aedes.on('publish', (packet, client) => broker.#dispatch(packet, client));
     aedes.on('clientDisconnect', (client) => {
@@ -124,8 +134,7 @@ export class EmbeddedBroker implements BrokerPort {
     }
     // A client id in use by another identity cannot be taken over (MQTT would disconnect the
     // current holder): refuse the newcomer instead.
-    // `clients` is aedes' public registry of connected clients by id (not in its typings).
-    const holder = (this.#aedes as unknown as { clients: Record<string, Client | undefined> }).clients[client.id];
+    const holder = this.#connected(client.id);
     const holderIdentity = holder ? this.#identities.get(holder) : undefined;
     if (holderIdentity && !sameIdentity(holderIdentity, identity)) throw authError('identifier_rejected', 2);
     this.#identities.set(client, identity);
@@ -168,7 +177,7 @@ export class EmbeddedBroker implements BrokerPort {
   listenTcp(host: string, port: number): Promise<AddressInfo> {
     const server = createServer((socket: Socket) => {
       socket.setNoDelay(true);
-      this.#aedes.handle(socket);
+      this.#handle(socket);
     });
     this.#tcp = server;
     return new Promise((resolve, reject) => {
@@ -199,12 +208,33 @@ export class EmbeddedBroker implements BrokerPort {
             this.#upgradeIdentities.set(request, identity);
             const stream = createWebSocketStream(ws);
             stream.on('error', () => stream.destroy());
-            this.#aedes.handle(stream, request);
+            // The stream hands ws one frame at a time: the rest waits in the stream's queue.
+            this.#handle(stream, request, socket as Socket);
           });
         },
         () => refuseUpgrade(socket, 500, 'Internal Server Error'),
       );
     });
+  }
+
+  /** Hands a connection to aedes, held to the send limits; `socket` is a WebSocket's transport. */
+  #handle(connection: Duplex, request?: IncomingMessage, socket?: Socket): void {
+    const client = this.#aedes.handle(connection, request);
+    this.#queued.set(client, () => queuedBytes(connection, socket));
+    applySendLimits(connection, this.#sendLimits, (reason) => {
+      console.error(`switchboard: SLOW_CLIENT: disconnected MQTT client ${JSON.stringify(client.id ?? '')} (${reason}); it was not reading what it subscribed to.`);
+    });
+  }
+
+  /** Bytes the process holds for a connected client (0 when it keeps up); undefined when no such client is connected. */
+  queuedBytes(clientId: string): number | undefined {
+    const client = this.#connected(clientId);
+    return client ? (this.#queued.get(client)?.() ?? 0) : undefined;
+  }
+
+  /** `clients` is aedes' public registry of connected clients by id (not in its typings). */
+  #connected(clientId: string): Client | undefined {
+    return (this.#aedes as unknown as { clients: Record<string, Client | undefined> }).clients[clientId];
   }
 
   get connectedClients(): number {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Gateway, isCandidate } from '../gateway/gateway';
 import { EmbeddedBroker } from '../mqtt/embedded-broker';
+import type { SendLimits } from '../mqtt/send-limits';
 import { HistoryRecorder } from '../rooms/history-recorder';
 import { RoomRegistry } from '../rooms/room-registry';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
@@ -31,11 +32,11 @@ export interface RoomHarness {
 
 export const PASSWORD = 'test-password';
 
-export async function startRoomHarness(options: { dataDir?: string } = {}): Promise<RoomHarness> {
+export async function startRoomHarness(options: { dataDir?: string; sendLimits?: SendLimits } = {}): Promise<RoomHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-rooms-'));
   const clock = { now: Date.UTC(2026, 10, 22, 12, 0, 0) };
   const clients: TestClient[] = [];
-  let parts = await wire(dataDir, clock);
+  let parts = await wire(dataDir, clock, options.sendLimits);
 
   const harness: RoomHarness = {
     get store() { return parts.store; },
@@ -80,7 +81,7 @@ export async function startRoomHarness(options: { dataDir?: string } = {}): Prom
       await parts.gateway.stop();
       await parts.broker.close();
       await parts.store.close();
-      parts = await wire(dataDir, clock);
+      parts = await wire(dataDir, clock, options.sendLimits);
     },
     async close() {
       await Promise.all(clients.splice(0).map((c) => c.client.endAsync(true)));
@@ -93,7 +94,7 @@ export async function startRoomHarness(options: { dataDir?: string } = {}): Prom
   return harness;
 }
 
-async function wire(dataDir: string, clock: { now: number }) {
+async function wire(dataDir: string, clock: { now: number }, sendLimits: SendLimits | undefined) {
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
@@ -102,6 +103,7 @@ async function wire(dataDir: string, clock: { now: number }) {
     verifyAgent: async (_agentId, password) => password === PASSWORD,
     beforeRoute: async (m) => (isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
     now: () => clock.now,
+    ...(sendLimits ? { sendLimits } : {}),
   });
   const address = await broker.listenTcp('127.0.0.1', 0);
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
