@@ -69,7 +69,8 @@ Aedes.createBroker = async (options) => (aedes = await createBroker(options));
 
 const dataDir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'switchboard-bench-gateway-'));
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true })); // also after a failure
-const store = new SqliteStore({ file: join(dataDir, SQLITE_FILE_NAME) });
+// As the server opens it (open-store.ts); BENCH_WAL_WORKER=0 keeps checkpoints on the event loop.
+const store = new SqliteStore({ file: join(dataDir, SQLITE_FILE_NAME), checkpointInWorker: process.env.BENCH_WAL_WORKER !== '0' });
 const rooms = new RoomRegistry(store);
 const recorder = new HistoryRecorder(store, rooms);
 // BENCH_GATEWAY=routed runs the gateway as a subscriber that decides after the broker routed the

@@ -16,7 +16,7 @@ export async function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl'>)
   if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl);
   const file = sqliteFileFor(config.dataDir);
   try {
-    return new SqliteStore({ file });
+    return new SqliteStore({ file, checkpointInWorker: true });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(`cannot open the database ${file} (DATA_DIR): ${reason}`);

@@ -33,6 +33,7 @@ import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, toAudit, toGrant, toMessage, toReview, toRoom, type AuditRow, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 import { migrate } from './migrations';
 import { SqliteGroupCommit } from './sqlite-group-commit';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteOacopStore } from './sqlite-oacop-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
@@ -45,6 +46,11 @@ export interface SqliteStoreOptions {
   readonly file: string;
   /** How long a writer waits for another process's lock before failing (ms). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Copies the WAL into the database on a worker thread (wal-checkpointer.ts), so checkpoints'
+   * fsyncs do not stall the event loop. The server turns it on (open-store.ts); a file only.
+   */
+  readonly checkpointInWorker?: boolean;
 }
 
 const MAX_PAGE = 10_000;
@@ -60,6 +66,7 @@ export class SqliteStore implements Store {
   /** History appends and the gateway's candidate records share a commit per event-loop turn. */
   readonly #commits: SqliteGroupCommit;
   #appendsSinceOptimize = 0;
+  #checkpointer: WalCheckpointer | undefined;
 
   constructor(options: SqliteStoreOptions) {
     if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
@@ -74,7 +81,6 @@ export class SqliteStore implements Store {
       // message: it capped the gateway near 350 msg/s (docs/decisions.md). Power-loss durability
       // is PostgreSQL's job (DATABASE_URL).
       db.pragma('synchronous = NORMAL');
-      if (process.env.SQLITE_AUTOCHECKPOINT) db.pragma(`wal_autocheckpoint = ${Number(process.env.SQLITE_AUTOCHECKPOINT)}`);
       db.pragma('foreign_keys = ON');
       migrate(db);
       // Planner statistics (ENABLE_STAT4 in better-sqlite3's build) let a sparse filter, say one
@@ -91,6 +97,7 @@ export class SqliteStore implements Store {
     this.negotiations = new SqliteNegotiationStore(db);
     this.oacop = new SqliteOacopStore(db);
     this.services = new SqliteServiceRegistryStore(db);
+    if (options.checkpointInWorker && options.file !== ':memory:') this.#checkpointer = startWalCheckpointer(options.file);
   }
 
   /** Prepared once per SQL text. Filter lists vary the text, so the cache is bounded. */
@@ -509,6 +516,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (!this.#db.open) return;
     this.#commits.flush();
+    await this.#checkpointer?.stop();
     this.#db.pragma('optimize');
     this.#db.close();
   }
