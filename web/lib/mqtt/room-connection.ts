@@ -17,6 +17,7 @@ import { queryClient } from '@web/lib/query-client';
 import { liveRoomWriters as store } from './room-store';
 import type { IncomingEntry } from './timeline-merge';
 import { WorkerMqttClient } from './worker-client';
+import { trailingThrottle } from '../trailing-throttle';
 
 /** Topic kinds kept in the timeline; heartbeats feed presence on the server and are not kept. */
 export const TIMELINE_TOPIC_KINDS = ['public', 'public_candidates', 'control', 'inbox', 'work'] as const;
@@ -254,7 +255,11 @@ function onMessage(topic: string, payload: Uint8Array): void {
     source: 'live',
   });
   if (kind === 'control') void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] });
+  // Each approved message spends budget without a control event: the meters follow, once a second.
+  else if (kind === 'public') refreshGrants(roomId);
 }
+
+const refreshGrants = trailingThrottle((roomId) => void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] }), 1000);
 
 const pendingLive = new Map<string, IncomingEntry[]>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
