@@ -142,6 +142,23 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       expect(publics).toEqual([a.id, b.id]);
     });
 
+    it('decides a candidate delivered again once, before and after a restart (server decision 30)', async () => {
+      await grantAndWait(grant({ max: 5 }));
+      const c = candidate();
+      const sent = await publishCandidate(c);
+      await w.until('rooms/r1/public', c.id);
+      await publishCandidate(sent);
+      await h.restart();
+      w = await h.watcher();
+      await publishCandidate(sent);
+      const marker = candidate();
+      await publishCandidate(marker);
+      await w.until('rooms/r1/public', marker.id);
+      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(2);
+      const publics = (await h.store.listMessages({ roomId: 'r1', limit: 100 })).messages.filter((m) => m.topicKind === 'public').map((m) => m.messageId);
+      expect(publics).toEqual([c.id, marker.id]);
+    });
+
     it('keeps grants and spent counts across a restart', async () => {
       await grantAndWait(grant({ max: 2 }));
       const first = candidate();

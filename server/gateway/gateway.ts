@@ -52,8 +52,6 @@ export class Gateway {
   readonly #recent = new RecentCandidates();
   /** Candidates submitted to the store whose commit (and hand-over) is still to come. */
   readonly #inFlight = new Set<Promise<void>>();
-  /** Candidates recovery decided, by id, with their bytes (base64), until their live copy shows up. */
-  readonly #recovered = new Map<string, string>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -69,7 +67,7 @@ export class Gateway {
     // Shared: each candidate is decided by one instance, and a grant is applied by the instance
     // whose console published it (docs/decisions-cluster.md).
     if (!this.#deps.admitsBeforeRoute) {
-      this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => (this.#wasRecovered(m) ? Promise.resolve() : this.handleCandidate(m))), { shared: true }));
+      this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => this.#handleRouted(m)), { shared: true }));
     }
     this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m)), { shared: true }));
     if (sweepEveryMs !== false) this.#unsubscribe.push(this.sweepEvery(sweepEveryMs));
@@ -91,8 +89,8 @@ export class Gateway {
 
   /**
    * Decides candidates stored (so acknowledged) before a crash or stop but never decided, each in
-   * its room's queue. A live copy of one (recorded just before this ran) is then skipped once.
-   * Returns how many it found.
+   * its room's queue, and remembers every candidate it read: a live copy of one (a redelivery, or
+   * one recorded just before this ran) is then not decided again. Returns how many it found.
    */
   async recover(): Promise<number> {
     let found = 0;
@@ -104,7 +102,6 @@ export class Gateway {
         for (const m of seen.reverse()) this.#recent.admit(room.id, m.topicAgentId!, m.messageId!, m.payload);
         for (const row of pending) {
           found++;
-          this.#recovered.set(row.messageId!, Buffer.from(row.payload).toString('base64'));
           await this.handleCandidate({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
         }
       });
@@ -112,14 +109,22 @@ export class Gateway {
     return found;
   }
 
-  /** True (once) for a live candidate that recovery already decided: same id, same bytes. */
-  #wasRecovered(message: BrokerMessage): boolean {
-    if (this.#recovered.size === 0) return false;
-    const id = readCandidate({ bytes: message.payload, topicRoomId: '', authenticatedAgentId: '' });
-    const messageId = id.ok ? id.value.envelope.id : str(id.error.details?.messageId);
-    if (!messageId || this.#recovered.get(messageId) !== Buffer.from(message.payload).toString('base64')) return false;
-    this.#recovered.delete(messageId);
-    return true;
+  /**
+   * A candidate the broker routed to this instance (an external broker): one already seen (the
+   * broker's redelivery after a crash, or one recovery decided) is not decided again, as on the
+   * embedded path (decisions-server.md §30).
+   */
+  async #handleRouted(message: BrokerMessage): Promise<void> {
+    const topic = parseTopic(message.topic);
+    if (!topic.ok || topic.value.kind !== 'public_candidates') return;
+    const read = this.#read(topic.value.roomId, message);
+    if (read.ok) {
+      const { grantKey, envelope } = read.value;
+      const seen = this.#recent.admit(topic.value.roomId, grantKey.agentId, envelope.id, message.payload);
+      if (seen === 'same') return;
+      if (seen === 'different') return this.#reject(topic.value.roomId, RejectReason.invalidEnvelope, `The id ${envelope.id} was already used by another candidate.`, envelope.id, grantKey.taskId);
+    }
+    return this.handleCandidate(message);
   }
 
   async stop(): Promise<void> {

@@ -19,29 +19,32 @@ const rejectedId = (m: StoredRoomMessage): string | undefined => {
 };
 
 /**
- * The room's undecided candidates, oldest first; `visit` sees every candidate read, newest first. A candidate counts as decided when its id is on
+ * The room's undecided candidates, oldest first, each once; `visit` sees every candidate read, newest first. A candidate counts as decided when its id is on
  * public (approved), in a reject's message_id, or in the review queue. Candidates without an id
  * (malformed bytes) or without an authenticated publisher are skipped: they cannot be replayed.
  */
 export async function undecidedCandidates(store: Store, roomId: string, visit?: (candidate: StoredRoomMessage) => void): Promise<StoredRoomMessage[]> {
   const decided = new Set((await store.listReviewItems(roomId)).map((item) => item.messageId));
-  const pending: StoredRoomMessage[] = [];
+  const candidates: StoredRoomMessage[] = [];
   let before: number | undefined;
   let scanned = 0;
   while (scanned < MAX_RECOVERY_SCAN) {
     const page = await store.listMessages({ roomId, limit: 500, ...(before === undefined ? {} : { before }) });
     scanned += page.messages.length;
-    // Newest first: a decision is always newer than its candidate, so it is seen first.
     for (const m of [...page.messages].reverse()) {
       if (m.topicKind === 'public' && m.messageId) decided.add(m.messageId);
       const rejected = rejectedId(m);
       if (rejected) decided.add(rejected);
       if (m.topicKind !== 'public_candidates' || !m.messageId || !m.topicAgentId) continue;
       visit?.(m);
-      if (!decided.has(m.messageId)) pending.push(m);
+      candidates.push(m);
     }
     if (!page.hasMore || page.messages.length === 0) break;
     before = page.messages[0]!.cursor;
   }
-  return pending.reverse();
+  // Decided anywhere in the window: a copy the broker delivered again after the decision is newer
+  // than the decision, and is not undecided. Of several undecided copies, the oldest is decided.
+  const pending = new Map<string, StoredRoomMessage>();
+  for (const m of candidates) if (!decided.has(m.messageId!)) pending.set(`${m.topicAgentId}\u0000${m.messageId}`, m);
+  return [...pending.values()].reverse();
 }

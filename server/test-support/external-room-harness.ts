@@ -149,6 +149,8 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
   });
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
   gateway.start(60_000);
+  // As the server starts it (runtime.ts): what was stored but not decided is decided now.
+  await gateway.recover();
   return { store, rooms, recorder, broker, gateway };
 }
 
