@@ -162,25 +162,8 @@ describe('automatic moderation (AOR §7)', () => {
   });
 });
 
+// The same bytes again, before and after a restart, on both brokers: gateway-brokers.test.ts.
 describe('a candidate sent again (decisions-server.md §30)', () => {
-  it('is decided once: the same bytes are acknowledged and ignored, before and after a restart', async () => {
-    await grantAndWait(grant({ max: 5 }));
-    const c = candidate();
-    const sent = await publishCandidate(c);
-    await w.until('rooms/r1/public', c.id);
-    // A retry after a lost PUBACK, as a client resends it after a reconnect.
-    await publishCandidate(sent);
-    await h.restart();
-    w = await h.watcher();
-    await publishCandidate(sent);
-    const marker = candidate();
-    await publishCandidate(marker);
-    await w.until('rooms/r1/public', marker.id);
-    const history = (await h.store.listMessages({ roomId: 'r1', limit: 50 })).messages;
-    expect(history.filter((m) => m.messageId === c.id).map((m) => m.topicKind)).toEqual(['public_candidates', 'public']);
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(2);
-  });
-
   it('rejects another message under an id the agent already used, as invalid_envelope, and spends nothing', async () => {
     await grantAndWait(grant({ max: 5 }));
     const c = candidate();
