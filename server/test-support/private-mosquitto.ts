@@ -26,6 +26,8 @@ export interface PrivateMosquitto {
 export interface PrivateMosquittoOptions {
   /** Mosquitto's `retain_available` (default true, as a stock broker). */
   readonly retainAvailable?: boolean;
+  /** Mosquitto's `set_tcp_nodelay` (default false, as a stock broker); bench/gateway-external.ts compares both. */
+  readonly tcpNoDelay?: boolean;
 }
 
 const MOSQUITTO_CANDIDATES = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto', '/usr/local/sbin/mosquitto', '/usr/local/bin/mosquitto'];
@@ -146,6 +148,7 @@ async function tryStart(binary: string, plugin: string, port: number, options: P
     'log_type information',
     'connection_messages true',
     ...(options.retainAvailable === false ? ['retain_available false'] : []),
+    ...(options.tcpNoDelay ? ['set_tcp_nodelay true'] : []),
     `listener ${port} 127.0.0.1`,
     'allow_anonymous false',
     `plugin ${plugin}`,
