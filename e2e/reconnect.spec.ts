@@ -138,6 +138,8 @@ test.describe('embedded broker', () => {
       // The drop is the server's: the console notices it before the journey cuts anything.
       await expect(j.page.getByTestId('connection-status')).toHaveText('Reconnecting…');
       await expect(j.page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible();
+      // The header's server dot follows at once, not at its next 15 s poll.
+      await expect(j.page.getByText('Server unreachable')).toBeVisible();
       await expect(j.page.getByTestId('connection-note')).toContainText('messages sent meanwhile will appear');
       // Held off the network until B and C are stored, so only the backfill can bring them.
       j.proxy.cut();
@@ -151,6 +153,7 @@ test.describe('embedded broker', () => {
 
       j.proxy.restore();
       await expectBackfilled(j, [a, b, c], [`${signal}: A`, `${signal}: B`, `${signal}: C`]);
+      await expect(j.page.getByText('Server unreachable')).toHaveCount(0);
       await j.page.screenshot({ path: `/tmp/w14-backfilled-${signal}.png`, fullPage: true });
     });
   }

@@ -63,6 +63,7 @@ function startClient(): void {
   const c = new WorkerMqttClient({ url: brokerUrl(), clientId: `console_${crypto.randomUUID()}` });
   client = c;
   c.on('connect', () => {
+    if (attempt > 0) void queryClient.invalidateQueries({ queryKey: ['health'] });
     attempt = 0;
     store.setStatus('live');
     for (const roomId of openRooms.keys()) void joinRoom(c, roomId);
@@ -75,6 +76,9 @@ function startClient(): void {
 function scheduleReconnect(c: WorkerMqttClient): void {
   if (client !== c || openRooms.size === 0 || retryTimer) return;
   attempt += 1;
+  // The header's server dot polls every 15 s: ask at each attempt (they back off), so a server
+  // that went away says so at once.
+  void queryClient.invalidateQueries({ queryKey: ['health'] });
   const delay = backoffDelay(attempt);
   store.setStatus('reconnecting', 'The live connection dropped; history will be filled in on reconnect.', Date.now() + delay);
   retryTimer = setTimeout(() => {
