@@ -36,11 +36,10 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { parseTopic } from '@shared/aor/topics';
 import { Gateway } from '../server/gateway/gateway';
 import { ExternalBroker } from '../server/mqtt/external-broker';
 import { agentCandidateTopic, DEFAULT_SERVER_CLIENT_ID, DEFAULT_SERVER_USERNAME, DynsecAdmin, GATEWAY_SHARE_GROUP } from '../server/mqtt/mosquitto-dynsec';
-import { HistoryRecorder, UnknownRoomError } from '../server/rooms/history-recorder';
+import { HistoryRecorder, recordOnArrival } from '../server/rooms/history-recorder';
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { openStore } from '../server/store/open-store';
 import { startPrivateMosquitto } from '../server/test-support/private-mosquitto';
@@ -98,13 +97,7 @@ try {
     clientId: DEFAULT_SERVER_CLIENT_ID,
     now: Date.now,
     shareGroup: GATEWAY_SHARE_GROUP,
-    beforeDispatch: async (message) => {
-      if (message.topic.startsWith('rooms/')) await history.record(message);
-    },
-    admit: async (message) => {
-      const topic = parseTopic(message.topic);
-      if (!topic.ok || !(await rooms.exists(topic.value.roomId))) throw new UnknownRoomError('unknown_room');
-    },
+    ...recordOnArrival(history),
   });
   cleanUp.push(() => broker.close());
   const gateway = new Gateway({ broker, store, history, now: Date.now, newId: () => `msg_${randomUUID()}` });
@@ -171,12 +164,7 @@ try {
   await probeCommit(dataDir);
   await measure.warmUp();
 
-  // BENCH_PROFILE=<path>: only that path's QoS 1 throughput for 5 s (under `node --cpu-prof --import tsx`).
-  const profiled = process.env.BENCH_PROFILE as Path | undefined;
-  if (profiled) {
-    const r = await measure.throughput(profiled, 1, 5);
-    console.log(`${profiled} QoS 1: ${f0(r.rate)} msg/s (${r.lost} lost)`);
-  } else {
+  if (!(await measure.profileIfAsked())) {
     const tp = await measure.throughputTable(['direct', 'moderated'], [['moderated', 'direct']]);
     const results = await measure.latencyTable(['direct', 'moderated', 'rejected']);
 

@@ -200,6 +200,18 @@ export class GatewayMeasure<P extends string> {
   }
 
   /** Warm-up: JIT, prepared statements, the broker's subscriptions. Every path at 500/s QoS 1. */
+  /**
+   * BENCH_PROFILE=<path>: only that path's QoS 1 throughput for 5 s (run under
+   * `node --cpu-prof --import tsx` to see where one path's time goes). True when it ran.
+   */
+  async profileIfAsked(): Promise<boolean> {
+    const profiled = process.env.BENCH_PROFILE as P | undefined;
+    if (!profiled) return false;
+    const r = await this.throughput(profiled, 1, 5);
+    console.log(`${profiled} QoS 1: ${f0(r.rate)} msg/s (${r.lost} lost)`);
+    return true;
+  }
+
   async warmUp(): Promise<void> {
     await this.subscribeAll(1);
     for (const path of this.#paths.all) await this.latency(path, 1, 500, 0.6);

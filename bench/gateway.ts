@@ -124,12 +124,7 @@ await probeCommit(dataDir);
 
 await measure.warmUp();
 
-// BENCH_PROFILE=<path>: only that path's QoS 1 throughput for 5 s, then exit (run under
-// `node --cpu-prof --import tsx` to see where one path's time goes).
-const profiled = process.env.BENCH_PROFILE as Path | undefined;
-if (profiled) {
-  const r = await measure.throughput(profiled, 1, 5);
-  console.log(`${profiled} QoS 1: ${f0(r.rate)} msg/s (${r.lost} lost)`);
+if (await measure.profileIfAsked()) {
   await Promise.all([publisher.endAsync(true), listener.endAsync(true)]);
   await gateway.stop();
   await broker.close();

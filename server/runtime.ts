@@ -21,7 +21,7 @@ import { ConsoleBridge } from './mqtt/console-bridge';
 import { EmbeddedBroker } from './mqtt/embedded-broker';
 import { ExternalBroker } from './mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP } from './mqtt/mosquitto-dynsec';
-import { HistoryRecorder, UnknownRoomError } from './rooms/history-recorder';
+import { HistoryRecorder, recordOnArrival } from './rooms/history-recorder';
 import { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
 import { openStore } from './store/open-store';
@@ -377,13 +377,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       now: () => clock.now(),
       // Each agent message is recorded and decided by the one instance the broker hands it to.
       shareGroup: GATEWAY_SHARE_GROUP,
-      beforeDispatch: async (message) => {
-        if (message.topic.startsWith('rooms/')) await history.record(message);
-      },
-      admit: async (message) => {
-        const topic = parseTopic(message.topic);
-        if (!topic.ok || !(await rooms.exists(topic.value.roomId))) throw new UnknownRoomError('unknown_room');
-      },
+      ...recordOnArrival(history),
     });
   } catch (error) {
     await store.close().catch(() => undefined);

@@ -5,7 +5,6 @@
 import { buildGrantEndRevoke, buildRejectEnvelope, type Stamp } from '@shared/aor/control-envelopes';
 import { readCandidate } from '@shared/aor/decide-candidate';
 import { parseEnvelope } from '@shared/aor/envelope';
-import { checkGrant } from '@shared/aor/grant-check';
 import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants';
 import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
 import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
@@ -13,6 +12,7 @@ import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import { UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
 import type { CandidateDecision, GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
+import { reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
 import { RecentCandidates } from './recent-candidates';
 import { undecidedCandidates } from './undecided-candidates';
 
@@ -122,7 +122,10 @@ export class Gateway {
       const { grantKey, envelope } = read.value;
       const seen = this.#recent.admit(topic.value.roomId, grantKey.agentId, envelope.id, message.payload);
       if (seen === 'same') return;
-      if (seen === 'different') return this.#reject(topic.value.roomId, RejectReason.invalidEnvelope, `The id ${envelope.id} was already used by another candidate.`, envelope.id, grantKey.taskId);
+      if (seen === 'different') {
+        const reused = reusedIdVerdict(read.value);
+        return this.#reject(topic.value.roomId, reused.reason, reused.detail, reused.messageId, reused.taskId);
+      }
     }
     return this.handleCandidate(message);
   }
@@ -233,11 +236,7 @@ export class Gateway {
       const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
         this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
       const decide = (grant: GrantRecord | undefined, room: Room | undefined): CandidateDecision => {
-        // Another message under an id this agent already used in the room is not a new envelope.
-        const verdict: Verdict =
-          seen === 'different' && read.ok
-            ? { kind: 'reject', reason: RejectReason.invalidEnvelope, detail: `The id ${read.value.envelope.id} was already used by another candidate.`, messageId: read.value.envelope.id, taskId: read.value.grantKey.taskId }
-            : verdictOf(read, grant, room, now);
+        const verdict = seen === 'different' && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now);
         switch (verdict.kind) {
           case 'reject':
             return { kind: 'reject', reject: rejectRow(verdict.reason, verdict.detail, verdict.messageId, verdict.taskId) };
@@ -264,12 +263,14 @@ export class Gateway {
           );
         }
       });
-      // Not stored: a retry must be decided then.
-      if (key && seen === 'new') recorded.catch(() => this.#recent.forget(...key));
       this.#inFlight.add(recorded);
       void recorded.then(
         () => this.#inFlight.delete(recorded),
-        () => this.#inFlight.delete(recorded),
+        () => {
+          this.#inFlight.delete(recorded);
+          // Not stored: a retry must be decided then.
+          if (key && seen === 'new') this.#recent.forget(...key);
+        },
       );
       return { recorded };
     });
@@ -405,22 +406,4 @@ function reviewNotice(item: ReviewItem): Uint8Array {
   return encode({ kind: 'review_item', item: summary });
 }
 
-type CandidateRead = ReturnType<typeof readCandidate>;
 
-/** The §7 decision from a read candidate, the grant it names and its room. Pure. */
-function verdictOf(read: CandidateRead, grant: GrantRecord | undefined, room: Room | undefined, nowMs: number): Verdict {
-  if (!read.ok) {
-    const d = read.error.details ?? {};
-    return { kind: 'reject', reason: read.error.code, detail: read.error.message, messageId: str(d.messageId), taskId: str(d.taskId) };
-  }
-  const { envelope, grantKey } = read.value;
-  const checked = checkGrant(grant && toCoreGrant(grant), { messageType: envelope.payload.message_type, now: seconds(nowMs) });
-  if (!checked.ok) return { kind: 'reject', reason: checked.error.code, detail: checked.error.message, messageId: envelope.id, taskId: grantKey.taskId };
-  return { kind: room?.moderation === 'review' ? 'review' : 'approve', agentId: grantKey.agentId, taskId: grantKey.taskId, messageId: envelope.id };
-}
-
-type Verdict =
-  | { readonly kind: 'reject'; readonly reason: Reason; readonly detail: string; readonly messageId: string | undefined; readonly taskId: string | undefined }
-  | { readonly kind: 'approve' | 'review'; readonly agentId: string; readonly taskId: string; readonly messageId: string };
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -64,3 +64,21 @@ export class HistoryRecorder {
     return this.store.appendMessage(row);
   }
 }
+
+/**
+ * How an external broker's messages reach history (server/mqtt/external-broker.ts): a room message
+ * is stored on arrival, before any handler sees it; with a share group, the copy of an agent's
+ * message this instance only watches is admitted when its room exists. A message to a room nobody
+ * created is refused either way, as the embedded broker refuses it.
+ */
+export function recordOnArrival(history: HistoryRecorder) {
+  return {
+    beforeDispatch: async (message: BrokerMessage) => {
+      if (message.topic.startsWith('rooms/')) await history.record(message);
+    },
+    admit: async (message: BrokerMessage) => {
+      const topic = parseTopic(message.topic);
+      if (!topic.ok || !(await history.roomExists(topic.value.roomId))) throw new UnknownRoomError('unknown_room');
+    },
+  };
+}

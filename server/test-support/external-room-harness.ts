@@ -11,7 +11,7 @@ import { Gateway } from '../gateway/gateway';
 import type { BrokerPort } from '../mqtt/broker-port';
 import { ExternalBroker, uniqueClientId } from '../mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin } from '../mqtt/mosquitto-dynsec';
-import { HistoryRecorder } from '../rooms/history-recorder';
+import { HistoryRecorder, recordOnArrival } from '../rooms/history-recorder';
 import { RoomRegistry } from '../rooms/room-registry';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { Store } from '../store/store';
@@ -141,11 +141,9 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
     clientId,
     sessionExpirySeconds: 300,
     now: () => clock.now,
-    // Room messages are stored on arrival, before any handler (the gateway) sees them; a
-    // message to a room nobody created is dropped, as the embedded broker refuses it.
-    beforeDispatch: async (m) => {
-      if (m.topic.startsWith('rooms/')) await recorder.record(m);
-    },
+    // Room messages are stored on arrival, before any handler (the gateway) sees them, as the
+    // server stores them.
+    ...recordOnArrival(recorder),
   });
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
   gateway.start(60_000);

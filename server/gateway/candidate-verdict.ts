@@ -1,0 +1,34 @@
+// The gateway's §7 decision on a candidate as a pure function of what was read: the candidate
+// itself, the grant it names and its room. The embedded gateway runs it inside the transaction
+// that stores the candidate (Store.recordCandidate), the subscriber gateway after reading both.
+import type { readCandidate } from '@shared/aor/decide-candidate';
+import { checkGrant } from '@shared/aor/grant-check';
+import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
+import type { GrantRecord, Room } from '../store/store';
+import { toCoreGrant } from './grant-records';
+
+export type CandidateRead = ReturnType<typeof readCandidate>;
+
+export type Verdict =
+  | { readonly kind: 'reject'; readonly reason: Reason; readonly detail: string; readonly messageId: string | undefined; readonly taskId: string | undefined }
+  | { readonly kind: 'approve' | 'review'; readonly agentId: string; readonly taskId: string; readonly messageId: string };
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The §7 decision from a read candidate, the grant it names and its room. */
+export function verdictOf(read: CandidateRead, grant: GrantRecord | undefined, room: Room | undefined, nowMs: number): Verdict {
+  if (!read.ok) {
+    const d = read.error.details ?? {};
+    return { kind: 'reject', reason: read.error.code, detail: read.error.message, messageId: str(d.messageId), taskId: str(d.taskId) };
+  }
+  const { envelope, grantKey } = read.value;
+  const checked = checkGrant(grant && toCoreGrant(grant), { messageType: envelope.payload.message_type, now: Math.floor(nowMs / 1000) });
+  if (!checked.ok) return { kind: 'reject', reason: checked.error.code, detail: checked.error.message, messageId: envelope.id, taskId: grantKey.taskId };
+  return { kind: room?.moderation === 'review' ? 'review' : 'approve', agentId: grantKey.agentId, taskId: grantKey.taskId, messageId: envelope.id };
+}
+
+/** Another message under an id the agent already used in the room is not a new envelope (decisions-server.md §30). */
+export function reusedIdVerdict(candidate: Extract<CandidateRead, { ok: true }>['value']): Extract<Verdict, { kind: 'reject' }> {
+  const { envelope, grantKey } = candidate;
+  return { kind: 'reject', reason: RejectReason.invalidEnvelope, detail: `The id ${envelope.id} was already used by another candidate.`, messageId: envelope.id, taskId: grantKey.taskId };
+}
