@@ -4,8 +4,8 @@
 // Switchboard side in this process wired as server/runtime.ts startWithExternalBroker wires it:
 // the server's broker client and role provisioned as `npm run cli -- broker setup` does
 // (DynsecAdmin.setupServer), agents as `cli agent add` does (DynsecAdmin.addAgent), the SQLite
-// store opened by openStore, the history recorder as `beforeDispatch` (recorded on arrival, before
-// the PUBACK), the same share group, and the Gateway as a subscriber (`admitsBeforeRoute` false).
+// store opened by openStore, `recordOnArrival` as `beforeDispatch` (a room message recorded, a
+// candidate recorded with its decision, before the PUBACK), the same share group, and the Gateway.
 // Measuring, clients, envelope and output are bench/gateway.ts's (bench/gateway-measure.ts).
 //
 // Paths, the same ~330-byte AOR `result` from the same publisher (agent.bench) to the same
@@ -15,9 +15,9 @@
 //              records the same message alongside, as it records every room message; the listener
 //              does not wait for that.)
 //   moderated  rooms/bench/public_candidates/agent.bench (the agent's own candidate subtopic, the
-//              README's external-broker contract) → Mosquitto → server (history row, then PUBACK)
-//              → gateway (envelope check, grant and room reads, spend and the public copy's row)
-//              → publish on rooms/bench/public → Mosquitto → listener.
+//              README's external-broker contract) → Mosquitto → server (one transaction: the
+//              candidate's row, envelope check, grant and room reads, spend and the public copy's
+//              row; then the PUBACK, and the publish on rooms/bench/public) → Mosquitto → listener.
 //   rejected   the same candidate for a task without a grant → gateway → reject envelope on
 //              rooms/bench/control → listener.
 // The §8 ACL lets no agent read another agent's work topic; for the direct path only, the bench
@@ -27,8 +27,8 @@
 // Run: npm run bench:gateway-external (tsx bench/gateway-external.ts), about 80 s; needs mosquitto
 // 2 and its dynamic-security plugin (MOSQUITTO_BIN, MOSQUITTO_DYNSEC_PLUGIN). Env: BENCH_SECONDS
 // per latency cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_DIR for the database
-// files, BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two bench clients, BENCH_MOSQUITTO_NODELAY=1
-// for Mosquitto's `set_tcp_nodelay true`, BENCH_PROFILE=<path>, BENCH_DEBUG=1 for Mosquitto's log.
+// files, BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two bench clients, BENCH_MOSQUITTO_NAGLE=1
+// to leave Mosquitto's Nagle on (a stock broker's default), BENCH_LATENCY_ONLY=1, BENCH_PROFILE=<path>, BENCH_DEBUG=1 for Mosquitto's log.
 // Results: docs/benchmarks.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +37,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { Gateway } from '../server/gateway/gateway';
+import { lateGateway } from '../server/gateway/late-gateway';
 import { ExternalBroker } from '../server/mqtt/external-broker';
 import { agentCandidateTopic, DEFAULT_SERVER_CLIENT_ID, DEFAULT_SERVER_USERNAME, DynsecAdmin, GATEWAY_SHARE_GROUP } from '../server/mqtt/mosquitto-dynsec';
 import { HistoryRecorder, recordOnArrival } from '../server/rooms/history-recorder';
@@ -59,8 +60,9 @@ const HEARTBEAT = `rooms/${ROOM}/agents/${PUBLISHER}/heartbeat`;
 /** The listener's extra role: read the publisher's work topic (the direct path), nothing else. */
 const DIRECT_READER_ROLE = 'bench-direct-reader';
 
-// BENCH_MOSQUITTO_NODELAY=1: Mosquitto's `set_tcp_nodelay true` (a stock broker leaves Nagle on).
-const mosquittoNoDelay = process.env.BENCH_MOSQUITTO_NODELAY === '1';
+// Mosquitto as docs/deploy.md sets it up: `set_tcp_nodelay true`. BENCH_MOSQUITTO_NAGLE=1 leaves
+// Nagle on, as a stock broker does (every hop to the server then waits for delayed ACKs).
+const mosquittoNoDelay = process.env.BENCH_MOSQUITTO_NAGLE !== '1';
 const mosquitto = await startPrivateMosquitto({ tcpNoDelay: mosquittoNoDelay });
 const dataDir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'switchboard-bench-gateway-external-'));
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true })); // also after a failure
@@ -90,6 +92,7 @@ try {
   cleanUp.push(() => store.close());
   const rooms = new RoomRegistry(store);
   const history = new HistoryRecorder(store, rooms);
+  const candidates = lateGateway();
   const broker = await ExternalBroker.connect({
     url: mosquitto.url,
     username: DEFAULT_SERVER_USERNAME,
@@ -97,10 +100,11 @@ try {
     clientId: DEFAULT_SERVER_CLIENT_ID,
     now: Date.now,
     shareGroup: GATEWAY_SHARE_GROUP,
-    ...recordOnArrival(history),
+    ...recordOnArrival(history, candidates.admitCandidate),
   });
   cleanUp.push(() => broker.close());
-  const gateway = new Gateway({ broker, store, history, now: Date.now, newId: () => `msg_${randomUUID()}` });
+  const gateway = new Gateway({ broker, store, history, now: Date.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  candidates.attach(gateway);
   gateway.start(false);
   await gateway.recover();
   cleanUp.push(() => gateway.stop());
@@ -128,9 +132,9 @@ try {
   // As in bench/gateway.ts: mqtt.js leaves Nagle on; BENCH_CLIENT_NAGLE=1 keeps it on.
   if (process.env.BENCH_CLIENT_NAGLE !== '1') for (const c of [publisher, listener]) (c.stream as Socket).setNoDelay(true);
 
-  // The server records every room message on arrival, one at a time on its one connection (the
-  // PUBACK waits for the row), so a burst of pass-through traffic leaves it a backlog that would
-  // delay the next cell's candidates. Before each cell, wait until the server has handled a marker
+  // The server records every room message on arrival, on its one connection (each PUBACK waits
+  // for its row), so a burst of pass-through traffic can leave it a backlog that would delay the
+  // next cell's candidates. Before each cell, wait until the server has handled a marker
   // the publisher sends after everything else (a heartbeat, on the same connection, in order).
   let recordedDirect = 0;
   broker.onMessage(WORK, () => void recordedDirect++, { shared: true });
@@ -165,7 +169,9 @@ try {
   await measure.warmUp();
 
   if (!(await measure.profileIfAsked())) {
-    const tp = await measure.throughputTable(['direct', 'moderated'], [['moderated', 'direct']]);
+    // BENCH_LATENCY_ONLY=1 skips the throughput rounds.
+    const latencyOnly = process.env.BENCH_LATENCY_ONLY === '1';
+    const tp = await measure.throughputTable(['direct', 'moderated'], [['moderated', 'direct']], latencyOnly);
     const results = await measure.latencyTable(['direct', 'moderated', 'rejected']);
 
     // Every approved candidate spent exactly one message of a grant.

@@ -79,6 +79,7 @@ const { port } = await broker.listenTcp('127.0.0.1', 0);
 const gateway = new Gateway({ broker, store, history: recorder, now: Date.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute });
 late.gateway = gateway;
 gateway.start(60_000);
+await gateway.recover(); // nothing to recover in a fresh database; admitted candidates wait for it
 await rooms.create({ id: ROOM, name: 'Bench', moderation: 'auto' });
 
 const authorizeSubscribe = aedes!.authorizeSubscribe;

@@ -14,6 +14,7 @@ import { isCodedError } from '@shared/errors';
 import { DEMO_PACES } from './demo/demo-config';
 import { startDemo, type DemoHandle } from './demo/start-demo';
 import { Gateway, isCandidate } from './gateway/gateway';
+import { lateGateway } from './gateway/late-gateway';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
 import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
@@ -367,6 +368,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
   const store = await openStore(config);
   const rooms = new RoomRegistry(store);
   const history = new HistoryRecorder(store, rooms);
+  const candidates = lateGateway();
   let broker: ExternalBroker;
   try {
     broker = await ExternalBroker.connect({
@@ -377,14 +379,15 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       now: () => clock.now(),
       // Each agent message is recorded and decided by the one instance the broker hands it to.
       shareGroup: GATEWAY_SHARE_GROUP,
-      ...recordOnArrival(history),
+      ...recordOnArrival(history, candidates.admitCandidate),
     });
   } catch (error) {
     await store.close().catch(() => undefined);
     if (isCodedError(error)) throw new ConfigError(error.message);
     throw error;
   }
-  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
+  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  candidates.attach(gateway);
   const presence = new PresenceTracker(broker, () => clock.now());
   const relay = createRelayServices({ store: store.relay, clock, presence });
   const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });

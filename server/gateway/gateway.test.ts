@@ -1,7 +1,10 @@
 // The gateway through real parts: agents publish over MQTT to the embedded broker, decisions are
 // stored in SQLite, and what reaches `public` and `control` is read back from the broker.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { HistoryRecorder } from '../rooms/history-recorder';
 import { startRoomHarness, type RoomHarness } from '../test-support/room-harness';
+import { Gateway } from './gateway';
 
 let h: RoomHarness;
 /** Sees every message the broker routes, from before each test's first publish. */
@@ -164,6 +167,26 @@ describe('automatic moderation (AOR §7)', () => {
 
 // The same bytes again, before and after a restart, on both brokers: gateway-brokers.test.ts.
 describe('a candidate sent again (decisions-server.md §30)', () => {
+  it('holds a candidate that arrives before recovery ran, so that a redelivered one is still decided once (§34)', async () => {
+    await grantAndWait(grant({ max: 5 }));
+    const c = candidate();
+    const text = await publishCandidate(c);
+    await w.until('rooms/r1/public', c.id);
+    // A second gateway on the same database, as after a restart, handed the same candidate again
+    // before its recover() has run (an external broker delivers as soon as the server subscribes).
+    const restarted = new Gateway({ broker: h.broker, store: h.store, history: new HistoryRecorder(h.store, h.rooms), now: () => h.clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+    let admitted = false;
+    const again = restarted
+      .admitCandidate({ topic: 'rooms/r1/public_candidates', payload: new TextEncoder().encode(text), publisher: { kind: 'agent', agentId: 'agent.researcher' }, receivedAt: h.clock.now })
+      .then(() => (admitted = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(admitted).toBe(false);
+    await restarted.recover();
+    await again;
+    await restarted.stop();
+    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+  });
+
   it('rejects another message under an id the agent already used, as invalid_envelope, and spends nothing', async () => {
     await grantAndWait(grant({ max: 5 }));
     const c = candidate();

@@ -9,7 +9,7 @@ import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants
 import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
 import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
-import { UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
+import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
 import type { CandidateDecision, GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
 import { reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
@@ -35,10 +35,7 @@ export interface GatewayDeps {
 export const reviewTopicOf = (roomId: string) => `switchboard/rooms/${roomId}/review`;
 
 /** Whether a publish is a candidate, for the embedded broker's beforeRoute to hand to admitCandidate. */
-export const isCandidate = (message: BrokerMessage) => {
-  const topic = parseTopic(message.topic);
-  return topic.ok && topic.value.kind === 'public_candidates';
-};
+export const isCandidate = (message: BrokerMessage) => isCandidateTopic(message.topic);
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -52,6 +49,10 @@ export class Gateway {
   readonly #recent = new RecentCandidates();
   /** Candidates submitted to the store whose commit (and hand-over) is still to come. */
   readonly #inFlight = new Set<Promise<void>>();
+  /** Set once recover() has run; until then admitted candidates wait for it. */
+  #recovered = false;
+  #recoveryDone!: () => void;
+  readonly #recovery = new Promise<void>((resolve) => (this.#recoveryDone = resolve));
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -93,6 +94,13 @@ export class Gateway {
    * one recorded just before this ran) is then not decided again. Returns how many it found.
    */
   async recover(): Promise<number> {
+    const found = await this.#recoverRooms();
+    this.#recovered = true;
+    this.#recoveryDone();
+    return found;
+  }
+
+  async #recoverRooms(): Promise<number> {
     let found = 0;
     for (const room of await this.#deps.store.listRooms()) {
       await this.#enqueueRoom(room.id, async () => {
@@ -222,6 +230,9 @@ export class Gateway {
    * the transaction has the last word: a refused spend stores and publishes a reject instead.
    */
   admitCandidate(message: BrokerMessage): Promise<void> {
+    // Before recovery the memory of decided candidates is empty: a redelivered one would be
+    // decided twice. Candidates that arrive that early wait, in their order (decisions-server.md §34).
+    if (!this.#recovered) return this.#recovery.then(() => this.admitCandidate(message));
     const row = this.#deps.history.describe(message);
     const roomId = row.roomId;
     const read = this.#read(roomId, message);

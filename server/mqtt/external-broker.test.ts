@@ -1,7 +1,8 @@
 // The BrokerPort over a private Mosquitto 2: who published (from the per-agent candidate
 // subtopic), the server's own publishes, the hook before dispatch (and redelivery when it
 // fails), retained messages, and reconnecting with the session kept.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import type { BrokerMessage } from './broker-port';
@@ -53,6 +54,13 @@ async function agent(): Promise<TestClient> {
   const c = await connectClient(mosquitto.url, { username: R, password: 'pw-researcher', clientId: R });
   open.push({ close: () => c.client.endAsync(true) });
   return c;
+}
+
+/** Polls until `done` holds; fails after 10 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !done(); await new Promise((resolve) => setTimeout(resolve, 5))) {
+    if (Date.now() > deadline) throw new Error(`still not so after 10 s: ${done.toString()}`);
+  }
 }
 
 /** Resolves with everything `broker` handed to handlers up to the first payload containing `marker`. */
@@ -153,6 +161,56 @@ describe.skipIf(!found.ok)('ExternalBroker over Mosquitto', () => {
     const seen = await got.until('flaky');
     expect(failures).toBe(2);
     expect(seen.filter((m) => decode(m) === 'flaky')).toHaveLength(1);
+  });
+
+  it('turns Nagle off on its connection to the broker (PUBACKs and hand-overs are small writes)', async () => {
+    const setNoDelay = vi.spyOn(Socket.prototype, 'setNoDelay');
+    const brokerPort = Number(new URL(mosquitto.url).port);
+    let toBroker: { socket: Socket; args: [boolean?] }[];
+    try {
+      await port();
+      toBroker = setNoDelay.mock.contexts.map((socket, i) => ({ socket: socket as Socket, args: setNoDelay.mock.calls[i]! })).filter(({ socket }) => socket.remotePort === brokerPort);
+    } finally {
+      setNoDelay.mockRestore(); // (which also forgets the calls)
+    }
+    expect(toBroker.length).toBeGreaterThan(0);
+    // setNoDelay() without an argument enables it too; false (or no call at all) fails.
+    expect(toBroker.at(-1)!.args[0] ?? true).toBe(true);
+  });
+
+  it('takes the next message while earlier ones are being recorded, and acknowledges none before its hook settled', async () => {
+    // One client id for three connections in turn: the broker keeps its session between them.
+    const clientId = uniqueClientId('port-test');
+    const connect = (beforeDispatch: ExternalBrokerOptions['beforeDispatch']) =>
+      ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId, sessionExpirySeconds: 300, log: () => undefined, beforeDispatch });
+    const started: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = await connect(async (m) => {
+      started.push(decode(m));
+      await held;
+    });
+    const a = await agent();
+    const sent = ['m1', 'm2', 'm3', 'm4', 'm5'];
+    for (const m of sent) a.client.publish(agentCandidateTopic('r1', R), m, { qos: 1 });
+    // Pipelined: every hook starts while the first is still waiting (one at a time, only m1 would).
+    await until(() => started.length === sent.length);
+    expect(started).toEqual(sent);
+    // None is acknowledged while its hook runs: this connection ends without a PUBACK for any...
+    await first.close();
+    release();
+    // ...so the broker hands all five to the next connection of this session, in order.
+    const again: string[] = [];
+    const second = await connect((m) => void again.push(decode(m)));
+    await until(() => again.length === sent.length);
+    expect(again).toEqual(sent);
+    await second.close();
+    // Acknowledged now that the hooks settled: a third connection gets only what is new.
+    const third: string[] = [];
+    open.push(await connect((m) => void third.push(decode(m))));
+    await a.client.publishAsync(agentCandidateTopic('r1', R), 'm6', { qos: 1 });
+    await until(() => third.length > 0);
+    expect(third).toEqual(['m6']);
   });
 
   it('refuses a retained publish (never handled) and clears it from the broker', async () => {

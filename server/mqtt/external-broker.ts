@@ -8,7 +8,8 @@
 //   agent publish; this port hands such a message on as the spec's `rooms/{roomId}/public_candidates`
 //   with `publisher = { kind: 'agent', agentId }`. Every other message has `publisher: null`.
 // - No hook before routing: `beforeDispatch` runs when a message arrives, before any handler sees
-//   it and before the broker gets its PUBACK (history is written there).
+//   it and before the broker gets its PUBACK (history is written there, and a candidate's
+//   decision). Messages are taken in a pipeline, each PUBACK held until its hook settled.
 // - Retained messages cannot be refused by the ACL: subscriptions ask for none at subscribe time
 //   (Retain Handling 2), and a retained publish seen live is dropped and cleared from the broker.
 // - The server sees its own publishes the way aedes shows them: handed to the handlers here, once,
@@ -19,7 +20,8 @@
 //   one recorded and decided (once in the cluster); the other copy only feeds this instance's
 //   consoles and presence. Another instance's publishes are recorded by that instance.
 import { randomUUID } from 'node:crypto';
-import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import type { Socket } from 'node:net';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient, type Packet } from 'mqtt';
 import { isValidId } from '@shared/aor/ids';
 import { CodedError } from '@shared/errors';
 import type { BrokerMessage, BrokerPort, HandlerOptions, MessageHandler } from './broker-port';
@@ -41,10 +43,11 @@ export interface ExternalBrokerOptions {
   readonly sessionExpirySeconds?: number;
   /**
    * Runs for each message another client published, before any handler sees it and before the
-   * broker is acknowledged. A RefusedPublish drops the message quietly (acknowledged, not
-   * dispatched); any other throw leaves it unacknowledged: the connection is dropped and the
-   * broker delivers it again after the reconnect (with a kept session). It must not wait for
-   * this port's own publishes: their acknowledgements queue behind the message being handled.
+   * broker is acknowledged. Calls start in arrival order without waiting for the previous one
+   * to settle (the pipelined intake), so a hook must put its writes in hand in call order (the
+   * stores' group commits keep that order). A RefusedPublish drops the message quietly
+   * (acknowledged, not dispatched); any other throw leaves it unacknowledged: the connection is
+   * dropped and the broker delivers it again after the reconnect (with a kept session).
    */
   readonly beforeDispatch?: (message: BrokerMessage) => Promise<void> | void;
   /**
@@ -94,6 +97,9 @@ function wireFilters(filter: string): string[] {
   return last === 'public_candidates' || last === '+' ? [filter, `${filter}/+`] : [filter];
 }
 
+/** mqtt.js's internal packet writer, wrapped by the pipelined intake. */
+type SendPacket = (packet: Packet & { messageId?: number }, callback?: (error?: Error) => void, ...rest: unknown[]) => void;
+
 const toBytes = (payload: Buffer) => new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
 
 export class ExternalBroker implements BrokerPort {
@@ -141,17 +147,10 @@ export class ExternalBroker implements BrokerPort {
     };
     const client = mqtt.connect(options.url, clientOptions);
     const broker = new ExternalBroker(client, options);
-    // Messages wait for beforeDispatch: mqtt.js acknowledges a QoS 1 message only after this.
-    client.handleMessage = (packet, done) => {
-      broker.#receive(packet).then(
-        () => done(),
-        // Not acknowledged: drop this connection without the PUBACK. The broker keeps the message
-        // in the session and sends it again after the reconnect. (Calling done with an error would
-        // leave mqtt.js's reader stalled on a live connection.)
-        () => client.stream.destroy(),
-      );
-    };
+    broker.#pipelineIntake();
     client.on('connect', (connack) => {
+      // mqtt.js leaves Nagle on: a PUBACK or a hand-over would wait for the broker's delayed ACK.
+      (client.stream as Partial<Socket>).setNoDelay?.(true);
       if (broker.#ready) void broker.#subscribeAll(connack.sessionPresent);
     });
     client.on('error', (error) => broker.#noteError(error));
@@ -184,6 +183,44 @@ export class ExternalBroker implements BrokerPort {
     await broker.#subscribeAll(false);
     broker.#ready = true;
     return broker;
+  }
+
+  /**
+   * Takes the next message while earlier ones are still being recorded, and holds each QoS 1
+   * PUBACK until its message's hooks settled (docs/decisions-external-broker.md, "Pipelined
+   * intake"). mqtt.js handles one packet at a time and sends the PUBACK when `handleMessage`
+   * calls back; waiting there for each commit would let one message per commit through, so the
+   * commits could never be grouped. Here `handleMessage` calls back at once and the PUBACK mqtt.js
+   * then sends is held (by packet id, which the broker cannot reuse before it is acknowledged).
+   * A message whose hooks fail is never acknowledged: the connection is dropped and the broker
+   * sends it again. How many are held at once is the broker's business (its in-flight window).
+   */
+  #pipelineIntake(): void {
+    const client = this.#client;
+    const held = new Map<number, Promise<void>>();
+    const internals = client as unknown as { _sendPacket: SendPacket };
+    const send = internals._sendPacket.bind(client);
+    internals._sendPacket = (packet, callback, ...rest) => {
+      const settled = packet.cmd === 'puback' && packet.messageId !== undefined ? held.get(packet.messageId) : undefined;
+      if (!settled) return send(packet, callback, ...rest);
+      held.delete(packet.messageId!);
+      const stream = client.stream;
+      callback?.(); // the reader goes on to the next packet
+      settled.then(
+        // A PUBACK belongs to the connection the message came on: after a reconnect the broker
+        // sends the message again, and it is acknowledged then.
+        () => client.stream === stream && client.connected && send(packet),
+        () => stream.destroy(),
+      );
+    };
+    client.handleMessage = (packet, done) => {
+      const settled = this.#receive(packet);
+      // A failure is logged by #receive and answered where the PUBACK is (never, for QoS 0: the
+      // broker does not send such a message again). QoS 2 never comes: the server subscribes at 1.
+      settled.catch(() => undefined);
+      if (packet.qos === 1 && packet.messageId !== undefined) held.set(packet.messageId, settled);
+      done();
+    };
   }
 
   get connected(): boolean {

@@ -67,18 +67,28 @@ export class HistoryRecorder {
 
 /**
  * How an external broker's messages reach history (server/mqtt/external-broker.ts): a room message
- * is stored on arrival, before any handler sees it; with a share group, the copy of an agent's
- * message this instance only watches is admitted when its room exists. A message to a room nobody
- * created is refused either way, as the embedded broker refuses it.
+ * is stored on arrival, before any handler sees it, and a candidate is stored together with the
+ * gateway's decision (`admitCandidate`, decisions-server.md §30), so the broker's PUBACK follows
+ * the decision as the embedded broker's does. With a share group, the copy of an agent's message
+ * this instance only watches is admitted when its room exists. A message to a room nobody created
+ * is refused either way, as the embedded broker refuses it.
  */
-export function recordOnArrival(history: HistoryRecorder) {
+export function recordOnArrival(history: HistoryRecorder, admitCandidate: (message: BrokerMessage) => Promise<void>) {
   return {
     beforeDispatch: async (message: BrokerMessage) => {
-      if (message.topic.startsWith('rooms/')) await history.record(message);
+      if (!message.topic.startsWith('rooms/')) return;
+      if (isCandidateTopic(message.topic)) return admitCandidate(message);
+      await history.record(message);
     },
     admit: async (message: BrokerMessage) => {
       const topic = parseTopic(message.topic);
       if (!topic.ok || !(await history.roomExists(topic.value.roomId))) throw new UnknownRoomError('unknown_room');
     },
   };
+}
+
+/** Whether a topic is a room's `public_candidates` (spec §3), the gateway's to decide. */
+export function isCandidateTopic(topic: string): boolean {
+  const parsed = parseTopic(topic);
+  return parsed.ok && parsed.value.kind === 'public_candidates';
 }

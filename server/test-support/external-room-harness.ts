@@ -12,6 +12,7 @@ import type { BrokerPort } from '../mqtt/broker-port';
 import { ExternalBroker, uniqueClientId } from '../mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin } from '../mqtt/mosquitto-dynsec';
 import { HistoryRecorder, recordOnArrival } from '../rooms/history-recorder';
+import { lateGateway } from '../gateway/late-gateway';
 import { RoomRegistry } from '../rooms/room-registry';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { Store } from '../store/store';
@@ -134,6 +135,7 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
+  const candidates = lateGateway();
   const broker = await ExternalBroker.connect({
     url: mosquitto.url,
     username: SERVER_USERNAME,
@@ -141,11 +143,12 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
     clientId,
     sessionExpirySeconds: 300,
     now: () => clock.now,
-    // Room messages are stored on arrival, before any handler (the gateway) sees them, as the
-    // server stores them.
-    ...recordOnArrival(recorder),
+    // Room messages are stored on arrival, before any handler sees them, and candidates with
+    // their decision, as the server stores them.
+    ...recordOnArrival(recorder, candidates.admitCandidate),
   });
-  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
+  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  candidates.attach(gateway);
   gateway.start(60_000);
   // As the server starts it (runtime.ts): what was stored but not decided is decided now.
   await gateway.recover();
