@@ -32,10 +32,8 @@
 // Results: docs/benchmarks.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mqtt from 'mqtt';
 import { Gateway } from '../server/gateway/gateway';
 import { lateGateway } from '../server/gateway/late-gateway';
 import { ExternalBroker } from '../server/mqtt/external-broker';
@@ -44,7 +42,8 @@ import { HistoryRecorder, recordOnArrival } from '../server/rooms/history-record
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { openStore } from '../server/store/open-store';
 import { startPrivateMosquitto } from '../server/test-support/private-mosquitto';
-import { CONTROL, f0, f2, GatewayMeasure, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
+import { forkBenchClients } from './gateway-clients';
+import { CONTROL, f0, f2, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
 
 type Path = 'direct' | 'moderated' | 'rejected';
 
@@ -123,15 +122,6 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 
-  // Agents' credentials are bound to client id = agentId (DynsecAdmin.addAgent).
-  const connect = (agentId: string) =>
-    mqtt.connectAsync(mosquitto.url, { username: agentId, password: passwords[agentId as keyof typeof passwords], clientId: agentId, protocolVersion: 5, reconnectPeriod: 0 });
-  const publisher = await connect(PUBLISHER);
-  const listener = await connect(LISTENER);
-  cleanUp.push(() => Promise.all([publisher.endAsync(true), listener.endAsync(true)]));
-  // As in bench/gateway.ts: mqtt.js leaves Nagle on; BENCH_CLIENT_NAGLE=1 keeps it on.
-  if (process.env.BENCH_CLIENT_NAGLE !== '1') for (const c of [publisher, listener]) (c.stream as Socket).setNoDelay(true);
-
   // The server records every room message on arrival, on its one connection (each PUBACK waits
   // for its row), so a burst of pass-through traffic can leave it a backlog that would delay the
   // next cell's candidates. Before each cell, wait until the server has handled a marker
@@ -154,12 +144,16 @@ try {
     const t0 = performance.now();
     while (!markerSeen) {
       if (performance.now() - t0 > 120_000) throw new Error('the server did not catch up within 2 minutes');
-      publisher.publish(HEARTBEAT, `{"id":"settle.${markers++}","type":"heartbeat","room_id":"${ROOM}","from":{"kind":"agent","id":"${PUBLISHER}"},"ts":${Math.floor(Date.now() / 1000)},"payload":{}}`, { qos: 1 });
+      await measure.publish(HEARTBEAT, `{"id":"settle.${markers++}","type":"heartbeat","room_id":"${ROOM}","from":{"kind":"agent","id":"${PUBLISHER}"},"ts":${Math.floor(Date.now() / 1000)},"payload":{}}`, 1);
       for (let i = 0; i < 100 && !markerSeen; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     settleMs += performance.now() - t0;
   };
-  const measure = new GatewayMeasure(publisher, listener, PATHS, settle);
+  // The agents, in a process of their own; credentials are bound to client id = agentId
+  // (DynsecAdmin.addAgent).
+  const agent = (agentId: keyof typeof passwords) => ({ username: agentId, password: passwords[agentId], clientId: agentId });
+  const measure = await forkBenchClients({ url: mosquitto.url, publisher: agent(PUBLISHER), listener: agent(LISTENER), paths: PATHS }, settle);
+  cleanUp.push(() => measure.close());
 
   // -------------------------------------------------------------------------------------------
 
@@ -173,10 +167,11 @@ try {
     const latencyOnly = process.env.BENCH_LATENCY_ONLY === '1';
     const tp = await measure.throughputTable(['direct', 'moderated'], [['moderated', 'direct']], latencyOnly);
     const results = await measure.latencyTable(['direct', 'moderated', 'rejected']);
+    const counts = await measure.counts();
 
     // Every approved candidate spent exactly one message of a grant.
     const spent = (await store.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
-    const cell = (path: Path) => results.find((x) => x.qos === 1 && x.rate === 1_000 && x.path === path)!.r;
+    const cell = (path: Path) => results.find((x: { qos: number; rate: number; path: Path }) => x.qos === 1 && x.rate === 1_000 && x.path === path)!.r;
     const ratio = { 0: tp[0].moderated / tp[0].direct, 1: tp[1].moderated / tp[1].direct };
     const p99 = cell('moderated').p99;
     const met = ratio[0] >= 0.4 && ratio[1] >= 0.4 && p99 <= 5;
@@ -185,9 +180,9 @@ try {
       `  external broker: ≥ 0.40 and p99 ≤ 5 ms: moderated/direct QoS 0 ${f2(ratio[0])}, QoS 1 ${f2(ratio[1])}; p99 at 1,000 msg/s QoS 1 ${f2(p99)} ms` +
         ` (${f2(p99 / cell('direct').p99)}× the direct path's ${f2(cell('direct').p99)} ms): ${met ? 'met' : 'NOT met'}`,
     );
-    console.log(`  direct messages the server recorded: ${f0(recordedDirect)} of ${f0(measure.sent.direct)} sent (the rest never reached it: Mosquitto drops what exceeds a client's queue)`);
+    console.log(`  direct messages the server recorded: ${f0(recordedDirect)} of ${f0(counts.sent.direct)} sent (the rest never reached it: Mosquitto drops what exceeds a client's queue)`);
     console.log(`  waiting for the server to catch up before the cells: ${(settleMs / 1000).toFixed(1)} s in all`);
-    console.log(`  grant budget spent: ${f0(spent)} for ${f0(measure.approvedSent)} approved candidates sent${spent === measure.approvedSent ? '' : '  ! MISMATCH'}`);
+    console.log(`  grant budget spent: ${f0(spent)} for ${f0(counts.approvedSent)} approved candidates sent${spent === counts.approvedSent ? '' : '  ! MISMATCH'}`);
     console.log(`\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`);
   }
 } finally {

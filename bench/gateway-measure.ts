@@ -80,12 +80,33 @@ export async function probeCommit(dir: string): Promise<void> {
   console.log(`one history append (one commit): p50 ${f2(times[200]!)} ms, p99 ${f2(times[396]!)} ms, max ${f2(times[399]!)} ms`);
 }
 
+/** How late an event loop ran between `start` and `p99` (ms at the 99th percentile). */
+export interface LoopProbe {
+  start(): Promise<void> | void;
+  p99(): Promise<number> | number;
+}
+
+function localLoopProbe(): LoopProbe {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  return {
+    start: () => {
+      loop.reset();
+      loop.enable();
+    },
+    p99: () => {
+      loop.disable();
+      return loop.percentile(99) / 1e6;
+    },
+  };
+}
+
 export class GatewayMeasure<P extends string> {
   readonly #publisher: MqttClient;
   readonly #listener: MqttClient;
   readonly #paths: BenchPaths<P>;
   #phase = 0;
   readonly #settle: () => Promise<void>;
+  readonly #loop: LoopProbe;
   #sink: ((topic: string, phase: number, seq: number, sentUs: number) => void) | undefined;
   /** Approved candidates published in the whole run (for the task rotation and the budget check). */
   approvedSent = 0;
@@ -95,12 +116,15 @@ export class GatewayMeasure<P extends string> {
   /**
    * `settle` runs before every throughput round and latency cell: a server still working through
    * the previous one's messages would otherwise slow the next (default: nothing to wait for).
+   * `loop` measures how late the server's event loop ran during a latency cell (default: this
+   * process's).
    */
-  constructor(publisher: MqttClient, listener: MqttClient, paths: BenchPaths<P>, settle: () => Promise<void> = async () => undefined) {
+  constructor(publisher: MqttClient, listener: MqttClient, paths: BenchPaths<P>, options: { settle?: () => Promise<void>; loop?: LoopProbe } = {}) {
     this.#publisher = publisher;
     this.#listener = listener;
     this.#paths = paths;
-    this.#settle = settle;
+    this.#settle = options.settle ?? (async () => undefined);
+    this.#loop = options.loop ?? localLoopProbe();
     this.sent = Object.fromEntries(paths.all.map((p) => [p, 0])) as Record<P, number>;
     // Every message carries its phase, sequence number and send time (µs of performance.now())
     // in its id; a reject names the candidate's id in payload.message_id, so one pattern reads both.
@@ -176,9 +200,8 @@ export class GatewayMeasure<P extends string> {
       if (seq >= skip) samples.push(performance.now() - sentUs / 1000);
     };
     let sent = 0;
-    // How late the event loop ran meanwhile: a stall there delays every path alike.
-    const loop = monitorEventLoopDelay({ resolution: 1 });
-    loop.enable();
+    // How late the server's event loop ran meanwhile: a stall there delays every path alike.
+    await this.#loop.start();
     const t0 = performance.now();
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
@@ -192,11 +215,11 @@ export class GatewayMeasure<P extends string> {
     });
     const sendRate = total / ((performance.now() - t0) / 1000);
     await drain(() => received >= total);
-    loop.disable();
+    const loopP99 = await this.#loop.p99();
     this.#sink = undefined;
     samples.sort((a, b) => a - b);
     const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
-    return { n: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples.at(-1) ?? NaN, lost: total - received, wrong, sendRate, loopP99: loop.percentile(99) / 1e6 };
+    return { n: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples.at(-1) ?? NaN, lost: total - received, wrong, sendRate, loopP99 };
   }
 
   /** Warm-up: JIT, prepared statements, the broker's subscriptions. Every path at 500/s QoS 1. */

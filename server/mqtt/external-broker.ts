@@ -120,6 +120,8 @@ export class ExternalBroker implements BrokerPort {
   #leftShareGroup = false;
   /** False until the first connect's subscriptions are in place. */
   #ready = false;
+  /** The socket is corked until the end of this turn (#coalesceWrites). */
+  #corked = false;
 
   private constructor(client: MqttClient, options: ExternalBrokerOptions) {
     this.#client = client;
@@ -209,7 +211,11 @@ export class ExternalBroker implements BrokerPort {
       settled.then(
         // A PUBACK belongs to the connection the message came on: after a reconnect the broker
         // sends the message again, and it is acknowledged then.
-        () => client.stream === stream && client.connected && send(packet),
+        () => {
+          if (client.stream !== stream || !client.connected) return;
+          this.#coalesceWrites();
+          send(packet);
+        },
         () => stream.destroy(),
       );
     };
@@ -221,6 +227,24 @@ export class ExternalBroker implements BrokerPort {
       if (packet.qos === 1 && packet.messageId !== undefined) held.set(packet.messageId, settled);
       done();
     };
+  }
+
+  /**
+   * One group commit settles many messages at once: their PUBACKs and hand-overs go out in one
+   * write (one system call, one wake-up of the broker) instead of one each. mqtt-packet uncorks
+   * after every packet; this cork holds the socket until the loop's next check phase, which
+   * comes without waiting for I/O while it is pending.
+   */
+  #coalesceWrites(): void {
+    if (this.#corked) return;
+    const stream = this.#client.stream as Partial<Socket>;
+    if (!stream.cork || !stream.uncork) return;
+    stream.cork();
+    this.#corked = true;
+    setImmediate(() => {
+      this.#corked = false;
+      stream.uncork!();
+    });
   }
 
   get connected(): boolean {
@@ -370,6 +394,7 @@ export class ExternalBroker implements BrokerPort {
   /** Publishes as the server, then hands the message to this process's handlers (as aedes does). */
   async publish(topic: string, payload: Uint8Array, qos: 0 | 1 = 1): Promise<void> {
     if (this.#closing) throw new CodedError('BROKER_CLOSED', `not publishing to ${topic}: the broker connection is closed`);
+    this.#coalesceWrites();
     await this.#client.publishAsync(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), { qos, retain: false });
     this.#dispatch({ topic, payload, publisher: null, receivedAt: this.#now() });
   }
