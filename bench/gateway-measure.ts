@@ -26,6 +26,8 @@ export const GRANTS = 40;
 const PAD = 'x'.repeat(160); // envelopes of about 330 bytes
 
 export const nowS = () => Math.floor(Date.now() / 1000);
+/** µs since the epoch at µs resolution, the same clock in every process of the machine (send times). */
+export const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 
 /** The grants for tasks t0…t39 that approved candidates spend, as a facilitator publishes them. */
 export function grantEnvelopes(): Uint8Array[] {
@@ -148,7 +150,7 @@ export class GatewayMeasure<P extends string> {
       if (this.approvedSent > GRANTS * PER_TASK) throw new Error('out of grants: raise GRANTS');
     }
     this.sent[path]++;
-    const id = `bench.${phase}.${seq}.${Math.round(performance.now() * 1000)}`;
+    const id = `bench.${phase}.${seq}.${Math.round(nowUs())}`;
     const envelope = `{"id":"${id}","type":"result","room_id":"${ROOM}","from":{"kind":"agent","id":"${PUBLISHER}"},"ts":${nowS()},"payload":{"task_id":"${task}","message_type":"progress","content":{"text":"${PAD}"}}}`;
     this.#publisher.publish(this.#paths.topic[path], envelope, { qos });
   }
@@ -197,7 +199,7 @@ export class GatewayMeasure<P extends string> {
       if (p !== phase) return;
       received++;
       if (topic !== this.#paths.deliveredOn[path]) wrong++;
-      if (seq >= skip) samples.push(performance.now() - sentUs / 1000);
+      if (seq >= skip) samples.push((nowUs() - sentUs) / 1000);
     };
     let sent = 0;
     // How late the server's event loop ran meanwhile: a stall there delays every path alike.
