@@ -1,14 +1,14 @@
-// The gateway benches' two agents (publisher and listener) run in a process of their own, as
-// agents do: in the server's process their MQTT work shared its event loop, so a stall on either
-// side delayed the other, and the figures measured the bench as much as the gateway. This file is
-// both ends of that split:
-// - `forkBenchClients` (in the bench, beside the server) forks this file and returns a handle
-//   whose methods run GatewayMeasure's in the child. It answers the child's two questions: wait
-//   until the server has caught up (`settle`), and how late the server's event loop ran during a
-//   latency cell (the table's "loop p99" column is the server's, not the agents').
-// - Run as a child (`process.send` set), it connects the two clients with what it was sent and
-//   runs GatewayMeasure, which times everything in this one process (send and delivery times come
-//   from the same clock). Tables are printed here, on the stdout it shares with the bench.
+// The gateway benches' two agents (publisher and listener), in the bench's own process (the
+// default) or, with BENCH_CLIENTS=process, in a process of their own, as agents run. In one
+// process their MQTT work shares the server's event loop, so a stall on either side delays the
+// other; in two, every hop also waits for the other process to be scheduled, which on a 2-core
+// machine running the broker too costs every path, direct included (docs/benchmarks.md). Both ends
+// of the split are here:
+// - `startBenchClients` returns a handle whose methods run GatewayMeasure's. Forked, it answers
+//   the child's two questions: wait until the server has caught up (`settle`), and how late the
+//   server's event loop ran during a latency cell (the "loop p99" column is the server's).
+// - Run as the child, it connects the two clients with what it was sent and runs GatewayMeasure,
+//   which times everything in that one process. Tables are printed there, on the shared stdout.
 import { fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -73,8 +73,36 @@ export interface BenchClients<P extends string> {
   close(): Promise<void>;
 }
 
-/** Forks the agents' process and connects its clients; `settle` is the server's catch-up wait. */
-export async function forkBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void> = async () => undefined): Promise<BenchClients<P>> {
+/** The agents as BENCH_CLIENTS says; `settle` is the server's catch-up wait. */
+export function startBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void> = async () => undefined): Promise<BenchClients<P>> {
+  return process.env.BENCH_CLIENTS === 'process' ? forkBenchClients(config, settle) : inProcessBenchClients(config, settle);
+}
+
+async function connectClients(config: BenchClientsConfig<string>): Promise<[mqtt.MqttClient, mqtt.MqttClient]> {
+  const connect = (c: Credential) => mqtt.connectAsync(config.url, { username: c.username, password: c.password, clientId: c.clientId, protocolVersion: 5, reconnectPeriod: 0 });
+  const clients: [mqtt.MqttClient, mqtt.MqttClient] = [await connect(config.publisher), await connect(config.listener)];
+  // mqtt.js leaves Nagle on, and a QoS 0 publisher (no PUBACK coming back to carry the ACK) then
+  // waits out delayed ACKs. BENCH_CLIENT_NAGLE=1 keeps it on.
+  if (process.env.BENCH_CLIENT_NAGLE !== '1') for (const c of clients) (c.stream as Socket).setNoDelay(true);
+  return clients;
+}
+
+async function inProcessBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void>): Promise<BenchClients<P>> {
+  const [publisher, listener] = await connectClients(config);
+  const measure = new GatewayMeasure(publisher, listener, config.paths, { settle });
+  return {
+    warmUp: () => measure.warmUp(),
+    profileIfAsked: () => measure.profileIfAsked(),
+    throughputTable: (paths, ratios, skip) => measure.throughputTable(paths, ratios, skip),
+    latencyTable: (paths) => measure.latencyTable(paths),
+    counts: async () => ({ approvedSent: measure.approvedSent, sent: { ...measure.sent } }),
+    publish: async (topic, payload, qos) => void publisher.publish(topic, payload, { qos }),
+    close: async () => void (await Promise.all([publisher.endAsync(true), listener.endAsync(true)])),
+  };
+}
+
+/** Forks the agents' process and connects its clients there. */
+async function forkBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void> = async () => undefined): Promise<BenchClients<P>> {
   // execArgv is set so that the bench's own flags (--cpu-prof) do not profile the agents.
   const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { execArgv: ['--import', 'tsx'], stdio: 'inherit', env: process.env });
   const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -126,11 +154,7 @@ async function runClients(): Promise<void> {
     async (kind, args) => {
       if (kind === 'connect') {
         const config = args[0] as BenchClientsConfig<string>;
-        const connect = (c: Credential) => mqtt.connectAsync(config.url, { username: c.username, password: c.password, clientId: c.clientId, protocolVersion: 5, reconnectPeriod: 0 });
-        clients = [await connect(config.publisher), await connect(config.listener)];
-        // mqtt.js leaves Nagle on, and a QoS 0 publisher (no PUBACK coming back to carry the ACK)
-        // then waits out delayed ACKs. BENCH_CLIENT_NAGLE=1 keeps it on.
-        if (process.env.BENCH_CLIENT_NAGLE !== '1') for (const c of clients) (c.stream as Socket).setNoDelay(true);
+        clients = await connectClients(config);
         measure = new GatewayMeasure(clients[0]!, clients[1]!, config.paths, {
           settle: async () => void (await wire.request('settle')),
           loop: { start: async () => void (await wire.request('loopStart')), p99: async () => (await wire.request('loopP99')) as number },

@@ -28,8 +28,9 @@
 // 2 and its dynamic-security plugin (MOSQUITTO_BIN, MOSQUITTO_DYNSEC_PLUGIN). Env: BENCH_SECONDS
 // per latency cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_DIR for the database
 // files, BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two bench clients, BENCH_MOSQUITTO_NAGLE=1
-// to leave Mosquitto's Nagle on (a stock broker's default), BENCH_LATENCY_ONLY=1, BENCH_PROFILE=<path>, BENCH_DEBUG=1 for Mosquitto's log.
-// Results: docs/benchmarks.md.
+// to leave Mosquitto's Nagle on (a stock broker's default), BENCH_CLIENTS=process for the agents
+// in their own process, BENCH_LATENCY_ONLY=1, BENCH_PROFILE=<path>, BENCH_DEBUG=1 for Mosquitto's
+// log. Results: docs/benchmarks.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +43,7 @@ import { HistoryRecorder, recordOnArrival } from '../server/rooms/history-record
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { openStore } from '../server/store/open-store';
 import { startPrivateMosquitto } from '../server/test-support/private-mosquitto';
-import { forkBenchClients } from './gateway-clients';
+import { startBenchClients } from './gateway-clients';
 import { CONTROL, f0, f2, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
 
 type Path = 'direct' | 'moderated' | 'rejected';
@@ -149,10 +150,10 @@ try {
     }
     settleMs += performance.now() - t0;
   };
-  // The agents, in a process of their own; credentials are bound to client id = agentId
-  // (DynsecAdmin.addAgent).
+  // The agents (here, or in their own process with BENCH_CLIENTS=process); credentials are bound
+  // to client id = agentId (DynsecAdmin.addAgent).
   const agent = (agentId: keyof typeof passwords) => ({ username: agentId, password: passwords[agentId], clientId: agentId });
-  const measure = await forkBenchClients({ url: mosquitto.url, publisher: agent(PUBLISHER), listener: agent(LISTENER), paths: PATHS }, settle);
+  const measure = await startBenchClients({ url: mosquitto.url, publisher: agent(PUBLISHER), listener: agent(LISTENER), paths: PATHS }, settle);
   cleanUp.push(() => measure.close());
 
   // -------------------------------------------------------------------------------------------

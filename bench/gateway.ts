@@ -1,11 +1,12 @@
-// The AOR gateway (§7) against pass-through baselines through the same broker, in one process and
-// one run: real MQTT 5 clients over TCP loopback, the embedded broker (aedes) with its §8 ACL, a
-// real SQLite store in a temporary directory (WAL, synchronous = FULL, as the server runs it),
-// the history recorder as `beforeRoute` and the gateway, wired as
+// The AOR gateway (§7) against pass-through baselines through the same broker, in one run: real
+// MQTT 5 clients over TCP loopback, the embedded broker (aedes) with its §8 ACL, a real SQLite
+// store in a temporary directory (WAL, synchronous = NORMAL, the checkpoint worker, as the server
+// opens it), the history recorder as `beforeRoute` and the gateway, wired as
 // server/test-support/room-harness.ts wires them (with the real clock).
 //
 // What is compared: the same envelope bytes (an AOR `result`, ~330 bytes), the same publisher
-// (agent.bench) and listener (agent.listener) clients, the same broker. Every publish passes the
+// (agent.bench) and listener (agent.listener) clients (in this process, or with
+// BENCH_CLIENTS=process in their own: bench/gateway-clients.ts), the same broker. Every publish passes the
 // real ACL and is recorded in history before it is routed.
 //   direct     rooms/bench/agents/agent.bench/work → broker (ACL, history write) → listener,
 //              subscribed to exactly that topic. One hop, one history write.
@@ -24,20 +25,20 @@
 //
 // Run: npm run bench:gateway (tsx bench/gateway.ts), about 100 s. Env: BENCH_SECONDS per latency
 // cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_DIR for the database files,
-// BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two clients. Results: docs/benchmarks.md.
+// BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two clients, BENCH_CLIENTS=process for the agents
+// in their own process. Results: docs/benchmarks.md.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Aedes } from 'aedes';
-import mqtt from 'mqtt';
 import { Gateway, isCandidate } from '../server/gateway/gateway';
 import { EmbeddedBroker } from '../server/mqtt/embedded-broker';
 import { HistoryRecorder } from '../server/rooms/history-recorder';
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { SQLITE_FILE_NAME, SqliteStore } from '../server/store/sqlite/sqlite-store';
-import { CONTROL, f0, f2, GatewayMeasure, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
+import { startBenchClients } from './gateway-clients';
+import { CONTROL, f0, f2, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
 
 type Path = 'direct' | 'relay' | 'moderated' | 'rejected';
 
@@ -104,14 +105,13 @@ for (let i = 0; !(await store.getGrant(ROOM, PUBLISHER, `t${GRANTS - 1}`)); i++)
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-const connect = (username: string, clientId: string) =>
-  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { username, password: PASSWORD, clientId, protocolVersion: 5, reconnectPeriod: 0 });
-const publisher = await connect(PUBLISHER, 'bench-publisher');
-const listener = await connect(LISTENER, 'bench-listener');
-// The broker turns Nagle off on its side; mqtt.js leaves it on, and a QoS 0 publisher (no PUBACK
-// coming back to carry the ACK) then waits out delayed ACKs. BENCH_CLIENT_NAGLE=1 keeps it on.
-if (process.env.BENCH_CLIENT_NAGLE !== '1') for (const c of [publisher, listener]) (c.stream as Socket).setNoDelay(true);
-const measure = new GatewayMeasure(publisher, listener, PATHS);
+// The agents: here, or in a process of their own with BENCH_CLIENTS=process (bench/gateway-clients.ts).
+const measure = await startBenchClients({
+  url: `mqtt://127.0.0.1:${port}`,
+  publisher: { username: PUBLISHER, password: PASSWORD, clientId: 'bench-publisher' },
+  listener: { username: LISTENER, password: PASSWORD, clientId: 'bench-listener' },
+  paths: PATHS,
+});
 
 // ---------------------------------------------------------------------------------------------
 
@@ -126,7 +126,7 @@ await probeCommit(dataDir);
 await measure.warmUp();
 
 if (await measure.profileIfAsked()) {
-  await Promise.all([publisher.endAsync(true), listener.endAsync(true)]);
+  await measure.close();
   await gateway.stop();
   await broker.close();
   await store.close();
@@ -144,10 +144,11 @@ const cell = (path: Path) => results.find((x) => x.qos === 1 && x.rate === 1_000
 console.log('\nAgainst the aims (issue 3 item 12):');
 if (!latencyOnly) console.log(`  throughput moderated/direct: QoS 0 ${f2(tp[0].moderated / tp[0].direct)}, QoS 1 ${f2(tp[1].moderated / tp[1].direct)} (aim ≥ 0.90); moderated/relay: QoS 0 ${f2(tp[0].moderated / tp[0].relay)}, QoS 1 ${f2(tp[1].moderated / tp[1].relay)}`);
 console.log(`  p99 at 1,000 msg/s QoS 1: ${f2(cell('moderated').p99)} ms (aim ≤ 5 ms), ${f2(cell('moderated').p99 / cell('direct').p99)}× the direct path's ${f2(cell('direct').p99)} ms (aim ≤ 2×)`);
-console.log(`  grant budget spent: ${f0(spent)} for ${f0(measure.approvedSent)} approved candidates sent${spent === measure.approvedSent ? '' : '  ! MISMATCH'}`);
+const { approvedSent } = await measure.counts();
+console.log(`  grant budget spent: ${f0(spent)} for ${f0(approvedSent)} approved candidates sent${spent === approvedSent ? '' : '  ! MISMATCH'}`);
 console.log(`\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`);
 
-await Promise.all([publisher.endAsync(true), listener.endAsync(true)]);
+await measure.close();
 await gateway.stop();
 await broker.close();
 await store.close();
