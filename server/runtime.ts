@@ -386,7 +386,7 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
     if (isCodedError(error)) throw new ConfigError(error.message);
     throw error;
   }
-  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true, confirmHandOver: true });
   candidates.attach(gateway);
   const presence = new PresenceTracker(broker, () => clock.now());
   const relay = createRelayServices({ store: store.relay, clock, presence });
@@ -478,14 +478,17 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
       relay,
       cluster: running,
       async close() {
-        // First stop taking candidates, then finish deciding those already taken.
-        await broker.leaveShareGroup();
+        // With other instances running: first stop taking candidates (they take them), then
+        // finish deciding those already taken. Alone: keep the share, which the broker then
+        // queues for this client id until it is back (docs/decisions-cluster.md C4).
+        const alone = !(await running.othersAlive());
+        if (!alone) await broker.leaveShareGroup();
         await running.stop();
         stopRelay();
         presence.stop();
         await gateway.stop();
         await consoles?.close();
-        await broker.close();
+        await broker.close({ keepShare: alone });
         await closeHttp(httpServer);
         await store.close();
       },

@@ -10,6 +10,9 @@ import { describePgError } from '../store/pg/pg-pool';
 /** pg_try_advisory_lock(int4, int4): a namespace of Switchboard's own and the lock in it. */
 export const RUN_ONCE_LOCK = { namespace: 0x53574244 /* "SWBD" */, key: 1 } as const;
 
+/** How each instance's run-once connection names itself to PostgreSQL (counted by othersAlive). */
+const RUN_ONCE_APPLICATION = 'switchboard-run-once';
+
 /** Starts the cluster's once-only work; returns how to stop it. */
 export type StartWork = () => Promise<() => Promise<void>>;
 
@@ -27,6 +30,11 @@ export interface RunOnce {
   readonly leading: boolean;
   /** Stops the work if it runs here and gives the lock up. */
   stop(): Promise<void>;
+  /**
+   * Whether another instance is running on this database now (each holds a run-once connection,
+   * leader or not). A lone instance's answer is false; when it cannot be told, true.
+   */
+  othersAlive(): Promise<boolean>;
 }
 
 /**
@@ -41,6 +49,7 @@ export async function startRunOnce(options: RunOnceOptions): Promise<RunOnce> {
       get leading() {
         return !stopped;
       },
+      othersAlive: async () => false,
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -122,7 +131,7 @@ class PgElection implements RunOnce {
 
   async #connection(): Promise<Client> {
     if (this.#client) return this.#client;
-    const client = new Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: 'switchboard-run-once' });
+    const client = new Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: RUN_ONCE_APPLICATION });
     // With the connection goes the lock: stop at once rather than at the next check.
     client.on('error', (error) => {
       if (this.#client === client) void this.#lost(`postgres: the run-once lock's connection was lost: ${error.message}`);
@@ -148,6 +157,20 @@ class PgElection implements RunOnce {
     if (stopWork) {
       this.#log('cluster: stopped the sweepers and the demo agents here; another instance takes over');
       await stopWork().catch((error: unknown) => this.#log(`cluster: stopping the once-only work failed: ${(error as Error).message}`));
+    }
+  }
+
+  async othersAlive(): Promise<boolean> {
+    try {
+      const client = await this.#connection();
+      const result = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`,
+        [RUN_ONCE_APPLICATION],
+      );
+      return (result.rows[0]?.n ?? 0) > 0;
+    } catch (error) {
+      this.#log(`cluster: cannot tell whether other instances run (${describePgError(error)}); assuming they do`);
+      return true;
     }
   }
 

@@ -167,6 +167,23 @@ describe('automatic moderation (AOR §7)', () => {
 
 // The same bytes again, before and after a restart, on both brokers: gateway-brokers.test.ts.
 describe('a candidate sent again (decisions-server.md §30)', () => {
+  it('hands the decision over again when the same candidate comes again after a restart, and spends nothing (§35)', async () => {
+    await grantAndWait(grant({ max: 5 }));
+    const c = candidate();
+    const text = await publishCandidate(c);
+    await w.until('rooms/r1/public', c.id);
+    // Restarted before the PUBACK went out: the agent sends the candidate again. Its approved
+    // copy may never have reached the broker, so it is handed over again (not decided again).
+    await h.restart();
+    w = await h.watcher();
+    await publishCandidate(text);
+    const again = await Promise.race([w.until('rooms/r1/public', c.id), new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 3_000))]);
+    expect(again).not.toBe('none');
+    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    const copies = (await h.store.listMessages({ roomId: 'r1', limit: 100, before: 1e12 })).messages.filter((m) => m.messageId === c.id);
+    expect(copies.map((m) => m.topicKind).sort()).toEqual(['public', 'public_candidates']);
+  });
+
   it('holds a candidate that arrives before recovery ran, so that a redelivered one is still decided once (§34)', async () => {
     await grantAndWait(grant({ max: 5 }));
     const c = candidate();

@@ -30,12 +30,23 @@ export interface GatewayDeps {
    * broker's beforeRoute); the gateway then does not also subscribe to candidates.
    */
   readonly admitsBeforeRoute?: boolean;
+  /**
+   * admitCandidate resolves only once the broker has acknowledged the decision's hand-over (an
+   * external broker: the candidate's PUBACK then proves its outcome reached the broker, §35).
+   * Off (the embedded broker), the hand-over is not waited for: the broker dies with the process.
+   */
+  readonly confirmHandOver?: boolean;
 }
 
 export const reviewTopicOf = (roomId: string) => `switchboard/rooms/${roomId}/review`;
 
 /** Whether a publish is a candidate, for the embedded broker's beforeRoute to hand to admitCandidate. */
 export const isCandidate = (message: BrokerMessage) => isCandidateTopic(message.topic);
+
+/** A decision stored but not accepted by the broker (admitCandidate with confirmHandOver). */
+class HandOverFailed extends Error {
+  override readonly name = 'HandOverFailed';
+}
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -49,6 +60,14 @@ export class Gateway {
   readonly #recent = new RecentCandidates();
   /** Candidates submitted to the store whose commit (and hand-over) is still to come. */
   readonly #inFlight = new Set<Promise<void>>();
+  /**
+   * Decisions to hand over again when the same candidate comes again: those recovery found for
+   * the newest stored candidates, and those whose hand-over failed here. The broker (or the
+   * agent) sends a candidate again only because its PUBACK never went out, and then the
+   * hand-over may not have gone out either (decisions-server.md §35). Each is handed over again
+   * once, then forgotten.
+   */
+  readonly #toHandOverAgain = new Map<string, { topic: string; payload: Uint8Array }>();
   /** Set once recover() has run; until then admitted candidates wait for it. */
   #recovered = false;
   #recoveryDone!: () => void;
@@ -105,9 +124,17 @@ export class Gateway {
     for (const room of await this.#deps.store.listRooms()) {
       await this.#enqueueRoom(room.id, async () => {
         const seen: StoredRoomMessage[] = [];
-        const pending = await undecidedCandidates(this.#deps.store, room.id, (m) => seen.push(m));
+        const decisions = new Map<string, StoredRoomMessage>();
+        const pending = await undecidedCandidates(this.#deps.store, room.id, (m) => seen.push(m), (id, m) => void (decisions.has(id) || decisions.set(id, m)));
         // Oldest first, so that the newest are the last forgotten.
-        for (const m of seen.reverse()) this.#recent.admit(room.id, m.topicAgentId!, m.messageId!, m.payload);
+        for (const m of seen.reverse()) {
+          this.#recent.admit(room.id, m.topicAgentId!, m.messageId!, m.payload);
+          const decision = decisions.get(m.messageId!);
+          // An approved copy carries the candidate's bytes, so its sender is the candidate's agent.
+          if (decision && (decision.topicKind !== 'public' || decision.fromId === m.topicAgentId)) {
+            this.#toHandOverAgain.set(this.#decisionKey(room.id, m.topicAgentId!, m.messageId!), { topic: decision.topic, payload: decision.payload });
+          }
+        }
         for (const row of pending) {
           found++;
           await this.handleCandidate({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
@@ -162,6 +189,10 @@ export class Gateway {
       if (this.#queues.get(room) === next) this.#queues.delete(room);
     });
     return result;
+  }
+
+  #decisionKey(roomId: string, agentId: string, messageId: string): string {
+    return `${roomId}\u0000${agentId}\u0000${messageId}`;
   }
 
   #stamp(): Stamp {
@@ -240,9 +271,23 @@ export class Gateway {
       if (!(await this.#deps.history.roomExists(roomId))) throw new UnknownRoomError('unknown_room');
       const key = read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
       const seen = key ? this.#recent.admit(...key, message.payload) : 'new';
-      // The same bytes again: a transport retry of a candidate already decided. Acknowledged, and
-      // nothing else happens (decisions-server.md §30).
-      if (seen === 'same') return { recorded: Promise.resolve() };
+      // The same bytes again: a transport retry of a candidate already decided. Acknowledged and
+      // not decided again (decisions-server.md §30); after a restart its decision is handed over
+      // once more (§35).
+      if (seen === 'same') {
+        const decisionKey = this.#decisionKey(...key!);
+        const again = this.#toHandOverAgain.get(decisionKey);
+        this.#toHandOverAgain.delete(decisionKey);
+        if (!again) return { recorded: Promise.resolve() };
+        const resent = this.#handOver(again.topic, again.payload);
+        if (!this.#deps.confirmHandOver) return { recorded: Promise.resolve() };
+        return {
+          recorded: resent.catch((error: unknown) => {
+            this.#toHandOverAgain.set(decisionKey, again);
+            throw new HandOverFailed((error as Error).message);
+          }),
+        };
+      }
       const now = this.#deps.now();
       const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
         this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
@@ -266,21 +311,28 @@ export class Gateway {
       // Not awaited here (the pipelining above); reactions run in commit order, so handing over
       // in this callback keeps deliveries in history's order.
       const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
-        if (record.outgoing) this.#handOver(record.outgoing.topic, record.outgoing.payload);
-        if (record.reviewItem) this.#handOver(this.#reviewTopic(roomId), reviewNotice(record.reviewItem));
+        const outcome = record.outgoing ? this.#handOver(record.outgoing.topic, record.outgoing.payload) : undefined;
+        if (record.reviewItem) void this.#handOver(this.#reviewTopic(roomId), reviewNotice(record.reviewItem)).catch(() => undefined);
         if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
           void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
             console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
           );
         }
+        if (!outcome || !this.#deps.confirmHandOver) return void outcome?.catch(() => undefined);
+        return outcome.catch((error: unknown) => {
+          // Stored and decided, not at the broker: not acknowledged, and handed over again when
+          // the candidate comes again.
+          if (key) this.#toHandOverAgain.set(this.#decisionKey(...key), record.outgoing!);
+          throw new HandOverFailed((error as Error).message);
+        });
       });
       this.#inFlight.add(recorded);
       void recorded.then(
         () => this.#inFlight.delete(recorded),
-        () => {
+        (error: unknown) => {
           this.#inFlight.delete(recorded);
           // Not stored: a retry must be decided then.
-          if (key && seen === 'new') this.#recent.forget(...key);
+          if (key && seen === 'new' && !(error instanceof HandOverFailed)) this.#recent.forget(...key);
         },
       );
       return { recorded };
@@ -288,9 +340,11 @@ export class Gateway {
     return submitted.then(({ recorded }) => recorded);
   }
 
-  /** Publishes without waiting for the broker's callback; calls in order are delivered in order. */
-  #handOver(topic: string, payload: Uint8Array): void {
-    this.#deps.broker.publish(topic, payload, 1).catch((error: unknown) => console.error(`Gateway could not publish on ${topic}:`, error));
+  /** Publishes at once (calls in order are delivered in order); settles with the broker's acknowledgement. */
+  #handOver(topic: string, payload: Uint8Array): Promise<void> {
+    const published = this.#deps.broker.publish(topic, payload, 1);
+    published.catch((error: unknown) => console.error(`Gateway could not publish on ${topic}:`, error));
+    return published;
   }
 
   /**

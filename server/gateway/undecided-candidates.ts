@@ -23,7 +23,13 @@ const rejectedId = (m: StoredRoomMessage): string | undefined => {
  * public (approved), in a reject's message_id, or in the review queue. Candidates without an id
  * (malformed bytes) or without an authenticated publisher are skipped: they cannot be replayed.
  */
-export async function undecidedCandidates(store: Store, roomId: string, visit?: (candidate: StoredRoomMessage) => void): Promise<StoredRoomMessage[]> {
+export async function undecidedCandidates(
+  store: Store,
+  roomId: string,
+  visit?: (candidate: StoredRoomMessage) => void,
+  /** Sees each decision in the window, newest first: an approved copy or a reject, by the candidate's id. */
+  visitDecision?: (messageId: string, decision: StoredRoomMessage) => void,
+): Promise<StoredRoomMessage[]> {
   const decided = new Set((await store.listReviewItems(roomId)).map((item) => item.messageId));
   const candidates: StoredRoomMessage[] = [];
   let before: number | undefined;
@@ -32,9 +38,15 @@ export async function undecidedCandidates(store: Store, roomId: string, visit?: 
     const page = await store.listMessages({ roomId, limit: 500, ...(before === undefined ? {} : { before }) });
     scanned += page.messages.length;
     for (const m of [...page.messages].reverse()) {
-      if (m.topicKind === 'public' && m.messageId) decided.add(m.messageId);
+      if (m.topicKind === 'public' && m.messageId) {
+        decided.add(m.messageId);
+        visitDecision?.(m.messageId, m);
+      }
       const rejected = rejectedId(m);
-      if (rejected) decided.add(rejected);
+      if (rejected) {
+        decided.add(rejected);
+        visitDecision?.(rejected, m);
+      }
       if (m.topicKind !== 'public_candidates' || !m.messageId || !m.topicAgentId) continue;
       visit?.(m);
       candidates.push(m);

@@ -425,9 +425,14 @@ export class ExternalBroker implements BrokerPort {
     await this.#client.unsubscribeAsync(shared).catch((error: unknown) => this.#log(`MQTT: could not leave the shared subscription: ${(error as Error).message}`));
   }
 
-  /** Ends the connection (DISCONNECT; the broker keeps the session for its expiry), after leaving the share group. */
-  async close(): Promise<void> {
-    await this.leaveShareGroup();
+  /**
+   * Ends the connection (DISCONNECT; the broker keeps the session for its expiry), after leaving
+   * the share group unless `keepShare`: an instance with no other to take its share keeps it, and
+   * the broker queues it in the session until this client id connects again
+   * (docs/decisions-cluster.md C4).
+   */
+  async close(options: { keepShare?: boolean } = {}): Promise<void> {
+    if (!options.keepShare) await this.leaveShareGroup();
     this.#closing = true;
     clearTimeout(this.#retry);
     await this.#client.endAsync().catch(() => undefined);

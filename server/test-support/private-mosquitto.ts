@@ -28,6 +28,8 @@ export interface PrivateMosquittoOptions {
   readonly retainAvailable?: boolean;
   /** Mosquitto's `set_tcp_nodelay` (default false, as a stock broker); bench/gateway-external.ts compares both. */
   readonly tcpNoDelay?: boolean;
+  /** Mosquitto's `max_queued_messages` per client (default 1,000, as a stock broker). */
+  readonly maxQueuedMessages?: number;
 }
 
 const MOSQUITTO_CANDIDATES = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto', '/usr/local/sbin/mosquitto', '/usr/local/bin/mosquitto'];
@@ -149,6 +151,7 @@ async function tryStart(binary: string, plugin: string, port: number, options: P
     'connection_messages true',
     ...(options.retainAvailable === false ? ['retain_available false'] : []),
     ...(options.tcpNoDelay ? ['set_tcp_nodelay true'] : []),
+    ...(options.maxQueuedMessages !== undefined ? [`max_queued_messages ${options.maxQueuedMessages}`] : []),
     `listener ${port} 127.0.0.1`,
     'allow_anonymous false',
     `plugin ${plugin}`,
