@@ -483,6 +483,8 @@ async function startWithExternalBroker(config: Config, mqttConfig: NonNullable<C
         // queues for this client id until it is back (docs/decisions-cluster.md C4).
         const alone = !(await running.othersAlive());
         if (!alone) await broker.leaveShareGroup();
+        // What arrives from now on stays with the broker for the next start (or the others).
+        broker.stopIntake();
         await running.stop();
         stopRelay();
         presence.stop();

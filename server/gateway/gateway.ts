@@ -60,14 +60,6 @@ export class Gateway {
   readonly #recent = new RecentCandidates();
   /** Candidates submitted to the store whose commit (and hand-over) is still to come. */
   readonly #inFlight = new Set<Promise<void>>();
-  /**
-   * Decisions to hand over again when the same candidate comes again: those recovery found for
-   * the newest stored candidates, and those whose hand-over failed here. The broker (or the
-   * agent) sends a candidate again only because its PUBACK never went out, and then the
-   * hand-over may not have gone out either (decisions-server.md §35). Each is handed over again
-   * once, then forgotten.
-   */
-  readonly #toHandOverAgain = new Map<string, { topic: string; payload: Uint8Array }>();
   /** Set once recover() has run; until then admitted candidates wait for it. */
   #recovered = false;
   #recoveryDone!: () => void;
@@ -132,7 +124,7 @@ export class Gateway {
           const decision = decisions.get(m.messageId!);
           // An approved copy carries the candidate's bytes, so its sender is the candidate's agent.
           if (decision && (decision.topicKind !== 'public' || decision.fromId === m.topicAgentId)) {
-            this.#toHandOverAgain.set(this.#decisionKey(room.id, m.topicAgentId!, m.messageId!), { topic: decision.topic, payload: decision.payload });
+            this.#recent.keepDecision(room.id, m.topicAgentId!, m.messageId!, { topic: decision.topic, payload: decision.payload });
           }
         }
         for (const row of pending) {
@@ -189,10 +181,6 @@ export class Gateway {
       if (this.#queues.get(room) === next) this.#queues.delete(room);
     });
     return result;
-  }
-
-  #decisionKey(roomId: string, agentId: string, messageId: string): string {
-    return `${roomId}\u0000${agentId}\u0000${messageId}`;
   }
 
   #stamp(): Stamp {
@@ -275,15 +263,13 @@ export class Gateway {
       // not decided again (decisions-server.md §30); after a restart its decision is handed over
       // once more (§35).
       if (seen === 'same') {
-        const decisionKey = this.#decisionKey(...key!);
-        const again = this.#toHandOverAgain.get(decisionKey);
-        this.#toHandOverAgain.delete(decisionKey);
+        const again = this.#recent.takeDecision(...key!);
         if (!again) return { recorded: Promise.resolve() };
         const resent = this.#handOver(again.topic, again.payload);
         if (!this.#deps.confirmHandOver) return { recorded: Promise.resolve() };
         return {
           recorded: resent.catch((error: unknown) => {
-            this.#toHandOverAgain.set(decisionKey, again);
+            this.#recent.keepDecision(...key!, again);
             throw new HandOverFailed((error as Error).message);
           }),
         };
@@ -322,7 +308,7 @@ export class Gateway {
         return outcome.catch((error: unknown) => {
           // Stored and decided, not at the broker: not acknowledged, and handed over again when
           // the candidate comes again.
-          if (key) this.#toHandOverAgain.set(this.#decisionKey(...key), record.outgoing!);
+          if (key) this.#recent.keepDecision(...key, record.outgoing!);
           throw new HandOverFailed((error as Error).message);
         });
       });

@@ -11,10 +11,21 @@ export const RECENT_PER_ROOM = 10_000;
 
 export type Seen = 'new' | 'same' | 'different';
 
+/** A decision as handed to the broker: the approved copy on `public`, or a reject on `control`. */
+export interface HandedOver {
+  readonly topic: string;
+  readonly payload: Uint8Array;
+}
+
 const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
 export class RecentCandidates {
   readonly #rooms = new Map<string, Map<string, string>>();
+  /**
+   * Decisions to hand over again when their candidate comes again (decisions-server.md §35):
+   * those recovery found, and those whose hand-over failed. Forgotten with their candidate.
+   */
+  readonly #toHandOverAgain = new Map<string, Map<string, HandedOver>>();
 
   /** Remembers the candidate and says whether its id was seen before, with the same bytes or not. */
   admit(roomId: string, agentId: string, messageId: string, bytes: Uint8Array): Seen {
@@ -25,12 +36,35 @@ export class RecentCandidates {
     const hash = digest(bytes);
     if (known !== undefined) return known === hash ? 'same' : 'different';
     room.set(key, hash);
-    if (room.size > RECENT_PER_ROOM) room.delete(room.keys().next().value as string);
+    if (room.size > RECENT_PER_ROOM) {
+      const oldest = room.keys().next().value as string;
+      room.delete(oldest);
+      this.#toHandOverAgain.get(roomId)?.delete(oldest);
+    }
     return 'new';
+  }
+
+  /** Keeps an admitted candidate's decision, to hand over again if the candidate comes again. */
+  keepDecision(roomId: string, agentId: string, messageId: string, decision: HandedOver): void {
+    const key = `${agentId}\u0000${messageId}`;
+    if (!this.#rooms.get(roomId)?.has(key)) return;
+    let room = this.#toHandOverAgain.get(roomId);
+    if (!room) this.#toHandOverAgain.set(roomId, (room = new Map()));
+    room.set(key, decision);
+  }
+
+  /** The decision kept for a candidate, once: it is forgotten as it is taken. */
+  takeDecision(roomId: string, agentId: string, messageId: string): HandedOver | undefined {
+    const room = this.#toHandOverAgain.get(roomId);
+    const key = `${agentId}\u0000${messageId}`;
+    const decision = room?.get(key);
+    room?.delete(key);
+    return decision;
   }
 
   /** Forgets a candidate that could not be stored, so its retry is decided. */
   forget(roomId: string, agentId: string, messageId: string): void {
     this.#rooms.get(roomId)?.delete(`${agentId}\u0000${messageId}`);
+    this.#toHandOverAgain.get(roomId)?.delete(`${agentId}\u0000${messageId}`);
   }
 }

@@ -38,8 +38,12 @@ afterAll(async () => {
 
 function stopped(s: ServerProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   if (signal === 'SIGKILL') return killed(s.child);
-  return new Promise((resolve) => {
-    s.child.once('exit', () => resolve());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not stop within 30 s of SIGTERM:\n${s.output()}`)), 30_000);
+    s.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     s.child.kill('SIGTERM');
   });
 }

@@ -21,12 +21,13 @@
 //   consoles and presence. Another instance's publishes are recorded by that instance.
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient, type Packet } from 'mqtt';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { isValidId } from '@shared/aor/ids';
 import { CodedError } from '@shared/errors';
 import type { BrokerMessage, BrokerPort, HandlerOptions, MessageHandler } from './broker-port';
 import { RefusedPublish } from './embedded-broker';
 import { DEFAULT_SERVER_CLIENT_ID } from './mosquitto-dynsec';
+import { pipelineIntake, writeCoalescer } from './pipelined-intake';
 import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
 
 export interface ExternalBrokerOptions {
@@ -97,9 +98,6 @@ function wireFilters(filter: string): string[] {
   return last === 'public_candidates' || last === '+' ? [filter, `${filter}/+`] : [filter];
 }
 
-/** mqtt.js's internal packet writer, wrapped by the pipelined intake. */
-type SendPacket = (packet: Packet & { messageId?: number }, callback?: (error?: Error) => void, ...rest: unknown[]) => void;
-
 const toBytes = (payload: Buffer) => new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
 
 export class ExternalBroker implements BrokerPort {
@@ -120,8 +118,10 @@ export class ExternalBroker implements BrokerPort {
   #leftShareGroup = false;
   /** False until the first connect's subscriptions are in place. */
   #ready = false;
-  /** The socket is corked until the end of this turn (#coalesceWrites). */
-  #corked = false;
+  /** Set by stopIntake: arriving messages are left unacknowledged. */
+  #intakeStopped = false;
+  /** Holds the socket's writes until the end of this turn (pipelined-intake.ts). */
+  readonly #coalesce: () => void;
 
   private constructor(client: MqttClient, options: ExternalBrokerOptions) {
     this.#client = client;
@@ -129,6 +129,7 @@ export class ExternalBroker implements BrokerPort {
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((line) => console.error(line));
     for (const f of options.subscriptions ?? DEFAULT_SERVER_SUBSCRIPTIONS) this.#brokerFilters.add(f);
+    this.#coalesce = writeCoalescer(client);
   }
 
   /** Connects (a refused or unreachable broker is a coded error naming MQTT_URL) and subscribes. */
@@ -149,7 +150,8 @@ export class ExternalBroker implements BrokerPort {
     };
     const client = mqtt.connect(options.url, clientOptions);
     const broker = new ExternalBroker(client, options);
-    broker.#pipelineIntake();
+    // Messages are taken in a pipeline; each PUBACK waits for its message's hooks.
+    pipelineIntake(client, (packet) => broker.#receive(packet), broker.#coalesce);
     client.on('connect', (connack) => {
       // mqtt.js leaves Nagle on: a PUBACK or a hand-over would wait for the broker's delayed ACK.
       (client.stream as Partial<Socket>).setNoDelay?.(true);
@@ -185,66 +187,6 @@ export class ExternalBroker implements BrokerPort {
     await broker.#subscribeAll(false);
     broker.#ready = true;
     return broker;
-  }
-
-  /**
-   * Takes the next message while earlier ones are still being recorded, and holds each QoS 1
-   * PUBACK until its message's hooks settled (docs/decisions-external-broker.md, "Pipelined
-   * intake"). mqtt.js handles one packet at a time and sends the PUBACK when `handleMessage`
-   * calls back; waiting there for each commit would let one message per commit through, so the
-   * commits could never be grouped. Here `handleMessage` calls back at once and the PUBACK mqtt.js
-   * then sends is held (by packet id, which the broker cannot reuse before it is acknowledged).
-   * A message whose hooks fail is never acknowledged: the connection is dropped and the broker
-   * sends it again. How many are held at once is the broker's business (its in-flight window).
-   */
-  #pipelineIntake(): void {
-    const client = this.#client;
-    const held = new Map<number, Promise<void>>();
-    const internals = client as unknown as { _sendPacket: SendPacket };
-    const send = internals._sendPacket.bind(client);
-    internals._sendPacket = (packet, callback, ...rest) => {
-      const settled = packet.cmd === 'puback' && packet.messageId !== undefined ? held.get(packet.messageId) : undefined;
-      if (!settled) return send(packet, callback, ...rest);
-      held.delete(packet.messageId!);
-      const stream = client.stream;
-      callback?.(); // the reader goes on to the next packet
-      settled.then(
-        // A PUBACK belongs to the connection the message came on: after a reconnect the broker
-        // sends the message again, and it is acknowledged then.
-        () => {
-          if (client.stream !== stream || !client.connected) return;
-          this.#coalesceWrites();
-          send(packet);
-        },
-        () => stream.destroy(),
-      );
-    };
-    client.handleMessage = (packet, done) => {
-      const settled = this.#receive(packet);
-      // A failure is logged by #receive and answered where the PUBACK is (never, for QoS 0: the
-      // broker does not send such a message again). QoS 2 never comes: the server subscribes at 1.
-      settled.catch(() => undefined);
-      if (packet.qos === 1 && packet.messageId !== undefined) held.set(packet.messageId, settled);
-      done();
-    };
-  }
-
-  /**
-   * One group commit settles many messages at once: their PUBACKs and hand-overs go out in one
-   * write (one system call, one wake-up of the broker) instead of one each. mqtt-packet uncorks
-   * after every packet; this cork holds the socket until the loop's next check phase, which
-   * comes without waiting for I/O while it is pending.
-   */
-  #coalesceWrites(): void {
-    if (this.#corked) return;
-    const stream = this.#client.stream as Partial<Socket>;
-    if (!stream.cork || !stream.uncork) return;
-    stream.cork();
-    this.#corked = true;
-    setImmediate(() => {
-      this.#corked = false;
-      stream.uncork!();
-    });
   }
 
   get connected(): boolean {
@@ -339,6 +281,8 @@ export class ExternalBroker implements BrokerPort {
   }
 
   async #receive(packet: IPublishPacket): Promise<void> {
+    // Stopping: not handled and never acknowledged, so the broker sends it again to this session.
+    if (this.#intakeStopped) return new Promise<void>(() => undefined);
     const wireTopic = packet.topic;
     const payload = typeof packet.payload === 'string' ? new TextEncoder().encode(packet.payload) : toBytes(packet.payload);
     const copy = this.#copyKind(packet);
@@ -394,7 +338,7 @@ export class ExternalBroker implements BrokerPort {
   /** Publishes as the server, then hands the message to this process's handlers (as aedes does). */
   async publish(topic: string, payload: Uint8Array, qos: 0 | 1 = 1): Promise<void> {
     if (this.#closing) throw new CodedError('BROKER_CLOSED', `not publishing to ${topic}: the broker connection is closed`);
-    this.#coalesceWrites();
+    this.#coalesce();
     await this.#client.publishAsync(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), { qos, retain: false });
     this.#dispatch({ topic, payload, publisher: null, receivedAt: this.#now() });
   }
@@ -433,9 +377,24 @@ export class ExternalBroker implements BrokerPort {
    */
   async close(options: { keepShare?: boolean } = {}): Promise<void> {
     if (!options.keepShare) await this.leaveShareGroup();
+    this.stopIntake();
     this.#closing = true;
     clearTimeout(this.#retry);
-    await this.#client.endAsync().catch(() => undefined);
+    // A graceful end waits for this server's own publishes to be acknowledged; not for ever.
+    const ended = this.#client.endAsync().catch(() => undefined);
+    const late = setTimeout(() => void this.#client.endAsync(true).catch(() => undefined), 5_000);
+    await ended;
+    clearTimeout(late);
+  }
+
+  /**
+   * Takes no more messages: those that arrive from now on are neither handed to the hooks nor
+   * acknowledged, so the broker keeps them for this session (a server stopping calls this before
+   * its gateway drains: a decision whose hand-over the closing connection would refuse is never
+   * made). Messages already taken are finished.
+   */
+  stopIntake(): void {
+    this.#intakeStopped = true;
   }
 }
 
