@@ -13,10 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli';
 import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
-import type { StoredRoomMessage } from '../store/store';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
-import { killed, startServerProcess, type ServerProcess } from '../test-support/server-process';
+import { killed, startServerProcess, stopped, type ServerProcess } from '../test-support/server-process';
+import { allMessages } from '../test-support/room-history';
+import { grantFromConsole } from '../test-support/console-grants';
 import { sessionCookie } from '../test-support/sessions';
 
 const found = findMosquitto();
@@ -35,29 +36,6 @@ afterAll(async () => {
   await mosquitto?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function stopped(s: ServerProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
-  if (signal === 'SIGKILL') return killed(s.child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not stop within 30 s of SIGTERM:\n${s.output()}`)), 30_000);
-    s.child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    s.child.kill('SIGTERM');
-  });
-}
-
-async function allMessages(store: SqliteStore): Promise<StoredRoomMessage[]> {
-  const out: StoredRoomMessage[] = [];
-  let cursor = 0;
-  for (;;) {
-    const page = await store.listMessages({ roomId: 'r1', limit: 5_000, after: cursor });
-    out.push(...page.messages);
-    if (!page.hasMore) return out;
-    cursor = page.messages.at(-1)?.cursor ?? cursor;
-  }
-}
 
 describe.skipIf(!found.ok)('server faults under load, external broker', () => {
   it('loses nothing the broker acknowledged across a SIGKILL and a SIGTERM of the server, decides each candidate once, spends no budget twice', async () => {
@@ -85,14 +63,7 @@ describe.skipIf(!found.ok)('server faults under load, external broker', () => {
     server = await startServerProcess(env);
     const port = new URL(server.url).port;
     const now = Math.floor(Date.now() / 1000);
-    const facilitator = await connectClient(`${server.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: server.url } } });
-    for (const agentId of AGENTS) {
-      await facilitator.client.publishAsync('rooms/r1/control', JSON.stringify({
-        id: `grant_${agentId}`, type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: now,
-        payload: { task_id: 't1', agent_id: agentId, max_messages: 10_000, allowed_message_types: ['progress'], expires_at: now + 3600 },
-      }), { qos: 1 });
-    }
-    await facilitator.client.endAsync(true);
+    await grantFromConsole(server.url, cookie, FACILITATOR, AGENTS, now);
     const granted = new SqliteStore({ file });
     for (let i = 0; i < 500 && (await Promise.all(AGENTS.map((a) => granted.getGrant('r1', a, 't1')))).some((g) => !g); i++) await sleep(10);
     await granted.close();
@@ -148,7 +119,7 @@ describe.skipIf(!found.ok)('server faults under load, external broker', () => {
     await until(() => [...acked].every((id) => seen.has(id)), 'every acknowledged candidate to be approved and delivered');
 
     const check = new SqliteStore({ file });
-    const history = await allMessages(check);
+    const history = await allMessages(check, 'r1');
     const spent = (await Promise.all(AGENTS.map((a) => check.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
     await check.close();
     const candidates = history.filter((m) => m.topicKind === 'public_candidates').map((m) => m.messageId!);

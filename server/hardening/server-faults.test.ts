@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/password';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
-import type { StoredRoomMessage } from '../store/store';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
-import { killed, startServerProcess, type ServerProcess } from '../test-support/server-process';
+import { killed, startServerProcess, stopped, type ServerProcess } from '../test-support/server-process';
+import { allMessages } from '../test-support/room-history';
+import { grantFromConsole } from '../test-support/console-grants';
 import { sessionCookie } from '../test-support/sessions';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-faults-'));
@@ -27,26 +28,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function stopped(s: ServerProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
-  if (signal === 'SIGKILL') return killed(s.child);
-  return new Promise((resolve) => {
-    s.child.once('exit', () => resolve());
-    s.child.kill('SIGTERM');
-  });
-}
-
-async function allMessages(store: SqliteStore): Promise<StoredRoomMessage[]> {
-  const out: StoredRoomMessage[] = [];
-  // Forward from the start: without `after` a page is the newest one.
-    let cursor = 0;
-  for (;;) {
-    const page = await store.listMessages({ roomId: 'r1', limit: 5_000, after: cursor });
-    out.push(...page.messages);
-    if (!page.hasMore) return out;
-    cursor = page.messages.at(-1)?.cursor ?? cursor;
-  }
-}
-
 describe('server faults under load', () => {
   it('loses nothing acknowledged across a SIGKILL and a SIGTERM, spends no budget twice, and everyone reconnects', async () => {
     server = await startServerProcess({ DATA_DIR: dataDir });
@@ -59,14 +40,7 @@ describe('server faults under load', () => {
     await setup.close();
 
     const now = Math.floor(Date.now() / 1000);
-    const facilitator = await connectClient(`${server.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: server.url } } });
-    for (const agentId of AGENTS) {
-      await facilitator.client.publishAsync('rooms/r1/control', JSON.stringify({
-        id: `grant_${agentId}`, type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: now,
-        payload: { task_id: 't1', agent_id: agentId, max_messages: 10_000, allowed_message_types: ['progress'], expires_at: now + 3600 },
-      }), { qos: 1 });
-    }
-    await facilitator.client.endAsync(true);
+    await grantFromConsole(server.url, cookie, FACILITATOR, AGENTS, now);
 
     // The public subscriber and the agents reconnect on their own, every 100 ms.
     const reconnect = { reconnectPeriod: 100, connectTimeout: 2_000 };
@@ -147,7 +121,7 @@ describe('server faults under load', () => {
     // The gateway decides what was acknowledged before the stop; let it finish.
     const spentNow = async () => (await Promise.all(AGENTS.map((a) => check.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
     for (let i = 0; i < 500 && seen.size < (await spentNow()); i++) await sleep(10);
-    const history = await allMessages(check);
+    const history = await allMessages(check, 'r1');
     const rooms = new Set((await check.listRooms()).map((r) => r.id));
     const spent = await spentNow();
     await check.close();

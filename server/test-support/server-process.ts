@@ -42,3 +42,17 @@ export function killed(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/** Ends the server with `signal` and resolves once it exited; a SIGTERM that takes over 30 s fails. */
+export function stopped(s: ServerProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+  if (signal === 'SIGKILL') return killed(s.child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not stop within 30 s of SIGTERM:\n${s.output()}`)), 30_000);
+    s.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    s.child.kill('SIGTERM');
+  });
+}
+
