@@ -110,8 +110,10 @@ describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', 
     const ids = agents.flatMap((id) => Array.from({ length: 20 }, (_, i) => `c_${id}_${i}`));
     await publishAll(clients, 'exactly-once', ids);
     await until(() => decisions(ids), (d) => decidedCount(d) >= ids.length);
-    // Both took part, and between them they were handed each candidate once.
-    const [byA, byB] = [a, b].map((sb) => handed.get(sb)!.filter((id) => ids.includes(id))) as [string[], string[]];
+    // Both took part, and between them they were handed each candidate once (handlers see a
+    // candidate once its decision's hand-over is acknowledged, after the decision is stored).
+    const handedBoth = () => [a, b].map((sb) => handed.get(sb)!.filter((id) => ids.includes(id))) as [string[], string[]];
+    const [byA, byB] = await until(async () => handedBoth(), ([x, y]) => x.length + y.length >= ids.length);
     expect(byA.length).toBeGreaterThan(0);
     expect(byB.length).toBeGreaterThan(0);
     expect([...byA, ...byB].sort()).toEqual([...ids].sort());
@@ -139,7 +141,9 @@ describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', 
     const ids = agents.flatMap((id) => Array.from({ length: 12 }, (_, i) => `b_${id}_${i}`));
     await publishAll(clients, 'budget', ids);
     const d = await until(() => decisions(ids), (v) => decidedCount(v) >= ids.length);
-    expect(handed.get(a)!.some((id) => ids.includes(id)) && handed.get(b)!.some((id) => ids.includes(id))).toBe(true);
+    const handedTo = (sb: RunningSwitchboard) => handed.get(sb)!.filter((id) => ids.includes(id)).length;
+    await until(async () => handedTo(a) + handedTo(b), (n) => n >= ids.length);
+    expect(handedTo(a) > 0 && handedTo(b) > 0).toBe(true);
     for (const agentId of agents) {
       const mine = [...d].filter(([id]) => id.startsWith(`b_${agentId}_`)).map(([, list]) => list);
       expect(mine.every((list) => list.length === 1)).toBe(true);
@@ -191,7 +195,10 @@ describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', 
     for (const id of ids) await seven.client.publishAsync(agentCandidateTopic('r1', 'agent.seven'), candidate('agent.seven', 'after-stop', id), { qos: 1 });
     const d = await until(() => decisions(ids, b), (v) => decidedCount(v) >= ids.length);
     expect([...d.values()].every((list) => list.length === 1 && list[0] === 'approved')).toBe(true);
-    expect(handed.get(b)!.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    // Handlers see a candidate once the broker acknowledged its decision's hand-over, which comes
+    // after the decision is stored (decisions-server.md §35).
+    const byB = await until(async () => handed.get(b)!.filter((id) => ids.includes(id)), (v) => v.length >= ids.length);
+    expect(byB.sort()).toEqual([...ids].sort());
     await Promise.all([seven, facilitator].map((c) => c.client.endAsync(true)));
   });
 });
