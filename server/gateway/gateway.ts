@@ -13,7 +13,7 @@ import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../roo
 import type { CandidateDecision, GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
 import { reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
-import { RecentCandidates } from './recent-candidates';
+import { RecentCandidates, type HandedOver } from './recent-candidates';
 import { undecidedCandidates } from './undecided-candidates';
 
 export interface GatewayDeps {
@@ -264,15 +264,7 @@ export class Gateway {
       // once more (§35).
       if (seen === 'same') {
         const again = this.#recent.takeDecision(...key!);
-        if (!again) return { recorded: Promise.resolve() };
-        const resent = this.#handOver(again.topic, again.payload);
-        if (!this.#deps.confirmHandOver) return { recorded: Promise.resolve() };
-        return {
-          recorded: resent.catch((error: unknown) => {
-            this.#recent.keepDecision(...key!, again);
-            throw new HandOverFailed((error as Error).message);
-          }),
-        };
+        return { recorded: again ? this.#handOverDecision(key!, again) : Promise.resolve() };
       }
       const now = this.#deps.now();
       const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
@@ -297,20 +289,14 @@ export class Gateway {
       // Not awaited here (the pipelining above); reactions run in commit order, so handing over
       // in this callback keeps deliveries in history's order.
       const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
-        const outcome = record.outgoing ? this.#handOver(record.outgoing.topic, record.outgoing.payload) : undefined;
-        if (record.reviewItem) void this.#handOver(this.#reviewTopic(roomId), reviewNotice(record.reviewItem)).catch(() => undefined);
+        const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
+        if (record.reviewItem) void this.#handOver(this.#reviewTopic(roomId), reviewNotice(record.reviewItem));
         if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
           void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
             console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
           );
         }
-        if (!outcome || !this.#deps.confirmHandOver) return void outcome?.catch(() => undefined);
-        return outcome.catch((error: unknown) => {
-          // Stored and decided, not at the broker: not acknowledged, and handed over again when
-          // the candidate comes again.
-          if (key) this.#recent.keepDecision(...key, record.outgoing!);
-          throw new HandOverFailed((error as Error).message);
-        });
+        return outcome;
       });
       this.#inFlight.add(recorded);
       void recorded.then(
@@ -324,6 +310,20 @@ export class Gateway {
       return { recorded };
     });
     return submitted.then(({ recorded }) => recorded);
+  }
+
+  /**
+   * Hands a stored decision over. With confirmHandOver, settles with the broker's
+   * acknowledgement, and a failure keeps the decision to hand over when the candidate comes again
+   * (§35); without, settles at once.
+   */
+  #handOverDecision(key: readonly [string, string, string] | undefined, decision: HandedOver): Promise<void> {
+    const published = this.#handOver(decision.topic, decision.payload);
+    if (!this.#deps.confirmHandOver) return Promise.resolve();
+    return published.catch((error: unknown) => {
+      if (key) this.#recent.keepDecision(...key, decision);
+      throw new HandOverFailed((error as Error).message);
+    });
   }
 
   /** Publishes at once (calls in order are delivered in order); settles with the broker's acknowledgement. */
