@@ -103,7 +103,7 @@ try {
     ...recordOnArrival(history, candidates.admitCandidate),
   });
   cleanUp.push(() => broker.close());
-  const gateway = new Gateway({ broker, store, history, now: Date.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true, confirmHandOver: true });
+  const gateway = new Gateway({ broker, store, history, now: Date.now, newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
   candidates.attach(gateway);
   gateway.start(false);
   await gateway.recover();

@@ -68,16 +68,13 @@ process.once('exit', () => rmSync(dataDir, { recursive: true, force: true })); /
 const store = new SqliteStore({ file: join(dataDir, SQLITE_FILE_NAME), checkpointInWorker: process.env.BENCH_WAL_WORKER !== '0' });
 const rooms = new RoomRegistry(store);
 const recorder = new HistoryRecorder(store, rooms);
-// BENCH_GATEWAY=routed runs the gateway as a subscriber that decides after the broker routed the
-// candidate (as with an external broker) instead of before routing, as the server runs it.
-const admitsBeforeRoute = process.env.BENCH_GATEWAY !== 'routed';
 const late: { gateway?: Gateway } = {};
 const broker = await EmbeddedBroker.create({
   verifyAgent: async (_agentId, password) => password === PASSWORD,
-  beforeRoute: async (m) => (admitsBeforeRoute && isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
+  beforeRoute: async (m) => (isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
 });
 const { port } = await broker.listenTcp('127.0.0.1', 0);
-const gateway = new Gateway({ broker, store, history: recorder, now: Date.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute });
+const gateway = new Gateway({ broker, store, history: recorder, now: Date.now, newId: () => `msg_${randomUUID()}` });
 late.gateway = gateway;
 gateway.start(60_000);
 await gateway.recover(); // nothing to recover in a fresh database; admitted candidates wait for it

@@ -4,7 +4,8 @@
 import type { readCandidate } from '@shared/aor/decide-candidate';
 import { checkGrant } from '@shared/aor/grant-check';
 import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
-import type { GrantRecord, Room } from '../store/store';
+import { publicTopic } from '@shared/aor/topics';
+import type { CandidateDecision, GrantRecord, NewRoomMessage, Room } from '../store/store';
 import { toCoreGrant } from './grant-records';
 
 export type CandidateRead = ReturnType<typeof readCandidate>;
@@ -31,4 +32,27 @@ export function verdictOf(read: CandidateRead, grant: GrantRecord | undefined, r
 export function reusedIdVerdict(candidate: Extract<CandidateRead, { ok: true }>['value']): Extract<Verdict, { kind: 'reject' }> {
   const { envelope, grantKey } = candidate;
   return { kind: 'reject', reason: RejectReason.invalidEnvelope, detail: `The id ${envelope.id} was already used by another candidate.`, messageId: envelope.id, taskId: grantKey.taskId };
+}
+
+/** The reject a candidate's transaction stores on the room's control topic. */
+export type RejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) => NewRoomMessage;
+
+/**
+ * What the candidate's transaction stores for a verdict (decisions-server.md §30): the reject, the
+ * review item, or the approved copy, which is the candidate's own row on `public` (the same bytes,
+ * so no second parse) with the reject to store instead if the grant refuses the spend.
+ */
+export function decisionOf(verdict: Verdict, candidate: NewRoomMessage, nowMs: number, rejectRow: RejectRow): CandidateDecision {
+  switch (verdict.kind) {
+    case 'reject':
+      return { kind: 'reject', reject: rejectRow(verdict.reason, verdict.detail, verdict.messageId, verdict.taskId) };
+    case 'review':
+      return { kind: 'review', item: { roomId: candidate.roomId, agentId: verdict.agentId, taskId: verdict.taskId, messageId: verdict.messageId, payload: candidate.payload, submittedAt: nowMs } };
+    case 'approve':
+      return {
+        kind: 'approve', agentId: verdict.agentId, taskId: verdict.taskId, nowSeconds: Math.floor(nowMs / 1000),
+        approved: { ...candidate, topic: publicTopic(candidate.roomId), topicKind: 'public', topicAgentId: null },
+        refused: (reason) => rejectRow(reason, `The grant could not be spent: ${reason}.`, verdict.messageId, verdict.taskId),
+      };
+  }
 }

@@ -191,7 +191,7 @@ describe('a candidate sent again (decisions-server.md §30)', () => {
     await w.until('rooms/r1/public', c.id);
     // A second gateway on the same database, as after a restart, handed the same candidate again
     // before its recover() has run (an external broker delivers as soon as the server subscribes).
-    const restarted = new Gateway({ broker: h.broker, store: h.store, history: new HistoryRecorder(h.store, h.rooms), now: () => h.clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+    const restarted = new Gateway({ broker: h.broker, store: h.store, history: new HistoryRecorder(h.store, h.rooms), now: () => h.clock.now, newId: () => `msg_${randomUUID()}` });
     let admitted = false;
     const again = restarted
       .admitCandidate({ topic: 'rooms/r1/public_candidates', payload: new TextEncoder().encode(text), publisher: { kind: 'agent', agentId: 'agent.researcher' }, receivedAt: h.clock.now })

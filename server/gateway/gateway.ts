@@ -1,4 +1,5 @@
-// The AOR gateway (spec §7): reads `rooms/+/public_candidates`, decides with the pure rules in
+// The AOR gateway (spec §7): the broker hands it each candidate on `rooms/+/public_candidates`
+// before routing it (admitCandidate, decisions-server.md §30). It decides with the pure rules in
 // shared/aor, spends a grant's budget atomically in the database, and republishes approved
 // messages byte for byte to `rooms/{roomId}/public`, or emits `reject` on `rooms/{roomId}/control`.
 // In review mode a candidate that passes waits for a facilitator instead.
@@ -10,9 +11,9 @@ import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-re
 import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
-import type { CandidateDecision, GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
+import type { GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
-import { reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
+import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
 import { RecentCandidates, type HandedOver } from './recent-candidates';
 import { undecidedCandidates } from './undecided-candidates';
 
@@ -25,11 +26,6 @@ export interface GatewayDeps {
   readonly newId: () => string;
   /** Where review-queue changes are announced to consoles (not an AOR topic). */
   readonly reviewTopic?: (roomId: string) => string;
-  /**
-   * True when the broker hands every candidate to admitCandidate before routing it (the embedded
-   * broker's beforeRoute); the gateway then does not also subscribe to candidates.
-   */
-  readonly admitsBeforeRoute?: boolean;
   /**
    * admitCandidate resolves only once the broker has acknowledged the decision's hand-over (an
    * external broker: the candidate's PUBACK then proves its outcome reached the broker, §35).
@@ -76,11 +72,8 @@ export class Gateway {
    */
   start(sweepEveryMs: number | false = 1_000): void {
     const { broker } = this.#deps;
-    // Shared: each candidate is decided by one instance, and a grant is applied by the instance
-    // whose console published it (docs/decisions-cluster.md).
-    if (!this.#deps.admitsBeforeRoute) {
-      this.#unsubscribe.push(broker.onMessage('rooms/+/public_candidates', (m) => this.#enqueue(m, () => this.#handleRouted(m)), { shared: true }));
-    }
+    // Shared: a grant is applied by the instance whose console published it
+    // (docs/decisions-cluster.md); candidates come through admitCandidate.
     this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m)), { shared: true }));
     if (sweepEveryMs !== false) this.#unsubscribe.push(this.sweepEvery(sweepEveryMs));
   }
@@ -118,43 +111,14 @@ export class Gateway {
         const seen: StoredRoomMessage[] = [];
         const decisions = new Map<string, StoredRoomMessage>();
         const pending = await undecidedCandidates(this.#deps.store, room.id, (m) => seen.push(m), (id, m) => void (decisions.has(id) || decisions.set(id, m)));
-        // Oldest first, so that the newest are the last forgotten.
-        for (const m of seen.reverse()) {
-          this.#recent.admit(room.id, m.topicAgentId!, m.messageId!, m.payload);
-          const decision = decisions.get(m.messageId!);
-          // An approved copy carries the candidate's bytes, so its sender is the candidate's agent.
-          if (decision && (decision.topicKind !== 'public' || decision.fromId === m.topicAgentId)) {
-            this.#recent.keepDecision(room.id, m.topicAgentId!, m.messageId!, { topic: decision.topic, payload: decision.payload });
-          }
-        }
+        this.#recent.rememberStored(room.id, seen, decisions);
         for (const row of pending) {
           found++;
-          await this.handleCandidate({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
+          await this.#decideStored({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
         }
       });
     }
     return found;
-  }
-
-  /**
-   * A candidate the broker routed to this instance (an external broker): one already seen (the
-   * broker's redelivery after a crash, or one recovery decided) is not decided again, as on the
-   * embedded path (decisions-server.md §30).
-   */
-  async #handleRouted(message: BrokerMessage): Promise<void> {
-    const topic = parseTopic(message.topic);
-    if (!topic.ok || topic.value.kind !== 'public_candidates') return;
-    const read = this.#read(topic.value.roomId, message);
-    if (read.ok) {
-      const { grantKey, envelope } = read.value;
-      const seen = this.#recent.admit(topic.value.roomId, grantKey.agentId, envelope.id, message.payload);
-      if (seen === 'same') return;
-      if (seen === 'different') {
-        const reused = reusedIdVerdict(read.value);
-        return this.#reject(topic.value.roomId, reused.reason, reused.detail, reused.messageId, reused.taskId);
-      }
-    }
-    return this.handleCandidate(message);
   }
 
   async stop(): Promise<void> {
@@ -208,7 +172,7 @@ export class Gateway {
     return readCandidate({ bytes: message.payload, topicRoomId: roomId, authenticatedAgentId: agentId });
   }
 
-  /** The §7 decision with the grant and room read from the store (the routed path). */
+  /** The §7 decision with the grant and room read from the store (recovery). */
   async #judge(roomId: string, message: BrokerMessage): Promise<Verdict> {
     const read = this.#read(roomId, message);
     if (!read.ok) return verdictOf(read, undefined, undefined, this.#deps.now());
@@ -217,8 +181,8 @@ export class Gateway {
     return verdictOf(read, grant, await this.#deps.store.getRoom(roomId), this.#deps.now());
   }
 
-  /** A candidate the broker already routed and history already holds (an external broker). */
-  async handleCandidate(message: BrokerMessage): Promise<void> {
+  /** A candidate history holds but no decision does (recovery): decided with the grant and room read now. */
+  async #decideStored(message: BrokerMessage): Promise<void> {
     const topic = parseTopic(message.topic);
     if (!topic.ok || topic.value.kind !== 'public_candidates') return;
     const roomId = topic.value.roomId;
@@ -269,22 +233,8 @@ export class Gateway {
       const now = this.#deps.now();
       const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
         this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
-      const decide = (grant: GrantRecord | undefined, room: Room | undefined): CandidateDecision => {
-        const verdict = seen === 'different' && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now);
-        switch (verdict.kind) {
-          case 'reject':
-            return { kind: 'reject', reject: rejectRow(verdict.reason, verdict.detail, verdict.messageId, verdict.taskId) };
-          case 'review':
-            return { kind: 'review', item: { roomId, agentId: verdict.agentId, taskId: verdict.taskId, messageId: verdict.messageId, payload: message.payload, submittedAt: now } };
-          case 'approve':
-            return {
-              kind: 'approve', agentId: verdict.agentId, taskId: verdict.taskId, nowSeconds: seconds(now),
-              // The candidate's own fields: same bytes, so no second parse.
-              approved: { ...row, topic: publicTopic(roomId), topicKind: 'public', topicAgentId: null },
-              refused: (reason) => rejectRow(reason, `The grant could not be spent: ${reason}.`, verdict.messageId, verdict.taskId),
-            };
-        }
-      };
+      const decide = (grant: GrantRecord | undefined, room: Room | undefined) =>
+        decisionOf(seen === 'different' && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now), row, now, rejectRow);
       const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
       // Not awaited here (the pipelining above); reactions run in commit order, so handing over
       // in this callback keeps deliveries in history's order.

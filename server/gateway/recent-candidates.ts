@@ -5,6 +5,7 @@
 // publish it twice and spend the budget twice. Seeded at start from the newest stored candidates
 // (Gateway.recover), which is where such a retry finds its original.
 import { createHash } from 'node:crypto';
+import type { StoredRoomMessage } from '../store/store';
 
 /** Per room; the oldest are forgotten first. A retry comes within seconds, not 10,000 messages. */
 export const RECENT_PER_ROOM = 10_000;
@@ -60,6 +61,22 @@ export class RecentCandidates {
     const decision = room?.get(key);
     room?.delete(key);
     return decision;
+  }
+
+  /**
+   * Seeds a room with what recovery read (Gateway.recover): the stored candidates, given newest
+   * first and remembered oldest first so that the newest are the last forgotten, each with the
+   * decision stored for it, if any, by the candidate's id.
+   */
+  rememberStored(roomId: string, newestFirst: readonly StoredRoomMessage[], decisions: ReadonlyMap<string, StoredRoomMessage>): void {
+    for (const m of [...newestFirst].reverse()) {
+      this.admit(roomId, m.topicAgentId!, m.messageId!, m.payload);
+      const decision = decisions.get(m.messageId!);
+      // An approved copy carries the candidate's bytes, so its sender is the candidate's agent.
+      if (decision && (decision.topicKind !== 'public' || decision.fromId === m.topicAgentId)) {
+        this.keepDecision(roomId, m.topicAgentId!, m.messageId!, { topic: decision.topic, payload: decision.payload });
+      }
+    }
   }
 
   /** Forgets a candidate that could not be stored, so its retry is decided. */

@@ -147,7 +147,7 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
     // their decision, as the server stores them.
     ...recordOnArrival(recorder, candidates.admitCandidate),
   });
-  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true, confirmHandOver: true });
+  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
   candidates.attach(gateway);
   gateway.start(60_000);
   // As the server starts it (runtime.ts): what was stored but not decided is decided now.

@@ -106,7 +106,7 @@ async function wire(dataDir: string, clock: { now: number }, sendLimits: SendLim
     ...(sendLimits ? { sendLimits } : {}),
   });
   const address = await broker.listenTcp('127.0.0.1', 0);
-  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, admitsBeforeRoute: true });
+  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
   late.gateway = gateway;
   gateway.start(60_000);
   await gateway.recover();

@@ -18,32 +18,24 @@ import type {
 } from '../relay-store';
 import { checkLimit } from '../arguments';
 import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
+import { statementCache } from './statement-cache';
 
 const MAX_PAGE = 1000;
 
 export class SqliteRelayStore implements RelayStore {
   readonly #db: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #sql: (text: string) => Database.Statement;
   readonly #commits: SqliteGroupCommit;
   readonly #register: Database.Transaction<(envelope: NewRelayEnvelope, record: DirectoryRecord) => RegisterOutcome>;
 
   constructor(db: Database.Database, commits: SqliteGroupCommit) {
     this.#db = db;
+    this.#sql = statementCache(db, 200);
     // Appends share the store's group commit: one commit per event-loop turn is what makes ingest
     // cheap beside the signature check (docs/benchmarks.md). Refusals are decided before anything
     // is written, and each append in a group sees the rows an earlier one wrote (its thread, its id).
     this.#commits = commits;
     this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) => this.#registerRows(envelope, record));
-  }
-
-  #sql(text: string): Database.Statement {
-    let statement = this.#statements.get(text);
-    if (!statement) {
-      if (this.#statements.size >= 200) this.#statements.clear();
-      statement = this.#db.prepare(text);
-      this.#statements.set(text, statement);
-    }
-    return statement;
   }
 
   async findDigest(id: string): Promise<string | undefined> {

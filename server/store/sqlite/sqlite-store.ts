@@ -1,23 +1,24 @@
-// The embedded store: one SQLite file under DATA_DIR, shared by the server and the CLI.
+// The embedded store: one SQLite file under DATA_DIR, shared by the server and the CLI. This file
+// opens it (pragmas, migrations, the checkpoint worker) and holds its parts, each in its own file
+// as in pg-store.ts: rooms and grants, access, relay, negotiations, OACoP, external services.
 // Every decision (spend a budget, consume a token, decide a review item, end a grant) is one
 // conditional statement whose affected row is the verdict, never a read followed by a write in
 // JS, so the PostgreSQL store can run the same statements across several server instances.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CodedError } from '@shared/errors';
 import type {
-  CandidateJudgement,
-  CandidateRecord,
-  NewReviewItem,
   AgentCredential,
   ApprovalResult,
   AuditEntry,
+  CandidateJudgement,
+  CandidateRecord,
   GrantRecord,
   MessagePage,
   MessageQuery,
   ModerationMode,
   NewAuditEntry,
+  NewReviewItem,
   NewRoomMessage,
   Operator,
   OperatorRole,
@@ -29,14 +30,14 @@ import type {
   Store,
   StoredRoomMessage,
 } from '../store';
-import { checkCursor, wholeSeconds } from '../arguments';
-import { bufferOf, toAudit, toGrant, toMessage, toReview, toRoom, type AuditRow, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 import { migrate } from './migrations';
+import { SqliteAccessStore } from './sqlite-access-store';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteOacopStore } from './sqlite-oacop-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
+import { SqliteRoomStore } from './sqlite-room-store';
 import { SqliteServiceRegistryStore } from './sqlite-service-registry-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
@@ -53,9 +54,6 @@ export interface SqliteStoreOptions {
   readonly checkpointInWorker?: boolean;
 }
 
-const MAX_PAGE = 10_000;
-const MAX_FILTER_VALUES = 100;
-
 /**
  * With the checkpoint worker, the server's own automatic checkpoint runs every this many WAL pages
  * (40 MiB at 4 KiB) instead of SQLite's 1,000: it is still what lets the WAL restart.
@@ -68,10 +66,10 @@ export class SqliteStore implements Store {
   readonly oacop: SqliteOacopStore;
   readonly services: SqliteServiceRegistryStore;
   readonly #db: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
-  /** History appends and the gateway's candidate records share a commit per event-loop turn. */
+  /** History appends, the gateway's candidate records and relay appends share a commit per event-loop turn. */
   readonly #commits: SqliteGroupCommit;
-  #appendsSinceOptimize = 0;
+  readonly #rooms: SqliteRoomStore;
+  readonly #access: SqliteAccessStore;
   #checkpointer: WalCheckpointer | undefined;
 
   constructor(options: SqliteStoreOptions) {
@@ -99,6 +97,8 @@ export class SqliteStore implements Store {
     }
     this.#db = db;
     this.#commits = new SqliteGroupCommit(db);
+    this.#rooms = new SqliteRoomStore(db, this.#commits);
+    this.#access = new SqliteAccessStore(db);
     this.relay = new SqliteRelayStore(db, this.#commits);
     this.negotiations = new SqliteNegotiationStore(db);
     this.oacop = new SqliteOacopStore(db);
@@ -111,417 +111,144 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** Prepared once per SQL text. Filter lists vary the text, so the cache is bounded. */
-  #sql(text: string): Database.Statement {
-    let statement = this.#statements.get(text);
-    if (!statement) {
-      if (this.#statements.size >= 500) this.#statements.clear();
-      statement = this.#db.prepare(text);
-      this.#statements.set(text, statement);
-    }
-    return statement;
+  // Rooms, their history, mic grants and review mode (sqlite-room-store.ts).
+
+  ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
+    return this.#rooms.ensureRoom(room);
   }
 
-  // Rooms and their history.
-
-  async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
-    this.#sql('INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
-      room.id,
-      room.name,
-      room.moderation,
-      room.createdAt ?? Date.now(),
-    );
-    return toRoom(this.#sql('SELECT * FROM rooms WHERE id = ?').get(room.id) as RoomRow);
+  getRoom(id: string): Promise<Room | undefined> {
+    return this.#rooms.getRoom(id);
   }
 
-  async getRoom(id: string): Promise<Room | undefined> {
-    return this.#roomRow(id);
+  setModeration(roomId: string, mode: ModerationMode): Promise<void> {
+    return this.#rooms.setModeration(roomId, mode);
   }
 
-  #roomRow(id: string): Room | undefined {
-    const row = this.#sql('SELECT * FROM rooms WHERE id = ?').get(id) as RoomRow | undefined;
-    return row && toRoom(row);
+  listRooms(): Promise<RoomSummary[]> {
+    return this.#rooms.listRooms();
   }
 
-  async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
-    const { changes } = this.#sql('UPDATE rooms SET moderation = ? WHERE id = ?').run(mode, roomId);
-    if (changes === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
+    return this.#rooms.appendMessage(message);
   }
 
-  async listRooms(): Promise<RoomSummary[]> {
-    const rows = this.#sql('SELECT * FROM rooms ORDER BY id').all() as RoomRow[];
-    return rows.map((row) => ({ ...toRoom(row), lastActivityAt: row.last_activity_at, messageCount: row.message_count }));
+  listMessages(query: MessageQuery): Promise<MessagePage> {
+    return this.#rooms.listMessages(query);
   }
 
-  async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
-    const cursor = await this.#commits.submit(() => this.#appendRow(message));
-    this.#countAppends(1);
-    return { ...message, cursor };
+  putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
+    return this.#rooms.putGrant(grant);
   }
 
-  /** Cheap when nothing changed much; refreshes the planner's statistics as a history grows. */
-  #countAppends(n: number): void {
-    this.#appendsSinceOptimize += n;
-    if (this.#appendsSinceOptimize < 10_000 || !this.#db.open) return;
-    this.#appendsSinceOptimize = 0;
-    this.#db.pragma('optimize');
+  getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
+    return this.#rooms.getGrant(roomId, agentId, taskId);
   }
 
-  /** The room's counters and the message row, in one transaction. */
-  #appendRow(m: NewRoomMessage): number {
-    this.#sql(
-      `INSERT INTO rooms (id, name, moderation, created_at, message_count, last_activity_at) VALUES (?, ?, 'auto', ?, 1, ?)
-       ON CONFLICT (id) DO UPDATE SET message_count = message_count + 1,
-         last_activity_at = max(coalesce(last_activity_at, excluded.last_activity_at), excluded.last_activity_at)`,
-    ).run(m.roomId, m.roomId, m.receivedAt, m.receivedAt);
-    const row = this.#sql(
-      `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor`,
-    ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt) as { cursor: number };
-    return row.cursor;
+  listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {
+    return this.#rooms.listGrants(filter);
   }
 
-  async listMessages(query: MessageQuery): Promise<MessagePage> {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
-      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${query.limit}`);
-    }
-    checkCursor(query.before, 'before');
-    checkCursor(query.after, 'after');
-    if ((query.types?.length ?? 0) > MAX_FILTER_VALUES || (query.topicKinds?.length ?? 0) > MAX_FILTER_VALUES) {
-      throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
-    }
-    const where = ['room_id = ?'];
-    const params: (string | number)[] = [query.roomId];
-    if (query.before !== undefined) {
-      where.push('cursor < ?');
-      params.push(query.before);
-    }
-    if (query.after !== undefined) {
-      where.push('cursor > ?');
-      params.push(query.after);
-    }
-    // An empty list is no filter, like an absent one. Each value gets its own placeholder (and
-    // one value an equality) because STAT4 plans by bound values only there: a rare type then
-    // reads its index, a common one scans the room by cursor.
-    const oneOf = (column: string, values: readonly string[]) => {
-      where.push(values.length === 1 ? `${column} = ?` : `${column} IN (${values.map(() => '?').join(', ')})`);
-      params.push(...values);
-    };
-    if (query.types?.length) oneOf('type', query.types);
-    if (query.agentId !== undefined) {
-      where.push('(from_id = ? OR topic_agent_id = ?)');
-      params.push(query.agentId, query.agentId);
-    }
-    if (query.topicKinds?.length) oneOf('topic_kind', query.topicKinds);
-    // `after` alone reads forward (backfill); otherwise the page nearest `before` (or the newest).
-    const forward = query.after !== undefined && query.before === undefined;
-    const rows = this.#sql(
-      `SELECT * FROM room_messages WHERE ${where.join(' AND ')} ORDER BY cursor ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
-    ).all(...params, query.limit + 1) as MessageRow[];
-    const hasMore = rows.length > query.limit;
-    const page = rows.slice(0, query.limit).map(toMessage);
-    return { messages: forward ? page : page.reverse(), hasMore };
+  spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
+    return this.#rooms.spendGrant(roomId, agentId, taskId, nowSeconds);
   }
 
-  // Mic grants.
-
-  async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
-    // A different, not older grant message replaces the grant in force with a fresh budget
-    // (AOR §5.3: each grant has its own max_messages, and a new grant lifts a revocation). A
-    // redelivery of the grant in force (MQTT QoS 1) or an older grant changes nothing, so a
-    // duplicate can never refill a budget. Either way the grant in force is returned.
-    this.#sql(
-      `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (room_id, agent_id, task_id) DO UPDATE SET
-         max_messages = excluded.max_messages, allowed_types = excluded.allowed_types, expires_at = excluded.expires_at,
-         granted_at = excluded.granted_at, grant_message_id = excluded.grant_message_id,
-         spent = 0, ended_at = NULL, end_reason = NULL
-       WHERE mic_grants.grant_message_id <> excluded.grant_message_id AND excluded.granted_at >= mic_grants.granted_at`,
-    ).run(
-      grant.roomId,
-      grant.agentId,
-      grant.taskId,
-      grant.maxMessages,
-      JSON.stringify(grant.allowedTypes),
-      grant.expiresAt,
-      grant.grantedAt,
-      grant.grantMessageId,
-    );
-    return (await this.getGrant(grant.roomId, grant.agentId, grant.taskId)) as GrantRecord;
+  spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
+    return this.#rooms.spendGrantAndAppend(roomId, agentId, taskId, nowSeconds, message);
   }
 
-  async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
-    return this.#grantRow(roomId, agentId, taskId);
+  recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+    return this.#rooms.recordCandidate(candidate, judgement);
   }
 
-  #grantRow(roomId: string, agentId: string, taskId: string): GrantRecord | undefined {
-    const row = this.#sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
-      | GrantRow
-      | undefined;
-    return row && toGrant(row);
+  approveReviewItem(id: number, by: string, at: number, nowSeconds: number, message: (item: ReviewItem) => NewRoomMessage): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
+    return this.#rooms.approveReviewItem(id, by, at, nowSeconds, message);
   }
 
-  async listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.roomId !== undefined) {
-      where.push('room_id = ?');
-      params.push(filter.roomId);
-    }
-    // "Active" means not ended; a grant past expires_at stays active until the sweeper ends it.
-    if (filter.active !== undefined) where.push(filter.active ? 'ended_at IS NULL' : 'ended_at IS NOT NULL');
-    const rows = this.#sql(
-      `SELECT * FROM mic_grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY room_id, agent_id, task_id`,
-    ).all(...params) as GrantRow[];
-    return rows.map(toGrant);
+  endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {
+    return this.#rooms.endGrant(roomId, agentId, taskId, reason, at);
   }
 
-  async spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
-    return this.#spendRow(roomId, agentId, taskId, nowSeconds);
+  listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
+    return this.#rooms.listExpiredLiveGrants(nowSeconds);
   }
 
-  async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
-    return this.#db.transaction((): ApprovalResult => {
-      const spend = this.#spendRow(roomId, agentId, taskId, nowSeconds);
-      if (!spend.ok) return { spend };
-      return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
-    }).immediate();
+  addReviewItem(item: NewReviewItem): Promise<ReviewItem> {
+    return this.#rooms.addReviewItem(item);
   }
 
-  async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
-    const record = await this.#commits.submit((): CandidateRecord => {
-      const { grantKey } = judgement;
-      const decision = judgement.decide(
-        grantKey && this.#grantRow(candidate.roomId, grantKey.agentId, grantKey.taskId),
-        grantKey && this.#roomRow(candidate.roomId),
-      );
-      const stored = { ...candidate, cursor: this.#appendRow(candidate) };
-      const append = (m: NewRoomMessage) => ({ ...m, cursor: this.#appendRow(m) });
-      switch (decision.kind) {
-        case 'reject':
-          return { decision, candidate: stored, outgoing: append(decision.reject) };
-        case 'review':
-          return { decision, candidate: stored, reviewItem: this.#insertReviewItem(decision.item) };
-        case 'approve': {
-          const spend = this.#spendRow(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
-          return { decision, candidate: stored, spend, outgoing: append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
-        }
-      }
-    });
-    this.#countAppends(record.outgoing ? 2 : 1);
-    return record;
+  listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {
+    return this.#rooms.listReviewItems(roomId, status);
   }
 
-  async approveReviewItem(
-    id: number,
-    by: string,
-    at: number,
-    nowSeconds: number,
-    message: (item: ReviewItem) => NewRoomMessage,
-  ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
-    return this.#db.transaction((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
-      const claimed = this.#sql(
-        `UPDATE review_items SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending' RETURNING *`,
-      ).get(by, at, id) as ReviewRow | undefined;
-      if (!claimed) return undefined;
-      const item = toReview(claimed);
-      const spend = this.#spendRow(item.roomId, item.agentId, item.taskId, nowSeconds);
-      if (!spend.ok) {
-        const refused = this.#sql(`UPDATE review_items SET status = 'rejected', reason = ? WHERE id = ? RETURNING *`).get(spend.reason, id) as ReviewRow;
-        return { spend, item: toReview(refused) };
-      }
-      const built = message(item);
-      return { spend, item, stored: { ...built, cursor: this.#appendRow(built) } };
-    }).immediate();
+  decideReviewItem(id: number, status: 'approved' | 'rejected' | 'expired', by: string | null, reason: string | null, at: number): Promise<ReviewItem | undefined> {
+    return this.#rooms.decideReviewItem(id, status, by, reason, at);
   }
 
-  /** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
-  #spendRow(roomId: string, agentId: string, taskId: string, nowSeconds: number): SpendResult {
-    const now = wholeSeconds(nowSeconds);
-    const spent = this.#sql(
-      `UPDATE mic_grants SET spent = spent + 1
-       WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL AND expires_at >= ? AND spent < max_messages
-       RETURNING spent, max_messages`,
-    ).get(roomId, agentId, taskId, now) as { spent: number; max_messages: number } | undefined;
-    if (spent) return { ok: true, spent: spent.spent, remaining: spent.max_messages - spent.spent };
-    // Refused: read the row only to name the reason, in the order shared/aor/grant-check.ts uses.
-    const row = this.#sql('SELECT expires_at, ended_at, end_reason FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
-      | { expires_at: number; ended_at: number | null; end_reason: string | null }
-      | undefined;
-    if (!row) return { ok: false, reason: 'no_mic_grant' };
-    if (now > row.expires_at) return { ok: false, reason: 'mic_grant_expired' };
-    // A grant the gateway ended because its budget ran out still reports the budget.
-    if (row.ended_at !== null && row.end_reason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
-    return { ok: false, reason: 'message_limit_exceeded' };
+  // Agent credentials, operators, enrollment, challenges, sessions, the audit log (sqlite-access-store.ts).
+
+  putAgentCredential(credential: AgentCredential): Promise<void> {
+    return this.#access.putAgentCredential(credential);
   }
 
-  async endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {
-    const { changes } = this.#sql(
-      'UPDATE mic_grants SET ended_at = ?, end_reason = ? WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL',
-    ).run(at, reason, roomId, agentId, taskId);
-    return changes === 1;
+  getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
+    return this.#access.getAgentCredential(agentId);
   }
 
-  async listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
-    const rows = this.#sql(
-      'SELECT * FROM mic_grants WHERE ended_at IS NULL AND expires_at < ? ORDER BY room_id, agent_id, task_id',
-    ).all(wholeSeconds(nowSeconds)) as GrantRow[];
-    return rows.map(toGrant);
+  listAgentCredentials(): Promise<AgentCredential[]> {
+    return this.#access.listAgentCredentials();
   }
 
-  // Review mode.
-
-  async addReviewItem(item: NewReviewItem): Promise<ReviewItem> {
-    return this.#insertReviewItem(item);
+  removeAgentCredential(agentId: string): Promise<boolean> {
+    return this.#access.removeAgentCredential(agentId);
   }
 
-  #insertReviewItem(item: NewReviewItem): ReviewItem {
-    const row = this.#sql(
-      `INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
-    ).get(item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt) as ReviewRow;
-    return toReview(row);
+  putOperator(operator: Operator): Promise<void> {
+    return this.#access.putOperator(operator);
   }
 
-  async listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {
-    const rows = (
-      status === undefined
-        ? this.#sql('SELECT * FROM review_items WHERE room_id = ? ORDER BY id').all(roomId)
-        : this.#sql('SELECT * FROM review_items WHERE room_id = ? AND status = ? ORDER BY id').all(roomId, status)
-    ) as ReviewRow[];
-    return rows.map(toReview);
+  getOperator(did: string): Promise<Operator | undefined> {
+    return this.#access.getOperator(did);
   }
 
-  async decideReviewItem(
-    id: number,
-    status: 'approved' | 'rejected' | 'expired',
-    by: string | null,
-    reason: string | null,
-    at: number,
-  ): Promise<ReviewItem | undefined> {
-    const row = this.#sql(
-      `UPDATE review_items SET status = ?, decided_by = ?, decided_at = ?, reason = ? WHERE id = ? AND status = 'pending' RETURNING *`,
-    ).get(status, by, at, reason, id) as ReviewRow | undefined;
-    return row && toReview(row);
+  listOperators(): Promise<Operator[]> {
+    return this.#access.listOperators();
   }
 
-  // Agent credentials.
-
-  async putAgentCredential(credential: AgentCredential): Promise<void> {
-    this.#sql(
-      `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (agent_id) DO UPDATE SET password_hash = excluded.password_hash, created_at = excluded.created_at`,
-    ).run(credential.agentId, credential.passwordHash, credential.createdAt);
+  createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
+    return this.#access.createEnrollment(tokenHash, role, expiresAt);
   }
 
-  async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
-    const row = this.#sql('SELECT * FROM agent_credentials WHERE agent_id = ?').get(agentId) as
-      | { agent_id: string; password_hash: string; created_at: number }
-      | undefined;
-    return row && { agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at };
+  consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
+    return this.#access.consumeEnrollment(tokenHash, now);
   }
 
-  async listAgentCredentials(): Promise<AgentCredential[]> {
-    const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as {
-      agent_id: string;
-      password_hash: string;
-      created_at: number;
-    }[];
-    return rows.map((row) => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at }));
+  createChallenge(nonce: string, expiresAt: number): Promise<void> {
+    return this.#access.createChallenge(nonce, expiresAt);
   }
 
-  async removeAgentCredential(agentId: string): Promise<boolean> {
-    return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
+  consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
+    return this.#access.consumeChallenge(nonce, now);
   }
 
-  // Operators, enrollment, challenges, sessions.
-
-  async putOperator(operator: Operator): Promise<void> {
-    // A second put changes the role and keeps the original createdAt.
-    this.#sql(
-      'INSERT INTO operators (did, role, created_at) VALUES (?, ?, ?) ON CONFLICT (did) DO UPDATE SET role = excluded.role',
-    ).run(operator.did, operator.role, operator.createdAt);
+  createSession(tokenHash: string, session: Session): Promise<void> {
+    return this.#access.createSession(tokenHash, session);
   }
 
-  async getOperator(did: string): Promise<Operator | undefined> {
-    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as { did: string; role: OperatorRole; created_at: number } | undefined;
-    return row && { did: row.did, role: row.role, createdAt: row.created_at };
+  getSession(tokenHash: string, now: number): Promise<Session | undefined> {
+    return this.#access.getSession(tokenHash, now);
   }
 
-  async listOperators(): Promise<Operator[]> {
-    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as { did: string; role: OperatorRole; created_at: number }[];
-    return rows.map((row) => ({ did: row.did, role: row.role, createdAt: row.created_at }));
+  deleteSession(tokenHash: string): Promise<void> {
+    return this.#access.deleteSession(tokenHash);
   }
 
-  async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
-    this.#sql('INSERT INTO enrollments (token_hash, role, expires_at) VALUES (?, ?, ?)').run(tokenHash, role, expiresAt);
+  appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#access.appendAudit(entry);
   }
 
-  async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
-    // DELETE … RETURNING is the single use: only one caller gets the row. Expired rows go too.
-    const row = this.#sql('DELETE FROM enrollments WHERE token_hash = ? RETURNING role, expires_at').get(tokenHash) as
-      | { role: OperatorRole; expires_at: number }
-      | undefined;
-    this.#sql('DELETE FROM enrollments WHERE expires_at <= ?').run(now);
-    return row && row.expires_at > now ? row.role : undefined;
-  }
-
-  async createChallenge(nonce: string, expiresAt: number): Promise<void> {
-    this.#sql('INSERT INTO login_challenges (nonce, expires_at) VALUES (?, ?)').run(nonce, expiresAt);
-  }
-
-  async consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
-    const row = this.#sql('DELETE FROM login_challenges WHERE nonce = ? RETURNING expires_at').get(nonce) as { expires_at: number } | undefined;
-    this.#sql('DELETE FROM login_challenges WHERE expires_at <= ?').run(now);
-    return row && row.expires_at > now ? row.expires_at : undefined;
-  }
-
-  async createSession(tokenHash: string, session: Session): Promise<void> {
-    // The role is not stored: getSession reads the operator's current role.
-    this.#sql('INSERT INTO sessions (token_hash, did, expires_at) VALUES (?, ?, ?)').run(tokenHash, session.did, session.expiresAt);
-  }
-
-  async getSession(tokenHash: string, now: number): Promise<Session | undefined> {
-    const row = this.#sql(
-      `SELECT s.did, o.role, s.expires_at FROM sessions s JOIN operators o ON o.did = s.did
-       WHERE s.token_hash = ? AND s.expires_at > ?`,
-    ).get(tokenHash, now) as { did: string; role: OperatorRole; expires_at: number } | undefined;
-    return row && { did: row.did, role: row.role, expiresAt: row.expires_at };
-  }
-
-  async deleteSession(tokenHash: string): Promise<void> {
-    this.#sql('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
-  }
-
-  // Audit log.
-
-  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
-    const row = this.#sql(
-      'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
-    ).get(entry.at, entry.actorDid, entry.action, entry.roomId, entry.messageId, JSON.stringify(entry.details)) as AuditRow;
-    return toAudit(row);
-  }
-
-  /** Newest first; pass the last id of a page as `before` for the next one. */
-  async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
-    if (!Number.isInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_PAGE) {
-      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${filter.limit}`);
-    }
-    checkCursor(filter.before, 'before');
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (filter.roomId !== undefined) {
-      where.push('room_id = ?');
-      params.push(filter.roomId);
-    }
-    if (filter.before !== undefined) {
-      where.push('id < ?');
-      params.push(filter.before);
-    }
-    const rows = this.#sql(
-      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
-    ).all(...params, filter.limit) as AuditRow[];
-    return rows.map(toAudit);
+  listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
+    return this.#access.listAudit(filter);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,137 @@
+// Who may act, on SQLite: agent credentials, operators, enrollment tokens, login challenges,
+// sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: only
+// one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
+import type Database from 'better-sqlite3';
+import { checkCursor } from '../arguments';
+import { toAudit, type AuditRow } from '../rows/room-rows';
+import type { AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
+import { statementCache } from './statement-cache';
+
+const MAX_PAGE = 10_000;
+
+export class SqliteAccessStore {
+  readonly #sql: (text: string) => Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#sql = statementCache(db, 100);
+  }
+
+  // Agent credentials.
+
+  async putAgentCredential(credential: AgentCredential): Promise<void> {
+    this.#sql(
+      `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (agent_id) DO UPDATE SET password_hash = excluded.password_hash, created_at = excluded.created_at`,
+    ).run(credential.agentId, credential.passwordHash, credential.createdAt);
+  }
+
+  async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
+    const row = this.#sql('SELECT * FROM agent_credentials WHERE agent_id = ?').get(agentId) as
+      | { agent_id: string; password_hash: string; created_at: number }
+      | undefined;
+    return row && { agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at };
+  }
+
+  async listAgentCredentials(): Promise<AgentCredential[]> {
+    const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as {
+      agent_id: string;
+      password_hash: string;
+      created_at: number;
+    }[];
+    return rows.map((row) => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at }));
+  }
+
+  async removeAgentCredential(agentId: string): Promise<boolean> {
+    return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
+  }
+
+  // Operators, enrollment, challenges, sessions.
+
+  async putOperator(operator: Operator): Promise<void> {
+    // A second put changes the role and keeps the original createdAt.
+    this.#sql(
+      'INSERT INTO operators (did, role, created_at) VALUES (?, ?, ?) ON CONFLICT (did) DO UPDATE SET role = excluded.role',
+    ).run(operator.did, operator.role, operator.createdAt);
+  }
+
+  async getOperator(did: string): Promise<Operator | undefined> {
+    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as { did: string; role: OperatorRole; created_at: number } | undefined;
+    return row && { did: row.did, role: row.role, createdAt: row.created_at };
+  }
+
+  async listOperators(): Promise<Operator[]> {
+    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as { did: string; role: OperatorRole; created_at: number }[];
+    return rows.map((row) => ({ did: row.did, role: row.role, createdAt: row.created_at }));
+  }
+
+  async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
+    this.#sql('INSERT INTO enrollments (token_hash, role, expires_at) VALUES (?, ?, ?)').run(tokenHash, role, expiresAt);
+  }
+
+  async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
+    // DELETE … RETURNING is the single use: only one caller gets the row. Expired rows go too.
+    const row = this.#sql('DELETE FROM enrollments WHERE token_hash = ? RETURNING role, expires_at').get(tokenHash) as
+      | { role: OperatorRole; expires_at: number }
+      | undefined;
+    this.#sql('DELETE FROM enrollments WHERE expires_at <= ?').run(now);
+    return row && row.expires_at > now ? row.role : undefined;
+  }
+
+  async createChallenge(nonce: string, expiresAt: number): Promise<void> {
+    this.#sql('INSERT INTO login_challenges (nonce, expires_at) VALUES (?, ?)').run(nonce, expiresAt);
+  }
+
+  async consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
+    const row = this.#sql('DELETE FROM login_challenges WHERE nonce = ? RETURNING expires_at').get(nonce) as { expires_at: number } | undefined;
+    this.#sql('DELETE FROM login_challenges WHERE expires_at <= ?').run(now);
+    return row && row.expires_at > now ? row.expires_at : undefined;
+  }
+
+  async createSession(tokenHash: string, session: Session): Promise<void> {
+    // The role is not stored: getSession reads the operator's current role.
+    this.#sql('INSERT INTO sessions (token_hash, did, expires_at) VALUES (?, ?, ?)').run(tokenHash, session.did, session.expiresAt);
+  }
+
+  async getSession(tokenHash: string, now: number): Promise<Session | undefined> {
+    const row = this.#sql(
+      `SELECT s.did, o.role, s.expires_at FROM sessions s JOIN operators o ON o.did = s.did
+       WHERE s.token_hash = ? AND s.expires_at > ?`,
+    ).get(tokenHash, now) as { did: string; role: OperatorRole; expires_at: number } | undefined;
+    return row && { did: row.did, role: row.role, expiresAt: row.expires_at };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.#sql('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  // Audit log.
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const row = this.#sql(
+      'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+    ).get(entry.at, entry.actorDid, entry.action, entry.roomId, entry.messageId, JSON.stringify(entry.details)) as AuditRow;
+    return toAudit(row);
+  }
+
+  /** Newest first; pass the last id of a page as `before` for the next one. */
+  async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
+    if (!Number.isInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_PAGE) {
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${filter.limit}`);
+    }
+    checkCursor(filter.before, 'before');
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (filter.roomId !== undefined) {
+      where.push('room_id = ?');
+      params.push(filter.roomId);
+    }
+    if (filter.before !== undefined) {
+      where.push('id < ?');
+      params.push(filter.before);
+    }
+    const rows = this.#sql(
+      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+    ).all(...params, filter.limit) as AuditRow[];
+    return rows.map(toAudit);
+  }
+}

@@ -1,0 +1,325 @@
+// Rooms, their history, mic grants and review mode, on SQLite. History appends and the gateway's
+// candidate records share the store's group commit (one commit per event-loop turn); every
+// decision (spend a budget, decide a review item, end a grant) is one conditional statement whose
+// affected row is the verdict, as in pg-room-store.ts.
+import type Database from 'better-sqlite3';
+import { CodedError } from '@shared/errors';
+import { checkCursor, wholeSeconds } from '../arguments';
+import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
+import type {
+  ApprovalResult,
+  CandidateJudgement,
+  CandidateRecord,
+  GrantRecord,
+  MessagePage,
+  MessageQuery,
+  ModerationMode,
+  NewReviewItem,
+  NewRoomMessage,
+  ReviewItem,
+  Room,
+  RoomSummary,
+  SpendResult,
+  StoredRoomMessage,
+} from '../store';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
+import { statementCache } from './statement-cache';
+
+const MAX_PAGE = 10_000;
+const MAX_FILTER_VALUES = 100;
+
+export class SqliteRoomStore {
+  readonly #db: Database.Database;
+  readonly #sql: (text: string) => Database.Statement;
+  readonly #commits: SqliteGroupCommit;
+  #appendsSinceOptimize = 0;
+
+  constructor(db: Database.Database, commits: SqliteGroupCommit) {
+    this.#db = db;
+    this.#sql = statementCache(db);
+    this.#commits = commits;
+  }
+
+  // Rooms and their history.
+
+  async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
+    this.#sql('INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
+      room.id,
+      room.name,
+      room.moderation,
+      room.createdAt ?? Date.now(),
+    );
+    return toRoom(this.#sql('SELECT * FROM rooms WHERE id = ?').get(room.id) as RoomRow);
+  }
+
+  async getRoom(id: string): Promise<Room | undefined> {
+    return this.#roomRow(id);
+  }
+
+  #roomRow(id: string): Room | undefined {
+    const row = this.#sql('SELECT * FROM rooms WHERE id = ?').get(id) as RoomRow | undefined;
+    return row && toRoom(row);
+  }
+
+  async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
+    const { changes } = this.#sql('UPDATE rooms SET moderation = ? WHERE id = ?').run(mode, roomId);
+    if (changes === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async listRooms(): Promise<RoomSummary[]> {
+    const rows = this.#sql('SELECT * FROM rooms ORDER BY id').all() as RoomRow[];
+    return rows.map((row) => ({ ...toRoom(row), lastActivityAt: row.last_activity_at, messageCount: row.message_count }));
+  }
+
+  async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
+    const cursor = await this.#commits.submit(() => this.#appendRow(message));
+    this.#countAppends(1);
+    return { ...message, cursor };
+  }
+
+  /** Cheap when nothing changed much; refreshes the planner's statistics as a history grows. */
+  #countAppends(n: number): void {
+    this.#appendsSinceOptimize += n;
+    if (this.#appendsSinceOptimize < 10_000 || !this.#db.open) return;
+    this.#appendsSinceOptimize = 0;
+    this.#db.pragma('optimize');
+  }
+
+  /** The room's counters and the message row, in one transaction. */
+  #appendRow(m: NewRoomMessage): number {
+    this.#sql(
+      `INSERT INTO rooms (id, name, moderation, created_at, message_count, last_activity_at) VALUES (?, ?, 'auto', ?, 1, ?)
+       ON CONFLICT (id) DO UPDATE SET message_count = message_count + 1,
+         last_activity_at = max(coalesce(last_activity_at, excluded.last_activity_at), excluded.last_activity_at)`,
+    ).run(m.roomId, m.roomId, m.receivedAt, m.receivedAt);
+    const row = this.#sql(
+      `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor`,
+    ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt) as { cursor: number };
+    return row.cursor;
+  }
+
+  async listMessages(query: MessageQuery): Promise<MessagePage> {
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${query.limit}`);
+    }
+    checkCursor(query.before, 'before');
+    checkCursor(query.after, 'after');
+    if ((query.types?.length ?? 0) > MAX_FILTER_VALUES || (query.topicKinds?.length ?? 0) > MAX_FILTER_VALUES) {
+      throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
+    }
+    const where = ['room_id = ?'];
+    const params: (string | number)[] = [query.roomId];
+    if (query.before !== undefined) {
+      where.push('cursor < ?');
+      params.push(query.before);
+    }
+    if (query.after !== undefined) {
+      where.push('cursor > ?');
+      params.push(query.after);
+    }
+    // An empty list is no filter, like an absent one. Each value gets its own placeholder (and
+    // one value an equality) because STAT4 plans by bound values only there: a rare type then
+    // reads its index, a common one scans the room by cursor.
+    const oneOf = (column: string, values: readonly string[]) => {
+      where.push(values.length === 1 ? `${column} = ?` : `${column} IN (${values.map(() => '?').join(', ')})`);
+      params.push(...values);
+    };
+    if (query.types?.length) oneOf('type', query.types);
+    if (query.agentId !== undefined) {
+      where.push('(from_id = ? OR topic_agent_id = ?)');
+      params.push(query.agentId, query.agentId);
+    }
+    if (query.topicKinds?.length) oneOf('topic_kind', query.topicKinds);
+    // `after` alone reads forward (backfill); otherwise the page nearest `before` (or the newest).
+    const forward = query.after !== undefined && query.before === undefined;
+    const rows = this.#sql(
+      `SELECT * FROM room_messages WHERE ${where.join(' AND ')} ORDER BY cursor ${forward ? 'ASC' : 'DESC'} LIMIT ?`,
+    ).all(...params, query.limit + 1) as MessageRow[];
+    const hasMore = rows.length > query.limit;
+    const page = rows.slice(0, query.limit).map(toMessage);
+    return { messages: forward ? page : page.reverse(), hasMore };
+  }
+
+  // Mic grants.
+
+  async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
+    // A different, not older grant message replaces the grant in force with a fresh budget
+    // (AOR §5.3: each grant has its own max_messages, and a new grant lifts a revocation). A
+    // redelivery of the grant in force (MQTT QoS 1) or an older grant changes nothing, so a
+    // duplicate can never refill a budget. Either way the grant in force is returned.
+    this.#sql(
+      `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (room_id, agent_id, task_id) DO UPDATE SET
+         max_messages = excluded.max_messages, allowed_types = excluded.allowed_types, expires_at = excluded.expires_at,
+         granted_at = excluded.granted_at, grant_message_id = excluded.grant_message_id,
+         spent = 0, ended_at = NULL, end_reason = NULL
+       WHERE mic_grants.grant_message_id <> excluded.grant_message_id AND excluded.granted_at >= mic_grants.granted_at`,
+    ).run(
+      grant.roomId,
+      grant.agentId,
+      grant.taskId,
+      grant.maxMessages,
+      JSON.stringify(grant.allowedTypes),
+      grant.expiresAt,
+      grant.grantedAt,
+      grant.grantMessageId,
+    );
+    return (await this.getGrant(grant.roomId, grant.agentId, grant.taskId)) as GrantRecord;
+  }
+
+  async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
+    return this.#grantRow(roomId, agentId, taskId);
+  }
+
+  #grantRow(roomId: string, agentId: string, taskId: string): GrantRecord | undefined {
+    const row = this.#sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
+      | GrantRow
+      | undefined;
+    return row && toGrant(row);
+  }
+
+  async listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {
+    const where: string[] = [];
+    const params: string[] = [];
+    if (filter.roomId !== undefined) {
+      where.push('room_id = ?');
+      params.push(filter.roomId);
+    }
+    // "Active" means not ended; a grant past expires_at stays active until the sweeper ends it.
+    if (filter.active !== undefined) where.push(filter.active ? 'ended_at IS NULL' : 'ended_at IS NOT NULL');
+    const rows = this.#sql(
+      `SELECT * FROM mic_grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY room_id, agent_id, task_id`,
+    ).all(...params) as GrantRow[];
+    return rows.map(toGrant);
+  }
+
+  async spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
+    return this.#spendRow(roomId, agentId, taskId, nowSeconds);
+  }
+
+  async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
+    return this.#db.transaction((): ApprovalResult => {
+      const spend = this.#spendRow(roomId, agentId, taskId, nowSeconds);
+      if (!spend.ok) return { spend };
+      return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
+    }).immediate();
+  }
+
+  async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+    const record = await this.#commits.submit((): CandidateRecord => {
+      const { grantKey } = judgement;
+      const decision = judgement.decide(
+        grantKey && this.#grantRow(candidate.roomId, grantKey.agentId, grantKey.taskId),
+        grantKey && this.#roomRow(candidate.roomId),
+      );
+      const stored = { ...candidate, cursor: this.#appendRow(candidate) };
+      const append = (m: NewRoomMessage) => ({ ...m, cursor: this.#appendRow(m) });
+      switch (decision.kind) {
+        case 'reject':
+          return { decision, candidate: stored, outgoing: append(decision.reject) };
+        case 'review':
+          return { decision, candidate: stored, reviewItem: this.#insertReviewItem(decision.item) };
+        case 'approve': {
+          const spend = this.#spendRow(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
+          return { decision, candidate: stored, spend, outgoing: append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
+        }
+      }
+    });
+    this.#countAppends(record.outgoing ? 2 : 1);
+    return record;
+  }
+
+  async approveReviewItem(
+    id: number,
+    by: string,
+    at: number,
+    nowSeconds: number,
+    message: (item: ReviewItem) => NewRoomMessage,
+  ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
+    return this.#db.transaction((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
+      const claimed = this.#sql(
+        `UPDATE review_items SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending' RETURNING *`,
+      ).get(by, at, id) as ReviewRow | undefined;
+      if (!claimed) return undefined;
+      const item = toReview(claimed);
+      const spend = this.#spendRow(item.roomId, item.agentId, item.taskId, nowSeconds);
+      if (!spend.ok) {
+        const refused = this.#sql(`UPDATE review_items SET status = 'rejected', reason = ? WHERE id = ? RETURNING *`).get(spend.reason, id) as ReviewRow;
+        return { spend, item: toReview(refused) };
+      }
+      const built = message(item);
+      return { spend, item, stored: { ...built, cursor: this.#appendRow(built) } };
+    }).immediate();
+  }
+
+  /** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
+  #spendRow(roomId: string, agentId: string, taskId: string, nowSeconds: number): SpendResult {
+    const now = wholeSeconds(nowSeconds);
+    const spent = this.#sql(
+      `UPDATE mic_grants SET spent = spent + 1
+       WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL AND expires_at >= ? AND spent < max_messages
+       RETURNING spent, max_messages`,
+    ).get(roomId, agentId, taskId, now) as { spent: number; max_messages: number } | undefined;
+    if (spent) return { ok: true, spent: spent.spent, remaining: spent.max_messages - spent.spent };
+    // Refused: read the row only to name the reason, in the order shared/aor/grant-check.ts uses.
+    const row = this.#sql('SELECT expires_at, ended_at, end_reason FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
+      | { expires_at: number; ended_at: number | null; end_reason: string | null }
+      | undefined;
+    if (!row) return { ok: false, reason: 'no_mic_grant' };
+    if (now > row.expires_at) return { ok: false, reason: 'mic_grant_expired' };
+    // A grant the gateway ended because its budget ran out still reports the budget.
+    if (row.ended_at !== null && row.end_reason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
+    return { ok: false, reason: 'message_limit_exceeded' };
+  }
+
+  async endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {
+    const { changes } = this.#sql(
+      'UPDATE mic_grants SET ended_at = ?, end_reason = ? WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL',
+    ).run(at, reason, roomId, agentId, taskId);
+    return changes === 1;
+  }
+
+  async listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
+    const rows = this.#sql(
+      'SELECT * FROM mic_grants WHERE ended_at IS NULL AND expires_at < ? ORDER BY room_id, agent_id, task_id',
+    ).all(wholeSeconds(nowSeconds)) as GrantRow[];
+    return rows.map(toGrant);
+  }
+
+  // Review mode.
+
+  async addReviewItem(item: NewReviewItem): Promise<ReviewItem> {
+    return this.#insertReviewItem(item);
+  }
+
+  #insertReviewItem(item: NewReviewItem): ReviewItem {
+    const row = this.#sql(
+      `INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+    ).get(item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt) as ReviewRow;
+    return toReview(row);
+  }
+
+  async listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]> {
+    const rows = (
+      status === undefined
+        ? this.#sql('SELECT * FROM review_items WHERE room_id = ? ORDER BY id').all(roomId)
+        : this.#sql('SELECT * FROM review_items WHERE room_id = ? AND status = ? ORDER BY id').all(roomId, status)
+    ) as ReviewRow[];
+    return rows.map(toReview);
+  }
+
+  async decideReviewItem(
+    id: number,
+    status: 'approved' | 'rejected' | 'expired',
+    by: string | null,
+    reason: string | null,
+    at: number,
+  ): Promise<ReviewItem | undefined> {
+    const row = this.#sql(
+      `UPDATE review_items SET status = ?, decided_by = ?, decided_at = ?, reason = ? WHERE id = ? AND status = 'pending' RETURNING *`,
+    ).get(status, by, at, reason, id) as ReviewRow | undefined;
+    return row && toReview(row);
+  }
+}
