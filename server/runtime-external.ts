@@ -4,26 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { isCodedError } from '@shared/errors';
-import { createApp } from './app';
 import { systemClock } from './clock';
 import { startRunOnce, type StartWork } from './cluster/run-once';
 import { ConfigError, type Config } from './config';
-import { DidVerifier } from './crypto/node-verifier';
-import { startBridge } from './external/start-bridge';
 import { Gateway } from './gateway/gateway';
 import { lateGateway } from './gateway/late-gateway';
 import { ConsoleBridge } from './mqtt/console-bridge';
 import { ExternalBroker } from './mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP } from './mqtt/mosquitto-dynsec';
-import { NegotiationService } from './negotiation/negotiation-service';
-import { createRelayServices } from './relay/relay-services';
 import { HistoryRecorder, recordOnArrival } from './rooms/history-recorder';
-import { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
-import type { GuidedDemoSlot } from './routes/demo';
 import { httpDemos, startRoomDemoAgents } from './runtime-demos';
 import {
-  auditOperatorPublish, closeHttp, consoleAuthenticator, listenHttp, onceOnlyWork, startRelayTimers, urlHost,
+  assembleServices, auditOperatorPublish, closeHttp, consoleAuthenticator, listenHttp, onceOnlyWork, startRelayTimers, urlHost,
   type HttpListener, type RunningSwitchboard, type StartOptions,
 } from './runtime-parts';
 import { openStore } from './store/open-store';
@@ -61,23 +54,9 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
   }
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
   candidates.attach(gateway);
-  const presence = new PresenceTracker(broker, () => clock.now());
-  const relay = createRelayServices({ store: store.relay, clock, presence });
-  const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
-  const bridge = await startBridge(store, clock, config, options.bridge);
-  const guidedDemo: GuidedDemoSlot = { port: undefined };
-  const app = createApp({
-    staticDir: config.staticDir,
-    store,
-    ...(config.limits ? { limits: config.limits } : {}),
-    clock,
-    rooms: { store, clock, rooms, presence, gateway },
-    relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
-    negotiations,
-    readiness: { broker: () => (broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)') },
-    bridge,
-    guidedDemo,
-  });
+  const { presence, relay, negotiations, bridge, guidedDemo, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway }, () =>
+    broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)',
+  );
   const stopRelay = startRelayTimers(relay, bridge);
   let onceOnly: Awaited<ReturnType<typeof startRunOnce>> | undefined;
   let http: HttpListener | undefined;

@@ -5,8 +5,11 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseTopic } from '@shared/aor/topics';
-import type { createApp } from './app';
+import { createApp } from './app';
 import type { Clock } from './clock';
+import type { Config } from './config';
+import { DidVerifier } from './crypto/node-verifier';
+import { startBridge } from './external/start-bridge';
 import { ConfigError } from './config';
 import type { StartWork } from './cluster/run-once';
 import type { RelayBridgeOptions } from './external/relay-bridge';
@@ -14,11 +17,13 @@ import type { Gateway } from './gateway/gateway';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
 import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
-import type { NegotiationService } from './negotiation/negotiation-service';
+import { NegotiationService } from './negotiation/negotiation-service';
 import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
-import { watchStoreHead, type RelayServices } from './relay/relay-services';
+import { createRelayServices, watchStoreHead, type RelayServices } from './relay/relay-services';
 import { startThreadSweeper } from './relay/thread-sweeper';
+import { PresenceTracker } from './rooms/presence-tracker';
 import type { RoomRegistry } from './rooms/room-registry';
+import type { GuidedDemoSlot } from './routes/demo';
 import type { Store } from './store/store';
 
 export interface RunningSwitchboard {
@@ -41,6 +46,38 @@ export interface StartOptions {
   readonly clock?: Clock;
   /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
   readonly bridge?: Partial<RelayBridgeOptions>;
+}
+
+/**
+ * What every instance builds around its broker and gateway: presence, the Agora relay,
+ * negotiations, the external-services bridge, and the HTTP app over all of them. `brokerDown`
+ * is the readiness check's word on the broker (null while it is up).
+ */
+export async function assembleServices(
+  config: Config,
+  options: StartOptions,
+  parts: { readonly store: Store; readonly clock: Clock; readonly rooms: RoomRegistry; readonly broker: BrokerPort; readonly gateway: Gateway },
+  brokerDown: () => string | null,
+) {
+  const { store, clock, rooms, broker, gateway } = parts;
+  const presence = new PresenceTracker(broker, () => clock.now());
+  const relay = createRelayServices({ store: store.relay, clock, presence });
+  const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
+  const bridge = await startBridge(store, clock, config, options.bridge);
+  const guidedDemo: GuidedDemoSlot = { port: undefined };
+  const app = createApp({
+    staticDir: config.staticDir,
+    store,
+    ...(config.limits ? { limits: config.limits } : {}),
+    clock,
+    rooms: { store, clock, rooms, presence, gateway },
+    relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
+    negotiations,
+    readiness: { broker: brokerDown },
+    bridge,
+    guidedDemo,
+  });
+  return { presence, relay, negotiations, bridge, guidedDemo, app };
 }
 
 export type HttpListener = { readonly server: ServerType; readonly address: AddressInfo };

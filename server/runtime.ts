@@ -5,25 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app';
 import { verifyPassword } from './auth/password';
 import { systemClock } from './clock';
 import { startRunOnce } from './cluster/run-once';
 import { ConfigError, type Config } from './config';
-import { DidVerifier } from './crypto/node-verifier';
-import { startBridge } from './external/start-bridge';
 import { Gateway, isCandidate } from './gateway/gateway';
 import { EmbeddedBroker } from './mqtt/embedded-broker';
-import { NegotiationService } from './negotiation/negotiation-service';
-import { createRelayServices } from './relay/relay-services';
 import { HistoryRecorder } from './rooms/history-recorder';
-import { PresenceTracker } from './rooms/presence-tracker';
+import type { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
-import type { GuidedDemoSlot } from './routes/demo';
 import { httpDemos, localUrl, startRoomDemoAgents, stopping } from './runtime-demos';
 import { startWithExternalBroker } from './runtime-external';
 import {
-  auditOperatorPublish, closeHttp, consoleAuthenticator, listenHttp, onceOnlyWork, startRelayTimers, urlHost,
+  assembleServices, auditOperatorPublish, closeHttp, consoleAuthenticator, listenHttp, onceOnlyWork, startRelayTimers, urlHost,
   type HttpListener, type RunningSwitchboard, type StartOptions,
 } from './runtime-parts';
 import { openStore } from './store/open-store';
@@ -72,25 +66,9 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
 
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
   late.gateway = gateway;
-  const presence = new PresenceTracker(broker, () => clock.now());
+  // The broker is in this process: if readiness answers, it is up.
+  const { presence, relay, negotiations, guidedDemo, bridge, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway }, () => null);
   late.presence = presence;
-  const relay = createRelayServices({ store: store.relay, clock, presence });
-  const negotiations = new NegotiationService({ store: store.negotiations, clock, verifier: new DidVerifier() });
-  const bridge = await startBridge(store, clock, config, options.bridge);
-  const guidedDemo: GuidedDemoSlot = { port: undefined };
-  const app = createApp({
-    staticDir: config.staticDir,
-    store,
-    ...(config.limits ? { limits: config.limits } : {}),
-    clock,
-    rooms: { store, clock, rooms, presence, gateway },
-    relay: { services: relay, demo: config.demo, demoSeed: config.demoSeed },
-    negotiations,
-    // The broker is in this process: if this answers, it is up.
-    readiness: { broker: () => null },
-    bridge,
-    guidedDemo,
-  });
   const stopRelay = startRelayTimers(relay, bridge);
 
   let http: HttpListener | undefined;
