@@ -1,6 +1,6 @@
 // The gateway's §7 decision on a candidate as a pure function of what was read: the candidate
 // itself, the grant it names and its room. The embedded gateway runs it inside the transaction
-// that stores the candidate (Store.recordCandidate), the subscriber gateway after reading both.
+// that stores the candidate (Store.recordCandidate); recovery after reading both for a stored candidate never decided.
 import type { readCandidate } from '@shared/aor/decide-candidate';
 import { checkGrant } from '@shared/aor/grant-check';
 import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
