@@ -47,6 +47,27 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
       const [room] = await store().listRooms();
       expect(room).toMatchObject({ messageCount: 2, lastActivityAt: T0 + 100 });
     });
+    it('counts exactly what was stored when appends of one moment share a commit and one of them fails', async () => {
+      await store().ensureRoom({ id: 'r1', name: 'R', moderation: 'auto', createdAt: T0 });
+      const results = await Promise.allSettled([
+        store().appendMessage(message('r1', 1, { receivedAt: T0 + 40 })),
+        store().appendMessage(message('r2', 2, { receivedAt: T0 + 20 })),
+        // Outside the topic-kind check: refused by the database, and nothing of it may count.
+        store().appendMessage(message('r1', 3, { receivedAt: T0 + 90, topicKind: 'bogus' as TopicKind })),
+        store().appendMessage(message('r1', 4, { receivedAt: T0 + 30 })),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(await store().listRooms()).toMatchObject([
+        // The latest time, not the last row's.
+        { id: 'r1', messageCount: 2, lastActivityAt: T0 + 40 },
+        { id: 'r2', messageCount: 1, lastActivityAt: T0 + 20 },
+      ]);
+      const { messages } = await store().listMessages({ roomId: 'r1', limit: 10 });
+      expect(messages.map((m) => m.receivedAt)).toEqual([T0 + 40, T0 + 30]);
+      // All of one moment stored: the latest time again, not the last row's.
+      await Promise.all([70, 60, 65].map((at, i) => store().appendMessage(message('r3', 10 + i, { receivedAt: T0 + at }))));
+      expect((await store().listRooms()).find((r) => r.id === 'r3')).toMatchObject({ messageCount: 3, lastActivityAt: T0 + 70 });
+    });
   });
 
   describe('messages', () => {

@@ -13,6 +13,15 @@
 // one fails. No savepoint per piece: they cost about a tenth of an append.
 import type Database from 'better-sqlite3';
 
+/**
+ * Work a store adds to every transaction of the group commit: `beforeCommit` runs last inside it
+ * (say, counters accumulated by the pieces), `afterRollback` forgets what a failed one accumulated.
+ */
+export interface CommitHooks {
+  readonly beforeCommit: () => void;
+  readonly afterRollback: () => void;
+}
+
 interface Piece {
   readonly work: () => unknown;
   readonly resolve: (value: unknown) => void;
@@ -26,10 +35,24 @@ export class SqliteGroupCommit {
   readonly #group: Database.Transaction<(pieces: readonly Piece[]) => unknown[]>;
   readonly #alone: Database.Transaction<(piece: Piece) => unknown>;
   #queue: Piece[] = [];
+  readonly #hooks: CommitHooks[] = [];
 
   constructor(db: Database.Database) {
-    this.#group = db.transaction((pieces: readonly Piece[]) => pieces.map((piece) => piece.work()));
-    this.#alone = db.transaction((piece: Piece) => piece.work());
+    this.#group = db.transaction((pieces: readonly Piece[]) => this.#beforeCommit(pieces.map((piece) => piece.work())));
+    this.#alone = db.transaction((piece: Piece) => this.#beforeCommit(piece.work()));
+  }
+
+  addHooks(hooks: CommitHooks): void {
+    this.#hooks.push(hooks);
+  }
+
+  #beforeCommit<T>(result: T): T {
+    for (const hooks of this.#hooks) hooks.beforeCommit();
+    return result;
+  }
+
+  #rolledBack(): void {
+    for (const hooks of this.#hooks) hooks.afterRollback();
   }
 
   /** Runs `work` in the next group's transaction; resolves with its result once committed. */
@@ -50,10 +73,12 @@ export class SqliteGroupCommit {
     try {
       results = this.#group.immediate(pieces);
     } catch {
+      this.#rolledBack();
       for (const piece of pieces) {
         try {
           piece.resolve(this.#alone.immediate(piece));
         } catch (error) {
+          this.#rolledBack();
           piece.reject(error);
         }
       }

@@ -33,11 +33,31 @@ export class SqliteRoomStore {
   readonly #sql: (text: string) => Database.Statement;
   readonly #commits: SqliteGroupCommit;
   #appendsSinceOptimize = 0;
+  /**
+   * Per room, the rows appended in the open transaction and their newest receive time: the rooms
+   * row's counters are written once per room at its end, not once per row (docs/benchmarks.md).
+   */
+  readonly #counts = new Map<string, { n: number; last: number }>();
 
   constructor(db: Database.Database, commits: SqliteGroupCommit) {
     this.#db = db;
     this.#sql = statementCache(db);
     this.#commits = commits;
+    commits.addHooks({ beforeCommit: () => this.#writeCounts(), afterRollback: () => this.#counts.clear() });
+  }
+
+  /** A transaction outside the group commit that may append rows: the counters go with it. */
+  #transaction<T>(work: () => T): T {
+    try {
+      return this.#db.transaction(() => {
+        const result = work();
+        this.#writeCounts();
+        return result;
+      }).immediate();
+    } catch (error) {
+      this.#counts.clear();
+      throw error;
+    }
   }
 
   // Rooms and their history.
@@ -85,18 +105,35 @@ export class SqliteRoomStore {
     this.#db.pragma('optimize');
   }
 
-  /** The room's counters and the message row, in one transaction. */
+  /**
+   * The message row. A room's first row in the transaction makes sure its rooms row exists (a
+   * history may be written for a room nobody created, and the foreign key needs the row first);
+   * its counters are written when the transaction ends (#writeCounts).
+   */
   #appendRow(m: NewRoomMessage): number {
-    this.#sql(
-      `INSERT INTO rooms (id, name, moderation, created_at, message_count, last_activity_at) VALUES (?, ?, 'auto', ?, 1, ?)
-       ON CONFLICT (id) DO UPDATE SET message_count = message_count + 1,
-         last_activity_at = max(coalesce(last_activity_at, excluded.last_activity_at), excluded.last_activity_at)`,
-    ).run(m.roomId, m.roomId, m.receivedAt, m.receivedAt);
+    const counted = this.#counts.get(m.roomId);
+    if (counted) {
+      counted.n++;
+      counted.last = Math.max(counted.last, m.receivedAt);
+    } else {
+      this.#sql(`INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, 'auto', ?) ON CONFLICT (id) DO NOTHING`).run(m.roomId, m.roomId, m.receivedAt);
+      this.#counts.set(m.roomId, { n: 1, last: m.receivedAt });
+    }
     const row = this.#sql(
       `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor`,
     ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt) as { cursor: number };
     return row.cursor;
+  }
+
+  /** Inside the transaction that appended the rows, as its last statements. */
+  #writeCounts(): void {
+    for (const [roomId, { n, last }] of this.#counts) {
+      this.#sql(
+        `UPDATE rooms SET message_count = message_count + ?, last_activity_at = max(coalesce(last_activity_at, ?), ?) WHERE id = ?`,
+      ).run(n, last, last, roomId);
+    }
+    this.#counts.clear();
   }
 
   async listMessages(query: MessageQuery): Promise<MessagePage> {
@@ -200,11 +237,11 @@ export class SqliteRoomStore {
   }
 
   async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
-    return this.#db.transaction((): ApprovalResult => {
+    return this.#transaction((): ApprovalResult => {
       const spend = this.#spendRow(roomId, agentId, taskId, nowSeconds);
       if (!spend.ok) return { spend };
       return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
-    }).immediate();
+    });
   }
 
   async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
@@ -238,7 +275,7 @@ export class SqliteRoomStore {
     nowSeconds: number,
     message: (item: ReviewItem) => NewRoomMessage,
   ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
-    return this.#db.transaction((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
+    return this.#transaction((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
       const claimed = this.#sql(
         `UPDATE review_items SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending' RETURNING *`,
       ).get(by, at, id) as ReviewRow | undefined;
@@ -251,7 +288,7 @@ export class SqliteRoomStore {
       }
       const built = message(item);
       return { spend, item, stored: { ...built, cursor: this.#appendRow(built) } };
-    }).immediate();
+    });
   }
 
   /** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
