@@ -117,8 +117,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
         // With other instances running: first stop taking candidates (they take them), then
         // finish deciding those already taken. Alone: keep the share, which the broker then
         // queues for this client id until it is back (docs/decisions-cluster.md C4).
-        const alone = !(await running.othersAlive());
-        if (!alone) await broker.leaveShareGroup();
+        const left = await running.leaveUnlessLast(() => broker.leaveShareGroup());
         // What arrives from now on stays with the broker for the next start (or the others).
         broker.stopIntake();
         await running.stop();
@@ -126,7 +125,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
         presence.stop();
         await gateway.stop();
         await consoles?.close();
-        await broker.close({ keepShare: alone });
+        await broker.close({ keepShare: !left });
         await closeHttp(httpServer);
         await store.close();
       },

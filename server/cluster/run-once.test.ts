@@ -79,4 +79,27 @@ describe('run once per cluster (PostgreSQL advisory lock)', () => {
     await Promise.all([first.election.stop(), second.election.stop()]);
     expect(first.state.running || second.state.running).toBe(false);
   });
+
+  it('of instances stopping together, all but the last leave the share group; alone, one stays', async () => {
+    let calls = 0;
+    const single = await startRunOnce({ databaseUrl: undefined, start: async () => async () => undefined });
+    expect(await single.leaveUnlessLast(async () => void calls++)).toBe(false);
+    const url = await pg.url();
+    const all = [await instance(url, 'a', []), await instance(url, 'b', []), await instance(url, 'c', [])];
+    const left: string[] = [];
+    // Each leave takes a while, as an UNSUBSCRIBE round trip does: without the one-at-a-time lock
+    // all three would count the others and leave.
+    const leaving = (name: string) => async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      left.push(name);
+    };
+    const answers = await Promise.all(all.map((i, n) => i.election.leaveUnlessLast(leaving('abc'[n]!))));
+    expect(answers.filter(Boolean)).toHaveLength(2);
+    expect(left).toHaveLength(2);
+    await Promise.all(all.map((i) => i.election.stop()));
+    const lone = await instance(url, 'd', []);
+    expect(await lone.election.leaveUnlessLast(async () => void calls++)).toBe(false);
+    expect(calls).toBe(0);
+    await lone.election.stop();
+  });
 });

@@ -10,8 +10,13 @@ import { describePgError } from '../store/pg/pg-pool';
 /** pg_try_advisory_lock(int4, int4): a namespace of Switchboard's own and the lock in it. */
 export const RUN_ONCE_LOCK = { namespace: 0x53574244 /* "SWBD" */, key: 1 } as const;
 
-/** How each instance's run-once connection names itself to PostgreSQL (counted by othersAlive). */
+/** Held while a stopping instance decides whether to leave the share group, one instance at a time. */
+export const SHARE_LEAVE_LOCK = { namespace: RUN_ONCE_LOCK.namespace, key: 2 } as const;
+
+/** How each instance's run-once connection names itself to PostgreSQL (counted by leaveUnlessLast). */
 const RUN_ONCE_APPLICATION = 'switchboard-run-once';
+/** The same connection's name once its instance has left the share group, so the others no longer count it. */
+const LEAVING_APPLICATION = 'switchboard-leaving';
 
 /** Starts the cluster's once-only work; returns how to stop it. */
 export type StartWork = () => Promise<() => Promise<void>>;
@@ -31,10 +36,12 @@ export interface RunOnce {
   /** Stops the work if it runs here and gives the lock up. */
   stop(): Promise<void>;
   /**
-   * Whether another instance is running on this database now (each holds a run-once connection,
-   * leader or not). A lone instance's answer is false; when it cannot be told, true.
+   * Calls `leave` (the stopping instance leaving the share group) only if another instance will
+   * still be running: each holds a run-once connection, leader or not. Instances stopping at the
+   * same moment decide one at a time, and one that left stops counting, so the last of them stays
+   * (docs/decisions-cluster.md C4). Alone, or when it cannot be told, it stays. Resolves whether it left.
    */
-  othersAlive(): Promise<boolean>;
+  leaveUnlessLast(leave: () => Promise<void>): Promise<boolean>;
 }
 
 /**
@@ -49,7 +56,7 @@ export async function startRunOnce(options: RunOnceOptions): Promise<RunOnce> {
       get leading() {
         return !stopped;
       },
-      othersAlive: async () => false,
+      leaveUnlessLast: async () => false,
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -160,17 +167,31 @@ class PgElection implements RunOnce {
     }
   }
 
-  async othersAlive(): Promise<boolean> {
+  async leaveUnlessLast(leave: () => Promise<void>): Promise<boolean> {
+    let client: Client;
     try {
-      const client = await this.#connection();
+      client = await this.#connection();
+      await client.query('SELECT pg_advisory_lock($1, $2)', [SHARE_LEAVE_LOCK.namespace, SHARE_LEAVE_LOCK.key]);
+    } catch (error) {
+      // Staying can only delay this instance's share until it is back; leaving alone loses it.
+      this.#log(`cluster: cannot tell whether other instances run (${describePgError(error)}); keeping this instance's share`);
+      return false;
+    }
+    try {
       const result = await client.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`,
         [RUN_ONCE_APPLICATION],
       );
-      return (result.rows[0]?.n ?? 0) > 0;
-    } catch (error) {
-      this.#log(`cluster: cannot tell whether other instances run (${describePgError(error)}); assuming they do`);
+      if ((result.rows[0]?.n ?? 0) === 0) return false;
+      await leave();
+      // Before the lock goes: the next instance to decide must not count this one.
+      await client.query(`SET application_name = '${LEAVING_APPLICATION}'`);
       return true;
+    } catch (error) {
+      this.#log(`cluster: deciding whether to leave the share group failed (${describePgError(error)})`);
+      return false;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [SHARE_LEAVE_LOCK.namespace, SHARE_LEAVE_LOCK.key]).catch(() => undefined);
     }
   }
 
