@@ -17,6 +17,8 @@ export interface Cluster {
   addAgent(agentId: string): Promise<string>;
   /** Starts one more instance on the same database and broker. */
   addInstance(): Promise<RunningSwitchboard>;
+  /** Starts a stopped instance again with its own configuration (its broker client id, so its session). */
+  restartInstance(stopped: RunningSwitchboard): Promise<RunningSwitchboard>;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const run = randomBytes(3).toString('hex');
   const admin = await DynsecAdmin.connect({ url: mosquitto.url, username: mosquitto.admin.username, password: mosquitto.admin.password, reservedUsernames: [] });
   const instances: RunningSwitchboard[] = [];
+  const envs = new Map<RunningSwitchboard, NodeJS.ProcessEnv>();
   let count = 0;
+  const start = async (env: NodeJS.ProcessEnv) => {
+    const sb = await startSwitchboard(loadConfig(env), options.clock ? { clock: options.clock() } : {});
+    instances.push(sb);
+    envs.set(sb, env);
+    return sb;
+  };
   const addInstance = async () => {
     // One broker client per instance, each bound to its own client id (mosquitto-dynsec.ts).
     const n = ++count;
@@ -46,9 +55,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       MQTT_URL: mosquitto.url, MQTT_USERNAME: username, MQTT_PASSWORD: password, MQTT_CLIENT_ID: username,
       ...options.env,
     };
-    const sb = await startSwitchboard(loadConfig(env), options.clock ? { clock: options.clock() } : {});
-    instances.push(sb);
-    return sb;
+    return start(env);
   };
   try {
     for (let i = 0; i < options.instances; i++) await addInstance();
@@ -60,6 +67,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   return {
     instances,
     addInstance,
+    restartInstance: (stopped) => start(envs.get(stopped)!),
     async addAgent(agentId) {
       const password = randomBytes(18).toString('base64url');
       await admin.addAgent(agentId, password);
