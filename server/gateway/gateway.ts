@@ -15,6 +15,7 @@ import type { GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '..
 import { toCoreGrant } from './grant-records';
 import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
 import { RecentCandidates, type HandedOver } from './recent-candidates';
+import { moderationNotice, reviewNotice, reviewTopicOf } from './review-notices';
 import { undecidedCandidates } from './undecided-candidates';
 
 export interface GatewayDeps {
@@ -24,8 +25,6 @@ export interface GatewayDeps {
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   readonly newId: () => string;
-  /** Where review-queue changes are announced to consoles (not an AOR topic). */
-  readonly reviewTopic?: (roomId: string) => string;
   /**
    * admitCandidate resolves only once the broker has acknowledged the decision's hand-over (an
    * external broker: the candidate's PUBACK then proves its outcome reached the broker, §35).
@@ -33,8 +32,6 @@ export interface GatewayDeps {
    */
   readonly confirmHandOver?: boolean;
 }
-
-export const reviewTopicOf = (roomId: string) => `switchboard/rooms/${roomId}/review`;
 
 /** Whether a publish is a candidate, for the embedded broker's beforeRoute to hand to admitCandidate. */
 export const isCandidate = (message: BrokerMessage) => isCandidateTopic(message.topic);
@@ -240,7 +237,7 @@ export class Gateway {
       // in this callback keeps deliveries in history's order.
       const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
         const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
-        if (record.reviewItem) void this.#handOver(this.#reviewTopic(roomId), reviewNotice(record.reviewItem));
+        if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
         if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
           void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
             console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
@@ -389,22 +386,10 @@ export class Gateway {
 
   /** Tells every console watching the room that its moderation mode changed. */
   async announceModeration(roomId: string, moderation: 'auto' | 'review'): Promise<void> {
-    await this.#deps.broker.publish(this.#reviewTopic(roomId), encode({ kind: 'moderation', roomId, moderation }), 1);
-  }
-
-  #reviewTopic(roomId: string): string {
-    return (this.#deps.reviewTopic ?? reviewTopicOf)(roomId);
+    await this.#deps.broker.publish(reviewTopicOf(roomId), moderationNotice(roomId, moderation), 1);
   }
 
   async #announceReview(item: ReviewItem): Promise<void> {
-    await this.#deps.broker.publish(this.#reviewTopic(item.roomId), reviewNotice(item), 1);
+    await this.#deps.broker.publish(reviewTopicOf(item.roomId), reviewNotice(item), 1);
   }
 }
-
-/** What consoles are told about a review item: everything but the candidate's bytes. */
-function reviewNotice(item: ReviewItem): Uint8Array {
-  const { payload: _bytes, ...summary } = item;
-  return encode({ kind: 'review_item', item: summary });
-}
-
-
