@@ -7,7 +7,8 @@ import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import type { BrokerMessage } from './broker-port';
 import { RefusedPublish } from './embedded-broker';
-import { ExternalBroker, normalizeCandidate, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
+import { ExternalBroker, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
+import { normalizeCandidate } from './external-topics';
 import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './mosquitto-dynsec';
 
 const found = findMosquitto();

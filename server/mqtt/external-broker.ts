@@ -22,12 +22,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
-import { isValidId } from '@shared/aor/ids';
 import { CodedError } from '@shared/errors';
 import type { BrokerMessage, BrokerPort, HandlerOptions, MessageHandler } from './broker-port';
 import { RefusedPublish } from './embedded-broker';
 import { DEFAULT_SERVER_CLIENT_ID } from './mosquitto-dynsec';
 import { pipelineIntake, writeCoalescer } from './pipelined-intake';
+import { AGENT_WRITABLE, AGENT_WRITABLE_FILTERS, normalizeCandidate, wireFilters } from './external-topics';
 import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
 
 export interface ExternalBrokerOptions {
@@ -75,28 +75,9 @@ export interface ExternalBrokerOptions {
 
 export const DEFAULT_SERVER_SUBSCRIPTIONS = ['rooms/#', 'switchboard/#'] as const;
 
-const CANDIDATE_SUBTOPIC = /^rooms\/([^/]+)\/public_candidates\/([^/]+)$/;
-/** Topics an agent may publish to (and so may leave a retained message on). */
-const AGENT_WRITABLE = [/^rooms\/[^/]+\/public_candidates\/[^/]+$/, /^rooms\/[^/]+\/agents\/[^/]+\/(heartbeat|work)$/];
-/** The same topics as filters: what the shared subscription carries (agents publish nothing else). */
-export const AGENT_WRITABLE_FILTERS = ['rooms/+/public_candidates/+', 'rooms/+/agents/+/heartbeat', 'rooms/+/agents/+/work'] as const;
 /** Subscription identifiers (MQTT 5 §3.8.2.1.2): which subscription a delivered copy came through. */
 const FANOUT_SUBSCRIPTION = 1;
 const SHARED_SUBSCRIPTION = 2;
-
-/** The spec's topic and the authenticated agent for a per-agent candidate subtopic. */
-export function normalizeCandidate(topic: string): { topic: string; agentId: string } | undefined {
-  const m = CANDIDATE_SUBTOPIC.exec(topic);
-  if (!m || !isValidId(m[1]) || !isValidId(m[2])) return undefined;
-  return { topic: `rooms/${m[1]}/public_candidates`, agentId: m[2] };
-}
-
-/** The broker filters that carry what `filter` matches once candidates are normalized. */
-function wireFilters(filter: string): string[] {
-  const levels = filter.split('/');
-  const last = levels.at(-1);
-  return last === 'public_candidates' || last === '+' ? [filter, `${filter}/+`] : [filter];
-}
 
 const toBytes = (payload: Buffer) => new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
 
