@@ -30,7 +30,7 @@ export function Layout() {
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
         Skip to content
       </a>
-      <header className="flex min-h-14 flex-wrap items-center gap-x-6 gap-y-2 border-b border-slate-200 bg-white px-6 py-3 dark:border-slate-800 dark:bg-slate-900">
+      <header className="flex min-h-14 flex-wrap items-center gap-x-5 gap-y-2 border-b border-slate-200 bg-white px-6 py-3 dark:border-slate-800 dark:bg-slate-900">
         <Link to="/" className="flex items-center gap-2 font-semibold tracking-tight">
           <img src="/favicon.svg" alt="" className="size-6" />
           Switchboard
@@ -44,7 +44,7 @@ export function Layout() {
             ))}
           </nav>
         ) : null}
-        <div className="ml-auto flex items-center gap-5">
+        <div className="ml-auto flex items-center gap-4">
           {health.isSuccess ? (
             <StatusDot tone="ok" label={`Server ${health.data.version}`} />
           ) : health.isError ? (
