@@ -46,20 +46,6 @@ export class SqliteRoomStore {
     commits.addHooks({ beforeCommit: () => this.#writeCounts(), afterRollback: () => this.#counts.clear() });
   }
 
-  /** A transaction outside the group commit that may append rows: the counters go with it. */
-  #transaction<T>(work: () => T): T {
-    try {
-      return this.#db.transaction(() => {
-        const result = work();
-        this.#writeCounts();
-        return result;
-      }).immediate();
-    } catch (error) {
-      this.#counts.clear();
-      throw error;
-    }
-  }
-
   // Rooms and their history.
 
   async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
@@ -237,7 +223,9 @@ export class SqliteRoomStore {
   }
 
   async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
-    return this.#transaction((): ApprovalResult => {
+    // In the group commit like every append: history keeps submission order, and the room's
+    // counters are written with the rows (#writeCounts).
+    return this.#commits.submit((): ApprovalResult => {
       const spend = this.#spendRow(roomId, agentId, taskId, nowSeconds);
       if (!spend.ok) return { spend };
       return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
@@ -275,7 +263,7 @@ export class SqliteRoomStore {
     nowSeconds: number,
     message: (item: ReviewItem) => NewRoomMessage,
   ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
-    return this.#transaction((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
+    return this.#commits.submit((): (ApprovalResult & { readonly item: ReviewItem }) | undefined => {
       const claimed = this.#sql(
         `UPDATE review_items SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending' RETURNING *`,
       ).get(by, at, id) as ReviewRow | undefined;
