@@ -213,9 +213,10 @@ export class Gateway {
     // Before recovery the memory of decided candidates is empty: a redelivered one would be
     // decided twice. Candidates that arrive that early wait, in their order (decisions-server.md §34).
     if (!this.#recovered) return this.#recovery.then(() => this.admitCandidate(message));
-    const row = this.#deps.history.describe(message);
-    const roomId = row.roomId;
+    const roomId = this.#deps.history.roomOf(message);
     const read = this.#read(roomId, message);
+    // History's columns from the strict read's envelope: the bytes are parsed once.
+    const row = this.#deps.history.describe(message, read.ok ? read.value.envelope : undefined);
     const submitted = this.#enqueueRoom(roomId, async () => {
       if (!(await this.#deps.history.roomExists(roomId))) throw new UnknownRoomError('unknown_room');
       const key = read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;

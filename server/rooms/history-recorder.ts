@@ -20,12 +20,16 @@ interface EnvelopeFields {
  */
 function envelopeFields(payload: Uint8Array): EnvelopeFields {
   try {
-    const value = JSON.parse(new TextDecoder().decode(payload)) as { id?: unknown; type?: unknown; from?: { id?: unknown } };
-    const text = (v: unknown) => (typeof v === 'string' && !v.includes('\u0000') ? v.slice(0, 256) : null);
-    return { messageId: text(value?.id), type: text(value?.type), fromId: text(value?.from?.id) };
+    return columnsOf(JSON.parse(new TextDecoder().decode(payload)));
   } catch {
     return { messageId: null, type: null, fromId: null };
   }
+}
+
+function columnsOf(envelope: unknown): EnvelopeFields {
+  const value = envelope as { id?: unknown; type?: unknown; from?: { id?: unknown } } | null;
+  const text = (v: unknown) => (typeof v === 'string' && !v.includes('\u0000') ? v.slice(0, 256) : null);
+  return { messageId: text(value?.id), type: text(value?.type), fromId: text(value?.from?.id) };
 }
 
 export class UnknownRoomError extends RefusedPublish {
@@ -38,8 +42,12 @@ export class HistoryRecorder {
     private readonly rooms: RoomRegistry,
   ) {}
 
-  /** The row a room message becomes; throws RefusedPublish for topics outside the §3 map. */
-  describe(message: BrokerMessage): NewRoomMessage {
+  /**
+   * The row a room message becomes; throws RefusedPublish for topics outside the §3 map.
+   * `envelope`, when the caller has parsed the payload already (the gateway's strict read), gives
+   * the row its columns without parsing the bytes again.
+   */
+  describe(message: BrokerMessage, envelope?: unknown): NewRoomMessage {
     const topic = parseTopic(message.topic);
     if (!topic.ok) throw new RefusedPublish(`not a room topic: ${message.topic}`);
     return {
@@ -47,10 +55,17 @@ export class HistoryRecorder {
       topic: message.topic,
       topicKind: topic.value.kind,
       topicAgentId: 'agentId' in topic.value ? topic.value.agentId : topic.value.kind === 'public_candidates' && message.publisher?.kind === 'agent' ? message.publisher.agentId : null,
-      ...envelopeFields(message.payload),
+      ...(envelope === undefined ? envelopeFields(message.payload) : columnsOf(envelope)),
       payload: message.payload,
       receivedAt: message.receivedAt,
     };
+  }
+
+  /** The room a message's topic names; throws RefusedPublish for topics outside the §3 map. */
+  roomOf(message: BrokerMessage): string {
+    const topic = parseTopic(message.topic);
+    if (!topic.ok) throw new RefusedPublish(`not a room topic: ${message.topic}`);
+    return topic.value.roomId;
   }
 
   roomExists(roomId: string): Promise<boolean> {

@@ -30,34 +30,45 @@ export function Layout() {
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
         Skip to content
       </a>
-      <header className="flex min-h-14 flex-wrap items-center gap-x-5 gap-y-2 border-b border-slate-200 bg-white px-6 py-3 dark:border-slate-800 dark:bg-slate-900">
-        <Link to="/" className="flex items-center gap-2 font-semibold tracking-tight">
-          <img src="/favicon.svg" alt="" className="size-6" />
-          Switchboard
-        </Link>
-        {session ? (
-          <nav aria-label="Main" className="flex gap-4 text-sm">
-            {NAV.map(({ to, label }) => (
-              <Link key={to} to={to} activeOptions={{ exact: to === '/' }} className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" activeProps={{ className: 'font-medium !text-teal-700 dark:!text-teal-300' }}>
-                {label}
-              </Link>
-            ))}
-          </nav>
-        ) : null}
-        <div className="ml-auto flex items-center gap-4">
-          {health.isSuccess ? (
-            <StatusDot tone="ok" label={`Server ${health.data.version}`} />
-          ) : health.isError ? (
-            <StatusDot tone="down" label="Server unreachable" />
-          ) : (
-            <StatusDot tone="idle" label="Connecting…" />
-          )}
-          <ThemeSwitch />
+      {/* One line from 1536 px up. Narrower, the navigation is a row of tabs of its own under the
+          brand and the status, scrolling sideways if it must, instead of wrapping wherever the
+          width runs out. */}
+      <header className="border-b border-slate-200 bg-white px-6 dark:border-slate-800 dark:bg-slate-900">
+        <div className="flex flex-wrap items-center gap-x-6">
+          <Link to="/" className="flex h-14 items-center gap-2 font-semibold tracking-tight">
+            <img src="/favicon.svg" alt="" className="size-6" />
+            Switchboard
+          </Link>
           {session ? (
-            <Suspense fallback={null}>
-              <AccountMenu session={session} />
-            </Suspense>
+            <nav aria-label="Main" className="order-last -mb-px flex w-full gap-5 overflow-x-auto text-sm 2xl:order-none 2xl:w-auto 2xl:self-stretch">
+              {NAV.map(({ to, label }) => (
+                <Link
+                  key={to}
+                  to={to}
+                  activeOptions={{ exact: to === '/' }}
+                  className="flex items-center whitespace-nowrap border-b-2 border-transparent py-2.5 text-slate-600 hover:border-slate-300 hover:text-slate-900 dark:text-slate-400 dark:hover:border-slate-600 dark:hover:text-white"
+                  activeProps={{ className: 'font-medium !border-teal-600 !text-teal-700 dark:!border-teal-400 dark:!text-teal-300' }}
+                >
+                  {label}
+                </Link>
+              ))}
+            </nav>
           ) : null}
+          <div className="ml-auto flex h-14 items-center gap-4">
+            {health.isSuccess ? (
+              <StatusDot tone="ok" label={`Server ${health.data.version}`} />
+            ) : health.isError ? (
+              <StatusDot tone="down" label="Server unreachable" />
+            ) : (
+              <StatusDot tone="idle" label="Connecting…" />
+            )}
+            <ThemeSwitch />
+            {session ? (
+              <Suspense fallback={null}>
+                <AccountMenu session={session} />
+              </Suspense>
+            ) : null}
+          </div>
         </div>
       </header>
       <main id="main" className="flex-1 px-6 py-8">

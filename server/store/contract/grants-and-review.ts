@@ -2,7 +2,7 @@
 // that spend and store in one transaction, review items claimed once.
 // store-suite.ts composes the parts under one describe; `store()` is the current test's fresh store.
 import { describe, expect, it } from 'vitest';
-import type { CandidateDecision, Store } from '../store';
+import type { CandidateDecision, CandidateJudgement, CandidateRecord, Store } from '../store';
 import { S0, T0, grant, message } from './fixtures';
 
 export function describeGrantsAndReviewContract(store: () => Store): void {
@@ -186,6 +186,37 @@ export function describeGrantsAndReviewContract(store: () => Store): void {
       // A candidate that did not parse names no grant: nothing is read for it.
       await store().recordCandidate(candidate(2), { grantKey: undefined, decide: (g, room) => (read.push(g, room), { kind: 'reject', reject: control(2, 'x') }) });
       expect(read.slice(2)).toEqual([undefined, undefined]);
+    });
+
+    it('spends a grant once per candidate when candidates of one moment share a commit, and a failed piece beside them spends nothing', async () => {
+      await store().putGrant(grant({ maxMessages: 3 }));
+      const seen: (number | undefined)[] = [];
+      const watched = (n: number): CandidateJudgement => ({ ...approve(n), decide: (g) => (seen.push(g?.spent), approve(n).decide()) });
+      const results = await Promise.allSettled([
+        store().recordCandidate(candidate(1), watched(1)),
+        store().recordCandidate(candidate(2), watched(2)),
+        // Refused by the database: the whole group is rolled back and run again piece by piece.
+        store().appendMessage(message('r1', 9, { topicKind: 'bogus' as 'public' })),
+        store().recordCandidate(candidate(3), watched(3)),
+        store().recordCandidate(candidate(4), watched(4)),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      const spends = results.flatMap((r) => (r.status === 'fulfilled' && r.value && 'decision' in r.value ? [(r.value as CandidateRecord).spend] : []));
+      expect(spends).toEqual([
+        { ok: true, spent: 1, remaining: 2 },
+        { ok: true, spent: 2, remaining: 1 },
+        { ok: true, spent: 3, remaining: 0 },
+        { ok: false, reason: 'message_limit_exceeded' },
+      ]);
+      // Each decision saw the spends before it; the last reads of the group are those that count.
+      expect(seen.slice(-4)).toEqual([0, 1, 2, 3]);
+      expect((await store().getGrant('r1', 'agent-a', 't1'))?.spent).toBe(3);
+      expect(await kinds()).toEqual([
+        'public_candidates:c-1', 'public:c-1', 'public_candidates:c-2', 'public:c-2',
+        'public_candidates:c-3', 'public:c-3', 'public_candidates:c-4', 'control:rej-4-message_limit_exceeded',
+      ]);
+      // Spent in a later commit, against what the earlier one wrote.
+      expect(await store().spendGrant('r1', 'agent-a', 't1', S0)).toEqual({ ok: false, reason: 'message_limit_exceeded' });
     });
 
     it('stores the reject instead when the spend is refused, and spends nothing', async () => {

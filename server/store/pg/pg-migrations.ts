@@ -338,6 +338,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'agent-topic index only for agent topics',
+    sql: /* sql */ `
+      -- SQLite migration 6: room-wide rows (all that moderation writes) have no topic agent and
+      -- no filter can match them on it, so they stay out of the index.
+      DROP INDEX room_messages_by_topic_agent;
+      CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor) WHERE topic_agent_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

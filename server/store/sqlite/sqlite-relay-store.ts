@@ -57,11 +57,12 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   #insertEnvelope(e: NewRelayEnvelope): StoredRelayEnvelope {
-    const { seq } = this.#sql(
+    // seq is the rowid: read back without RETURNING, as room history's cursor is (sqlite-room-store.ts).
+    const { lastInsertRowid } = this.#sql(
       `INSERT INTO relay_envelopes (id, kind, digest, type, sender, recipient, thread_id, ts, received_at, expires_at, json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-    ).get(e.id, e.kind, e.digest, e.type, e.sender, e.recipient, e.threadId, e.ts, e.receivedAt, e.expiresAt, e.json) as { seq: number };
-    return { ...e, seq };
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(e.id, e.kind, e.digest, e.type, e.sender, e.recipient, e.threadId, e.ts, e.receivedAt, e.expiresAt, e.json);
+    return { ...e, seq: Number(lastInsertRowid) };
   }
 
   #appendRows(envelope: NewRelayEnvelope, decide: ThreadDecision): AppendOutcome {

@@ -1,7 +1,8 @@
-// Rooms, their history, mic grants and review mode, on SQLite. History appends and the gateway's
-// candidate records share the store's group commit (one commit per event-loop turn); every
-// decision (spend a budget, decide a review item, end a grant) is one conditional statement whose
-// affected row is the verdict, as in pg-room-store.ts.
+// Rooms, their history, mic grants and review mode, on SQLite. History appends, spends and the
+// gateway's candidate records share the store's group commit (one commit per event-loop turn).
+// A spend is decided inside that IMMEDIATE transaction against the grant as the transaction sees
+// it (transaction-grants.ts); every other decision (decide a review item, end a grant) is one
+// conditional statement whose affected row is the verdict, as in pg-room-store.ts.
 import type Database from 'better-sqlite3';
 import { CodedError } from '@shared/errors';
 import { checkCursor, wholeSeconds } from '../arguments';
@@ -24,6 +25,7 @@ import type {
 } from '../store';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { statementCache } from './statement-cache';
+import { TransactionGrants } from './transaction-grants';
 
 const MAX_PAGE = 10_000;
 const MAX_FILTER_VALUES = 100;
@@ -38,12 +40,28 @@ export class SqliteRoomStore {
    * row's counters are written once per room at its end, not once per row (docs/benchmarks.md).
    */
   readonly #counts = new Map<string, { n: number; last: number }>();
+  /** The grants the open transaction read or spent, written once at its end. */
+  readonly #grants: TransactionGrants;
+  /** The rooms rows the open transaction read (candidates read their room's moderation mode). */
+  readonly #roomsRead = new Map<string, Room>();
 
   constructor(db: Database.Database, commits: SqliteGroupCommit) {
     this.#db = db;
     this.#sql = statementCache(db);
     this.#commits = commits;
-    commits.addHooks({ beforeCommit: () => this.#writeCounts(), afterRollback: () => this.#counts.clear() });
+    this.#grants = new TransactionGrants(this.#sql);
+    commits.addHooks({
+      beforeCommit: () => {
+        this.#writeCounts();
+        this.#grants.write();
+        this.#roomsRead.clear();
+      },
+      afterRollback: () => {
+        this.#counts.clear();
+        this.#grants.forget();
+        this.#roomsRead.clear();
+      },
+    });
   }
 
   // Rooms and their history.
@@ -60,6 +78,14 @@ export class SqliteRoomStore {
 
   async getRoom(id: string): Promise<Room | undefined> {
     return this.#roomRow(id);
+  }
+
+  #roomInTransaction(id: string): Room | undefined {
+    const held = this.#roomsRead.get(id);
+    if (held) return held;
+    const room = this.#roomRow(id);
+    if (room) this.#roomsRead.set(id, room);
+    return room;
   }
 
   #roomRow(id: string): Room | undefined {
@@ -105,11 +131,13 @@ export class SqliteRoomStore {
       this.#sql(`INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, 'auto', ?) ON CONFLICT (id) DO NOTHING`).run(m.roomId, m.roomId, m.receivedAt);
       this.#counts.set(m.roomId, { n: 1, last: m.receivedAt });
     }
-    const row = this.#sql(
+    // The cursor is the rowid (INTEGER PRIMARY KEY); reading it back costs less than RETURNING,
+    // which takes about a third of an append (docs/benchmarks.md, "Stop 19").
+    const { lastInsertRowid } = this.#sql(
       `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor`,
-    ).get(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt) as { cursor: number };
-    return row.cursor;
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt);
+    return Number(lastInsertRowid);
   }
 
   /** Inside the transaction that appended the rows, as its last statements. */
@@ -219,14 +247,14 @@ export class SqliteRoomStore {
   }
 
   async spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
-    return this.#spendRow(roomId, agentId, taskId, nowSeconds);
+    return this.#commits.submit(() => this.#grants.spend(roomId, agentId, taskId, nowSeconds));
   }
 
   async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
     // In the group commit like every append: history keeps submission order, and the room's
     // counters are written with the rows (#writeCounts).
     return this.#commits.submit((): ApprovalResult => {
-      const spend = this.#spendRow(roomId, agentId, taskId, nowSeconds);
+      const spend = this.#grants.spend(roomId, agentId, taskId, nowSeconds);
       if (!spend.ok) return { spend };
       return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
     });
@@ -236,8 +264,8 @@ export class SqliteRoomStore {
     const record = await this.#commits.submit((): CandidateRecord => {
       const { grantKey } = judgement;
       const decision = judgement.decide(
-        grantKey && this.#grantRow(candidate.roomId, grantKey.agentId, grantKey.taskId),
-        grantKey && this.#roomRow(candidate.roomId),
+        grantKey && this.#grants.get(candidate.roomId, grantKey.agentId, grantKey.taskId),
+        grantKey && this.#roomInTransaction(candidate.roomId),
       );
       const stored = { ...candidate, cursor: this.#appendRow(candidate) };
       const append = (m: NewRoomMessage) => ({ ...m, cursor: this.#appendRow(m) });
@@ -247,7 +275,7 @@ export class SqliteRoomStore {
         case 'review':
           return { decision, candidate: stored, reviewItem: this.#insertReviewItem(decision.item) };
         case 'approve': {
-          const spend = this.#spendRow(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
+          const spend = this.#grants.spend(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
           return { decision, candidate: stored, spend, outgoing: append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
         }
       }
@@ -269,7 +297,7 @@ export class SqliteRoomStore {
       ).get(by, at, id) as ReviewRow | undefined;
       if (!claimed) return undefined;
       const item = toReview(claimed);
-      const spend = this.#spendRow(item.roomId, item.agentId, item.taskId, nowSeconds);
+      const spend = this.#grants.spend(item.roomId, item.agentId, item.taskId, nowSeconds);
       if (!spend.ok) {
         const refused = this.#sql(`UPDATE review_items SET status = 'rejected', reason = ? WHERE id = ? RETURNING *`).get(spend.reason, id) as ReviewRow;
         return { spend, item: toReview(refused) };
@@ -277,26 +305,6 @@ export class SqliteRoomStore {
       const built = message(item);
       return { spend, item, stored: { ...built, cursor: this.#appendRow(built) } };
     });
-  }
-
-  /** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
-  #spendRow(roomId: string, agentId: string, taskId: string, nowSeconds: number): SpendResult {
-    const now = wholeSeconds(nowSeconds);
-    const spent = this.#sql(
-      `UPDATE mic_grants SET spent = spent + 1
-       WHERE room_id = ? AND agent_id = ? AND task_id = ? AND ended_at IS NULL AND expires_at >= ? AND spent < max_messages
-       RETURNING spent, max_messages`,
-    ).get(roomId, agentId, taskId, now) as { spent: number; max_messages: number } | undefined;
-    if (spent) return { ok: true, spent: spent.spent, remaining: spent.max_messages - spent.spent };
-    // Refused: read the row only to name the reason, in the order shared/aor/grant-check.ts uses.
-    const row = this.#sql('SELECT expires_at, ended_at, end_reason FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
-      | { expires_at: number; ended_at: number | null; end_reason: string | null }
-      | undefined;
-    if (!row) return { ok: false, reason: 'no_mic_grant' };
-    if (now > row.expires_at) return { ok: false, reason: 'mic_grant_expired' };
-    // A grant the gateway ended because its budget ran out still reports the budget.
-    if (row.ended_at !== null && row.end_reason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
-    return { ok: false, reason: 'message_limit_exceeded' };
   }
 
   async endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {

@@ -101,6 +101,40 @@ describe('SQLite store file', () => {
     await store.close();
   });
 
+  it('keeps room-wide rows out of the agent-topic index, and an agent filter still reads that index', async () => {
+    const file = freshFile();
+    const store = new SqliteStore({ file });
+    const row = (n: number, agent: string | null) => ({
+      roomId: 'r1',
+      topic: agent ? `rooms/r1/agents/${agent}/heartbeat` : 'rooms/r1/public',
+      topicKind: agent ? ('heartbeat' as const) : ('public' as const),
+      topicAgentId: agent,
+      messageId: `m${n}`,
+      type: agent ? 'heartbeat' : 'result',
+      fromId: agent ?? `writer-${n % 20}`,
+      payload: Uint8Array.of(n % 256),
+      receivedAt: n,
+    });
+    // 3,000 room-wide rows and 30 from one agent's topic, stored in commits of 300.
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 303 }, (_, i) => store.appendMessage(row(batch * 303 + i, i < 3 ? 'quiet' : null))));
+    }
+    const page = await store.listMessages({ roomId: 'r1', agentId: 'quiet', limit: 100 });
+    expect(page.messages).toHaveLength(30);
+    expect(page.messages.every((m) => m.topicAgentId === 'quiet')).toBe(true);
+    await store.close();
+    const db = new Database(file);
+    db.exec('ANALYZE');
+    // sqlite_stat1's first figure is the number of entries: only the agent's own rows.
+    expect(db.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'room_messages_by_topic_agent'").get()).toEqual({ stat: expect.stringMatching(/^30 /) });
+    // listMessages' agent filter (sqlite-room-store.ts): both sides of its OR read an index.
+    const plan = db
+      .prepare('EXPLAIN QUERY PLAN SELECT * FROM room_messages WHERE room_id = ? AND (from_id = ? OR topic_agent_id = ?) ORDER BY cursor DESC LIMIT 101')
+      .all('r1', 'quiet', 'quiet') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX room_messages_by_topic_agent \(room_id=\? AND topic_agent_id=\?\)/);
+    db.close();
+  });
+
   it('shares one file between two open stores (server and CLI)', async () => {
     const file = freshFile();
     const server = new SqliteStore({ file });
