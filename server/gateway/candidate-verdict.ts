@@ -1,6 +1,7 @@
 // The gateway's §7 decision on a candidate as a pure function of what was read: the candidate
-// itself, the grant it names and its room. The embedded gateway runs it inside the transaction
-// that stores the candidate (Store.recordCandidate); recovery after reading both for a stored candidate never decided.
+// itself, the grant it names and its room. The gateway runs it inside the transaction that stores
+// the candidate and its decision (Store.recordCandidate), for a live candidate and for one recovery
+// finds stored but never decided alike.
 import type { readCandidate } from '@shared/aor/decide-candidate';
 import { checkGrant } from '@shared/aor/grant-check';
 import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
@@ -51,7 +52,12 @@ export function decisionOf(verdict: Verdict, candidate: NewRoomMessage, nowMs: n
     case 'approve':
       return {
         kind: 'approve', agentId: verdict.agentId, taskId: verdict.taskId, nowSeconds: Math.floor(nowMs / 1000),
-        approved: { ...candidate, topic: publicTopic(candidate.roomId), topicKind: 'public', topicAgentId: null },
+        // Received on public when decided: for a live candidate that is the moment it arrived, for
+        // one recovery decides, the moment after the restart.
+        approved: {
+          roomId: candidate.roomId, topic: publicTopic(candidate.roomId), topicKind: 'public', topicAgentId: null,
+          messageId: candidate.messageId, type: candidate.type, fromId: candidate.fromId, payload: candidate.payload, receivedAt: nowMs,
+        },
         refused: (reason) => rejectRow(reason, `The grant could not be spent: ${reason}.`, verdict.messageId, verdict.taskId),
       };
   }

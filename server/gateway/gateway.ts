@@ -11,9 +11,9 @@ import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-re
 import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
-import type { GrantRecord, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
+import type { GrantRecord, NewRoomMessage, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
-import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead, type Verdict } from './candidate-verdict';
+import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead } from './candidate-verdict';
 import { RecentCandidates, type HandedOver } from './recent-candidates';
 import { moderationNotice, reviewNotice, reviewTopicOf } from './review-notices';
 import { undecidedCandidates } from './undecided-candidates';
@@ -111,7 +111,9 @@ export class Gateway {
         this.#recent.rememberStored(room.id, seen, decisions);
         for (const row of pending) {
           found++;
-          await this.#decideStored({ topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
+          // The agent the broker authenticated is the candidate's topic agent (history-recorder.ts).
+          const read = this.#read(room.id, { topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
+          await this.#record(row, read, { reusedId: false, forgetOnFailure: false });
         }
       });
     }
@@ -169,33 +171,6 @@ export class Gateway {
     return readCandidate({ bytes: message.payload, topicRoomId: roomId, authenticatedAgentId: agentId });
   }
 
-  /** The §7 decision with the grant and room read from the store (recovery). */
-  async #judge(roomId: string, message: BrokerMessage): Promise<Verdict> {
-    const read = this.#read(roomId, message);
-    if (!read.ok) return verdictOf(read, undefined, undefined, this.#deps.now());
-    const { grantKey } = read.value;
-    const grant = await this.#deps.store.getGrant(grantKey.roomId, grantKey.agentId, grantKey.taskId);
-    return verdictOf(read, grant, await this.#deps.store.getRoom(roomId), this.#deps.now());
-  }
-
-  /** A candidate history holds but no decision does (recovery): decided with the grant and room read now. */
-  async #decideStored(message: BrokerMessage): Promise<void> {
-    const topic = parseTopic(message.topic);
-    if (!topic.ok || topic.value.kind !== 'public_candidates') return;
-    const roomId = topic.value.roomId;
-    const verdict = await this.#judge(roomId, message);
-    switch (verdict.kind) {
-      case 'reject':
-        return this.#reject(roomId, verdict.reason, verdict.detail, verdict.messageId, verdict.taskId);
-      case 'review': {
-        const item = await this.#deps.store.addReviewItem({ roomId, agentId: verdict.agentId, taskId: verdict.taskId, messageId: verdict.messageId, payload: message.payload, submittedAt: this.#deps.now() });
-        return this.#announceReview(item);
-      }
-      case 'approve':
-        await this.#approve(roomId, verdict.agentId, verdict.taskId, verdict.messageId, message.payload);
-    }
-  }
-
   /**
    * A candidate on the embedded broker, before the broker routes it (decisions-server.md §30): it
    * is stored together with its decision in one transaction, and the approved copy (or the
@@ -228,36 +203,47 @@ export class Gateway {
         const again = this.#recent.takeDecision(...key!);
         return { recorded: again ? this.#handOverDecision(key!, again) : Promise.resolve() };
       }
-      const now = this.#deps.now();
-      const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
-        this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
-      const decide = (grant: GrantRecord | undefined, room: Room | undefined) =>
-        decisionOf(seen === 'different' && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now), row, now, rejectRow);
-      const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
-      // Not awaited here (the pipelining above); reactions run in commit order, so handing over
-      // in this callback keeps deliveries in history's order.
-      const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
-        const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
-        if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
-        if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
-          void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
-            console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
-          );
-        }
-        return outcome;
-      });
-      this.#inFlight.add(recorded);
-      void recorded.then(
-        () => this.#inFlight.delete(recorded),
-        (error: unknown) => {
-          this.#inFlight.delete(recorded);
-          // Not stored: a retry must be decided then.
-          if (key && seen === 'new' && !(error instanceof HandOverFailed)) this.#recent.forget(...key);
-        },
-      );
-      return { recorded };
+      return { recorded: this.#record(row, read, { reusedId: seen === 'different', forgetOnFailure: seen === 'new' }) };
     });
     return submitted.then(({ recorded }) => recorded);
+  }
+
+  /**
+   * Stores a candidate's decision, and the candidate with it unless history holds it already
+   * (recovery), then reacts in commit order: hands the approved copy or the reject over, announces
+   * a review item, ends a grant whose budget this spend used up. Settles as admitCandidate does.
+   * `forgetOnFailure`: a candidate that was not stored must be decided when it comes again.
+   */
+  #record(row: NewRoomMessage | StoredRoomMessage, read: CandidateRead, options: { readonly reusedId: boolean; readonly forgetOnFailure: boolean }): Promise<void> {
+    const { roomId } = row;
+    const key = read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
+    const now = this.#deps.now();
+    const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
+      this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
+    const decide = (grant: GrantRecord | undefined, room: Room | undefined) =>
+      decisionOf(options.reusedId && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now), row, now, rejectRow);
+    const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
+    // Not awaited by the room's queue (the pipelining above); reactions run in commit order, so
+    // handing over in this callback keeps deliveries in history's order.
+    const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
+      const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
+      if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
+      if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
+        void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
+          console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
+        );
+      }
+      return outcome;
+    });
+    this.#inFlight.add(recorded);
+    void recorded.then(
+      () => this.#inFlight.delete(recorded),
+      (error: unknown) => {
+        this.#inFlight.delete(recorded);
+        if (key && options.forgetOnFailure && !(error instanceof HandOverFailed)) this.#recent.forget(...key);
+      },
+    );
+    return recorded;
   }
 
   /**
@@ -279,23 +265,6 @@ export class Gateway {
     const published = this.#deps.broker.publish(topic, payload, 1);
     published.catch((error: unknown) => console.error(`Gateway could not publish on ${topic}:`, error));
     return published;
-  }
-
-  /**
-   * Spends one message and stores the approved copy in one transaction, then republishes the
-   * candidate's bytes unchanged.
-   */
-  async #approve(roomId: string, agentId: string, taskId: string, messageId: string, payload: Uint8Array): Promise<boolean> {
-    const now = this.#deps.now();
-    const row = this.#deps.history.describe({ topic: publicTopic(roomId), payload, publisher: null, receivedAt: now });
-    const approved = await this.#deps.store.spendGrantAndAppend(roomId, agentId, taskId, seconds(now), row);
-    if (!approved.spend.ok) {
-      await this.#reject(roomId, approved.spend.reason, `The grant could not be spent: ${approved.spend.reason}.`, messageId, taskId);
-      return false;
-    }
-    await this.#deps.broker.publish(publicTopic(roomId), payload, 1);
-    if (approved.spend.remaining === 0) await this.#endGrant(roomId, agentId, taskId, RejectReason.messageLimitExceeded);
-    return true;
   }
 
   /** Ends a live grant with a control event (AOR has no "grant ended" type: a system revoke). */

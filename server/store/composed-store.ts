@@ -16,7 +16,6 @@ export type RoomPart = Pick<
   | 'getGrant'
   | 'listGrants'
   | 'spendGrant'
-  | 'spendGrantAndAppend'
   | 'endGrant'
   | 'listExpiredLiveGrants'
   | 'recordCandidate'
@@ -87,9 +86,6 @@ export abstract class ComposedStore implements RoomPart, AccessPart {
   }
   spendGrant(...a: Args<'spendGrant'>) {
     return this.#rooms.spendGrant(...a);
-  }
-  spendGrantAndAppend(...a: Args<'spendGrantAndAppend'>) {
-    return this.#rooms.spendGrantAndAppend(...a);
   }
   endGrant(...a: Args<'endGrant'>) {
     return this.#rooms.endGrant(...a);

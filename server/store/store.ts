@@ -124,6 +124,9 @@ export type CandidateDecision =
  * names (none when it did not parse) and its room. `decide` is pure and synchronous, and may run
  * twice (a group commit replays pieces after a failure).
  */
+/** Whether a candidate is one history already holds (recordCandidate). */
+export const isStored = (message: NewRoomMessage | StoredRoomMessage): message is StoredRoomMessage => 'cursor' in message;
+
 export interface CandidateJudgement {
   readonly grantKey: { readonly agentId: string; readonly taskId: string } | undefined;
   readonly decide: (grant: GrantRecord | undefined, room: Room | undefined) => CandidateDecision;
@@ -220,11 +223,6 @@ export interface Store {
    * expiresAt) and has budget left. Refusals name the first of: no grant, expired, ended, budget.
    */
   spendGrant(roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult>;
-  /**
-   * Spends one message and, only when that succeeds, appends the approved copy to history, in one
-   * transaction: a crash never leaves a spent budget without its message, or the reverse.
-   */
-  spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult>;
   /** Ends a live grant; returns false when it was not live (already ended or unknown). */
   endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean>;
   /** Live grants whose expires_at < nowSeconds, for the sweeper. */
@@ -233,9 +231,11 @@ export interface Store {
   /**
    * A candidate and the gateway's decision on it, in one transaction (decisions-server.md §30): the
    * decision sees the grant and room as the spend does, and a crash leaves neither a stored
-   * candidate without its decision nor a spent budget without its approved copy.
+   * candidate without its decision nor a spent budget without its approved copy. A candidate that
+   * history already holds (it has a cursor: stored before a crash and never decided, found by
+   * recovery) is not stored again; only its decision is.
    */
-  recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord>;
+  recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord>;
 
   // Review mode (issue 3 item 5): each item is decided once.
   addReviewItem(item: NewReviewItem): Promise<ReviewItem>;

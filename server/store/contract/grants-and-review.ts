@@ -109,25 +109,6 @@ export function describeGrantsAndReviewContract(store: () => Store): void {
   describe('approvals (spend and store in one transaction)', () => {
     const approved = (n: number) => message('r1', n, { topicAgentId: null, messageId: `ok-${n}` });
 
-    it('spendGrantAndAppend stores the approved copy only when the spend succeeds', async () => {
-      await store().putGrant(grant({ maxMessages: 1 }));
-      const first = await store().spendGrantAndAppend('r1', 'agent-a', 't1', S0, approved(1));
-      expect(first.spend).toEqual({ ok: true, spent: 1, remaining: 0 });
-      expect(first.stored?.messageId).toBe('ok-1');
-      const second = await store().spendGrantAndAppend('r1', 'agent-a', 't1', S0, approved(2));
-      expect(second).toEqual({ spend: { ok: false, reason: 'message_limit_exceeded' } });
-      const page = await store().listMessages({ roomId: 'r1', limit: 10 });
-      expect(page.messages.map((m) => m.messageId)).toEqual(['ok-1']);
-    });
-
-    it('never stores more approved copies than the budget under 30 concurrent approvals', async () => {
-      await store().putGrant(grant({ maxMessages: 5 }));
-      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => store().spendGrantAndAppend('r1', 'agent-a', 't1', S0, approved(i))));
-      expect(results.filter((r) => r.spend.ok)).toHaveLength(5);
-      expect((await store().listMessages({ roomId: 'r1', limit: 100 })).messages).toHaveLength(5);
-      expect((await store().getGrant('r1', 'agent-a', 't1'))?.spent).toBe(5);
-    });
-
     it('approveReviewItem claims once, spends and stores; a refusing grant rejects the item', async () => {
       await store().putGrant(grant({ maxMessages: 1 }));
       const a = await store().addReviewItem({ roomId: 'r1', agentId: 'agent-a', taskId: 't1', messageId: 'c1', payload: Uint8Array.of(1), submittedAt: T0 });
@@ -217,6 +198,27 @@ export function describeGrantsAndReviewContract(store: () => Store): void {
       ]);
       // Spent in a later commit, against what the earlier one wrote.
       expect(await store().spendGrant('r1', 'agent-a', 't1', S0)).toEqual({ ok: false, reason: 'message_limit_exceeded' });
+    });
+
+    it('decides a candidate history already holds without storing it again (recovery)', async () => {
+      await store().putGrant(grant({ maxMessages: 1 }));
+      const held = await store().appendMessage(candidate(1));
+      const record = await store().recordCandidate(held, approve(1));
+      expect(record.candidate).toEqual(held);
+      expect(record.spend).toEqual({ ok: true, spent: 1, remaining: 0 });
+      expect(record.outgoing!.cursor).toBeGreaterThan(held.cursor);
+      const late = await store().recordCandidate(await store().appendMessage(candidate(2)), approve(2));
+      expect(late.outgoing).toMatchObject({ topicKind: 'control', messageId: 'rej-2-message_limit_exceeded' });
+      expect(await kinds()).toEqual(['public_candidates:c-1', 'public:c-1', 'public_candidates:c-2', 'control:rej-2-message_limit_exceeded']);
+      expect((await store().listRooms()).find((r) => r.id === 'r1')?.messageCount).toBe(4);
+    });
+
+    it('never stores more approved copies than the budget under 30 concurrent candidates', async () => {
+      await store().putGrant(grant({ maxMessages: 5 }));
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => store().recordCandidate(candidate(i), approve(i))));
+      expect(results.filter((r) => r.spend?.ok)).toHaveLength(5);
+      expect((await store().listMessages({ roomId: 'r1', topicKinds: ['public'], limit: 100 })).messages).toHaveLength(5);
+      expect((await store().getGrant('r1', 'agent-a', 't1'))?.spent).toBe(5);
     });
 
     it('stores the reject instead when the spend is refused, and spends nothing', async () => {

@@ -22,6 +22,7 @@ import type {
   SpendResult,
   StoredRoomMessage,
 } from '../store';
+import { isStored } from '../store';
 import { GroupCommit } from './pg-group-commit';
 import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
@@ -151,18 +152,7 @@ export class PgRoomStore {
     return spendRow(this.#pool, roomId, agentId, taskId, nowSeconds);
   }
 
-  async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
-    return this.#history.submit(
-      async (client): Promise<ApprovalResult> => {
-        const spend = await spendRow(client, roomId, agentId, taskId, nowSeconds);
-        if (!spend.ok) return { spend };
-        return { spend, stored: { ...message, cursor: await appendRow(client, message) } };
-      },
-      { replayable: true },
-    );
-  }
-
-  async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+  async recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
     return this.#history.submit(
       async (client): Promise<CandidateRecord> => {
         const { grantKey } = judgement;
@@ -170,7 +160,7 @@ export class PgRoomStore {
           grantKey && (await grantRow(client, candidate.roomId, grantKey.agentId, grantKey.taskId)),
           grantKey && (await roomRow(client, candidate.roomId)),
         );
-        const stored = { ...candidate, cursor: await appendRow(client, candidate) };
+        const stored = isStored(candidate) ? candidate : { ...candidate, cursor: await appendRow(client, candidate) };
         const append = async (m: NewRoomMessage) => ({ ...m, cursor: await appendRow(client, m) });
         switch (decision.kind) {
           case 'reject':

@@ -23,6 +23,7 @@ import type {
   SpendResult,
   StoredRoomMessage,
 } from '../store';
+import { isStored } from '../store';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { statementCache } from './statement-cache';
 import { TransactionGrants } from './transaction-grants';
@@ -250,24 +251,14 @@ export class SqliteRoomStore {
     return this.#commits.submit(() => this.#grants.spend(roomId, agentId, taskId, nowSeconds));
   }
 
-  async spendGrantAndAppend(roomId: string, agentId: string, taskId: string, nowSeconds: number, message: NewRoomMessage): Promise<ApprovalResult> {
-    // In the group commit like every append: history keeps submission order, and the room's
-    // counters are written with the rows (#writeCounts).
-    return this.#commits.submit((): ApprovalResult => {
-      const spend = this.#grants.spend(roomId, agentId, taskId, nowSeconds);
-      if (!spend.ok) return { spend };
-      return { spend, stored: { ...message, cursor: this.#appendRow(message) } };
-    });
-  }
-
-  async recordCandidate(candidate: NewRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+  async recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
     const record = await this.#commits.submit((): CandidateRecord => {
       const { grantKey } = judgement;
       const decision = judgement.decide(
         grantKey && this.#grants.get(candidate.roomId, grantKey.agentId, grantKey.taskId),
         grantKey && this.#roomInTransaction(candidate.roomId),
       );
-      const stored = { ...candidate, cursor: this.#appendRow(candidate) };
+      const stored = isStored(candidate) ? candidate : { ...candidate, cursor: this.#appendRow(candidate) };
       const append = (m: NewRoomMessage) => ({ ...m, cursor: this.#appendRow(m) });
       switch (decision.kind) {
         case 'reject':
@@ -280,7 +271,7 @@ export class SqliteRoomStore {
         }
       }
     });
-    this.#countAppends(record.outgoing ? 2 : 1);
+    this.#countAppends((record.outgoing ? 1 : 0) + (isStored(candidate) ? 0 : 1));
     return record;
   }
 
