@@ -53,3 +53,28 @@ test('a link to a thread or negotiation that does not exist says so and leads ba
   await page.getByRole('link', { name: 'All negotiations' }).click();
   await expect(page).toHaveURL(/\/negotiations$/);
 });
+
+test('in a narrow window the navigation is a row of tabs that keeps the current screen in sight', async () => {
+  await page.setViewportSize({ width: 480, height: 800 });
+  await page.goto('/settings/services');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const current = nav.getByRole('link', { name: 'Services' });
+  await expect(current).toHaveAttribute('aria-current', 'page');
+  // The row scrolls sideways rather than wrapping, and has been scrolled to the current tab.
+  expect(await nav.evaluate((row) => row.scrollWidth > row.clientWidth)).toBe(true);
+  await expect(async () => {
+    const [row, tab] = [await nav.boundingBox(), await current.boundingBox()];
+    expect(tab!.x).toBeGreaterThanOrEqual(row!.x);
+    expect(tab!.x + tab!.width).toBeLessThanOrEqual(row!.x + row!.width);
+  }).toPass();
+  // Moving on by keyboard (g r: Rooms, far to the left) brings that tab back into sight.
+  await page.keyboard.press('g');
+  await page.keyboard.press('r');
+  const rooms = nav.getByRole('link', { name: 'Rooms' });
+  await expect(rooms).toHaveAttribute('aria-current', 'page');
+  await expect(async () => {
+    const [row, tab] = [await nav.boundingBox(), await rooms.boundingBox()];
+    expect(tab!.x).toBeGreaterThanOrEqual(row!.x);
+  }).toPass();
+  await page.setViewportSize({ width: 1280, height: 720 });
+});

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Outlet, useLocation } from '@tanstack/react-router';
 import { healthQuery } from '@web/lib/api/health';
 import { useSession } from '@web/lib/identity/use-session';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { ThemeSwitch } from '@web/components/ui/theme-switch';
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { AccountMenu } from './identity-parts';
 import { Shortcuts } from './shortcuts-dialog';
 
@@ -22,9 +22,27 @@ const NAV = [
   { to: '/demo', label: 'Demo' },
 ] as const;
 
+/**
+ * Keeps the current screen's tab in sight when the tab row scrolls sideways (narrow windows): moved
+ * by scrollLeft alone, so the page itself never scrolls.
+ */
+function useCurrentTabInView(shown: boolean) {
+  const nav = useRef<HTMLElement>(null);
+  const pathname = useLocation({ select: (l) => l.pathname });
+  useEffect(() => {
+    const row = nav.current;
+    const tab = row?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!row || !tab) return;
+    const left = tab.offsetLeft - row.offsetLeft;
+    if (left < row.scrollLeft || left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = Math.max(0, left - 24);
+  }, [pathname, shown]);
+  return nav;
+}
+
 export function Layout() {
   const health = useQuery(healthQuery);
   const session = useSession();
+  const nav = useCurrentTabInView(Boolean(session));
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
@@ -40,7 +58,7 @@ export function Layout() {
             Switchboard
           </Link>
           {session ? (
-            <nav aria-label="Main" className="order-last -mb-px flex w-full gap-5 overflow-x-auto text-sm 2xl:order-none 2xl:w-auto 2xl:self-stretch">
+            <nav ref={nav} aria-label="Main" className="order-last -mb-px flex w-full gap-5 overflow-x-auto text-sm 2xl:order-none 2xl:w-auto 2xl:self-stretch">
               {NAV.map(({ to, label }) => (
                 <Link
                   key={to}
@@ -56,11 +74,11 @@ export function Layout() {
           ) : null}
           <div className="ml-auto flex h-14 items-center gap-4">
             {health.isSuccess ? (
-              <StatusDot tone="ok" label={`Server ${health.data.version}`} />
+              <StatusDot compact tone="ok" label={`Server ${health.data.version}`} />
             ) : health.isError ? (
-              <StatusDot tone="down" label="Server unreachable" />
+              <StatusDot compact tone="down" label="Server unreachable" />
             ) : (
-              <StatusDot tone="idle" label="Connecting…" />
+              <StatusDot compact tone="idle" label="Connecting…" />
             )}
             <ThemeSwitch />
             {session ? (

@@ -51,7 +51,7 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
         aria-controls={panelId}
         aria-label={`Account: ${shortDid(session.did)}, ${session.role}`}
         onClick={() => setOpen((v) => !v)}
-        className="flex items-center gap-2 rounded-md border border-slate-200 px-2.5 py-1 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        className="flex items-center gap-2 whitespace-nowrap rounded-md border border-slate-200 px-2.5 py-1 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
       >
         <span className="font-mono text-xs text-slate-700 dark:text-slate-300">{shortDid(session.did)}</span>
         <RoleBadge role={session.role} />
