@@ -42,6 +42,9 @@ class HandOverFailed extends Error {
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** What the memory of recent candidates knows a candidate by: room, authenticated agent, envelope id. */
+const candidateKey = (roomId: string, read: CandidateRead) => (read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined);
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 export class Gateway {
@@ -194,7 +197,7 @@ export class Gateway {
     const row = this.#deps.history.describe(message, read.ok ? read.value.envelope : undefined);
     const submitted = this.#enqueueRoom(roomId, async () => {
       if (!(await this.#deps.history.roomExists(roomId))) throw new UnknownRoomError('unknown_room');
-      const key = read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
+      const key = candidateKey(roomId, read);
       const seen = key ? this.#recent.admit(...key, message.payload) : 'new';
       // The same bytes again: a transport retry of a candidate already decided. Acknowledged and
       // not decided again (decisions-server.md §30); after a restart its decision is handed over
@@ -216,7 +219,7 @@ export class Gateway {
    */
   #record(row: NewRoomMessage | StoredRoomMessage, read: CandidateRead, options: { readonly reusedId: boolean; readonly forgetOnFailure: boolean }): Promise<void> {
     const { roomId } = row;
-    const key = read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
+    const key = candidateKey(roomId, read);
     const now = this.#deps.now();
     const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
       this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });

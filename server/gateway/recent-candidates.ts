@@ -19,6 +19,7 @@ export interface HandedOver {
 }
 
 const digest = (bytes: Uint8Array) => hash('sha256', bytes, 'base64');
+const keyOf = (agentId: string, messageId: string) => `${agentId}\u0000${messageId}`;
 
 /**
  * One room's admitted candidates, forgetting the oldest past `capacity`. A Map alone would find
@@ -71,7 +72,7 @@ export class RecentCandidates {
   admit(roomId: string, agentId: string, messageId: string, bytes: Uint8Array): Seen {
     let room = this.#rooms.get(roomId);
     if (!room) this.#rooms.set(roomId, (room = new RoomMemory(this.perRoom)));
-    const key = `${agentId}\u0000${messageId}`;
+    const key = keyOf(agentId, messageId);
     const known = room.hashes.get(key);
     const hash = digest(bytes);
     if (known !== undefined) return known.hash === hash ? 'same' : 'different';
@@ -82,7 +83,7 @@ export class RecentCandidates {
 
   /** Keeps an admitted candidate's decision, to hand over again if the candidate comes again. */
   keepDecision(roomId: string, agentId: string, messageId: string, decision: HandedOver): void {
-    const key = `${agentId}\u0000${messageId}`;
+    const key = keyOf(agentId, messageId);
     if (!this.#rooms.get(roomId)?.hashes.has(key)) return;
     let room = this.#toHandOverAgain.get(roomId);
     if (!room) this.#toHandOverAgain.set(roomId, (room = new Map()));
@@ -92,7 +93,7 @@ export class RecentCandidates {
   /** The decision kept for a candidate, once: it is forgotten as it is taken. */
   takeDecision(roomId: string, agentId: string, messageId: string): HandedOver | undefined {
     const room = this.#toHandOverAgain.get(roomId);
-    const key = `${agentId}\u0000${messageId}`;
+    const key = keyOf(agentId, messageId);
     const decision = room?.get(key);
     room?.delete(key);
     return decision;
@@ -116,7 +117,8 @@ export class RecentCandidates {
 
   /** Forgets a candidate that could not be stored, so its retry is decided. */
   forget(roomId: string, agentId: string, messageId: string): void {
-    this.#rooms.get(roomId)?.hashes.delete(`${agentId}\u0000${messageId}`);
-    this.#toHandOverAgain.get(roomId)?.delete(`${agentId}\u0000${messageId}`);
+    const key = keyOf(agentId, messageId);
+    this.#rooms.get(roomId)?.hashes.delete(key);
+    this.#toHandOverAgain.get(roomId)?.delete(key);
   }
 }

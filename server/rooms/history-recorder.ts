@@ -32,6 +32,13 @@ function columnsOf(envelope: unknown): EnvelopeFields {
   return { messageId: text(value?.id), type: text(value?.type), fromId: text(value?.from?.id) };
 }
 
+/** The §3 topic a message is on; RefusedPublish for any other. */
+function roomTopicOf(message: BrokerMessage) {
+  const topic = parseTopic(message.topic);
+  if (!topic.ok) throw new RefusedPublish(`not a room topic: ${message.topic}`);
+  return topic.value;
+}
+
 export class UnknownRoomError extends RefusedPublish {
   override readonly name = 'UnknownRoomError';
 }
@@ -48,13 +55,12 @@ export class HistoryRecorder {
    * the row its columns without parsing the bytes again.
    */
   describe(message: BrokerMessage, envelope?: unknown): NewRoomMessage {
-    const topic = parseTopic(message.topic);
-    if (!topic.ok) throw new RefusedPublish(`not a room topic: ${message.topic}`);
+    const topic = roomTopicOf(message);
     return {
-      roomId: topic.value.roomId,
+      roomId: topic.roomId,
       topic: message.topic,
-      topicKind: topic.value.kind,
-      topicAgentId: 'agentId' in topic.value ? topic.value.agentId : topic.value.kind === 'public_candidates' && message.publisher?.kind === 'agent' ? message.publisher.agentId : null,
+      topicKind: topic.kind,
+      topicAgentId: 'agentId' in topic ? topic.agentId : topic.kind === 'public_candidates' && message.publisher?.kind === 'agent' ? message.publisher.agentId : null,
       ...(envelope === undefined ? envelopeFields(message.payload) : columnsOf(envelope)),
       payload: message.payload,
       receivedAt: message.receivedAt,
@@ -63,9 +69,7 @@ export class HistoryRecorder {
 
   /** The room a message's topic names; throws RefusedPublish for topics outside the §3 map. */
   roomOf(message: BrokerMessage): string {
-    const topic = parseTopic(message.topic);
-    if (!topic.ok) throw new RefusedPublish(`not a room topic: ${message.topic}`);
-    return topic.value.roomId;
+    return roomTopicOf(message).roomId;
   }
 
   roomExists(roomId: string): Promise<boolean> {

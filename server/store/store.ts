@@ -119,14 +119,14 @@ export type CandidateDecision =
   | { readonly kind: 'reject'; readonly reject: NewRoomMessage }
   | { readonly kind: 'review'; readonly item: NewReviewItem };
 
+/** Whether a candidate is one history already holds (recordCandidate). */
+export const isStored = (message: NewRoomMessage | StoredRoomMessage): message is StoredRoomMessage => 'cursor' in message;
+
 /**
  * How the gateway decides a candidate from what the transaction reads: the grant the candidate
  * names (none when it did not parse) and its room. `decide` is pure and synchronous, and may run
  * twice (a group commit replays pieces after a failure).
  */
-/** Whether a candidate is one history already holds (recordCandidate). */
-export const isStored = (message: NewRoomMessage | StoredRoomMessage): message is StoredRoomMessage => 'cursor' in message;
-
 export interface CandidateJudgement {
   readonly grantKey: { readonly agentId: string; readonly taskId: string } | undefined;
   readonly decide: (grant: GrantRecord | undefined, room: Room | undefined) => CandidateDecision;

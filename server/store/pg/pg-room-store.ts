@@ -6,23 +6,23 @@
 // review item, grant and room rows; a transaction that does not append holds one row at most.
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { CodedError } from '@shared/errors';
-import type {
-  ApprovalResult,
-  CandidateJudgement,
-  CandidateRecord,
-  GrantRecord,
-  MessagePage,
-  MessageQuery,
-  ModerationMode,
-  NewReviewItem,
-  NewRoomMessage,
-  ReviewItem,
-  Room,
-  RoomSummary,
-  SpendResult,
-  StoredRoomMessage,
+import {
+  isStored,
+  type ApprovalResult,
+  type CandidateJudgement,
+  type CandidateRecord,
+  type GrantRecord,
+  type MessagePage,
+  type MessageQuery,
+  type ModerationMode,
+  type NewReviewItem,
+  type NewRoomMessage,
+  type ReviewItem,
+  type Room,
+  type RoomSummary,
+  type SpendResult,
+  type StoredRoomMessage,
 } from '../store';
-import { isStored } from '../store';
 import { GroupCommit } from './pg-group-commit';
 import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';

@@ -7,26 +7,26 @@ import type Database from 'better-sqlite3';
 import { CodedError } from '@shared/errors';
 import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
-import type {
-  ApprovalResult,
-  CandidateJudgement,
-  CandidateRecord,
-  GrantRecord,
-  MessagePage,
-  MessageQuery,
-  ModerationMode,
-  NewReviewItem,
-  NewRoomMessage,
-  ReviewItem,
-  Room,
-  RoomSummary,
-  SpendResult,
-  StoredRoomMessage,
+import {
+  isStored,
+  type ApprovalResult,
+  type CandidateJudgement,
+  type CandidateRecord,
+  type GrantRecord,
+  type MessagePage,
+  type MessageQuery,
+  type ModerationMode,
+  type NewReviewItem,
+  type NewRoomMessage,
+  type ReviewItem,
+  type Room,
+  type RoomSummary,
+  type SpendResult,
+  type StoredRoomMessage,
 } from '../store';
-import { isStored } from '../store';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { statementCache } from './statement-cache';
-import { TransactionGrants } from './transaction-grants';
+import { readGrant, TransactionGrants } from './transaction-grants';
 
 const MAX_PAGE = 10_000;
 const MAX_FILTER_VALUES = 100;
@@ -222,14 +222,7 @@ export class SqliteRoomStore {
   }
 
   async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
-    return this.#grantRow(roomId, agentId, taskId);
-  }
-
-  #grantRow(roomId: string, agentId: string, taskId: string): GrantRecord | undefined {
-    const row = this.#sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as
-      | GrantRow
-      | undefined;
-    return row && toGrant(row);
+    return readGrant(this.#sql, roomId, agentId, taskId);
   }
 
   async listGrants(filter: { readonly roomId?: string; readonly active?: boolean }): Promise<GrantRecord[]> {

@@ -19,6 +19,12 @@ interface Held {
 
 const keyOf = (roomId: string, agentId: string, taskId: string) => `${roomId}\u0000${agentId}\u0000${taskId}`;
 
+/** The grant row as stored (getGrant reads it so too, outside any transaction). */
+export function readGrant(sql: (text: string) => Database.Statement, roomId: string, agentId: string, taskId: string): GrantRecord | undefined {
+  const row = sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as GrantRow | undefined;
+  return row && toGrant(row);
+}
+
 export class TransactionGrants {
   readonly #sql: (text: string) => Database.Statement;
   readonly #held = new Map<string, Held>();
@@ -67,9 +73,9 @@ export class TransactionGrants {
     const key = keyOf(roomId, agentId, taskId);
     const held = this.#held.get(key);
     if (held) return held;
-    const row = this.#sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as GrantRow | undefined;
-    if (!row) return undefined;
-    const fresh = { grant: toGrant(row), dirty: false };
+    const grant = readGrant(this.#sql, roomId, agentId, taskId);
+    if (!grant) return undefined;
+    const fresh = { grant: { ...grant }, dirty: false };
     this.#held.set(key, fresh);
     return fresh;
   }
