@@ -26,7 +26,8 @@
 //
 // Run: npm run bench:gateway-external (tsx bench/gateway-external.ts), about 80 s; needs mosquitto
 // 2 and its dynamic-security plugin (MOSQUITTO_BIN, MOSQUITTO_DYNSEC_PLUGIN). Env: BENCH_SECONDS
-// per latency cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_DIR for the database
+// per latency cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_WINDOW messages in
+// flight in the throughput rounds (100), BENCH_DIR for the database
 // files, BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two bench clients, BENCH_MOSQUITTO_NAGLE=1
 // to leave Mosquitto's Nagle on (a stock broker's default), BENCH_CLIENTS=process for the agents
 // in their own process, BENCH_LATENCY_ONLY=1, BENCH_PROFILE=<path>, BENCH_DEBUG=1 for Mosquitto's

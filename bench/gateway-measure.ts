@@ -18,7 +18,9 @@ export const PUBLIC = `rooms/${ROOM}/public`;
 export const CONTROL = `rooms/${ROOM}/control`;
 /** The direct path's topic: an agent's own `work` topic, which only the broker routes. */
 export const WORK = `rooms/${ROOM}/agents/${PUBLISHER}/work`;
-export const WINDOW = 100; // at most this many messages in flight end to end in the throughput runs
+/** At most this many messages in flight end to end in the throughput runs (BENCH_WINDOW, even). */
+export const WINDOW = Number(process.env.BENCH_WINDOW ?? 100);
+if (!Number.isInteger(WINDOW) || WINDOW < 2 || WINDOW % 2 !== 0) throw new RangeError(`BENCH_WINDOW must be an even integer of at least 2, got ${process.env.BENCH_WINDOW}`);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const TP_SECONDS = Number(process.env.BENCH_TP_SECONDS ?? 2);
 const PER_TASK = 9_000; // a grant allows at most 10,000 (schema): rotate tasks before one runs out

@@ -24,7 +24,8 @@
 // once, at SUBSCRIBE; nothing changes per message).
 //
 // Run: npm run bench:gateway (tsx bench/gateway.ts), about 100 s. Env: BENCH_SECONDS per latency
-// cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_DIR for the database files,
+// cell (3), BENCH_TP_SECONDS per throughput round (2), BENCH_WINDOW messages in flight in the
+// throughput rounds (100), BENCH_DIR for the database files,
 // BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two clients, BENCH_CLIENTS=process for the agents
 // in their own process. Results: docs/benchmarks.md.
 import { randomUUID } from 'node:crypto';
