@@ -60,8 +60,11 @@ describe('WAL checkpoints on a worker thread', () => {
     } finally {
       await store.close();
     }
-    // 60,000 rows of 2 KiB is about 135 MB of WAL frames; a WAL that never restarts holds them all.
-    // It restarts after WAL_RESTART_PAGES (40 MiB) and what came in during that checkpoint.
-    expect(largest).toBeLessThan(WAL_RESTART_PAGES * 4096 * 1.5);
+    // 60,000 rows of 2 KiB is about 135 MB of WAL frames; a WAL that never restarts holds them all
+    // (287 MB with the automatic checkpoint off, decisions-server §32). It restarts after
+    // WAL_RESTART_PAGES (40 MiB) once no checkpoint of the worker is reading it; on a machine busy
+    // with other test files that can take another round (66.7 MB, 1.63 ×, seen in CI with two
+    // vitest workers), so the bound is 2.5 × 40 MiB: 102 MB, still below what an unbounded WAL holds.
+    expect(largest).toBeLessThan(WAL_RESTART_PAGES * 4096 * 2.5);
   });
 });
