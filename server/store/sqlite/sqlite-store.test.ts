@@ -115,7 +115,7 @@ describe('SQLite store file', () => {
       payload: Uint8Array.of(n % 256),
       receivedAt: n,
     });
-    // 3,000 room-wide rows and 30 from one agent's topic, stored in commits of 300.
+    // 3,000 room-wide rows and 30 from one agent's topic, stored in ten commits of 303.
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(Array.from({ length: 303 }, (_, i) => store.appendMessage(row(batch * 303 + i, i < 3 ? 'quiet' : null))));
     }
