@@ -1,18 +1,22 @@
 import { defineConfig } from '@playwright/test';
+import { useSlotServer } from './e2e/support/server-slot';
 
 // Debian's Chromium, never a downloaded browser (DEVELOPERS.md "The machine").
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Each worker has a server of its own (e2e/support/global-setup.ts); this points it there.
+useSlotServer();
 
 export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/support/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   timeout: 30_000,
   use: {
-    // Set by global-setup, which starts the real server on an ephemeral port.
+    // Set by global-setup, which starts a real server per worker on an ephemeral port (useSlotServer above).
     baseURL: process.env.SWITCHBOARD_URL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
