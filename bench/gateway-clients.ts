@@ -5,8 +5,9 @@
 // machine running the broker too costs every path, direct included (docs/benchmarks.md). Both ends
 // of the split are here:
 // - `startBenchClients` returns a handle whose methods run GatewayMeasure's. Forked, it answers
-//   the child's two questions: wait until the server has caught up (`settle`), and how late the
-//   server's event loop ran during a latency cell (the "loop p99" column is the server's).
+//   the child's three questions: wait until the server has caught up (`settle`), how late the
+//   server's event loop ran during a latency cell (the "loop p99" column is the server's), and
+//   how much CPU time the server's process has used (the throughput table's cpu line).
 // - Run as the child, it connects the two clients with what it was sent and runs GatewayMeasure,
 //   which times everything in that one process. Tables are printed there, on the shared stdout.
 import { fork } from 'node:child_process';
@@ -118,6 +119,7 @@ async function forkBenchClients<P extends string>(config: BenchClientsConfig<P>,
         loop.disable();
         return loop.percentile(99) / 1e6;
       }
+      if (kind === 'cpu') return process.cpuUsage();
       throw new Error(`unknown request ${kind}`);
     },
   );
@@ -158,6 +160,7 @@ async function runClients(): Promise<void> {
         measure = new GatewayMeasure(clients[0]!, clients[1]!, config.paths, {
           settle: async () => void (await wire.request('settle')),
           loop: { start: async () => void (await wire.request('loopStart')), p99: async () => (await wire.request('loopP99')) as number },
+          serverCpu: async () => (await wire.request('cpu')) as NodeJS.CpuUsage,
         });
         return;
       }

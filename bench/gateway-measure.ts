@@ -54,7 +54,8 @@ export interface BenchPaths<P extends string> {
   readonly approved: P;
 }
 
-export interface Throughput { rate: number; lost: number; wrong: number }
+/** `cpuUs`: the server process's CPU time (all its threads, user and system) per delivery, in µs. */
+export interface Throughput { rate: number; lost: number; wrong: number; cpuUs: number }
 export interface Latency { n: number; p50: number; p90: number; p99: number; max: number; lost: number; wrong: number; sendRate: number; loopP99: number }
 
 export const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -111,6 +112,7 @@ export class GatewayMeasure<P extends string> {
   #phase = 0;
   readonly #settle: () => Promise<void>;
   readonly #loop: LoopProbe;
+  readonly #serverCpu: () => Promise<NodeJS.CpuUsage> | NodeJS.CpuUsage;
   #sink: ((topic: string, phase: number, seq: number, sentUs: number) => void) | undefined;
   /** Approved candidates published in the whole run (for the task rotation and the budget check). */
   approvedSent = 0;
@@ -120,15 +122,21 @@ export class GatewayMeasure<P extends string> {
   /**
    * `settle` runs before every throughput round and latency cell: a server still working through
    * the previous one's messages would otherwise slow the next (default: nothing to wait for).
-   * `loop` measures how late the server's event loop ran during a latency cell (default: this
-   * process's).
+   * `loop` measures how late the server's event loop ran during a latency cell, and `serverCpu`
+   * reads the server process's CPU time (default: this process's).
    */
-  constructor(publisher: MqttClient, listener: MqttClient, paths: BenchPaths<P>, options: { settle?: () => Promise<void>; loop?: LoopProbe } = {}) {
+  constructor(
+    publisher: MqttClient,
+    listener: MqttClient,
+    paths: BenchPaths<P>,
+    options: { settle?: () => Promise<void>; loop?: LoopProbe; serverCpu?: () => Promise<NodeJS.CpuUsage> | NodeJS.CpuUsage } = {},
+  ) {
     this.#publisher = publisher;
     this.#listener = listener;
     this.#paths = paths;
     this.#settle = options.settle ?? (async () => undefined);
     this.#loop = options.loop ?? localLoopProbe();
+    this.#serverCpu = options.serverCpu ?? (() => process.cpuUsage());
     this.sent = Object.fromEntries(paths.all.map((p) => [p, 0])) as Record<P, number>;
     // Every message carries its phase, sequence number and send time (µs of performance.now())
     // in its id; a reject names the candidate's id in payload.message_id, so one pattern reads both.
@@ -179,13 +187,13 @@ export class GatewayMeasure<P extends string> {
     };
     pump();
     await sleep(warmup * 1000);
-    const [n0, t0] = [received, performance.now()];
+    const [n0, t0, c0] = [received, performance.now(), await this.#serverCpu()];
     await sleep(seconds * 1000);
-    const [n1, t1] = [received, performance.now()];
+    const [n1, t1, c1] = [received, performance.now(), await this.#serverCpu()];
     sending = false;
     await drain(() => received >= sent);
     this.#sink = undefined;
-    return { rate: (n1 - n0) / ((t1 - t0) / 1000), lost: sent - received, wrong };
+    return { rate: (n1 - n0) / ((t1 - t0) / 1000), lost: sent - received, wrong, cpuUs: (c1.user - c0.user + c1.system - c0.system) / (n1 - n0) };
   }
 
   /** Open loop at a fixed offered rate; latency = delivery time − the send time in the payload. */
@@ -226,7 +234,6 @@ export class GatewayMeasure<P extends string> {
     return { n: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples.at(-1) ?? NaN, lost: total - received, wrong, sendRate, loopP99 };
   }
 
-  /** Warm-up: JIT, prepared statements, the broker's subscriptions. Every path at 500/s QoS 1. */
   /**
    * BENCH_PROFILE=<path>: only that path's QoS 1 throughput for 5 s (run under
    * `node --cpu-prof --import tsx` to see where one path's time goes). True when it ran.
@@ -235,10 +242,13 @@ export class GatewayMeasure<P extends string> {
     const profiled = process.env.BENCH_PROFILE as P | undefined;
     if (!profiled) return false;
     const r = await this.throughput(profiled, 1, 5);
-    console.log(`${profiled} QoS 1: ${f0(r.rate)} msg/s (${r.lost} lost)`);
+    // Every message of the run so far, warm-up included: what bench/profile-stages.ts divides by.
+    const deliveries = Object.values<number>(this.sent).reduce((sum, n) => sum + n, 0);
+    console.log(`${profiled} QoS 1: ${f0(r.rate)} msg/s (${r.lost} lost); ${deliveries} deliveries in the whole run`);
     return true;
   }
 
+  /** Warm-up: JIT, prepared statements, the broker's subscriptions. Every path at 500/s QoS 1. */
   async warmUp(): Promise<void> {
     await this.subscribeAll(1);
     for (const path of this.#paths.all) await this.latency(path, 1, 500, 0.6);
@@ -258,11 +268,13 @@ export class GatewayMeasure<P extends string> {
     for (const qos of skip ? [] : ([0, 1] as const)) {
       await this.subscribeAll(qos);
       const rounds = Object.fromEntries(paths.map((p) => [p, [] as number[]])) as Record<T, number[]>;
+      const cpu = Object.fromEntries(paths.map((p) => [p, [] as number[]])) as Record<T, number[]>;
       for (let round = 0; round < 3; round++) {
         for (const path of paths) {
           const r = await this.throughput(path, qos);
           if (r.lost || r.wrong) console.log(`  ! ${path} qos ${qos}: ${r.lost} not delivered, ${r.wrong} on another topic`);
           rounds[path].push(r.rate);
+          cpu[path].push(r.cpuUs);
         }
       }
       for (const path of paths) tp[qos][path] = median(rounds[path]);
@@ -273,6 +285,12 @@ export class GatewayMeasure<P extends string> {
           // Each round runs the paths one after another, so a round's ratio compares like with like
           // on a machine whose speed drifts (docs/benchmarks.md, "Stop 19").
           `   per-round ${ratios.map(([a, b]) => `${ratioName([a, b])} ${rounds[a].map((x, i) => f2(x / rounds[b][i]!)).join('/')}`).join(', ')}`,
+      );
+      // CPU time per delivery: what a path costs, whatever else the machine's cores were doing
+      // (docs/benchmarks.md, "Stop 21"). Its ratio is the throughput ratio a saturated server would give.
+      console.log(
+        `    server cpu µs per delivery: ${paths.map((p) => `${p} ${cpu[p].map((x) => x.toFixed(1)).join('/')}`).join(' | ')}` +
+          `   per-round ${ratios.map(([a, b]) => `${ratioName([a, b])} ${cpu[b].map((x, i) => f2(x / cpu[a][i]!)).join('/')}`).join(', ')}`,
       );
     }
     return tp;

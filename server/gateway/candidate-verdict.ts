@@ -38,6 +38,11 @@ export function reusedIdVerdict(candidate: Extract<CandidateRead, { ok: true }>[
 /** The reject a candidate's transaction stores on the room's control topic. */
 export type RejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) => NewRoomMessage;
 
+/** The reject stored instead of an approved copy whose spend the grant refused. */
+function refusedRow(rejectRow: RejectRow, messageId: string, taskId: string): Extract<CandidateDecision, { kind: 'approve' }>['refused'] {
+  return (reason) => rejectRow(reason, `The grant could not be spent: ${reason}.`, messageId, taskId);
+}
+
 /**
  * What the candidate's transaction stores for a verdict (decisions-server.md §30): the reject, the
  * review item, or the approved copy, which is the candidate's own row on `public` (the same bytes,
@@ -58,7 +63,7 @@ export function decisionOf(verdict: Verdict, candidate: NewRoomMessage, nowMs: n
           roomId: candidate.roomId, topic: publicTopic(candidate.roomId), topicKind: 'public', topicAgentId: null,
           messageId: candidate.messageId, type: candidate.type, fromId: candidate.fromId, payload: candidate.payload, receivedAt: nowMs,
         },
-        refused: (reason) => rejectRow(reason, `The grant could not be spent: ${reason}.`, verdict.messageId, verdict.taskId),
+        refused: refusedRow(rejectRow, verdict.messageId, verdict.taskId),
       };
   }
 }

@@ -11,9 +11,9 @@ import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-re
 import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
-import type { GrantRecord, NewRoomMessage, ReviewItem, Room, StoredRoomMessage, Store } from '../store/store';
+import type { CandidateJudgement, NewRoomMessage, ReviewItem, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
-import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead } from './candidate-verdict';
+import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead, type RejectRow } from './candidate-verdict';
 import { RecentCandidates, type HandedOver } from './recent-candidates';
 import { moderationNotice, reviewNotice, reviewTopicOf } from './review-notices';
 import { undecidedCandidates } from './undecided-candidates';
@@ -45,7 +45,8 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** What the memory of recent candidates knows a candidate by: room, authenticated agent, envelope id. */
 const candidateKey = (roomId: string, read: CandidateRead) => (read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined);
-const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+const utf8 = new TextEncoder();
+const encode = (value: unknown) => utf8.encode(JSON.stringify(value));
 
 export class Gateway {
   readonly #deps: GatewayDeps;
@@ -220,11 +221,7 @@ export class Gateway {
   #record(row: NewRoomMessage | StoredRoomMessage, read: CandidateRead, options: { readonly reusedId: boolean; readonly forgetOnFailure: boolean }): Promise<void> {
     const { roomId } = row;
     const key = candidateKey(roomId, read);
-    const now = this.#deps.now();
-    const rejectRow = (reason: Reason, detail: string, messageId?: string, taskId?: string) =>
-      this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
-    const decide = (grant: GrantRecord | undefined, room: Room | undefined) =>
-      decisionOf(options.reusedId && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now), row, now, rejectRow);
+    const decide = this.#decider(row, read, options.reusedId);
     const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
     // Not awaited by the room's queue (the pipelining above); reactions run in commit order, so
     // handing over in this callback keeps deliveries in history's order.
@@ -247,6 +244,23 @@ export class Gateway {
       },
     );
     return recorded;
+  }
+
+  /**
+   * The §7 decision the candidate's transaction makes with the grant and room it reads. Returned
+   * rather than assigned to a name: tsx (esbuild's keepNames) gives every arrow assigned to a
+   * name a defineProperty call each time it is created (decisions-server.md §37).
+   */
+  #decider(row: NewRoomMessage | StoredRoomMessage, read: CandidateRead, reusedId: boolean): CandidateJudgement['decide'] {
+    const now = this.#deps.now();
+    const rejectRow = this.#rejectRows(row.roomId, now);
+    return (grant, room) => decisionOf(reusedId && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now), row, now, rejectRow);
+  }
+
+  /** How a decision stores a reject: on the room's control topic, received `now`. */
+  #rejectRows(roomId: string, now: number): RejectRow {
+    return (reason, detail, messageId, taskId) =>
+      this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
   }
 
   /**

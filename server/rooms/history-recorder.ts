@@ -13,6 +13,8 @@ interface EnvelopeFields {
   readonly fromId: string | null;
 }
 
+const utf8 = new TextDecoder();
+
 /**
  * Lenient: history keeps malformed messages too, with whatever fields can be read. A string
  * holding U+0000 is not read (PostgreSQL text cannot hold it; decisions-server.md §17): its
@@ -20,15 +22,19 @@ interface EnvelopeFields {
  */
 function envelopeFields(payload: Uint8Array): EnvelopeFields {
   try {
-    return columnsOf(JSON.parse(new TextDecoder().decode(payload)));
+    return columnsOf(JSON.parse(utf8.decode(payload)));
   } catch {
     return { messageId: null, type: null, fromId: null };
   }
 }
 
+/** A column's text: a string without NUL, at most 256 characters; anything else is null. */
+function text(v: unknown): string | null {
+  return typeof v === 'string' && !v.includes('\u0000') ? v.slice(0, 256) : null;
+}
+
 function columnsOf(envelope: unknown): EnvelopeFields {
   const value = envelope as { id?: unknown; type?: unknown; from?: { id?: unknown } } | null;
-  const text = (v: unknown) => (typeof v === 'string' && !v.includes('\u0000') ? v.slice(0, 256) : null);
   return { messageId: text(value?.id), type: text(value?.type), fromId: text(value?.from?.id) };
 }
 

@@ -110,6 +110,10 @@ export class SqliteRoomStore {
     return { ...message, cursor };
   }
 
+  #append(m: NewRoomMessage): StoredRoomMessage {
+    return { ...m, cursor: this.#appendRow(m) };
+  }
+
   /** Cheap when nothing changed much; refreshes the planner's statistics as a history grows. */
   #countAppends(n: number): void {
     this.#appendsSinceOptimize += n;
@@ -251,16 +255,15 @@ export class SqliteRoomStore {
         grantKey && this.#grants.get(candidate.roomId, grantKey.agentId, grantKey.taskId),
         grantKey && this.#roomInTransaction(candidate.roomId),
       );
-      const stored = isStored(candidate) ? candidate : { ...candidate, cursor: this.#appendRow(candidate) };
-      const append = (m: NewRoomMessage) => ({ ...m, cursor: this.#appendRow(m) });
+      const stored = isStored(candidate) ? candidate : this.#append(candidate);
       switch (decision.kind) {
         case 'reject':
-          return { decision, candidate: stored, outgoing: append(decision.reject) };
+          return { decision, candidate: stored, outgoing: this.#append(decision.reject) };
         case 'review':
           return { decision, candidate: stored, reviewItem: this.#insertReviewItem(decision.item) };
         case 'approve': {
           const spend = this.#grants.spend(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
-          return { decision, candidate: stored, spend, outgoing: append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
+          return { decision, candidate: stored, spend, outgoing: this.#append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
         }
       }
     });
