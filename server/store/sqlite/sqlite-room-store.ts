@@ -110,6 +110,7 @@ export class SqliteRoomStore {
     return { ...message, cursor };
   }
 
+  /** Appends inside the running transaction; the stored row with its cursor. */
   #append(m: NewRoomMessage): StoredRoomMessage {
     return { ...m, cursor: this.#appendRow(m) };
   }
@@ -290,7 +291,7 @@ export class SqliteRoomStore {
         return { spend, item: toReview(refused) };
       }
       const built = message(item);
-      return { spend, item, stored: { ...built, cursor: this.#appendRow(built) } };
+      return { spend, item, stored: this.#append(built) };
     });
   }
 
