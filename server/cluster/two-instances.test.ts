@@ -165,6 +165,18 @@ describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', 
     expect(page.events.map((e) => e.id)).toEqual([request.id]);
   });
 
+  it('takes at A a cursor B just issued, ahead of A\'s own feed, at its word: not clamped, nothing lost (decisions-agora.md §36)', async () => {
+    const request = signed('REQUEST', { from: client, to: agentA, thread: 'th_cluster_cursor' });
+    const posted = (await (await fetch(`${b.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as { cursor: string };
+    const seq = Number(posted.cursor.slice('cur_'.length));
+    const fromB = (await (await fetch(`${a.url}/events?since=${posted.cursor}&timeout=0`)).json()) as { events: unknown[]; cursor: string };
+    expect(fromB).toMatchObject({ events: [], cursor: posted.cursor });
+    const before = (await (await fetch(`${a.url}/events?since=cur_${seq - 1}&timeout=0`)).json()) as { events: { id: string }[] };
+    expect(before.events.map((e) => e.id)).toEqual([request.id]);
+    const beyond = (await (await fetch(`${a.url}/events?since=cur_${seq + 1000}&timeout=0`)).json()) as { cursor: string };
+    expect(beyond.cursor).toBe(posted.cursor);
+  });
+
   it('accepts a browser session minted on A at B, over HTTP and /mqtt; without it B refuses', async () => {
     const cookie = await sessionCookie(a.store, 'did:key:z6MkClusterObserver', 'observer');
     const withCookie = await fetch(`${b.url}/api/rooms`, { headers: { cookie, origin: b.url } });

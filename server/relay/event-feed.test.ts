@@ -58,8 +58,24 @@ describe('EventFeed', () => {
     expect((await f.wait(18, {}, 10, 0)).kind).toBe('events');
   });
 
-  it('moves to a head the caller read from the store, counts registrations without a gap, and knows who listens', async () => {
-    const f = feed();
+  it('never moves on a wait: a head beyond its own only filters that waiter, the others still get the next publish', async () => {
+    const f = feed(3);
+    const other = f.wait(3, {}, 10, 5_000);
+    // A store read (or, before the route clamped it, a client's cursor) far past anything published.
+    expect(await f.wait(999_999_999, {}, 10, 0)).toEqual({ kind: 'timeout' });
+    const beyond = f.wait(5, {}, 10, 5_000);
+    expect(f.lastSeq).toBe(3);
+    f.publish(envelope(4));
+    expect(await other).toEqual({ kind: 'events', events: [envelope(4)], hasMore: false });
+    // seq 4 was inside what that waiter's store read covered: not news to it.
+    expect(f.waiting).toBe(1);
+    f.publish(envelope(5));
+    f.publish(envelope(6));
+    expect(await beyond).toEqual({ kind: 'events', events: [envelope(6)], hasMore: false });
+  });
+
+  it('counts registrations without a gap, and knows who listens', async () => {
+    const f = feed(5);
     const waiting = f.wait(5, { recipient: 'did:key:zR' }, 10, 5_000);
     expect(f.isListening('did:key:zR')).toBe(true);
     f.noticeOwn(6); // a registration took seq 6

@@ -22,6 +22,8 @@ export type WaitOutcome =
   | { readonly kind: 'refetch' };
 
 interface Waiter {
+  /** The seq the waiter's store read covered: only envelopes after it are news to it. */
+  readonly afterSeq: number;
   readonly filter: FeedFilter;
   readonly limit: number;
   readonly settle: (outcome: WaitOutcome) => void;
@@ -96,7 +98,7 @@ export class EventFeed {
     if (envelope.kind !== 'event') return;
     const now = this.#now();
     for (const waiter of this.#waiters) {
-      if (matchesFilter(envelope, waiter.filter, now)) waiter.settle({ kind: 'events', events: [envelope], hasMore: false });
+      if (envelope.seq > waiter.afterSeq && matchesFilter(envelope, waiter.filter, now)) waiter.settle({ kind: 'events', events: [envelope], hasMore: false });
     }
   }
 
@@ -112,7 +114,7 @@ export class EventFeed {
     this.noticeHead(seq);
   }
 
-  /** The store's head moved past what this process published (another instance wrote). */
+  /** The store's head, as the store itself reported it, moved past what this process published (another instance wrote). */
   noticeHead(headSeq: number): void {
     if (headSeq <= this.#lastSeq) return;
     this.#window = [];
@@ -122,17 +124,13 @@ export class EventFeed {
   }
 
   /**
-   * Waits for an event after `afterSeq` (a seq the caller's own store read covered) that
-   * matches `filter`, for at most `timeoutMs` or until `signal` aborts (the client left).
+   * Waits for an event after `afterSeq` that matches `filter`, for at most `timeoutMs` or until
+   * `signal` aborts (the client left). `afterSeq` is a head the caller's own store read covered.
+   * It never moves the feed (decisions-agora.md §36): a head beyond what this process published
+   * (a fresh start, another instance, or a commit whose publish has not run yet) only means the
+   * waiter takes envelopes past it; a gap the feed cannot vouch for still sends it to the store.
    */
   wait(afterSeq: number, filter: FeedFilter, limit: number, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
-    if (afterSeq > this.#lastSeq) {
-      // The caller's store read saw further than this process has published (a fresh start, or
-      // another instance): everything up to afterSeq is committed, so the window restarts there.
-      this.#window = [];
-      this.#lastSeq = afterSeq;
-      this.#coveredFrom = afterSeq + 1;
-    }
     if (afterSeq < this.#lastSeq) {
       // Envelopes arrived between the caller's read and now: answer from the window if it can.
       if (afterSeq + 1 < this.#coveredFrom) return Promise.resolve({ kind: 'refetch' });
@@ -150,7 +148,7 @@ export class EventFeed {
         signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
-      const waiter: Waiter = { filter, limit, settle: finish };
+      const waiter: Waiter = { afterSeq, filter, limit, settle: finish };
       const onAbort = () => finish({ kind: 'timeout' });
       const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });

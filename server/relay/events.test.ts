@@ -181,6 +181,19 @@ describe('GET /events', () => {
     expect(r.services.feed.waiting).toBe(0);
   });
 
+  it('clamps a cursor beyond the store head to that head, and it moves nothing: the next event still wakes a waiter', async () => {
+    r = relayApp();
+    await r.post(signed('REQUEST', { from: client, thread: 'th_future1' }));
+    expect(await page(await r.get('/events?since=cur_999999999&timeout=0'))).toEqual({ ok: true, events: [], hasMore: false, cursor: 'cur_1' });
+    const waiting = r.get('/events?since=cur_1&timeout=30');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = signed('REQUEST', { from: client, thread: 'th_future2' });
+    await r.post(next);
+    const answer = await page(await waiting);
+    expect([answer.events.map((e) => e.id), answer.cursor]).toEqual([[next.id], 'cur_2']);
+    expect(r.services.feed.lastSeq).toBe(2);
+  });
+
   it('answers an empty page with the head cursor when the timeout passes', async () => {
     r = relayApp();
     await r.post(signed('REQUEST', { from: client, thread: 'th_t' }));

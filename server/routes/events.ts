@@ -21,6 +21,8 @@ export const DEFAULT_POLL_TIMEOUT_S = 30;
 export const MAX_POLL_TIMEOUT_S = 60;
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 500;
+/** Store re-reads one poll makes before it answers an empty page with the head cursor. */
+export const MAX_REFETCHES = 16;
 
 /** The relay's budgets (http/limits.ts); absent, the relay is unlimited (unit-level apps). */
 export interface EventRouteLimits {
@@ -148,7 +150,7 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
   async function poll(c: Context, q: z.infer<typeof PollQuery>, since: NonNullable<ReturnType<typeof parseSince>>, filter: FeedFilter, deadline: number): Promise<Response> {
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
     let afterSeq = since.kind === 'cursor' ? since.seq : undefined;
-    for (;;) {
+    for (let refetches = 0; ; refetches++) {
       const page = await relay.store.listEvents({
         ...(afterSeq === undefined ? {} : { afterSeq }),
         ...(filter.sinceTs === undefined ? {} : { sinceTs: filter.sinceTs }),
@@ -159,20 +161,27 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
         ...(filter.threadId === undefined ? {} : { threadId: filter.threadId }),
         limit,
       });
+      // The store's head, read with the page, is the only head: a cursor beyond it (no instance
+      // committed that seq) is clamped to it, never believed (decisions-agora.md §36).
+      const head = page.headSeq;
       // "If events exist: Return immediately". Without more, the page covered the store up to
       // its head, so the head is a safe resume point even past events that did not match.
       if (page.events.length > 0) {
-        const cursor = page.hasMore ? page.events[page.events.length - 1]!.seq : Math.max(page.headSeq, afterSeq ?? 0);
+        const cursor = page.hasMore ? page.events[page.events.length - 1]!.seq : head;
         return c.body(pageBody(page.events, page.hasMore, cursor), 200, { 'content-type': 'application/json' });
       }
-      const head = Math.max(page.headSeq, afterSeq ?? 0);
+      const emptyPage = () => c.body(pageBody([], false, head), 200, { 'content-type': 'application/json' });
+      if (refetches >= MAX_REFETCHES) return emptyPage();
       const outcome = await feed.wait(head, filter, limit, deadline - Date.now(), c.req.raw.signal);
       if (outcome.kind === 'events') {
         const last = outcome.events[outcome.events.length - 1]!;
         return c.body(pageBody(outcome.events, outcome.hasMore, last.seq), 200, { 'content-type': 'application/json' });
       }
-      if (outcome.kind === 'timeout') return c.body(pageBody([], false, head), 200, { 'content-type': 'application/json' });
-      afterSeq = head; // refetch: another writer moved the store; read it again from here
+      if (outcome.kind === 'timeout') return emptyPage();
+      // Refetch: another writer moved the store. Read it again from here, after letting I/O run,
+      // so no sequence of answers can hold the event loop.
+      afterSeq = head;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 }
