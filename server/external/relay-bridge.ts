@@ -212,7 +212,8 @@ export class RelayBridge {
       }
     }
     // A relay without the cursor extension (decisions-agora.md §21): resume from the last event's
-    // ts, inclusive, and let the store's unique id drop what comes again.
+    // ts, as the spec's loop does; the store's unique id drops what a relay that reads it
+    // inclusively sends again.
     const lastTs = [...page.data.events].reverse().map((e) => (e as { ts?: unknown } | null)?.ts).find((ts): ts is string => typeof ts === 'string');
     const cursor = page.data.cursor ?? lastTs ?? since;
     const { stored } = await this.#store.services.appendBridgedPage({ serviceId: service.id, feed, envelopes, cursor, at: this.#clock.now() });

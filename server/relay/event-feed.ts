@@ -11,8 +11,8 @@ export interface FeedFilter {
   readonly sender?: string;
   readonly type?: string;
   readonly threadId?: string;
-  /** The spec's timestamp `since`: only envelopes whose own ts >= sinceTs. */
-  readonly sinceTs?: number;
+  /** The spec's timestamp `since` ("receive events after this time"): only envelopes whose own ts > afterTs. */
+  readonly afterTs?: number;
 }
 
 /** What a wait ends with: matching events, a timeout, or "read the store again". */
@@ -36,7 +36,7 @@ export const matchesFilter = (e: StoredRelayEnvelope, f: FeedFilter, now: number
   (f.sender === undefined || e.sender === f.sender) &&
   (f.type === undefined || e.type === f.type) &&
   (f.threadId === undefined || e.threadId === f.threadId) &&
-  (f.sinceTs === undefined || e.ts >= f.sinceTs);
+  (f.afterTs === undefined || e.ts > f.afterTs);
 
 export interface EventFeedOptions {
   readonly now: () => number;

@@ -167,6 +167,22 @@ describe('GET /events', () => {
     expect(byCursor.events.map((e) => e.id)).toEqual([backdated.id]);
   });
 
+  it('reads a timestamp since as "after this time" (Agora §7.2): resuming with the last event\'s ts repeats nothing and waits', async () => {
+    r = relayApp();
+    const first = signed('REQUEST', { from: client, thread: 'th_after1', ts: T0 });
+    await r.post(first);
+    // The spec's own loop: start from a time, then resume with the last event's ts.
+    const seen = await page(await r.get(`/events?since=${encodeURIComponent(new Date(T0 - 1000).toISOString())}&timeout=0`));
+    expect(seen.events.map((e) => e.id)).toEqual([first.id]);
+    const resumed = r.get(`/events?since=${encodeURIComponent(seen.events.at(-1)!.ts)}&timeout=30`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(r.services.feed.waiting).toBe(1);
+    r.clock.advance(1);
+    const next = signed('REQUEST', { from: client, thread: 'th_after2', ts: T0 + 1 });
+    await r.post(next);
+    expect((await page(await resumed)).events.map((e) => e.id)).toEqual([next.id]);
+  });
+
   it('holds the poll until a matching event arrives, answering with it at once', async () => {
     r = relayApp();
     const pending = r.get(`/events?since=cur_0&timeout=30&recipient=${encodeURIComponent(agentA.did)}`);

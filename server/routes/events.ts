@@ -134,7 +134,7 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
         ...(q.sender === undefined ? {} : { sender: q.sender }),
         ...(q.type === undefined ? {} : { type: q.type }),
         ...(q.thread === undefined ? {} : { threadId: q.thread }),
-        ...(since.kind === 'timestamp' ? { sinceTs: since.ms } : {}),
+        ...(since.kind === 'timestamp' ? { afterTs: since.ms } : {}),
       };
       const deadline = Date.now() + pollTimeoutMs(q.timeout); // a wall-clock wait, not protocol time
       // Each waiting poll holds a socket, a timer and a feed entry: an address gets a fixed share.
@@ -153,7 +153,7 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
     for (let refetches = 0; ; refetches++) {
       const page = await relay.store.listEvents({
         ...(afterSeq === undefined ? {} : { afterSeq }),
-        ...(filter.sinceTs === undefined ? {} : { sinceTs: filter.sinceTs }),
+        ...(filter.afterTs === undefined ? {} : { afterTs: filter.afterTs }),
         liveAt: relay.now(),
         ...(filter.recipient === undefined ? {} : { recipient: filter.recipient }),
         ...(filter.sender === undefined ? {} : { sender: filter.sender }),

@@ -73,8 +73,8 @@ export type AppendOutcome =
 export interface RelayEventQuery {
   /** Envelopes with seq > afterSeq. */
   readonly afterSeq?: number;
-  /** Envelopes whose own `ts` >= sinceTs (epoch ms), the spec's `since`. */
-  readonly sinceTs?: number;
+  /** Envelopes whose own `ts` > afterTs (epoch ms): the spec's timestamp `since`, "after this time". */
+  readonly afterTs?: number;
   /** Only envelopes still live at this instant (expiresAt >= liveAt). */
   readonly liveAt?: number;
   readonly recipient?: string;

@@ -144,9 +144,10 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
   };
 
   // Each party long-polls its own inbox (recipient = its DID), from "now": history is not
-  // answered again after a restart, and the directory sees each agent listening.
+  // answered again after a restart, and the directory sees each agent listening. A timestamp
+  // `since` is "after this time" (decisions-agora.md §37): one ms back takes an event of this ms.
   const listen = async (c: AgoraClient) => {
-    let since = new Date(options.now()).toISOString();
+    let since = new Date(options.now() - 1).toISOString();
     while (!stopped.signal.aborted) {
       try {
         const answer = await c.poll(since, options.pollSeconds ?? 25, { recipient: c.identity.did }, stopped.signal);

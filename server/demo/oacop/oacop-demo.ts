@@ -113,9 +113,10 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
   );
 
   // Each agent long-polls its own inbox from "now"; its thread views live in the store, so a
-  // restart keeps the revision rule without answering history again.
+  // restart keeps the revision rule without answering history again. A timestamp `since` is
+  // "after this time" (decisions-agora.md §37): one ms back takes an event of this ms.
   const loop = async (client: AgoraClient, filters: Record<string, string>, handle: (event: Envelope) => Promise<void>) => {
-    let since = new Date(options.now()).toISOString();
+    let since = new Date(options.now() - 1).toISOString();
     while (!stopped.signal.aborted) {
       try {
         const answer = await client.poll(since, options.pollSeconds ?? 25, filters, stopped.signal);

@@ -87,7 +87,8 @@ export function describeRelayContract(store: () => Store): void {
       expect(await ids({})).toEqual(['a', 'b', 'c']);
       const [a] = (await store().relay.listEvents({ limit: 1 })).events;
       expect(await ids({ afterSeq: a!.seq })).toEqual(['b', 'c']);
-      expect(await ids({ sinceTs: T0 })).toEqual(['b', 'c']);
+      expect(await ids({ afterTs: T0 - 10 })).toEqual(['b', 'c']);
+      expect(await ids({ afterTs: T0 })).toEqual([]); // after this time, not at it (Agora §7.2)
       expect(await ids({ liveAt: T0 + 11 })).toEqual(['a', 'c']);
       expect(await ids({ recipient: 'did:key:zClient' })).toEqual(['b']);
       expect(await ids({ sender: 'did:key:zAgent' })).toEqual(['b']);

@@ -99,7 +99,7 @@ export class PgRelayStore implements RelayStore {
       if (value !== undefined) where.push(`${clause} $${params.push(value)}`);
     };
     add('seq >', query.afterSeq);
-    add('ts >=', query.sinceTs);
+    add('ts >', query.afterTs);
     add('expires_at >=', query.liveAt);
     add('recipient =', query.recipient);
     add('sender =', query.sender);

@@ -103,7 +103,7 @@ export class SqliteRelayStore implements RelayStore {
       params.push(value);
     };
     add('seq > ?', query.afterSeq);
-    add('ts >= ?', query.sinceTs);
+    add('ts > ?', query.afterTs);
     add('expires_at >= ?', query.liveAt);
     add('recipient = ?', query.recipient);
     add('sender = ?', query.sender);
