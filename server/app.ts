@@ -67,6 +67,8 @@ export function createApp(options: AppOptions) {
     perAddress: new TokenBucketLimiter({ ...limits.relayPerAddress, clock }),
     perDid: new TokenBucketLimiter({ ...limits.relayPerDid, clock }),
     longPolls: new ConcurrencyLimiter(limits.longPollsPerAddress),
+    registrationsPerAddress: new TokenBucketLimiter({ ...limits.directoryPerAddress, clock }),
+    registrationsPerDid: new TokenBucketLimiter({ ...limits.directoryPerDid, clock }),
   };
   const verifier = new DidVerifier();
   const relay = options.relay ?? { services: createRelayServices({ store: options.store.relay, clock, verifier }), demo: false, demoSeed: 2026 };
@@ -77,13 +79,13 @@ export function createApp(options: AppOptions) {
     .use('*', securityHeaders())
     .use('*', bodyCap())
     .use('/api/*', csrfProtection())
-    // POST /seed reads the session cookie when the demo is off: the same wall as /api.
+    // POST /seed reads the session cookie: the same wall as /api.
     .use('/seed', csrfProtection())
     .route('/health', healthRoutes)
     .route('/ready', readyRoutes(options.store, options.readiness))
     .get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT, 200))
     .route('/events', eventRoutes(relay.services, eventLimits))
-    .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock }))
+    .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock, limits: eventLimits }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
     .get('/oap/manifest', (c) => c.json(negotiations.manifest, 200))
     .route('/oap/negotiation', negotiationRoutes(negotiations))

@@ -34,14 +34,18 @@ describe('loadConfig', () => {
       authPerDid: { capacity: 10, refillPerSecond: 10 / 60 },
       relayPerAddress: { capacity: 6000, refillPerSecond: 100 },
       relayPerDid: { capacity: 1800, refillPerSecond: 30 },
+      directoryPerAddress: { capacity: 120, refillPerSecond: 2 },
+      directoryPerDid: { capacity: 20, refillPerSecond: 1 / 3 },
       longPollsPerAddress: 64,
     });
-    const set = loadConfig({ RATE_LIMIT_AUTH_ADDRESS: '5/s', RATE_LIMIT_AUTH_DID: '7/h', RATE_LIMIT_RELAY_ADDRESS: '120/min', RATE_LIMIT_RELAY_DID: '60/min', LONG_POLLS_PER_ADDRESS: '8' }).limits;
+    const set = loadConfig({ RATE_LIMIT_AUTH_ADDRESS: '5/s', RATE_LIMIT_AUTH_DID: '7/h', RATE_LIMIT_RELAY_ADDRESS: '120/min', RATE_LIMIT_RELAY_DID: '60/min', RATE_LIMIT_DIRECTORY_ADDRESS: '10/s', RATE_LIMIT_DIRECTORY_DID: '3/h', LONG_POLLS_PER_ADDRESS: '8' }).limits;
     expect(set).toEqual({
       authPerAddress: { capacity: 5, refillPerSecond: 5 },
       authPerDid: { capacity: 7, refillPerSecond: 7 / 3600 },
       relayPerAddress: { capacity: 120, refillPerSecond: 2 },
       relayPerDid: { capacity: 60, refillPerSecond: 1 },
+      directoryPerAddress: { capacity: 10, refillPerSecond: 10 },
+      directoryPerDid: { capacity: 3, refillPerSecond: 3 / 3600 },
       longPollsPerAddress: 8,
     });
   });
@@ -49,6 +53,10 @@ describe('loadConfig', () => {
   it.each(['30', '0/min', '30/day', 'x/min', '-1/s'])('refuses RATE_LIMIT_RELAY_DID=%s with a message naming the variable', (value) => {
     expect(() => loadConfig({ RATE_LIMIT_RELAY_DID: value })).toThrow(ConfigError);
     expect(() => loadConfig({ RATE_LIMIT_RELAY_DID: value })).toThrow(/^RATE_LIMIT_RELAY_DID must be a count per window like 30\/min/);
+  });
+
+  it.each(['RATE_LIMIT_DIRECTORY_ADDRESS', 'RATE_LIMIT_DIRECTORY_DID'])('refuses a bad %s with a message naming it', (name) => {
+    expect(() => loadConfig({ [name]: '5/day' })).toThrow(new RegExp(`^${name} must be a count per window like 30/min`));
   });
 
   it.each(['0', 'many', '1.5'])('refuses LONG_POLLS_PER_ADDRESS=%s', (value) => {

@@ -77,6 +77,8 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     authPerDid: rate(env, 'RATE_LIMIT_AUTH_DID', d.authPerDid),
     relayPerAddress: rate(env, 'RATE_LIMIT_RELAY_ADDRESS', d.relayPerAddress),
     relayPerDid: rate(env, 'RATE_LIMIT_RELAY_DID', d.relayPerDid),
+    directoryPerAddress: rate(env, 'RATE_LIMIT_DIRECTORY_ADDRESS', d.directoryPerAddress),
+    directoryPerDid: rate(env, 'RATE_LIMIT_DIRECTORY_DID', d.directoryPerDid),
     longPollsPerAddress: polls ? Number(polls) : d.longPollsPerAddress,
   };
 }

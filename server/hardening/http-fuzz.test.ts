@@ -195,7 +195,7 @@ function surfaces(): Record<string, Surface> {
     'POST /agents': signedRelayPost('/agents', () => fc.constant(null).map(() => json(envelope('REQUEST', client, { payload: { intent: 'directory.register', params: { nope: true } } })))),
     'POST /agents/query': signedRelayPost('/agents/query', () => fc.constantFrom('osnap.agents_query', 'osnap.tools_query', 'translation.en_zh').map((intent) => json(envelope('REQUEST', client, { payload: { intent, params: { message_type: 'agents_query', sender_agent_id: agentA.did } } })))),
     'GET /agents/:did/tools': publicRead(junkSegment.map((did) => `/agents/${did}/tools`)),
-    // With the demo off /seed needs a facilitator; under a good session it would seed (a valid
+    // /seed needs a facilitator; under a good session it would seed (a valid
     // request), so only bad sessions are fuzzed here.
     'POST /seed': {
       bad: fc.tuple(cookieVariants(), fc.constantFrom('', '{}', '{"x":')).map(([headers, body]) => ({ label: 'no-session', method: 'POST', path: '/seed', headers: { origin, ...headers }, body })),

@@ -17,6 +17,10 @@ export interface HttpLimits {
   readonly relayPerAddress: Rate;
   /** POST /events per signer DID, counted once the envelope's signature verifies. */
   readonly relayPerDid: Rate;
+  /** Directory registrations (POST /agents, or posted to /events) per client address, before the body is read. */
+  readonly directoryPerAddress: Rate;
+  /** Directory registrations per signer DID, counted once the registration's signature verifies. */
+  readonly directoryPerDid: Rate;
   /** GET /events long-polls one client address may hold open at once. */
   readonly longPollsPerAddress: number;
 }
@@ -40,6 +44,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   // The soak posts 20 signed REQUESTs a second from one DID on loopback; the demo agents far fewer.
   relayPerAddress: rate('6000/min'),
   relayPerDid: rate('1800/min'),
+  // The demo registers about ten agents at start, the e2e directory journey 60 at once; an agent
+  // registers again only when its manifest changes (decisions-agora.md §38).
+  directoryPerAddress: rate('120/min'),
+  directoryPerDid: rate('20/min'),
   // The soak holds 20 long-polls from loopback, the demo agents about a dozen.
   longPollsPerAddress: 64,
 };
@@ -50,5 +58,7 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   authPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   relayPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   relayPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  directoryPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  directoryPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   longPollsPerAddress: 1e9,
 };

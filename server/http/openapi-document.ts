@@ -79,11 +79,11 @@ export const OPENAPI_DOCUMENT = {
     '/seed': {
       post: {
         summary: 'Seed demo threads',
-        description: 'Three complete demo threads (12 signed envelopes). Open while the demo runs; otherwise needs a facilitator session cookie.',
+        description: 'Three complete demo threads (12 signed envelopes). Needs a facilitator session cookie, demo or not.',
         responses: {
           '200': { description: 'Seeded', content: json({ type: 'object', required: ['ok', 'count'], properties: { ok: { const: true }, count: { type: 'integer' } } }) },
-          '401': { description: 'Demo off and no session' },
-          '403': { description: 'Demo off and not a facilitator' },
+          '401': { description: 'No session' },
+          '403': { description: 'Not a facilitator' },
         },
       },
     },

@@ -96,7 +96,7 @@ export class AgoraRelay {
     return this.accept(verified.value);
   }
 
-  /** Stores a verified event (registrations are the directory's: see Directory.register). */
+  /** Stores a verified event (registrations are the directory's: see Directory.registerVerified). */
   async accept(verified: Verified): Promise<PostOutcome> {
     const { envelope, digest, expiresAt, json } = verified;
     if (isRegistration(envelope)) throw new TypeError('registrations go to the directory');

@@ -130,7 +130,7 @@ describe('directory', () => {
 });
 
 describe('POST /seed', () => {
-  it('with the demo off needs a facilitator session, and seeds three complete signed threads (12 events)', async () => {
+  it('needs a facilitator session, and seeds three complete signed threads (12 events)', async () => {
     r = relayApp();
     expect((await r.post('', '/seed')).status).toBe(401);
     // Same-origin, as the console sends it: a cookie without Origin is a CSRF refusal (decisions-server §28).
@@ -142,8 +142,13 @@ describe('POST /seed', () => {
     expect(threads.map((t) => t.state.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
   });
 
-  it('with the demo on is open to anyone', async () => {
+  it('with the demo on needs a facilitator session all the same (it writes 12 signed envelopes a call)', async () => {
     r = relayApp({ demo: true });
-    expect(await (await r.post('', '/seed')).json()).toEqual({ ok: true, count: 12 });
+    expect((await r.post('', '/seed')).status).toBe(401);
+    const origin = 'http://localhost';
+    expect((await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()) })).status).toBe(403);
+    expect(await r.services.relay.store.headSeq()).toBe(0);
+    const res = await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()) });
+    expect(await res.json()).toEqual({ ok: true, count: 12 });
   });
 });

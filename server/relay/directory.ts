@@ -47,14 +47,10 @@ export class Directory {
     private readonly presence?: PresenceSource,
   ) {}
 
-  /** A signed registration envelope (POST /agents, or POST /events with the register intent). */
-  async register(text: string, bytes: number): Promise<Result<RegisterResult, AgoraError>> {
-    const verified = await this.relay.verify(text, bytes);
-    if (!verified.ok) return verified;
-    return this.registerVerified(verified.value);
-  }
-
-  /** Stores a registration that AgoraRelay.verify already accepted. */
+  /**
+   * Stores a registration (POST /agents, or POST /events with the register intent) that
+   * AgoraRelay.verify already accepted; the routes spend its budgets in between.
+   */
   async registerVerified(verified: Verified): Promise<Result<RegisterResult, AgoraError>> {
     const { envelope, digest, expiresAt, json } = verified;
     const registration = readRegistration(envelope);

@@ -11,10 +11,11 @@ import { parseAgentsQuery } from '@shared/osnap/agents-query';
 import { parseOsnapMessage } from '@shared/osnap/parse-message';
 import type { OsnapMessageOf } from '@shared/osnap/message';
 import type { Clock } from '../clock';
+import { clientAddress, tooManyRequests } from '../http/rate-limit';
 import { sessionFromCookieHeader } from '../http/session';
 import type { RelayServices } from '../relay/relay-services';
 import type { Store } from '../store/store';
-import { agoraErrorResponse, readLimitedBody } from './events';
+import { agoraErrorResponse, readLimitedBody, type EventRouteLimits } from './events';
 
 export const QUERY_INTENTS = { agents_query: 'osnap.agents_query', tools_query: 'osnap.tools_query' } as const;
 
@@ -22,13 +23,15 @@ export interface AgentRouteDeps {
   readonly services: RelayServices;
   readonly store: Store;
   readonly clock: Clock;
+  /** The relay's budgets (http/limits.ts): registrations have their own, queries share the envelopes'. */
+  readonly limits?: EventRouteLimits;
 }
 
 const notFound = (c: Context, did: string) =>
   c.json({ code: 'NOT_FOUND', message: `No agent ${did.slice(0, 300)} in the directory that you may see.` }, 404);
 
 export function agentRoutes(deps: AgentRouteDeps) {
-  const { services, store, clock } = deps;
+  const { services, store, clock, limits } = deps;
   const { relay, directory } = services;
   const sessionDid = async (c: Context) => (await sessionFromCookieHeader(store, c.req.header('cookie'), clock.now()))?.did;
 
@@ -40,13 +43,22 @@ export function agentRoutes(deps: AgentRouteDeps) {
       return c.json(await directory.list({ ...query.value, ...(caller === undefined ? {} : { caller }) }), 200);
     })
     .post('/', async (c) => {
+      // Per address before anything is read or verified; per signer once the signature verified.
+      const byAddress = limits?.registrationsPerAddress.take(clientAddress(c));
+      if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'directory registrations from this address', 'agora');
       const body = await readLimitedBody(c);
       if ('error' in body) return agoraErrorResponse(c, body.error);
-      const registered = await directory.register(body.text, body.bytes);
+      const verified = await relay.verify(body.text, body.bytes);
+      if (!verified.ok) return agoraErrorResponse(c, verified.error);
+      const byDid = limits?.registrationsPerDid.take(verified.value.envelope.sender.id);
+      if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'directory registrations from this agent', 'agora');
+      const registered = await directory.registerVerified(verified.value);
       if (!registered.ok) return agoraErrorResponse(c, registered.error);
       return c.json({ ok: true as const, id: registered.value.id, registered: registered.value.did, ...(registered.value.outcome === 'duplicate' ? { duplicate: true } : {}) }, 200);
     })
     .post('/query', async (c) => {
+      const byAddress = limits?.perAddress.take(clientAddress(c));
+      if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'envelopes from this address', 'agora');
       const body = await readLimitedBody(c);
       if ('error' in body) return agoraErrorResponse(c, body.error);
       // Queries are verified like any envelope (window, signature, replay lookup) but only read,
@@ -54,6 +66,8 @@ export function agentRoutes(deps: AgentRouteDeps) {
       const verified = await relay.verify(body.text, body.bytes);
       if (!verified.ok) return agoraErrorResponse(c, verified.error);
       const { envelope } = verified.value;
+      const byDid = limits?.perDid.take(envelope.sender.id);
+      if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'envelopes from this sender', 'agora');
       const intent = envelope.type === 'REQUEST' ? envelope.payload.intent : undefined;
       const message = parseOsnapMessage((envelope.payload as { params?: unknown }).params);
       if (!message.ok) return c.json({ ok: false as const, code: message.error.code, message: message.error.message, details: message.error.details }, 400);

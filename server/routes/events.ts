@@ -29,6 +29,18 @@ export interface EventRouteLimits {
   readonly perAddress: TokenBucketLimiter;
   readonly perDid: TokenBucketLimiter;
   readonly longPolls: ConcurrencyLimiter;
+  /** Directory registrations, on /agents and /events alike (decisions-agora.md §38). */
+  readonly registrationsPerAddress: TokenBucketLimiter;
+  readonly registrationsPerDid: TokenBucketLimiter;
+}
+
+/** A registration's own budgets, once its signature verified: per address, then per signer. */
+function registrationBudget(c: Context, limits: EventRouteLimits | undefined, signer: string): Response | undefined {
+  const byAddress = limits?.registrationsPerAddress.take(clientAddress(c));
+  if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'directory registrations from this address', 'agora');
+  const byDid = limits?.registrationsPerDid.take(signer);
+  if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'directory registrations from this agent', 'agora');
+  return undefined;
 }
 
 /** The wait a long-poll asks for, clamped to the spec's maximum ("default: 30, max: 60"). */
@@ -98,6 +110,8 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
       const byDid = limits?.perDid.take(verified.value.envelope.sender.id);
       if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'envelopes from this sender', 'agora');
       if (isRegistration(verified.value.envelope)) {
+        const refused = registrationBudget(c, limits, verified.value.envelope.sender.id);
+        if (refused) return refused;
         const registered = await directory.registerVerified(verified.value);
         if (!registered.ok) return agoraErrorResponse(c, registered.error);
         return c.json({ ok: true as const, id: registered.value.id, registered: registered.value.did }, 200);

@@ -1,5 +1,5 @@
-// Agora "POST /seed" → `{ ok: true, count }`. Open to anyone while the demo runs (it only adds
-// demo threads); otherwise it needs a facilitator session (issue 5 item 2).
+// Agora "POST /seed" → `{ ok: true, count }`. It signs and stores 12 envelopes a call, so it needs
+// a facilitator session whether or not the demo runs (decisions-agora.md §38).
 import { Hono } from 'hono';
 import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
@@ -12,17 +12,14 @@ export interface SeedRouteDeps {
   readonly services: RelayServices;
   readonly store: Store;
   readonly clock: Clock;
-  readonly demo: boolean;
   readonly demoSeed: number;
 }
 
 export function seedRoutes(deps: SeedRouteDeps) {
   return new Hono().post('/', async (c) => {
-    if (!deps.demo) {
-      const session = await sessionFromCookieHeader(deps.store, c.req.header('cookie'), deps.clock.now());
-      if (!session) throw new CodedError('UNAUTHORIZED', 'With the demo off, /seed needs a facilitator session.');
-      if (session.role !== 'facilitator') throw new CodedError('FORBIDDEN', `With the demo off, /seed needs the facilitator role; this session is ${session.role}.`);
-    }
+    const session = await sessionFromCookieHeader(deps.store, c.req.header('cookie'), deps.clock.now());
+    if (!session) throw new CodedError('UNAUTHORIZED', '/seed needs a facilitator session.');
+    if (session.role !== 'facilitator') throw new CodedError('FORBIDDEN', `/seed needs the facilitator role; this session is ${session.role}.`);
     const count = await seedThreads({
       seed: deps.demoSeed,
       now: () => deps.clock.now(),

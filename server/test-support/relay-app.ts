@@ -5,6 +5,7 @@ import type { Envelope } from '@shared/agora/envelope';
 import { createApp } from '../app';
 import { createRelayServices, type RelayServices } from '../relay/relay-services';
 import type { ThreadTimeouts } from '@shared/agora/thread-state';
+import type { HttpLimits } from '../http/limits';
 import { manualClock } from './manual-clock';
 import { tempStore, type TempStore } from './temp-store';
 
@@ -13,22 +14,30 @@ export interface RelayApp {
   readonly services: RelayServices;
   readonly clock: ReturnType<typeof manualClock>;
   readonly temp: TempStore;
-  post(body: unknown, path?: string, headers?: Record<string, string>): Promise<Response>;
+  /** `from`: the client address the rate limits see (http/rate-limit.ts clientAddress). */
+  post(body: unknown, path?: string, headers?: Record<string, string>, from?: string): Promise<Response>;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
 }
 
-export function relayApp(options: { demo?: boolean; timeouts?: ThreadTimeouts; temp?: TempStore; clock?: ReturnType<typeof manualClock> } = {}): RelayApp {
+export function relayApp(
+  options: { demo?: boolean; timeouts?: ThreadTimeouts; temp?: TempStore; clock?: ReturnType<typeof manualClock>; limits?: Partial<HttpLimits> } = {},
+): RelayApp {
   const temp = options.temp ?? tempStore();
   const clock = options.clock ?? manualClock(T0);
   const services = createRelayServices({ store: temp.store.relay, clock, ...(options.timeouts ? { timeouts: options.timeouts } : {}) });
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 } });
+  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 }, ...(options.limits ? { limits: options.limits } : {}) });
   return {
     app,
     services,
     clock,
     temp,
-    post: async (body, path = '/events', headers = {}) =>
-      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    post: async (body, path = '/events', headers = {}, from) =>
+      app.request(
+        path,
+        { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) },
+        // Hono's node adapter reads the peer address from env.incoming.
+        from === undefined ? undefined : { incoming: { socket: { remoteAddress: from } } },
+      ),
     get: async (path, headers = {}) => app.request(path, { headers }),
   };
 }

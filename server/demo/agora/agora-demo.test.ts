@@ -3,6 +3,7 @@
 // through the relay's HTTP API.
 import { afterEach, describe, expect, it } from 'vitest';
 import { relayApp, type RelayApp } from '../../test-support/relay-app';
+import { sessionCookie } from '../../test-support/sessions';
 import { startAgoraDemo, type AgoraDemoHandle } from './agora-demo';
 
 let r: RelayApp;
@@ -63,7 +64,8 @@ describe('Agora demo agents', () => {
     const errors: unknown[] = [];
     demo = await startAgoraDemo({ ...options, seed: 7, onError: (e) => errors.push(e) });
     const first = demo.agents.map((a) => a.did);
-    expect(await (await r.post('', '/seed')).json()).toEqual({ ok: true, count: 12 });
+    const facilitator = { origin: 'http://localhost', cookie: await sessionCookie(r.temp.store, 'did:key:z6MkSeedFacilitator', 'facilitator', r.clock.now()) };
+    expect(await (await r.post('', '/seed', facilitator)).json()).toEqual({ ok: true, count: 12 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await demo.stop();
     r.clock.advance(1000);
