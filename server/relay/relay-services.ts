@@ -8,11 +8,13 @@ import { AgoraRelay } from './agora-relay';
 import { Directory } from './directory';
 import type { PresenceSource } from './directory';
 import { EventFeed } from './event-feed';
+import { QueryReplayGuard } from './query-replay-guard';
 
 export interface RelayServices {
   readonly relay: AgoraRelay;
   readonly directory: Directory;
   readonly feed: EventFeed;
+  readonly queries: QueryReplayGuard;
 }
 
 export interface RelayServiceOptions {
@@ -33,7 +35,7 @@ export function createRelayServices(options: RelayServiceOptions): RelayServices
     timeouts: options.timeouts ?? DEFAULT_THREAD_TIMEOUTS,
     ...(options.verifier ? { verifier: options.verifier } : {}),
   });
-  return { relay, feed, directory: new Directory(relay, options.presence) };
+  return { relay, feed, directory: new Directory(relay, options.presence), queries: new QueryReplayGuard({ startedAt: options.clock.now() }) };
 }
 
 /**

@@ -6,6 +6,7 @@
 // Who asks is the operator's session or the envelope's verified signer, never a parameter.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { timestampMs } from '@shared/agora/fields';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { parseAgentsQuery } from '@shared/osnap/agents-query';
 import { parseOsnapMessage } from '@shared/osnap/parse-message';
@@ -61,8 +62,8 @@ export function agentRoutes(deps: AgentRouteDeps) {
       if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'envelopes from this address', 'agora');
       const body = await readLimitedBody(c);
       if ('error' in body) return agoraErrorResponse(c, body.error);
-      // Queries are verified like any envelope (window, signature, replay lookup) but only read,
-      // so they are not stored: replaying one repeats an answer its signer already had.
+      // Queries are verified like any envelope (window, signature) but only read, so they are not
+      // stored; each is answered once per signer and id (QueryReplayGuard, decisions-agora.md §39).
       const verified = await relay.verify(body.text, body.bytes);
       if (!verified.ok) return agoraErrorResponse(c, verified.error);
       const { envelope } = verified.value;
@@ -78,6 +79,8 @@ export function agentRoutes(deps: AgentRouteDeps) {
       if (osnap.sender_agent_id !== envelope.sender.id) {
         return agoraErrorResponse(c, agoraError('not_a_party', 'sender_agent_id must be the DID that signed the envelope.', { sender: envelope.sender.id }));
       }
+      const fresh = services.queries.admit(envelope.sender.id, envelope.id, timestampMs(envelope.ts), relay.now());
+      if (!fresh.ok) return agoraErrorResponse(c, fresh.error);
       if (osnap.message_type === 'tools_query') {
         const answer = await directory.tools(osnap as OsnapMessageOf<'tools_query'>);
         return answer ? c.json({ ok: true as const, message: answer }, 200) : notFound(c, osnap.receiver_agent_id);

@@ -56,6 +56,8 @@ export const AgoraReason = {
   manifest_invalid: 'INVALID_REQUEST',
   manifest_key_mismatch: 'FORBIDDEN',
   manifest_stale: 'INVALID_REQUEST',
+  // A signed directory query whose id this signer already used (decisions-agora.md §39).
+  query_replayed: 'FORBIDDEN',
   // An OACoP carrier (intent oacop.<type>) whose message is malformed (docs/decisions-oacop.md §A1).
   oacop_invalid_message: 'INVALID_REQUEST',
 } as const satisfies Record<string, AgoraErrorCode>;
