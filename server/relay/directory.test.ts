@@ -71,6 +71,27 @@ describe('directory', () => {
     expect(await r.services.relay.store.getThread('directory')).toBeUndefined();
   });
 
+  it('shows an aor_agent_id as an unverified claim with no AOR presence, unless the console linked that AOR agent to this DID', async () => {
+    const presence = { agentStatus: (id: string) => (id === 'agent.victim' ? { status: 'online' as const, lastSeenAt: T0 } : undefined) };
+    r = relayApp({ services: { presence } });
+    // agentA claims another agent's AOR identity to borrow its heartbeats.
+    await r.post(registration(agentA, { manifest: manifest(agentA, 'Impostor', ['a.b']), aor_agent_id: 'agent.victim' }), '/agents');
+    const [claimed] = (await (await r.get('/agents')).json()) as Record<string, unknown>[];
+    expect(claimed).toMatchObject({ presence: { status: 'unknown', sources: [] }, aor_agent: { agent_id: 'agent.victim', verified: false } });
+    r.services.feed.close();
+    await r.temp.dispose();
+
+    // The console bound agent.victim's credential to agentA: the same agent, with its heartbeats.
+    r = relayApp({ services: { presence, aorLinks: { linkedDid: (id) => (id === 'agent.victim' ? agentA.did : undefined) } } });
+    await r.post(registration(agentA, { manifest: manifest(agentA, 'Linked', ['a.b']), aor_agent_id: 'agent.victim' }), '/agents');
+    await r.post(registration(agentB, { manifest: manifest(agentB, 'Other', ['a.b']), aor_agent_id: 'agent.victim' }), '/agents');
+    const entries = (await (await r.get('/agents')).json()) as { agent_id: string; presence: { sources: string[] }; aor_agent: unknown }[];
+    expect(entries.map((e) => [e.agent_id, e.presence.sources, e.aor_agent])).toEqual([
+      [agentA.did, ['aor'], { agent_id: 'agent.victim', verified: true }],
+      [agentB.did, [], { agent_id: 'agent.victim', verified: false }],
+    ]);
+  });
+
   it('filters by capability (dotted namespace) and scope; shows a private agent only to DIDs it authorizes', async () => {
     r = relayApp();
     await r.post(registration(agentA, { manifest: manifest(agentA, 'Translator', ['translation.en_zh']) }), '/agents');

@@ -24,6 +24,20 @@ export interface PresenceSource {
   agentStatus(agentId: string): { readonly status: 'online' | 'stale' | 'offline'; readonly lastSeenAt: number } | undefined;
 }
 
+/**
+ * Which DID the console itself bound an AOR agent id to (a credential it issued for that DID).
+ * Only such a link makes a registration's `aor_agent_id` the same agent (decisions-agora.md §40).
+ */
+export interface AorLinkSource {
+  linkedDid(aorAgentId: string): string | undefined;
+}
+
+/** Our extension: the AOR agent a registration names, and whether the console vouches for it. */
+export interface AorAgentClaim {
+  readonly agent_id: string;
+  readonly verified: boolean;
+}
+
 /** Our extension of an OSNAP entry: where the presence shown comes from. */
 export interface DirectoryPresence {
   readonly status: 'online' | 'stale' | 'offline' | 'unknown';
@@ -32,7 +46,7 @@ export interface DirectoryPresence {
   readonly sources: readonly ('aor' | 'relay' | 'listening')[];
 }
 
-export type DirectoryEntry = AgentEntry & { readonly presence: DirectoryPresence; readonly registered_at: string };
+export type DirectoryEntry = AgentEntry & { readonly presence: DirectoryPresence; readonly registered_at: string; readonly aor_agent?: AorAgentClaim };
 
 export interface RegisterResult {
   readonly did: string;
@@ -45,6 +59,7 @@ export class Directory {
   constructor(
     private readonly relay: AgoraRelay,
     private readonly presence?: PresenceSource,
+    private readonly aorLinks?: AorLinkSource,
   ) {}
 
   /**
@@ -91,7 +106,13 @@ export class Directory {
     return visible
       .map((entry) => {
         const record = byDid.get(entry.agent_id)!;
-        return { ...entry, presence: this.#presence(record, lastEvents.get(record.did)), registered_at: new Date(record.registeredAt).toISOString() };
+        const aor = record.aorAgentId === null ? undefined : { agent_id: record.aorAgentId, verified: this.aorLinks?.linkedDid(record.aorAgentId) === record.did };
+        return {
+          ...entry,
+          presence: this.#presence(record, lastEvents.get(record.did), aor),
+          registered_at: new Date(record.registeredAt).toISOString(),
+          ...(aor ? { aor_agent: aor } : {}),
+        };
       })
       .sort((a, b) => (a.agent_name ?? '').localeCompare(b.agent_name ?? '') || a.agent_id.localeCompare(b.agent_id));
   }
@@ -102,9 +123,10 @@ export class Directory {
     return record && answerToolsQuery(query, toEntry(record), this.relay.now());
   }
 
-  #presence(record: DirectoryRecord, lastEventAt: number | undefined): DirectoryPresence {
+  #presence(record: DirectoryRecord, lastEventAt: number | undefined, claim: AorAgentClaim | undefined): DirectoryPresence {
     const now = this.relay.now();
-    const aor = record.aorAgentId === null ? undefined : this.presence?.agentStatus(record.aorAgentId);
+    // A self-asserted aor_agent_id would let any agent wear another's heartbeats: only a link the console made counts.
+    const aor = claim?.verified ? this.presence?.agentStatus(claim.agent_id) : undefined;
     const listening = this.relay.feed.isListening(record.did);
     const relayOnline = lastEventAt !== undefined && now - lastEventAt <= RELAY_ONLINE_MS;
     const sources: DirectoryPresence['sources'][number][] = [];

@@ -6,7 +6,7 @@ import type { DidVerifier } from '../crypto/node-verifier';
 import type { RelayStore } from '../store/relay-store';
 import { AgoraRelay } from './agora-relay';
 import { Directory } from './directory';
-import type { PresenceSource } from './directory';
+import type { AorLinkSource, PresenceSource } from './directory';
 import { EventFeed } from './event-feed';
 import { QueryReplayGuard } from './query-replay-guard';
 
@@ -21,6 +21,8 @@ export interface RelayServiceOptions {
   readonly store: RelayStore;
   readonly clock: Clock;
   readonly presence?: PresenceSource;
+  /** AOR credentials the console bound to a DID; absent, every `aor_agent_id` is an unverified claim. */
+  readonly aorLinks?: AorLinkSource;
   readonly timeouts?: ThreadTimeouts;
   readonly verifier?: DidVerifier;
 }
@@ -35,7 +37,7 @@ export function createRelayServices(options: RelayServiceOptions): RelayServices
     timeouts: options.timeouts ?? DEFAULT_THREAD_TIMEOUTS,
     ...(options.verifier ? { verifier: options.verifier } : {}),
   });
-  return { relay, feed, directory: new Directory(relay, options.presence), queries: new QueryReplayGuard({ startedAt: options.clock.now() }) };
+  return { relay, feed, directory: new Directory(relay, options.presence, options.aorLinks), queries: new QueryReplayGuard({ startedAt: options.clock.now() }) };
 }
 
 /**

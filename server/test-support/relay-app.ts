@@ -3,7 +3,7 @@
 import { T0 } from '@shared/agora/test-support/fixtures';
 import type { Envelope } from '@shared/agora/envelope';
 import { createApp } from '../app';
-import { createRelayServices, type RelayServices } from '../relay/relay-services';
+import { createRelayServices, type RelayServiceOptions, type RelayServices } from '../relay/relay-services';
 import type { ThreadTimeouts } from '@shared/agora/thread-state';
 import type { HttpLimits } from '../http/limits';
 import { manualClock } from './manual-clock';
@@ -20,11 +20,18 @@ export interface RelayApp {
 }
 
 export function relayApp(
-  options: { demo?: boolean; timeouts?: ThreadTimeouts; temp?: TempStore; clock?: ReturnType<typeof manualClock>; limits?: Partial<HttpLimits> } = {},
+  options: {
+    demo?: boolean;
+    timeouts?: ThreadTimeouts;
+    temp?: TempStore;
+    clock?: ReturnType<typeof manualClock>;
+    limits?: Partial<HttpLimits>;
+    services?: Pick<RelayServiceOptions, 'presence' | 'aorLinks'>;
+  } = {},
 ): RelayApp {
   const temp = options.temp ?? tempStore();
   const clock = options.clock ?? manualClock(T0);
-  const services = createRelayServices({ store: temp.store.relay, clock, ...(options.timeouts ? { timeouts: options.timeouts } : {}) });
+  const services = createRelayServices({ store: temp.store.relay, clock, ...(options.timeouts ? { timeouts: options.timeouts } : {}), ...options.services });
   const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 }, ...(options.limits ? { limits: options.limits } : {}) });
   return {
     app,

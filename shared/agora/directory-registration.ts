@@ -23,7 +23,10 @@ export const RegistrationParams = z.looseObject({
   scope: Scope.optional(),
   /** OSNAP `authorized_agents` for a private entry: the DIDs that may see it. */
   authorized_agents: z.array(DidKeyId).max(1000).optional(),
-  /** The agent's AOR `agentId`, when it also joins rooms: its heartbeats then show as presence. */
+  /**
+   * The agent's AOR `agentId`, when it also joins rooms: a claim. Its heartbeats show as presence
+   * only when the console itself linked that agent id to this DID (decisions-agora.md §40).
+   */
   aor_agent_id: z.string().min(1).max(256).optional(),
 });
 export type RegistrationParams = z.infer<typeof RegistrationParams>;
