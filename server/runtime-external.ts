@@ -68,6 +68,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
       upstream: broker,
       now: () => clock.now(),
       ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
+      ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
       beforeForward: async (message) => {
         const stored = await history.record(message);
         if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);
