@@ -71,7 +71,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
   late.gateway = gateway;
   // The broker is in this process: if readiness answers, it is up.
-  const { presence, relay, negotiations, guidedDemo, bridge, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway }, () => null);
+  const { presence, relay, negotiations, guidedDemo, bridge, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway, sessionsChanged: () => void broker.revalidate() }, () => null);
   late.presence = presence;
   const stopRelay = startRelayTimers(relay, bridge);
 

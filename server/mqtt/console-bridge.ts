@@ -69,6 +69,11 @@ export class ConsoleBridge {
     this.#local.attachWebSocket(server, authenticate);
   }
 
+  /** Checks every open console's session again now; closes those that ended (EmbeddedBroker.revalidate). */
+  revalidate(): Promise<number> {
+    return this.#local.revalidate();
+  }
+
   get connectedConsoles(): number {
     return this.#local.connectedClients;
   }

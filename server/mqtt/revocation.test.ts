@@ -5,12 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/password';
 import { runCli } from '../cli/run-cli';
 import { loadConfig } from '../config';
 import { SESSION_TTL_MS } from '../http/session';
 import { startSwitchboard, type RunningSwitchboard } from '../runtime';
+import type { BrokerIdentity } from './acl';
+import { EmbeddedBroker } from './embedded-broker';
 import { manualClock } from '../test-support/manual-clock';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';
@@ -162,5 +166,70 @@ describe('an agent connection', () => {
     await c.client.publishAsync(`rooms/ops/agents/${agentId}/heartbeat`, heartbeat(agentId, 'still-valid'), { qos: 1 });
     expect(c.client.connected).toBe(true);
     await c.client.endAsync();
+  });
+});
+
+describe('logout without waiting for the sweep', () => {
+  it('closes the console socket at once: the server checks open sockets when a session ends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-revocation-'));
+    const other = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dir, DEMO: '0', MQTT_REVALIDATE_MS: '600000' }));
+    try {
+      const cookie = await sessionCookie(other.store, FACILITATOR, 'facilitator');
+      const c = await connectClient(`${other.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: other.url } } });
+      const gone = closed(c);
+      const out = await fetch(`${other.url}/api/auth/logout`, { method: 'POST', headers: { cookie, origin: other.url } });
+      expect(out.status).toBe(204);
+      await gone;
+    } finally {
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the check on publish, before any sweep', () => {
+  // A sweep an hour apart never runs here: only the check on publish can refuse.
+  const HOUR = 3_600_000;
+
+  it("refuses an agent's publish once its check fails and the last check is older than the interval", async () => {
+    const brokerClock = manualClock();
+    let valid = true;
+    const delivered: string[] = [];
+    const broker = await EmbeddedBroker.create({ verifyAgent: async () => async () => valid, revalidateEveryMs: HOUR, now: brokerClock.now, beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)) });
+    const { port } = await broker.listenTcp('127.0.0.1', 0);
+    try {
+      const c = await connectClient(`mqtt://127.0.0.1:${port}`, { username: 'agent.a', password: 'pw', clientId: 'agent.a' });
+      valid = false;
+      // Within the interval the agent's last check stands (the hot path reads no store) …
+      await c.client.publishAsync('rooms/r1/agents/agent.a/work', 'within-interval', { qos: 1 });
+      // … and once it is older, the publish is checked again and refused.
+      brokerClock.advance(HOUR);
+      await refusedPublish(c, 'rooms/r1/agents/agent.a/work', 'after-interval');
+      await closed(c);
+      expect(delivered).toEqual(['within-interval']);
+    } finally {
+      await broker.close();
+    }
+  });
+
+  it("checks every publish of an operator: a role changed a moment ago refuses the next one", async () => {
+    let identity: BrokerIdentity = { kind: 'operator', did: FACILITATOR, role: 'facilitator' };
+    const delivered: string[] = [];
+    const broker = await EmbeddedBroker.create({ verifyAgent: async () => false, revalidateEveryMs: HOUR, beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)) });
+    const http = createServer();
+    broker.attachWebSocket(http, async () => identity);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = await connectClient(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/mqtt`);
+      const sayIn = (text: string) => JSON.stringify({ id: `m_${++seq}`, type: 'say', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: 1, payload: { text } });
+      await c.client.publishAsync('rooms/r1/public', sayIn('as-facilitator'), { qos: 1 });
+      identity = { ...identity, role: 'observer' };
+      await refusedPublish(c, 'rooms/r1/public', sayIn('as-observer'));
+      await closed(c);
+      expect(delivered.map((d) => JSON.parse(d).payload.text)).toEqual(['as-facilitator']);
+    } finally {
+      await broker.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
   });
 });
