@@ -146,9 +146,10 @@ describe('persistent-session takeover', () => {
     );
     expect(thief).toMatch(/Not authorized/i);
     expect(got).toEqual([]);
-    const owner = await connectClient(h.url, { username: 'agent.owner', password: PASSWORD, clientId: 'agent.owner', clean: false, protocolVersion: 4 });
-    await owner.until(inbox, marker);
-    await owner.client.endAsync(true);
+    // The broker sends the queued message right after CONNACK: listen before connecting.
+    const owner = mqtt.connect(h.url, { username: 'agent.owner', password: PASSWORD, clientId: 'agent.owner', clean: false, protocolVersion: 4, reconnectPeriod: 0 });
+    await new Promise<void>((resolve) => owner.on('message', (_topic, payload) => payload.toString().includes(marker) && resolve()));
+    await owner.endAsync(true);
   });
 
   it('refuses an operator on an agent\'s client id, and an agent on the console\'s', async () => {
