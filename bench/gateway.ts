@@ -83,7 +83,7 @@ await rooms.create({ id: ROOM, name: 'Bench', moderation: 'auto' });
 
 const authorizeSubscribe = aedes!.authorizeSubscribe;
 aedes!.authorizeSubscribe = (client, subscription, callback) =>
-  client.id === 'bench-listener' && subscription.topic === TOPIC.direct ? callback(null, subscription) : authorizeSubscribe(client, subscription, callback);
+  client.id === LISTENER && subscription.topic === TOPIC.direct ? callback(null, subscription) : authorizeSubscribe(client, subscription, callback);
 
 // The relay: republish what arrives, recording the copy first, exactly as the gateway publishes.
 broker.onMessage(TOPIC.relay, (m) => {
@@ -106,8 +106,8 @@ for (let i = 0; !(await store.getGrant(ROOM, PUBLISHER, `t${GRANTS - 1}`)); i++)
 // The agents: here, or in a process of their own with BENCH_CLIENTS=process (bench/gateway-clients.ts).
 const measure = await startBenchClients({
   url: `mqtt://127.0.0.1:${port}`,
-  publisher: { username: PUBLISHER, password: PASSWORD, clientId: 'bench-publisher' },
-  listener: { username: LISTENER, password: PASSWORD, clientId: 'bench-listener' },
+  publisher: { username: PUBLISHER, password: PASSWORD, clientId: PUBLISHER },
+  listener: { username: LISTENER, password: PASSWORD, clientId: LISTENER },
   paths: PATHS,
 });
 

@@ -53,6 +53,8 @@ export interface AppOptions {
   readonly bridge?: RelayBridge;
   /** The guided demo's kick (issue 10 item 3); the route answers 503 while it is empty. */
   readonly guidedDemo?: GuidedDemoSlot;
+  /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
+  readonly sessionsChanged?: () => void;
 }
 
 /** 30 requests per minute per client address. */
@@ -97,7 +99,7 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter }))
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter, ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}) }))
     .route('/api/demo', demoRoutes(options.guidedDemo ?? { port: undefined }, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

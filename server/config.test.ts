@@ -77,4 +77,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(/^MQTT_DRAIN_TIMEOUT_MS must be a whole number from 100 to 3600000/);
   });
+
+  it('reads how often open MQTT connections are checked again: 2 s by default', () => {
+    expect(loadConfig({}).mqttRevalidateMs).toBe(2_000);
+    expect(loadConfig({ MQTT_REVALIDATE_MS: '250' }).mqttRevalidateMs).toBe(250);
+  });
+
+  it.each(['0', '9', '2s', '600001'])('refuses MQTT_REVALIDATE_MS=%s with a message naming the variable', (value) => {
+    expect(() => loadConfig({ MQTT_REVALIDATE_MS: value })).toThrow(/^MQTT_REVALIDATE_MS must be a whole number from 10 to 600000/);
+  });
 });

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
+import { DEFAULT_REVALIDATE_MS } from './mqtt/revalidate';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
 
 export interface Config {
@@ -28,6 +29,8 @@ export interface Config {
   readonly limits?: HttpLimits;
   /** What the server's MQTT broker holds for a client that stops reading (MQTT_SEND_BUFFER_BYTES, MQTT_DRAIN_TIMEOUT_MS). */
   readonly mqttSendLimits?: SendLimits;
+  /** How often open MQTT connections' credentials and sessions are checked again, in ms (MQTT_REVALIDATE_MS). */
+  readonly mqttRevalidateMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     externalServices: externalServices(env),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
+    mqttRevalidateMs: wholeNumber(env, 'MQTT_REVALIDATE_MS', DEFAULT_REVALIDATE_MS, 10, 600_000),
   };
 }
 

@@ -54,7 +54,9 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
   }
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
   candidates.attach(gateway);
-  const { presence, relay, negotiations, bridge, guidedDemo, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway }, () =>
+  const late: { consoles?: ConsoleBridge } = {};
+  const sessionsChanged = () => void late.consoles?.revalidate();
+  const { presence, relay, negotiations, bridge, guidedDemo, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway, sessionsChanged }, () =>
     broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)',
   );
   const stopRelay = startRelayTimers(relay, bridge);
@@ -68,11 +70,13 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
       upstream: broker,
       now: () => clock.now(),
       ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
+      ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
       beforeForward: async (message) => {
         const stored = await history.record(message);
         if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);
       },
     });
+    late.consoles = consoles;
     consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
     // Candidates acknowledged before a crash are decided now (server decision 20); the grant
     // sweep runs on the instance that runs the cluster's timers (run-once.ts).

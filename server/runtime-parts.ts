@@ -56,7 +56,11 @@ export interface StartOptions {
 export async function assembleServices(
   config: Config,
   options: StartOptions,
-  parts: { readonly store: Store; readonly clock: Clock; readonly rooms: RoomRegistry; readonly broker: BrokerPort; readonly gateway: Gateway },
+  parts: {
+    readonly store: Store; readonly clock: Clock; readonly rooms: RoomRegistry; readonly broker: BrokerPort; readonly gateway: Gateway;
+    /** Checks the consoles' open /mqtt sockets again (after a logout, say). */
+    readonly sessionsChanged?: () => void;
+  },
   brokerDown: () => string | null,
 ) {
   const { store, clock, rooms, broker, gateway } = parts;
@@ -76,6 +80,7 @@ export async function assembleServices(
     readiness: { broker: brokerDown },
     bridge,
     guidedDemo,
+    ...(parts.sessionsChanged ? { sessionsChanged: parts.sessionsChanged } : {}),
   });
   return { presence, relay, negotiations, bridge, guidedDemo, app };
 }

@@ -50,9 +50,13 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const broker = await EmbeddedBroker.create({
     now: () => clock.now(),
     ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
+    ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
     verifyAgent: async (agentId, password) => {
       const credential = await store.getAgentCredential(agentId);
-      return credential !== undefined && verifyPassword(password, credential.passwordHash);
+      if (!credential || !(await verifyPassword(password, credential.passwordHash))) return false;
+      // `agents remove` and `agents add --rotate` (the CLI, perhaps another process) change the
+      // stored credential; the broker asks this again and ends the connection once it is false.
+      return async () => (await store.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
     },
     beforeRoute: async (message) => {
       if (isCandidate(message)) return late.gateway!.admitCandidate(message);
@@ -67,7 +71,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const gateway = new Gateway({ broker, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}` });
   late.gateway = gateway;
   // The broker is in this process: if readiness answers, it is up.
-  const { presence, relay, negotiations, guidedDemo, bridge, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway }, () => null);
+  const { presence, relay, negotiations, guidedDemo, bridge, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway, sessionsChanged: () => void broker.revalidate() }, () => null);
   late.presence = presence;
   const stopRelay = startRelayTimers(relay, bridge);
 

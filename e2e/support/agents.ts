@@ -46,7 +46,8 @@ export async function connectTestAgent(agentId: string, server?: AgentServer): P
   const url = server?.mqttUrl ?? process.env.SWITCHBOARD_MQTT_URL;
   if (!url) throw new Error('global-setup did not set SWITCHBOARD_MQTT_URL (no "MQTT for agents on" line)');
   const password = await addAgentCredential(agentId, server?.dataDir ?? process.env.SWITCHBOARD_DATA_DIR, server?.externalBrokerEnv);
-  const clientId = server?.externalBrokerEnv ? agentId : `${agentId}-${randomUUID().slice(0, 6)}`;
+  // Client ids are bound to the agent: its agentId, or one under it (`{agentId}/…`, embedded broker only).
+  const clientId = server?.externalBrokerEnv ? agentId : `${agentId}/${randomUUID().slice(0, 6)}`;
   const client = await mqtt.connectAsync(url, { protocolVersion: 5, username: agentId, password, clientId, reconnectPeriod: 0 });
   // A server killed under it resets the socket; without a listener that error would end the
   // test run. A dropped agent shows as a `waitFor` that times out instead.

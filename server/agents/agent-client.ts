@@ -45,7 +45,10 @@ export interface ConnectAgentOptions {
    * ACL reserves for this agent (docs/decisions-external-broker.md).
    */
   readonly candidateTopic?: (roomId: string, agentId: string) => string;
-  /** MQTT client id; by default the mqtt library picks a random one (an external broker needs the agentId). */
+  /**
+   * MQTT client id; by default the agentId. The broker binds client ids to identities: an agent
+   * may use its agentId or `{agentId}/{anything}` (an external broker: the agentId only).
+   */
   readonly clientId?: string;
   /** MQTT 3.1.1 (4) or 5; only MQTT 5 reports a refused publish without dropping the connection. */
   readonly protocolVersion?: 4 | 5;
@@ -139,7 +142,7 @@ export async function connectAgent(options: ConnectAgentOptions): Promise<AgentC
     connectTimeout: 10_000,
     reconnectPeriod: options.reconnectPeriodMs ?? DEFAULTS.reconnectPeriodMs,
     will: { topic: heartbeatTopic(rooms[0]!, options.agentId), payload: encode(willEnvelope), qos: 1, retain: false },
-    ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+    clientId: options.clientId ?? options.agentId,
   };
   const client = await mqtt.connectAsync(options.url, mqttOptions);
   const agent = new Agent(client, options, rooms, from, now, newId);

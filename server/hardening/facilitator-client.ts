@@ -16,7 +16,7 @@ export async function connectOperator(broker: EmbeddedBroker, did: string, optio
   broker.attachWebSocket(http, async () => ({ kind: 'operator', did, role }));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/mqtt`;
-  const client = await connectClient(url, options.clientId ? { clientId: options.clientId } : {}).catch(async (error: unknown) => {
+  const client = await connectClient(url, options.clientId === undefined ? {} : { clientId: options.clientId }).catch(async (error: unknown) => {
     await new Promise<void>((resolve) => http.close(() => resolve()));
     throw error;
   });

@@ -3,6 +3,7 @@
 // not already show is here: wider wildcards, `$share` onto other agents' topics, retained
 // messages planted for later subscribers, client-id takeover across kinds and protocol
 // versions, a forged `from` on the agent's own topics, and grants injected across rooms.
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PresenceTracker } from '../rooms/presence-tracker';
 import { connectClient, subscribeCode, tryConnect, type TestClient } from '../test-support/mqtt-clients';
@@ -91,9 +92,10 @@ describe('retained messages', () => {
 
 describe('client-id takeover', () => {
   it.each([4, 5] as const)('refuses another agent taking a connected agent\'s client id over MQTT v%i; the holder keeps its connection', async (protocolVersion) => {
-    const holder = await connectClient(h.url, { username: 'agent.holder', password: PASSWORD, clientId: `held-${protocolVersion}`, protocolVersion: 5 });
-    const result = await tryConnect(h.url, { username: 'agent.thief', password: PASSWORD, clientId: `held-${protocolVersion}`, protocolVersion });
-    expect(result).not.toBe('connected');
+    const held = `agent.holder/held-${protocolVersion}`;
+    const holder = await connectClient(h.url, { username: 'agent.holder', password: PASSWORD, clientId: held, protocolVersion: 5 });
+    const result = await tryConnect(h.url, { username: 'agent.thief', password: PASSWORD, clientId: held, protocolVersion });
+    expect(result).toMatch(/Not authorized/i);
     expect(holder.client.connected).toBe(true);
     await holder.client.publishAsync('rooms/r1/agents/agent.holder/work', `still-here-${protocolVersion}`, { qos: 1 });
     await w.until('rooms/r1/agents/agent.holder/work', `still-here-${protocolVersion}`);
@@ -101,14 +103,97 @@ describe('client-id takeover', () => {
   });
 
   it('refuses an operator\'s WebSocket connection taking an agent\'s client id', async () => {
-    const holder = await connectClient(h.url, { username: 'agent.holder', password: PASSWORD, clientId: 'held-by-agent' });
-    const operator = await connectOperator(h.broker, 'did:key:z6MkOtherOperator', { clientId: 'held-by-agent' }).then(
+    const holder = await connectClient(h.url, { username: 'agent.holder', password: PASSWORD, clientId: 'agent.holder' });
+    const operator = await connectOperator(h.broker, 'did:key:z6MkOtherOperator', { clientId: 'agent.holder' }).then(
       async (o) => { await o.close(); return 'connected'; },
       (error: Error) => error.message,
     );
-    expect(operator).toMatch(/Client Identifier not valid|Identifier rejected/i);
+    expect(operator).toMatch(/Not authorized/i);
     expect(holder.client.connected).toBe(true);
     await holder.client.endAsync(true);
+  });
+});
+
+describe('persistent-session takeover', () => {
+  const inbox = 'rooms/r1/agents/agent.owner/inbox';
+  /** Agent A's session (clean: false) with one QoS 1 inbox message queued while A is away. */
+  async function queuedForOwner(marker: string) {
+    const owner = await connectClient(h.url, { username: 'agent.owner', password: PASSWORD, clientId: 'agent.owner', clean: false, protocolVersion: 4 });
+    await owner.client.subscribeAsync(inbox, { qos: 1 });
+    await owner.client.endAsync();
+    await h.broker.publish(inbox, new TextEncoder().encode(json({ queued: marker })), 1);
+  }
+
+  it.each([
+    ["agent A's client id", 'agent.owner'],
+    ["a client id under agent A's", 'agent.owner/second'],
+    ["the server's client id", 'switchboard-server'],
+    ["an operator's client id", `${FACILITATOR}/console`],
+  ])('refuses agent B with valid credentials on %s (CONNACK not authorized); B never gets A\'s queued messages, A does', async (_label, clientId) => {
+    const marker = `queued-${clientId}`;
+    await queuedForOwner(marker);
+    const got: string[] = [];
+    const thief = await mqtt.connectAsync(h.url, { username: 'agent.thief', password: PASSWORD, clientId, clean: false, protocolVersion: 4, reconnectPeriod: 0 }).then(
+      async (client) => {
+        // Whatever the session held arrives before a sentinel sent on it afterwards.
+        const sentinel = new Promise<void>((resolve) => client.on('message', (_topic, payload) => (payload.toString().includes('sentinel') ? resolve() : void got.push(payload.toString()))));
+        await h.broker.publish(inbox, new TextEncoder().encode(json({ sentinel: marker })), 1);
+        await sentinel;
+        await client.endAsync(true);
+        return 'connected';
+      },
+      (error: Error) => error.message,
+    );
+    expect(thief).toMatch(/Not authorized/i);
+    expect(got).toEqual([]);
+    // The broker sends the queued message right after CONNACK: listen before connecting.
+    const owner = mqtt.connect(h.url, { username: 'agent.owner', password: PASSWORD, clientId: 'agent.owner', clean: false, protocolVersion: 4, reconnectPeriod: 0 });
+    await new Promise<void>((resolve) => owner.on('message', (_topic, payload) => payload.toString().includes(marker) && resolve()));
+    await owner.endAsync(true);
+  });
+
+  it('refuses an operator on an agent\'s client id, and an agent on the console\'s', async () => {
+    const operator = await connectOperator(h.broker, 'did:key:z6MkOtherOperator', { clientId: 'agent.owner' }).then(
+      async (o) => { await o.close(); return 'connected'; },
+      (error: Error) => error.message,
+    );
+    expect(operator).toMatch(/Not authorized/i);
+    expect(await tryConnect(h.url, { username: 'agent.thief', password: PASSWORD, clientId: 'did:key:z6MkOtherOperator/console', protocolVersion: 5 })).toMatch(/Not authorized/i);
+  });
+
+  it('lets each identity use its own: the agent id, ids under it, the console\'s DID namespace and server-assigned ids', async () => {
+    for (const clientId of ['agent.owner', 'agent.owner/worker-1', '']) {
+      expect(await tryConnect(h.url, { username: 'agent.owner', password: PASSWORD, clientId, protocolVersion: 5 })).toBe('connected');
+    }
+    for (const clientId of [`did:key:z6MkOtherOperator/console`, '']) {
+      const operator = await connectOperator(h.broker, 'did:key:z6MkOtherOperator', { clientId });
+      await operator.close();
+    }
+  });
+});
+
+describe("a facilitator's publish is read strictly", () => {
+  const say = (marker: string, roomId = 'r1') => ({ id: `say_${++seq}`, type: 'say', room_id: roomId, from: { kind: 'user', id: FACILITATOR }, ts: nowS(), payload: { text: marker } });
+  const stored = async (marker: string) =>
+    (await h.store.listMessages({ roomId: 'r1', limit: 10_000 })).messages.filter((m) => new TextDecoder().decode(m.payload).includes(marker));
+
+  it.each([
+    // JSON.parse keeps the last `type`: checked as a say, read elsewhere as the first.
+    ['a duplicated key', (marker: string) => json(say(marker)).replace('"type":"say"', '"type":"mic_grant","type":"say"')],
+    ['a duplicated room_id', (marker: string) => json(say(marker)).replace('"room_id":"r1"', '"room_id":"r2","room_id":"r1"')],
+    ['a room_id other than the topic\'s', (marker: string) => json(say(marker, 'r2'))],
+  ])('refuses %s; nothing is delivered or stored', async (_label, payload) => {
+    const marker = `strict-${++seq}`;
+    await expect(facilitator.client.publishAsync('rooms/r1/public', payload(marker), { qos: 1 })).rejects.toThrow(/Not authorized|invalid_envelope|room_mismatch/i);
+    expect(await receivedBefore(w, `after-${marker}`)).not.toContainEqual(expect.stringContaining(marker));
+    expect(await stored(marker)).toEqual([]);
+  });
+
+  it('still routes a well-formed say for the topic\'s room', async () => {
+    const marker = `strict-ok-${++seq}`;
+    await facilitator.client.publishAsync('rooms/r1/public', json(say(marker)), { qos: 1 });
+    await w.until('rooms/r1/public', marker);
+    expect(await stored(marker)).toHaveLength(1);
   });
 });
 
@@ -143,8 +228,8 @@ describe('a forged `from`', () => {
 });
 
 describe('cross-room injection', () => {
-  it('ignores a grant for room r2 published on r1\'s control topic: neither room gets the grant', async () => {
-    await facilitator.client.publishAsync('rooms/r1/control', json(grant('r2', 'cross_task')), { qos: 1 });
+  it('refuses a grant for room r2 published on r1\'s control topic: neither room gets the grant', async () => {
+    await expect(facilitator.client.publishAsync('rooms/r1/control', json(grant('r2', 'cross_task')), { qos: 1 })).rejects.toThrow(/Not authorized/i);
     await facilitator.client.publishAsync('rooms/r1/control', json(grant('r1', 'cross_probe')), { qos: 1 });
     for (let i = 0; i < 10_000 && !(await h.store.getGrant('r1', 'agent.victim', 'cross_probe')); i++) await new Promise((r) => setImmediate(r));
     expect(await h.store.getGrant('r1', 'agent.victim', 'cross_task')).toBeUndefined();

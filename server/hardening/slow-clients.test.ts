@@ -41,11 +41,11 @@ async function scene(limits: SendLimits): Promise<Scene> {
   const harness = (h = await startRoomHarness({ sendLimits: limits }));
   const agent = await harness.agent('healthy-agent');
   await agent.client.subscribeAsync(TOPIC, { qos: 1 });
-  const console_ = await connectOperator(harness.broker, 'did:key:z6MkSlowHealthyConsole', { role: 'observer', clientId: 'healthy-console' });
+  const console_ = await connectOperator(harness.broker, 'did:key:z6MkSlowHealthyConsole', { role: 'observer', clientId: 'did:key:z6MkSlowHealthyConsole/healthy-console' });
   closers.push(() => console_.close());
   await console_.client.subscribeAsync('rooms/#', { qos: 1 });
   const frozen = [
-    await frozenOperator(harness.broker, 'did:key:z6MkSlowFrozenConsole', 'frozen-console', 'rooms/#'),
+    await frozenOperator(harness.broker, 'did:key:z6MkSlowFrozenConsole', 'did:key:z6MkSlowFrozenConsole/frozen-console', 'rooms/#'),
     await frozenAgent(harness.url, 'frozen-agent', PASSWORD, 'rooms/+/public'),
   ];
   for (const f of frozen) closers.push(() => f.close());
@@ -90,8 +90,8 @@ describe('a console and an agent that subscribe and never read', () => {
     // frame its socket was sending.
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(limits.maxBufferedBytes + 2 * (MESSAGE.length + 64));
-    expect(cuts.filter((line) => line.includes('send_buffer_full')).map((line) => /"([^"]+)"/.exec(line)?.[1]).sort()).toEqual(['frozen-agent', 'frozen-console']);
-    expect(harness.broker.queuedBytes('healthy-console')).toBe(0);
+    expect(cuts.filter((line) => line.includes('send_buffer_full')).map((line) => /"([^"]+)"/.exec(line)?.[1]).sort()).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
+    expect(harness.broker.queuedBytes('did:key:z6MkSlowHealthyConsole/healthy-console')).toBe(0);
   });
 
   it('are cut at their drain deadline when what they hold stays under the budget', async () => {
@@ -109,7 +109,7 @@ describe('a console and an agent that subscribe and never read', () => {
     }
     expect(backedUp.size).toBe(frozen.length);
     await until(() => frozen.every((f) => harness.broker.queuedBytes(f.clientId) === undefined), 'both frozen clients disconnected');
-    expect(cuts.filter((line) => line.includes('drain_timeout')).map((line) => /"([^"]+)"/.exec(line)?.[1]).sort()).toEqual(['frozen-agent', 'frozen-console']);
+    expect(cuts.filter((line) => line.includes('drain_timeout')).map((line) => /"([^"]+)"/.exec(line)?.[1]).sort()).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
     expect(cuts.some((line) => line.includes('send_buffer_full'))).toBe(false);
     await until(() => agent.received.length >= sent && healthyConsole.received.length >= sent, 'healthy subscribers got every message');
     expectAllInOrder(agent, sent);

@@ -6,7 +6,7 @@ import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
 const agent: BrokerIdentity = { kind: 'agent', agentId: 'agent.researcher' };
 const facilitator: BrokerIdentity = { kind: 'operator', did: 'did:key:z6MkF', role: 'facilitator' };
 const observer: BrokerIdentity = { kind: 'operator', did: 'did:key:z6MkO', role: 'observer' };
-const env = (type: string, fromId = 'did:key:z6MkF', fromKind = 'user') => ({ type, fromKind, fromId });
+const env = (type: string, fromId = 'did:key:z6MkF', fromKind = 'user', roomId = 'r1') => ({ type, roomId, fromKind, fromId });
 
 describe('topic filters', () => {
   it.each([
@@ -100,6 +100,8 @@ describe('§8 ACL: operators', () => {
     ['rooms/r1/agents/a/heartbeat', env('heartbeat'), false],
     ['rooms/r1/public', env('say', 'did:key:z6MkOther'), false],
     ['rooms/r1/public', env('say', 'did:key:z6MkF', 'agent'), false],
+    ['rooms/r1/public', env('say', 'did:key:z6MkF', 'user', 'r2'), false],
+    ['rooms/r1/control', env('mic_grant', 'did:key:z6MkF', 'user', 'r2'), false],
   ])('facilitator publish %s %j → %s', (topic, envelope, ok) => {
     expect(mayPublish(facilitator, { topic, retain: false, envelope }).ok).toBe(ok);
   });

@@ -41,8 +41,8 @@ export function maySubscribe(identity: BrokerIdentity, filter: string): AclVerdi
 export interface PublishRequest {
   readonly topic: string;
   readonly retain: boolean;
-  /** The envelope's type and sender, when the payload parsed; operators' publishes need them. */
-  readonly envelope?: { readonly type: string; readonly fromKind: string; readonly fromId: string };
+  /** The envelope's type, room and sender, when the payload is an AOR envelope; operators' publishes need them. */
+  readonly envelope?: { readonly type: string; readonly roomId: string; readonly fromKind: string; readonly fromId: string };
 }
 
 export function mayPublish(identity: BrokerIdentity, request: PublishRequest): AclVerdict {
@@ -65,6 +65,8 @@ export function mayPublish(identity: BrokerIdentity, request: PublishRequest): A
   const envelope = request.envelope;
   if (!envelope) return deny('invalid_envelope');
   if (!types.includes(envelope.type)) return deny('type_not_permitted_on_topic');
+  // The room is named twice; readers downstream trust either, so both must agree (AOR §3, §4).
+  if (envelope.roomId !== topic.roomId) return deny('room_mismatch');
   // A facilitator speaks as itself: the envelope names the operator's own DID.
   if (envelope.fromKind !== 'user' || envelope.fromId !== identity.did) return deny('sender_mismatch');
   return allow;

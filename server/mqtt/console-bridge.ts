@@ -23,6 +23,8 @@ export interface ConsoleBridgeOptions {
   readonly now: () => number;
   /** What the consoles' aedes holds for a console that stops reading (send-limits.ts). */
   readonly sendLimits?: SendLimits;
+  /** How often open consoles' sessions are checked again (ms); see EmbeddedBrokerOptions. */
+  readonly revalidateEveryMs?: number;
 }
 
 /** What the console reads: the rooms and the console's own notices (review queue, moderation). */
@@ -44,6 +46,7 @@ export class ConsoleBridge {
     const local = await EmbeddedBroker.create({
       now: options.now,
       ...(options.sendLimits ? { sendLimits: options.sendLimits } : {}),
+      ...(options.revalidateEveryMs ? { revalidateEveryMs: options.revalidateEveryMs } : {}),
       // Agents use the external broker; here only session-authenticated consoles connect.
       verifyAgent: async () => false,
       beforeRoute: async (message) => {
@@ -64,6 +67,11 @@ export class ConsoleBridge {
   /** Serves consoles at `/mqtt` on the console's HTTP server, authenticated by `authenticate`. */
   attachWebSocket(server: HttpServer, authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>): void {
     this.#local.attachWebSocket(server, authenticate);
+  }
+
+  /** Checks every open console's session again now; closes those that ended (EmbeddedBroker.revalidate). */
+  revalidate(): Promise<number> {
+    return this.#local.revalidate();
   }
 
   get connectedConsoles(): number {

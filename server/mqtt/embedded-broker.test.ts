@@ -50,10 +50,10 @@ describe('CONNECT', () => {
   });
 
   it("refuses a client id held by another agent instead of disconnecting it", async () => {
-    const holder = await connectClient(url, { username: 'agent.researcher', password: 'pw-researcher', clientId: 'shared-id' });
+    const holder = await connectClient(url, { username: 'agent.researcher', password: 'pw-researcher', clientId: 'agent.researcher/shared' });
     clients.push(holder);
-    const result = await tryConnect(url, { username: 'agent.analyst', password: 'pw-analyst', clientId: 'shared-id', protocolVersion: 5 });
-    expect(result).toMatch(/Client Identifier not valid|Identifier rejected/i);
+    const result = await tryConnect(url, { username: 'agent.analyst', password: 'pw-analyst', clientId: 'agent.researcher/shared', protocolVersion: 5 });
+    expect(result).toMatch(/Not authorized/i);
     expect(holder.client.connected).toBe(true);
   });
 });

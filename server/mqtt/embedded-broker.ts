@@ -1,11 +1,15 @@
 // aedes in the server process: MQTT over TCP for agents, MQTT over WebSocket at /mqtt for the
-// browser, the §8 ACL enforced on every CONNECT, PUBLISH (wills included) and SUBSCRIBE.
+// browser, the §8 ACL enforced on every CONNECT, PUBLISH (wills included) and SUBSCRIBE, each
+// client id bound to its identity (client-ids.ts), and revoked credentials ending connections.
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
+import { parseEnvelope } from '@shared/aor/envelope';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
+import { mayUseClientId } from './client-ids';
+import { DEFAULT_REVALIDATE_MS, type StillValid } from './revalidate';
 import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
 import { storageFailure } from '../store/storage-errors';
 import { applySendLimits, DEFAULT_SEND_LIMITS, queuedBytes, type SendLimits } from './send-limits';
@@ -15,8 +19,17 @@ import { topicMatches } from './topic-filter';
 export const MAX_PACKET_BYTES = 512 * 1024;
 
 export interface EmbeddedBrokerOptions {
-  /** Checks an agent's MQTT username/password against the stored credential. */
-  readonly verifyAgent: (agentId: string, password: string) => Promise<boolean>;
+  /**
+   * Checks an agent's MQTT username/password against the stored credential. A function accepts
+   * the agent and is asked again while the agent stays connected: false then ends the connection
+   * (the credential was removed or rotated). `true` accepts it for as long as it stays.
+   */
+  readonly verifyAgent: (agentId: string, password: string) => Promise<boolean | StillValid>;
+  /**
+   * How often every open connection's credential is checked again (ms), and how long an agent's
+   * publish may rely on the last check; an operator's publish is always checked. Default 2 s.
+   */
+  readonly revalidateEveryMs?: number;
   /**
    * Runs after the ACL allows a client's publish and before the broker routes it, so a message
    * is durably recorded before anyone can see it. A throw refuses the publish.
@@ -36,34 +49,48 @@ export class RefusedPublish extends Error {
 const authError = (message: string, returnCode: number): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
-/** A summary of an operator's envelope, which the ACL needs to check type and sender. */
-function envelopeSummary(payload: Buffer): PublishRequest['envelope'] {
-  try {
-    const parsed = JSON.parse(payload.toString('utf8')) as { type?: unknown; from?: { kind?: unknown; id?: unknown } };
-    if (typeof parsed.type !== 'string' || typeof parsed.from?.kind !== 'string' || typeof parsed.from.id !== 'string') return undefined;
-    return { type: parsed.type, fromKind: parsed.from.kind, fromId: parsed.from.id };
-  } catch {
-    return undefined;
-  }
+/**
+ * A summary of an operator's envelope, which the ACL needs to check type, sender and room. Read
+ * by the strict reader every AOR message goes through (duplicate keys refused, schema checked):
+ * what the ACL checks is then what every later reader sees.
+ */
+function envelopeSummary(payload: Buffer | string): PublishRequest['envelope'] {
+  const parsed = parseEnvelope(typeof payload === 'string' ? payload : toBytes(payload));
+  if (!parsed.ok) return undefined;
+  const envelope = parsed.value;
+  return { type: envelope.type, roomId: envelope.room_id, fromKind: envelope.from.kind, fromId: envelope.from.id };
+}
+
+interface LiveCheck {
+  readonly stillValid: StillValid;
+  /** An operator's publish is checked every time; an agent's relies on a check this recent. */
+  readonly everyPublish: boolean;
+  checkedAt: number;
 }
 
 export class EmbeddedBroker implements BrokerPort {
   readonly #aedes: Aedes;
   readonly #identities = new WeakMap<Client, BrokerIdentity>();
   /** Identities that authenticated a WebSocket upgrade, until its CONNECT arrives. */
-  readonly #upgradeIdentities = new WeakMap<IncomingMessage, BrokerIdentity>();
+  readonly #upgradeIdentities = new WeakMap<IncomingMessage, { identity: BrokerIdentity; stillValid: StillValid }>();
   readonly #handlers = new Set<{ filter: string; handler: MessageHandler }>();
   readonly #now: () => number;
   readonly #sendLimits: SendLimits;
   /** Per connected client: the bytes the process holds for it (send-limits.ts). */
   readonly #queued = new WeakMap<Client, () => number>();
+  /** Per connected client whose credential can be revoked: how to check it again. */
+  readonly #liveChecks = new WeakMap<Client, LiveCheck>();
+  readonly #revalidateEveryMs: number;
+  #revalidating: Promise<number> | undefined;
+  #revalidateTimer: NodeJS.Timeout | undefined;
   #tcp: NetServer | undefined;
   #wss: WebSocketServer | undefined;
 
-  private constructor(aedes: Aedes, now: () => number, sendLimits: SendLimits) {
+  private constructor(aedes: Aedes, now: () => number, sendLimits: SendLimits, revalidateEveryMs: number) {
     this.#aedes = aedes;
     this.#now = now;
     this.#sendLimits = sendLimits;
+    this.#revalidateEveryMs = revalidateEveryMs;
   }
 
   static async create(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
@@ -83,25 +110,15 @@ export class EmbeddedBroker implements BrokerPort {
       },
       authorizePublish: (client, packet, callback) => {
         if (!client) return callback(null); // the server's own publishes
-        const identity = ref.broker!.#identities.get(client);
+        const broker = ref.broker!;
+        const identity = broker.#identities.get(client);
         if (!identity) return callback(new Error('not_authenticated'));
-        const verdict = mayPublish(identity, {
-          topic: packet.topic,
-          retain: packet.retain,
-          ...(identity.kind === 'operator' ? { envelope: envelopeSummary(packet.payload as Buffer) } : {}),
-        });
-        if (!verdict.ok) return callback(new Error(verdict.reason));
-        if (!options.beforeRoute) return callback(null);
-        const message = { topic: packet.topic, payload: toBytes(packet.payload), publisher: identity, receivedAt: now() };
-        Promise.resolve(options.beforeRoute(message)).then(
-          () => callback(null),
-          (error: unknown) => {
-            if (error instanceof RefusedPublish) return callback(new Error(error.message));
-            const storage = storageFailure(error);
-            if (storage) console.error(`switchboard: ${storage.code}: refused a publish on ${packet.topic} that could not be recorded.`);
-            else console.error('Refused a publish that could not be recorded:', error);
-            callback(new Error('not_recorded'));
-          },
+        // A revoked credential publishes nothing, even before the sweep closes its connection.
+        const recheck = broker.#recheckBeforePublish(client);
+        if (!recheck) return broker.#authorizePublish(identity, packet, callback, options);
+        recheck.then(
+          (valid) => (valid ? broker.#authorizePublish(identity, packet, callback, options) : broker.#revoke(client, callback)),
+          () => callback(new Error('not_checked')),
         );
       },
       authorizeSubscribe: (client, subscription, callback) => {
@@ -111,8 +128,9 @@ export class EmbeddedBroker implements BrokerPort {
         callback(null, subscription);
       },
     });
-    const broker = new EmbeddedBroker(aedes, now, sendLimits);
+    const broker = new EmbeddedBroker(aedes, now, sendLimits, options.revalidateEveryMs ?? DEFAULT_REVALIDATE_MS);
     ref.broker = broker;
+    broker.#revalidateTimer = setInterval(() => void broker.revalidate(), broker.#revalidateEveryMs).unref();
     aedes.on('publish', (packet, client) => broker.#dispatch(packet, client));
     aedes.on('clientDisconnect', (client) => {
       const identity = broker.#identities.get(client);
@@ -121,23 +139,98 @@ export class EmbeddedBroker implements BrokerPort {
     return broker;
   }
 
+  /** The ACL, then `beforeRoute` (recorded before anyone can see it). */
+  #authorizePublish(identity: BrokerIdentity, packet: PublishPacket, callback: (error?: Error | null) => void, options: EmbeddedBrokerOptions): void {
+    const verdict = mayPublish(identity, {
+      topic: packet.topic,
+      retain: packet.retain,
+      ...(identity.kind === 'operator' ? { envelope: envelopeSummary(packet.payload) } : {}),
+    });
+    if (!verdict.ok) return callback(new Error(verdict.reason));
+    if (!options.beforeRoute) return callback(null);
+    const message = { topic: packet.topic, payload: toBytes(packet.payload), publisher: identity, receivedAt: this.#now() };
+    Promise.resolve(options.beforeRoute(message)).then(
+      () => callback(null),
+      (error: unknown) => {
+        if (error instanceof RefusedPublish) return callback(new Error(error.message));
+        const storage = storageFailure(error);
+        if (storage) console.error(`switchboard: ${storage.code}: refused a publish on ${packet.topic} that could not be recorded.`);
+        else console.error('Refused a publish that could not be recorded:', error);
+        callback(new Error('not_recorded'));
+      },
+    );
+  }
+
   async #authenticate(client: Client, username: string | undefined, password: Buffer | undefined, options: EmbeddedBrokerOptions) {
     let identity: BrokerIdentity | undefined;
+    let stillValid: StillValid | undefined;
     if (client.req) {
       // WebSocket: the upgrade was authenticated by the operator's session cookie.
-      identity = this.#upgradeIdentities.get(client.req);
-      if (!identity) throw authError('not_authorized', 5);
+      const upgrade = this.#upgradeIdentities.get(client.req);
+      if (!upgrade) throw authError('not_authorized', 5);
+      identity = upgrade.identity;
+      stillValid = upgrade.stillValid;
     } else {
       if (!username || !password) throw authError('bad_username_or_password', 4);
-      if (!(await options.verifyAgent(username, password.toString('utf8')))) throw authError('bad_username_or_password', 4);
+      const verified = await options.verifyAgent(username, password.toString('utf8'));
+      if (!verified) throw authError('bad_username_or_password', 4);
       identity = { kind: 'agent', agentId: username };
+      if (typeof verified === 'function') stillValid = verified;
     }
+    if (!mayUseClientId(identity, client.id, isAssignedId(client))) throw authError('not_authorized', 5);
     // A client id in use by another identity cannot be taken over (MQTT would disconnect the
     // current holder): refuse the newcomer instead.
     const holder = this.#connected(client.id);
     const holderIdentity = holder ? this.#identities.get(holder) : undefined;
     if (holderIdentity && !sameIdentity(holderIdentity, identity)) throw authError('identifier_rejected', 2);
     this.#identities.set(client, identity);
+    if (stillValid) this.#liveChecks.set(client, { stillValid, everyPublish: identity.kind === 'operator', checkedAt: this.#now() });
+  }
+
+  /** Undefined when the client's last check still stands for this publish, else the check. */
+  #recheckBeforePublish(client: Client): Promise<boolean> | undefined {
+    const live = this.#liveChecks.get(client);
+    if (!live) return undefined;
+    const now = this.#now();
+    if (!live.everyPublish && now - live.checkedAt < this.#revalidateEveryMs) return undefined;
+    return live.stillValid().then((valid) => {
+      if (valid) live.checkedAt = now;
+      return valid;
+    });
+  }
+
+  #revoke(client: Client, callback?: (error: Error) => void): void {
+    callback?.(new Error('not_authorized'));
+    console.log(`switchboard: disconnected MQTT client ${JSON.stringify(client.id ?? '')}: its credential or session was revoked.`);
+    client.close();
+  }
+
+  /**
+   * Checks every open connection's credential again and closes those revoked (removed or rotated
+   * agent credentials; operators logged out, expired, removed or whose role changed). Runs every
+   * `revalidateEveryMs`; the server also calls it when it revokes something itself. Resolves to
+   * how many connections it closed.
+   */
+  revalidate(): Promise<number> {
+    this.#revalidating ??= this.#revalidateAll().finally(() => (this.#revalidating = undefined));
+    return this.#revalidating;
+  }
+
+  async #revalidateAll(): Promise<number> {
+    const clients = Object.values((this.#aedes as unknown as { clients: Record<string, Client | undefined> }).clients);
+    const verdicts = await Promise.all(
+      clients.map(async (client) => {
+        const live = client && this.#liveChecks.get(client);
+        if (!live) return false;
+        const now = this.#now();
+        // A store that cannot answer revokes nothing; the publish path refuses meanwhile.
+        const valid = await live.stillValid().catch(() => true);
+        if (valid) live.checkedAt = now;
+        else if (!client.closed) this.#revoke(client);
+        return !valid;
+      }),
+    );
+    return verdicts.filter(Boolean).length;
   }
 
   #dispatch(packet: PublishPacket, client: Client | null): void {
@@ -192,7 +285,9 @@ export class EmbeddedBroker implements BrokerPort {
   /**
    * MQTT over WebSocket at `/mqtt` on the console's HTTP server. `authenticate` resolves the
    * operator from the upgrade request (session cookie, same origin); without one the upgrade is
-   * refused before any MQTT byte is read.
+   * refused before any MQTT byte is read. It is asked again about the same request while the
+   * connection is open: once it answers otherwise (logged out, expired, another role), the
+   * connection ends.
    */
   attachWebSocket(server: HttpServer, authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>): void {
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PACKET_BYTES, handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false) });
@@ -205,7 +300,11 @@ export class EmbeddedBroker implements BrokerPort {
           if (!identity) return refuseUpgrade(socket, 401, 'Unauthorized');
           (socket as Socket).setNoDelay?.(true);
           wss.handleUpgrade(request, socket, head, (ws) => {
-            this.#upgradeIdentities.set(request, identity);
+            const stillValid: StillValid = async () => {
+              const again = await authenticate(request);
+              return again !== null && sameGrant(again, identity);
+            };
+            this.#upgradeIdentities.set(request, { identity, stillValid });
             const stream = createWebSocketStream(ws);
             stream.on('error', () => stream.destroy());
             // The stream hands ws one frame at a time: the rest waits in the stream's queue.
@@ -242,6 +341,7 @@ export class EmbeddedBroker implements BrokerPort {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#revalidateTimer);
     for (const client of this.#wss?.clients ?? []) client.terminate();
     await new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
     // A TCP server's close waits for every open connection to end, and connected agents never
@@ -260,6 +360,17 @@ function sameIdentity(a: BrokerIdentity, b: BrokerIdentity): boolean {
   if (a.kind === 'agent' && b.kind === 'agent') return a.agentId === b.agentId;
   if (a.kind === 'operator' && b.kind === 'operator') return a.did === b.did;
   return false;
+}
+
+/** The same identity with the same rights (an operator's role included). */
+function sameGrant(a: BrokerIdentity, b: BrokerIdentity): boolean {
+  return sameIdentity(a, b) && (a.kind !== 'operator' || b.kind !== 'operator' || a.role === b.role);
+}
+
+/** Whether aedes chose the client's id (it sent an empty one); `_assignedClientId` is not in aedes' typings. */
+function isAssignedId(client: Client): boolean {
+  const assigned = (client as unknown as { _assignedClientId?: string })._assignedClientId;
+  return assigned !== undefined && assigned === client.id;
 }
 
 function toBytes(payload: Buffer | string): Uint8Array {

@@ -1,6 +1,7 @@
 // Agent credentials and the §8 ACL provisioned through Mosquitto's dynamic-security plugin, and
 // enforced by a private Mosquitto 2 (never the system broker), through real MQTT 3.1.1 and 5
 // clients. "Never arrives" is shown with a sentinel, not a timer (test-support/mqtt-clients.ts).
+import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, subscribeCode, tryConnect, type TestClient } from '../test-support/mqtt-clients';
 import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
@@ -87,6 +88,31 @@ describe.skipIf(!found.ok)('provisioning through dynamic security', () => {
     await server.client.publishAsync('rooms/r1/public', 'server-still-here', { qos: 1 });
     await everything.until('rooms/r1/public', 'server-still-here');
     expect(server.client.connected).toBe(true);
+  });
+
+  it("refuses an agent resuming another's persistent session: the queued QoS 1 messages wait for their owner", async () => {
+    const inbox = `rooms/r1/agents/${R}/inbox`;
+    const owner = await connectClient(broker.url, { username: R, password: 'pw-researcher', clientId: R, clean: false, protocolVersion: 4 });
+    await owner.client.subscribeAsync(inbox, { qos: 1 });
+    await owner.client.endAsync();
+    await server.client.publishAsync(inbox, 'queued-for-owner', { qos: 1 });
+    const attempt = await tryConnect(broker.url, { username: A, password: 'pw-analyst', clientId: R, clean: false, protocolVersion: 4 });
+    expect(attempt).toMatch(/Bad User Name or Password|Not authorized/i);
+    // The broker sends the queued message right after CONNACK: listen before connecting.
+    const back = mqtt.connect(broker.url, { username: R, password: 'pw-researcher', clientId: R, clean: false, protocolVersion: 4, reconnectPeriod: 0 });
+    const received = await new Promise<string>((resolve) => back.on('message', (topic, payload) => topic === inbox && resolve(payload.toString())));
+    expect(received).toBe('queued-for-owner');
+    await back.endAsync(true);
+  });
+
+  it('rotating an agent\'s password disconnects the connection made with the old one', async () => {
+    await admin.addAgent('agent.rotated', 'old-pw');
+    const before = await connectClient(broker.url, { username: 'agent.rotated', password: 'old-pw', clientId: 'agent.rotated' });
+    const closed = new Promise<void>((resolve) => before.client.once('close', () => resolve()));
+    expect(await admin.addAgent('agent.rotated', 'new-pw')).toBe('updated');
+    await closed;
+    expect(await tryConnect(broker.url, { username: 'agent.rotated', password: 'new-pw', clientId: 'agent.rotated' })).toBe('connected');
+    await before.client.endAsync(true);
   });
 
   it('is idempotent, and adding again replaces the password', async () => {

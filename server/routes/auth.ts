@@ -33,6 +33,8 @@ export interface AuthDeps {
    * claimed DID costs nothing, so nobody can spend another operator's budget (decisions-server §26).
    */
   readonly didLimiter?: TokenBucketLimiter;
+  /** Told after a logout or a re-enrollment (a new role): the broker then checks open /mqtt sockets at once. */
+  readonly sessionsChanged?: () => void;
 }
 
 const Did = z.string().max(128).refine(isDidKey, 'must be an Ed25519 did:key (did:key:z…)');
@@ -123,6 +125,7 @@ export function authRoutes(deps: AuthDeps) {
         // An operator enrolling again takes the new link's role.
         await store.putOperator({ did: body.did, role, createdAt: now });
         await store.appendAudit({ at: now, actorDid: body.did, action: 'operator_enrolled', roomId: null, messageId: null, details: { role } });
+        deps.sessionsChanged?.();
         return c.json(await startSession(c, { did: body.did, role }), 200);
       })
       // Not rate limited: the console asks on every load, and a 256-bit token is not guessable.
@@ -133,6 +136,7 @@ export function authRoutes(deps: AuthDeps) {
       .post('/logout', limited, limitedBody, async (c) => {
         const token = sessionTokenFromCookieHeader(c.req.header('cookie'));
         if (token !== undefined) await store.deleteSession(tokenHash(token));
+        deps.sessionsChanged?.();
         deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Strict', secure: isHttps(c) });
         return c.body(null, 204);
       })

@@ -1,6 +1,7 @@
 // Real MQTT clients for integration tests, and a way to show that a message never arrives
 // without timing: a sentinel sent afterwards on an allowed path arrives first, so anything
 // that was going to arrive would already have.
+import { randomUUID } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 
 export interface Received {
@@ -15,8 +16,15 @@ export interface TestClient {
   until(topic: string, marker: string): Promise<Received[]>;
 }
 
+/**
+ * A client id the broker accepts for these credentials (server/mqtt/client-ids.ts): one under the
+ * agent's own id, or, without a username (a console), an empty one the broker assigns.
+ */
+export const ownClientId = (options: IClientOptions) =>
+  options.clientId ?? (options.username ? `${options.username}/${randomUUID().slice(0, 8)}` : '');
+
 export async function connectClient(url: string, options: IClientOptions = {}): Promise<TestClient> {
-  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5_000, protocolVersion: 5, ...options });
+  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5_000, protocolVersion: 5, ...options, clientId: ownClientId(options) });
   const received: Received[] = [];
   const waiters: { topic: string; marker: string; resolve: (r: Received[]) => void }[] = [];
   client.on('message', (topic, payload) => {
@@ -43,7 +51,7 @@ export async function connectClient(url: string, options: IClientOptions = {}): 
 /** Connection refusal as an error message, or 'connected'. */
 export async function tryConnect(url: string, options: IClientOptions): Promise<string> {
   try {
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5_000, ...options });
+    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5_000, ...options, clientId: ownClientId(options) });
     await client.endAsync(true);
     return 'connected';
   } catch (error) {

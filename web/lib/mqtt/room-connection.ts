@@ -60,7 +60,9 @@ const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(()
 function startClient(): void {
   if (client || openRooms.size === 0) return;
   store.setStatus('connecting');
-  const c = new WorkerMqttClient({ url: brokerUrl(), clientId: `console_${crypto.randomUUID()}` });
+  // An empty client id: the broker assigns a fresh one to each connection. Client ids are bound
+  // to identities (server/mqtt/client-ids.ts), and a console keeps no session between connections.
+  const c = new WorkerMqttClient({ url: brokerUrl(), clientId: '' });
   client = c;
   c.on('connect', () => {
     if (attempt > 0) void queryClient.invalidateQueries({ queryKey: ['health'] });

@@ -3,6 +3,7 @@
 
 export interface ConnectOptions {
   readonly url: string;
+  /** Empty: the broker assigns one. */
   readonly clientId: string;
 }
 
