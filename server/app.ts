@@ -86,7 +86,7 @@ export function createApp(options: AppOptions) {
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
     .get('/oap/manifest', (c) => c.json(negotiations.manifest, 200))
-    .route('/oap/negotiation', negotiationRoutes(negotiations))
+    .route('/oap/negotiation', negotiationRoutes(negotiations, { store: options.store, clock }))
     .route('/oap/transparency-log', transparencyLogRoutes(negotiations))
     .route('/api/negotiations', negotiationConsoleRoutes(negotiations, { store: options.store, clock }))
     .route('/api/agora/threads', agoraThreadRoutes(relay.services, { store: options.store, clock }))

@@ -52,7 +52,8 @@ export class NegotiationService {
   readonly manifest: ManifestDeclaration;
   readonly limits: NegotiationLimits;
   readonly #clock: Clock;
-  readonly #check: DidSignatureCheck;
+  /** The server's Ed25519 check over did:key signatures (documents and signed reads alike). */
+  readonly check: DidSignatureCheck;
 
   constructor(options: NegotiationServiceOptions) {
     this.store = options.store;
@@ -61,7 +62,7 @@ export class NegotiationService {
     const limits = toolLimits(this.manifest);
     this.limits = options.clockSkewMs === undefined ? limits : { ...limits, clockSkewMs: options.clockSkewMs };
     const verifier = options.verifier;
-    this.#check = (did, message, signature) => verifier.verify(did, message, signature);
+    this.check = (did, message, signature) => verifier.verify(did, message, signature);
   }
 
   now(): number {
@@ -71,7 +72,7 @@ export class NegotiationService {
   /** POST /oap/negotiation/open. */
   async open(body: unknown): Promise<Result<NegotiationRecord>> {
     const now = this.#clock.now();
-    const opened = openNegotiation(body, { now, limits: this.limits, verify: this.#check });
+    const opened = openNegotiation(body, { now, limits: this.limits, verify: this.check });
     if (!opened.ok) return opened;
     const state = opened.value;
     const created = await this.store.create({ id: state.negotiation_id, state, limits: this.limits, deadlineAt: null, createdAt: now });
@@ -83,7 +84,7 @@ export class NegotiationService {
   /** POST /oap/negotiation/{id}/{propose|accept|reject|withdraw}. */
   async apply(id: string, type: PartyEvent, body: unknown): Promise<Result<Applied>> {
     return this.#decide(id, (record, now) => {
-      const ctx = { now, limits: record.limits, verify: this.#check };
+      const ctx = { now, limits: record.limits, verify: this.check };
       const next = transition(record.state, { type, document: body }, ctx);
       if (!next.ok) return next;
       const agreement = next.value.agreement;
@@ -92,7 +93,7 @@ export class NegotiationService {
       return ok({
         ...save,
         // A clock behind the head (another instance, a step back) must not refuse a valid acceptance.
-        appendLog: (head) => appendEntry(head, { agreement, now: head === null ? now : Math.max(now, Date.parse(head.timestamp)), verify: this.#check }),
+        appendLog: (head) => appendEntry(head, { agreement, now: head === null ? now : Math.max(now, Date.parse(head.timestamp)), verify: this.check }),
       });
     });
   }
@@ -100,7 +101,7 @@ export class NegotiationService {
   /** POST /oap/negotiation/{id}/agreement/cosign: the proposer's signature (decisions §13). */
   async cosign(id: string, body: unknown): Promise<Result<Applied>> {
     return this.#decide(id, (record, now) => {
-      const next = cosignAgreement(record.state, body, now, this.#check);
+      const next = cosignAgreement(record.state, body, now, this.check);
       if (!next.ok) return next;
       const agreement = next.value.agreement;
       if (agreement === null || record.logIndex === null) return fail(Code.INVALID_TRANSITION, 'The agreement is not logged yet.');
@@ -108,7 +109,7 @@ export class NegotiationService {
         state: next.value,
         deadlineAt: null,
         now,
-        updateLogView: { index: record.logIndex, decide: (entry) => updateEntrySignatures(entry, agreement, this.#check) },
+        updateLogView: { index: record.logIndex, decide: (entry) => updateEntrySignatures(entry, agreement, this.check) },
       });
     });
   }
@@ -116,7 +117,7 @@ export class NegotiationService {
   /** POST /oap/transparency-log/{index}/redact. */
   async redact(index: number, body: unknown): Promise<Result<LogEntry>> {
     const now = this.#clock.now();
-    return this.store.updateLogView(index, (entry) => applyRedactionRequest(entry, body, { now, clockSkewMs: this.limits.clockSkewMs, verify: this.#check }));
+    return this.store.updateLogView(index, (entry) => applyRedactionRequest(entry, body, { now, clockSkewMs: this.limits.clockSkewMs, verify: this.check }));
   }
 
   /**
