@@ -78,6 +78,10 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     relayPerAddress: rate(env, 'RATE_LIMIT_RELAY_ADDRESS', d.relayPerAddress),
     relayPerDid: rate(env, 'RATE_LIMIT_RELAY_DID', d.relayPerDid),
     longPollsPerAddress: polls ? Number(polls) : d.longPollsPerAddress,
+    burnsPerAddress: rate(env, 'RATE_LIMIT_BURN_ADDRESS', d.burnsPerAddress),
+    burnsPerDid: rate(env, 'RATE_LIMIT_BURN_DID', d.burnsPerDid),
+    negotiationOpensPerAddress: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_ADDRESS', d.negotiationOpensPerAddress),
+    negotiationOpensPerDid: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_DID', d.negotiationOpensPerDid),
   };
 }
 

@@ -62,6 +62,8 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   HTTP_SIGNATURE_INVALID: 401,
   HTTP_SIGNATURE_EXPIRED: 401,
   HTTP_SIGNATURE_REPLAYED: 401,
+  // The local ledger (oacop/ledger.ts): a DID burns only what it holds.
+  INSUFFICIENT_BALANCE: 402,
   // Operator login and enrollment (routes/auth.ts).
   CHALLENGE_INVALID: 401,
   SIGNATURE_INVALID: 401,

@@ -19,6 +19,8 @@ import type { DidVerifier } from '../crypto/node-verifier';
 import type { NegotiationRecord, NegotiationSave, NegotiationStore } from '../store/negotiation-store';
 import { TOOL_MANIFEST, toolLimits } from './tool-manifest';
 
+export type OpenAdmission = (openerDid: string) => { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+
 export type PartyEvent = 'propose' | 'accept' | 'reject' | 'withdraw';
 
 export interface Applied {
@@ -69,12 +71,19 @@ export class NegotiationService {
     return this.#clock.now();
   }
 
-  /** POST /oap/negotiation/open. */
-  async open(body: unknown): Promise<Result<NegotiationRecord>> {
+  /**
+   * POST /oap/negotiation/open. `admit` is asked once the open document verifies, with the
+   * opener's DID (a per-DID rate limit); its refusal stores nothing.
+   */
+  async open(body: unknown, admit?: OpenAdmission): Promise<Result<NegotiationRecord>> {
     const now = this.#clock.now();
     const opened = openNegotiation(body, { now, limits: this.limits, verify: this.check });
     if (!opened.ok) return opened;
     const state = opened.value;
+    const admitted = admit?.(state.opened_by);
+    if (admitted && !admitted.ok) {
+      return fail('RATE_LIMITED', `Too many negotiations opened by this DID; try again in ${admitted.retryAfterSeconds} s.`, { retryAfterSeconds: admitted.retryAfterSeconds });
+    }
     const created = await this.store.create({ id: state.negotiation_id, state, limits: this.limits, deadlineAt: null, createdAt: now });
     if (!created) return fail(Code.NEGOTIATION_ID_REUSED, `Negotiation ${state.negotiation_id} already exists; mint a new id.`);
     const record = await this.store.get(state.negotiation_id);

@@ -12,6 +12,8 @@ import type { NegotiationService, PartyEvent } from '../negotiation/negotiation-
 import { actionsByParty, agreementSigning, agreementVerdict, negotiationSummary } from '../negotiation/negotiation-views';
 import { negotiationReadGuard } from '../negotiation/read-access';
 import type { SessionDeps } from '../http/session';
+import type { HttpLimits } from '../http/limits';
+import { clientAddress, rateLimit, TokenBucketLimiter, tooManyRequests } from '../http/rate-limit';
 import type { NegotiationRecord } from '../store/negotiation-store';
 
 export const MAX_NEGOTIATION_BODY_BYTES = 64 * 1024;
@@ -41,16 +43,24 @@ export async function loadNegotiation(service: NegotiationService, id: string): 
   return record;
 }
 
-export function negotiationRoutes(service: NegotiationService, session: SessionDeps) {
+export type OpenLimits = Pick<HttpLimits, 'negotiationOpensPerAddress' | 'negotiationOpensPerDid'>;
+
+export function negotiationRoutes(service: NegotiationService, session: SessionDeps, limits: OpenLimits) {
+  const clock = { now: () => service.now() };
+  // Every open may end in a permanent log entry: bounded per address, and per DID once signed.
+  const opensPerAddress = new TokenBucketLimiter({ ...limits.negotiationOpensPerAddress, clock });
+  const opensPerDid = new TokenBucketLimiter({ ...limits.negotiationOpensPerDid, clock });
   const readable = negotiationReadGuard({
     session,
-    clock: { now: () => service.now() },
+    clock,
     check: service.check,
     skewSeconds: Math.ceil(service.limits.clockSkewMs / 1000),
   });
   const app = new Hono()
-    .post('/open', async (c) => {
-      const record = unwrap(await service.open(await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES)));
+    .post('/open', rateLimit(opensPerAddress, clientAddress), async (c) => {
+      const opened = await service.open(await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES), (did) => opensPerDid.take(did));
+      if (!opened.ok && opened.error.code === 'RATE_LIMITED') return tooManyRequests(c, opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
+      const record = unwrap(opened);
       return c.json({ negotiation: negotiationSummary(record, service.now()) }, 201);
     })
     .get('/:id', async (c) => c.json(await negotiationDetail(service, await readable(c, await service.store.get(c.req.param('id')))), 200))
