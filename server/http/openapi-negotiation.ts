@@ -57,6 +57,7 @@ export const NEGOTIATION_PATHS = {
         '400': coded('INVALID_DOCUMENT'), '401': coded('SIGNATURE_INVALID'), '403': coded('NOT_A_PARTY'),
         '409': coded('NEGOTIATION_ID_REUSED'), '413': coded('PAYLOAD_TOO_LARGE'),
         '422': coded('PARTIES_INVALID, CATEGORY_NOT_SUPPORTED, MAX_ROUNDS_EXCEEDED, CLOCK_SKEW'),
+        '429': coded('RATE_LIMITED: too many opens from this address or this DID (Retry-After)'),
       },
     },
   },

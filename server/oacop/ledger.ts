@@ -9,7 +9,7 @@ import { CodedError } from '@shared/errors';
 import type { BurnInvitationLookup } from './participant-agent';
 import type { AgoraRelay } from '../relay/agora-relay';
 import type { BurnRecordRow, OacopStore } from '../store/oacop-store';
-import { isAmount } from './ledger-amount';
+import { fromUnits, isAmount, toUnits } from './ledger-amount';
 
 export const BURN_INTENT = 'oapp.burn';
 
@@ -51,4 +51,16 @@ export async function recordBurn(relay: AgoraRelay, store: OacopStore, text: str
 export async function burnLookup(store: OacopStore, txId: string | undefined): Promise<BurnInvitationLookup> {
   const record = txId === undefined ? undefined : await store.getBurn(txId);
   return (id) => (record && id === record.txId ? { amount: record.amount, burnedBy: record.burnedBy, ...(record.usedFor ? { usedFor: record.usedFor } : {}) } : undefined);
+}
+
+/** What each demo agent holds at start: enough to pay for its invitations, the same on every run. */
+export const DEMO_AGENT_CREDIT = '100';
+
+/** Tops each demo agent up to DEMO_AGENT_CREDIT when it holds less (idempotent across restarts). */
+export async function creditDemoAgents(store: OacopStore, dids: readonly string[], now: number): Promise<void> {
+  const target = toUnits(DEMO_AGENT_CREDIT);
+  for (const did of dids) {
+    const held = toUnits(await store.balanceOf(did));
+    if (held < target) await store.credit(did, fromUnits(target - held), now);
+  }
 }

@@ -3,6 +3,8 @@
 // per client address and per signer DID.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgoraClient, demoIdentity } from '../demo/agora/agora-client';
+import { DEMO_CALENDARS } from '../demo/oacop/demo-calendars';
+import { oacopDemoIdentity, startOacopDemo } from '../demo/oacop/oacop-demo';
 import { relayApp, type RelayApp } from '../test-support/relay-app';
 
 let r: RelayApp;
@@ -57,5 +59,22 @@ describe('POST /api/ledger/burns', () => {
     const fromAddress: number[] = [];
     for (let i = 0; i < 400; i++) fromAddress.push((await burn(others[i % 10]!, '1')).status);
     expect(fromAddress).toContain(429);
+  });
+});
+
+describe('the demo', () => {
+  it('credits its seeded agents a fixed amount, topped up (not added) on a restart', async () => {
+    r = relayApp();
+    const fetch = (input: string, init?: RequestInit) => r.app.request(input, init);
+    const options = { fetch, baseUrl: '', seed: 2026, now: () => r.clock.now(), store: r.temp.store, pollSeconds: 1, onError: () => undefined };
+    const dids = DEMO_CALENDARS.map((profile) => oacopDemoIdentity(2026, profile).did);
+    const first = await startOacopDemo(options);
+    await first.stop();
+    expect(await Promise.all(dids.map((did) => r.temp.store.oacop.balanceOf(did)))).toEqual(dids.map(() => '100'));
+    expect(await r.temp.store.oacop.recordBurn({ txId: 'oap:tx:demo-spend', burnedBy: dids[0]!, amount: '30', burnedAt: r.clock.now() })).toBe('stored');
+    r.clock.advance(60_000);
+    const second = await startOacopDemo(options);
+    await second.stop();
+    expect(await Promise.all(dids.map((did) => r.temp.store.oacop.balanceOf(did)))).toEqual(dids.map(() => '100'));
   });
 });

@@ -2,6 +2,7 @@
 // verify by txId, read a DID's balance. No session: the signature is the authority, and a ledger
 // is public. Burns are limited per client address and per burner DID (http/limits.ts).
 import { Hono } from 'hono';
+import { isDidKey } from '@shared/crypto/did-key';
 import { CodedError, isCodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { HttpLimits } from '../http/limits';
@@ -27,7 +28,7 @@ export function ledgerRoutes(relay: AgoraRelay, store: OacopStore, limits: Pick<
     })
     .get('/balances/:did', async (c) => {
       const did = c.req.param('did');
-      if (did.length > 512) throw new CodedError('INVALID_REQUEST', 'A DID is at most 512 characters.');
+      if (!isDidKey(did)) throw new CodedError('INVALID_REQUEST', 'Balances are held by did:key DIDs.');
       return c.json({ did, balance: await store.balanceOf(did) }, 200);
     })
     .get('/burns/:txId', async (c) => {
