@@ -31,6 +31,7 @@ import { openNegotiation } from '../shared/negotiation/open-negotiation';
 import { advance, receivedAt } from '../shared/negotiation/state';
 import { linkOf, verifyChain } from '../shared/negotiation/transparency-log';
 import { buildLog, party, signed, signStatement, type Party } from './negotiation-log-fixture';
+import { UNLIMITED_HTTP_LIMITS } from '../server/http/limits';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
@@ -80,7 +81,8 @@ async function transitionsPerSecond(): Promise<void> {
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
   const verifier = new DidVerifier();
   const service = new NegotiationService({ store: store.negotiations, clock: systemClock, verifier });
-  const app = createApp({ staticDir: '/nonexistent', store, negotiations: service });
+  // It measures throughput: 1,500 opens from one address would hit the default open budget.
+  const app = createApp({ staticDir: '/nonexistent', store, negotiations: service, limits: UNLIMITED_HTTP_LIMITS });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

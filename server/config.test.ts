@@ -29,7 +29,7 @@ describe('loadConfig', () => {
   });
 
   it('reads the rate limits and the long-poll cap, with defaults the demo and the soak stay under', () => {
-    expect(loadConfig({}).limits).toEqual({
+    expect(loadConfig({}).limits).toMatchObject({
       authPerAddress: { capacity: 30, refillPerSecond: 0.5 },
       authPerDid: { capacity: 10, refillPerSecond: 10 / 60 },
       relayPerAddress: { capacity: 6000, refillPerSecond: 100 },
@@ -39,7 +39,7 @@ describe('loadConfig', () => {
       longPollsPerAddress: 64,
     });
     const set = loadConfig({ RATE_LIMIT_AUTH_ADDRESS: '5/s', RATE_LIMIT_AUTH_DID: '7/h', RATE_LIMIT_RELAY_ADDRESS: '120/min', RATE_LIMIT_RELAY_DID: '60/min', RATE_LIMIT_DIRECTORY_ADDRESS: '10/s', RATE_LIMIT_DIRECTORY_DID: '3/h', LONG_POLLS_PER_ADDRESS: '8' }).limits;
-    expect(set).toEqual({
+    expect(set).toMatchObject({
       authPerAddress: { capacity: 5, refillPerSecond: 5 },
       authPerDid: { capacity: 7, refillPerSecond: 7 / 3600 },
       relayPerAddress: { capacity: 120, refillPerSecond: 2 },
@@ -48,6 +48,24 @@ describe('loadConfig', () => {
       directoryPerDid: { capacity: 3, refillPerSecond: 3 / 3600 },
       longPollsPerAddress: 8,
     });
+  });
+
+  it('reads the burn and negotiation-open budgets', () => {
+    expect(loadConfig({}).limits).toMatchObject({
+      burnsPerAddress: { capacity: 300, refillPerSecond: 5 },
+      burnsPerDid: { capacity: 60, refillPerSecond: 1 },
+      negotiationOpensPerAddress: { capacity: 120, refillPerSecond: 2 },
+      negotiationOpensPerDid: { capacity: 30, refillPerSecond: 0.5 },
+    });
+    const set = loadConfig({ RATE_LIMIT_BURN_ADDRESS: '10/s', RATE_LIMIT_BURN_DID: '2/min', RATE_LIMIT_NEGOTIATION_OPEN_ADDRESS: '60/h', RATE_LIMIT_NEGOTIATION_OPEN_DID: '1/s' }).limits;
+    expect(set).toMatchObject({
+      burnsPerAddress: { capacity: 10, refillPerSecond: 10 },
+      burnsPerDid: { capacity: 2, refillPerSecond: 2 / 60 },
+      negotiationOpensPerAddress: { capacity: 60, refillPerSecond: 60 / 3600 },
+      negotiationOpensPerDid: { capacity: 1, refillPerSecond: 1 },
+    });
+    expect(() => loadConfig({ RATE_LIMIT_NEGOTIATION_OPEN_DID: '5' })).toThrow(/^RATE_LIMIT_NEGOTIATION_OPEN_DID must be a count per window like 30\/min/);
+    expect(() => loadConfig({ RATE_LIMIT_BURN_ADDRESS: '0/min' })).toThrow(/^RATE_LIMIT_BURN_ADDRESS must be/);
   });
 
   it.each(['30', '0/min', '30/day', 'x/min', '-1/s'])('refuses RATE_LIMIT_RELAY_DID=%s with a message naming the variable', (value) => {

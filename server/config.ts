@@ -83,6 +83,10 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     directoryPerAddress: rate(env, 'RATE_LIMIT_DIRECTORY_ADDRESS', d.directoryPerAddress),
     directoryPerDid: rate(env, 'RATE_LIMIT_DIRECTORY_DID', d.directoryPerDid),
     longPollsPerAddress: polls ? Number(polls) : d.longPollsPerAddress,
+    burnsPerAddress: rate(env, 'RATE_LIMIT_BURN_ADDRESS', d.burnsPerAddress),
+    burnsPerDid: rate(env, 'RATE_LIMIT_BURN_DID', d.burnsPerDid),
+    negotiationOpensPerAddress: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_ADDRESS', d.negotiationOpensPerAddress),
+    negotiationOpensPerDid: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_DID', d.negotiationOpensPerDid),
   };
 }
 

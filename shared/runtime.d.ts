@@ -8,3 +8,11 @@ declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean });
   decode(input?: Uint8Array): string;
 }
+/** WHATWG URL, as far as the RFC 9421 signature base reads it (shared/http-signature). */
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly href: string;
+  readonly host: string;
+  readonly pathname: string;
+  readonly search: string;
+}

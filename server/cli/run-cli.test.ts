@@ -40,6 +40,31 @@ async function withStore<T>(dataDir: string, use: (store: SqliteStore) => Promis
   }
 }
 
+describe('ledger', () => {
+  it('credits a DID (amounts add up exactly) so it can burn; prints the new balance', async () => {
+    const dataDir = freshDataDir();
+    const did = didKey();
+    expect(await cli(dataDir, 'ledger', 'credit', did, '10.5')).toEqual({ code: 0, stdout: `Credited 10.5 to ${did}; it now holds 10.5.\n`, stderr: '' });
+    const again = await cli(dataDir, 'ledger', 'credit', did, '0.25', '--json');
+    expect(JSON.parse(again.stdout)).toEqual({ did, credited: '0.25', balance: '10.75' });
+    expect(await withStore(dataDir, (store) => store.oacop.balanceOf(did))).toBe('10.75');
+  });
+
+  it.each([['0'], ['0.00'], ['1.123456789'], ['abc'], ['1e5'], ['01']])('refuses the amount %s as a usage error, crediting nothing', async (amount) => {
+    const dataDir = freshDataDir();
+    const did = didKey();
+    const run = await cli(dataDir, 'ledger', 'credit', did, amount);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^switchboard: INVALID_AMOUNT: /);
+    expect(await withStore(dataDir, (store) => store.oacop.balanceOf(did))).toBe('0');
+  });
+
+  it('refuses a DID that is not a did:key', async () => {
+    const run = await cli(freshDataDir(), 'ledger', 'credit', 'did:web:example.com', '1');
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/^switchboard: INVALID_DID: /) });
+  });
+});
+
 describe('agents', () => {
   it('add without --json says how to connect, showing the password once', async () => {
     const run = await cli(freshDataDir(), 'agents', 'add', 'bot');

@@ -10,6 +10,7 @@ import { consoleBaseUrl, createEnrollmentToken, ENROLLMENT_TTL_MS, enrollmentLin
 import { generateAgentPassword, hashPassword } from '../auth/password';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { DynsecAdmin } from '../mqtt/mosquitto-dynsec';
+import { isAmount, toUnits } from '../oacop/ledger-amount';
 import { openStore } from '../store/open-store';
 import type { OperatorRole, Store } from '../store/store';
 
@@ -35,6 +36,10 @@ Operators (people who sign in to the console with a did:key):
   operators list [--json]
   operators invite --role facilitator|observer [--base-url <url>] [--json]
                      print a one-time enrollment link, valid for 24 hours
+
+Ledger (the local OAPP ledger: a DID burns only what it holds):
+  ledger credit <did> <amount> [--json]
+                     add a positive amount (at most 8 decimals) to a did:key's balance
 
 Options:
   --json             machine-readable output: one JSON document on stdout, nothing else
@@ -126,6 +131,11 @@ function did(value: string): string {
   }
 }
 
+function amount(value: string): string {
+  if (!isAmount(value) || toUnits(value) === 0n) throw usage('INVALID_AMOUNT', `amount must be a positive decimal with at most 8 decimals, got "${value.slice(0, 40)}"`);
+  return value;
+}
+
 function baseUrl(value: string | undefined, config: Config): string {
   if (value === undefined) return consoleBaseUrl(config.host, config.port);
   let url: URL;
@@ -195,6 +205,17 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           `and deny-by-default ACLs on ${external.url}.\n` +
           (generated ? `Start the server with MQTT_PASSWORD=${password}\nThis is the only time it is shown.\n` : ''),
       );
+    },
+  },
+  'ledger credit': {
+    args: ['did', 'amount'],
+    options: ['json'],
+    async run({ args, values, io }, store) {
+      const id = did(args[0]!);
+      const credited = amount(args[1]!);
+      const balance = await store.oacop.credit(id, credited, io.now());
+      if (values.json) return json(io, { did: id, credited, balance });
+      io.stdout(`Credited ${credited} to ${id}; it now holds ${balance}.\n`);
     },
   },
   'operators add': {

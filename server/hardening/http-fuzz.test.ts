@@ -226,6 +226,7 @@ function surfaces(): Record<string, Surface> {
     'GET /api/tasks': sessionRead(() => '/api/tasks'),
     'POST /api/ledger/burns': signedRelayPost('/api/ledger/burns', () => fc.constant(null).map(() => json(envelope('REQUEST', client, { payload: { intent: 'oapp.burn', params: { amount: -1 } } })))),
     'GET /api/ledger/burns/:txId': publicRead(junkSegment.map((id) => `/api/ledger/burns/${id}`)),
+    'GET /api/ledger/balances/:did': publicRead(junkSegment.map((id) => `/api/ledger/balances/${id}`)),
     'GET /api/services': sessionRead(() => '/api/services'),
     'POST /api/services': bodyRoute('POST', () => '/api/services', { name: 'Relay', url: 'http://127.0.0.1:9/', kind: 'relay' }, 'facilitator', MAX_REQUEST_BODY_BYTES),
     'DELETE /api/services/:id': sessionRoute('DELETE', junkSegment.map((id) => `/api/services/${id}`)),

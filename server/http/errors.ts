@@ -57,6 +57,13 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   ...NEGOTIATION_STATUS_BY_CODE,
   INVALID_REQUEST: 400,
   UNAUTHORIZED: 401,
+  // RFC 9421 signed reads of a negotiation (negotiation/read-access.ts).
+  HTTP_SIGNATURE_MISSING: 401,
+  HTTP_SIGNATURE_INVALID: 401,
+  HTTP_SIGNATURE_EXPIRED: 401,
+  HTTP_SIGNATURE_REPLAYED: 401,
+  // The local ledger (oacop/ledger.ts): a DID burns only what it holds.
+  INSUFFICIENT_BALANCE: 402,
   // Operator login and enrollment (routes/auth.ts).
   CHALLENGE_INVALID: 401,
   SIGNATURE_INVALID: 401,

@@ -23,6 +23,14 @@ export interface HttpLimits {
   readonly directoryPerDid: Rate;
   /** GET /events long-polls one client address may hold open at once. */
   readonly longPollsPerAddress: number;
+  /** POST /api/ledger/burns per client address, counted before the body is read. */
+  readonly burnsPerAddress: Rate;
+  /** POST /api/ledger/burns per burner DID, counted once the burn's signature verifies. */
+  readonly burnsPerDid: Rate;
+  /** POST /oap/negotiation/open per client address, counted before the body is read. */
+  readonly negotiationOpensPerAddress: Rate;
+  /** POST /oap/negotiation/open per opening DID, counted once the open document verifies. */
+  readonly negotiationOpensPerDid: Rate;
 }
 
 const WINDOW_SECONDS = { s: 1, min: 60, h: 3600 } as const;
@@ -50,6 +58,13 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   directoryPerDid: rate('20/min'),
   // The soak holds 20 long-polls from loopback, the demo agents about a dozen.
   longPollsPerAddress: 64,
+  // A burn pays for one invitation (OACoP §6.2); the demo and the journeys burn a handful.
+  burnsPerAddress: rate('300/min'),
+  burnsPerDid: rate('60/min'),
+  // The demo opens a few negotiations a minute, the journeys a handful; each may end in a
+  // permanent log entry, so a burst of self-dealing ones is what this bounds.
+  negotiationOpensPerAddress: rate('120/min'),
+  negotiationOpensPerDid: rate('30/min'),
 };
 
 /** For tests and benches that measure something else: no budget is ever reached. */
@@ -61,4 +76,8 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   directoryPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   directoryPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   longPollsPerAddress: 1e9,
+  burnsPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  burnsPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  negotiationOpensPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  negotiationOpensPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };

@@ -140,9 +140,9 @@ export const OPENAPI_DOCUMENT = {
     '/api/ledger/burns': {
       post: {
         summary: 'Burn credits in the local ledger standing in for OAPP (OACoP §6.2)',
-        description: 'A signed REQUEST with payload.intent "oapp.burn" and payload.params.amount (positive decimal string). The burner is the signer; txId is oap:tx:<envelope id>. The same envelope again answers the same record.',
+        description: 'A signed REQUEST with payload.intent "oapp.burn" and payload.params.amount (positive decimal string). The burner is the signer; txId is oap:tx:<envelope id>. The same envelope again answers the same record. A DID burns only what it holds (credited with `cli ledger credit`); burns are rate limited per address and per DID.',
         requestBody: signedBody('Burn envelope'),
-        responses: { '201': { description: 'Recorded', content: json(ref('Burn')) }, '400': error('Invalid envelope or amount'), '403': error('Bad signature'), '409': error('txId exists with other content') },
+        responses: { '201': { description: 'Recorded', content: json(ref('Burn')) }, '400': error('Invalid envelope or amount'), '402': error('INSUFFICIENT_BALANCE: nothing stored, nothing debited'), '403': error('Bad signature'), '409': error('txId exists with other content'), '429': error('RATE_LIMITED (Retry-After)') },
       },
     },
     '/api/ledger/burns/{txId}': {
@@ -150,6 +150,13 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Verify a proofOfBurn by txId',
         parameters: [{ name: 'txId', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '200': { description: 'The burn', content: json(ref('Burn')) }, '404': error('Unknown txId') },
+      },
+    },
+    '/api/ledger/balances/{did}': {
+      get: {
+        summary: 'A did:key\'s balance in the local ledger ("0" when never credited)',
+        parameters: [{ name: 'did', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'The balance', content: json({ type: 'object', properties: { did: { type: 'string' }, balance: { type: 'string' } } }) }, '400': error('Not a did:key') },
       },
     },
     '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },

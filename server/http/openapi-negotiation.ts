@@ -4,6 +4,14 @@
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
 const coded = (description: string) => ({ description, content: json(ref('CodedError')) });
+
+// docs/decisions-negotiation.md §36.
+const READ_AUTH = 'Public negotiations: anyone. Others: an operator session, or an RFC 9421 signature by a party (Signature-Input/Signature; alg ed25519, keyid = the party did:key; covering @method @authority @path @query; created within 120 s; a fresh nonce).';
+const READ_REFUSALS = {
+  '401': coded('HTTP_SIGNATURE_MISSING, HTTP_SIGNATURE_INVALID, HTTP_SIGNATURE_EXPIRED, HTTP_SIGNATURE_REPLAYED'),
+  '403': coded('NOT_A_PARTY'),
+  '404': coded('NOT_FOUND (with a session)'),
+};
 const body = (name: string, description: string) => ({ required: true, description, content: json(ref(name)) });
 const idParam = { name: 'id', in: 'path', required: true, description: 'negotiation_id (neg_…)', schema: { type: 'string' } };
 const indexParam = { name: 'index', in: 'path', required: true, description: 'Log index, from 0', schema: { type: 'integer', minimum: 0 } };
@@ -49,15 +57,16 @@ export const NEGOTIATION_PATHS = {
         '400': coded('INVALID_DOCUMENT'), '401': coded('SIGNATURE_INVALID'), '403': coded('NOT_A_PARTY'),
         '409': coded('NEGOTIATION_ID_REUSED'), '413': coded('PAYLOAD_TOO_LARGE'),
         '422': coded('PARTIES_INVALID, CATEGORY_NOT_SUPPORTED, MAX_ROUNDS_EXCEEDED, CLOCK_SKEW'),
+        '429': coded('RATE_LIMITED: too many opens from this address or this DID (Retry-After)'),
       },
     },
   },
   '/oap/negotiation/{id}': {
     get: {
       summary: 'The negotiation history',
-      description: 'Every signed step with the Tool\'s received_at; a client checks it with shared replayHistory(history, limits). Also the summary, the agreement with its verdict and signing bytes, the log position and each party\'s available actions.',
+      description: `Every signed step with the Tool's received_at; a client checks it with shared replayHistory(history, limits). Also the summary, the agreement with its verdict and signing bytes, the log position and each party's available actions. ${READ_AUTH}`,
       parameters: [idParam],
-      responses: { '200': { description: 'History', content: json(ref('NegotiationDetail')) }, '404': coded('NOT_FOUND') },
+      responses: { '200': { description: 'History', content: json(ref('NegotiationDetail')) }, ...READ_REFUSALS },
     },
   },
   '/oap/negotiation/{id}/propose': step('Propose or counter (→ PROPOSED / COUNTERED)', 'An RFC 0002 §3.4 proposal signed by `from`: round = previous + 1, previous_proposal_id = the latest proposal, turns alternate, valid_until in the future.', 'Proposal'),
@@ -67,8 +76,9 @@ export const NEGOTIATION_PATHS = {
   '/oap/negotiation/{id}/agreement': {
     get: {
       summary: 'The agreement, its verdict and the exact bytes to co-sign',
+      description: `Also log_commitment {pointer, salt, digest}: what a non-public log entry shows instead of the negotiation id, and its opening. ${READ_AUTH}`,
       parameters: [idParam],
-      responses: { '200': { description: 'Agreement', content: json(ref('AgreementAnswer')) }, '404': coded('NOT_FOUND: no negotiation, or no agreement yet') },
+      responses: { '200': { description: 'Agreement', content: json(ref('AgreementAnswer')) }, ...READ_REFUSALS, '404': coded('NOT_FOUND: no agreement yet (or, with a session, no negotiation)') },
     },
   },
   '/oap/negotiation/{id}/agreement/cosign': {
@@ -223,7 +233,7 @@ export const NEGOTIATION_SCHEMAS = {
     },
   },
   StepAnswer: { type: 'object', required: ['negotiation'], properties: { negotiation: ref('NegotiationSummary'), log_entry: ref('LogEntry') } },
-  AgreementAnswer: { type: 'object', properties: { agreement: ref('Agreement'), verdict: { type: 'object' }, signing: ref('AgreementSigning'), log: { type: ['object', 'null'] } } },
+  AgreementAnswer: { type: 'object', properties: { agreement: ref('Agreement'), verdict: { type: 'object' }, signing: ref('AgreementSigning'), log: { type: ['object', 'null'] }, log_commitment: { type: 'object', properties: { pointer: { const: '/negotiation_id' }, salt: { type: 'string' }, digest: { type: 'string' } } } } },
   LogHead: { type: ['object', 'null'], properties: { index: { type: 'integer' }, entry_hash: hash, timestamp } },
   LogEntry: {
     type: 'object',

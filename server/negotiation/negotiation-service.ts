@@ -19,6 +19,8 @@ import type { DidVerifier } from '../crypto/node-verifier';
 import type { NegotiationRecord, NegotiationSave, NegotiationStore } from '../store/negotiation-store';
 import { TOOL_MANIFEST, toolLimits } from './tool-manifest';
 
+export type OpenAdmission = (openerDid: string) => { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+
 export type PartyEvent = 'propose' | 'accept' | 'reject' | 'withdraw';
 
 export interface Applied {
@@ -52,7 +54,8 @@ export class NegotiationService {
   readonly manifest: ManifestDeclaration;
   readonly limits: NegotiationLimits;
   readonly #clock: Clock;
-  readonly #check: DidSignatureCheck;
+  /** The server's Ed25519 check over did:key signatures (documents and signed reads alike). */
+  readonly check: DidSignatureCheck;
 
   constructor(options: NegotiationServiceOptions) {
     this.store = options.store;
@@ -61,19 +64,26 @@ export class NegotiationService {
     const limits = toolLimits(this.manifest);
     this.limits = options.clockSkewMs === undefined ? limits : { ...limits, clockSkewMs: options.clockSkewMs };
     const verifier = options.verifier;
-    this.#check = (did, message, signature) => verifier.verify(did, message, signature);
+    this.check = (did, message, signature) => verifier.verify(did, message, signature);
   }
 
   now(): number {
     return this.#clock.now();
   }
 
-  /** POST /oap/negotiation/open. */
-  async open(body: unknown): Promise<Result<NegotiationRecord>> {
+  /**
+   * POST /oap/negotiation/open. `admit` is asked once the open document verifies, with the
+   * opener's DID (a per-DID rate limit); its refusal stores nothing.
+   */
+  async open(body: unknown, admit?: OpenAdmission): Promise<Result<NegotiationRecord>> {
     const now = this.#clock.now();
-    const opened = openNegotiation(body, { now, limits: this.limits, verify: this.#check });
+    const opened = openNegotiation(body, { now, limits: this.limits, verify: this.check });
     if (!opened.ok) return opened;
     const state = opened.value;
+    const admitted = admit?.(state.opened_by);
+    if (admitted && !admitted.ok) {
+      return fail('RATE_LIMITED', `Too many negotiations opened by this DID; try again in ${admitted.retryAfterSeconds} s.`, { retryAfterSeconds: admitted.retryAfterSeconds });
+    }
     const created = await this.store.create({ id: state.negotiation_id, state, limits: this.limits, deadlineAt: null, createdAt: now });
     if (!created) return fail(Code.NEGOTIATION_ID_REUSED, `Negotiation ${state.negotiation_id} already exists; mint a new id.`);
     const record = await this.store.get(state.negotiation_id);
@@ -83,7 +93,7 @@ export class NegotiationService {
   /** POST /oap/negotiation/{id}/{propose|accept|reject|withdraw}. */
   async apply(id: string, type: PartyEvent, body: unknown): Promise<Result<Applied>> {
     return this.#decide(id, (record, now) => {
-      const ctx = { now, limits: record.limits, verify: this.#check };
+      const ctx = { now, limits: record.limits, verify: this.check };
       const next = transition(record.state, { type, document: body }, ctx);
       if (!next.ok) return next;
       const agreement = next.value.agreement;
@@ -92,7 +102,7 @@ export class NegotiationService {
       return ok({
         ...save,
         // A clock behind the head (another instance, a step back) must not refuse a valid acceptance.
-        appendLog: (head) => appendEntry(head, { agreement, now: head === null ? now : Math.max(now, Date.parse(head.timestamp)), verify: this.#check }),
+        appendLog: (head) => appendEntry(head, { agreement, now: head === null ? now : Math.max(now, Date.parse(head.timestamp)), verify: this.check }),
       });
     });
   }
@@ -100,7 +110,7 @@ export class NegotiationService {
   /** POST /oap/negotiation/{id}/agreement/cosign: the proposer's signature (decisions §13). */
   async cosign(id: string, body: unknown): Promise<Result<Applied>> {
     return this.#decide(id, (record, now) => {
-      const next = cosignAgreement(record.state, body, now, this.#check);
+      const next = cosignAgreement(record.state, body, now, this.check);
       if (!next.ok) return next;
       const agreement = next.value.agreement;
       if (agreement === null || record.logIndex === null) return fail(Code.INVALID_TRANSITION, 'The agreement is not logged yet.');
@@ -108,7 +118,7 @@ export class NegotiationService {
         state: next.value,
         deadlineAt: null,
         now,
-        updateLogView: { index: record.logIndex, decide: (entry) => updateEntrySignatures(entry, agreement, this.#check) },
+        updateLogView: { index: record.logIndex, decide: (entry) => updateEntrySignatures(entry, agreement, this.check) },
       });
     });
   }
@@ -116,7 +126,7 @@ export class NegotiationService {
   /** POST /oap/transparency-log/{index}/redact. */
   async redact(index: number, body: unknown): Promise<Result<LogEntry>> {
     const now = this.#clock.now();
-    return this.store.updateLogView(index, (entry) => applyRedactionRequest(entry, body, { now, clockSkewMs: this.limits.clockSkewMs, verify: this.#check }));
+    return this.store.updateLogView(index, (entry) => applyRedactionRequest(entry, body, { now, clockSkewMs: this.limits.clockSkewMs, verify: this.check }));
   }
 
   /**

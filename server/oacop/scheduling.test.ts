@@ -214,7 +214,8 @@ describe('OACoP scheduling through the relay with the demo agents', () => {
     const unpaid = await until(() => h.thread(noBurn), (v) => v.participants[0]!.lastError !== undefined, 'payment required');
     expect(unpaid.participants[0]!.lastError).toMatchObject({ code: 'OACOP_PAYMENT_REQUIRED' });
 
-    // Burn 2 credits in the local ledger (a signed envelope), verifiable by txId and amount.
+    // Burn 2 of its credits in the local ledger (a signed envelope), verifiable by txId and amount.
+    await r.temp.store.oacop.credit(mallory.identity.did, '2', r.clock.now());
     const burnEnvelope = mallory.sign('REQUEST', { request_id: 'burn_1', intent: 'oapp.burn', params: { amount: '2' } } as never, 'burn_1');
     const burned = await r.post(burnEnvelope, '/api/ledger/burns');
     expect(burned.status).toBe(201);

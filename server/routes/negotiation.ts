@@ -2,12 +2,18 @@
 // GET /{id} (the signed history), and the agreement's co-signature (decisions §13). Bodies are
 // the signed documents of shared/negotiation/documents.ts, at most 64 KiB; every refusal is a
 // coded error (status from http/errors.ts) and writes nothing. Agents authenticate by their
-// signatures, not by a session.
+// signatures, not by a session; reads of a negotiation that is not `public` need a party's
+// RFC 9421 signature or an operator session (negotiation/read-access.ts).
 import { Hono } from 'hono';
 import { CodedError, unwrap } from '@shared/errors';
+import { negotiationCommitment } from '@shared/negotiation/field-commitments';
 import { readJsonBody } from '../http/limited-body';
 import type { NegotiationService, PartyEvent } from '../negotiation/negotiation-service';
 import { actionsByParty, agreementSigning, agreementVerdict, negotiationSummary } from '../negotiation/negotiation-views';
+import { negotiationReadGuard } from '../negotiation/read-access';
+import type { SessionDeps } from '../http/session';
+import type { HttpLimits } from '../http/limits';
+import { clientAddress, rateLimit, TokenBucketLimiter, tooManyRequests } from '../http/rate-limit';
 import type { NegotiationRecord } from '../store/negotiation-store';
 
 export const MAX_NEGOTIATION_BODY_BYTES = 64 * 1024;
@@ -37,19 +43,40 @@ export async function loadNegotiation(service: NegotiationService, id: string): 
   return record;
 }
 
-export function negotiationRoutes(service: NegotiationService) {
+export type OpenLimits = Pick<HttpLimits, 'negotiationOpensPerAddress' | 'negotiationOpensPerDid'>;
+
+export function negotiationRoutes(service: NegotiationService, session: SessionDeps, limits: OpenLimits) {
+  const clock = { now: () => service.now() };
+  // Every open may end in a permanent log entry: bounded per address, and per DID once signed.
+  const opensPerAddress = new TokenBucketLimiter({ ...limits.negotiationOpensPerAddress, clock });
+  const opensPerDid = new TokenBucketLimiter({ ...limits.negotiationOpensPerDid, clock });
+  const readable = negotiationReadGuard({
+    session,
+    clock,
+    check: service.check,
+    skewSeconds: Math.ceil(service.limits.clockSkewMs / 1000),
+  });
   const app = new Hono()
-    .post('/open', async (c) => {
-      const record = unwrap(await service.open(await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES)));
+    .post('/open', rateLimit(opensPerAddress, clientAddress), async (c) => {
+      const opened = await service.open(await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES), (did) => opensPerDid.take(did));
+      if (!opened.ok && opened.error.code === 'RATE_LIMITED') return tooManyRequests(c, opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
+      const record = unwrap(opened);
       return c.json({ negotiation: negotiationSummary(record, service.now()) }, 201);
     })
-    .get('/:id', async (c) => c.json(await negotiationDetail(service, await loadNegotiation(service, c.req.param('id'))), 200))
+    .get('/:id', async (c) => c.json(await negotiationDetail(service, await readable(c, await service.store.get(c.req.param('id')))), 200))
     .get('/:id/agreement', async (c) => {
-      const record = await loadNegotiation(service, c.req.param('id'));
+      const record = await readable(c, await service.store.get(c.req.param('id')));
       const agreement = record.state.agreement;
       if (agreement === null) throw new CodedError('NOT_FOUND', 'This negotiation has no agreement (yet).', { state: record.state.status });
       const entry = record.logIndex === null ? undefined : await service.store.logEntry(record.logIndex);
-      return c.json({ agreement, verdict: agreementVerdict(agreement), signing: agreementSigning(agreement), log: entry ? { index: entry.index, entry } : null }, 200);
+      return c.json({
+        agreement,
+        verdict: agreementVerdict(agreement),
+        signing: agreementSigning(agreement),
+        log: entry ? { index: entry.index, entry } : null,
+        // What a non-public entry shows instead of the negotiation id, and how a party opens it.
+        log_commitment: negotiationCommitment(agreement),
+      }, 200);
     })
     .post('/:id/agreement/cosign', async (c) => {
       const body = await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES);

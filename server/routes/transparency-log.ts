@@ -1,11 +1,12 @@
 // The transparency log over HTTP (RFC 0002 §3.5, §6): entries in pages, one entry, an
 // inclusion proof to the current head, and a party's signed redaction of non-material fields.
-// Public: entries above `public` are logged with their terms redacted (decisions §16).
+// Public: entries above `public` are logged with their terms redacted (decisions §16) and
+// show a commitment to their negotiation id instead of the id (decisions, "Log commitments").
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { CodedError, unwrap } from '@shared/errors';
 import type { InclusionProof } from '@shared/negotiation/inclusion-proof';
-import { linkOf } from '@shared/negotiation/transparency-log';
+import { linkOf, publishedEntry } from '@shared/negotiation/transparency-log';
 import { readJsonBody } from '../http/limited-body';
 import type { NegotiationService } from '../negotiation/negotiation-service';
 import { MAX_NEGOTIATION_BODY_BYTES } from './negotiation';
@@ -33,13 +34,13 @@ export function transparencyLogRoutes(service: NegotiationService) {
       const page = await store.logPage(from, parsed.data.limit ?? DEFAULT_LOG_PAGE);
       const last = page.entries.at(-1);
       const next = last !== undefined && last.index + 1 < page.size ? last.index + 1 : null;
-      return c.json({ entries: page.entries, size: page.size, head: page.head, next_from: next }, 200);
+      return c.json({ entries: page.entries.map(publishedEntry), size: page.size, head: page.head, next_from: next }, 200);
     })
     .get('/:index', async (c) => {
       const index = indexParam(c.req.param('index'));
       const entry = await store.logEntry(index);
       if (!entry) throw new CodedError('LOG_INDEX_OUT_OF_RANGE', `The log has no entry ${index}.`);
-      return c.json({ entry, head: await store.logHead() }, 200);
+      return c.json({ entry: publishedEntry(entry), head: await store.logHead() }, 200);
     })
     .get('/:index/proof', async (c) => {
       const index = indexParam(c.req.param('index'));
@@ -53,6 +54,6 @@ export function transparencyLogRoutes(service: NegotiationService) {
     .post('/:index/redact', async (c) => {
       const index = indexParam(c.req.param('index'));
       const entry = unwrap(await service.redact(index, await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES)));
-      return c.json({ entry }, 200);
+      return c.json({ entry: publishedEntry(entry) }, 200);
     });
 }

@@ -30,11 +30,20 @@ export interface CalendarBooking {
 /** Runs inside the booking transaction with the owner's other bookings; ok books, a failure stores nothing. */
 export type BookingDecision = (others: readonly CalendarBooking[]) => Result<void>;
 
-export type BurnOutcome = 'stored' | 'duplicate' | 'conflict';
+/** `insufficient`: the burner's balance is below the amount; nothing was stored or debited. */
+export type BurnOutcome = 'stored' | 'duplicate' | 'conflict' | 'insufficient';
 
 export interface OacopStore {
-  /** Same txId with the same burner and amount is `duplicate`; with others `conflict`. */
+  /**
+   * Same txId with the same burner and amount is `duplicate`; with others `conflict`. A new burn
+   * is stored and debited from the burner's balance in one transaction, or refused as
+   * `insufficient` (a DID burns only what it holds, decisions-oacop.md A6).
+   */
   recordBurn(burn: Omit<BurnRecordRow, 'usedFor'>): Promise<BurnOutcome>;
+  /** Adds `amount` (a ledger amount, ledger-amount.ts) to the DID's balance; answers the new balance. */
+  credit(did: string, amount: string, at: number): Promise<string>;
+  /** The DID's balance as an amount; "0" for a DID never credited. */
+  balanceOf(did: string): Promise<string>;
   getBurn(txId: string): Promise<BurnRecordRow | undefined>;
   /** Marks the burn as paying for `threadId`; false when it already paid for another thread or is unknown. */
   useBurn(txId: string, threadId: string): Promise<boolean>;

@@ -14,6 +14,16 @@ export const MATERIAL_POINTERS: readonly string[] = MATERIAL_FIELDS.map((field) 
 
 export const isMaterialPointer = (pointer: string): boolean => MATERIAL_POINTERS.includes(pointer);
 
+/**
+ * Material, but published as its salted digest alone when the negotiation is not `public`: the
+ * negotiation id is the key to its history, so the log shows a commitment to it that only the
+ * parties (who hold the salt seed) can open (docs/decisions-negotiation.md, "Log commitments").
+ */
+export const NEGOTIATION_ID_POINTER = '/negotiation_id';
+
+/** Material fields a public entry must disclose in the clear. */
+export const isDisclosedMaterialPointer = (pointer: string): boolean => isMaterialPointer(pointer) && pointer !== NEGOTIATION_ID_POINTER;
+
 /** The parts of an agreement that are committed to; salts derive from `salt_seed`. */
 export interface CommittedAgreement {
   readonly agreement_id: string;
@@ -57,3 +67,9 @@ export function digestMap(agreement: CommittedAgreement): Record<string, string>
 /** `sha256-` + hex SHA-256 of the JCS digest map: the agreement hash and the log's integrity hash. */
 export const commitmentHash = (digests: Readonly<Record<string, string>>): HashString =>
   `sha256-${sha256Hex(canonicalBytes(digests))}`;
+
+/** The commitment a non-public log entry publishes instead of the negotiation id, with its opening. */
+export function negotiationCommitment(agreement: CommittedAgreement): { pointer: string; salt: string; digest: string } {
+  const salt = fieldSalt(agreement.salt_seed, NEGOTIATION_ID_POINTER);
+  return { pointer: NEGOTIATION_ID_POINTER, salt, digest: fieldDigest(salt, NEGOTIATION_ID_POINTER, agreement.negotiation_id) };
+}

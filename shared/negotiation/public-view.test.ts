@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../errors';
 import { NegotiationErrorCode as Code } from './error-codes';
-import { commitmentHash, fieldDigest } from './field-commitments';
+import { commitmentHash, fieldDigest, negotiationCommitment } from './field-commitments';
+import { appendEntry, publishedEntry, verifyChain } from './transparency-log';
 import { defaultRedactions, publicView, redactView, verifyView, type PublicView } from './public-view';
 import { alice, bob, carol, signedAgreement } from './test-support/fixtures';
 import { signAgreement } from './agreement';
@@ -19,10 +20,10 @@ describe('public views of an agreement (§6)', () => {
 
   it('above public, the terms are redacted by default (§3.7) and the view still verifies', () => {
     const a = signedAgreement(2, { confidentiality: 'confidential' });
-    expect(defaultRedactions(a)).toEqual(['/terms/attendee_note', '/terms/fee_eur', '/terms/slot']);
+    expect(defaultRedactions(a)).toEqual(['/negotiation_id', '/terms/attendee_note', '/terms/fee_eur', '/terms/slot']);
     const view = unwrap(publicView(a));
     expect(view.disclosures['/terms/slot']).toEqual({ digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(unwrap(verifyView(view, a.agreement_hash)).redacted).toEqual(['/terms/attendee_note', '/terms/fee_eur', '/terms/slot']);
+    expect(unwrap(verifyView(view, a.agreement_hash)).redacted).toEqual(['/negotiation_id', '/terms/attendee_note', '/terms/fee_eur', '/terms/slot']);
   });
 
   it('redacting only some fields, and redacting an already public view, both keep the hash', () => {
@@ -49,8 +50,8 @@ describe('public views of an agreement (§6)', () => {
     expect(codeOf(verifyView(withField('/terms/fee_eur', { value: '1.00', salt: (view.disclosures['/terms/fee_eur'] as { salt: string }).salt }), a.agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
     expect(codeOf(verifyView(withField('/terms/fee_eur', { value: '120.00', salt: 'A'.repeat(22) }), a.agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
     expect(codeOf(verifyView(withField('/terms/slot', { digest: '0'.repeat(64) }), a.agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
-    const d = view.disclosures['/negotiation_id'] as { value: unknown; salt: string };
-    expect(codeOf(verifyView(withField('/negotiation_id', { digest: fieldDigest(d.salt, '/negotiation_id', d.value) }), a.agreement_hash))).toBe(Code.MATERIAL_FIELD_REDACTED);
+    const d = view.disclosures['/effective_from'] as { value: unknown; salt: string };
+    expect(codeOf(verifyView(withField('/effective_from', { digest: fieldDigest(d.salt, '/effective_from', d.value) }), a.agreement_hash))).toBe(Code.MATERIAL_FIELD_REDACTED);
     expect(codeOf(verifyView(view, signedAgreement(6).agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
   });
 
@@ -76,5 +77,37 @@ describe('public views of an agreement (§6)', () => {
     };
     const hash = commitmentHash(Object.fromEntries(Object.entries(disclosures).map(([p, d]) => [p, fieldDigest(d.salt, p, d.value)])));
     expect(codeOf(verifyView({ disclosures, signatures: {} }, hash))).toBe(Code.AGREEMENT_INVALID);
+  });
+});
+
+describe('the negotiation id of a non-public agreement (decisions: log commitments)', () => {
+  it('is published as a salted commitment the parties can open, and the view still verifies', () => {
+    const a = signedAgreement(21, { confidentiality: 'confidential' });
+    const view = unwrap(publicView(a));
+    expect(JSON.stringify(view)).not.toContain(a.negotiation_id);
+    const commitment = negotiationCommitment(a);
+    expect(view.disclosures['/negotiation_id']).toEqual({ digest: commitment.digest });
+    expect(fieldDigest(commitment.salt, '/negotiation_id', a.negotiation_id)).toBe(commitment.digest);
+    expect(unwrap(verifyView(view, a.agreement_hash)).redacted).toContain('/negotiation_id');
+  });
+
+  it('stays in the clear for a public agreement; other material fields stay unredactable', () => {
+    const a = signedAgreement(22);
+    expect(unwrap(publicView(a)).disclosures['/negotiation_id']).toEqual({ value: a.negotiation_id, salt: expect.any(String) });
+    expect(codeOf(publicView(a, ['/agreement_id']))).toBe(Code.MATERIAL_FIELD_REDACTED);
+    const hiddenParties = { ...unwrap(publicView(a)), disclosures: { ...unwrap(publicView(a)).disclosures, '/parties': { digest: '0'.repeat(64) } } };
+    expect(codeOf(verifyView(hiddenParties, a.agreement_hash))).toBe(Code.MATERIAL_FIELD_REDACTED);
+  });
+
+  it('an entry stored with the id in the clear is served concealed, with the same entry hash', () => {
+    const a = signedAgreement(23, { confidentiality: 'restricted' });
+    const legacy = unwrap(appendEntry(null, { agreement: a, now: Date.parse('2026-05-04T00:00:00Z'), redact: ['/terms/fee_eur'] }));
+    expect(JSON.stringify(legacy)).toContain(a.negotiation_id);
+    const served = publishedEntry(legacy);
+    expect(JSON.stringify(served)).not.toContain(a.negotiation_id);
+    expect(served.entry_hash).toBe(legacy.entry_hash);
+    expect(codeOf(verifyChain([served]))).toBe('ok');
+    const open = unwrap(appendEntry(null, { agreement: signedAgreement(24), now: Date.parse('2026-05-04T00:00:00Z') }));
+    expect(publishedEntry(open)).toBe(open);
   });
 });

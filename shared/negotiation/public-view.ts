@@ -7,7 +7,8 @@ import { fail, ok, type Result } from '../errors';
 import { agreementSignatureVerifies, type Agreement } from './agreement';
 import { NegotiationErrorCode as Code } from './error-codes';
 import {
-  commitmentHash, committedFields, fieldDigest, fieldSalt, isMaterialPointer, MATERIAL_POINTERS,
+  commitmentHash, committedFields, fieldDigest, fieldSalt, isDisclosedMaterialPointer, isMaterialPointer, MATERIAL_POINTERS,
+  NEGOTIATION_ID_POINTER,
 } from './field-commitments';
 import { AgreementId, HexDigest, PartyDid, Salt, Signature, type HashString } from './primitives';
 
@@ -27,15 +28,19 @@ export type PublicView = z.infer<typeof PublicView>;
 
 const isRedacted = (d: Disclosure): d is { digest: string } => 'digest' in d;
 
-/** §3.7 meets §6: above `public`, the terms stay out of the public log unless a party says otherwise. */
+/**
+ * §3.7 meets §6: above `public`, the terms stay out of the public log unless a party says
+ * otherwise, and so does the negotiation id (its digest is published: a commitment the parties
+ * can open, which does not let anyone else fetch the negotiation).
+ */
 export const defaultRedactions = (agreement: Agreement): string[] =>
   agreement.metadata.confidentiality === 'public'
     ? []
-    : committedFields(agreement).map(([pointer]) => pointer).filter((pointer) => !isMaterialPointer(pointer));
+    : [NEGOTIATION_ID_POINTER, ...committedFields(agreement).map(([pointer]) => pointer).filter((pointer) => !isMaterialPointer(pointer))];
 
 function checkRedactable(known: readonly string[], redact: readonly string[]): Result<true> {
-  const material = redact.filter(isMaterialPointer);
-  if (material.length > 0) return fail(Code.MATERIAL_FIELD_REDACTED, 'Material fields cannot be redacted (§6).', { pointers: material });
+  const material = redact.filter(isDisclosedMaterialPointer);
+  if (material.length > 0) return fail(Code.MATERIAL_FIELD_REDACTED, 'Material fields cannot be redacted (§6); only the negotiation id may be published as its commitment.', { pointers: material });
   const unknown = redact.filter((p) => !known.includes(p));
   if (unknown.length > 0) return fail(Code.UNKNOWN_FIELD, 'The agreement has no such field.', { pointers: unknown });
   return ok(true);
@@ -72,7 +77,7 @@ export interface VerifiedView {
 
 /** Recomputes the integrity hash from the view and checks the signatures it carries. */
 export function verifyView(view: PublicView, integrityHash: HashString, check?: DidSignatureCheck): Result<VerifiedView> {
-  const hidden = MATERIAL_POINTERS.filter((p) => { const d = view.disclosures[p]; return d === undefined || isRedacted(d); });
+  const hidden = MATERIAL_POINTERS.filter((p) => { const d = view.disclosures[p]; return d === undefined || (isRedacted(d) && isDisclosedMaterialPointer(p)); });
   if (hidden.length > 0) return fail(Code.MATERIAL_FIELD_REDACTED, 'A public entry must disclose every material field.', { pointers: hidden });
   const digests: Record<string, string> = {};
   for (const [pointer, d] of Object.entries(view.disclosures)) {

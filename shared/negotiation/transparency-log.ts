@@ -10,6 +10,7 @@ import { sha256Hex } from '../crypto/sha256';
 import { fail, ok, type Result } from '../errors';
 import { verifyAgreement, type Agreement } from './agreement';
 import { NegotiationErrorCode as Code } from './error-codes';
+import { NEGOTIATION_ID_POINTER } from './field-commitments';
 import { HashString, Timestamp, toTimestamp } from './primitives';
 import { PublicView, publicView, redactView, verifyView } from './public-view';
 
@@ -68,6 +69,20 @@ export function appendEntry(head: LogHead | null, input: AppendInput): Result<Lo
 export function redactEntry(entry: LogEntry, redact: readonly string[]): Result<LogEntry> {
   const view = redactView(entry.public, redact);
   return view.ok ? ok({ ...entry, public: view.value }) : view;
+}
+
+/**
+ * What the log serves of an entry: one for a non-`public` agreement shows only the commitment to
+ * its negotiation id, whatever it was stored with (entries appended before ids were committed
+ * are concealed here, on the way out). Redaction keeps the entry hash, so the chain verifies.
+ */
+export function publishedEntry(entry: LogEntry): LogEntry {
+  const metadata = entry.public.disclosures['/metadata'];
+  const id = entry.public.disclosures[NEGOTIATION_ID_POINTER];
+  const confidentiality = metadata !== undefined && 'value' in metadata ? (metadata.value as { confidentiality?: unknown } | null)?.confidentiality : undefined;
+  if (confidentiality === 'public' || id === undefined || !('value' in id)) return entry;
+  const concealed = redactEntry(entry, [NEGOTIATION_ID_POINTER]);
+  return concealed.ok ? concealed.value : entry;
 }
 
 /** Publishes signatures added after the entry was appended (the proposer's co-signature). */

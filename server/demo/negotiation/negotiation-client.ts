@@ -1,11 +1,13 @@
 // An RFC 0002 party over HTTP, as any agent would write one: it reads the history from
 // GET /oap/negotiation/{id}, rebuilds and re-verifies the state with the shared core
-// (replayHistory), and signs its next document with its own did:key. The demo agents, the
-// integration tests and the bench all drive the server through it.
-import { createHash } from 'node:crypto';
+// (replayHistory), and signs its next document with its own did:key. Its reads are signed too
+// (RFC 9421, keyid = its DID), as a negotiation that is not `public` answers only its parties.
+// The demo agents, the integration tests and the bench all drive the server through it.
+import { createHash, randomBytes } from 'node:crypto';
 import { encodeDidKey, type DidKey } from '@shared/crypto/did-key';
 import { keyPairFromSeed } from '@shared/crypto/ed25519';
 import { CodedError, unwrap } from '@shared/errors';
+import { signRequest } from '@shared/http-signature/request-signature';
 import { signAgreement } from '@shared/negotiation/agreement';
 import { agreementOnAcceptance } from '@shared/negotiation/apply-acceptance';
 import { nextProposalSkeleton } from '@shared/negotiation/available-actions';
@@ -14,6 +16,7 @@ import {
   signNegotiationDocument, type Acceptance, type OpenDocument, type Proposal, type Rejection, type Withdrawal,
 } from '@shared/negotiation/documents';
 import { newId, newSaltSeed, type RandomSource } from '@shared/negotiation/ids';
+import { encodeBase64url } from '@shared/crypto/base64url';
 import type { NegotiationLimits } from '@shared/negotiation/manifest';
 import type { Terms } from '@shared/negotiation/primitives';
 import { replayHistory } from '@shared/negotiation/replay';
@@ -54,9 +57,22 @@ export class NegotiationParty {
     return this.identity.did;
   }
 
+  /** RFC 9421 headers for a GET of `url` (relative URLs are signed as app.request resolves them). */
+  signedReadHeaders(url: string): Record<string, string> {
+    const absolute = new URL(url, 'http://localhost').href;
+    return signRequest({ method: 'GET', url: absolute, header: () => undefined }, {
+      keyid: this.did,
+      secretKey: this.identity.secretKey,
+      created: Math.floor(this.now() / 1000),
+      // Not from `random`: the seeded stream stays the demo's ids alone, and a nonce must not repeat across runs.
+      nonce: encodeBase64url(randomBytes(16)),
+    });
+  }
+
   async #call<T>(path: string, body?: unknown): Promise<T> {
-    const res = await this.fetch(`${this.baseUrl}${path}`, body === undefined
-      ? {}
+    const url = `${this.baseUrl}${path}`;
+    const res = await this.fetch(url, body === undefined
+      ? { headers: this.signedReadHeaders(url) }
       : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const answer = (await res.json()) as T & { code?: string; message?: string; details?: Record<string, unknown> };
     if (!res.ok) throw new CodedError(answer.code ?? 'HTTP_ERROR', answer.message ?? `HTTP ${res.status}`, answer.details);

@@ -7,7 +7,7 @@ import type { Envelope } from '@shared/agora/envelope';
 import { DIRECTORY_REGISTER_INTENT } from '@shared/agora/directory-registration';
 import type { Did } from '@shared/oacop/messages';
 import { TokenBucketLimiter } from '../../http/rate-limit';
-import { burnLookup } from '../../oacop/ledger';
+import { burnLookup, creditDemoAgents } from '../../oacop/ledger';
 import { ParticipantAgent } from '../../oacop/participant-agent';
 import { TaskWorker } from '../../oacop/task-worker';
 import { isOacopCarrier, readCarrier } from '@shared/oacop/carrier';
@@ -58,6 +58,8 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
   const rate = options.rateLimit ?? { capacity: 5, refillSeconds: 60 };
   const clients = DEMO_CALENDARS.map((profile) => new AgoraClient(oacopDemoIdentity(options.seed, profile), options.fetch, options.baseUrl, options.now, newId));
   const demoDids = new Set<string>(clients.map((c) => c.identity.did));
+  // Seeded DIDs with a fixed credit: the demo's burns cost something, and the same on every run.
+  await creditDemoAgents(options.store.oacop, [...demoDids], options.now());
   // The web of trust (§6.2): the other demo agents and this console's enrolled operators.
   const trusts = async (did: Did) => demoDids.has(did) || (await options.store.getOperator(did)) !== undefined;
 

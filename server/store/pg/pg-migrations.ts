@@ -348,6 +348,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor) WHERE topic_agent_id IS NOT NULL;
     `,
   },
+  {
+    // The "7" slot of this change set (SQLite migration 7); numbered on from this list's last.
+    version: 5,
+    name: 'ledger balances',
+    sql: /* sql */ `
+      -- SQLite migration 7: a DID burns only what it holds. Units of 1e-8 credits, exact.
+      CREATE TABLE oacop_balances (
+        did        TEXT COLLATE "C" PRIMARY KEY,
+        units      NUMERIC NOT NULL CHECK (units >= 0),
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

@@ -6,7 +6,11 @@ import { ok, type Result } from '@shared/errors';
 import type { BookingDecision, BurnOutcome, BurnRecordRow, CalendarBooking, OacopStore } from '../oacop-store';
 import { inTransaction } from './pg-pool';
 import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
+import { fromUnits, toUnits } from '../../oacop/ledger-amount';
 
+
+/** Rolls a burn's transaction back when the balance does not cover it. */
+class Insufficient extends Error {}
 
 /** Rolls a booking transaction back when the decision refuses; carries the refusal out. */
 class Refused extends Error {
@@ -23,13 +27,43 @@ export class PgOacopStore implements OacopStore {
   }
 
   async recordBurn(burn: Omit<BurnRecordRow, 'usedFor'>): Promise<BurnOutcome> {
-    const inserted = await this.#pool.query(
-      'INSERT INTO oacop_burns (tx_id, burned_by, amount, burned_at, used_for) VALUES ($1, $2, $3, $4, NULL) ON CONFLICT (tx_id) DO NOTHING',
-      [burn.txId, burn.burnedBy, burn.amount, burn.burnedAt],
+    try {
+      return await inTransaction(this.#pool, async (client) => {
+        const inserted = await client.query(
+          'INSERT INTO oacop_burns (tx_id, burned_by, amount, burned_at, used_for) VALUES ($1, $2, $3, $4, NULL) ON CONFLICT (tx_id) DO NOTHING',
+          [burn.txId, burn.burnedBy, burn.amount, burn.burnedAt],
+        );
+        if (inserted.rowCount !== 1) {
+          const known = (await client.query<BurnRow>('SELECT * FROM oacop_burns WHERE tx_id = $1', [burn.txId])).rows[0]!;
+          return known.burned_by === burn.burnedBy && known.amount === burn.amount ? 'duplicate' : 'conflict';
+        }
+        // One conditional statement: the row lock makes concurrent burns of one DID take turns.
+        const debited = await client.query(
+          'UPDATE oacop_balances SET units = units - $2::numeric, updated_at = $3 WHERE did = $1 AND units >= $2::numeric',
+          [burn.burnedBy, toUnits(burn.amount).toString(), burn.burnedAt],
+        );
+        if (debited.rowCount !== 1) throw new Insufficient();
+        return 'stored' as const;
+      });
+    } catch (error) {
+      if (error instanceof Insufficient) return 'insufficient';
+      throw error;
+    }
+  }
+
+  async credit(did: string, amount: string, at: number): Promise<string> {
+    const { rows } = await this.#pool.query<{ units: string }>(
+      `INSERT INTO oacop_balances (did, units, updated_at) VALUES ($1, $2::numeric, $3)
+       ON CONFLICT (did) DO UPDATE SET units = oacop_balances.units + excluded.units, updated_at = excluded.updated_at
+       RETURNING units::text AS units`,
+      [did, toUnits(amount).toString(), at],
     );
-    if (inserted.rowCount === 1) return 'stored';
-    const known = (await this.#pool.query<BurnRow>('SELECT * FROM oacop_burns WHERE tx_id = $1', [burn.txId])).rows[0]!;
-    return known.burned_by === burn.burnedBy && known.amount === burn.amount ? 'duplicate' : 'conflict';
+    return fromUnits(BigInt(rows[0]!.units));
+  }
+
+  async balanceOf(did: string): Promise<string> {
+    const { rows } = await this.#pool.query<{ units: string }>('SELECT units::text AS units FROM oacop_balances WHERE did = $1', [did]);
+    return fromUnits(rows[0] === undefined ? 0n : BigInt(rows[0].units));
   }
 
   async getBurn(txId: string): Promise<BurnRecordRow | undefined> {

@@ -339,6 +339,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor) WHERE topic_agent_id IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'ledger balances',
+    sql: /* sql */ `
+      -- A DID burns only what it holds (OACoP §6.2, docs/decisions-oacop.md A6). Units of 1e-8
+      -- credits as decimal text: SQLite has no exact decimals, so the arithmetic is a bigint.
+      CREATE TABLE oacop_balances (
+        did        TEXT PRIMARY KEY,
+        units      TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -4,12 +4,14 @@ import type Database from 'better-sqlite3';
 import { ok, type Result } from '@shared/errors';
 import type { BookingDecision, BurnOutcome, BurnRecordRow, CalendarBooking, OacopStore } from '../oacop-store';
 import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
+import { fromUnits, toUnits } from '../../oacop/ledger-amount';
 
 
 export class SqliteOacopStore implements OacopStore {
   readonly #db: Database.Database;
   readonly #book: Database.Transaction<(booking: CalendarBooking, decide: BookingDecision) => Result<void>>;
   readonly #recordBurn: Database.Transaction<(burn: Omit<BurnRecordRow, 'usedFor'>) => BurnOutcome>;
+  readonly #credit: Database.Transaction<(did: string, amount: string, at: number) => string>;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -29,9 +31,35 @@ export class SqliteOacopStore implements OacopStore {
     this.#recordBurn = db.transaction((burn: Omit<BurnRecordRow, 'usedFor'>): BurnOutcome => {
       const known = db.prepare('SELECT * FROM oacop_burns WHERE tx_id = ?').get(burn.txId) as BurnRow | undefined;
       if (known) return known.burned_by === burn.burnedBy && known.amount === burn.amount ? 'duplicate' : 'conflict';
+      // SQLite has no exact decimals: the units are text, the arithmetic a bigint, inside this transaction.
+      const held = this.#units(burn.burnedBy);
+      const cost = toUnits(burn.amount);
+      if (held < cost) return 'insufficient';
+      db.prepare('UPDATE oacop_balances SET units = ?, updated_at = ? WHERE did = ?').run((held - cost).toString(), burn.burnedAt, burn.burnedBy);
       db.prepare('INSERT INTO oacop_burns (tx_id, burned_by, amount, burned_at, used_for) VALUES (?, ?, ?, ?, NULL)').run(burn.txId, burn.burnedBy, burn.amount, burn.burnedAt);
       return 'stored';
     });
+    this.#credit = db.transaction((did: string, amount: string, at: number): string => {
+      const next = this.#units(did) + toUnits(amount);
+      db.prepare(
+        `INSERT INTO oacop_balances (did, units, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (did) DO UPDATE SET units = excluded.units, updated_at = excluded.updated_at`,
+      ).run(did, next.toString(), at);
+      return fromUnits(next);
+    });
+  }
+
+  #units(did: string): bigint {
+    const row = this.#db.prepare('SELECT units FROM oacop_balances WHERE did = ?').get(did) as { units: string } | undefined;
+    return row === undefined ? 0n : BigInt(row.units);
+  }
+
+  async credit(did: string, amount: string, at: number): Promise<string> {
+    return this.#credit.immediate(did, amount, at);
+  }
+
+  async balanceOf(did: string): Promise<string> {
+    return fromUnits(this.#units(did));
   }
 
   async recordBurn(burn: Omit<BurnRecordRow, 'usedFor'>): Promise<BurnOutcome> {
