@@ -24,6 +24,8 @@ export interface Config {
   readonly mqttExternal?: ExternalMqttConfig | undefined;
   /** External relays and negotiation services to bridge (EXTERNAL_SERVICES, issue 11). */
   readonly externalServices?: readonly ConfiguredService[];
+  /** Services registered in the console may be on private addresses (ALLOW_PRIVATE_SERVICE_URLS=1). */
+  readonly allowPrivateServiceUrls?: boolean;
   /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
   readonly limits?: HttpLimits;
   /** What the server's MQTT broker holds for a client that stops reading (MQTT_SEND_BUFFER_BYTES, MQTT_DRAIN_TIMEOUT_MS). */
@@ -108,9 +110,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     staticDir: resolve(root, env.STATIC_DIR || './dist/web'),
     mqttExternal: externalMqtt(env),
     externalServices: externalServices(env),
+    allowPrivateServiceUrls: flag(env, 'ALLOW_PRIVATE_SERVICE_URLS'),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
   };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 0 or 1, got "${raw}".`);
 }
 
 function externalServices(env: NodeJS.ProcessEnv): ConfiguredService[] {
