@@ -37,7 +37,7 @@ export interface AppOptions {
   readonly staticDir: string;
   readonly store: Store;
   readonly clock?: Clock;
-  /** /api/auth requests per client address: a burst of `capacity`, then `refillPerSecond`. */
+  /** Failed sign-ins per client address (HttpLimits.authPerAddress): a burst of `capacity`, then `refillPerSecond`. */
   readonly authRateLimit?: { readonly capacity: number; readonly refillPerSecond: number };
   /** Rate limits and long-poll caps (config.ts, http/limits.ts); each absent one is the default. */
   readonly limits?: Partial<HttpLimits>;
@@ -63,6 +63,7 @@ export function createApp(options: AppOptions) {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits, ...(options.authRateLimit ? { authPerAddress: options.authRateLimit } : {}) };
   const limiter = new TokenBucketLimiter({ ...limits.authPerAddress, clock });
   const didLimiter = new TokenBucketLimiter({ ...limits.authPerDid, clock });
+  const challengeLimiter = new TokenBucketLimiter({ ...limits.authChallengesPerAddress, clock });
   const eventLimits = {
     perAddress: new TokenBucketLimiter({ ...limits.relayPerAddress, clock }),
     perDid: new TokenBucketLimiter({ ...limits.relayPerDid, clock }),
@@ -95,7 +96,7 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter }))
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter, challengeLimiter }))
     .route('/api/demo', demoRoutes(options.guidedDemo ?? { port: undefined }, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

@@ -76,6 +76,7 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
   }
   return {
     authPerAddress: rate(env, 'RATE_LIMIT_AUTH_ADDRESS', d.authPerAddress),
+    authChallengesPerAddress: rate(env, 'RATE_LIMIT_AUTH_CHALLENGE', d.authChallengesPerAddress),
     authPerDid: rate(env, 'RATE_LIMIT_AUTH_DID', d.authPerDid),
     relayPerAddress: rate(env, 'RATE_LIMIT_RELAY_ADDRESS', d.relayPerAddress),
     relayPerDid: rate(env, 'RATE_LIMIT_RELAY_DID', d.relayPerDid),

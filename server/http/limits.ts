@@ -9,8 +9,13 @@ export interface Rate {
 }
 
 export interface HttpLimits {
-  /** /api/auth (challenge, login, enroll, logout) per client address. */
+  /**
+   * Failed sign-ins and enrollments per client address; past it a failure is answered 429, and an
+   * attempt whose signature verifies is never refused by it (decisions-server.md §40).
+   */
   readonly authPerAddress: Rate;
+  /** Challenges and logouts per client address: a challenge is what a sign-in's work is bounded by. */
+  readonly authChallengesPerAddress: Rate;
   /** Sessions opened (login, enroll) per operator DID, counted once its signature verifies. */
   readonly authPerDid: Rate;
   /** POST /events per client address, counted before the body is read. */
@@ -36,6 +41,7 @@ const rate = (text: string): Rate => parseRate(text)!;
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   authPerAddress: rate('30/min'),
+  authChallengesPerAddress: rate('600/min'),
   authPerDid: rate('10/min'),
   // The soak posts 20 signed REQUESTs a second from one DID on loopback; the demo agents far fewer.
   relayPerAddress: rate('6000/min'),
@@ -47,6 +53,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 /** For tests and benches that measure something else: no budget is ever reached. */
 export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   authPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  authChallengesPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   authPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   relayPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   relayPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
