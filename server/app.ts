@@ -7,6 +7,7 @@ import { DidVerifier } from './crypto/node-verifier';
 import { bodyCap } from './http/body-cap';
 import { csrfProtection } from './http/csrf';
 import { handleError } from './http/errors';
+import { hostCheck, type AllowedHosts } from './http/host-check';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits';
 import { ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
@@ -53,6 +54,8 @@ export interface AppOptions {
   readonly bridge?: RelayBridge;
   /** The guided demo's kick (issue 10 item 3); the route answers 503 while it is empty. */
   readonly guidedDemo?: GuidedDemoSlot;
+  /** Host names besides localhost and IP literals (ALLOWED_HOSTS, http/host-check.ts). */
+  readonly allowedHosts?: AllowedHosts;
 }
 
 /** 30 requests per minute per client address. */
@@ -76,6 +79,7 @@ export function createApp(options: AppOptions) {
   const external = externalServiceRoutes(options.bridge ?? new RelayBridge({ store: options.store, clock }), { store: options.store, clock });
   const app = new Hono()
     .use('*', securityHeaders())
+    .use('*', hostCheck(options.allowedHosts ?? []))
     .use('*', bodyCap())
     .use('/api/*', csrfProtection())
     // POST /seed reads the session cookie when the demo is off: the same wall as /api.

@@ -2,6 +2,7 @@
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
+import { hostName } from './http/host-check';
 import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
@@ -24,6 +25,8 @@ export interface Config {
   readonly mqttExternal?: ExternalMqttConfig | undefined;
   /** External relays and negotiation services to bridge (EXTERNAL_SERVICES, issue 11). */
   readonly externalServices?: readonly ConfiguredService[];
+  /** Host names besides localhost and IP literals that requests may name (ALLOWED_HOSTS; `*`: any). */
+  readonly allowedHosts?: readonly string[];
   /** Services registered in the console may be on private addresses (ALLOW_PRIVATE_SERVICE_URLS=1). */
   readonly allowPrivateServiceUrls?: boolean;
   /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
@@ -112,9 +115,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     mqttExternal: externalMqtt(env),
     externalServices: externalServices(env),
     allowPrivateServiceUrls: flag(env, 'ALLOW_PRIVATE_SERVICE_URLS'),
+    allowedHosts: allowedHosts(env),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
   };
+}
+
+function allowedHosts(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.ALLOWED_HOSTS;
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return ['*'];
+  return raw.split(',').map((entry) => {
+    const name = /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(entry.trim()) ? hostName(entry.trim()) : undefined;
+    if (!name) throw new ConfigError(`ALLOWED_HOSTS must be host names separated by commas (or *), like console.example.com,switchboard.internal, got "${raw}".`);
+    return name;
+  });
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {

@@ -73,7 +73,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
         if (message.publisher?.kind === 'operator') await auditOperatorPublish(store, message, message.publisher, stored.cursor);
       },
     });
-    consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
+    consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts));
     // Candidates acknowledged before a crash are decided now (server decision 20); the grant
     // sweep runs on the instance that runs the cluster's timers (run-once.ts).
     gateway.start(false);

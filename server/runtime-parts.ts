@@ -14,6 +14,7 @@ import { ConfigError } from './config';
 import type { StartWork } from './cluster/run-once';
 import type { RelayBridgeOptions } from './external/relay-bridge';
 import type { Gateway } from './gateway/gateway';
+import { isAllowedHost, type AllowedHosts } from './http/host-check';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
 import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
@@ -76,6 +77,7 @@ export async function assembleServices(
     readiness: { broker: brokerDown },
     bridge,
     guidedDemo,
+    ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
   });
   return { presence, relay, negotiations, bridge, guidedDemo, app };
 }
@@ -145,9 +147,13 @@ export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; cl
   };
 }
 
-/** Who opens /mqtt: the operator of a valid session cookie, from this origin only. */
-export function consoleAuthenticator(store: Store, clock: Clock): (request: IncomingMessage) => Promise<BrokerIdentity | null> {
+/**
+ * Who opens /mqtt: the operator of a valid session cookie, from this origin only, under a Host
+ * this server is known by (the upgrade does not pass through the app's host check).
+ */
+export function consoleAuthenticator(store: Store, clock: Clock, allowedHosts: AllowedHosts = []): (request: IncomingMessage) => Promise<BrokerIdentity | null> {
   return async (request) => {
+    if (!isAllowedHost(request.headers.host, allowedHosts)) return null;
     // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;

@@ -69,6 +69,8 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   ROOM_NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  // A Host this server is not known by (http/host-check.ts).
+  MISDIRECTED_REQUEST: 421,
   RATE_LIMITED: 429,
   // External services (issue 11, server/external/): a write to a read-only one, one that answered
   // something the proxy does not pass on (decisions-server.md §38), one that is down.

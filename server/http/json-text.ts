@@ -1,7 +1,7 @@
 // The one way the server turns JSON text from outside into a value: a request body or a
 // counterparty service's answer. Nesting is bounded before JSON.parse runs, so a deep document
 // is refused as JSON_TOO_DEEP instead of reaching recursive code (zod, JCS, the console's
-// renderers) that would overflow the stack on it (decisions-server.md §41).
+// renderers) that would overflow the stack on it (decisions-server.md §42).
 import { CodedError } from '@shared/errors';
 
 /** Containers inside containers: far above any document of the five protocols. */

@@ -117,7 +117,7 @@ describe('enroll, session, logout, login', () => {
     expect(header).toContain(`Max-Age=${SESSION_TTL_MS / 1000}`);
     expect(header).not.toContain('Secure');
 
-    const https = await post('/api/auth/login', await signedBody(key), {}, 'https://console.example');
+    const https = await post('/api/auth/login', await signedBody(key), {}, 'https://localhost');
     expect(https.status).toBe(200);
     expect(https.headers.get('set-cookie')).toContain('Secure');
     // Behind a TLS-terminating proxy.
