@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { hostName } from './http/host-check';
-import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_LISTEN_LIMITS, parseRate, type HttpLimits, type ListenLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
 
@@ -31,6 +31,8 @@ export interface Config {
   readonly allowPrivateServiceUrls?: boolean;
   /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
   readonly limits?: HttpLimits;
+  /** The HTTP listener's request timeout and per-address connection cap (HTTP_REQUEST_TIMEOUT_MS, HTTP_CONNECTIONS_PER_ADDRESS). */
+  readonly listen?: ListenLimits;
   /** What the server's MQTT broker holds for a client that stops reading (MQTT_SEND_BUFFER_BYTES, MQTT_DRAIN_TIMEOUT_MS). */
   readonly mqttSendLimits?: SendLimits;
 }
@@ -118,6 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     allowedHosts: allowedHosts(env),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
+    listen: {
+      requestTimeoutMs: wholeNumber(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_LISTEN_LIMITS.requestTimeoutMs, 100, 3_600_000),
+      connectionsPerAddress: wholeNumber(env, 'HTTP_CONNECTIONS_PER_ADDRESS', DEFAULT_LISTEN_LIMITS.connectionsPerAddress, 1, 1_000_000),
+    },
   };
 }
 

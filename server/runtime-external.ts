@@ -63,7 +63,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
   let admin: DynsecAdmin | undefined;
   let consoles: ConsoleBridge | undefined;
   try {
-    http = await listenHttp(app, config.host, config.port);
+    http = await listenHttp(app, config.host, config.port, config.listen);
     consoles = await ConsoleBridge.create({
       upstream: broker,
       now: () => clock.now(),

@@ -41,11 +41,16 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
-/** JSON.parse behind the depth bound: JSON_TOO_DEEP (400) past it, INVALID_REQUEST when not JSON. */
-export function parseJsonText(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+/** Throws JSON_TOO_DEEP (400) when `text` nests deeper than `maxDepth`. */
+export function assertJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
   if (jsonDepth(text, maxDepth) > maxDepth) {
     throw new CodedError('JSON_TOO_DEEP', `JSON may nest objects and arrays at most ${maxDepth} deep.`, { limit: maxDepth });
   }
+}
+
+/** JSON.parse behind the depth bound: JSON_TOO_DEEP (400) past it, INVALID_REQUEST when not JSON. */
+export function parseJsonText(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  assertJsonDepth(text, maxDepth);
   try {
     return JSON.parse(text) as unknown;
   } catch {

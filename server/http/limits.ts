@@ -59,3 +59,15 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   relayPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   longPollsPerAddress: 1e9,
 };
+
+/**
+ * The HTTP listener (runtime-parts.ts listenHttp, decisions-server.md §42): how long receiving one
+ * request may take, and how many connections one client address may hold open. The soak and the
+ * e2e journeys hold well under 100 from loopback.
+ */
+export interface ListenLimits {
+  readonly requestTimeoutMs: number;
+  readonly connectionsPerAddress: number;
+}
+
+export const DEFAULT_LISTEN_LIMITS: ListenLimits = { requestTimeoutMs: 30_000, connectionsPerAddress: 256 };
