@@ -7,6 +7,7 @@ import { DidVerifier } from './crypto/node-verifier';
 import { bodyCap } from './http/body-cap';
 import { csrfProtection } from './http/csrf';
 import { handleError } from './http/errors';
+import { hostCheck, type AllowedHosts } from './http/host-check';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits';
 import { ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
@@ -37,7 +38,7 @@ export interface AppOptions {
   readonly staticDir: string;
   readonly store: Store;
   readonly clock?: Clock;
-  /** /api/auth requests per client address: a burst of `capacity`, then `refillPerSecond`. */
+  /** Failed sign-ins per client address (HttpLimits.authPerAddress): a burst of `capacity`, then `refillPerSecond`. */
   readonly authRateLimit?: { readonly capacity: number; readonly refillPerSecond: number };
   /** Rate limits and long-poll caps (config.ts, http/limits.ts); each absent one is the default. */
   readonly limits?: Partial<HttpLimits>;
@@ -55,6 +56,8 @@ export interface AppOptions {
   readonly guidedDemo?: GuidedDemoSlot;
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
   readonly sessionsChanged?: () => void;
+  /** Host names besides localhost and IP literals (ALLOWED_HOSTS, http/host-check.ts). */
+  readonly allowedHosts?: AllowedHosts;
 }
 
 /** 30 requests per minute per client address. */
@@ -65,6 +68,7 @@ export function createApp(options: AppOptions) {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits, ...(options.authRateLimit ? { authPerAddress: options.authRateLimit } : {}) };
   const limiter = new TokenBucketLimiter({ ...limits.authPerAddress, clock });
   const didLimiter = new TokenBucketLimiter({ ...limits.authPerDid, clock });
+  const challengeLimiter = new TokenBucketLimiter({ ...limits.authChallengesPerAddress, clock });
   const eventLimits = {
     perAddress: new TokenBucketLimiter({ ...limits.relayPerAddress, clock }),
     perDid: new TokenBucketLimiter({ ...limits.relayPerDid, clock }),
@@ -79,6 +83,7 @@ export function createApp(options: AppOptions) {
   const external = externalServiceRoutes(options.bridge ?? new RelayBridge({ store: options.store, clock }), { store: options.store, clock });
   const app = new Hono()
     .use('*', securityHeaders())
+    .use('*', hostCheck(options.allowedHosts ?? []))
     .use('*', bodyCap())
     .use('/api/*', csrfProtection())
     // POST /seed reads the session cookie: the same wall as /api.
@@ -99,7 +104,7 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop, limits, clock))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter, ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}) }))
+    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter, challengeLimiter, ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}) }))
     .route('/api/demo', demoRoutes(options.guidedDemo ?? { port: undefined }, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
   it('reads the rate limits and the long-poll cap, with defaults the demo and the soak stay under', () => {
     expect(loadConfig({}).limits).toMatchObject({
       authPerAddress: { capacity: 30, refillPerSecond: 0.5 },
+      authChallengesPerAddress: { capacity: 600, refillPerSecond: 10 },
       authPerDid: { capacity: 10, refillPerSecond: 10 / 60 },
       relayPerAddress: { capacity: 6000, refillPerSecond: 100 },
       relayPerDid: { capacity: 1800, refillPerSecond: 30 },
@@ -38,9 +39,10 @@ describe('loadConfig', () => {
       directoryPerDid: { capacity: 20, refillPerSecond: 1 / 3 },
       longPollsPerAddress: 64,
     });
-    const set = loadConfig({ RATE_LIMIT_AUTH_ADDRESS: '5/s', RATE_LIMIT_AUTH_DID: '7/h', RATE_LIMIT_RELAY_ADDRESS: '120/min', RATE_LIMIT_RELAY_DID: '60/min', RATE_LIMIT_DIRECTORY_ADDRESS: '10/s', RATE_LIMIT_DIRECTORY_DID: '3/h', LONG_POLLS_PER_ADDRESS: '8' }).limits;
+    const set = loadConfig({ RATE_LIMIT_AUTH_ADDRESS: '5/s', RATE_LIMIT_AUTH_CHALLENGE: '50/min', RATE_LIMIT_AUTH_DID: '7/h', RATE_LIMIT_RELAY_ADDRESS: '120/min', RATE_LIMIT_RELAY_DID: '60/min', RATE_LIMIT_DIRECTORY_ADDRESS: '10/s', RATE_LIMIT_DIRECTORY_DID: '3/h', LONG_POLLS_PER_ADDRESS: '8' }).limits;
     expect(set).toMatchObject({
       authPerAddress: { capacity: 5, refillPerSecond: 5 },
+      authChallengesPerAddress: { capacity: 50, refillPerSecond: 50 / 60 },
       authPerDid: { capacity: 7, refillPerSecond: 7 / 3600 },
       relayPerAddress: { capacity: 120, refillPerSecond: 2 },
       relayPerDid: { capacity: 60, refillPerSecond: 1 },

@@ -2,7 +2,8 @@
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
-import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
+import { hostName } from './http/host-check';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_LISTEN_LIMITS, parseRate, type HttpLimits, type ListenLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 import { DEFAULT_REVALIDATE_MS } from './mqtt/revalidate';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
@@ -25,8 +26,14 @@ export interface Config {
   readonly mqttExternal?: ExternalMqttConfig | undefined;
   /** External relays and negotiation services to bridge (EXTERNAL_SERVICES, issue 11). */
   readonly externalServices?: readonly ConfiguredService[];
+  /** Host names besides localhost and IP literals that requests may name (ALLOWED_HOSTS; `*`: any). */
+  readonly allowedHosts?: readonly string[];
+  /** Services registered in the console may be on private addresses (ALLOW_PRIVATE_SERVICE_URLS=1). */
+  readonly allowPrivateServiceUrls?: boolean;
   /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
   readonly limits?: HttpLimits;
+  /** The HTTP listener's request timeout and per-address connection cap (HTTP_REQUEST_TIMEOUT_MS, HTTP_CONNECTIONS_PER_ADDRESS). */
+  readonly listen?: ListenLimits;
   /** What the server's MQTT broker holds for a client that stops reading (MQTT_SEND_BUFFER_BYTES, MQTT_DRAIN_TIMEOUT_MS). */
   readonly mqttSendLimits?: SendLimits;
   /** How often open MQTT connections' credentials and sessions are checked again, in ms (MQTT_REVALIDATE_MS). */
@@ -77,6 +84,7 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
   }
   return {
     authPerAddress: rate(env, 'RATE_LIMIT_AUTH_ADDRESS', d.authPerAddress),
+    authChallengesPerAddress: rate(env, 'RATE_LIMIT_AUTH_CHALLENGE', d.authChallengesPerAddress),
     authPerDid: rate(env, 'RATE_LIMIT_AUTH_DID', d.authPerDid),
     relayPerAddress: rate(env, 'RATE_LIMIT_RELAY_ADDRESS', d.relayPerAddress),
     relayPerDid: rate(env, 'RATE_LIMIT_RELAY_DID', d.relayPerDid),
@@ -117,10 +125,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     staticDir: resolve(root, env.STATIC_DIR || './dist/web'),
     mqttExternal: externalMqtt(env),
     externalServices: externalServices(env),
+    allowPrivateServiceUrls: flag(env, 'ALLOW_PRIVATE_SERVICE_URLS'),
+    allowedHosts: allowedHosts(env),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
     mqttRevalidateMs: wholeNumber(env, 'MQTT_REVALIDATE_MS', DEFAULT_REVALIDATE_MS, 10, 600_000),
+    listen: {
+      requestTimeoutMs: wholeNumber(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_LISTEN_LIMITS.requestTimeoutMs, 100, 3_600_000),
+      connectionsPerAddress: wholeNumber(env, 'HTTP_CONNECTIONS_PER_ADDRESS', DEFAULT_LISTEN_LIMITS.connectionsPerAddress, 1, 1_000_000),
+    },
   };
+}
+
+function allowedHosts(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.ALLOWED_HOSTS;
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return ['*'];
+  return raw.split(',').map((entry) => {
+    const name = /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(entry.trim()) ? hostName(entry.trim()) : undefined;
+    if (!name) throw new ConfigError(`ALLOWED_HOSTS must be host names separated by commas (or *), like console.example.com,switchboard.internal, got "${raw}".`);
+    return name;
+  });
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 0 or 1, got "${raw}".`);
 }
 
 function externalServices(env: NodeJS.ProcessEnv): ConfiguredService[] {

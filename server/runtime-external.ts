@@ -65,7 +65,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
   let admin: DynsecAdmin | undefined;
   let consoles: ConsoleBridge | undefined;
   try {
-    http = await listenHttp(app, config.host, config.port);
+    http = await listenHttp(app, config.host, config.port, config.listen);
     consoles = await ConsoleBridge.create({
       upstream: broker,
       now: () => clock.now(),
@@ -77,7 +77,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
       },
     });
     late.consoles = consoles;
-    consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
+    consoles.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts));
     // Candidates acknowledged before a crash are decided now (server decision 20); the grant
     // sweep runs on the instance that runs the cluster's timers (run-once.ts).
     gateway.start(false);

@@ -2,7 +2,7 @@
 // made of besides their broker: the HTTP listener, the console's /mqtt authentication, the audit
 // of operators' publishes, and the work that runs once per cluster.
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseTopic } from '@shared/aor/topics';
 import { createApp } from './app';
@@ -14,6 +14,8 @@ import { ConfigError } from './config';
 import type { StartWork } from './cluster/run-once';
 import type { RelayBridgeOptions } from './external/relay-bridge';
 import type { Gateway } from './gateway/gateway';
+import { isAllowedHost, type AllowedHosts } from './http/host-check';
+import { DEFAULT_LISTEN_LIMITS, type ListenLimits } from './http/limits';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
 import type { BrokerMessage, BrokerPort } from './mqtt/broker-port';
@@ -81,19 +83,58 @@ export async function assembleServices(
     bridge,
     guidedDemo,
     ...(parts.sessionsChanged ? { sessionsChanged: parts.sessionsChanged } : {}),
+    ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
   });
   return { presence, relay, negotiations, bridge, guidedDemo, app };
 }
 
 export type HttpListener = { readonly server: ServerType; readonly address: AddressInfo };
 
-export function listenHttp(app: ReturnType<typeof createApp>, host: string, port: number): Promise<HttpListener> {
+/** The HTTP listener, held to the request timeout and the per-address connection cap (decisions-server.md §44). */
+export function listenHttp(app: ReturnType<typeof createApp>, host: string, port: number, limits: Partial<ListenLimits> = {}): Promise<HttpListener> {
+  const requestTimeout = limits.requestTimeoutMs ?? DEFAULT_LISTEN_LIMITS.requestTimeoutMs;
+  const perAddress = limits.connectionsPerAddress ?? DEFAULT_LISTEN_LIMITS.connectionsPerAddress;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, (address) => resolve({ server, address }));
+    // Headers within the lesser of the request timeout and 10 s. A long-poll is not cut: its
+    // request is received at once, and the wait is its response.
+    const server = serve(
+      {
+        fetch: app.fetch,
+        hostname: host,
+        port,
+        serverOptions: {
+          requestTimeout,
+          headersTimeout: Math.min(requestTimeout, 10_000),
+          // Node checks both timeouts on this interval (30 s by default, which would let a slow client run late).
+          connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
+        },
+      },
+      (address) => resolve({ server, address }),
+    );
+    capConnectionsPerAddress(server as HttpServer, perAddress);
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') reject(new ConfigError(`port ${port} on ${host} is taken; set PORT to a free port (or 0 for any).`));
       else if (error.code === 'EACCES') reject(new ConfigError(`not allowed to listen on ${host}:${port}; set PORT above 1023 or HOST.`));
       else reject(new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`));
+    });
+  });
+}
+
+/** Counts each address's open sockets and destroys a new one past `max` before any byte is read. */
+function capConnectionsPerAddress(server: HttpServer, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const held = open.get(address) ?? 0;
+    if (held >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
     });
   });
 }
@@ -150,9 +191,13 @@ export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; cl
   };
 }
 
-/** Who opens /mqtt: the operator of a valid session cookie, from this origin only. */
-export function consoleAuthenticator(store: Store, clock: Clock): (request: IncomingMessage) => Promise<BrokerIdentity | null> {
+/**
+ * Who opens /mqtt: the operator of a valid session cookie, from this origin only, under a Host
+ * this server is known by (the upgrade does not pass through the app's host check).
+ */
+export function consoleAuthenticator(store: Store, clock: Clock, allowedHosts: AllowedHosts = []): (request: IncomingMessage) => Promise<BrokerIdentity | null> {
   return async (request) => {
+    if (!isAllowedHost(request.headers.host, allowedHosts)) return null;
     // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;

@@ -78,8 +78,8 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   let http: HttpListener | undefined;
   try {
     const mqtt = await listenForAgents(broker, config.host, config.mqttPort);
-    http = await listenHttp(app, config.host, config.port);
-    broker.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock));
+    http = await listenHttp(app, config.host, config.port, config.listen);
+    broker.attachWebSocket(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts));
     // Candidates acknowledged before a crash are decided now (server decision 20); the grant
     // sweep runs on the instance that runs the cluster's timers (run-once.ts).
     gateway.start(false);

@@ -83,7 +83,8 @@ function waitForLine(read: () => string | undefined, waitMs: number): Promise<st
 
 export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-'));
-  const baseEnv = { PORT: '0', DATA_DIR: dataDir, ...env };
+  // Journeys register services on 127.0.0.1 (another server of the same run).
+  const baseEnv = { PORT: '0', DATA_DIR: dataDir, ALLOW_PRIVATE_SERVICE_URLS: '1', ...env };
   let log = '';
   let current: Spawned | undefined = await spawnServer(baseEnv, (text) => (log += text));
   const first = current;

@@ -22,7 +22,7 @@ const running: RunningSwitchboard[] = [];
 const clock = manualClock(Date.parse('2026-05-03T10:00:00Z'));
 
 async function start(dataDir: string, port = 0): Promise<RunningSwitchboard> {
-  const sb = await startSwitchboard(loadConfig({ HOST: '127.0.0.1', PORT: String(port), MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0' }), {
+  const sb = await startSwitchboard(loadConfig({ HOST: '127.0.0.1', PORT: String(port), MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0', ALLOW_PRIVATE_SERVICE_URLS: '1' }), {
     clock,
     bridge: { backoff: { initialMs: 20, maxMs: 200 }, pollTimeoutS: 1, reconcileMs: 50, probeMs: 50 },
   });

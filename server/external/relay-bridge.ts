@@ -11,13 +11,15 @@ import { DidVerifier } from '../crypto/node-verifier';
 import type { Store } from '../store/store';
 import type { ExternalService, NewBridgedEnvelope } from '../store/service-registry-store';
 import { verifyBridged } from './bridge-verify';
+import { ServiceFetcher } from './service-fetcher';
 import { DEFAULT_BACKOFF, ServiceStatusBoard, type BackoffOptions } from './service-status';
 
 export interface RelayBridgeOptions {
   readonly store: Store;
   readonly clock: Clock;
   readonly verifier?: DidVerifier;
-  readonly fetch?: typeof fetch;
+  /** Who talks to the services (address policy, time and byte bounds); public addresses only by default. */
+  readonly outbound?: ServiceFetcher;
   readonly backoff?: BackoffOptions;
   /** The long-poll's `timeout` in seconds (the relay waits up to this for an event). */
   readonly pollTimeoutS?: number;
@@ -51,10 +53,10 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 export class RelayBridge {
   readonly status: ServiceStatusBoard;
+  readonly outbound: ServiceFetcher;
   readonly #store: Store;
   readonly #clock: Clock;
   readonly #verifier: DidVerifier;
-  readonly #fetch: typeof fetch;
   readonly #backoff: BackoffOptions;
   readonly #pollTimeoutS: number;
   readonly #reconcileMs: number;
@@ -70,7 +72,7 @@ export class RelayBridge {
     this.#store = options.store;
     this.#clock = options.clock;
     this.#verifier = options.verifier ?? new DidVerifier();
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.outbound = options.outbound ?? new ServiceFetcher();
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#pollTimeoutS = options.pollTimeoutS ?? 30;
     this.#reconcileMs = options.reconcileMs ?? 2_000;
@@ -104,6 +106,7 @@ export class RelayBridge {
     this.#pollers.clear();
     for (const p of pollers) p.abort.abort();
     await Promise.all(pollers.map((p) => p.done));
+    await this.outbound.close();
   }
 
   async #reconcile(): Promise<void> {
@@ -156,9 +159,8 @@ export class RelayBridge {
   async check(service: ExternalService): Promise<void> {
     const path = service.kind === 'relay' ? '/health' : '/oap/manifest';
     try {
-      const res = await this.#fetch(`${service.baseUrl}${path}`, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
-      await res.body?.cancel();
-      if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+      const { status } = await this.outbound.request(service, path, { timeoutMs: 10_000, readBody: false });
+      if (status < 200 || status > 299) throw new Error(`GET ${path} answered ${status}`);
       this.status.ok(service.id);
     } catch (error) {
       this.reportFailure(service.id, error);
@@ -193,10 +195,10 @@ export class RelayBridge {
     const since = (await this.#store.services.getCursor(service.id, feed)) ?? 'cur_0';
     const query = new URLSearchParams({ since, [role]: did, timeout: String(this.#pollTimeoutS), limit: '100' });
     // A connection that hangs past the poll's own wait counts as down, not as waiting for ever.
-    const hung = AbortSignal.timeout((this.#pollTimeoutS + 15) * 1000);
-    const res = await this.#fetch(`${service.baseUrl}/events?${query}`, { signal: AbortSignal.any([signal, hung]), headers: { accept: 'application/json' } });
-    if (!res.ok) throw new Error(`GET /events answered ${res.status}`);
-    const page = Page.safeParse(await res.json());
+    const hungMs = (this.#pollTimeoutS + 15) * 1000;
+    const res = await this.outbound.request(service, `/events?${query}`, { signal, timeoutMs: hungMs });
+    if (res.status < 200 || res.status > 299) throw new Error(`GET /events answered ${res.status}`);
+    const page = Page.safeParse(res.body);
     if (!page.success) throw new Error('GET /events answered something that is not an Agora page');
     const envelopes: NewBridgedEnvelope[] = [];
     const seenHere = new Set<string>();

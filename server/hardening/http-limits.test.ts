@@ -43,8 +43,8 @@ function envelope(type: MessageType, sender = party(1), now = f!.clock.now()) {
 const postEvent = (text: string, address = '10.0.0.1') => f!.app.request('/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }, from(address));
 
 describe('rate limits on sign-in and enrollment', () => {
-  it('limits /api/auth per client address: 429 RATE_LIMITED with Retry-After, another address unaffected, refilled by the clock', async () => {
-    const { app, clock } = await start({ authPerAddress: perMinute(3) });
+  it('limits challenges per client address: 429 RATE_LIMITED with Retry-After, another address unaffected, refilled by the clock', async () => {
+    const { app, clock } = await start({ authChallengesPerAddress: perMinute(3) });
     for (let i = 0; i < 3; i++) expect((await app.request('/api/auth/challenge', {}, from('10.0.0.1'))).status).toBe(200);
     const refused = await app.request('/api/auth/challenge', {}, from('10.0.0.1'));
     expect(refused.status).toBe(429);
@@ -53,6 +53,24 @@ describe('rate limits on sign-in and enrollment', () => {
     expect((await app.request('/api/auth/challenge', {}, from('10.0.0.2'))).status).toBe(200);
     clock.advance(20_000);
     expect((await app.request('/api/auth/challenge', {}, from('10.0.0.1'))).status).toBe(200);
+  });
+
+  it('an address that fails sign-ins cannot lock out an operator signing in correctly from the same address (decisions-server.md §42)', async () => {
+    const { app, clock, harness } = await start({ authPerAddress: perMinute(3) });
+    const operator = operatorKey();
+    await harness.store.putOperator({ did: operator.did, role: 'facilitator', createdAt: clock.now() });
+    // Another client on the operator's own address (127.0.0.1 for every local user) fails on purpose.
+    const attacker = operatorKey();
+    const failures: number[] = [];
+    for (let i = 0; i < 6; i++) failures.push((await signIn(app, { ...attacker, did: operator.did }, '127.0.0.1')).status);
+    expect(failures).toEqual([401, 401, 401, 429, 429, 429]);
+    const malformed = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, from('127.0.0.1'));
+    expect(malformed.status).toBe(429);
+    expect(malformed.headers.get('retry-after')).not.toBeNull();
+    // The operator, from the same address, still gets a challenge and a session.
+    const signedIn = await signIn(app, operator, '127.0.0.1');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get('set-cookie')).toMatch(/sb_session=/);
   });
 
   it('limits sessions opened per DID once its signature verifies; a forged claim of that DID spends nothing', async () => {

@@ -56,6 +56,7 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   // well formed but its content breaks a rule of the negotiation or the manifest.
   ...NEGOTIATION_STATUS_BY_CODE,
   INVALID_REQUEST: 400,
+  JSON_TOO_DEEP: 400,
   UNAUTHORIZED: 401,
   // RFC 9421 signed reads of a negotiation (negotiation/read-access.ts).
   HTTP_SIGNATURE_MISSING: 401,
@@ -75,9 +76,13 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   ROOM_NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  // A Host this server is not known by (http/host-check.ts).
+  MISDIRECTED_REQUEST: 421,
   RATE_LIMITED: 429,
-  // External services (issue 11, server/external/): a write to a read-only one, one that is down.
+  // External services (issue 11, server/external/): a write to a read-only one, one that answered
+  // something the proxy does not pass on (decisions-server.md §40), one that is down.
   SERVICE_READ_ONLY: 403,
+  SERVICE_BAD_ANSWER: 502,
   SERVICE_UNAVAILABLE: 503,
 };
 

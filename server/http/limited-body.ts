@@ -1,8 +1,10 @@
 // A JSON request body read up to a byte limit, never more: a declared Content-Length above the
 // limit is refused before reading, and a streamed body is cut one chunk past it. Refusals are
-// PAYLOAD_TOO_LARGE (413) or INVALID_REQUEST (400, not UTF-8 or not JSON).
+// PAYLOAD_TOO_LARGE (413), JSON_TOO_DEEP (400, json-text.ts) or INVALID_REQUEST (400, not UTF-8
+// or not JSON).
 import type { Context } from 'hono';
 import { CodedError } from '@shared/errors';
+import { parseJsonText } from './json-text';
 
 export async function readJsonBody(c: Context, limitBytes: number): Promise<unknown> {
   const declared = Number(c.req.header('content-length'));
@@ -30,9 +32,5 @@ export async function readJsonBody(c: Context, limitBytes: number): Promise<unkn
   } catch {
     throw new CodedError('INVALID_REQUEST', 'The body is not UTF-8 text.');
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new CodedError('INVALID_REQUEST', 'The body is not JSON.');
-  }
+  return parseJsonText(text);
 }

@@ -9,8 +9,13 @@ export interface Rate {
 }
 
 export interface HttpLimits {
-  /** /api/auth (challenge, login, enroll, logout) per client address. */
+  /**
+   * Failed sign-ins and enrollments per client address; past it a failure is answered 429, and an
+   * attempt whose signature verifies is never refused by it (decisions-server.md §42).
+   */
   readonly authPerAddress: Rate;
+  /** Challenges and logouts per client address: a challenge is what a sign-in's work is bounded by. */
+  readonly authChallengesPerAddress: Rate;
   /** Sessions opened (login, enroll) per operator DID, counted once its signature verifies. */
   readonly authPerDid: Rate;
   /** POST /events per client address, counted before the body is read. */
@@ -48,6 +53,7 @@ const rate = (text: string): Rate => parseRate(text)!;
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   authPerAddress: rate('30/min'),
+  authChallengesPerAddress: rate('600/min'),
   authPerDid: rate('10/min'),
   // The soak posts 20 signed REQUESTs a second from one DID on loopback; the demo agents far fewer.
   relayPerAddress: rate('6000/min'),
@@ -70,6 +76,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 /** For tests and benches that measure something else: no budget is ever reached. */
 export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   authPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  authChallengesPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   authPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   relayPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   relayPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
@@ -81,3 +88,15 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   negotiationOpensPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   negotiationOpensPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };
+
+/**
+ * The HTTP listener (runtime-parts.ts listenHttp, decisions-server.md §44): how long receiving one
+ * request may take, and how many connections one client address may hold open. The soak and the
+ * e2e journeys hold well under 100 from loopback.
+ */
+export interface ListenLimits {
+  readonly requestTimeoutMs: number;
+  readonly connectionsPerAddress: number;
+}
+
+export const DEFAULT_LISTEN_LIMITS: ListenLimits = { requestTimeoutMs: 30_000, connectionsPerAddress: 256 };

@@ -1,5 +1,6 @@
 // Security by default: a strict Content-Security-Policy with no inline script, no framing,
 // no referrer leaks. Agent-written content is rendered as text, and the CSP is the backstop.
+// A route that set a stricter header of its own keeps it (sandboxed-answers.ts).
 import { secureHeaders } from 'hono/secure-headers';
 
 export const securityHeaders = () =>
@@ -18,4 +19,5 @@ export const securityHeaders = () =>
     referrerPolicy: 'no-referrer',
     xFrameOptions: 'DENY',
     crossOriginOpenerPolicy: 'same-origin',
+    overwrite: false,
   });

@@ -117,7 +117,7 @@ describe('enroll, session, logout, login', () => {
     expect(header).toContain(`Max-Age=${SESSION_TTL_MS / 1000}`);
     expect(header).not.toContain('Secure');
 
-    const https = await post('/api/auth/login', await signedBody(key), {}, 'https://console.example');
+    const https = await post('/api/auth/login', await signedBody(key), {}, 'https://localhost');
     expect(https.status).toBe(200);
     expect(https.headers.get('set-cookie')).toContain('Secure');
     // Behind a TLS-terminating proxy.
@@ -338,18 +338,18 @@ describe('CSRF on /api/', () => {
 });
 
 describe('rate limit on /api/auth', () => {
-  it('answers the request over the budget with 429 RATE_LIMITED and Retry-After, then recovers', async () => {
+  it('answers a failed sign-in over the address budget with 429 RATE_LIMITED and Retry-After, then recovers', async () => {
     const limited = createApp({ staticDir: '/nonexistent', store: temp.store, clock, authRateLimit: { capacity: 3, refillPerSecond: 0.5 } });
-    for (let i = 0; i < 3; i++) expect((await limited.request('/api/auth/challenge')).status).toBe(200);
-    const refused = await limited.request('/api/auth/challenge');
+    const failedLogin = () => limited.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    for (let i = 0; i < 3; i++) expect((await failedLogin()).status).toBe(400);
+    const refused = await failedLogin();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('2');
     expect(await errorCode(refused)).toBe('RATE_LIMITED');
-    const login = await limited.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(login.status).toBe(429);
-    // GET /session is not limited: the console asks on every load.
+    // Challenges have a budget of their own, and GET /session is not limited (the console asks on every load).
+    expect((await limited.request('/api/auth/challenge')).status).toBe(200);
     expect((await limited.request('/api/auth/session')).status).toBe(401);
     clock.advance(2000);
-    expect((await limited.request('/api/auth/challenge')).status).toBe(200);
+    expect((await failedLogin()).status).toBe(400);
   });
 });

@@ -3,6 +3,7 @@
 // from what it stored (nonce, expiresAt), so a signature over anything else never verifies.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { decodeBase64url } from '@shared/crypto/base64url';
@@ -12,7 +13,7 @@ import { CodedError } from '@shared/errors';
 import { randomToken, tokenHash } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { DidVerifier } from '../crypto/node-verifier';
-import { rateLimit, tooManyRequests, type TokenBucketLimiter } from '../http/rate-limit';
+import { clientAddress, rateLimit, tooManyRequests, type TokenBucketLimiter } from '../http/rate-limit';
 import { isHttps } from '../http/request-origin';
 import { jsonBody } from '../http/json-body';
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
@@ -26,8 +27,13 @@ export interface AuthDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly verifier: DidVerifier;
-  /** Per client address on everything but GET /session (see README "Operator identity"). */
+  /**
+   * Failed sign-ins and enrollments per client address: charged by a failure, never by a success,
+   * so nobody on an operator's address can lock the operator out (decisions-server.md §42).
+   */
   readonly limiter: TokenBucketLimiter;
+  /** Challenges and logouts per client address (the limiter above when absent). */
+  readonly challengeLimiter?: TokenBucketLimiter;
   /**
    * Sessions opened per operator DID (login, enroll), charged once the signature verifies: a
    * claimed DID costs nothing, so nobody can spend another operator's budget (decisions-server §26).
@@ -80,7 +86,19 @@ export function authRoutes(deps: AuthDeps) {
     return { did: operator.did, role: operator.role };
   }
 
-  const limited = rateLimit(deps.limiter);
+  const limited = rateLimit(deps.challengeLimiter ?? deps.limiter);
+  /**
+   * The attempt runs whatever the address's budget; one that fails (a 4xx) is charged to it, and
+   * once it is spent a failure is answered 429 instead of its own code. A sign-in whose signature
+   * verifies is charged to its DID only (overDidBudget), and the work a failure can cost is bounded
+   * by the challenges it needs.
+   */
+  const chargeFailures = createMiddleware(async (c, next) => {
+    await next();
+    if (c.res.status < 400 || c.res.status === 429) return;
+    const verdict = deps.limiter.take(clientAddress(c));
+    if (!verdict.ok) c.res = tooManyRequests(c, verdict.retryAfterSeconds, 'failed sign-ins from this address');
+  });
   /** The 429 once this DID opened its budget of sessions, else undefined. */
   const overDidBudget = (c: Context, did: string): Response | undefined => {
     const verdict = deps.didLimiter?.take(did);
@@ -104,7 +122,7 @@ export function authRoutes(deps: AuthDeps) {
         await store.createChallenge(challenge.nonce, challenge.expiresAt);
         return c.json({ challenge }, 200);
       })
-      .post('/login', limited, limitedBody, jsonBody(LoginBody), async (c) => {
+      .post('/login', chargeFailures, limitedBody, jsonBody(LoginBody), async (c) => {
         const body = c.req.valid('json');
         await verifySignedChallenge(body);
         const refused = overDidBudget(c, body.did);
@@ -114,7 +132,7 @@ export function authRoutes(deps: AuthDeps) {
         return c.json(await startSession(c, operator), 200);
       })
       // The challenge is checked before the token, so a bad signature does not burn the token.
-      .post('/enroll', limited, limitedBody, jsonBody(EnrollBody), async (c) => {
+      .post('/enroll', chargeFailures, limitedBody, jsonBody(EnrollBody), async (c) => {
         const body = c.req.valid('json');
         await verifySignedChallenge(body);
         const refused = overDidBudget(c, body.did);

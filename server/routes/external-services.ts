@@ -1,10 +1,13 @@
 // External relays and negotiation services (issue 11): the registry the settings screen edits
 // (/api/services), the proxy that forwards what the browser signed to the chosen service byte for
-// byte (/api/external/:serviceId/events, /api/external/:serviceId/oap/…), and the console's views
+// byte and answers with what the service answered, as JSON re-serialised here
+// (/api/external/:serviceId/events, /api/external/:serviceId/oap/…), and the console's views
 // over what the bridge fetched (/api/external/threads, /api/external/negotiations).
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import type { JSONValue } from 'hono/utils/types';
 import { z } from 'zod';
 import { isDidKey } from '@shared/crypto/did-key';
 import { CodedError } from '@shared/errors';
@@ -12,8 +15,10 @@ import { replayHistory } from '@shared/negotiation/replay';
 import type { NegotiationLimits } from '@shared/negotiation/manifest';
 import { foldBridgedThread, foldBridgedThreads } from '../external/bridged-threads';
 import type { RelayBridge } from '../external/relay-bridge';
+import type { ServiceAnswer } from '../external/service-fetcher';
 import { normaliseBaseUrl, ServiceInput } from '../external/services-config';
 import { readJsonBody } from '../http/limited-body';
+import { sandboxedAnswers } from '../http/sandboxed-answers';
 import { requireSession, type SessionDeps } from '../http/session';
 import type { ExternalService } from '../store/service-registry-store';
 
@@ -41,8 +46,12 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
     return service;
   };
 
-  /** Forwards the request body unchanged and answers with the service's own status and body. */
-  const forward = async (c: Context, service: ExternalService, path: string): Promise<Response> => {
+  /**
+   * Forwards the request body unchanged; answers with the service's status and its answer as
+   * JSON this server serialised (the service's bytes, type and headers never reach the browser),
+   * or a coded 502/503 (decisions-server.md §40).
+   */
+  const forward = async (c: Context, service: ExternalService, path: string): Promise<ServiceAnswer> => {
     const write = c.req.method !== 'GET';
     if (write && service.readOnly) {
       throw new CodedError('SERVICE_READ_ONLY', `${service.name} is read-only here: nothing is sent to it.`, { reason: 'service_read_only', service: service.id });
@@ -53,21 +62,16 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       body = await c.req.arrayBuffer();
       if (body.byteLength > MAX_FORWARD_BYTES) throw new CodedError('PAYLOAD_TOO_LARGE', `At most ${MAX_FORWARD_BYTES} bytes are forwarded.`);
     }
-    let res: Response;
+    let answer: ServiceAnswer;
     try {
-      res = await fetch(`${service.baseUrl}${path}`, {
-        method: c.req.method,
-        ...(body ? { body, headers: { 'content-type': c.req.header('content-type') ?? 'application/json', accept: 'application/json' } } : { headers: { accept: 'application/json' } }),
-        signal: AbortSignal.timeout(15_000),
-      });
+      answer = await bridge.outbound.request(service, path, { method: c.req.method, ...(body ? { body, contentType: c.req.header('content-type') ?? 'application/json' } : {}) });
     } catch (error) {
       bridge.reportFailure(service.id, error);
-      throw new CodedError('SERVICE_UNAVAILABLE', `${service.name} cannot be reached; nothing was sent. Try again once it is back.`, { reason: 'service_unavailable', service: service.id });
+      throw error;
     }
     bridge.status.ok(service.id);
-    const answer = await res.arrayBuffer();
     if (write && service.kind === 'relay') void bridge.refresh();
-    return new Response(answer, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' } });
+    return answer;
   };
 
   const reader = requireSession(session);
@@ -82,6 +86,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'A service needs a name (1–80 characters), a url, a kind (relay or negotiation) and readOnly (true or false).');
       const baseUrl = normaliseBaseUrl(parsed.data.url);
       if (!baseUrl) throw new CodedError('INVALID_REQUEST', 'The URL must be http(s), without credentials, query or fragment.', { reason: 'url_invalid' });
+      await bridge.outbound.admit(baseUrl);
       const existing = await registry.listServices();
       if (existing.some((s) => s.baseUrl === baseUrl && s.kind === parsed.data.kind)) throw new CodedError('CONFLICT', `A ${parsed.data.kind} at ${baseUrl} is configured already.`, { reason: 'service_exists' });
       const service = await registry.putService({ id: `svc_${randomUUID().slice(0, 8)}`, name: parsed.data.name, baseUrl, kind: parsed.data.kind, readOnly: parsed.data.readOnly ?? false, origin: 'console', createdAt: session.clock.now() });
@@ -114,6 +119,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
     });
 
   const external = new Hono()
+    .use('*', sandboxedAnswers())
     .get('/threads', reader, async (c) => {
       const [rows, list] = await Promise.all([registry.listBridged({ limit: 20_000 }), registry.listServices()]);
       const byId = new Map(list.map((s) => [s.id, s]));
@@ -135,37 +141,44 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       const { thread, events } = foldBridgedThread(service.id, c.req.param('threadId'), rows);
       return c.json({ thread, events, source: { id: service.id, name: service.name, readOnly: service.readOnly, status: bridge.status.get(service.id) } }, 200);
     })
-    .post('/:serviceId/events', facilitator, async (c) => forward(c, await serviceOf(c.req.param('serviceId'), 'relay'), '/events'))
+    .post('/:serviceId/events', facilitator, async (c) => answerWith(c, await forward(c, await serviceOf(c.req.param('serviceId'), 'relay'), '/events')))
     .get('/:serviceId/oap/*', reader, async (c) => forwardNegotiation(c))
     .post('/:serviceId/oap/*', facilitator, async (c) => forwardNegotiation(c));
 
   async function forwardNegotiation(c: Context): Promise<Response> {
-      const service = await serviceOf(c.req.param('serviceId') ?? '', 'negotiation');
-      const path = c.req.path.slice(c.req.path.indexOf('/oap/'));
-      if (!/^\/oap\/(manifest|negotiation\/[A-Za-z0-9_.:-]{1,128}(\/[a-z/]{1,40})?|transparency-log[A-Za-z0-9/]{0,40})$/.test(path)) throw new CodedError('NOT_FOUND', 'Only the RFC 0002 routes are forwarded.');
-      const query = new URL(c.req.url).search;
-      const res = await forward(c, service, path + query);
-      // Remember the negotiations the console takes part in, to list them (GET /negotiations).
-      const id = /^\/oap\/negotiation\/([^/]+)/.exec(path)?.[1];
-      if (res.ok && (id !== undefined && id !== 'open')) await registry.rememberNegotiation(service.id, id, session.clock.now());
-      if (res.ok && path === '/oap/negotiation/open') {
-        const opened = (await res.clone().json().catch(() => undefined)) as { negotiation?: { id?: unknown } } | undefined;
-        if (typeof opened?.negotiation?.id === 'string') await registry.rememberNegotiation(service.id, opened.negotiation.id, session.clock.now());
-      }
-      return res;
+    const service = await serviceOf(c.req.param('serviceId') ?? '', 'negotiation');
+    const path = c.req.path.slice(c.req.path.indexOf('/oap/'));
+    if (!/^\/oap\/(manifest|negotiation\/[A-Za-z0-9_.:-]{1,128}(\/[a-z/]{1,40})?|transparency-log[A-Za-z0-9/]{0,40})$/.test(path)) throw new CodedError('NOT_FOUND', 'Only the RFC 0002 routes are forwarded.');
+    const query = new URL(c.req.url).search;
+    const answer = await forward(c, service, path + query);
+    const ok = answer.status >= 200 && answer.status <= 299;
+    // Remember the negotiations the console takes part in, to list them (GET /negotiations).
+    const id = /^\/oap\/negotiation\/([^/]+)/.exec(path)?.[1];
+    if (ok && (id !== undefined && id !== 'open')) await registry.rememberNegotiation(service.id, id, session.clock.now());
+    if (ok && path === '/oap/negotiation/open') {
+      const opened = answer.body as { negotiation?: { id?: unknown } } | undefined;
+      if (typeof opened?.negotiation?.id === 'string') await registry.rememberNegotiation(service.id, opened.negotiation.id, session.clock.now());
+    }
+    return answerWith(c, answer);
   }
 
   return { services, external };
+}
+
+/** The service's answer re-serialised here; its status kept (a service never redirects the browser). */
+function answerWith(c: Context, answer: ServiceAnswer): Response {
+  if (answer.body === undefined) return c.body(null, answer.status as StatusCode);
+  return c.json(answer.body as JSONValue, answer.status as ContentfulStatusCode);
 }
 
 /** One negotiation from its service, its signed history replayed here before it is called verified. */
 async function negotiationView(bridge: RelayBridge, service: ExternalService, id: string) {
   const source = { id: service.id, name: service.name, readOnly: service.readOnly, status: bridge.status.get(service.id) };
   try {
-    const res = await fetch(`${service.baseUrl}/oap/negotiation/${encodeURIComponent(id)}`, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
-    if (!res.ok) return { id, source, negotiation: null, verified: false, reason: `answered ${res.status}` };
+    const res = await bridge.outbound.request(service, `/oap/negotiation/${encodeURIComponent(id)}`, { timeoutMs: 10_000 });
+    if (res.status < 200 || res.status > 299) return { id, source, negotiation: null, verified: false, reason: `answered ${res.status}` };
     bridge.status.ok(service.id);
-    const detail = (await res.json()) as { negotiation?: Record<string, unknown>; history?: unknown[]; limits?: NegotiationLimits };
+    const detail = (res.body ?? {}) as { negotiation?: Record<string, unknown>; history?: unknown[]; limits?: NegotiationLimits };
     const replay = Array.isArray(detail.history) && detail.limits ? replayHistory(detail.history, detail.limits) : undefined;
     const verified = replay?.ok === true && replay.value.status === detail.negotiation?.state;
     return { id, source: { ...source, status: bridge.status.get(service.id) }, negotiation: detail.negotiation ?? null, verified, reason: verified ? null : replay && !replay.ok ? replay.error.code : 'history_mismatch' };

@@ -1,0 +1,176 @@
+// Every request the server makes to an external relay or negotiation service goes through here
+// (the proxy, the bridge's long-polls and probes, the negotiation views): bounded in time and in
+// bytes, never following a redirect, sent only to public addresses unless the service came from
+// the administrator's EXTERNAL_SERVICES or ALLOW_PRIVATE_SERVICE_URLS=1, and read as strict JSON
+// of bounded depth. What comes back is a value, never the service's bytes or headers
+// (decisions-server.md §40, §41).
+import type { lookup } from 'node:dns/promises';
+import { Agent, fetch, type Response } from 'undici';
+import { CodedError } from '@shared/errors';
+import { MAX_JSON_DEPTH, parseJsonText } from '../http/json-text';
+import type { ExternalService } from '../store/service-registry-store';
+import { AddressRefusedError, publicAddresses } from './address-policy';
+import { guardedConnector } from './guarded-connector';
+
+export interface ServiceFetcherOptions {
+  /** ALLOW_PRIVATE_SERVICE_URLS: any address is allowed (local setups, tests). */
+  readonly allowPrivate?: boolean;
+  /** Connect, headers and body together; a request of its own may ask for longer (a long-poll). */
+  readonly timeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  /** The resolver behind the address check (tests answer names of their own). */
+  readonly lookup?: typeof lookup;
+}
+
+export const DEFAULT_SERVICE_TIMEOUT_MS = 15_000;
+/** A relay page: 100 envelopes of at most 64 KiB each, with room to spare. */
+export const DEFAULT_MAX_SERVICE_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** A page or a negotiation wraps documents the request-side bound admitted in a few levels more. */
+export const MAX_SERVICE_JSON_DEPTH = MAX_JSON_DEPTH + 8;
+
+export type ServiceTarget = Pick<ExternalService, 'id' | 'name' | 'baseUrl' | 'origin'>;
+
+export interface ServiceRequest {
+  readonly method?: string;
+  readonly body?: ArrayBuffer;
+  readonly contentType?: string;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  /** false: only the status matters (a probe); the body is dropped unread. */
+  readonly readBody?: boolean;
+}
+
+/** The service's status and its answer as a JSON value (undefined: it sent no body). */
+export interface ServiceAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+const NO_BODY = new Set([204, 205, 304]);
+
+export class ServiceFetcher {
+  readonly allowPrivate: boolean;
+  readonly #timeoutMs: number;
+  readonly #maxBytes: number;
+  readonly #lookup: typeof lookup | undefined;
+  readonly #guarded: Agent;
+  readonly #open = new Agent();
+
+  constructor(options: ServiceFetcherOptions = {}) {
+    this.allowPrivate = options.allowPrivate ?? false;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_SERVICE_TIMEOUT_MS;
+    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_SERVICE_RESPONSE_BYTES;
+    this.#lookup = options.lookup;
+    this.#guarded = new Agent({ connect: guardedConnector(options.lookup) });
+  }
+
+  /**
+   * Whether a facilitator may register `baseUrl` (an http(s) URL already normalised): its host
+   * must be, or resolve now to, public addresses only. A name that does not resolve yet is
+   * admitted: every connection checks again (guarded-connector.ts).
+   */
+  async admit(baseUrl: string): Promise<void> {
+    if (this.allowPrivate) return;
+    try {
+      await publicAddresses(new URL(baseUrl).hostname, this.#lookup);
+    } catch (error) {
+      if (error instanceof AddressRefusedError) {
+        throw new CodedError('INVALID_REQUEST', `The URL must reach a public address: ${error.message}. An administrator may list it in EXTERNAL_SERVICES or set ALLOW_PRIVATE_SERVICE_URLS=1.`, { reason: 'url_not_public' });
+      }
+    }
+  }
+
+  /**
+   * One request; throws CodedError SERVICE_UNAVAILABLE (no answer: refused, unreachable, no
+   * headers in time) or SERVICE_BAD_ANSWER (a redirect, too large, too slow, not JSON, too deep).
+   */
+  async request(service: ServiceTarget, path: string, init: ServiceRequest = {}): Promise<ServiceAnswer> {
+    const timeout = AbortSignal.timeout(init.timeoutMs ?? this.#timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const trusted = this.allowPrivate || service.origin === 'env';
+    const unavailable = (reason: string, why: string) => new CodedError('SERVICE_UNAVAILABLE', `${service.name} cannot be reached (${why}); nothing was sent. Try again once it is back.`, { reason, service: service.id });
+    const bad = (reason: string, why: string, status?: number) => new CodedError('SERVICE_BAD_ANSWER', `${service.name} answered ${why}; its answer is not passed on.`, { reason, service: service.id, ...(status === undefined ? {} : { status }) });
+    let res: Response;
+    try {
+      res = await fetch(`${service.baseUrl}${path}`, {
+        method: init.method ?? 'GET',
+        redirect: 'manual',
+        signal,
+        dispatcher: trusted ? this.#open : this.#guarded,
+        headers: { accept: 'application/json', ...(init.body ? { 'content-type': init.contentType ?? 'application/json' } : {}) },
+        ...(init.body ? { body: init.body } : {}),
+      });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      if (timeout.aborted) throw unavailable('timeout', 'no answer in time');
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof AddressRefusedError) throw unavailable('url_not_public', cause.message);
+      throw unavailable('service_unavailable', describeCause(error));
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      throw bad('redirect', `a redirect (${res.status}), which is not followed`, res.status);
+    }
+    if (init.readBody === false) {
+      await res.body?.cancel().catch(() => undefined);
+      return { status: res.status, body: undefined };
+    }
+    const declared = Number(res.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > this.#maxBytes) {
+      await res.body?.cancel().catch(() => undefined);
+      throw bad('too_large', `more than ${this.#maxBytes} bytes`, res.status);
+    }
+    let bytes: Uint8Array;
+    try {
+      const read = await readCapped(res, this.#maxBytes);
+      if (read === undefined) throw bad('too_large', `more than ${this.#maxBytes} bytes`, res.status);
+      bytes = read;
+    } catch (error) {
+      if (error instanceof CodedError) throw error;
+      if (init.signal?.aborted) throw error;
+      if (timeout.aborted) throw bad('timeout', 'a body that did not end in time', res.status);
+      throw unavailable('service_unavailable', describeCause(error));
+    }
+    if (bytes.byteLength === 0 && NO_BODY.has(res.status)) return { status: res.status, body: undefined };
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw bad('not_json', 'bytes that are not UTF-8 text', res.status);
+    }
+    try {
+      return { status: res.status, body: parseJsonText(text, MAX_SERVICE_JSON_DEPTH) };
+    } catch (error) {
+      const deep = error instanceof CodedError && error.code === 'JSON_TOO_DEEP';
+      throw deep ? bad('too_deep', `JSON nested deeper than ${MAX_SERVICE_JSON_DEPTH}`, res.status) : bad('not_json', 'something that is not JSON', res.status);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#guarded.close(), this.#open.close()]);
+  }
+}
+
+/** The body, or undefined once it passes `max` bytes (the rest is never read). */
+async function readCapped(res: Response, max: number): Promise<Uint8Array | undefined> {
+  const reader = res.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
