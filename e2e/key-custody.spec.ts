@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { decodeDidKey, encodeDidKey } from '../shared/crypto/did-key';
 import { keyPairFromSeed } from '../shared/crypto/ed25519';
 import { scanIndexedDbForSecret } from './support/key-scan';
-import { enrollNewKey, inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator, storeLegacyKey } from './support/operators';
 import { snap } from './support/screenshots';
 
 test('after enrolling, no IndexedDB value of the origin signs for the operator, and the stored key does not export', async ({ browser }) => {
@@ -39,21 +39,7 @@ test('a key stored as raw bytes by an older console is converted on load, and th
   try {
     await page.goto('/');
     await expect(page.getByText('This browser has no operator key yet.')).toBeVisible();
-    await page.evaluate(
-      async ({ did, secretKey }) => {
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          const request = indexedDB.open('switchboard-identity');
-          request.onupgradeneeded = () => request.result.createObjectStore('identity');
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-        const tx = db.transaction('identity', 'readwrite');
-        tx.objectStore('identity').put({ did, secretKey: new Uint8Array(secretKey), createdAt: 1_700_000_000_000 }, 'operator');
-        await new Promise((resolve) => (tx.oncomplete = resolve));
-        db.close();
-      },
-      { did, secretKey: Array.from(legacy.secretKey) },
-    );
+    await storeLegacyKey(page, { did, secretKey: legacy.secretKey });
     // Before any load, the raw secret is there for the taking: the scan sees it.
     expect((await page.evaluate(scanIndexedDbForSecret, Array.from(legacy.publicKey))).secretsFound).toHaveLength(1);
 

@@ -54,3 +54,25 @@ export async function createKey(page: Page, passphrase = E2E_PASSPHRASE): Promis
   await expect(page.getByText('Backup downloaded')).toBeVisible();
   return download;
 }
+
+/**
+ * Writes an operator record as consoles before the CryptoKey kept it (raw secret bytes in
+ * IndexedDB), for journeys about converting one. The page must already be on the console.
+ */
+export async function storeLegacyKey(page: Page, key: { readonly did: string; readonly secretKey: Uint8Array }): Promise<void> {
+  await page.evaluate(
+    async ({ did, secretKey }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('switchboard-identity');
+        request.onupgradeneeded = () => request.result.createObjectStore('identity');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const tx = db.transaction('identity', 'readwrite');
+      tx.objectStore('identity').put({ did, secretKey: new Uint8Array(secretKey), createdAt: 1_700_000_000_000 }, 'operator');
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+    },
+    { did: key.did, secretKey: Array.from(key.secretKey) },
+  );
+}
