@@ -17,6 +17,14 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
   const stored = useStoredIdentity();
   const signOut = useSignOut();
   const holdsKey = stored.data?.did === session.did;
+  // The key cannot be exported after it was made, so the menu says whether a backup exists instead of offering one.
+  const backupStatus = !holdsKey
+    ? stored.isSuccess
+      ? 'This browser does not hold the key of this session.'
+      : null
+    : stored.data?.backedUpAt !== undefined
+      ? `Key backup made ${new Date(stored.data.backedUpAt).toISOString().slice(0, 10)}. The key itself stays locked in this browser.`
+      : 'This key has no backup, and it cannot be exported from this browser.';
 
   useEffect(() => {
     if (!open) return;
@@ -76,15 +84,11 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
             </div>
           </div>
           <div className="my-1 border-t border-slate-200 dark:border-slate-800" />
-          <p className="px-3 py-2 text-xs text-slate-600 dark:text-slate-400" data-testid="key-backup-status">
-            {!holdsKey
-              ? stored.isSuccess
-                ? 'This browser does not hold the key of this session.'
-                : null
-              : stored.data?.backedUpAt !== undefined
-                ? `Key backup made ${new Date(stored.data.backedUpAt).toISOString().slice(0, 10)}. The key itself stays locked in this browser.`
-                : 'This key has no backup, and it cannot be exported from this browser.'}
-          </p>
+          {backupStatus ? (
+            <p className="px-3 py-2 text-xs text-slate-600 dark:text-slate-400" data-testid="key-backup-status">
+              {backupStatus}
+            </p>
+          ) : null}
           <button
             type="button"
             className={item}
