@@ -2,6 +2,7 @@
 // next instead of showing nothing, and a link to something that does not exist says so and leads
 // back, rather than offering to "try again".
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 
 test.describe.configure({ mode: 'serial' });
@@ -15,10 +16,7 @@ test.beforeAll(async ({ browser }) => {
   if (!server.enrollUrl) throw new Error(`No enrollment link:\n${server.log()}`);
   context = await browser.newContext({ baseURL: server.url });
   page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, server.enrollUrl);
 });
 
 test.afterAll(async () => {

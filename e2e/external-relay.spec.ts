@@ -16,6 +16,7 @@ import { keyPairFromSeed } from '../shared/crypto/ed25519';
 import { NegotiationParty, negotiationIdentity, type PartyIdentity } from '../server/demo/negotiation/negotiation-client';
 import { decryptBackup } from '../web/lib/identity/key-backup';
 import { snap } from './support/screenshots';
+import { createKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 
 test.describe.configure({ mode: 'serial' });
@@ -55,14 +56,11 @@ test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ baseURL: a.url });
   page = await context.newPage();
   await page.goto(a.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
-  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download backup' }).click();
-  const backup = await (await downloading).path();
+  const backup = await (await createKey(page, PASSPHRASE)).path();
   const key = await decryptBackup(readFileSync(backup, 'utf8'), PASSPHRASE);
   operator = { did: key.did, secretKey: key.secretKey, name: 'Switchboard operator' };
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
   await page.getByRole('button', { name: 'Open the console' }).click();
   await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
 });

@@ -7,6 +7,7 @@
 // captures the screens into docs/screenshots/guided-demo-*.png for the README.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { snap } from './support/screenshots';
+import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 
 test.describe.configure({ mode: 'serial' });
@@ -22,11 +23,7 @@ test.beforeAll(async ({ browser }) => {
   if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
   context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  await page.goto(server.enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, server.enrollUrl);
 });
 
 test.afterAll(async () => {

@@ -1,10 +1,13 @@
-// Operator identity end to end: a key made in the browser, enrolled with the link the server
-// printed, backed up as an encrypted file, kept across reloads, signed in with one click, and
-// restored in a browser that never saw it. The journeys share one browser profile, in order.
+// Operator identity end to end: a key made in the browser together with its encrypted backup
+// file, enrolled with the link the server printed, kept across reloads, signed in with one
+// click, and restored in a browser that never saw it; a key from an older console, with no
+// backup, converted and replaced. The journeys share one browser profile, in order.
 import { readFileSync } from 'node:fs';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { decodeBase64url } from '../shared/crypto/base64url';
-import { firstEnrollUrl, inviteOperator } from './support/operators';
+import { keyPairFromSeed } from '../shared/crypto/ed25519';
+import { encodeDidKey } from '../shared/crypto/did-key';
+import { createKey, firstEnrollUrl, inviteOperator, storeLegacyKey } from './support/operators';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -27,17 +30,12 @@ test.afterAll(() => context.close());
 const accountButton = (p: Page) => p.getByRole('button', { name: /^Account: / });
 
 // eslint-disable-next-line no-empty-pattern -- Playwright passes fixtures first; this test uses the shared page.
-test('first run: the printed link makes a key, enrolls it as facilitator and offers an encrypted backup', async ({}, testInfo) => {
+test('first run: the printed link makes a key with its encrypted backup, then enrolls it as facilitator', async ({}, testInfo) => {
   await page.goto(firstEnrollUrl());
   await expect(page.getByRole('heading', { name: 'Enroll as an operator' })).toBeVisible();
-  await expect(page.getByText('A new Ed25519 key was created.', { exact: false })).toBeVisible();
-  did = (await page.getByTestId('operator-did').textContent()) ?? '';
-  expect(did).toMatch(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+$/);
-  await expect(page.getByText(/^Fingerprint [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/)).toBeVisible();
-  await snap(page, 'identity-enroll');
-
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+  await expect(page.getByRole('heading', { name: 'Create your key and its backup' })).toBeVisible();
+  // Nothing to enroll before the key exists.
+  await expect(page.getByRole('button', { name: 'Enroll this key' })).toHaveCount(0);
 
   // The strength hint speaks up as the passphrase is typed.
   await page.getByLabel('Passphrase', { exact: true }).fill('short');
@@ -45,14 +43,17 @@ test('first run: the printed link makes a key, enrolls it as facilitator and off
   await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
   await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
   await expect(page.getByText(/^Strong\./)).toBeVisible();
-  await snap(page, 'identity-backup');
+  await snap(page, 'identity-enroll');
 
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download backup' }).click();
-  const download = await downloading;
+  const download = await createKey(page, PASSPHRASE);
   expect(download.suggestedFilename()).toMatch(/^switchboard-key-[1-9A-HJ-NP-Za-km-z]{8}-\d{4}-\d{2}-\d{2}\.json$/);
   backupPath = testInfo.outputPath(download.suggestedFilename());
   await download.saveAs(backupPath);
+
+  await expect(page.getByText('A new Ed25519 key was created.', { exact: false })).toBeVisible();
+  did = (await page.getByTestId('operator-did').textContent()) ?? '';
+  expect(did).toMatch(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+$/);
+  await expect(page.getByText(/^Fingerprint [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/)).toBeVisible();
 
   const file = JSON.parse(readFileSync(backupPath, 'utf8')) as Record<string, unknown>;
   expect(Object.keys(file).sort()).toEqual(['cipher', 'ciphertext', 'did', 'format', 'kdf', 'version']);
@@ -69,7 +70,15 @@ test('first run: the printed link makes a key, enrolls it as facilitator and off
   expect(decodeBase64url((file.cipher as { iv: string }).iv)).toHaveLength(12);
   expect(decodeBase64url(file.ciphertext as string)).toHaveLength(32 + 16);
 
-  await expect(page.getByText('Backup downloaded')).toBeVisible();
+  // While the page is open, the same file can be saved again (it lives in memory only).
+  const again = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download again' }).click();
+  expect(readFileSync(await (await again).path(), 'utf8')).toBe(readFileSync(backupPath, 'utf8'));
+  await snap(page, 'identity-key-created');
+
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+  await snap(page, 'identity-enrolled');
   await page.getByRole('button', { name: 'Open the console' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
@@ -80,6 +89,7 @@ test('first run: the printed link makes a key, enrolls it as facilitator and off
   await snap(page, 'identity-header');
   await accountButton(page).click();
   await expect(page.getByText('Signed in as')).toBeVisible();
+  await expect(page.getByTestId('key-backup-status')).toHaveText(/^Key backup made \d{4}-\d{2}-\d{2}\. The key itself stays locked in this browser\.$/);
   await snap(page, 'identity-account-menu');
   await page.keyboard.press('Escape');
   await expect(page.getByText('Signed in as')).toHaveCount(0);
@@ -142,6 +152,7 @@ test('the used enrollment link says so in words, with the command for a new one'
   const other = await fresh.newPage();
   try {
     await other.goto(firstEnrollUrl());
+    await createKey(other);
     await other.getByRole('button', { name: 'Enroll this key' }).click();
     const alert = other.getByRole('alert');
     await expect(alert).toContainText('This enrollment link was already used or has expired. Ask an administrator for a new one:');
@@ -158,31 +169,49 @@ test('the used enrollment link says so in words, with the command for a new one'
   }
 });
 
-test('an observer enrolled by an invitation may skip the backup; the console keeps reminding', async ({ browser }) => {
+test('a key from an older console (raw bytes, no backup) is converted, the console says it has no backup, and a new link replaces it with a backed-up key', async ({ browser }) => {
+  const legacy = keyPairFromSeed(new Uint8Array(32).fill(23));
+  const legacyDid = encodeDidKey(legacy.publicKey);
   const fresh = await browser.newContext({ acceptDownloads: true });
   const other = await fresh.newPage();
   try {
+    await other.goto('/');
+    await expect(other.getByText('This browser has no operator key yet.')).toBeVisible();
+    await storeLegacyKey(other, { did: legacyDid, secretKey: legacy.secretKey });
+
+    // The link finds the converted key; it has no backup, and it says so.
     await other.goto(await inviteOperator('observer'));
+    await expect(other.getByRole('heading', { name: 'Use the key this browser already holds' })).toBeVisible();
+    await expect(other.getByTestId('operator-did')).toHaveText(legacyDid);
+    await expect(other.getByText('This key has no backup')).toBeVisible();
+    await snap(other, 'identity-enroll-no-backup');
     await other.getByRole('button', { name: 'Enroll this key' }).click();
     await expect(other.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
-    await other.getByRole('button', { name: 'Skip for now' }).click();
-    await expect(other.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+    await other.getByRole('button', { name: 'Open the console' }).click();
     await expect(accountButton(other)).toHaveAccessibleName(/observer$/);
-    const reminder = other.getByText('Your key is not backed up yet.');
+    const reminder = other.getByText('Your key has no backup.');
     await expect(reminder).toBeVisible();
+    await expect(other.getByRole('status').filter({ hasText: 'Your key has no backup.' })).toContainText('it can no longer be exported');
     await snap(other, 'identity-backup-reminder');
-
     await other.reload();
     await expect(reminder).toBeVisible();
-    await other.getByRole('button', { name: 'Download backup' }).click();
-    const dialog = other.getByRole('dialog', { name: 'Download key backup' });
-    await dialog.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
-    await dialog.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+
+    // A new link: the old key is replaced by a new one made with its backup.
+    await other.goto(await inviteOperator('observer'));
+    await other.getByRole('button', { name: 'Create a new key with a backup instead' }).click();
+    await other.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await other.getByLabel('Confirm passphrase').fill(PASSPHRASE);
     const downloading = other.waitForEvent('download');
-    await dialog.getByRole('button', { name: 'Download backup' }).click();
-    await downloading;
-    await expect(dialog.getByText('Backup downloaded')).toBeVisible();
-    await dialog.getByRole('button', { name: 'Done' }).click();
+    await other.getByRole('button', { name: 'Replace key and download backup' }).click();
+    const backup = JSON.parse(readFileSync(await (await downloading).path(), 'utf8')) as { did: string };
+    await expect(other.getByText('A new Ed25519 key was created.', { exact: false })).toBeVisible();
+    await expect(other.getByTestId('operator-did')).toHaveText(backup.did);
+    expect(backup.did).not.toBe(legacyDid);
+    await other.getByRole('button', { name: 'Enroll this key' }).click();
+    await expect(other.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
+    await other.getByRole('button', { name: 'Open the console' }).click();
+    await expect(accountButton(other)).toContainText(backup.did.slice(-6));
+    await expect(other.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
     await expect(reminder).toHaveCount(0);
   } finally {
     await fresh.close();

@@ -6,7 +6,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { mentionsAgent, withoutMention } from '../server/agents/mentions';
 import { connectTestAgent, type TestAgent } from './support/agents';
-import { inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -26,10 +26,7 @@ const progress = (text: string) => asker.send(`rooms/${ROOM}/public_candidates`,
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext();
   page = await context.newPage();
-  await page.goto(await inviteOperator('facilitator'));
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, await inviteOperator('facilitator'));
   const created = await page.evaluate(async (id) => {
     const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Comfort' }) });
     return res.status;

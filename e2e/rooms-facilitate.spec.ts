@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type BrowserContext, type Download, type Page } from '@playwright/test';
 import { parseCsv } from '../web/lib/export/csv';
 import { connectTestAgent, type TestAgent } from './support/agents';
-import { inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -25,10 +25,7 @@ async function enroll(browser: Browser, role: 'facilitator' | 'observer'): Promi
   const context = await browser.newContext();
   contexts.push(context);
   const p = await context.newPage();
-  await p.goto(await inviteOperator(role));
-  await p.getByRole('button', { name: 'Enroll this key' }).click();
-  await p.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(p.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(p, await inviteOperator(role), role === 'facilitator' ? 'Facilitator' : 'Observer');
   return p;
 }
 

@@ -8,7 +8,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { HOSTILE_HTTP_LINKS, INJECTION_CORPUS, NON_HTTP_LINKS, unicodeEscaped } from './support/injection-corpus';
-import { inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator } from './support/operators';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(90_000);
@@ -95,10 +95,7 @@ test.beforeAll(async ({ browser }) => {
     dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();
   });
-  await page.goto(await inviteOperator('facilitator'));
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, await inviteOperator('facilitator'));
   const created = await page.evaluate(async (id) => {
     const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Injection', moderation: 'auto' }) });
     return res.status;

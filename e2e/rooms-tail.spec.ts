@@ -4,7 +4,7 @@
 // the server stored (no gap, no duplicate).
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
-import { inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 import { shownMessageIds, storedMessageIds } from './support/timeline';
 
@@ -57,10 +57,7 @@ async function loadAllOlder(): Promise<void> {
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext();
   page = await context.newPage();
-  await page.goto(await inviteOperator('facilitator'));
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, await inviteOperator('facilitator'));
   const created = await page.evaluate(async (room) => {
     const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: room, name: 'Tail room' }) });
     return res.status;

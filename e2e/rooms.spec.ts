@@ -4,7 +4,7 @@
 // markup stays text.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
-import { inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -23,11 +23,7 @@ test.beforeAll(async ({ browser }) => {
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await page.goto(await inviteOperator('facilitator'));
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, await inviteOperator('facilitator'));
 });
 
 test.afterAll(async () => {
@@ -136,9 +132,7 @@ test('an observer sees the room with every control disabled, and a note saying w
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   try {
-    await other.goto(await inviteOperator('observer'));
-    await other.getByRole('button', { name: 'Enroll this key' }).click();
-    await other.getByRole('button', { name: 'Skip for now' }).click();
+    await enrollNewKey(other, await inviteOperator('observer'), 'Observer');
     await other.goto(`/rooms/${ROOM}`);
     await expect(other.getByText('You are observing')).toBeVisible();
     await expect(other.getByTestId('public-message').filter({ hasText: 'On it: reading the incident log.' })).toBeVisible();

@@ -1,6 +1,7 @@
 // A demo server of a journey's own (DEMO=1) with its first facilitator enrolled in one browser
 // context: what every demo journey does in its beforeAll, written once.
-import { expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
+import { enrollNewKey } from './operators';
 import { startServer, type RunningServer } from './server';
 
 export interface DemoConsole {
@@ -50,11 +51,7 @@ export async function openDemoConsole(browser: Browser, options: DemoConsoleOpti
   }
 }
 
-/** Follows a first-start enrollment link: the key is enrolled as facilitator, the backup skipped. */
+/** Follows a first-start enrollment link: the key is made with its backup and enrolled as facilitator. */
 export async function enrollFirstFacilitator(page: Page, enrollUrl: string): Promise<void> {
-  await page.goto(enrollUrl);
-  await page.getByRole('button', { name: 'Enroll this key' }).click();
-  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(page, enrollUrl, 'Facilitator');
 }

@@ -2,6 +2,7 @@
 // running server's data directory), and reading a downloaded key backup.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { expect, type Download, type Page } from '@playwright/test';
 
 const run = promisify(execFile);
 
@@ -25,4 +26,53 @@ export function firstEnrollUrl(): string {
   const url = process.env.SWITCHBOARD_ENROLL_URL;
   if (!url) throw new Error('The server printed no "Enroll the first facilitator: <link>" line on its first start.');
   return url;
+}
+
+/** The passphrase journeys give a key's backup when they do not look at the file. */
+export const E2E_PASSPHRASE = 'seven lanterns over the quarry';
+
+/**
+ * Follows an enrollment link in a browser without a key: creates the key with its backup (the
+ * file is downloaded and left alone), enrolls it, opens the console.
+ */
+export async function enrollNewKey(page: Page, enrollUrl: string, role: 'Facilitator' | 'Observer' = 'Facilitator'): Promise<void> {
+  await page.goto(enrollUrl);
+  await createKey(page);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText(`You are enrolled as ${role}`);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+}
+
+/** On the enrollment page: types the backup passphrase twice and creates the key; resolves with its backup download. */
+export async function createKey(page: Page, passphrase = E2E_PASSPHRASE): Promise<Download> {
+  await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await page.getByLabel('Confirm passphrase').fill(passphrase);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Create key and download backup' }).click();
+  const download = await downloading;
+  await expect(page.getByText('Backup downloaded')).toBeVisible();
+  return download;
+}
+
+/**
+ * Writes an operator record as consoles before the CryptoKey kept it (raw secret bytes in
+ * IndexedDB), for journeys about converting one. The page must already be on the console.
+ */
+export async function storeLegacyKey(page: Page, key: { readonly did: string; readonly secretKey: Uint8Array }): Promise<void> {
+  await page.evaluate(
+    async ({ did, secretKey }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('switchboard-identity');
+        request.onupgradeneeded = () => request.result.createObjectStore('identity');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const tx = db.transaction('identity', 'readwrite');
+      tx.objectStore('identity').put({ did, secretKey: new Uint8Array(secretKey), createdAt: 1_700_000_000_000 }, 'operator');
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+    },
+    { did: key.did, secretKey: Array.from(key.secretKey) },
+  );
 }

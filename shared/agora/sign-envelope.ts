@@ -16,11 +16,11 @@ import type { AgoraError } from './reject-reasons';
 const SIG_FIELD = 'sig';
 
 /**
- * Signs an envelope with the sender's key. Throws a coded error when the envelope is not a
- * valid unsigned envelope or when the key is not the one `sender.id` names, so a bad
- * envelope never leaves its author.
+ * The envelope as it will be signed, checked: a valid unsigned envelope whose `sender.id` is
+ * `signerDid`. Throws a coded error otherwise, so a bad envelope never leaves its author. Split
+ * from {@link signEnvelope} for signers that hold no key bytes (the browser's CryptoKey).
  */
-export function signEnvelope(unsigned: UnsignedEnvelope, secretKey: Uint8Array): Envelope {
+export function checkEnvelopeToSign(unsigned: UnsignedEnvelope, signerDid: string): UnsignedEnvelope {
   const parsed = UnsignedEnvelope.safeParse(unsigned);
   if (!parsed.success) {
     const { code, message, details } = agoraError('schema_invalid', 'Not a valid unsigned Agora envelope.', {
@@ -28,16 +28,24 @@ export function signEnvelope(unsigned: UnsignedEnvelope, secretKey: Uint8Array):
     });
     throw new CodedError(code, message, details);
   }
-  const signer = encodeDidKey(publicKeyOf(secretKey));
-  if (signer !== parsed.data.sender.id) {
+  if (signerDid !== parsed.data.sender.id) {
     const { code, message, details } = agoraError('signer_mismatch', 'The secret key does not belong to sender.id.', {
-      signer,
+      signer: signerDid,
       senderId: parsed.data.sender.id,
     });
     throw new CodedError(code, message, details);
   }
-  // Sign what the schema returned: the same fields as the input, so the same bytes.
-  return signDocument(parsed.data, SIG_FIELD, secretKey) as Envelope;
+  // What the schema returned: the same fields as the input, so the same bytes.
+  return parsed.data;
+}
+
+/**
+ * Signs an envelope with the sender's key. Throws a coded error when the envelope is not a
+ * valid unsigned envelope or when the key is not the one `sender.id` names.
+ */
+export function signEnvelope(unsigned: UnsignedEnvelope, secretKey: Uint8Array): Envelope {
+  const checked = checkEnvelopeToSign(unsigned, encodeDidKey(publicKeyOf(secretKey)));
+  return signDocument(checked, SIG_FIELD, secretKey) as Envelope;
 }
 
 /**

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useLocation } from '@tanstack/react-router';
 import { healthQuery } from '@web/lib/api/health';
+import { useKeySupport } from '@web/lib/identity/key-support';
 import { useSession } from '@web/lib/identity/use-session';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { ThemeSwitch } from '@web/components/ui/theme-switch';
 import { Suspense, useEffect, useRef } from 'react';
+import { KeyUnsupportedScreen } from '@web/features/identity/key-unsupported-screen';
 import { AccountMenu } from './identity-parts';
 import { Shortcuts } from './shortcuts-dialog';
 
@@ -43,6 +45,8 @@ export function Layout() {
   const health = useQuery(healthQuery);
   const session = useSession();
   const nav = useCurrentTabInView(Boolean(session));
+  // No screen runs before the check: none may make or use a key this browser cannot keep safely.
+  const keySupport = useKeySupport();
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
@@ -90,7 +94,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="flex-1 px-6 py-8">
-        <Outlet />
+        {keySupport.data === true ? <Outlet /> : keySupport.data === false ? <KeyUnsupportedScreen /> : null}
       </main>
       {session ? <Shortcuts /> : null}
     </div>

@@ -1,24 +1,30 @@
-// The header's identity: short did and role; opens a small panel with the full did, the
-// backup download and sign-out. A disclosure (button + panel): Escape or a click outside
+// The header's identity: short did and role; opens a small panel with the full did, whether
+// the key has a backup, and sign-out. A disclosure (button + panel): Escape or a click outside
 // closes it and focus returns to the button.
 import { useEffect, useId, useRef, useState } from 'react';
 import { CopyButton } from '@web/components/ui/copy-button';
 import type { OperatorSession } from '@web/lib/api/auth-session';
 import { keyFingerprint, shortDid } from '@web/lib/identity/did-display';
 import { useStoredIdentity } from '@web/lib/identity/identity-queries';
-import { BackupDialog } from './backup-dialog';
 import { useSignOut } from './identity-mutations';
 import { RoleBadge } from './role-badge';
 
 export function AccountMenu({ session }: { session: OperatorSession }) {
   const [open, setOpen] = useState(false);
-  const [backupOpen, setBackupOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const stored = useStoredIdentity();
   const signOut = useSignOut();
   const holdsKey = stored.data?.did === session.did;
+  // The key cannot be exported after it was made, so the menu says whether a backup exists instead of offering one.
+  const backupStatus = !holdsKey
+    ? stored.isSuccess
+      ? 'This browser does not hold the key of this session.'
+      : null
+    : stored.data?.backedUpAt !== undefined
+      ? `Key backup made ${new Date(stored.data.backedUpAt).toISOString().slice(0, 10)}. The key itself stays locked in this browser.`
+      : 'This key has no backup, and it cannot be exported from this browser.';
 
   useEffect(() => {
     if (!open) return;
@@ -78,19 +84,10 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
             </div>
           </div>
           <div className="my-1 border-t border-slate-200 dark:border-slate-800" />
-          <button
-            type="button"
-            className={item}
-            disabled={!holdsKey}
-            onClick={() => {
-              setOpen(false);
-              setBackupOpen(true);
-            }}
-          >
-            Download key backup
-          </button>
-          {!holdsKey && stored.isSuccess ? (
-            <p className="px-3 pb-1 text-xs text-slate-500 dark:text-slate-400">This browser does not hold the key of this session.</p>
+          {backupStatus ? (
+            <p className="px-3 py-2 text-xs text-slate-600 dark:text-slate-400" data-testid="key-backup-status">
+              {backupStatus}
+            </p>
           ) : null}
           <button
             type="button"
@@ -102,7 +99,6 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
           </button>
         </div>
       ) : null}
-      <BackupDialog open={backupOpen} onOpenChange={setBackupOpen} returnFocusTo={trigger} />
     </div>
   );
 }

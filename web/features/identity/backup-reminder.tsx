@@ -1,29 +1,25 @@
-// A calm, persistent nudge until the signed-in key has been backed up at least once.
-import { useState } from 'react';
-import { Button } from '@web/components/ui/button';
+// A calm, persistent notice while the signed-in key has no backup. Such a key can no longer be
+// exported (it is a non-extractable CryptoKey), so the notice says what can be done instead:
+// enroll a new key, made with its backup, from a new enrollment link.
+import { CommandLine } from '@web/components/ui/notice';
+import { INVITE_COMMAND } from '@web/lib/identity/auth-errors';
 import { useStoredIdentity } from '@web/lib/identity/identity-queries';
-import { BackupDialog } from './backup-dialog';
 
 export function BackupReminder({ sessionDid }: { sessionDid: string }) {
   const stored = useStoredIdentity();
-  const [open, setOpen] = useState(false);
   const identity = stored.data;
-  const needed = identity !== undefined && identity !== null && identity.did === sessionDid && identity.backedUpAt === undefined;
-  // The dialog stays while open, so its "downloaded" confirmation is seen after the banner goes.
-  if (!needed && !open) return null;
+  if (!identity || identity.did !== sessionDid || identity.backedUpAt !== undefined) return null;
   return (
-    <>
-      {needed ? (
-    <div role="status" className="mx-auto mb-6 flex max-w-3xl flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2.5 text-sm text-amber-950 dark:border-amber-900/50 dark:bg-amber-950/30 dark:text-amber-100">
-      <p className="min-w-0 flex-1">
-        <span className="font-medium">Your key is not backed up yet.</span> If this browser's data is cleared, you cannot sign in again.
+    <div role="status" className="mx-auto mb-6 max-w-3xl rounded-lg border border-amber-200 bg-amber-50 px-4 py-2.5 text-sm text-amber-950 dark:border-amber-900/50 dark:bg-amber-950/30 dark:text-amber-100">
+      <p>
+        <span className="font-medium">Your key has no backup.</span>{' '}
+        {identity.migratedAt !== undefined
+          ? 'It is now locked inside this browser, where no page script can read it, so it can no longer be exported.'
+          : 'It is locked inside this browser, where no page script can read it, so it cannot be exported.'}{' '}
+        If this browser's data is cleared, you cannot sign in again. To get a key with a backup, ask an administrator for a new enrollment
+        link and open it here: it offers to make a new key, with its backup file, in this one's place.
       </p>
-      <Button size="sm" onClick={() => setOpen(true)}>
-        Download backup
-      </Button>
+      <CommandLine command={INVITE_COMMAND} className="mt-2" />
     </div>
-      ) : null}
-      <BackupDialog open={open} onOpenChange={setOpen} />
-    </>
   );
 }

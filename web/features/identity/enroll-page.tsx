@@ -1,29 +1,19 @@
-// /enroll#token=…: create (or reuse) this browser's key, enroll it with the one-time token,
-// offer the encrypted backup, then open the console.
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+// /enroll#token=…: create this browser's key together with its encrypted backup (or reuse the
+// key it holds), enroll it with the one-time token, then open the console.
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { describeAuthError, INVITE_COMMAND } from '@web/lib/identity/auth-errors';
+import { downloadTextFile } from '@web/lib/identity/download-file';
 import { readEnrollToken } from '@web/lib/identity/enroll-link';
 import { storedIdentityQuery } from '@web/lib/identity/identity-queries';
-import { identityStore, summarize } from '@web/lib/identity/identity-store';
-import { BackupForm } from './backup-form';
+import type { KeyCreation } from '@web/lib/identity/key-backup-actions';
+import { CreateKeyForm } from './create-key-form';
 import { IdentityCard } from './identity-card';
 import { useEnroll } from './identity-mutations';
 import { RoleBadge } from './role-badge';
-
-const ensuredIdentityQuery = queryOptions({
-  queryKey: ['identity', 'ensured'],
-  queryFn: async () => {
-    const { identity, created } = await identityStore.ensure();
-    return { identity: summarize(identity), created };
-  },
-  staleTime: Infinity,
-  retry: false,
-  networkMode: 'always',
-});
 
 function Step({ n, title, done, children }: { n: number; title: string; done?: boolean; children?: ReactNode }) {
   return (
@@ -47,15 +37,12 @@ function Step({ n, title, done, children }: { n: number; title: string; done?: b
 
 export function EnrollPage() {
   const [token] = useState(() => readEnrollToken(window.location.hash));
-  const client = useQueryClient();
   const navigate = useNavigate();
-  const ensured = useQuery({ ...ensuredIdentityQuery, enabled: token !== null });
+  const stored = useQuery({ ...storedIdentityQuery, enabled: token !== null });
   const enrollment = useEnroll(token ?? '');
-  const [backup, setBackup] = useState<'pending' | 'skipped' | { fileName: string }>('pending');
-
-  useEffect(() => {
-    if (ensured.data) client.setQueryData(storedIdentityQuery.queryKey, ensured.data.identity);
-  }, [client, ensured.data]);
+  // The file made with the key, kept in memory for "download again" while this page is open only.
+  const [creation, setCreation] = useState<KeyCreation | null>(null);
+  const [replacing, setReplacing] = useState(false);
 
   const openConsole = () => void navigate({ to: '/', replace: true });
 
@@ -70,33 +57,88 @@ export function EnrollPage() {
     );
   }
 
+  const identity = stored.data ?? null;
+  const createdHere = creation !== null && creation.created;
   const session = enrollment.data;
-  const error = enrollment.isError ? describeAuthError(enrollment.error) : ensured.isError ? describeAuthError(ensured.error) : null;
+  const error = enrollment.isError ? describeAuthError(enrollment.error) : stored.isError ? describeAuthError(stored.error) : null;
+  const backup = creation?.backup;
 
   return (
     <Frame>
       <ol className="space-y-6">
-        <Step n={1} title={ensured.data?.created === false ? 'Use the key this browser already holds' : 'Create your key in this browser'} done={ensured.isSuccess}>
-          {ensured.data ? (
-            <>
-              <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-                {ensured.data.created
-                  ? 'A new Ed25519 key was created. Its private half stays in this browser; the server only ever sees the identity below.'
-                  : 'This browser already holds an operator key; it is the one that will be enrolled.'}
+        <Step n={1} title={identity && !createdHere ? 'Use the key this browser already holds' : 'Create your key and its backup'} done={identity !== null}>
+          {stored.isPending ? (
+            <p role="status" className="text-sm text-slate-500">Looking for a key in this browser…</p>
+          ) : identity && createdHere ? (
+            <div className="space-y-3">
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                A new Ed25519 key was created. It stays locked in this browser: the console can sign with it, but no page script can read it.
+                The server only ever sees the identity below.
               </p>
-              <IdentityCard did={ensured.data.identity.did} />
+              <IdentityCard did={identity.did} />
+              {backup ? (
+                <Notice
+                  tone="success"
+                  title="Backup downloaded"
+                  action={
+                    <Button size="sm" onClick={() => downloadTextFile(backup.fileName, backup.text)}>
+                      Download again
+                    </Button>
+                  }
+                >
+                  Saved as <span className="font-mono">{backup.fileName}</span>. Keep it somewhere safe, away from this computer, and remember the
+                  passphrase. It can be downloaded again only until you leave this page.
+                </Notice>
+              ) : null}
+            </div>
+          ) : identity ? (
+            <div className="space-y-3">
+              <p className="text-sm text-slate-600 dark:text-slate-400">This browser already holds an operator key; it is the one that will be enrolled.</p>
+              <IdentityCard did={identity.did} />
+              {identity.backedUpAt === undefined && !session ? (
+                replacing ? (
+                  <CreateKeyForm
+                    replacing={identity.did}
+                    onCreated={(made) => {
+                      setReplacing(false);
+                      setCreation(made);
+                    }}
+                    onCancel={() => setReplacing(false)}
+                  />
+                ) : (
+                  <Notice
+                    tone="warn"
+                    title="This key has no backup"
+                    action={<Button size="sm" onClick={() => setReplacing(true)}>Create a new key with a backup instead</Button>}
+                  >
+                    It cannot be exported from this browser. If this browser's data is cleared, the key is gone and you cannot sign in again.
+                    A new key made here comes with its backup file; it takes this key's place in this browser.
+                  </Notice>
+                )
+              ) : null}
+            </div>
+          ) : stored.isSuccess ? (
+            <>
+              <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+                Your key is made in this browser and never leaves it, except as a backup file encrypted with a passphrase you choose here.
+                Neither the file nor the passphrase ever reaches the server.
+              </p>
+              <CreateKeyForm onCreated={setCreation} />
             </>
-          ) : ensured.isPending ? (
-            <p role="status" className="text-sm text-slate-500">Creating your key…</p>
           ) : null}
         </Step>
 
         <Step n={2} title="Enroll it with this server" done={enrollment.isSuccess}>
           {session ? (
-            <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" role="status">
-              You are enrolled as <RoleBadge role={session.role} />
-            </p>
-          ) : (
+            <div className="space-y-4">
+              <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" role="status">
+                You are enrolled as <RoleBadge role={session.role} />
+              </p>
+              <Button variant="primary" onClick={openConsole}>
+                Open the console
+              </Button>
+            </div>
+          ) : identity ? (
             <>
               <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
                 The link is for one use only. Enrolling proves you hold the key by signing a one-time challenge.
@@ -110,33 +152,15 @@ export function EnrollPage() {
               ) : null}
               {/* A used or expired link stays so; only other failures are worth another try. */}
               {error?.code === 'ENROLLMENT_INVALID' ? null : (
-                <Button variant="primary" onClick={() => enrollment.mutate()} busy={enrollment.isPending} disabled={!ensured.isSuccess}>
+                <Button variant="primary" onClick={() => enrollment.mutate()} busy={enrollment.isPending}>
                   {enrollment.isPending ? 'Enrolling…' : enrollment.isError ? 'Try again' : 'Enroll this key'}
                 </Button>
               )}
             </>
-          )}
-        </Step>
-
-        <Step n={3} title="Back up your key" done={typeof backup === 'object'}>
-          {!session ? null : backup === 'pending' ? (
-            <>
-              <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
-                If this browser's data is cleared, the key is gone and you cannot sign in again. The backup file is encrypted with a passphrase
-                you choose here; neither ever reaches the server.
-              </p>
-              <BackupForm onSaved={(fileName) => setBackup({ fileName })} onSkip={openConsole} />
-            </>
-          ) : typeof backup === 'object' ? (
-            <div className="space-y-4">
-              <Notice tone="success" title="Backup downloaded">
-                Saved as <span className="font-mono">{backup.fileName}</span>. Keep it somewhere safe, away from this computer, and remember the
-                passphrase.
-              </Notice>
-              <Button variant="primary" onClick={openConsole}>
-                Open the console
-              </Button>
-            </div>
+          ) : error ? (
+            <Notice tone="error" title={error.title} command={error.command}>
+              {error.detail}
+            </Notice>
           ) : null}
         </Step>
       </ol>

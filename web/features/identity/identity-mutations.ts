@@ -1,11 +1,12 @@
 // What the identity screens do, as mutations that keep the session and stored-identity caches
 // right: the session query is the one owner of "who is signed in".
+import type { DidKey } from '@shared/crypto/did-key';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { postLogout } from '@web/lib/api/auth-logout';
 import { sessionQuery, type OperatorSession } from '@web/lib/api/auth-session';
 import { storedIdentityQuery } from '@web/lib/identity/identity-queries';
 import type { IdentitySummary } from '@web/lib/identity/identity-store';
-import { createBackup, restoreBackup } from '@web/lib/identity/key-backup-actions';
+import { createKeyWithBackup, restoreBackup, type KeyCreation } from '@web/lib/identity/key-backup-actions';
 import { downloadTextFile } from '@web/lib/identity/download-file';
 import { enroll, signIn } from '@web/lib/identity/sign-challenge';
 
@@ -39,15 +40,20 @@ export function useSignOut() {
   });
 }
 
-export function useDownloadBackup() {
+/**
+ * Makes this browser's key with its encrypted backup and saves the file at once: the key's bytes
+ * exist only during this call, so the backup cannot be made later (decisions-web.md §19).
+ */
+export function useCreateKey() {
   const client = useQueryClient();
   return useMutation({
     // The passphrase is this mutation's variable: dropped from the cache as soon as the form goes.
     gcTime: 0,
-    mutationFn: (passphrase: string) => createBackup(passphrase),
-    onSuccess: ({ fileName, text }) => {
-      downloadTextFile(fileName, text);
-      void client.invalidateQueries({ queryKey: storedIdentityQuery.queryKey });
+    mutationFn: ({ passphrase, replacing }: { passphrase: string; replacing?: DidKey }) =>
+      createKeyWithBackup(passphrase, replacing === undefined ? {} : { replacing }),
+    onSuccess: ({ identity, backup }: KeyCreation) => {
+      if (backup) downloadTextFile(backup.fileName, backup.text);
+      client.setQueryData(storedIdentityQuery.queryKey, identity);
     },
   });
 }

@@ -1,23 +1,28 @@
 // The documents the operator signs as a party, built with shared/negotiation and signed in the
-// browser with the key in IndexedDB (web/lib/identity); the secret key never leaves this module's
-// call and is never sent (only the signed documents are).
+// browser with the operator's non-extractable key (web/lib/identity/operator-signer.ts); only the
+// signed documents are sent.
 import { CodedError } from '@shared/errors';
-import { signAgreement } from '@shared/negotiation/agreement';
+import { encodeBase64url } from '@shared/crypto/base64url';
+import { agreementSigningBytes } from '@shared/negotiation/agreement';
 import { agreementOnAcceptance } from '@shared/negotiation/apply-acceptance';
 import { nextProposalSkeleton } from '@shared/negotiation/available-actions';
 import type { ConfidentialityClass } from '@shared/negotiation/confidentiality';
-import { signNegotiationDocument, type Acceptance, type OpenDocument, type Proposal, type Rejection, type Withdrawal } from '@shared/negotiation/documents';
+import { type Acceptance, type SignedDocument, type Unsigned, type OpenDocument, type Proposal, type Rejection, type Withdrawal } from '@shared/negotiation/documents';
 import { newId, newSaltSeed } from '@shared/negotiation/ids';
 import type { PartyDid, Terms } from '@shared/negotiation/primitives';
 import { latestProposal, type NegotiationState } from '@shared/negotiation/state';
-import { identityStore, type StoredIdentity } from '@web/lib/identity/identity-store';
+import { operatorSigner, signDocumentAs, type OperatorSigner } from '@web/lib/identity/operator-signer';
 
-async function operatorKey(expectedDid: string): Promise<StoredIdentity> {
-  const identity = await identityStore.load();
-  if (!identity) throw new CodedError('NO_KEY', 'This browser holds no operator key to sign with.');
-  if (identity.did !== expectedDid) throw new CodedError('NO_KEY', 'The key in this browser is not the signed-in operator’s.');
-  return identity;
+const operatorKey = (expectedDid: string): Promise<OperatorSigner> => operatorSigner(expectedDid);
+
+/** shared/negotiation/documents.ts `signNegotiationDocument`, signed by the operator's key. */
+async function signNegotiationDocument<T extends SignedDocument>(body: Unsigned<T>, key: OperatorSigner): Promise<T> {
+  return (await signDocumentAs(key, body, 'signature')) as unknown as T;
 }
+
+/** shared/negotiation/agreement.ts `signAgreement`: the statement's bytes, signed by the operator's key. */
+const signAgreement = async (agreement: { agreement_id: string; agreement_hash: string }, key: OperatorSigner): Promise<string> =>
+  encodeBase64url(await key.sign(agreementSigningBytes(agreement)));
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -39,7 +44,7 @@ export async function signOpen(input: OpenInput, now = Date.now()): Promise<Open
     category: input.category,
     confidentiality: { [input.me]: input.mine, [input.counterparty]: input.theirs },
     at: iso(now),
-  }, key.secretKey);
+  }, key);
 }
 
 export async function signProposal(state: NegotiationState, me: PartyDid, terms: Terms, validForMinutes: number, now = Date.now()): Promise<Proposal> {
@@ -49,7 +54,7 @@ export async function signProposal(state: NegotiationState, me: PartyDid, terms:
     proposal_id: newId('prp', now),
     terms,
     valid_until: iso(now + validForMinutes * 60_000),
-  }, key.secretKey);
+  }, key);
 }
 
 /** Builds the agreement this acceptance produces (§3.5), signs it, and signs the acceptance around it. */
@@ -67,8 +72,8 @@ export async function signAcceptance(state: NegotiationState, me: PartyDid, now 
     by: me,
     at,
     salt_seed: saltSeed,
-    agreement_signature: signAgreement(agreement, key.secretKey),
-  }, key.secretKey);
+    agreement_signature: await signAgreement(agreement, key),
+  }, key);
 }
 
 export async function signRejection(state: NegotiationState, me: PartyDid, reason: string, now = Date.now()): Promise<Rejection> {
@@ -82,7 +87,7 @@ export async function signRejection(state: NegotiationState, me: PartyDid, reaso
     by: me,
     at: iso(now),
     ...(reason.trim() ? { reason: reason.trim() } : {}),
-  }, key.secretKey);
+  }, key);
 }
 
 export async function signWithdrawal(state: NegotiationState, me: PartyDid, reason: string, now = Date.now()): Promise<Withdrawal> {
@@ -93,11 +98,11 @@ export async function signWithdrawal(state: NegotiationState, me: PartyDid, reas
     by: me,
     at: iso(now),
     ...(reason.trim() ? { reason: reason.trim() } : {}),
-  }, key.secretKey);
+  }, key);
 }
 
 /** The co-signature: the operator's Ed25519 signature over the agreement statement (statement_jcs). */
 export async function signStatement(agreement: { agreement_id: string; agreement_hash: string }, me: PartyDid): Promise<string> {
   const key = await operatorKey(me);
-  return signAgreement(agreement, key.secretKey);
+  return signAgreement(agreement, key);
 }

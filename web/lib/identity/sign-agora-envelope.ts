@@ -1,17 +1,15 @@
-// Signs an Agora envelope with the operator's own key, read from this browser's store only for
-// the moment of signing (shared/agora/sign-envelope.ts: JCS without `sig`, Ed25519, base64url).
-// The key never leaves this module; the relay gets the signed envelope and nothing else.
+// Signs an Agora envelope as the operator (shared/agora/sign-envelope.ts: JCS without `sig`,
+// Ed25519, base64url) with the stored non-extractable key. The relay gets the signed envelope
+// and nothing else.
 import type { Envelope, UnsignedEnvelope } from '@shared/agora/envelope';
-import { signEnvelope } from '@shared/agora/sign-envelope';
 import type { DidKey } from '@shared/crypto/did-key';
-import { CodedError } from '@shared/errors';
 import { identityStore, type IdentityStore } from './identity-store';
+import { operatorSigner, signEnvelopeAs } from './operator-signer';
 
 /** Builds the envelope for the stored operator's DID, then signs it with that key. */
 export async function signAsOperator<T extends UnsignedEnvelope>(build: (operatorDid: DidKey) => T, store: IdentityStore = identityStore): Promise<Envelope> {
-  const identity = await store.load();
-  if (!identity) throw new CodedError('NO_KEY', 'This browser holds no operator key. Restore your backup to sign.');
-  return signEnvelope(build(identity.did), identity.secretKey);
+  const signer = await operatorSigner(undefined, store);
+  return signEnvelopeAs(signer, build(signer.did));
 }
 
 /** The DID envelopes are signed as: the stored key's, which is the signed-in operator's. */

@@ -2,12 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeBase64url } from '@shared/crypto/base64url';
 import { fromHex } from '@shared/crypto/bytes';
 import { decodeDidKey, encodeDidKey } from '@shared/crypto/did-key';
-import { keyPairFromSeed, verify } from '@shared/crypto/ed25519';
+import { keyPairFromSeed, sign, verify } from '@shared/crypto/ed25519';
 import { canonicalBytes } from '@shared/crypto/jcs';
 import { ApiError } from '@web/lib/api/http';
 import { createIdentityStore } from './identity-store';
 import { memoryKeyValue } from './test-support/memory-key-value';
 import { enroll, signChallenge, signIn } from './sign-challenge';
+import { signerOf } from './operator-signer';
+import { importSigningKey } from './webcrypto-ed25519';
 
 const keys = keyPairFromSeed(fromHex('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'));
 const did = encodeDidKey(keys.publicKey);
@@ -25,13 +27,14 @@ async function storeWithKey() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('signing the login challenge', () => {
-  it('signs the RFC 8785 canonical bytes of the challenge with the stored key', () => {
-    const signed = signChallenge(challenge, { did, secretKey: keys.secretKey });
+  it('signs the RFC 8785 canonical bytes of the challenge with the stored key', async () => {
+    const signed = await signChallenge(challenge, signerOf({ did, privateKey: await importSigningKey(keys.secretKey) }));
     expect(signed.did).toBe(did);
     expect(signed.nonce).toBe(challenge.nonce);
     const bytes = canonicalBytes({ expiresAt: challenge.expiresAt, nonce: challenge.nonce, purpose: challenge.purpose });
     expect(new TextDecoder().decode(bytes)).toBe('{"expiresAt":1700000060000,"nonce":"n-0123456789","purpose":"switchboard-login"}');
     expect(verify(decodeBase64url(signed.signature), bytes, decodeDidKey(did))).toBe(true);
+    expect(decodeBase64url(signed.signature)).toEqual(sign(bytes, keys.secretKey));
   });
 
   it('logs in: challenge, then did + nonce + signature as JSON, never the key', async () => {

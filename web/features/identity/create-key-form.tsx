@@ -1,4 +1,5 @@
-// Passphrase, confirmation, strength hint, then an encrypted .json download of the key.
+// Passphrase, confirmation, strength hint, then the key is made and its encrypted .json backup
+// downloaded in the same step: once made, the key cannot be read out again to back it up.
 import { useState, type FormEvent } from 'react';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
@@ -7,20 +8,23 @@ import { describeAuthError } from '@web/lib/identity/auth-errors';
 import { MIN_PASSPHRASE_LENGTH } from '@web/lib/identity/key-backup';
 import { passphraseStrength } from '@web/lib/identity/passphrase-strength';
 import { PassphraseMeter } from './passphrase-meter';
-import { useDownloadBackup } from './identity-mutations';
+import { useCreateKey } from './identity-mutations';
+import type { KeyCreation } from '@web/lib/identity/key-backup-actions';
+import type { DidKey } from '@shared/crypto/did-key';
 
-export interface BackupFormProps {
-  onSaved: (fileName: string) => void;
-  /** Offered where backing up can wait; the console keeps reminding until it is done. */
-  onSkip?: () => void;
+export interface CreateKeyFormProps {
+  onCreated: (creation: KeyCreation) => void;
+  /** The stored key (one with no backup) that the new key replaces. */
+  replacing?: DidKey;
+  onCancel?: () => void;
 }
 
-export function BackupForm({ onSaved, onSkip }: BackupFormProps) {
+export function CreateKeyForm({ onCreated, replacing, onCancel }: CreateKeyFormProps) {
   const [passphrase, setPassphrase] = useState('');
   const [confirm, setConfirm] = useState('');
   const [show, setShow] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const download = useDownloadBackup();
+  const create = useCreateKey();
   const strength = passphraseStrength(passphrase);
 
   const tooShort = [...passphrase].length < MIN_PASSPHRASE_LENGTH;
@@ -34,7 +38,7 @@ export function BackupForm({ onSaved, onSkip }: BackupFormProps) {
     event.preventDefault();
     setSubmitted(true);
     if (tooShort || mismatch) return;
-    download.mutate(passphrase, { onSuccess: ({ fileName }) => onSaved(fileName) });
+    create.mutate(replacing === undefined ? { passphrase } : { passphrase, replacing }, { onSuccess: onCreated });
   };
 
   return (
@@ -63,19 +67,20 @@ export function BackupForm({ onSaved, onSkip }: BackupFormProps) {
         Show passphrases
       </label>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        Nobody can recover a forgotten passphrase, not even an administrator. Keep it apart from the file.
+        Nobody can recover a forgotten passphrase, not even an administrator. Keep it apart from the file. This is the only time the
+        backup can be made: afterwards the key stays locked inside this browser.
       </p>
-      {download.isError ? (() => {
-        const text = describeAuthError(download.error);
+      {create.isError ? (() => {
+        const text = describeAuthError(create.error);
         return <Notice tone="error" title={text.title}>{text.detail}</Notice>;
       })() : null}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant="primary" busy={download.isPending}>
-          {download.isPending ? 'Encrypting…' : 'Download backup'}
+        <Button type="submit" variant="primary" busy={create.isPending}>
+          {create.isPending ? 'Creating your key…' : replacing ? 'Replace key and download backup' : 'Create key and download backup'}
         </Button>
-        {onSkip ? (
-          <Button variant="ghost" onClick={onSkip} disabled={download.isPending}>
-            Skip for now
+        {onCancel ? (
+          <Button variant="ghost" onClick={onCancel} disabled={create.isPending}>
+            Keep the current key
           </Button>
         ) : null}
       </div>
