@@ -55,6 +55,7 @@ export class ServiceFetcher {
   readonly #lookup: typeof lookup | undefined;
   readonly #guarded: Agent;
   readonly #open = new Agent();
+  #closed: Promise<void> | undefined;
 
   constructor(options: ServiceFetcherOptions = {}) {
     this.allowPrivate = options.allowPrivate ?? false;
@@ -146,8 +147,10 @@ export class ServiceFetcher {
     }
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.#guarded.close(), this.#open.close()]);
+  /** Closes the connection pools once; a bridge stopped twice (or two sharing this fetcher) closes nothing twice. */
+  close(): Promise<void> {
+    this.#closed ??= Promise.all([this.#guarded.close(), this.#open.close()]).then(() => undefined);
+    return this.#closed;
   }
 }
 
