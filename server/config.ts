@@ -5,6 +5,7 @@ import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { DEFAULT_HTTP_LIMITS, parseRate, type HttpLimits, type Rate } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
+import { DEFAULT_PUBLISH_QUOTAS, MIN_BYTE_QUOTA, parseByteRate, type PublishQuotaLimits } from './mqtt/publish-quotas';
 
 export interface Config {
   readonly host: string;
@@ -28,6 +29,8 @@ export interface Config {
   readonly limits?: HttpLimits;
   /** What the server's MQTT broker holds for a client that stops reading (MQTT_SEND_BUFFER_BYTES, MQTT_DRAIN_TIMEOUT_MS). */
   readonly mqttSendLimits?: SendLimits;
+  /** How much each agent may publish over MQTT (MQTT_AGENT_MSGS, MQTT_AGENT_BYTES); defaults when absent. */
+  readonly mqttPublishQuotas?: PublishQuotaLimits;
 }
 
 export class ConfigError extends Error {
@@ -58,11 +61,11 @@ function demoPace(env: NodeJS.ProcessEnv): DemoPaceName {
   return raw as DemoPaceName;
 }
 
-function rate(env: NodeJS.ProcessEnv, name: string, fallback: Rate): Rate {
+function rate(env: NodeJS.ProcessEnv, name: string, fallback: Rate, orElse = ''): Rate {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const parsed = parseRate(raw);
-  if (!parsed) throw new ConfigError(`${name} must be a count per window like 30/min (windows: s, min, h), got "${raw}".`);
+  if (!parsed) throw new ConfigError(`${name} must be a count per window like 30/min (windows: s, min, h)${orElse}, got "${raw}".`);
   return parsed;
 }
 
@@ -95,6 +98,19 @@ function mqttSendLimits(env: NodeJS.ProcessEnv): SendLimits {
   };
 }
 
+function mqttPublishQuotas(env: NodeJS.ProcessEnv): PublishQuotaLimits {
+  const d = DEFAULT_PUBLISH_QUOTAS;
+  const messages = env.MQTT_AGENT_MSGS;
+  const bytes = env.MQTT_AGENT_BYTES;
+  const byteRate = bytes === undefined || bytes === '' || bytes === 'off' ? undefined : parseByteRate(bytes);
+  if (byteRate && byteRate.capacity < MIN_BYTE_QUOTA) throw new ConfigError(`MQTT_AGENT_BYTES must allow at least 512KiB per window (one largest packet), got "${bytes}".`);
+  if (bytes && bytes !== 'off' && !byteRate) throw new ConfigError(`MQTT_AGENT_BYTES must be bytes per window like 16MiB/min (units: B, KiB, MiB, GiB; windows: s, min, h) or off, got "${bytes}".`);
+  return {
+    messages: messages === 'off' ? undefined : rate(env, 'MQTT_AGENT_MSGS', d.messages!, ' or off'),
+    bytes: bytes === undefined || bytes === '' ? d.bytes : byteRate,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -110,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     externalServices: externalServices(env),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
+    mqttPublishQuotas: mqttPublishQuotas(env),
   };
 }
 

@@ -12,6 +12,7 @@ import { lateGateway } from './gateway/late-gateway';
 import { ConsoleBridge } from './mqtt/console-bridge';
 import { ExternalBroker } from './mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP } from './mqtt/mosquitto-dynsec';
+import { DEFAULT_PUBLISH_QUOTAS, PublishQuotas } from './mqtt/publish-quotas';
 import { HistoryRecorder, recordOnArrival } from './rooms/history-recorder';
 import { RoomRegistry } from './rooms/room-registry';
 import { httpDemos, startRoomDemoAgents } from './runtime-demos';
@@ -45,7 +46,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
       now: () => clock.now(),
       // Each agent message is recorded and decided by the one instance the broker hands it to.
       shareGroup: GATEWAY_SHARE_GROUP,
-      ...recordOnArrival(history, candidates.admitCandidate),
+      ...recordOnArrival(history, candidates.admitCandidate, new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock)),
     });
   } catch (error) {
     await store.close().catch(() => undefined);

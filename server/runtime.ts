@@ -11,6 +11,7 @@ import { startRunOnce } from './cluster/run-once';
 import { ConfigError, type Config } from './config';
 import { Gateway, isCandidate } from './gateway/gateway';
 import { EmbeddedBroker } from './mqtt/embedded-broker';
+import { DEFAULT_PUBLISH_QUOTAS, PublishQuotas } from './mqtt/publish-quotas';
 import { HistoryRecorder } from './rooms/history-recorder';
 import type { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
@@ -50,6 +51,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const broker = await EmbeddedBroker.create({
     now: () => clock.now(),
     ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
+    publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
     verifyAgent: async (agentId, password) => {
       const credential = await store.getAgentCredential(agentId);
       return credential !== undefined && verifyPassword(password, credential.passwordHash);
