@@ -348,6 +348,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor) WHERE topic_agent_id IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'history retention per room',
+    sql: /* sql */ `
+      -- SQLite migration 7: NULL is no limit of that kind (server decision 39).
+      ALTER TABLE rooms
+        ADD COLUMN history_max_messages INTEGER CHECK (history_max_messages >= 1),
+        ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

@@ -339,6 +339,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor) WHERE topic_agent_id IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'history retention per room',
+    sql: /* sql */ `
+      -- NULL: no limit of that kind; both NULL: the room keeps its whole history (server decision 39).
+      ALTER TABLE rooms ADD COLUMN history_max_messages INTEGER CHECK (history_max_messages >= 1);
+      ALTER TABLE rooms ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {
