@@ -100,7 +100,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
     if (config.demo && !mqttDemo) console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
     onceOnly = await startRunOnce({
       databaseUrl: config.databaseUrl,
-      start: onceOnlyWork({ gateway, relay, clock, negotiations }, config.demo ? [...(mqttDemo ? [startMqttDemo] : []), ...httpDemos(config, http.address, clock, store, guidedDemo)] : []),
+      start: onceOnlyWork({ gateway, relay, clock, negotiations, store }, config.demo ? [...(mqttDemo ? [startMqttDemo] : []), ...httpDemos(config, http.address, clock, store, guidedDemo)] : []),
     });
     const running = onceOnly;
     const httpServer = http.server;

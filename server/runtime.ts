@@ -86,7 +86,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     const address = http.address;
     const onceOnly = await startRunOnce({
       databaseUrl: config.databaseUrl,
-      start: onceOnlyWork({ gateway, relay, clock, negotiations }, config.demo ? [
+      start: onceOnlyWork({ gateway, relay, clock, negotiations, store }, config.demo ? [
         async () => stopping(await startRoomDemoAgents(config, localUrl(config, 'mqtt', mqtt), { store, rooms, history, broker, clock })),
         ...httpDemos(config, address, clock, store, guidedDemo),
       ] : []),
