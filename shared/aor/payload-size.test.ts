@@ -16,12 +16,11 @@ describe('payload size caps on an agent\'s own topics (decision AOR 20)', () => 
     expect(checkPayloadSize(work, MAX_WORK_BYTES + 1)).toMatchObject({ ok: false, error: { code: 'payload_too_large', details: { topicKind: 'work' } } });
   });
 
-  it('holds every other topic to the envelope cap, and leaves topics outside the §3 map to the ACL', () => {
-    expect(payloadSizeLimit('rooms/room_1/public_candidates')).toBe(MAX_ENVELOPE_BYTES);
-    expect(payloadSizeLimit('rooms/room_1/agents/agent.a/inbox')).toBe(MAX_ENVELOPE_BYTES);
-    expect(checkPayloadSize('rooms/room_1/control', MAX_ENVELOPE_BYTES + 1).ok).toBe(false);
+  it('caps no other topic: a candidate over the envelope cap is the gateway\'s to reject in words (decision AOR 16)', () => {
+    expect(payloadSizeLimit('rooms/room_1/public_candidates')).toBeUndefined();
+    expect(payloadSizeLimit('rooms/room_1/agents/agent.a/inbox')).toBeUndefined();
+    expect(checkPayloadSize('rooms/room_1/public_candidates', MAX_ENVELOPE_BYTES + 1).ok).toBe(true);
     expect(payloadSizeLimit('rooms/room_1/work')).toBeUndefined(); // not an agent topic
-    expect(payloadSizeLimit('elsewhere/heartbeat')).toBeUndefined();
     expect(checkPayloadSize('elsewhere/heartbeat', 10 ** 9).ok).toBe(true);
   });
 
