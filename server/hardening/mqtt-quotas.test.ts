@@ -1,10 +1,13 @@
 // A flooding agent with valid credentials (penetration test finding 6, MQTT): per-agent publish
 // quotas by count and by bytes on the embedded broker, and the size caps on heartbeat and work
-// (decisions-server.md §38, decisions-aor.md §20). Each test counts what reached room history.
+// (decisions-server.md §38, decisions-aor.md §20), and what of it applies with an external broker
+// (Mosquitto), where agents publish past the server. Each test counts what reached room history.
 import type { Packet } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_HEARTBEAT_BYTES, MAX_WORK_BYTES } from '@shared/aor/payload-size';
 import type { TopicKind } from '../store/store';
+import { startExternalRoomHarness, type BrokerRoomHarness, type Watcher } from '../test-support/external-room-harness';
+import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import { startRoomHarness, type RoomHarness } from '../test-support/room-harness';
 
 const ROOM = 'flood';
@@ -17,7 +20,7 @@ function heartbeatOf(agentId: string, n: number, size = 0): string {
   return size === 0 ? base : base.replace('"description":""', `"description":"${'x'.repeat(size - base.length)}"`);
 }
 
-async function stored(h: RoomHarness, kind: TopicKind, agentId: string) {
+async function stored(h: Pick<RoomHarness, 'store'>, kind: TopicKind, agentId: string) {
   const { messages } = await h.store.listMessages({ roomId: ROOM, limit: 10_000, topicKinds: [kind], agentId });
   return messages;
 }
@@ -133,6 +136,58 @@ describe('size caps on heartbeat and work (decision AOR 20)', () => {
     const result = await flood(agent, workTopic('agent.big'), ['z'.repeat(MAX_WORK_BYTES + 1), 'z'.repeat(MAX_WORK_BYTES)]);
     expect(result.accepted).toBe(1);
     expect(result.refusals[0]).toMatch(/payload_too_large/);
+    expect((await stored(h, 'work', 'agent.big')).map((r) => r.payload.byteLength)).toEqual([MAX_WORK_BYTES]);
+  });
+});
+
+const mosquittoFound = findMosquitto();
+
+describe.skipIf(!mosquittoFound.ok)('on an external broker (Mosquitto), where the server takes quotas and caps on arrival', () => {
+  let mosquitto: PrivateMosquitto;
+  let h: BrokerRoomHarness;
+  let w: Watcher;
+  let markers = 0;
+  beforeAll(async () => {
+    mosquitto = await startPrivateMosquitto();
+    h = await startExternalRoomHarness(mosquitto, { publishQuotas: { messages: { capacity: 20, refillPerSecond: 20 / 60 }, bytes: undefined } });
+    await h.rooms.create({ id: ROOM, name: 'Flood', moderation: 'auto' });
+    w = await h.watcher();
+  });
+  afterAll(async () => {
+    await h.close();
+    await mosquitto.stop();
+  });
+
+  /**
+   * Mosquitto acknowledges every publish itself, so the agent cannot tell what the server kept. A
+   * marker from another agent, published after Mosquitto acknowledged the whole flood, reaches the
+   * server's one session after it: once the server has handled the marker, it has handled the flood.
+   */
+  async function settled(): Promise<void> {
+    const marker = await h.agent('agent.marker');
+    const id = `marker_${++markers}`;
+    await marker.client.publishAsync(heartbeatTopic('agent.marker'), heartbeatOf('agent.marker', markers).replace(/"id":"[^"]+"/, `"id":"${id}"`), { qos: 1 });
+    await w.until(heartbeatTopic('agent.marker'), id);
+  }
+
+  it('records an agent\'s heartbeats only up to its quota, and decides none of its candidates past it', async () => {
+    const agent = await h.agent('agent.ext');
+    for (let i = 0; i < 50; i += 1) await agent.client.publishAsync(heartbeatTopic('agent.ext'), heartbeatOf('agent.ext', i), { qos: 1 });
+    const candidate = JSON.stringify({ id: 'cand_over', type: 'result', room_id: ROOM, from: { kind: 'agent', id: 'agent.ext' }, ts: 1, payload: { task_id: 't1', message_type: 'progress', content: { text: 'x' } } });
+    await agent.client.publishAsync(h.candidateTopic(ROOM, 'agent.ext'), candidate, { qos: 1 });
+    await settled();
+    expect(await stored(h, 'heartbeat', 'agent.ext')).toHaveLength(20);
+    expect(await stored(h, 'public_candidates', 'agent.ext')).toHaveLength(0);
+    expect(w.received.filter((m) => m.topic === `rooms/${ROOM}/control` && m.payload.includes('cand_over'))).toEqual([]);
+  });
+
+  it('stores no heartbeat over 4 KiB and no work over 64 KiB', async () => {
+    const agent = await h.agent('agent.big');
+    await agent.client.publishAsync(heartbeatTopic('agent.big'), heartbeatOf('agent.big', 1, MAX_HEARTBEAT_BYTES + 1), { qos: 1 });
+    await agent.client.publishAsync(workTopic('agent.big'), 'z'.repeat(MAX_WORK_BYTES + 1), { qos: 1 });
+    await agent.client.publishAsync(workTopic('agent.big'), 'z'.repeat(MAX_WORK_BYTES), { qos: 1 });
+    await settled();
+    expect(await stored(h, 'heartbeat', 'agent.big')).toHaveLength(0);
     expect((await stored(h, 'work', 'agent.big')).map((r) => r.payload.byteLength)).toEqual([MAX_WORK_BYTES]);
   });
 });
