@@ -73,14 +73,17 @@ export class PublishQuotas {
     const { messages, bytes: byteRate } = this.limits;
     if (!messages && !byteRate) return { ok: true };
     const now = this.clock.now();
-    const previous = this.#buckets.get(agentId);
-    const elapsed = previous ? Math.max(0, now - previous.at) / 1000 : 0;
-    const bucket: Buckets = {
-      messages: messages ? Math.min(messages.capacity, previous ? previous.messages + elapsed * messages.refillPerSecond : messages.capacity) : 0,
-      bytes: byteRate ? Math.min(byteRate.capacity, previous ? previous.bytes + elapsed * byteRate.refillPerSecond : byteRate.capacity) : 0,
-      at: now,
-    };
-    this.#buckets.set(agentId, bucket);
+    let bucket = this.#buckets.get(agentId);
+    if (!bucket) {
+      bucket = { messages: messages?.capacity ?? 0, bytes: byteRate?.capacity ?? 0, at: now };
+      this.#buckets.set(agentId, bucket);
+    } else {
+      // Refilled in place: the broker asks on every publish, and a bucket per call would be garbage.
+      const elapsed = Math.max(0, now - bucket.at) / 1000;
+      if (messages) bucket.messages = Math.min(messages.capacity, bucket.messages + elapsed * messages.refillPerSecond);
+      if (byteRate) bucket.bytes = Math.min(byteRate.capacity, bucket.bytes + elapsed * byteRate.refillPerSecond);
+      bucket.at = Math.max(bucket.at, now);
+    }
     const verdict = refusal(bucket, messages, byteRate, bytes);
     if (verdict) {
       if (!this.#over.has(agentId)) {

@@ -10,6 +10,8 @@ export const MAX_HEARTBEAT_BYTES = 4 * 1024;
 /** §3 work: a page of tool output or notes; anything larger belongs behind an `artifact_link`. */
 export const MAX_WORK_BYTES = 64 * 1024;
 
+const FITS = ok(undefined);
+
 const LIMITS: Readonly<Partial<Record<TopicKind, number>>> = { heartbeat: MAX_HEARTBEAT_BYTES, work: MAX_WORK_BYTES };
 
 /**
@@ -24,9 +26,11 @@ export function payloadSizeLimit(topic: string): number | undefined {
 
 /** `payload_too_large` when `byteLength` is over the topic's cap, with the kind, cap and size. */
 export function checkPayloadSize(topic: string, byteLength: number): Result<void> {
+  // The broker asks on every publish: under the smaller cap, or on no capped topic, nothing is parsed.
+  if (byteLength <= MAX_HEARTBEAT_BYTES || !(topic.endsWith('/heartbeat') || topic.endsWith('/work'))) return FITS;
   const parsed = parseTopic(topic);
   const limit = parsed.ok ? LIMITS[parsed.value.kind] : undefined;
-  if (!parsed.ok || limit === undefined || byteLength <= limit) return ok(undefined);
+  if (!parsed.ok || limit === undefined || byteLength <= limit) return FITS;
   return fail('payload_too_large', `A ${parsed.value.kind} message may carry at most ${limit} bytes; this one has ${byteLength}.`, {
     topicKind: parsed.value.kind, limit, size: byteLength,
   });

@@ -2,6 +2,7 @@
 // the sweep that deletes its oldest messages beyond it. Rooms without a setting keep everything;
 // the audit log, review items and grants are never touched.
 import { describe, expect, it } from 'vitest';
+import { RETENTION_BATCH } from '../rows/room-rows';
 import type { Store } from '../store';
 import { T0, cursors, grant, message } from './fixtures';
 
@@ -66,6 +67,18 @@ export function describeHistoryRetentionContract(store: () => Store): void {
       await store().setRetention('both', { maxMessages: 2, maxAgeDays: 30 });
       await store().applyRetention(T0 + 9 * DAY);
       expect(cursors(await all(store(), 'both'))).toEqual(cursors(stored.slice(8)));
+    });
+
+    it('deletes beyond one batch in one sweep, every row counted once', async () => {
+      await store().ensureRoom({ id: 'big', name: 'Big', moderation: 'auto', createdAt: T0 });
+      const total = RETENTION_BATCH + 12;
+      for (let from = 0; from < total; from += 500) {
+        await Promise.all(Array.from({ length: Math.min(500, total - from) }, (_, i) => store().appendMessage(message('big', from + i))));
+      }
+      await store().setRetention('big', { maxMessages: 5, maxAgeDays: null });
+      expect(await store().applyRetention(T0)).toEqual([{ roomId: 'big', deleted: total - 5 }]);
+      expect((await all(store(), 'big')).map((m) => m.messageId)).toEqual(Array.from({ length: 5 }, (_, i) => `m-big-${total - 5 + i}`));
+      expect((await store().listRooms())[0]).toMatchObject({ messageCount: 5 });
     });
 
     it('never deletes audit entries, review items or grants, whatever it deletes from history', async () => {

@@ -82,12 +82,12 @@ export class PgRoomStore {
     const { rows } = await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id');
     const swept: { roomId: string; deleted: number }[] = [];
     for (const row of rows) {
-      const retention = toRoom(row).retention!;
+      // Rows appended meanwhile have larger cursors, so the bound holds for the whole sweep.
+      const below = await this.#retentionBound(row, now);
+      if (below === undefined) continue;
       let deleted = 0;
       // One batch per statement (its own transaction), so appends wait for one batch at most.
       for (;;) {
-        const below = await this.#retentionBound(row.id, retention, now);
-        if (below === undefined) break;
         const { rows: [result] } = await this.#pool.query<{ deleted: number }>(
           `WITH gone AS (
              DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = $1 AND cursor < $2 ORDER BY cursor LIMIT $3)
@@ -106,17 +106,17 @@ export class PgRoomStore {
     return swept;
   }
 
-  /** The room's messages with a cursor below this go (the oldest in cursor order); undefined: none do. */
-  async #retentionBound(roomId: string, retention: HistoryRetention, now: number): Promise<number | undefined> {
+  /** The room's messages with a cursor below this go, as sqlite-room-store.ts finds it; undefined: none do. */
+  async #retentionBound(row: RoomRow, now: number): Promise<number | undefined> {
+    const retention = toRoom(row).retention!;
     let below: number | undefined;
-    if (retention.maxMessages !== null) {
-      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 ORDER BY cursor DESC LIMIT 1 OFFSET $2', [roomId, retention.maxMessages]);
-      if (rows[0]) below = rows[0].cursor + 1;
+    if (retention.maxMessages !== null && row.message_count > retention.maxMessages) {
+      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 ORDER BY cursor LIMIT 1 OFFSET $2', [row.id, row.message_count - retention.maxMessages]);
+      if (rows[0]) below = rows[0].cursor;
     }
     const cutoff = retentionCutoff(retention, now);
     if (cutoff !== undefined) {
-      // The oldest message young enough to keep, walking up from the oldest (sqlite-room-store.ts).
-      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 AND received_at >= $2 ORDER BY cursor LIMIT 1', [roomId, cutoff]);
+      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 AND received_at >= $2 ORDER BY cursor LIMIT 1', [row.id, cutoff]);
       const byAge = rows[0] ? rows[0].cursor : Number.MAX_SAFE_INTEGER;
       below = below === undefined ? byAge : Math.max(below, byAge);
     }

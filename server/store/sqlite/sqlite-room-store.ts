@@ -113,11 +113,20 @@ export class SqliteRoomStore {
     const rows = this.#sql('SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id').all() as RoomRow[];
     const swept: { roomId: string; deleted: number }[] = [];
     for (const row of rows) {
-      const { retention } = toRoom(row);
+      // Rows appended meanwhile have larger cursors, so the bound holds for the whole sweep.
+      const below = this.#retentionBound(row, now);
+      if (below === undefined) continue;
       let deleted = 0;
       // One batch per IMMEDIATE transaction, the event loop free between them: history appends
       // (the group commit) wait for one batch at most, never for a whole sweep.
-      for (let batch = this.#retentionBatch(row.id, retention!, now); batch > 0; batch = this.#retentionBatch(row.id, retention!, now)) {
+      for (;;) {
+        const batch = this.#db.transaction(() => {
+          const { changes } = this.#sql(
+            'DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = ? AND cursor < ? ORDER BY cursor LIMIT ?)',
+          ).run(row.id, below, RETENTION_BATCH);
+          if (changes > 0) this.#sql('UPDATE rooms SET message_count = max(0, message_count - ?) WHERE id = ?').run(changes, row.id);
+          return changes;
+        }).immediate();
         deleted += batch;
         if (batch < RETENTION_BATCH) break;
         await new Promise((resolve) => setImmediate(resolve));
@@ -127,31 +136,21 @@ export class SqliteRoomStore {
     return swept;
   }
 
-  /** Deletes up to RETENTION_BATCH of the room's oldest messages beyond `retention`; answers how many. */
-  #retentionBatch(roomId: string, retention: HistoryRetention, now: number): number {
-    return this.#db.transaction(() => {
-      const below = this.#retentionBound(roomId, retention, now);
-      if (below === undefined) return 0;
-      const { changes } = this.#sql(
-        'DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = ? AND cursor < ? ORDER BY cursor LIMIT ?)',
-      ).run(roomId, below, RETENTION_BATCH);
-      if (changes > 0) this.#sql('UPDATE rooms SET message_count = max(0, message_count - ?) WHERE id = ?').run(changes, roomId);
-      return changes;
-    }).immediate();
-  }
-
   /** The room's messages with a cursor below this go (the oldest in cursor order); undefined: none do. */
-  #retentionBound(roomId: string, retention: HistoryRetention, now: number): number | undefined {
+  #retentionBound(row: RoomRow, now: number): number | undefined {
+    const { maxMessages } = toRoom(row).retention!;
     let below: number | undefined;
-    if (retention.maxMessages !== null) {
-      const beyond = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? ORDER BY cursor DESC LIMIT 1 OFFSET ?').get(roomId, retention.maxMessages) as { cursor: number } | undefined;
-      if (beyond) below = beyond.cursor + 1;
+    if (maxMessages !== null && row.message_count > maxMessages) {
+      // The count kept with every append and delete says how many are too many; the walk from the
+      // oldest end then costs what the sweep deletes, not the `maxMessages` rows it keeps.
+      const first = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? ORDER BY cursor LIMIT 1 OFFSET ?').get(row.id, row.message_count - maxMessages) as { cursor: number } | undefined;
+      if (first) below = first.cursor;
     }
-    const cutoff = retentionCutoff(retention, now);
+    const cutoff = retentionCutoff(toRoom(row).retention!, now);
     if (cutoff !== undefined) {
-      // The oldest message young enough to keep, found by walking up from the oldest: the walk
-      // costs what the sweep deletes, not the room's whole history.
-      const kept = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? AND received_at >= ? ORDER BY cursor LIMIT 1').get(roomId, cutoff) as { cursor: number } | undefined;
+      // The oldest message young enough to keep, found by walking up from the oldest: again the
+      // walk costs what the sweep deletes.
+      const kept = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? AND received_at >= ? ORDER BY cursor LIMIT 1').get(row.id, cutoff) as { cursor: number } | undefined;
       const byAge = kept ? kept.cursor : Number.MAX_SAFE_INTEGER;
       below = below === undefined ? byAge : Math.max(below, byAge);
     }
