@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 import { MAX_PACKET_BYTES } from './mqtt/embedded-broker';
+import { DEFAULT_PUBLISH_QUOTAS, MIN_BYTE_QUOTA } from './mqtt/publish-quotas';
 import { MIN_SEND_BUFFER_BYTES } from './mqtt/send-limits';
 
 describe('loadConfig', () => {
@@ -91,6 +92,31 @@ describe('loadConfig', () => {
   it('keeps one largest packet within MQTT_SEND_BUFFER_BYTES', () => {
     expect(MIN_SEND_BUFFER_BYTES).toBeGreaterThanOrEqual(MAX_PACKET_BYTES);
     expect(() => loadConfig({ MQTT_SEND_BUFFER_BYTES: String(MAX_PACKET_BYTES - 1) })).toThrow(`MQTT_SEND_BUFFER_BYTES must be a whole number from ${MIN_SEND_BUFFER_BYTES} to 1073741824, got "${MAX_PACKET_BYTES - 1}".`);
+  });
+
+  it('reads the per-agent MQTT publish quotas: 6000/min and 16MiB/min by default, off disables one', () => {
+    expect(loadConfig({}).mqttPublishQuotas).toEqual(DEFAULT_PUBLISH_QUOTAS);
+    expect(DEFAULT_PUBLISH_QUOTAS).toEqual({ messages: { capacity: 6000, refillPerSecond: 100 }, bytes: { capacity: 16 * 1024 * 1024, refillPerSecond: (16 * 1024 * 1024) / 60 } });
+    expect(loadConfig({ MQTT_AGENT_MSGS: '600/min', MQTT_AGENT_BYTES: '2MiB/s' }).mqttPublishQuotas).toEqual({
+      messages: { capacity: 600, refillPerSecond: 10 },
+      bytes: { capacity: 2 * 1024 * 1024, refillPerSecond: 2 * 1024 * 1024 },
+    });
+    expect(loadConfig({ MQTT_AGENT_MSGS: 'off', MQTT_AGENT_BYTES: 'off' }).mqttPublishQuotas).toEqual({ messages: undefined, bytes: undefined });
+  });
+
+  it('keeps one largest packet within MQTT_AGENT_BYTES', () => {
+    expect(MIN_BYTE_QUOTA).toBeGreaterThanOrEqual(MAX_PACKET_BYTES);
+  });
+
+  it.each([
+    ['MQTT_AGENT_MSGS', '0/min'],
+    ['MQTT_AGENT_MSGS', '10/day'],
+    ['MQTT_AGENT_MSGS', 'lots'],
+    ['MQTT_AGENT_BYTES', '16MB/min'],
+    ['MQTT_AGENT_BYTES', '511KiB/s'], // below one largest packet: such a packet could never pass
+  ])('refuses %s=%s with one line naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must `));
   });
 
   it.each(['0', '99', '10s', '1.5', '-1', '3600001'])('refuses MQTT_DRAIN_TIMEOUT_MS=%s with a message naming the variable', (value) => {

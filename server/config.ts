@@ -7,6 +7,7 @@ import { DEFAULT_HTTP_LIMITS, DEFAULT_LISTEN_LIMITS, parseRate, type HttpLimits,
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 import { DEFAULT_REVALIDATE_MS } from './mqtt/revalidate';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
+import { DEFAULT_PUBLISH_QUOTAS, MIN_BYTE_QUOTA, parseByteRate, type PublishQuotaLimits } from './mqtt/publish-quotas';
 
 export interface Config {
   readonly host: string;
@@ -38,6 +39,8 @@ export interface Config {
   readonly mqttSendLimits?: SendLimits;
   /** How often open MQTT connections' credentials and sessions are checked again, in ms (MQTT_REVALIDATE_MS). */
   readonly mqttRevalidateMs?: number;
+  /** How much each agent may publish over MQTT (MQTT_AGENT_MSGS, MQTT_AGENT_BYTES); defaults when absent. */
+  readonly mqttPublishQuotas?: PublishQuotaLimits;
 }
 
 export class ConfigError extends Error {
@@ -68,11 +71,11 @@ function demoPace(env: NodeJS.ProcessEnv): DemoPaceName {
   return raw as DemoPaceName;
 }
 
-function rate(env: NodeJS.ProcessEnv, name: string, fallback: Rate): Rate {
+function rate(env: NodeJS.ProcessEnv, name: string, fallback: Rate, orElse = ''): Rate {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const parsed = parseRate(raw);
-  if (!parsed) throw new ConfigError(`${name} must be a count per window like 30/min (windows: s, min, h), got "${raw}".`);
+  if (!parsed) throw new ConfigError(`${name} must be a count per window like 30/min (windows: s, min, h)${orElse}, got "${raw}".`);
   return parsed;
 }
 
@@ -112,6 +115,19 @@ function mqttSendLimits(env: NodeJS.ProcessEnv): SendLimits {
   };
 }
 
+function mqttPublishQuotas(env: NodeJS.ProcessEnv): PublishQuotaLimits {
+  const d = DEFAULT_PUBLISH_QUOTAS;
+  const messages = env.MQTT_AGENT_MSGS;
+  const bytes = env.MQTT_AGENT_BYTES;
+  const byteRate = bytes === undefined || bytes === '' || bytes === 'off' ? undefined : parseByteRate(bytes);
+  if (byteRate && byteRate.capacity < MIN_BYTE_QUOTA) throw new ConfigError(`MQTT_AGENT_BYTES must allow at least 512KiB per window (one largest packet), got "${bytes}".`);
+  if (bytes && bytes !== 'off' && !byteRate) throw new ConfigError(`MQTT_AGENT_BYTES must be bytes per window like 16MiB/min (units: B, KiB, MiB, GiB; windows: s, min, h) or off, got "${bytes}".`);
+  return {
+    messages: messages === 'off' ? undefined : rate(env, 'MQTT_AGENT_MSGS', d.messages!, ' or off'),
+    bytes: bytes === undefined || bytes === '' ? d.bytes : byteRate,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -134,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       requestTimeoutMs: wholeNumber(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_LISTEN_LIMITS.requestTimeoutMs, 100, 3_600_000),
       connectionsPerAddress: wholeNumber(env, 'HTTP_CONNECTIONS_PER_ADDRESS', DEFAULT_LISTEN_LIMITS.connectionsPerAddress, 1, 1_000_000),
     },
+    mqttPublishQuotas: mqttPublishQuotas(env),
   };
 }
 

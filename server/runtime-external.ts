@@ -12,6 +12,7 @@ import { lateGateway } from './gateway/late-gateway';
 import { ConsoleBridge } from './mqtt/console-bridge';
 import { ExternalBroker } from './mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP } from './mqtt/mosquitto-dynsec';
+import { DEFAULT_PUBLISH_QUOTAS, PublishQuotas } from './mqtt/publish-quotas';
 import { HistoryRecorder, recordOnArrival } from './rooms/history-recorder';
 import { RoomRegistry } from './rooms/room-registry';
 import { httpDemos, startRoomDemoAgents } from './runtime-demos';
@@ -45,7 +46,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
       now: () => clock.now(),
       // Each agent message is recorded and decided by the one instance the broker hands it to.
       shareGroup: GATEWAY_SHARE_GROUP,
-      ...recordOnArrival(history, candidates.admitCandidate),
+      ...recordOnArrival(history, candidates.admitCandidate, new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock)),
     });
   } catch (error) {
     await store.close().catch(() => undefined);
@@ -103,7 +104,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
     if (config.demo && !mqttDemo) console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
     onceOnly = await startRunOnce({
       databaseUrl: config.databaseUrl,
-      start: onceOnlyWork({ gateway, relay, clock, negotiations }, config.demo ? [...(mqttDemo ? [startMqttDemo] : []), ...httpDemos(config, http.address, clock, store, guidedDemo)] : []),
+      start: onceOnlyWork({ gateway, relay, clock, negotiations, store }, config.demo ? [...(mqttDemo ? [startMqttDemo] : []), ...httpDemos(config, http.address, clock, store, guidedDemo)] : []),
     });
     const running = onceOnly;
     const httpServer = http.server;

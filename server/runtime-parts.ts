@@ -24,6 +24,7 @@ import { startNegotiationSweeper } from './negotiation/negotiation-sweeper';
 import { createRelayServices, watchStoreHead, type RelayServices } from './relay/relay-services';
 import { startThreadSweeper } from './relay/thread-sweeper';
 import { PresenceTracker } from './rooms/presence-tracker';
+import { startRetentionSweeper } from './rooms/retention-sweeper';
 import type { RoomRegistry } from './rooms/room-registry';
 import type { GuidedDemoSlot } from './routes/demo';
 import type { Store } from './store/store';
@@ -168,15 +169,16 @@ export function startRelayTimers(relay: RelayServices, bridge: { stop(): Promise
 
 /**
  * What runs once per cluster (cluster/run-once.ts): the sweepers (expired grants, timed-out
- * threads → ERROR, valid_until → EXPIRED) and the demo agents, started in order and stopped in
- * reverse.
+ * threads → ERROR, valid_until → EXPIRED, history beyond a room's retention) and the demo agents,
+ * started in order and stopped in reverse.
  */
-export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; clock: Clock; negotiations: NegotiationService }, demos: StartWork[]): StartWork {
+export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; clock: Clock; negotiations: NegotiationService; store: Store }, demos: StartWork[]): StartWork {
   return async () => {
     const stops: (() => Promise<void> | void)[] = [
       parts.gateway.sweepEvery(),
       startThreadSweeper(parts.relay.relay.store, parts.clock, parts.relay.relay.timeouts),
       startNegotiationSweeper(parts.negotiations),
+      startRetentionSweeper(parts.store, parts.clock),
     ];
     const stopAll = async () => {
       for (const stop of stops.splice(0).reverse()) await stop();

@@ -11,6 +11,7 @@ import { startRunOnce } from './cluster/run-once';
 import { ConfigError, type Config } from './config';
 import { Gateway, isCandidate } from './gateway/gateway';
 import { EmbeddedBroker } from './mqtt/embedded-broker';
+import { DEFAULT_PUBLISH_QUOTAS, PublishQuotas } from './mqtt/publish-quotas';
 import { HistoryRecorder } from './rooms/history-recorder';
 import type { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
@@ -51,6 +52,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     now: () => clock.now(),
     ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
     ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
+    publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
     verifyAgent: async (agentId, password) => {
       const credential = await store.getAgentCredential(agentId);
       if (!credential || !(await verifyPassword(password, credential.passwordHash))) return false;
@@ -88,7 +90,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     const address = http.address;
     const onceOnly = await startRunOnce({
       databaseUrl: config.databaseUrl,
-      start: onceOnlyWork({ gateway, relay, clock, negotiations }, config.demo ? [
+      start: onceOnlyWork({ gateway, relay, clock, negotiations, store }, config.demo ? [
         async () => stopping(await startRoomDemoAgents(config, localUrl(config, 'mqtt', mqtt), { store, rooms, history, broker, clock })),
         ...httpDemos(config, address, clock, store, guidedDemo),
       ] : []),

@@ -1,10 +1,12 @@
 // Issue 9 item 1 (MQTT): every topic the server reads, fed hostile payloads by real MQTT clients
 // against the embedded broker. Candidates get exactly one coded decision each (AOR §7); control,
-// heartbeat and work payloads that are not valid change no state; the server keeps answering.
+// heartbeat and work payloads that are not valid change no state, and those over their size cap
+// are refused (decisions-aor.md §20); the server keeps answering.
 // Case counts per surface are fixed (numRuns) and reported in docs/security-faults.md.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvelope } from '@shared/aor/envelope';
+import { MAX_HEARTBEAT_BYTES, MAX_WORK_BYTES } from '@shared/aor/payload-size';
 import { isRejectReason } from '@shared/aor/reject-reasons';
 import { PresenceTracker } from '../rooms/presence-tracker';
 import type { TestClient } from '../test-support/mqtt-clients';
@@ -179,7 +181,10 @@ describe('rooms/+/agents/+/heartbeat', () => {
         h.clock.now += 1_000; // a valid heartbeat then visibly moves lastSeenAt
         const before = JSON.stringify(presence.list('r1'));
         const count = onTopic(topic).length;
-        expect(await publish(agent, topic, payload)).toBe(true);
+        // Over the heartbeat cap (decision AOR 20): refused before it is stored or routed.
+        const fits = payload.byteLength <= MAX_HEARTBEAT_BYTES;
+        expect(await publish(agent, topic, payload)).toBe(fits);
+        if (!fits) return void expect(JSON.stringify(presence.list('r1'))).toBe(before);
         await routed(topic, count + 1);
         const parsed = parseEnvelope(payload);
         if (parsed.ok && parsed.value.type === 'heartbeat') {
@@ -204,7 +209,11 @@ describe('rooms/+/agents/+/work', () => {
         const grants = JSON.stringify(await h.store.listGrants({ roomId: 'r1' }));
         const others = w.received.filter((m) => m.topic !== topic).length;
         const count = onTopic(topic).length;
-        expect(await publish(agent, topic, payload)).toBe(true);
+        const newest = (await h.store.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor;
+        // Over the work cap (decision AOR 20): refused before it is stored or routed.
+        const fits = payload.byteLength <= MAX_WORK_BYTES;
+        expect(await publish(agent, topic, payload)).toBe(fits);
+        if (!fits) return void expect((await h.store.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor).toBe(newest);
         await routed(topic, count + 1);
         const page = await h.store.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] });
         expect(Buffer.from(page.messages[0]!.payload).equals(Buffer.from(payload))).toBe(true);

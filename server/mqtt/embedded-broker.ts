@@ -7,11 +7,13 @@ import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { parseEnvelope } from '@shared/aor/envelope';
+import { checkPayloadSize } from '@shared/aor/payload-size';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
 import { mayUseClientId } from './client-ids';
 import { DEFAULT_REVALIDATE_MS, type StillValid } from './revalidate';
 import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
 import { storageFailure } from '../store/storage-errors';
+import type { PublishQuotas } from './publish-quotas';
 import { applySendLimits, DEFAULT_SEND_LIMITS, queuedBytes, type SendLimits } from './send-limits';
 import { topicMatches } from './topic-filter';
 
@@ -39,6 +41,8 @@ export interface EmbeddedBrokerOptions {
   readonly now?: () => number;
   /** What the broker holds for a client that does not read, and how long (send-limits.ts). */
   readonly sendLimits?: SendLimits;
+  /** How much each agent may publish (publish-quotas.ts); unlimited when absent. */
+  readonly publishQuotas?: PublishQuotas;
 }
 
 /** A refusal the broker expects (e.g. a room nobody created): refused quietly, not logged as a fault. */
@@ -147,6 +151,8 @@ export class EmbeddedBroker implements BrokerPort {
       ...(identity.kind === 'operator' ? { envelope: envelopeSummary(packet.payload) } : {}),
     });
     if (!verdict.ok) return callback(new Error(verdict.reason));
+    const refused = overLimit(identity, packet, options.publishQuotas);
+    if (refused) return callback(new Error(refused));
     if (!options.beforeRoute) return callback(null);
     const message = { topic: packet.topic, payload: toBytes(packet.payload), publisher: identity, receivedAt: this.#now() };
     Promise.resolve(options.beforeRoute(message)).then(
@@ -350,6 +356,21 @@ export class EmbeddedBroker implements BrokerPort {
     await new Promise<void>((resolve) => this.#aedes.close(() => resolve()));
     await tcpClosed;
   }
+}
+
+/**
+ * The size cap of the packet's topic (decision AOR 20), then the agent's publish quota
+ * (decisions-server.md §45): the refusal's reason, or undefined. Refused like an ACL denial: an
+ * MQTT 5 client gets PUBACK 0x87 with the reason as its Reason String, a 3.1.1 client is
+ * disconnected (aedes' answer to any refused publish; 3.1.1 has no negative acknowledgement).
+ */
+function overLimit(identity: BrokerIdentity, packet: PublishPacket, quotas: PublishQuotas | undefined): string | undefined {
+  const bytes = Buffer.byteLength(packet.payload);
+  const size = checkPayloadSize(packet.topic, bytes);
+  if (!size.ok) return size.error.code;
+  if (!quotas || identity.kind !== 'agent') return undefined;
+  const quota = quotas.take(identity.agentId, bytes);
+  return quota.ok ? undefined : quota.reason;
 }
 
 function refuseUpgrade(socket: Duplex, status: number, text: string): void {

@@ -5,7 +5,11 @@ import { openPgStore } from '../store/pg/pg-store';
 import type { Store } from '../store/store';
 import { usePgDatabase } from '../test-support/pg-database';
 import { tempStore } from '../test-support/temp-store';
-import { HistoryRecorder } from './history-recorder';
+import { MAX_HEARTBEAT_BYTES, MAX_WORK_BYTES } from '@shared/aor/payload-size';
+import { RefusedPublish } from '../mqtt/embedded-broker';
+import { PublishQuotas } from '../mqtt/publish-quotas';
+import { manualClock } from '../test-support/manual-clock';
+import { HistoryRecorder, recordOnArrival } from './history-recorder';
 import { RoomRegistry } from './room-registry';
 
 const pg = usePgDatabase();
@@ -41,5 +45,45 @@ describe.each(engines)('HistoryRecorder on %s', (engine, open) => {
     } finally {
       if (engine === 'PostgreSQL') await store.close();
     }
+  });
+});
+
+describe('HistoryRecorder on an external broker\'s messages (decision AOR 20, decisions-server.md §45)', () => {
+  const heartbeat = (agentId: string) => `rooms/ext/agents/${agentId}/heartbeat`;
+  const bytes = (n: number) => new Uint8Array(n).fill(0x7a);
+
+  it('refuses a heartbeat over 4 KiB and work over 64 KiB and stores neither; at the cap they are stored', async () => {
+    const store = sqlite.store;
+    await store.ensureRoom({ id: 'ext', name: 'External', moderation: 'auto' });
+    const { beforeDispatch } = recordOnArrival(new HistoryRecorder(store, new RoomRegistry(store)), async () => undefined);
+    const at = (topic: string, size: number) => beforeDispatch({ topic, payload: bytes(size), publisher: null, receivedAt: 1 });
+    await expect(at(heartbeat('agent.big'), MAX_HEARTBEAT_BYTES + 1)).rejects.toThrow(new RefusedPublish('payload_too_large'));
+    await expect(at('rooms/ext/agents/agent.big/work', MAX_WORK_BYTES + 1)).rejects.toThrow(RefusedPublish);
+    await at(heartbeat('agent.big'), MAX_HEARTBEAT_BYTES);
+    await at('rooms/ext/agents/agent.big/work', MAX_WORK_BYTES);
+    const { messages } = await store.listMessages({ roomId: 'ext', limit: 100, agentId: 'agent.big' });
+    expect(messages.map((m) => [m.topicKind, m.payload.byteLength])).toEqual([['heartbeat', MAX_HEARTBEAT_BYTES], ['work', MAX_WORK_BYTES]]);
+  });
+
+  it('holds each agent to its publish quota: heartbeats and work by the topic\'s agent, candidates by their publisher', async () => {
+    const store = sqlite.store;
+    await store.ensureRoom({ id: 'ext', name: 'External', moderation: 'auto' });
+    const clock = manualClock();
+    const admitted: string[] = [];
+    const quotas = new PublishQuotas({ messages: { capacity: 3, refillPerSecond: 3 / 60 }, bytes: undefined }, clock, () => undefined);
+    const { beforeDispatch } = recordOnArrival(new HistoryRecorder(store, new RoomRegistry(store)), async (m) => void admitted.push(m.topic), quotas);
+    const results = [];
+    for (let i = 0; i < 5; i += 1) {
+      results.push(await beforeDispatch({ topic: heartbeat('agent.ext'), payload: bytes(10), publisher: null, receivedAt: 1 }).then(() => 'stored', (e: Error) => e.message));
+    }
+    expect(results).toEqual(['stored', 'stored', 'stored', 'message_rate_too_high', 'message_rate_too_high']);
+    const candidate = { topic: 'rooms/ext/public_candidates', payload: bytes(10), publisher: { kind: 'agent' as const, agentId: 'agent.ext' }, receivedAt: 1 };
+    await expect(beforeDispatch(candidate)).rejects.toThrow(new RefusedPublish('message_rate_too_high'));
+    expect(admitted).toEqual([]);
+    clock.advance(20_000); // one message refilled
+    await beforeDispatch(candidate);
+    expect(admitted).toEqual(['rooms/ext/public_candidates']);
+    const { messages } = await store.listMessages({ roomId: 'ext', limit: 100, agentId: 'agent.ext', topicKinds: ['heartbeat'] });
+    expect(messages).toHaveLength(3);
   });
 });

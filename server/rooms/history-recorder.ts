@@ -1,9 +1,11 @@
 // Every message on every room topic is stored with its receive time and a strictly ordered
 // cursor, BEFORE the broker routes it: nothing anyone has seen can be missing from history
 // after a crash (issue 3 item 7). Messages to rooms nobody created are refused.
+import { checkPayloadSize } from '@shared/aor/payload-size';
 import { parseTopic } from '@shared/aor/topics';
 import type { BrokerMessage } from '../mqtt/broker-port';
 import { RefusedPublish } from '../mqtt/embedded-broker';
+import type { PublishQuotas } from '../mqtt/publish-quotas';
 import type { NewRoomMessage, StoredRoomMessage, Store } from '../store/store';
 import type { RoomRegistry } from './room-registry';
 
@@ -82,9 +84,15 @@ export class HistoryRecorder {
     return this.rooms.exists(roomId);
   }
 
-  /** Stores a room message; throws for non-room topics and unknown rooms (the publish is refused). */
+  /**
+   * Stores a room message; throws for non-room topics, unknown rooms and payloads over their
+   * topic's size cap (decision AOR 20: the embedded broker refuses those first, an external
+   * broker's arrive here), and the publish is refused.
+   */
   async record(message: BrokerMessage): Promise<StoredRoomMessage> {
     const row = this.describe(message);
+    const size = checkPayloadSize(message.topic, message.payload.byteLength);
+    if (!size.ok) throw new RefusedPublish(size.error.code);
     if (!(await this.rooms.exists(row.roomId))) throw new UnknownRoomError('unknown_room');
     return this.store.appendMessage(row);
   }
@@ -98,10 +106,11 @@ export class HistoryRecorder {
  * this instance only watches is admitted when its room exists. A message to a room nobody created
  * is refused either way, as the embedded broker refuses it.
  */
-export function recordOnArrival(history: HistoryRecorder, admitCandidate: (message: BrokerMessage) => Promise<void>) {
+export function recordOnArrival(history: HistoryRecorder, admitCandidate: (message: BrokerMessage) => Promise<void>, quotas?: PublishQuotas) {
   return {
     beforeDispatch: async (message: BrokerMessage) => {
       if (!message.topic.startsWith('rooms/')) return;
+      if (quotas) withinQuota(quotas, message);
       if (isCandidateTopic(message.topic)) return admitCandidate(message);
       await history.record(message);
     },
@@ -110,6 +119,20 @@ export function recordOnArrival(history: HistoryRecorder, admitCandidate: (messa
       if (!topic.ok || !(await history.roomExists(topic.value.roomId))) throw new UnknownRoomError('unknown_room');
     },
   };
+}
+
+/**
+ * An external broker's agents publish to it directly, so their quota is taken where their messages
+ * reach the server (decisions-server.md §45): a candidate by the agent its topic's suffix
+ * authenticated, a heartbeat or work by the agent its topic names (the broker's ACL lets only that
+ * agent publish there). Past the quota the message is neither recorded nor decided.
+ */
+function withinQuota(quotas: PublishQuotas, message: BrokerMessage): void {
+  const topic = parseTopic(message.topic);
+  const agentId = message.publisher?.kind === 'agent' ? message.publisher.agentId : topic.ok && 'agentId' in topic.value && topic.value.kind !== 'inbox' ? topic.value.agentId : undefined;
+  if (agentId === undefined) return;
+  const verdict = quotas.take(agentId, message.payload.byteLength);
+  if (!verdict.ok) throw new RefusedPublish(verdict.reason);
 }
 
 /** Whether a topic is a room's `public_candidates` (spec §3), the gateway's to decide. */

@@ -31,7 +31,16 @@ const CreateRoomBody = z.object({
   name: z.string().trim().min(1).max(200),
   moderation: z.enum(['auto', 'review']).default('auto'),
 });
-const ModerationBody = z.object({ moderation: z.enum(['auto', 'review']) });
+/** Retention as the store keeps it (decisions-server.md §46); `null` for the whole setting keeps everything. */
+const RetentionSetting = z
+  .strictObject({
+    maxMessages: z.int().min(1).max(1_000_000_000).nullable(),
+    maxAgeDays: z.int().min(1).max(36_500).nullable(),
+  })
+  .refine((r) => r.maxMessages !== null || r.maxAgeDays !== null, 'give maxMessages or maxAgeDays; retention: null keeps everything');
+const RoomSettingsBody = z
+  .object({ moderation: z.enum(['auto', 'review']).optional(), retention: RetentionSetting.nullable().optional() })
+  .refine((b) => b.moderation !== undefined || b.retention !== undefined, 'give moderation, retention or both');
 const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) });
 
 const decoder = new TextDecoder();
@@ -121,13 +130,20 @@ export function roomRoutes(deps: RoomRouteDeps) {
       return c.json({ room }, 201);
     })
     .get('/:id', reader, async (c) => c.json({ room: await requireRoom(c.req.param('id')) }, 200))
-    .patch('/:id', facilitator, jsonBody(ModerationBody), async (c) => {
+    .patch('/:id', facilitator, jsonBody(RoomSettingsBody), async (c) => {
       const room = await requireRoom(c.req.param('id'));
-      const { moderation } = c.req.valid('json');
-      await store.setModeration(room.id, moderation);
-      await gateway.announceModeration(room.id, moderation);
-      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.moderation', roomId: room.id, messageId: null, details: { from: room.moderation, to: moderation } });
-      return c.json({ room: { ...room, moderation } }, 200);
+      const { moderation, retention } = c.req.valid('json');
+      const actorDid = c.get('session').did;
+      if (moderation !== undefined) {
+        await store.setModeration(room.id, moderation);
+        await gateway.announceModeration(room.id, moderation);
+        await store.appendAudit({ at: clock.now(), actorDid, action: 'room.moderation', roomId: room.id, messageId: null, details: { from: room.moderation, to: moderation } });
+      }
+      if (retention !== undefined) {
+        await store.setRetention(room.id, retention);
+        await store.appendAudit({ at: clock.now(), actorDid, action: 'room.retention', roomId: room.id, messageId: null, details: { from: room.retention ?? null, to: retention } });
+      }
+      return c.json({ room: await requireRoom(room.id) }, 200);
     })
     .get('/:id/messages', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));

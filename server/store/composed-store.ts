@@ -9,6 +9,8 @@ export type RoomPart = Pick<
   | 'ensureRoom'
   | 'getRoom'
   | 'setModeration'
+  | 'setRetention'
+  | 'applyRetention'
   | 'listRooms'
   | 'appendMessage'
   | 'listMessages'
@@ -65,6 +67,12 @@ export abstract class ComposedStore implements RoomPart, AccessPart {
   }
   setModeration(...a: Args<'setModeration'>) {
     return this.#rooms.setModeration(...a);
+  }
+  setRetention(...a: Args<'setRetention'>) {
+    return this.#rooms.setRetention(...a);
+  }
+  applyRetention(...a: Args<'applyRetention'>) {
+    return this.#rooms.applyRetention(...a);
   }
   listRooms(...a: Args<'listRooms'>) {
     return this.#rooms.listRooms(...a);

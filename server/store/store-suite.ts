@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from './store';
 import { describeAccessContract } from './contract/access';
 import { describeGrantsAndReviewContract } from './contract/grants-and-review';
+import { describeHistoryRetentionContract } from './contract/history-retention';
 import { describeOacopContract } from './contract/oacop';
 import { describeRelayContract } from './contract/relay';
 import { describeRoomsAndHistoryContract } from './contract/rooms-and-history';
@@ -23,6 +24,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     const current = () => store;
 
     describeRoomsAndHistoryContract(current);
+    describeHistoryRetentionContract(current);
     describeGrantsAndReviewContract(current);
     describeAccessContract(current);
     describeRelayContract(current);

@@ -62,11 +62,21 @@ export interface MessagePage {
   readonly hasMore: boolean;
 }
 
+/** How much of a room's history is kept (decisions-server.md §46); null: no limit of that kind. */
+export interface HistoryRetention {
+  /** The room's newest this many messages are kept, older ones deleted by the sweep. */
+  readonly maxMessages: number | null;
+  /** Messages received longer ago than this many days are deleted by the sweep. */
+  readonly maxAgeDays: number | null;
+}
+
 export interface Room {
   readonly id: string;
   readonly name: string;
   readonly moderation: ModerationMode;
   readonly createdAt: number;
+  /** Absent: the room keeps its whole history. */
+  readonly retention?: HistoryRetention;
 }
 
 export interface RoomSummary extends Room {
@@ -205,6 +215,14 @@ export interface Store {
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
   getRoom(id: string): Promise<Room | undefined>;
   setModeration(roomId: string, mode: ModerationMode): Promise<void>;
+  /** Sets or (null) clears a room's history retention; ROOM_NOT_FOUND for an unknown room. */
+  setRetention(roomId: string, retention: HistoryRetention | null): Promise<void>;
+  /**
+   * Deletes, in every room with a retention, the oldest messages beyond it at `now` (and lowers
+   * the room's message count); only history rows, never audit entries, review items or grants.
+   * Answers the rooms where something was deleted, and how much.
+   */
+  applyRetention(now: number): Promise<readonly { readonly roomId: string; readonly deleted: number }[]>;
   listRooms(): Promise<RoomSummary[]>;
   appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage>;
   listMessages(query: MessageQuery): Promise<MessagePage>;

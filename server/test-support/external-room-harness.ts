@@ -11,6 +11,7 @@ import { Gateway } from '../gateway/gateway';
 import type { BrokerPort } from '../mqtt/broker-port';
 import { ExternalBroker, uniqueClientId } from '../mqtt/external-broker';
 import { agentCandidateTopic, DynsecAdmin } from '../mqtt/mosquitto-dynsec';
+import { PublishQuotas, type PublishQuotaLimits } from '../mqtt/publish-quotas';
 import { HistoryRecorder, recordOnArrival } from '../rooms/history-recorder';
 import { lateGateway } from '../gateway/late-gateway';
 import { RoomRegistry } from '../rooms/room-registry';
@@ -73,7 +74,7 @@ function portWatcher(broker: BrokerPort): Watcher {
   };
 }
 
-export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, options: { dataDir?: string } = {}): Promise<BrokerRoomHarness> {
+export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, options: { dataDir?: string; publishQuotas?: PublishQuotaLimits } = {}): Promise<BrokerRoomHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-rooms-ext-'));
   const clock = { now: Date.UTC(2026, 10, 22, 12, 0, 0) };
   const admin = await DynsecAdmin.connect({ url: mosquitto.url, ...mosquitto.admin });
@@ -83,7 +84,7 @@ export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, opti
   const clients: TestClient[] = [];
   // One id for the life of the harness: a restart finds its session (and what queued meanwhile).
   const clientId = uniqueClientId('switchboard-test');
-  let parts = await wire(mosquitto, dataDir, clock, clientId);
+  let parts = await wire(mosquitto, dataDir, clock, clientId, options.publishQuotas);
 
   const harness: BrokerRoomHarness = {
     kind: 'mosquitto',
@@ -113,7 +114,7 @@ export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, opti
     async restart() {
       await Promise.all(clients.splice(0).map((c) => c.client.endAsync(true)));
       await stop(parts);
-      parts = await wire(mosquitto, dataDir, clock, clientId);
+      parts = await wire(mosquitto, dataDir, clock, clientId, options.publishQuotas);
     },
     async close() {
       await Promise.all(clients.splice(0).map((c) => c.client.endAsync(true)));
@@ -131,7 +132,7 @@ async function stop(parts: Awaited<ReturnType<typeof wire>>): Promise<void> {
   await parts.store.close();
 }
 
-async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: number }, clientId: string) {
+async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: number }, clientId: string, publishQuotas: PublishQuotaLimits | undefined) {
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
@@ -145,7 +146,7 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
     now: () => clock.now,
     // Room messages are stored on arrival, before any handler sees them, and candidates with
     // their decision, as the server stores them.
-    ...recordOnArrival(recorder, candidates.admitCandidate),
+    ...recordOnArrival(recorder, candidates.admitCandidate, publishQuotas && new PublishQuotas(publishQuotas, { now: () => clock.now })),
   });
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
   candidates.attach(gateway);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Gateway, isCandidate } from '../gateway/gateway';
 import { EmbeddedBroker } from '../mqtt/embedded-broker';
+import { PublishQuotas, type PublishQuotaLimits } from '../mqtt/publish-quotas';
 import type { SendLimits } from '../mqtt/send-limits';
 import { HistoryRecorder } from '../rooms/history-recorder';
 import { RoomRegistry } from '../rooms/room-registry';
@@ -32,11 +33,18 @@ export interface RoomHarness {
 
 export const PASSWORD = 'test-password';
 
-export async function startRoomHarness(options: { dataDir?: string; sendLimits?: SendLimits } = {}): Promise<RoomHarness> {
+export interface RoomHarnessOptions {
+  readonly dataDir?: string;
+  readonly sendLimits?: SendLimits;
+  /** Per-agent publish quotas on the broker, on the harness's clock; none when absent. */
+  readonly publishQuotas?: PublishQuotaLimits;
+}
+
+export async function startRoomHarness(options: RoomHarnessOptions = {}): Promise<RoomHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-rooms-'));
   const clock = { now: Date.UTC(2026, 10, 22, 12, 0, 0) };
   const clients: TestClient[] = [];
-  let parts = await wire(dataDir, clock, options.sendLimits);
+  let parts = await wire(dataDir, clock, options);
 
   const harness: RoomHarness = {
     get store() { return parts.store; },
@@ -81,7 +89,7 @@ export async function startRoomHarness(options: { dataDir?: string; sendLimits?:
       await parts.gateway.stop();
       await parts.broker.close();
       await parts.store.close();
-      parts = await wire(dataDir, clock, options.sendLimits);
+      parts = await wire(dataDir, clock, options);
     },
     async close() {
       await Promise.all(clients.splice(0).map((c) => c.client.endAsync(true)));
@@ -94,7 +102,7 @@ export async function startRoomHarness(options: { dataDir?: string; sendLimits?:
   return harness;
 }
 
-async function wire(dataDir: string, clock: { now: number }, sendLimits: SendLimits | undefined) {
+async function wire(dataDir: string, clock: { now: number }, { sendLimits, publishQuotas }: RoomHarnessOptions) {
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
@@ -104,6 +112,7 @@ async function wire(dataDir: string, clock: { now: number }, sendLimits: SendLim
     beforeRoute: async (m) => (isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
     now: () => clock.now,
     ...(sendLimits ? { sendLimits } : {}),
+    ...(publishQuotas ? { publishQuotas: new PublishQuotas(publishQuotas, { now: () => clock.now }) } : {}),
   });
   const address = await broker.listenTcp('127.0.0.1', 0);
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });

@@ -349,7 +349,6 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     `,
   },
   {
-    // The "7" slot of this change set (SQLite migration 7); numbered on from this list's last.
     version: 5,
     name: 'ledger balances',
     sql: /* sql */ `
@@ -359,6 +358,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         units      NUMERIC NOT NULL CHECK (units >= 0),
         updated_at BIGINT NOT NULL
       );
+    `,
+  },
+  {
+    version: 6,
+    name: 'history retention per room',
+    sql: /* sql */ `
+      -- SQLite migration 8: NULL is no limit of that kind (server decision 46).
+      ALTER TABLE rooms
+        ADD COLUMN history_max_messages INTEGER CHECK (history_max_messages >= 1),
+        ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
     `,
   },
 ];

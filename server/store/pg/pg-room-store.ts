@@ -14,6 +14,7 @@ import {
   type GrantRecord,
   type MessagePage,
   type MessageQuery,
+  type HistoryRetention,
   type ModerationMode,
   type NewReviewItem,
   type NewRoomMessage,
@@ -25,7 +26,7 @@ import {
 } from '../store';
 import { GroupCommit } from './pg-group-commit';
 import { checkCursor, wholeSeconds } from '../arguments';
-import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
+import { bufferOf, RETENTION_BATCH, retentionCutoff, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 
 /** A pool or one connection inside a transaction. */
 interface Db {
@@ -66,6 +67,60 @@ export class PgRoomStore {
   async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
     const { rowCount } = await this.#pool.query('UPDATE rooms SET moderation = $1 WHERE id = $2', [mode, roomId]);
     if (rowCount === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async setRetention(roomId: string, retention: HistoryRetention | null): Promise<void> {
+    const { rowCount } = await this.#pool.query('UPDATE rooms SET history_max_messages = $1, history_max_age_days = $2 WHERE id = $3', [
+      retention?.maxMessages ?? null,
+      retention?.maxAgeDays ?? null,
+      roomId,
+    ]);
+    if (rowCount === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async applyRetention(now: number): Promise<{ roomId: string; deleted: number }[]> {
+    const { rows } = await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id');
+    const swept: { roomId: string; deleted: number }[] = [];
+    for (const row of rows) {
+      // Rows appended meanwhile have larger cursors, so the bound holds for the whole sweep.
+      const below = await this.#retentionBound(row, now);
+      if (below === undefined) continue;
+      let deleted = 0;
+      // One batch per statement (its own transaction), so appends wait for one batch at most.
+      for (;;) {
+        const { rows: [result] } = await this.#pool.query<{ deleted: number }>(
+          `WITH gone AS (
+             DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = $1 AND cursor < $2 ORDER BY cursor LIMIT $3)
+             RETURNING 1
+           )
+           UPDATE rooms SET message_count = greatest(0, message_count - (SELECT count(*) FROM gone)) WHERE id = $1
+           RETURNING (SELECT count(*) FROM gone)::int AS deleted`,
+          [row.id, below, RETENTION_BATCH],
+        );
+        const batch = result?.deleted ?? 0;
+        deleted += batch;
+        if (batch < RETENTION_BATCH) break;
+      }
+      if (deleted > 0) swept.push({ roomId: row.id, deleted });
+    }
+    return swept;
+  }
+
+  /** The room's messages with a cursor below this go, as sqlite-room-store.ts finds it; undefined: none do. */
+  async #retentionBound(row: RoomRow, now: number): Promise<number | undefined> {
+    const retention = toRoom(row).retention!;
+    let below: number | undefined;
+    if (retention.maxMessages !== null && row.message_count > retention.maxMessages) {
+      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 ORDER BY cursor LIMIT 1 OFFSET $2', [row.id, row.message_count - retention.maxMessages]);
+      if (rows[0]) below = rows[0].cursor;
+    }
+    const cutoff = retentionCutoff(retention, now);
+    if (cutoff !== undefined) {
+      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 AND received_at >= $2 ORDER BY cursor LIMIT 1', [row.id, cutoff]);
+      const byAge = rows[0] ? rows[0].cursor : Number.MAX_SAFE_INTEGER;
+      below = below === undefined ? byAge : Math.max(below, byAge);
+    }
+    return below;
   }
 
   async listRooms(): Promise<RoomSummary[]> {

@@ -2,7 +2,7 @@
 // contract's records (store.ts). Both engines use these column names and return these types
 // (BIGINT as a number on PostgreSQL: pg-pool.ts; BLOB and BYTEA as a Buffer), so each mapping
 // is written once for both.
-import type { AuditEntry, GrantRecord, ModerationMode, ReviewItem, Room, StoredRoomMessage, TopicKind } from '../store';
+import type { AuditEntry, GrantRecord, HistoryRetention, ModerationMode, ReviewItem, Room, StoredRoomMessage, TopicKind } from '../store';
 
 export interface RoomRow {
   id: string;
@@ -11,6 +11,8 @@ export interface RoomRow {
   created_at: number;
   message_count: number;
   last_activity_at: number | null;
+  history_max_messages: number | null;
+  history_max_age_days: number | null;
 }
 
 export interface MessageRow {
@@ -68,7 +70,21 @@ export interface AuditRow {
 export const bytes = (buffer: Buffer): Uint8Array => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 export const bufferOf = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
-export const toRoom = (row: RoomRow): Room => ({ id: row.id, name: row.name, moderation: row.moderation, createdAt: row.created_at });
+export const toRoom = (row: RoomRow): Room => {
+  const room: Room = { id: row.id, name: row.name, moderation: row.moderation, createdAt: row.created_at };
+  if (row.history_max_messages === null && row.history_max_age_days === null) return room;
+  return { ...room, retention: { maxMessages: row.history_max_messages, maxAgeDays: row.history_max_age_days } };
+};
+
+/** How many of a room's oldest messages one retention statement deletes at most (server decision 46). */
+export const RETENTION_BATCH = 5_000;
+
+/**
+ * The oldest receive time a room with `retention` keeps at `now`; undefined without an age limit.
+ * A message received exactly that long ago is kept.
+ */
+export const retentionCutoff = (retention: HistoryRetention, now: number): number | undefined =>
+  retention.maxAgeDays === null ? undefined : now - retention.maxAgeDays * 86_400_000;
 
 export const toMessage = (row: MessageRow): StoredRoomMessage => ({
   cursor: row.cursor,

@@ -352,6 +352,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 8,
+    name: 'history retention per room',
+    sql: /* sql */ `
+      -- NULL: no limit of that kind; both NULL: the room keeps its whole history (server decision 46).
+      ALTER TABLE rooms ADD COLUMN history_max_messages INTEGER CHECK (history_max_messages >= 1);
+      ALTER TABLE rooms ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -6,13 +6,14 @@
 import type Database from 'better-sqlite3';
 import { CodedError } from '@shared/errors';
 import { checkCursor, wholeSeconds } from '../arguments';
-import { bufferOf, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
+import { bufferOf, RETENTION_BATCH, retentionCutoff, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 import {
   isStored,
   type ApprovalResult,
   type CandidateJudgement,
   type CandidateRecord,
   type GrantRecord,
+  type HistoryRetention,
   type MessagePage,
   type MessageQuery,
   type ModerationMode,
@@ -97,6 +98,63 @@ export class SqliteRoomStore {
   async setModeration(roomId: string, mode: ModerationMode): Promise<void> {
     const { changes } = this.#sql('UPDATE rooms SET moderation = ? WHERE id = ?').run(mode, roomId);
     if (changes === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async setRetention(roomId: string, retention: HistoryRetention | null): Promise<void> {
+    const { changes } = this.#sql('UPDATE rooms SET history_max_messages = ?, history_max_age_days = ? WHERE id = ?').run(
+      retention?.maxMessages ?? null,
+      retention?.maxAgeDays ?? null,
+      roomId,
+    );
+    if (changes === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
+  }
+
+  async applyRetention(now: number): Promise<{ roomId: string; deleted: number }[]> {
+    const rows = this.#sql('SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id').all() as RoomRow[];
+    const swept: { roomId: string; deleted: number }[] = [];
+    for (const row of rows) {
+      // Rows appended meanwhile have larger cursors, so the bound holds for the whole sweep.
+      const below = this.#retentionBound(row, now);
+      if (below === undefined) continue;
+      let deleted = 0;
+      // One batch per IMMEDIATE transaction, the event loop free between them: history appends
+      // (the group commit) wait for one batch at most, never for a whole sweep.
+      for (;;) {
+        const batch = this.#db.transaction(() => {
+          const { changes } = this.#sql(
+            'DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = ? AND cursor < ? ORDER BY cursor LIMIT ?)',
+          ).run(row.id, below, RETENTION_BATCH);
+          if (changes > 0) this.#sql('UPDATE rooms SET message_count = max(0, message_count - ?) WHERE id = ?').run(changes, row.id);
+          return changes;
+        }).immediate();
+        deleted += batch;
+        if (batch < RETENTION_BATCH) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (deleted > 0) swept.push({ roomId: row.id, deleted });
+    }
+    return swept;
+  }
+
+  /** The room's messages with a cursor below this go (the oldest in cursor order); undefined: none do. */
+  #retentionBound(row: RoomRow, now: number): number | undefined {
+    const { maxMessages } = toRoom(row).retention!;
+    let below: number | undefined;
+    if (maxMessages !== null && row.message_count > maxMessages) {
+      // The count kept with every append and delete says how many are too many; the walk from the
+      // oldest end then costs what the sweep deletes, not the `maxMessages` rows it keeps.
+      const first = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? ORDER BY cursor LIMIT 1 OFFSET ?').get(row.id, row.message_count - maxMessages) as { cursor: number } | undefined;
+      if (first) below = first.cursor;
+    }
+    const cutoff = retentionCutoff(toRoom(row).retention!, now);
+    if (cutoff !== undefined) {
+      // The oldest message young enough to keep, found by walking up from the oldest: again the
+      // walk costs what the sweep deletes.
+      const kept = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? AND received_at >= ? ORDER BY cursor LIMIT 1').get(row.id, cutoff) as { cursor: number } | undefined;
+      const byAge = kept ? kept.cursor : Number.MAX_SAFE_INTEGER;
+      below = below === undefined ? byAge : Math.max(below, byAge);
+    }
+    return below;
   }
 
   async listRooms(): Promise<RoomSummary[]> {

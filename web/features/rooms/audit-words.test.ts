@@ -8,6 +8,8 @@ describe('audit words', () => {
     expect(auditInWords({ action: 'room.mic_revoke', details: { task_id: 't1', agent_id: 'a', reason: 'enough' } })).toBe('Revoked the mic from a for t1 (enough)');
     expect(auditInWords({ action: 'review.approve', details: { taskId: 't1', agentId: 'a' } })).toBe('Approved a’s candidate for t1');
     expect(auditInWords({ action: 'review.reject', details: { taskId: 't1', agentId: 'a', reason: 'off topic' } })).toBe('Rejected a’s candidate for t1: “off topic”');
+    expect(auditInWords({ action: 'room.retention', details: { from: null, to: { maxMessages: 500, maxAgeDays: 7 } } })).toBe('Set history retention: keep the newest 500 messages, none older than 7 days');
+    expect(auditInWords({ action: 'room.retention', details: { from: { maxMessages: 5, maxAgeDays: null }, to: null } })).toBe('Set history retention: keep all history');
     expect(auditInWords({ action: 'room.something_new', details: {} })).toBe('something new');
   });
 

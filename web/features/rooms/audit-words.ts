@@ -1,6 +1,14 @@
 // Audit entries in words (UX.md "leads" 7): who, when, what, and where in the timeline.
 import type { AuditEntry } from '@web/lib/api/rooms-audit';
+import type { Retention } from '@web/lib/api/rooms-list';
+import { retentionInWords } from './retention-words';
 import { clockTime } from './words';
+
+const retentionOf = (v: unknown): Retention | null => {
+  const r = v as { maxMessages?: unknown; maxAgeDays?: unknown } | null;
+  if (!r || typeof r !== 'object') return null;
+  return { maxMessages: typeof r.maxMessages === 'number' ? r.maxMessages : null, maxAgeDays: typeof r.maxAgeDays === 'number' ? r.maxAgeDays : null };
+};
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 
@@ -14,6 +22,8 @@ export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string 
       return `Created the room “${str(d.name) ?? '?'}” (${str(d.moderation) ?? 'auto'} moderation)`;
     case 'room.moderation':
       return `Switched moderation from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}`;
+    case 'room.retention':
+      return `Set history retention: ${retentionInWords(retentionOf(d.to)).replace(/^Keeps/, 'keep')}`;
     case 'room.task':
       return `Assigned ${task} to ${agent}${str(d.goal) ? `: “${str(d.goal)}”` : ''}`;
     case 'room.mic_grant':

@@ -16,6 +16,7 @@ import { AssignTaskForm, SayBox, type SayDraft } from './facilitate-forms';
 import { GrantsPanel } from './grants-panel';
 import { InspectorDialog } from './inspector-dialog';
 import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
+import { RetentionSetting } from './retention-setting';
 import { ReviewQueue } from './review-queue';
 import { roomErrorInWords } from './words';
 
@@ -106,6 +107,7 @@ export function RoomPage() {
         <Link to="/rooms/$roomId/audit" params={{ roomId }} className="text-sm text-teal-700 hover:underline dark:text-teal-300">
           Audit log &amp; export
         </Link>
+        {room.data ? <RetentionSetting roomId={roomId} retention={room.data.retention} canEdit={facilitator} /> : null}
         <label className="ml-auto flex items-center gap-2 text-sm">
           <input type="checkbox" checked={review} disabled={!facilitator || !room.data || moderation.isPending} onChange={(e) => moderation.mutate(e.target.checked ? 'review' : 'auto')} />
           Review mode (a facilitator approves each candidate)

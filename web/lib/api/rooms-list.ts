@@ -6,7 +6,11 @@ import { getJson } from './http';
 export const Moderation = z.enum(['auto', 'review']);
 export type Moderation = z.infer<typeof Moderation>;
 
-export const Room = z.object({ id: z.string(), name: z.string(), moderation: Moderation, createdAt: z.number() });
+/** How much history the room keeps (PATCH /api/rooms/:id {retention}); absent: everything. */
+export const Retention = z.object({ maxMessages: z.number().nullable(), maxAgeDays: z.number().nullable() });
+export type Retention = z.infer<typeof Retention>;
+
+export const Room = z.object({ id: z.string(), name: z.string(), moderation: Moderation, createdAt: z.number(), retention: Retention.optional() });
 export type Room = z.infer<typeof Room>;
 
 export const RoomSummary = Room.extend({
