@@ -63,8 +63,9 @@ describe('WAL checkpoints on a worker thread', () => {
     // 60,000 rows of 2 KiB is about 135 MB of WAL frames; a WAL that never restarts holds them all
     // (287 MB with the automatic checkpoint off, decisions-server §32). It restarts after
     // WAL_RESTART_PAGES (40 MiB) once no checkpoint of the worker is reading it; on a machine busy
-    // with other test files that can take another round (66.7 MB, 1.63 ×, seen in CI with two
-    // vitest workers), so the bound is 2.5 × 40 MiB: 102 MB, still below what an unbounded WAL holds.
-    expect(largest).toBeLessThan(WAL_RESTART_PAGES * 4096 * 2.5);
+    // with other test files that can take another round or two (66.7 MB, 1.63 ×, and 112.7 MB,
+    // 2.69 ×, seen with two vitest workers), so the bound is 3 × 40 MiB: 126 MB, still below what
+    // an unbounded WAL holds (the checkpoint-off mutant reaches 282 MB).
+    expect(largest).toBeLessThan(WAL_RESTART_PAGES * 4096 * 3);
   });
 });
