@@ -2,7 +2,7 @@
 // what the room keeps, refuses a bad value in words, sets a limit, and finds it in the audit log;
 // an observer reads the setting but cannot change it.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { inviteOperator } from './support/operators';
+import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -15,10 +15,7 @@ async function enroll(browser: Browser, role: 'facilitator' | 'observer'): Promi
   const context = await browser.newContext();
   contexts.push(context);
   const p = await context.newPage();
-  await p.goto(await inviteOperator(role));
-  await p.getByRole('button', { name: 'Enroll this key' }).click();
-  await p.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(p.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await enrollNewKey(p, await inviteOperator(role), role === 'facilitator' ? 'Facilitator' : 'Observer');
   return p;
 }
 
