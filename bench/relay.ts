@@ -64,7 +64,8 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 
 async function ingestRatio(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-relay-'));
-  const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
+  // As the server opens it (store/open-store.ts): WAL checkpoints on their worker thread.
+  const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite'), checkpointInWorker: true });
   const services = createRelayServices({ store: store.relay, clock: systemClock });
   const clients = Array.from({ length: 50 }, (_, i) => party(i + 1));
   const batch = 2000;
