@@ -120,7 +120,8 @@ function request(agent: http.Agent, url: string, method = 'GET', body?: string):
 
 async function longPollDelays(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-relay-'));
-  const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
+  // As the server opens it (store/open-store.ts): WAL checkpoints on their worker thread.
+  const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite'), checkpointInWorker: true });
   const services = createRelayServices({ store: store.relay, clock: systemClock });
   const app = createApp({ staticDir: '/nonexistent', store, relay: { services, demo: false, demoSeed: 1 }, limits: UNLIMITED_HTTP_LIMITS });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
