@@ -19,7 +19,8 @@ export const OPENAPI_DOCUMENT = {
       'Agora v1.0 relay (/events, /health, /seed) and the agent directory (OSNAP GET /agents, registration and signed queries). ' +
       'Every envelope is signed: remove `sig`, canonicalize with RFC 8785 (JCS), sign the UTF-8 bytes with the sender did:key Ed25519 key, put the unpadded base64url signature in `sig`. ' +
       'RFC 0002 negotiation (/oap/negotiation, /oap/manifest, /oap/transparency-log): every document is signed the same way in `signature` by its party\'s did:key. ' +
-      'Decisions where the specs are silent: docs/decisions-agora.md, docs/decisions-negotiation.md.',
+      'Every path: a request whose Host is not localhost, an IP literal or a configured name answers 421 MISDIRECTED_REQUEST (/health and /ready excepted); a JSON body nested deeper than 64 levels answers 400 JSON_TOO_DEEP before it is parsed. ' +
+      'Decisions where the specs are silent: docs/decisions-agora.md, docs/decisions-negotiation.md, docs/decisions-server.md.',
   },
   paths: {
     '/events': {
