@@ -1,4 +1,4 @@
-// A flooding agent with valid credentials (penetration test finding 6, MQTT): per-agent publish
+// A flooding agent with valid credentials (docs/security.md, "An agent with valid credentials acting against others"): per-agent publish
 // quotas by count and by bytes on the embedded broker, and the size caps on heartbeat and work
 // (decisions-server.md §45, decisions-aor.md §20), and what of it applies with an external broker
 // (Mosquitto), where agents publish past the server. Each test counts what reached room history.

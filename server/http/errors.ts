@@ -79,7 +79,7 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   // A Host this server is not known by (http/host-check.ts).
   MISDIRECTED_REQUEST: 421,
   RATE_LIMITED: 429,
-  // External services (issue 11, server/external/): a write to a read-only one, one that answered
+  // External services (server/external/): a write to a read-only one, one that answered
   // something the proxy does not pass on (decisions-server.md §40), one that is down.
   SERVICE_READ_ONLY: 403,
   SERVICE_BAD_ANSWER: 502,
