@@ -58,6 +58,19 @@ export async function readLimitedBody(c: Context): Promise<{ text: string; bytes
   if (Number.isFinite(declared) && declared > MAX_ENVELOPE_BYTES) {
     return { error: agoraError('payload_too_large', `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes.`, { limit: MAX_ENVELOPE_BYTES, size: declared }) };
   }
+  // A declared length frames the body (the HTTP parser ends it there), so one within the limit is
+  // read whole and directly, without the web stream an undeclared (chunked) body is read through.
+  const body = Number.isFinite(declared) ? Buffer.from(await c.req.arrayBuffer()) : await readChunks(c);
+  if (!body) return { error: agoraError('payload_too_large', `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes.`, { limit: MAX_ENVELOPE_BYTES }) };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), bytes: body.byteLength };
+  } catch {
+    return { error: agoraError('not_json', 'The body is not UTF-8 text.') };
+  }
+}
+
+/** A body of no declared length, chunk by chunk; undefined once it passes the limit. */
+async function readChunks(c: Context): Promise<Buffer | undefined> {
   const reader = c.req.raw.body?.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -68,16 +81,12 @@ export async function readLimitedBody(c: Context): Promise<{ text: string; bytes
       bytes += value.byteLength;
       if (bytes > MAX_ENVELOPE_BYTES) {
         await reader.cancel().catch(() => undefined);
-        return { error: agoraError('payload_too_large', `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes.`, { limit: MAX_ENVELOPE_BYTES }) };
+        return undefined;
       }
       chunks.push(value);
     }
   }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)), bytes };
-  } catch {
-    return { error: agoraError('not_json', 'The body is not UTF-8 text.') };
-  }
+  return Buffer.concat(chunks);
 }
 
 const Did = z.string().min(1).max(512);

@@ -23,19 +23,24 @@ import { statementCache } from './statement-cache';
 const MAX_PAGE = 1000;
 
 export class SqliteRelayStore implements RelayStore {
-  readonly #db: Database.Database;
   readonly #sql: (text: string) => Database.Statement;
   readonly #commits: SqliteGroupCommit;
   readonly #register: Database.Transaction<(envelope: NewRelayEnvelope, record: DirectoryRecord) => RegisterOutcome>;
+  readonly #page: Database.Transaction<(sql: string, params: readonly (string | number)[], limit: number) => RelayEventPage>;
 
   constructor(db: Database.Database, commits: SqliteGroupCommit) {
-    this.#db = db;
     this.#sql = statementCache(db, 200);
     // Appends share the store's group commit: one commit per event-loop turn is what makes ingest
     // cheap beside the signature check (docs/benchmarks.md). Refusals are decided before anything
     // is written, and each append in a group sees the rows an earlier one wrote (its thread, its id).
     this.#commits = commits;
     this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) => this.#registerRows(envelope, record));
+    // One read transaction: the page and the head are the same snapshot.
+    this.#page = db.transaction((sql: string, params: readonly (string | number)[], limit: number): RelayEventPage => {
+      const rows = this.#sql(sql).all(...params, limit + 1) as EnvelopeRow[];
+      const hasMore = rows.length > limit;
+      return { events: rows.slice(0, limit).map(toEnvelope), hasMore, headSeq: this.#headSeq() };
+    });
   }
 
   async findDigest(id: string): Promise<string | undefined> {
@@ -109,12 +114,7 @@ export class SqliteRelayStore implements RelayStore {
     add('sender = ?', query.sender);
     add('type = ?', query.type);
     add('thread_id = ?', query.threadId);
-    // One read transaction: the page and the head are the same snapshot.
-    return this.#db.transaction((): RelayEventPage => {
-      const rows = this.#sql(`SELECT * FROM relay_envelopes WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...params, query.limit + 1) as EnvelopeRow[];
-      const hasMore = rows.length > query.limit;
-      return { events: rows.slice(0, query.limit).map(toEnvelope), hasMore, headSeq: this.#headSeq() };
-    })();
+    return this.#page(`SELECT * FROM relay_envelopes WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`, params, query.limit);
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
