@@ -31,7 +31,9 @@ beforeAll(async () => {
   if (!found.ok) return;
   mosquitto = await startPrivateMosquitto();
   dataDir = mkdtempSync(join(tmpdir(), 'switchboard-ext-runtime-'));
-  env = { DATA_DIR: dataDir, PORT: '0', DEMO: '0', MQTT_URL: mosquitto.url, MQTT_ADMIN_USERNAME: mosquitto.admin.username, MQTT_ADMIN_PASSWORD: mosquitto.admin.password, MQTT_CLIENT_ID: 'sb-test-1' };
+  env = { DATA_DIR: dataDir, PORT: '0', DEMO: '0', MQTT_URL: mosquitto.url, MQTT_ADMIN_USERNAME: mosquitto.admin.username, MQTT_ADMIN_PASSWORD: mosquitto.admin.password, MQTT_CLIENT_ID: 'sb-test-1',
+    // No sweep within a test: a console's socket closes on the store's signal or not at all.
+    MQTT_REVALIDATE_MS: '600000' };
   const setup = await cli('broker', 'setup', '--json');
   expect(setup.code).toBe(0);
   env.MQTT_PASSWORD = (JSON.parse(setup.stdout) as { password: string }).password;
@@ -122,6 +124,17 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     await observer.until('rooms/r1/public', '"n3"');
     expect((await sb.store.listMessages({ roomId: 'r1', limit: 200 })).messages.some((m) => m.messageId === 'o3')).toBe(false);
     await observer.client.endAsync(true);
+  });
+
+  it('closes a console the CLI demotes at once: the bridge checks its sockets on the store\'s signal', async () => {
+    const did = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const c = await consoleClient(await sessionCookie(sb.store, did, 'facilitator'));
+    const gone = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('still connected after 10000 ms')), 10_000);
+      c.client.once('close', () => (clearTimeout(timer), resolve()));
+    });
+    expect((await cli('operators', 'add', did, '--role', 'observer')).code).toBe(0);
+    await gone;
   });
 
   it('runs the demo over the external broker: its agents provisioned through dynamic security, their messages in history', async () => {

@@ -61,6 +61,9 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
     broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)',
   );
   const stopRelay = startRelayTimers(relay, bridge);
+  // Mosquitto ends agents' connections itself; the consoles' sockets are checked at once when the
+  // CLI or another instance changes an operator or ends a session (decisions-server.md §39).
+  const stopAccessWatch = store.watchAccessChanges?.(sessionsChanged) ?? (() => undefined);
   let onceOnly: Awaited<ReturnType<typeof startRunOnce>> | undefined;
   let http: HttpListener | undefined;
   let admin: DynsecAdmin | undefined;
@@ -126,6 +129,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
         // What arrives from now on stays with the broker for the next start (or the others).
         broker.stopIntake();
         await running.stop();
+        stopAccessWatch();
         stopRelay();
         presence.stop();
         await gateway.stop();
@@ -137,6 +141,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
     };
   } catch (error) {
     await onceOnly?.stop().catch(() => undefined);
+    stopAccessWatch();
     stopRelay();
     await consoles?.close().catch(() => undefined);
     await admin?.close().catch(() => undefined);

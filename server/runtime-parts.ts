@@ -14,7 +14,7 @@ import { ConfigError } from './config';
 import type { StartWork } from './cluster/run-once';
 import type { RelayBridgeOptions } from './external/relay-bridge';
 import type { Gateway } from './gateway/gateway';
-import { isAllowedHost, type AllowedHosts } from './http/host-check';
+import { isAllowedHost, misdirected, type AllowedHosts } from './http/host-check';
 import { DEFAULT_LISTEN_LIMITS, type ListenLimits } from './http/limits';
 import { sessionFromCookieHeader } from './http/session';
 import type { BrokerIdentity } from './mqtt/acl';
@@ -195,11 +195,12 @@ export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; cl
 
 /**
  * Who opens /mqtt: the operator of a valid session cookie, from this origin only, under a Host
- * this server is known by (the upgrade does not pass through the app's host check).
+ * this server is known by (the upgrade does not pass through the app's host check): another Host
+ * is refused with 421 as the routes refuse it (decisions-server.md §43).
  */
 export function consoleAuthenticator(store: Store, clock: Clock, allowedHosts: AllowedHosts = []): (request: IncomingMessage) => Promise<BrokerIdentity | null> {
   return async (request) => {
-    if (!isAllowedHost(request.headers.host, allowedHosts)) return null;
+    if (!isAllowedHost(request.headers.host, allowedHosts)) throw misdirected(request.headers.host);
     // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;

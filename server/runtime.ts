@@ -76,6 +76,9 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const { presence, relay, negotiations, guidedDemo, bridge, app } = await assembleServices(config, options, { store, clock, rooms, broker, gateway, sessionsChanged: () => void broker.revalidate() }, () => null);
   late.presence = presence;
   const stopRelay = startRelayTimers(relay, bridge);
+  // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
+  // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
+  const stopAccessWatch = store.watchAccessChanges?.(() => void broker.revalidate()) ?? (() => undefined);
 
   let http: HttpListener | undefined;
   try {
@@ -109,6 +112,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       cluster: onceOnly,
       async close() {
         await onceOnly.stop();
+        stopAccessWatch();
         stopRelay();
         presence.stop();
         await gateway.stop();
@@ -118,6 +122,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
       },
     };
   } catch (error) {
+    stopAccessWatch();
     stopRelay();
     await broker.close().catch(() => undefined);
     if (http) await new Promise<void>((resolve) => http!.server.close(() => resolve()));

@@ -82,10 +82,13 @@ describe('the Host a request names', () => {
     expect((await get(sb, `localhost:${sb.http.port}`, '/api/auth/challenge')).status).toBe(200);
   });
 
-  it('refuses the /mqtt upgrade under a foreign Host, even with a session cookie and a matching Origin', async () => {
+  it('refuses the /mqtt upgrade under a foreign Host with 421, even with a session cookie and a matching Origin', async () => {
     const sb = await start();
     const cookie = await sessionCookie(sb.store, 'did:key:z6MkHostCheckOperator', 'facilitator', Date.parse('2026-05-03T10:00:00Z'));
-    expect(await upgrade(sb, `evil.example:${sb.http.port}`, cookie)).not.toBe(101);
+    expect(await upgrade(sb, `evil.example:${sb.http.port}`, cookie)).toBe(421);
+    expect(await upgrade(sb, `evil.example:${sb.http.port}`, '')).toBe(421);
+    // Under an allowed Host, a missing session is still 401.
+    expect(await upgrade(sb, `127.0.0.1:${sb.http.port}`, '')).toBe(401);
     expect(await upgrade(sb, `127.0.0.1:${sb.http.port}`, cookie)).toBe(101);
   });
 

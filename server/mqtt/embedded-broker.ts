@@ -1,13 +1,15 @@
 // aedes in the server process: MQTT over TCP for agents, MQTT over WebSocket at /mqtt for the
 // browser, the §8 ACL enforced on every CONNECT, PUBLISH (wills included) and SUBSCRIBE, each
 // client id bound to its identity (client-ids.ts), and revoked credentials ending connections.
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { parseEnvelope } from '@shared/aor/envelope';
 import { checkPayloadSize } from '@shared/aor/payload-size';
+import { isCodedError } from '@shared/errors';
+import { statusForCode } from '../http/errors';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
 import { mayUseClientId } from './client-ids';
 import { DEFAULT_REVALIDATE_MS, type StillValid } from './revalidate';
@@ -291,7 +293,8 @@ export class EmbeddedBroker implements BrokerPort {
   /**
    * MQTT over WebSocket at `/mqtt` on the console's HTTP server. `authenticate` resolves the
    * operator from the upgrade request (session cookie, same origin); without one the upgrade is
-   * refused before any MQTT byte is read. It is asked again about the same request while the
+   * refused before any MQTT byte is read (401), or with the status of the CodedError it throws
+   * (421 for a Host this server does not answer to). It is asked again about the same request while the
    * connection is open: once it answers otherwise (logged out, expired, another role), the
    * connection ends.
    */
@@ -317,7 +320,12 @@ export class EmbeddedBroker implements BrokerPort {
             this.#handle(stream, request, socket as Socket);
           });
         },
-        () => refuseUpgrade(socket, 500, 'Internal Server Error'),
+        (error: unknown) => {
+          // A coded refusal (a Host this server does not answer to: 421) is answered as the HTTP routes answer it.
+          if (!isCodedError(error)) return refuseUpgrade(socket, 500, 'Internal Server Error');
+          const status = statusForCode(error.code);
+          refuseUpgrade(socket, status, STATUS_CODES[status] ?? 'Refused', JSON.stringify({ code: error.code, message: error.message }));
+        },
       );
     });
   }
@@ -373,8 +381,9 @@ function overLimit(identity: BrokerIdentity, packet: PublishPacket, quotas: Publ
   return quota.ok ? undefined : quota.reason;
 }
 
-function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuseUpgrade(socket: Duplex, status: number, text: string, json = ''): void {
+  const type = json ? 'Content-Type: application/json\r\n' : '';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
 }
 
 function sameIdentity(a: BrokerIdentity, b: BrokerIdentity): boolean {

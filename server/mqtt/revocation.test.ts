@@ -2,6 +2,8 @@
 // logout, demotion or expiry, an agent's connection after `agents remove` or `agents add --rotate`
 // run through the CLI against the same data directory. Each also shows that a publish made in
 // between, before the connection is closed, reaches nobody: the broker checks again on publish.
+// With the sweep out of reach, the store's signal alone closes what the CLI revoked, on SQLite
+// (another connection's commit) and on PostgreSQL (NOTIFY).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +19,15 @@ import type { BrokerIdentity } from './acl';
 import { EmbeddedBroker } from './embedded-broker';
 import { manualClock } from '../test-support/manual-clock';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
+import { usePgDatabase } from '../test-support/pg-database';
 import { sessionCookie } from '../test-support/sessions';
 
 const REVALIDATE_MS = 50;
 /** Liveness bound for a sweep every REVALIDATE_MS to close a connection. */
 const CLOSED_WITHIN_MS = 10_000;
 const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
+
+const pg = usePgDatabase();
 
 let sb: RunningSwitchboard;
 let dataDir: string;
@@ -231,5 +236,75 @@ describe('the check on publish, before any sweep', () => {
       await broker.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     }
+  });
+});
+
+describe('a revocation through the CLI without waiting for the sweep', () => {
+  // The sweep runs every 600 s (the largest MQTT_REVALIDATE_MS) and the clock stands still: only
+  // the store's signal that another process changed it can close these connections.
+  const engines: [string, () => Promise<Record<string, string>>][] = [
+    ['SQLite', async () => ({})],
+    ['PostgreSQL', async () => ({ DATABASE_URL: await pg.url() })],
+  ];
+
+  describe.each(engines)('on %s', (_engine, engineEnv) => {
+    let other: RunningSwitchboard;
+    let dir: string;
+    let env: Record<string, string>;
+    const seen: string[] = [];
+    const still = manualClock(Date.UTC(2026, 10, 22, 12));
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'switchboard-revocation-'));
+      env = { DATA_DIR: dir, ...(await engineEnv()) };
+      other = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DEMO: '0', MQTT_REVALIDATE_MS: '600000', ...env }), { clock: still });
+      await other.rooms.create({ id: 'ops', name: 'Operations', moderation: 'auto' });
+      other.broker.onMessage('#', (m) => void seen.push(`${m.topic} ${new TextDecoder().decode(m.payload)}`));
+    });
+
+    afterAll(async () => {
+      await other?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    async function cliHere(...args: string[]): Promise<void> {
+      let out = '';
+      const code = await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), env, cwd: dir, now: () => still.now() });
+      expect(code, out).toBe(0);
+    }
+
+    async function seenBefore(marker: string): Promise<string[]> {
+      const sentinel = `sentinel-${marker}`;
+      await other.broker.publish('rooms/ops/public', new TextEncoder().encode(JSON.stringify({ sentinel })));
+      expect(seen.some((r) => r.includes(sentinel))).toBe(true);
+      return seen.filter((r) => r.includes(marker) && !r.includes(sentinel));
+    }
+
+    let agents = 0;
+    it.each([
+      ['agents remove', (agentId: string) => cliHere('agents', 'remove', agentId)],
+      ['agents add --rotate', (agentId: string) => cliHere('agents', 'add', agentId, '--rotate')],
+    ])('`%s` closes the agent\'s connection at once, and its next publish is not delivered', async (_label, revoke) => {
+      const agentId = `agent.signalled-${++agents}`;
+      await other.store.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: still.now() });
+      const c = await connectClient(other.mqttUrl, { username: agentId, password: 'pw', clientId: agentId });
+      const topic = `rooms/ops/agents/${agentId}/heartbeat`;
+      const beat = (marker: string) =>
+        JSON.stringify({ id: `hb_${++seq}`, type: 'heartbeat', room_id: 'ops', from: { kind: 'agent', id: agentId }, ts: Math.floor(still.now() / 1000), payload: { ts: Math.floor(still.now() / 1000), description: marker } });
+      await c.client.publishAsync(topic, beat(`before-${agentId}`), { qos: 1 });
+      await revoke(agentId);
+      await closed(c);
+      const marker = `after-${agentId}`;
+      await refusedPublish(c, topic, beat(marker));
+      expect(await seenBefore(marker)).toEqual([]);
+    });
+
+    it('`operators add --role observer` closes a facilitator\'s console at once', async () => {
+      const did = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+      const cookie = await sessionCookie(other.store, did, 'facilitator', still.now());
+      const c = await connectClient(`${other.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: other.url } } });
+      await cliHere('operators', 'add', did, '--role', 'observer');
+      await closed(c);
+    });
   });
 });

@@ -290,6 +290,13 @@ export interface Store {
   /** The session with the operator's current role; undefined once expired or the operator is gone. */
   getSession(tokenHash: string, now: number): Promise<Session | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+  /**
+   * Calls `listener` soon after another process (the CLI, another instance) may have revoked a
+   * credential: removed or rotated an agent's, changed an operator's role, ended a session. The
+   * server then checks its open MQTT connections at once (decisions-server.md §39). SQLite: any
+   * commit by another connection (PRAGMA data_version, polled); PostgreSQL: NOTIFY. Returns how to stop.
+   */
+  watchAccessChanges?(listener: () => void): () => void;
 
   // Audit log of facilitator actions (issue 4 item 6).
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;

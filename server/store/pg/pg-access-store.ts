@@ -1,7 +1,9 @@
 // Who may act, on PostgreSQL: agent credentials, operators, enrollment tokens, login challenges,
 // sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: of
 // several instances consuming one token at once, exactly one gets the row.
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { ACCESS_CHANGED_CHANNEL, PgAccessListener } from './pg-access-listener';
 import type { AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
 import { toAudit, type AuditRow } from '../rows/room-rows';
 
@@ -22,17 +24,43 @@ interface OperatorRow {
 const toCredential = (row: CredentialRow): AgentCredential => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at });
 const toOperator = (row: OperatorRow): Operator => ({ did: row.did, role: row.role, createdAt: row.created_at });
 
+/**
+ * A write that may revoke a credential, with a NOTIFY in the same statement (one transaction):
+ * listeners hear it at COMMIT, never before the change is visible, and never for a rolled-back one.
+ */
+const notifying = (write: string, channelParam: number) =>
+  `WITH changed AS (${write} RETURNING 1) SELECT (SELECT count(*) FROM changed)::int AS changed, pg_notify('${ACCESS_CHANGED_CHANNEL}', $${channelParam}::text)`;
+
 export class PgAccessStore {
   readonly #pool: Pool;
+  /** This store's NOTIFY payload, so its own listener skips its own changes. */
+  readonly #instance = randomUUID();
+  readonly #listener: PgAccessListener;
 
-  constructor(pool: Pool) {
+  constructor(pool: Pool, url: string) {
     this.#pool = pool;
+    this.#listener = new PgAccessListener(url, this.#instance);
+  }
+
+  /** Changes to credentials, operators and sessions committed by other processes (NOTIFY). */
+  watchAccessChanges(listener: () => void): () => void {
+    return this.#listener.subscribe(listener);
+  }
+
+  close(): void {
+    this.#listener.close();
+  }
+
+  async #changed(write: string, params: unknown[]): Promise<number> {
+    const { rows } = await this.#pool.query<{ changed: number }>(notifying(write, params.length + 1), [...params, this.#instance]);
+    return rows[0]!.changed;
   }
 
   // Agent credentials.
 
   async putAgentCredential(credential: AgentCredential): Promise<void> {
-    await this.#pool.query(
+    // A rotation: the old password's connections end.
+    await this.#changed(
       `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES ($1, $2, $3)
        ON CONFLICT (agent_id) DO UPDATE SET password_hash = excluded.password_hash, created_at = excluded.created_at`,
       [credential.agentId, credential.passwordHash, credential.createdAt],
@@ -49,14 +77,14 @@ export class PgAccessStore {
   }
 
   async removeAgentCredential(agentId: string): Promise<boolean> {
-    return (await this.#pool.query('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])).rowCount === 1;
+    return (await this.#changed('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])) === 1;
   }
 
   // Operators, enrollment, challenges, sessions.
 
   async putOperator(operator: Operator): Promise<void> {
     // A second put changes the role and keeps the original createdAt.
-    await this.#pool.query('INSERT INTO operators (did, role, created_at) VALUES ($1, $2, $3) ON CONFLICT (did) DO UPDATE SET role = excluded.role', [
+    await this.#changed('INSERT INTO operators (did, role, created_at) VALUES ($1, $2, $3) ON CONFLICT (did) DO UPDATE SET role = excluded.role', [
       operator.did,
       operator.role,
       operator.createdAt,
@@ -110,7 +138,7 @@ export class PgAccessStore {
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    await this.#pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
+    await this.#changed('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
   }
 
   // Audit log.

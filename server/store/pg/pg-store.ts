@@ -27,11 +27,14 @@ export class PgStore extends ComposedStore implements Store {
   readonly oacop: PgOacopStore;
   readonly services: PgServiceRegistryStore;
   readonly #pool: Pool;
+  readonly #access: PgAccessStore;
   #closed = false;
 
   /** Use openPgStore: the schema must be migrated before the first query. */
   constructor(pool: Pool, url: string) {
-    super(new PgRoomStore(pool), new PgAccessStore(pool));
+    const access = new PgAccessStore(pool, url);
+    super(new PgRoomStore(pool), access);
+    this.#access = access;
     this.#pool = pool;
     this.relay = new PgRelayStore(pool, url);
     this.negotiations = new PgNegotiationStore(pool);
@@ -39,10 +42,16 @@ export class PgStore extends ComposedStore implements Store {
     this.services = new PgServiceRegistryStore(pool);
   }
 
+  /** Credentials, operators and sessions changed by other processes (pg-access-listener.ts). */
+  watchAccessChanges(listener: () => void): () => void {
+    return this.#access.watchAccessChanges(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.relay.close();
+    this.#access.close();
     await this.#pool.end();
   }
 }

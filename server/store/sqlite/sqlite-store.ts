@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ComposedStore } from '../composed-store';
 import type { Store } from '../store';
+import { watchDataVersion } from './data-version-watch';
 import { migrate } from './migrations';
 import { SqliteAccessStore } from './sqlite-access-store';
 import { SqliteGroupCommit } from './sqlite-group-commit';
@@ -75,6 +76,8 @@ export class SqliteStore extends ComposedStore implements Store {
   /** History appends, the gateway's candidate records and relay appends share a commit per event-loop turn. */
   readonly #commits: SqliteGroupCommit;
   #checkpointer: WalCheckpointer | undefined;
+  readonly #watches = new Set<() => void>();
+  readonly #inMemory: boolean;
 
   constructor(options: SqliteStoreOptions) {
     const db = openDatabase(options);
@@ -82,6 +85,7 @@ export class SqliteStore extends ComposedStore implements Store {
     super(new SqliteRoomStore(db, commits), new SqliteAccessStore(db));
     this.#db = db;
     this.#commits = commits;
+    this.#inMemory = options.file === ':memory:';
     this.relay = new SqliteRelayStore(db, commits);
     this.negotiations = new SqliteNegotiationStore(db);
     this.oacop = new SqliteOacopStore(db);
@@ -94,8 +98,22 @@ export class SqliteStore extends ComposedStore implements Store {
     }
   }
 
+  /** Another connection's commit, seen through PRAGMA data_version (data-version-watch.ts). */
+  watchAccessChanges(listener: () => void): () => void {
+    // A private in-memory database has no other connection.
+    if (this.#inMemory) return () => undefined;
+    const stopWatch = watchDataVersion(this.#db, listener);
+    const stop = () => {
+      stopWatch();
+      this.#watches.delete(stop);
+    };
+    this.#watches.add(stop);
+    return stop;
+  }
+
   async close(): Promise<void> {
     if (!this.#db.open) return;
+    for (const stop of [...this.#watches]) stop();
     this.#commits.flush();
     await this.#checkpointer?.stop();
     this.#db.pragma('optimize');
