@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import mqtt from 'mqtt';
 import { GatewayMeasure, type BenchPaths, type Latency, type Qos } from './gateway-measure';
+import { channel, type Wire } from './ipc-channel';
 
 interface Credential {
   readonly username: string;
@@ -31,36 +32,6 @@ export interface BenchClientsConfig<P extends string> {
 }
 
 const CHILD_FLAG = '--bench-clients';
-
-type Request = { readonly req: number; readonly kind: string; readonly args: unknown[] };
-type Reply = { readonly res: number; readonly result?: unknown; readonly error?: string };
-type Wire = Request | Reply;
-
-/** Both directions: numbered requests, each answered once (by a result or an error message). */
-function channel(send: (message: Wire) => void, serve: (kind: string, args: unknown[]) => Promise<unknown>) {
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  let next = 0;
-  return {
-    request: (kind: string, ...args: unknown[]) =>
-      new Promise<unknown>((resolve, reject) => {
-        pending.set(++next, { resolve, reject });
-        send({ req: next, kind, args });
-      }),
-    receive(message: Wire): void {
-      if ('res' in message) {
-        const waiting = pending.get(message.res);
-        pending.delete(message.res);
-        if (message.error !== undefined) waiting?.reject(new Error(message.error));
-        else waiting?.resolve(message.result);
-        return;
-      }
-      serve(message.kind, message.args).then(
-        (result) => send({ res: message.req, result }),
-        (error: unknown) => send({ res: message.req, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-      );
-    },
-  };
-}
 
 export interface BenchClients<P extends string> {
   warmUp(): Promise<void>;
