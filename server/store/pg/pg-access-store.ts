@@ -3,7 +3,8 @@
 // several instances consuming one token at once, exactly one gets the row.
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { ACCESS_CHANGED_CHANNEL, PgAccessListener } from './pg-access-listener';
+import { ACCESS_CHANGED_CHANNEL, pgAccessListener } from './pg-access-listener';
+import type { PgChannelListener } from './pg-channel-listener';
 import type { AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
 import { toAudit, type AuditRow } from '../rows/room-rows';
 
@@ -35,11 +36,11 @@ export class PgAccessStore {
   readonly #pool: Pool;
   /** This store's NOTIFY payload, so its own listener skips its own changes. */
   readonly #instance = randomUUID();
-  readonly #listener: PgAccessListener;
+  readonly #listener: PgChannelListener<true>;
 
   constructor(pool: Pool, url: string) {
     this.#pool = pool;
-    this.#listener = new PgAccessListener(url, this.#instance);
+    this.#listener = pgAccessListener(url, this.#instance);
   }
 
   /** Changes to credentials, operators and sessions committed by other processes (NOTIFY). */

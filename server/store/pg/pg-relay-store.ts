@@ -20,7 +20,8 @@ import type {
   ThreadRecord,
   ThreadWrite,
 } from '../relay-store';
-import { headPayload, PgHeadListener, RELAY_HEAD_CHANNEL } from './pg-head-listener';
+import type { PgChannelListener } from './pg-channel-listener';
+import { headPayload, pgHeadListener, RELAY_HEAD_CHANNEL } from './pg-head-listener';
 import { GroupCommit, NothingWritten } from './pg-group-commit';
 import { inTransaction } from './pg-pool';
 import { checkLimit } from '../arguments';
@@ -34,12 +35,12 @@ export class PgRelayStore implements RelayStore {
   readonly #pool: Pool;
   /** Names this store in its NOTIFY payloads, so its own listener skips what its feed published. */
   readonly #instance = randomUUID();
-  readonly #listener: PgHeadListener;
+  readonly #listener: PgChannelListener<number>;
   readonly #appends: GroupCommit<AppendOutcome>;
 
   constructor(pool: Pool, url: string) {
     this.#pool = pool;
-    this.#listener = new PgHeadListener(url, this.#instance, () => this.headSeq());
+    this.#listener = pgHeadListener(url, this.#instance, () => this.headSeq());
     this.#appends = new GroupCommit<AppendOutcome>(pool, {
       lock: LOCK_SEQ,
       beforeCommit: async (client, outcomes) => {

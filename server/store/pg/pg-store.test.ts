@@ -142,7 +142,7 @@ describe('PostgreSQL store', () => {
     const admin = createPgPool({ url: await db.url(), max: 1 });
     try {
       const killed = await admin.query(
-        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'switchboard-listen'`,
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'switchboard-listen-relay-head'`,
       );
       expect(killed.rows).toEqual([{ ok: true }]);
       // Stored while b hears nothing: only the reconnection's head report can tell it.
