@@ -8,6 +8,7 @@ import type { lookup } from 'node:dns/promises';
 import { Agent, fetch, type Response } from 'undici';
 import { CodedError } from '@shared/errors';
 import { MAX_JSON_DEPTH, parseJsonText } from '../http/json-text';
+import { readCapped } from '../http/read-capped';
 import type { ExternalService } from '../store/service-registry-store';
 import { AddressRefusedError, publicAddresses } from './address-policy';
 import { guardedConnector } from './guarded-connector';
@@ -123,7 +124,7 @@ export class ServiceFetcher {
     }
     let bytes: Uint8Array;
     try {
-      const read = await readCapped(res, this.#maxBytes);
+      const read = await readCapped(res.body, this.#maxBytes);
       if (read === undefined) throw bad('too_large', `more than ${this.#maxBytes} bytes`, res.status);
       bytes = read;
     } catch (error) {
@@ -152,25 +153,6 @@ export class ServiceFetcher {
     this.#closed ??= Promise.all([this.#guarded.close(), this.#open.close()]).then(() => undefined);
     return this.#closed;
   }
-}
-
-/** The body, or undefined once it passes `max` bytes (the rest is never read). */
-async function readCapped(res: Response, max: number): Promise<Uint8Array | undefined> {
-  const reader = res.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 function describeCause(error: unknown): string {

@@ -5,30 +5,18 @@
 import type { Context } from 'hono';
 import { CodedError } from '@shared/errors';
 import { parseJsonText } from './json-text';
+import { readCapped } from './read-capped';
 
 export async function readJsonBody(c: Context, limitBytes: number): Promise<unknown> {
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > limitBytes) {
     throw new CodedError('PAYLOAD_TOO_LARGE', `A body may be at most ${limitBytes} bytes.`, { limit: limitBytes, size: declared });
   }
-  const reader = c.req.raw.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > limitBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new CodedError('PAYLOAD_TOO_LARGE', `A body may be at most ${limitBytes} bytes.`, { limit: limitBytes });
-      }
-      chunks.push(value);
-    }
-  }
+  const body = await readCapped(c.req.raw.body, limitBytes);
+  if (!body) throw new CodedError('PAYLOAD_TOO_LARGE', `A body may be at most ${limitBytes} bytes.`, { limit: limitBytes });
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
     throw new CodedError('INVALID_REQUEST', 'The body is not UTF-8 text.');
   }

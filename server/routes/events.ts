@@ -10,6 +10,7 @@ import { MESSAGE_TYPES } from '@shared/agora/envelope';
 import type { AgoraError } from '@shared/agora/reject-reasons';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { statusForAgoraError } from '../http/errors';
+import { readCapped } from '../http/read-capped';
 import { clientAddress, tooManyRequests, type ConcurrencyLimiter, type TokenBucketLimiter } from '../http/rate-limit';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
 import { formatCursor, parseSince } from '../relay/cursor';
@@ -60,33 +61,13 @@ export async function readLimitedBody(c: Context): Promise<{ text: string; bytes
   }
   // A declared length frames the body (the HTTP parser ends it there), so one within the limit is
   // read whole and directly, without the web stream an undeclared (chunked) body is read through.
-  const body = Number.isFinite(declared) ? Buffer.from(await c.req.arrayBuffer()) : await readChunks(c);
+  const body = Number.isFinite(declared) ? Buffer.from(await c.req.arrayBuffer()) : await readCapped(c.req.raw.body, MAX_ENVELOPE_BYTES);
   if (!body) return { error: agoraError('payload_too_large', `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes.`, { limit: MAX_ENVELOPE_BYTES }) };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), bytes: body.byteLength };
   } catch {
     return { error: agoraError('not_json', 'The body is not UTF-8 text.') };
   }
-}
-
-/** A body of no declared length, chunk by chunk; undefined once it passes the limit. */
-async function readChunks(c: Context): Promise<Buffer | undefined> {
-  const reader = c.req.raw.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > MAX_ENVELOPE_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks);
 }
 
 const Did = z.string().min(1).max(512);
