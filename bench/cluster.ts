@@ -1,4 +1,4 @@
-// Gateway throughput with two Switchboard instances against one (issue 8 item 6), same broker,
+// Gateway throughput with two Switchboard instances against one (docs/benchmarks.md), same broker,
 // same database, same run. Each instance is its own process (`tsx server/main.ts`, as `npm start`
 // runs it) on one private Mosquitto 2 and one fresh PostgreSQL database; the instances share the
 // candidates through the MQTT 5 shared subscription (docs/decisions-cluster.md).

@@ -283,7 +283,7 @@ export class GatewayMeasure<P extends string> {
         `${pad(qos, 3)} ${paths.map((p) => pad(f0(t[p]), width(p))).join(' ')}   ${ratios.map((r) => pad(f2(t[r[0]] / t[r[1]]), ratioName(r).length)).join('  ')}` +
           `   rounds: ${paths.map((p) => rounds[p].map(f0).join('/')).join(' | ')}` +
           // Each round runs the paths one after another, so a round's ratio compares like with like
-          // on a machine whose speed drifts (docs/benchmarks.md, "Stop 19").
+          // on a machine whose speed drifts (docs/benchmarks.md, the gateway's per-round ratios).
           `   per-round ${ratios.map(([a, b]) => `${ratioName([a, b])} ${rounds[a].map((x, i) => f2(x / rounds[b][i]!)).join('/')}`).join(', ')}`,
       );
       // CPU time per delivery: what a path costs, whatever else the machine's cores were doing
