@@ -287,7 +287,7 @@ export class GatewayMeasure<P extends string> {
           `   per-round ${ratios.map(([a, b]) => `${ratioName([a, b])} ${rounds[a].map((x, i) => f2(x / rounds[b][i]!)).join('/')}`).join(', ')}`,
       );
       // CPU time per delivery: what a path costs, whatever else the machine's cores were doing
-      // (docs/benchmarks.md, "Stop 21"). Its ratio is the throughput ratio a saturated server would give.
+      // (docs/benchmarks.md, "Gateway"). Its ratio is the throughput ratio a saturated server would give.
       console.log(
         `    server cpu µs per delivery: ${paths.map((p) => `${p} ${cpu[p].map((x) => x.toFixed(1)).join('/')}`).join(' | ')}` +
           `   per-round ${ratios.map(([a, b]) => `${ratioName([a, b])} ${cpu[b].map((x, i) => f2(x / cpu[a][i]!)).join('/')}`).join(', ')}`,

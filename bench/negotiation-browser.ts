@@ -1,4 +1,4 @@
-// Verifying a 10,000-entry transparency log in the browser (issue 6 item 7): the console's whole
+// Verifying a 10,000-entry transparency log in the browser: the console's whole
 // check (chain, commitments, both parties' signatures in WebCrypto batches) against hashing alone
 // and signature verification alone, measured in the same Chromium page (bench/negotiation-log-core.ts).
 // Run: npm run bench:negotiation-browser  (SIZE=… to change the log's length; CHROMIUM_PATH)

@@ -1,4 +1,4 @@
-// The negotiation service's speed (issue 6 item 7), each figure against a baseline measured in
+// The negotiation service's speed, each figure against a baseline measured in
 // the same run:
 //   1. Server transitions per second over real HTTP (in-process server, keep-alive clients):
 //      counters and acceptances through the whole pipeline (body, JSON, store read, zod,

@@ -3,7 +3,7 @@
 // sorts every sample into a stage by the code it was in. A sample in Node's own code (a native
 // call, a promise job) counts for the nearest caller of the project's or a package's code. The
 // profiler's overhead is in the figures, so compare paths with each other, not with the
-// throughput table's CPU line (docs/benchmarks.md, "Stop 21").
+// throughput table's CPU line (docs/benchmarks.md, "Gateway").
 //
 // Run: BENCH_CLIENTS=process BENCH_PROFILE=moderated node --cpu-prof --cpu-prof-dir=/tmp/prof \
 //        --import tsx bench/gateway.ts

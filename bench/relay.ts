@@ -1,4 +1,4 @@
-// The Agora relay's cost beyond cryptography, and long-poll wake-up delays (issue 5 item 9).
+// The Agora relay's cost beyond cryptography, and long-poll wake-up delays.
 //   1. Signed ingest rate (the whole POST /events pipeline: JSON, version, schema, signature,
 //      window, replay, ttl, thread machine, SQLite commit) against raw node:crypto verification
 //      with a cached KeyObject over the same envelopes, alternated in the same run → ratio.

@@ -1,4 +1,4 @@
-// Finding a common slot (issue 7 item 9): 50 participants' free time over a month, candidate starts
+// Finding a common slot: 50 participants' free time over a month, candidate starts
 // every 15 minutes, a 60-minute meeting, 10 required participants and 40 optional. shared/oacop's
 // intersectAvailability (one bit set per participant) against two baselines in the same run, on
 // the same inputs, alternated round by round:

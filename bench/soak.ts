@@ -1,4 +1,4 @@
-// `npm run soak`: the soak of issue 9 item 4 (server/hardening/soak-run.ts) for SOAK_SECONDS
+// `npm run soak`: the soak (server/hardening/soak-run.ts) for SOAK_SECONDS
 // (default 180), loopback only. Passes when the heap grew by less than SOAK_HEAP_BOUND_MB
 // (default 64) between the first and last quarter after warm-up and no message was dropped.
 // Results: docs/security-faults.md.

@@ -96,7 +96,7 @@ test('the operator finds the translation agent by capability, sends a request, a
   await expect(raw).toContainText('"sig": "');
   await snap(page, 'agora-thread');
 
-  // Its story, in words (issue 10), and played back from the stored thread at 10×.
+  // Its story, in words, and played back from the stored thread at 10×.
   await page.getByRole('link', { name: 'Story' }).click();
   const story = page.getByTestId('story');
   await expect(story).toContainText('You asked Demo Translator for “Greet <i>them</i>”.');

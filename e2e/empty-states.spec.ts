@@ -1,4 +1,4 @@
-// First run (issue 10 item 4): on a fresh server with the demo off, every screen says what to do
+// First run: on a fresh server with the demo off, every screen says what to do
 // next instead of showing nothing, and a link to something that does not exist says so and leads
 // back, rather than offering to "try again".
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 11: a facilitator adds an external relay on the settings screen, watches a DID, sees the
+// External relays: a facilitator adds an external relay on the settings screen, watches a DID, sees the
 // relay's threads beside the built-in relay's (each with its source badge), opens one and accepts
 // an offer, signed in the browser and forwarded to the external relay; a negotiation on the
 // external negotiation service shows in /negotiations with its badge and is co-signed from the
@@ -30,7 +30,7 @@ let operator: PartyIdentity;
 let relayId = '';
 let bDown = false;
 const PASSPHRASE = 'seven lanterns over the quarry';
-/** What this change looks like, for the reviewer (issue 11 brief): /tmp/w11-<name>.png. */
+/** What this change looks like, for the reviewer: /tmp/w11-<name>.png. */
 const shot = (name: string) => page.screenshot({ path: `/tmp/w11-${name}.png`, fullPage: true });
 
 const party = (byte: number) => {

@@ -1,4 +1,4 @@
-// The guided demo end to end (issue 10 items 1, 3, 5), with the demo agents on a server of its
+// The guided demo end to end, with the demo agents on a server of its
 // own (DEMO=1, fast pace, seed 7): from the Demo screen a facilitator gives a demo agent a task
 // and sees it acknowledged and finished; starts a negotiation that ends co-signed and logged;
 // proposes a meeting with Ada and Room Atlas and books it. Each step's story is in plain words
@@ -136,7 +136,7 @@ test('a story page tells any negotiation and replays it; Start over begins a fre
   await expect(page.getByTestId('story')).toContainText('Agreed:');
   await expect(page.getByTestId('story')).toContainText('Party A opened a pricing negotiation with Party B.');
 
-  // Replay (item 2): from the start, scrubbed, at 10×, to the end; the URL keeps the speed.
+  // Replay (decisions-web.md §13): from the start, scrubbed, at 10×, to the end; the URL keeps the speed.
   const total = await page.getByTestId('story').locator('li').count();
   await page.getByRole('button', { name: 'Replay from the start' }).click();
   await page.getByRole('button', { name: 'Pause' }).click();

@@ -1,4 +1,4 @@
-// The negotiations console end to end (issue 6 "Done when"), against a server of its own with
+// The negotiations console end to end, against a server of its own with
 // the demo on (DEMO=1, fast pace): the operator reviews the demo's finished pricing negotiation
 // round by round (diffs, every signature verified in the browser, the agreement complete and
 // its inclusion proof verified); a tampered answer is shown as not verified; the operator then

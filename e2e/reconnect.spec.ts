@@ -1,4 +1,4 @@
-// Issue 9 item 2, the browser's side: the server (and with it the embedded broker) is killed and
+// Server faults, the browser's side: the server (and with it the embedded broker) is killed and
 // restarted on the same ports and data directory while a facilitator has a room open, and
 // messages are approved while the console is still cut off. The console says it is reconnecting,
 // comes back by itself, and fills the gap from history by cursor: the messages in order, none

@@ -1,4 +1,4 @@
-// Untrusted content (issue 4 item 9), end to end: a real agent over MQTT writes a corpus of
+// Untrusted content, end to end: a real agent over MQTT writes a corpus of
 // script-injection payloads (e2e/support/injection-corpus.ts) into every field the console
 // shows: message text, its own id, its heartbeat description, finding bullets, risk, clarifying
 // question, result, artifact_link URL and label, the review queue, the raw inspector, the

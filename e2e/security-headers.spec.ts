@@ -1,4 +1,4 @@
-// Issue 9 (HTTP) in a real browser: the sign-in screen, the console and a live room run under
+// HTTP hardening in a real browser: the sign-in screen, the console and a live room run under
 // the server's CSP without a single violation (a securitypolicyviolation listener installed
 // before any script, and Chromium's "Content Security Policy" console messages), every answer
 // carries the security headers, and a page of another origin cannot frame the console.

@@ -50,9 +50,9 @@ export interface AppOptions {
   readonly negotiations?: NegotiationService;
   /** What GET /ready checks besides the store (the broker connection). */
   readonly readiness?: Readonly<Record<string, ReadinessCheck>>;
-  /** External relays and negotiation services (issue 11); an idle bridge over `store` when absent. */
+  /** External relays and negotiation services; an idle bridge over `store` when absent. */
   readonly bridge?: RelayBridge;
-  /** The guided demo's kick (issue 10 item 3); the route answers 503 while it is empty. */
+  /** The guided demo's kick; the route answers 503 while it is empty. */
   readonly guidedDemo?: GuidedDemoSlot;
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
   readonly sessionsChanged?: () => void;

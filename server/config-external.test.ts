@@ -1,4 +1,4 @@
-// MQTT_URL and the broker credentials (issue 3 item 10): one-line errors naming the variable.
+// MQTT_URL and the broker credentials: one-line errors naming the variable.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 

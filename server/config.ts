@@ -25,7 +25,7 @@ export interface Config {
   readonly staticDir: string;
   /** An external broker instead of the embedded one (MQTT_URL); see the block at the end. */
   readonly mqttExternal?: ExternalMqttConfig | undefined;
-  /** External relays and negotiation services to bridge (EXTERNAL_SERVICES, issue 11). */
+  /** External relays and negotiation services to bridge (EXTERNAL_SERVICES). */
   readonly externalServices?: readonly ConfiguredService[];
   /** Host names besides localhost and IP literals that requests may name (ALLOWED_HOSTS; `*`: any). */
   readonly allowedHosts?: readonly string[];
@@ -181,7 +181,7 @@ function externalServices(env: NodeJS.ProcessEnv): ConfiguredService[] {
   }
 }
 
-// ── External broker (issue 3 item 10) ───────────────────────────────────────────────────────
+// ── External broker ───────────────────────────────────────────────────────
 // MQTT_URL points the BFF and the gateway at Mosquitto 2 with its dynamic-security plugin. The
 // server connects as MQTT_USERNAME/MQTT_PASSWORD (made by `cli broker setup`); the CLI
 // provisions agents as the plugin's admin, MQTT_ADMIN_USERNAME/MQTT_ADMIN_PASSWORD. Passwords

@@ -75,7 +75,7 @@ export function httpDemos(config: Config, address: AddressInfo, clock: Clock, st
   return [
     async () => stopping(await startAgoraDemo(common)),
     async () => {
-      // The negotiating agents (issue 6 item 5); a restart over the same data does not open
+      // The negotiating agents; a restart over the same data does not open
       // their negotiations again. The guided demo (routes/demo.ts) drives them: only the
       // instance running them offers it.
       const negotiation = startNegotiationDemo({

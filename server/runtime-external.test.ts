@@ -1,4 +1,4 @@
-// MQTT_URL end to end (issue 3 item 10, issue 8 item 2): `cli broker setup` and `cli agents add`
+// MQTT_URL end to end: `cli broker setup` and `cli agents add`
 // provision a private Mosquitto; the server runs its gateway over it; an agent added by the CLI
 // gets a granted candidate approved, and an agent removed by the CLI is refused; consoles reach
 // the rooms through the server's /mqtt bridge, with their role enforced.

@@ -1,8 +1,8 @@
-// Two whole Switchboard processes' worth of runtime on one PostgreSQL database (issue 8 items 1
-// and 3, store side): what one instance stores, the other serves; a browser session made on one
+// Two whole Switchboard processes' worth of runtime on one PostgreSQL database
+// (store side): what one instance stores, the other serves; a browser session made on one
 // is valid on the other; and a long-poll waiting on one instance wakes for an Agora event POSTed
 // to the other (LISTEN/NOTIFY). Each instance has its own embedded broker: the shared broker is
-// issue 8 item 2, not this file's concern.
+// server/cluster/two-instances.test.ts's concern.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

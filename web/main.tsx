@@ -1,6 +1,6 @@
 // The console boots in steps, each evaluated in its own task. Evaluating the whole entry graph at
 // once (zod and its schemas, React, the router, the layout) was one 45–55 ms task on this machine,
-// a long task on every load (issue 4 item 11: no task over 50 ms while a room opens). Splitting
+// a long task on every load (no task over 50 ms while a room opens, decisions-web.md §7). Splitting
 // the evaluation changes nothing else: the chunks are fetched up front, in parallel, as before.
 import './app/styles.css';
 import { warmIntl } from './lib/warm-intl';

@@ -1,4 +1,4 @@
-// The run-once lock on the real PostgreSQL (issue 8 item 3): of several instances exactly one
+// The run-once lock on the real PostgreSQL: of several instances exactly one
 // runs the once-only work; when it stops, or its connection is killed, another takes over.
 import { Client } from 'pg';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Work that must run once per cluster, not once per instance (issue 8 item 3): the sweepers
+// Work that must run once per cluster, not once per instance: the sweepers
 // (expired grants, timed-out threads, expired negotiations) and the demo agents. With PostgreSQL
 // the instances elect one holder through a session-level advisory lock taken on a dedicated
 // connection: the lock lives exactly as long as that connection, so when the holder dies (or

@@ -1,5 +1,5 @@
-// Two Switchboard instances, one private Mosquitto, one fresh PostgreSQL database (issue 8 items
-// 3 and 4): each candidate is decided exactly once across both gateways, a grant's budget holds
+// Two Switchboard instances, one private Mosquitto, one fresh PostgreSQL database
+// (decisions-cluster.md): each candidate is decided exactly once across both gateways, a grant's budget holds
 // with agents spending through both, a long-poll on one instance wakes for an event POSTed to
 // the other, a browser session made on one is valid on the other, and the once-only work runs on
 // exactly one instance and moves when that instance goes.

@@ -1,4 +1,4 @@
-// Issue 11 item 3: a bridged envelope is trusted only when it passes the built-in relay's checks;
+// Bridged envelopes (decisions-agora.md §34): one is trusted only when it passes the built-in relay's checks;
 // otherwise it is kept with its reason and never applied to the thread.
 import { describe, expect, it } from 'vitest';
 import { agentA, client, signed, T0 } from '@shared/agora/test-support/fixtures';

@@ -1,4 +1,4 @@
-// Trust for bridged envelopes (issue 11 item 3): an envelope fetched from an external relay goes
+// Trust for bridged envelopes: an envelope fetched from an external relay goes
 // through the very pipeline the built-in relay runs on POST /events (checkIncoming: version,
 // schema, signature against sender.id's did:key, ±5 min window, replay, meta.ttl), at the
 // bridge's clock when it arrives here. Whatever fails is kept as untrusted with its reason.

@@ -1,4 +1,4 @@
-// Thread views over envelopes bridged from external relays (issue 11 items 2–3): the shared
+// Thread views over envelopes bridged from external relays: the shared
 // thread machine folds the *trusted* envelopes of a thread in the order they arrived here, as
 // the built-in relay folds its own. An untrusted envelope is listed with its reason and never
 // applied; a trusted one the machine refuses (say its REQUEST was never bridged) is listed with

@@ -1,4 +1,4 @@
-// Issue 11 item 4: two real servers in this process, each on its own ephemeral port and its own
+// The bridge between two consoles: two real servers in this process, each on its own ephemeral port and its own
 // SQLite DATA_DIR; B is the external relay and negotiation service of A. The operator of A signs
 // (as the browser would) and A forwards byte for byte; A long-polls B and folds what it fetched.
 // B is stopped mid-way and restarted on the same port and data dir: A shows it down, then resumes

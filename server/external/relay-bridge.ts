@@ -1,4 +1,4 @@
-// The BFF's side of external relays (issue 11 item 2): for every relay in the registry and every
+// The BFF's side of external relays: for every relay in the registry and every
 // identity the console follows (its operators' DIDs and the watched ones), two long-polls of the
 // relay's GET /events, one for envelopes to the identity and one for envelopes from it. Each poll
 // resumes from its persisted cursor; a page and the cursor after it are stored in one transaction

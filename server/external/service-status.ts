@@ -1,5 +1,5 @@
-// Reachability of each external service as the bridge last saw it (issue 11 item 2: "a service
-// that is down shows as down"). In memory: it is about this process's view of the network.
+// Reachability of each external service as the bridge last saw it ("a service
+// that is down shows as down", decisions-agora.md §33). In memory: it is about this process's view of the network.
 
 export type ReachState = 'connecting' | 'up' | 'down';
 

@@ -1,5 +1,5 @@
 // EXTERNAL_SERVICES: the external relays and negotiation services the console bridges from its
-// start (issue 11 item 1). Either JSON,
+// start. Either JSON,
 //   [{"name":"Acme relay","url":"https://relay.acme.example","kind":"relay","readOnly":true}]
 // or the compact form, entries separated by ";", fields by "|": kind|name|url[|ro]
 //   relay|Acme relay|https://relay.acme.example|ro;negotiation|Acme deals|https://deals.acme.example

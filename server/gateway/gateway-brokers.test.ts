@@ -1,6 +1,6 @@
 // The gateway (AOR §7), review mode and history through real parts, run twice: over the embedded
-// aedes broker, and over a private Mosquitto 2 with dynamic security and the ExternalBroker port
-// (issue 3 item 10). Agents publish over MQTT; what reaches `public` and `control` is read back
+// aedes broker, and over a private Mosquitto 2 with dynamic security and the ExternalBroker port.
+// Agents publish over MQTT; what reaches `public` and `control` is read back
 // from the server's broker port; decisions are in SQLite.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddedRoomHarness, startExternalRoomHarness, type BrokerRoomHarness, type Watcher } from '../test-support/external-room-harness';

@@ -331,7 +331,7 @@ export class Gateway {
     }
   }
 
-  // Review mode (issue 3 item 5).
+  // Review mode.
 
   /**
    * Claims the item, spends the grant and stores the approved copy in one transaction; a grant

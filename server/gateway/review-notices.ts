@@ -1,4 +1,4 @@
-// What consoles are told about review mode (issue 3 item 5): a review item's changes and a room's
+// What consoles are told about review mode: a review item's changes and a room's
 // moderation mode, on a topic of the console's own beside the room's AOR topics, which only
 // operators may read (acl.ts). They are not AOR messages, so history does not keep them: a
 // console reads the queue itself from the API and takes these as the cue to read it again.

@@ -1,6 +1,6 @@
 // Candidates that were stored (and so acknowledged to the agent) but never decided: the server
-// stopped or crashed between recording a candidate and the gateway's decision (issue 9, found by
-// server/hardening/server-faults.test.ts). They are the newest candidates of a room, but live
+// stopped or crashed between recording a candidate and the gateway's decision
+// (server/hardening/server-faults.test.ts, decisions-server.md §20). They are the newest candidates of a room, but live
 // traffic may already have been decided after them, so a fixed window is read, not "until the
 // first decided one".
 import type { StoredRoomMessage, Store } from '../store/store';

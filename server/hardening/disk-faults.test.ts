@@ -1,4 +1,4 @@
-// Issue 9 item 2: a full disk and a read-only DATA_DIR give a clear coded error, never silent
+// Disk faults: a full disk and a read-only DATA_DIR give a clear coded error, never silent
 // loss. Real filesystems: a small tmpfs mounted for the test (root only; without root the suite
 // says so and is skipped), a real server process, real MQTT and HTTP clients.
 import { execFileSync } from 'node:child_process';

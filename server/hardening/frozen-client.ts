@@ -1,4 +1,4 @@
-// Clients that subscribe and then never read (issue 9, slow clients): an operator's console on the
+// Clients that subscribe and then never read: an operator's console on the
 // /mqtt WebSocket and an agent on TCP, each speaking just enough MQTT 3.1.1 by hand to CONNECT
 // and SUBSCRIBE, then pausing their socket so the kernel buffers fill and the server must queue.
 import { createServer } from 'node:http';

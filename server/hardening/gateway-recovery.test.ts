@@ -1,4 +1,4 @@
-// Gateway.recover (issue 9, faults): a candidate stored and acknowledged but not decided when the
+// Gateway.recover (decisions-server.md §20): a candidate stored and acknowledged but not decided when the
 // server stopped is decided at the next start, exactly once, even when its live copy arrives too.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HistoryRecorder } from '../rooms/history-recorder';

@@ -1,4 +1,4 @@
-// Hostile HTTP request bodies for the HTTP fuzz (issue 9 item 1): malformed JSON, wrong types
+// Hostile HTTP request bodies for the HTTP fuzz: malformed JSON, wrong types
 // against a route's own template, deeply nested JSON and bytes that are not UTF-8. Each is a
 // fast-check arbitrary, so a failing case replays from the fixed seed.
 import fc from 'fast-check';

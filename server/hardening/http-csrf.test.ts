@@ -1,4 +1,4 @@
-// Issue 9 (HTTP) CSRF: every unsafe route that acts on the session cookie, found from app.routes
+// HTTP CSRF: every unsafe route that acts on the session cookie, found from app.routes
 // (a same-origin request without a cookie answers 401 UNAUTHORIZED, or the route ends the
 // cookie's session), refuses a cross-site Origin and a missing Origin with Sec-Fetch-Site:
 // cross-site with a coded 403 that writes nothing; the same request from the console's own

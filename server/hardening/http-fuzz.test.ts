@@ -1,4 +1,4 @@
-// Issue 9 item 1 (HTTP): every route of the real app, over a real SQLite store and a real
+// HTTP fuzz: every route of the real app, over a real SQLite store and a real
 // embedded broker, fed hostile requests by fast-check from fixed seeds. Every route in
 // `app.routes` must have a generator here (a new endpoint without one fails the first test).
 // Each case must answer a coded 4xx (`{ code, … }`), never a 5xx, and change no row of any table

@@ -1,4 +1,4 @@
-// Issue 9 (HTTP) budgets: rate limits per address and per verified DID on sign-in, enrollment and
+// HTTP budgets: rate limits per address and per verified DID on sign-in, enrollment and
 // the relay's POST /events (a fake clock moves the buckets; nothing sleeps); the long-poll cap
 // per address and the wait clamp; a client that never reads its responses; an oversize frame on
 // the console's /mqtt WebSocket.

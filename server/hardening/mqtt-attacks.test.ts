@@ -1,4 +1,4 @@
-// Issue 9 item 3 (MQTT): ACL bypass attempts through real clients against the embedded broker
+// MQTT attacks: ACL bypass attempts through real clients against the embedded broker
 // and the gateway. Only what server/mqtt/embedded-broker.test.ts and server/gateway/*.test.ts do
 // not already show is here: wider wildcards, `$share` onto other agents' topics, retained
 // messages planted for later subscribers, client-id takeover across kinds and protocol

@@ -1,4 +1,4 @@
-// Issue 9 item 1 (MQTT): every topic the server reads, fed hostile payloads by real MQTT clients
+// MQTT fuzz: every topic the server reads, fed hostile payloads by real MQTT clients
 // against the embedded broker. Candidates get exactly one coded decision each (AOR §7); control,
 // heartbeat and work payloads that are not valid change no state, and those over their size cap
 // are refused (decisions-aor.md §20); the server keeps answering.

@@ -1,4 +1,4 @@
-// Issue 9 item 2: the server (and with it the embedded broker) killed with SIGKILL under load,
+// Server faults: the server (and with it the embedded broker) killed with SIGKILL under load,
 // then stopped with SIGTERM, each time restarted on the same ports and DATA_DIR. Agents and the
 // public subscriber reconnect by themselves (mqtt.js reconnect, as AgentClient uses it); nothing
 // acknowledged is lost, no budget is spent twice, and history has no gap.

@@ -1,4 +1,4 @@
-// Issue 9: slow (frozen) clients on the console's WebSocket and on agents' MQTT/TCP. A console and
+// Slow (frozen) clients on the console's WebSocket and on agents' MQTT/TCP. A console and
 // an agent subscribe and never read while the server publishes 8 KiB messages on
 // rooms/r1/public; healthy subscribers on both transports must get every message, in order,
 // while it happens, and the frozen ones are cut by their byte budget or their drain deadline

@@ -1,4 +1,4 @@
-// The soak (issue 9 item 4): the whole server in this process (startSwitchboard: embedded
+// The soak: the whole server in this process (startSwitchboard: embedded
 // broker, gateway, history, presence, the HTTP app and the Agora relay) under agents, gateway
 // traffic and long-polls together, loopback only, with memory sampled every second. Used by
 // `npm run soak` (bench/soak.ts, minutes) and server/hardening/soak.test.ts (about 25 s in CI).

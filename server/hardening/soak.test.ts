@@ -1,4 +1,4 @@
-// The soak's shortened form for CI (issue 9 item 4): about 25 s of agents, gateway traffic and
+// The soak's shortened form for CI: about 25 s of agents, gateway traffic and
 // long-polls together. Asserts counts and the heap bound, never timings. The full run is
 // `npm run soak` (bench/soak.ts); figures in docs/security-faults.md.
 import { describe, expect, it } from 'vitest';

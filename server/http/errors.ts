@@ -141,7 +141,7 @@ export function handleError(error: unknown, c: Context): Response {
     const status = error.status as ContentfulStatusCode;
     return c.json({ code: CODE_BY_STATUS[status] ?? 'INVALID_REQUEST', message: error.message || 'Request refused.' }, status);
   }
-  // A full disk or read-only DATA_DIR: the operator's to fix, and the client may retry (issue 9).
+  // A full disk or read-only DATA_DIR: the operator's to fix, and the client may retry.
   const storage = storageFailure(error);
   if (storage) {
     console.error(`switchboard: ${storage.code} on ${c.req.method} ${c.req.path}: ${(error as Error).message}`);

@@ -1,4 +1,4 @@
-// The HTTP side's budgets (issue 9 item 5, docs/decisions-server.md §26–§27): how many requests a
+// The HTTP side's budgets (docs/decisions-server.md §26–§27): how many requests a
 // client address or a verified DID may make, and how many long-polls one address may hold open.
 // Each rate is a token bucket written `N/window` ("30/min"): a burst of N, refilled at N per
 // window. Defaults are far above what the demo agents, the soak and the e2e journeys send.

@@ -22,7 +22,7 @@ export function agentSubscribeFilters(agentId: string): string[] {
 /** Operators read every room topic (§8 "Facilitator SUB: all room topics"), observers too, and the console's own review-queue notices. */
 export const OPERATOR_SUBSCRIBE_FILTERS = ['rooms/#', 'switchboard/rooms/#'];
 
-/** The envelope types a facilitator may publish, by topic kind (issue 3 item 9). */
+/** The envelope types a facilitator may publish, by topic kind. */
 const FACILITATOR_PUBLISH: Readonly<Record<string, readonly string[]>> = {
   public: ['say'],
   inbox: ['task'],

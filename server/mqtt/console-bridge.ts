@@ -1,4 +1,4 @@
-// The console's /mqtt WebSocket when the rooms run on an external broker (MQTT_URL, issue 8 item 2).
+// The console's /mqtt WebSocket when the rooms run on an external broker (MQTT_URL).
 // The browser never holds a broker credential, so it cannot connect to Mosquitto itself: it
 // connects, with its session cookie, to an aedes in this process that serves consoles only (no
 // TCP listener, no agent can log in) and enforces the same operator ACL as embedded mode. The

@@ -359,7 +359,7 @@ export class EmbeddedBroker implements BrokerPort {
     for (const client of this.#wss?.clients ?? []) client.terminate();
     await new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
     // A TCP server's close waits for every open connection to end, and connected agents never
-    // end theirs: stop listening, let aedes disconnect every client, then wait (issue 9 faults).
+    // end theirs: stop listening, let aedes disconnect every client, then wait (decisions-server.md §22).
     const tcpClosed = new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve()));
     await new Promise<void>((resolve) => this.#aedes.close(() => resolve()));
     await tcpClosed;

@@ -1,5 +1,5 @@
 // The BrokerPort over an external MQTT 5 broker (MQTT_URL: Mosquitto 2 with dynamic security),
-// reached as one mqtt.js client with the server's own credentials (issue 3 item 10).
+// reached as one mqtt.js client with the server's own credentials.
 //
 // What differs from the embedded broker, and how this port makes up for it
 // (docs/decisions-external-broker.md):

@@ -1,4 +1,4 @@
-// Provisioning an external Mosquitto 2 through its dynamic-security plugin (issue 3 item 10): the
+// Provisioning an external Mosquitto 2 through its dynamic-security plugin: the
 // §8 ACL as one role per agent, the server's own client and role, and the default ACL access.
 // Commands go over MQTT to `$CONTROL/dynamic-security/v1` as the plugin's admin; answers come back
 // on `…/response`. Every operation is idempotent, and every failure is a CodedError.

@@ -1,4 +1,4 @@
-// TCP_NODELAY on the broker's agent sockets (issue 3 item 12). With Nagle's algorithm on, a small
+// TCP_NODELAY on the broker's agent sockets. With Nagle's algorithm on, a small
 // MQTT packet written while an earlier one is still unacknowledged waits for the peer's delayed
 // ACK, tens of milliseconds a hop. Node offers no getsockopt, so the test watches the call that
 // sets the option, on the very sockets the broker accepted for real agent connections.

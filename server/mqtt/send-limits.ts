@@ -1,4 +1,4 @@
-// How much the broker holds for a client that does not read (issue 9: slow clients), and for how
+// How much the broker holds for a client that does not read, and for how
 // long. aedes writes every message to each subscriber from one shared delivery queue (mqemitter,
 // 100 messages in flight) and, when a client's socket reports it is full, holds that message
 // until the socket drains or its `drainTimeout` (60 s by default) cuts the client. Measured

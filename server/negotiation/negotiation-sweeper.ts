@@ -1,4 +1,4 @@
-// `valid_until` moves a negotiation to EXPIRED whether or not anyone asks (issue 6 item 2): a
+// `valid_until` moves a negotiation to EXPIRED whether or not anyone asks: a
 // timer ticks the due ones. Each write is a compare-and-set, so an event arriving meanwhile or
 // a second instance sweeping cannot both win (the same pattern as relay/thread-sweeper.ts).
 import type { NegotiationService } from './negotiation-service';

@@ -1,4 +1,4 @@
-// The console's OACoP read models (issue 7 items 1 and 4), built by consuming the relay's stored
+// The console's OACoP read models, built by consuming the relay's stored
 // envelopes in seq order: the envelopes are the source events, so nothing else is stored and a
 // restart (or another instance on the same database) rebuilds the same view. Each read first
 // catches up from the store, so an answer includes every envelope committed before it.

@@ -1,4 +1,4 @@
-// An OACoP participant agent (issue 7 items 1–3, 5): a person's calendar agent or a resource
+// An OACoP participant agent: a person's calendar agent or a resource
 // (meeting room, scanner, OACoP §8.2) with its own DID. It receives carried messages addressed to
 // it, applies the same state machine as everyone (shared/oacop/scheduling-thread.ts), keeps its
 // own view of each thread in the store, and answers through the relay: a ProposalResponse with

@@ -1,4 +1,4 @@
-// OACoP scheduling end to end (issue 7 items 1–3, 5, 6): the real app and relay over real SQLite,
+// OACoP scheduling end to end: the real app and relay over real SQLite,
 // the demo's calendar and room agents answering through the relay's HTTP API, a test client as
 // the initiator, and the console's read model at /api/scheduling/threads.
 import { afterEach, describe, expect, it } from 'vitest';

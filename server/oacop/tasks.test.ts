@@ -1,4 +1,4 @@
-// OACoP §4 tasks through the relay (issue 7 item 4): AssignTask with deadline, parent and
+// OACoP §4 tasks through the relay: AssignTask with deadline, parent and
 // dependencies, TaskUpdate with status and progress, and the board at GET /api/tasks with the
 // tree by parentTaskId and what blocks each task.
 import { afterEach, describe, expect, it } from 'vitest';

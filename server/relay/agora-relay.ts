@@ -1,4 +1,4 @@
-// The Agora relay's ingest (issue 5 item 1): one signed envelope in, stored once or refused
+// The Agora relay's ingest: one signed envelope in, stored once or refused
 // with a coded reason that stores nothing. Pipeline (Agora v1.0, decisions-agora.md §2, §18):
 // size (on the wire, before parsing) → JSON → checkIncoming (version, schema, signature by
 // node:crypto, ±5 min, replay, meta.ttl) → the thread machine, inside the store's transaction.
@@ -22,7 +22,7 @@ import { DidVerifier } from '../crypto/node-verifier';
 import type { NewRelayEnvelope, RelayStore, StoredRelayEnvelope, ThreadDecision, ThreadRecord } from '../store/relay-store';
 import type { EventFeed } from './event-feed';
 
-/** Issue 5: "a size limit (64 KiB)", on the request body as sent. */
+/** Agora "a size limit (64 KiB)" (decisions-agora.md §18), on the request body as sent. */
 export const MAX_ENVELOPE_BYTES = 64 * 1024;
 
 export type PostOutcome =

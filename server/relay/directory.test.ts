@@ -1,4 +1,4 @@
-// The directory (issue 5 item 4) and /seed through the real app: manifests registered by
+// The directory and /seed through the real app: manifests registered by
 // signed envelope, GET /agents (OSNAP) with capability, scope and who asks, signed queries,
 // tools_response.
 import { afterEach, describe, expect, it } from 'vitest';

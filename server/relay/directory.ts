@@ -1,4 +1,4 @@
-// The agent directory (issue 5 item 4): capability manifests registered by signed envelope,
+// The agent directory: capability manifests registered by signed envelope,
 // served as OSNAP §3.3 entries with presence, filtered by capability, scope and who asks.
 // The caller is always authenticated (a verified envelope or an operator session), never taken
 // from a parameter (decisions-osnap.md §7).

@@ -1,4 +1,4 @@
-// POST /events and GET /events against the real app and a real SQLite store (issue 5 items 1-3).
+// POST /events and GET /events against the real app and a real SQLite store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { T0, agentA, agentB, client, signed, stranger } from '@shared/agora/test-support/fixtures';
 import { canonicalize } from '@shared/crypto/jcs';

@@ -1,4 +1,4 @@
-// Interop (issue 5 item 7): envelopes signed exactly as Agora "Signing Process" describes, by
+// Interop: envelopes signed exactly as Agora "Signing Process" describes, by
 // code that shares nothing with the project's signer: node:crypto Ed25519 and the `canonicalize`
 // package (RFC 8785 by its authors), did:key built by hand from Appendix A. The relay must
 // accept the honest one and refuse each tampered one with its coded reason.

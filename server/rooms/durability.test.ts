@@ -1,4 +1,4 @@
-// Issue 3 item 7: SIGKILL the server during traffic; every message that reached `public` is in
+// Durability: SIGKILL the server during traffic; every message that reached `public` is in
 // history after the restart, and the grant's spent count matches what was approved.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

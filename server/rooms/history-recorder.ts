@@ -1,6 +1,6 @@
 // Every message on every room topic is stored with its receive time and a strictly ordered
 // cursor, BEFORE the broker routes it: nothing anyone has seen can be missing from history
-// after a crash (issue 3 item 7). Messages to rooms nobody created are refused.
+// after a crash. Messages to rooms nobody created are refused.
 import { checkPayloadSize } from '@shared/aor/payload-size';
 import { parseTopic } from '@shared/aor/topics';
 import type { BrokerMessage } from '../mqtt/broker-port';

@@ -1,4 +1,4 @@
-// The agent directory over HTTP (issue 5 item 4). GET /agents is OSNAP §3.3 (a bare array of
+// The agent directory over HTTP. GET /agents is OSNAP §3.3 (a bare array of
 // entries); registering and signed queries are ours (decisions-agora.md, "Directory"):
 //   POST /agents              a signed `directory.register` REQUEST envelope
 //   POST /agents/query        a signed REQUEST carrying an OSNAP agents_query or tools_query

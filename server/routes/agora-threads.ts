@@ -1,4 +1,4 @@
-// Console reads over Agora threads (issue 5 item 5 needs them): the thread list and one thread
+// Console reads over Agora threads: the thread list and one thread
 // with every envelope, expired ones included (GET /events stops serving an envelope after its
 // meta.ttl; the thread's record keeps it). Operator session required.
 import { Hono } from 'hono';

@@ -1,4 +1,4 @@
-// The console's guided demo (issue 10 item 3): what the demo agents cannot start on their own.
+// The console's guided demo: what the demo agents cannot start on their own.
 // Step 1 (a task in the demo room) and step 3 (a meeting with a room agent) are the operator's
 // own signed actions from the browser, which the demo agents already answer; step 2 needs two
 // scripted negotiating agents to negotiate afresh, so this kicks them. Facilitator only; CSRF

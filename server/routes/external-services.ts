@@ -1,4 +1,4 @@
-// External relays and negotiation services (issue 11): the registry the settings screen edits
+// External relays and negotiation services: the registry the settings screen edits
 // (/api/services), the proxy that forwards what the browser signed to the chosen service byte for
 // byte and answers with what the service answered, as JSON re-serialised here
 // (/api/external/:serviceId/events, /api/external/:serviceId/oap/…), and the console's views

@@ -1,4 +1,4 @@
-// The watch list of /api/services/watched (issue 11): every operator reads it, facilitators add
+// The watch list of /api/services/watched: every operator reads it, facilitators add
 // an Ed25519 did:key and remove it; anything that does not decode as one is refused unchanged.
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeDidKey } from '@shared/crypto/did-key';

@@ -1,4 +1,4 @@
-// Console reads over negotiations (issue 6 item 4 needs them): the list with the console's
+// Console reads over negotiations: the list with the console's
 // filters, and one negotiation with everything the detail view shows. Operator session required.
 import { Hono } from 'hono';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Console reads over OACoP (issue 7 items 1 and 4): scheduling threads with each participant's
+// Console reads over OACoP: scheduling threads with each participant's
 // state and revision and the suggested slot, and the task board with its tree and blocked-by
 // lists. Both are read models over the relay's stored envelopes (server/oacop/oacop-read-models.ts).
 // Operator session required. The API contract is in server/README.md.

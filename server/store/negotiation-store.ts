@@ -1,4 +1,4 @@
-// The negotiation service's part of the storage contract (issue 6 item 4), reached as
+// The negotiation service's part of the storage contract, reached as
 // `store.negotiations`: negotiations as their signed state (shared/negotiation/state.ts) with
 // a compare-and-set version, and the append-only transparency log. Every decision is one engine
 // transaction: a save is a conditional write on the version, and the log entry an acceptance

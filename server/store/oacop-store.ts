@@ -1,4 +1,4 @@
-// OACoP's part of the storage contract (issue 7 item 7): what must survive a restart besides the
+// OACoP's part of the storage contract: what must survive a restart besides the
 // relayed envelopes themselves. The read models are rebuilt from the envelopes (their source
 // events), so they are not stored. Every decision (is this burn still unused, is this slot
 // still free) is taken inside one engine transaction, so several instances can share a database.

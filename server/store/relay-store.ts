@@ -1,4 +1,4 @@
-// The Agora relay's part of the storage contract (issue 5 item 8): envelopes, threads and the
+// The Agora relay's part of the storage contract: envelopes, threads and the
 // directory. Kept beside store.ts so the relay's operations read as one unit; the Store exposes
 // them as `store.relay`. Every decision (is this id new, may the thread take this message, is
 // this registration newer) is taken inside one engine transaction, never by a read in JS

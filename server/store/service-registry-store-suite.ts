@@ -1,4 +1,4 @@
-// The ServiceRegistryStore contract (issue 11) as one Vitest suite that every engine must pass
+// The ServiceRegistryStore contract as one Vitest suite that every engine must pass
 // unchanged: SQLite in sqlite/sqlite-service-registry-store.test.ts, PostgreSQL in
 // pg/pg-service-registry-store.test.ts. `makeStore` must return an empty store; each test closes it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

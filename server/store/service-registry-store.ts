@@ -1,4 +1,4 @@
-// External relays and negotiation services (issue 11): the registry the settings screen edits,
+// External relays and negotiation services: the registry the settings screen edits,
 // each bridged relay feed's persisted cursor, and the envelopes bridged from them. Kept apart
 // from store.ts so each engine implements it on its own (SQLite: sqlite-service-registry-store.ts).
 // Every method that changes two things (a page of envelopes and the cursor after it) does it in

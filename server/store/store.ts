@@ -211,7 +211,7 @@ export interface Store {
   /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
   readonly services: ServiceRegistryStore;
 
-  // Rooms and their history (issue 3 item 7).
+  // Rooms and their history.
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
   getRoom(id: string): Promise<Room | undefined>;
   setModeration(roomId: string, mode: ModerationMode): Promise<void>;
@@ -227,7 +227,7 @@ export interface Store {
   appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage>;
   listMessages(query: MessageQuery): Promise<MessagePage>;
 
-  // Mic grants: learned from control, spent atomically (issue 3 item 4, issue 8 item 3).
+  // Mic grants: learned from control, spent atomically.
   /**
    * Stores a grant. Over an existing one for the same key, a different and not older grant
    * message replaces it with spent = 0 and no end; the same message again (a QoS 1 redelivery)
@@ -255,7 +255,7 @@ export interface Store {
    */
   recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord>;
 
-  // Review mode (issue 3 item 5): each item is decided once.
+  // Review mode: each item is decided once.
   addReviewItem(item: NewReviewItem): Promise<ReviewItem>;
   listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]>;
   /**
@@ -267,13 +267,13 @@ export interface Store {
   /** Moves a pending item to `status`; returns undefined when it was already decided. */
   decideReviewItem(id: number, status: 'approved' | 'rejected' | 'expired', by: string | null, reason: string | null, at: number): Promise<ReviewItem | undefined>;
 
-  // Agent credentials (issue 3 item 2).
+  // Agent credentials.
   putAgentCredential(credential: AgentCredential): Promise<void>;
   getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
   listAgentCredentials(): Promise<AgentCredential[]>;
   removeAgentCredential(agentId: string): Promise<boolean>;
 
-  // Operators, enrollment, login challenges and sessions (issue 3 item 8).
+  // Operators, enrollment, login challenges and sessions.
   putOperator(operator: Operator): Promise<void>;
   getOperator(did: string): Promise<Operator | undefined>;
   listOperators(): Promise<Operator[]>;
@@ -298,7 +298,7 @@ export interface Store {
    */
   watchAccessChanges?(listener: () => void): () => void;
 
-  // Audit log of facilitator actions (issue 4 item 6).
+  // Audit log of facilitator actions.
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first; the last id of a page is the `before` of the next. */
   listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]>;

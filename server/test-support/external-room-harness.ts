@@ -1,4 +1,4 @@
-// The room harness over a private Mosquitto (issue 3 item 10): the same SQLite store, history
+// The room harness over a private Mosquitto: the same SQLite store, history
 // recorder and gateway as room-harness.ts, with the ExternalBroker port instead of aedes, agents
 // provisioned through dynamic security, and history written when a message arrives (an external
 // broker has no hook before routing). `brokerRoomHarness` gives either kind behind one shape, so

@@ -56,7 +56,7 @@ const threadsRoute = createRoute({
 const threadRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/threads/$threadId',
-  // ?source=<serviceId>: a thread bridged from that external relay (issue 11).
+  // ?source=<serviceId>: a thread bridged from that external relay.
   validateSearch: parseSourceSearch,
   component: lazyRouteComponent(() => import('@web/features/agora/thread-page'), 'ThreadPage'),
 });
@@ -72,7 +72,7 @@ const negotiationsRoute = createRoute({
 const negotiationRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/negotiations/$negotiationId',
-  // ?source=<serviceId>: a negotiation on that external service (issue 11).
+  // ?source=<serviceId>: a negotiation on that external service.
   validateSearch: parseSourceSearch,
   component: lazyRouteComponent(() => import('@web/features/negotiations/negotiation-page'), 'NegotiationPage'),
 });
@@ -103,14 +103,14 @@ const tasksRoute = createRoute({
   component: lazyRouteComponent(() => import('@web/features/tasks/tasks-page'), 'TasksPage'),
 });
 
-// Settings: the relays and negotiation services the console bridges (issue 11).
+// Settings: the relays and negotiation services the console bridges.
 const servicesRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/settings/services',
   component: lazyRouteComponent(() => import('@web/features/settings/services-page'), 'ServicesPage'),
 });
 
-// Issue 10: the guided demo and the plain-language story of a room, negotiation or thread.
+// The guided demo and the plain-language story of a room, negotiation or thread.
 const demoRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/demo',
@@ -120,7 +120,7 @@ const demoRoute = createRoute({
 const storyRoute = createRoute({
   getParentRoute: () => consoleRoute,
   path: '/story/$kind/$id',
-  // ?replay=1&speed=5: play the story back from the stored history, shareable (issue 10 item 2).
+  // ?replay=1&speed=5: play the story back from the stored history, shareable.
   validateSearch: parseStorySearch,
   component: lazyRouteComponent(() => import('@web/features/demo/story-page'), 'StoryPage'),
 });

@@ -1,4 +1,4 @@
-// Why the console will not send to an external service now, in words (issue 11): a read-only
+// Why the console will not send to an external service now, in words: a read-only
 // service is never written to (the server refuses with SERVICE_READ_ONLY), and one the bridge
 // sees down would only answer SERVICE_UNAVAILABLE. Shared by the thread and negotiation screens.
 import type { ExternalSource } from '@web/lib/api/external-services';

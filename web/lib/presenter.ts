@@ -1,4 +1,4 @@
-// Presenter mode (issue 10 item 1): one key (`p`) switches a large, high-contrast theme on the
+// Presenter mode: one key (`p`) switches a large, high-contrast theme on the
 // whole console (html.presenter, styles.css) and makes story views follow live events. It works
 // over light and dark alike. Remembered per browser like the other preferences.
 import { create } from 'zustand';

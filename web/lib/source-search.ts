@@ -1,5 +1,5 @@
-// `?source=<serviceId>` on a thread or negotiation address: which external service it lives on
-// (issue 11). Absent means the built-in relay or negotiation service, so existing links keep
+// `?source=<serviceId>` on a thread or negotiation address: which external service it lives on.
+// Absent means the built-in relay or negotiation service, so existing links keep
 // working and one route serves both (decisions-web.md §15).
 export interface SourceSearch {
   readonly source?: string;

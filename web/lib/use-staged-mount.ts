@@ -1,5 +1,5 @@
 // Mounts a heavy screen in stages, one commit each, so no single task renders and lays out all of
-// it (issue 4 item 11: no long task while a room opens). Each next stage is a transition started
+// it (no long task while a room opens, decisions-web.md §7). Each next stage is a transition started
 // after the previous one committed: React renders it interruptibly, and the browser gets a task
 // boundary (input, paint) between stages. Returns the stage reached, from 0 to `last`.
 import { startTransition, useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-// The demo's Agora agents against the real app (issue 5 item 6): they register signed manifests,
+// The demo's Agora agents against the real app: they register signed manifests,
 // answer the concierge's REQUEST with an OFFER and, once accepted, a RESULT: every envelope
 // through the relay's HTTP API.
 import { afterEach, describe, expect, it } from 'vitest';

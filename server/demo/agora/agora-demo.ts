@@ -1,4 +1,4 @@
-// The demo's Agora side (issue 5 item 6): three service agents (translation, weather, room
+// The demo's Agora side: three service agents (translation, weather, room
 // booking) that register signed manifests, answer REQUESTs with OFFERs and, once accepted,
 // with RESULTs; and a concierge that asks them for something now and then, so a fresh install
 // shows a live directory and live threads. Every envelope is signed with the sender's own key

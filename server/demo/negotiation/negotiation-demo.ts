@@ -1,4 +1,4 @@
-// The demo's RFC 0002 side (issue 6 item 5): negotiating agents that talk to the server over
+// The demo's RFC 0002 side: negotiating agents that talk to the server over
 // HTTP like any party, so a fresh install shows a multi-round pricing negotiation ending in a
 // co-signed agreement in the transparency log, a scheduling one between a regulated clinic and
 // a calendar (terms redacted in the log, obligations flagged), one left to expire, and one
@@ -44,7 +44,7 @@ export interface NegotiationDemoOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** A pricing negotiation the console's guided demo started (issue 10 item 3). */
+/** A pricing negotiation the console's guided demo started. */
 export interface GuidedNegotiation {
   readonly negotiationId: string;
   /** Display names of both parties, by DID (the story view hides DIDs). */

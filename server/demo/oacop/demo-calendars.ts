@@ -1,4 +1,4 @@
-// The OACoP demo's calendars (issue 7 item 6): people in different time zones with working hours
+// The OACoP demo's calendars: people in different time zones with working hours
 // and a few meetings a day, and resources with opening hours and §8.2 constraints. Everything
 // follows from DEMO_SEED (STYLE.md rule 8): the same seed gives the same calendars on every start.
 import type { RoomConstraints } from '@shared/oacop/check-booking';

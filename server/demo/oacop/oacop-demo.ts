@@ -1,4 +1,4 @@
-// The demo's OACoP side (issue 7 item 6): calendar agents in three time zones and two resources
+// The demo's OACoP side: calendar agents in three time zones and two resources
 // (a meeting room and a scanner, OACoP §8.2), each with its own DID, seeded calendar and signed
 // directory manifest, answering scheduling threads through the relay's HTTP API like any agent.
 // A fresh install can schedule a meeting end to end: propose to them (console or any client),

@@ -130,7 +130,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
       CREATE INDEX audit_log_by_room ON audit_log (room_id, id);
 
-      -- The Agora relay (issue 5). The UNIQUE id is the replay memory and the idempotency key;
+      -- The Agora relay. The UNIQUE id is the replay memory and the idempotency key;
       -- seq comes from store_counters.relay_seq, taken under its row lock in the append.
       CREATE TABLE relay_envelopes (
         seq         BIGINT PRIMARY KEY,
@@ -295,7 +295,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 3,
     name: 'external relays and negotiation services',
     sql: /* sql */ `
-      -- Issue 11 (SQLite migration 5): services the console bridges besides its own
+      -- As SQLite migration 5: services the console bridges besides its own
       -- (service-registry-store.ts); removing a service removes its cursors and envelopes.
       CREATE TABLE external_services (
         id         TEXT COLLATE "C" PRIMARY KEY,

@@ -129,7 +129,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'agora relay, threads and directory',
     sql: /* sql */ `
-      -- Every signed envelope the relay accepted (issue 5). The UNIQUE id is the replay memory
+      -- Every signed envelope the relay accepted. The UNIQUE id is the replay memory
       -- and the idempotency key, so both survive a restart. seq is the resume cursor: AUTOINCREMENT
       -- never reuses a value, and one writer commits in seq order.
       CREATE TABLE relay_envelopes (
@@ -182,7 +182,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: 'negotiations and the transparency log',
     sql: /* sql */ `
-      -- RFC 0002 negotiations (issue 6): the signed state as JSON (shared/negotiation/state.ts),
+      -- RFC 0002 negotiations: the signed state as JSON (shared/negotiation/state.ts),
       -- a version for compare-and-set, and the columns the console filters on.
       CREATE TABLE negotiations (
         id          TEXT PRIMARY KEY,
@@ -279,7 +279,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: 'external relays and negotiation services',
     sql: /* sql */ `
-      -- Issue 11: services the console bridges besides its own (service-registry-store.ts).
+      -- Services the console bridges besides its own (service-registry-store.ts).
       CREATE TABLE external_services (
         id         TEXT PRIMARY KEY,
         name       TEXT NOT NULL,
@@ -334,7 +334,7 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Room-wide topics (public, public_candidates, control) have no topic agent, and a filter
       -- on topic_agent_id = ? never matches NULL; the planner still uses a partial index for it,
       -- the OR of the agent filter included. Moderation writes only room-wide rows, so each of
-      -- its history rows updates four indexes, not five (docs/benchmarks.md, "Stop 19").
+      -- its history rows updates four indexes, not five (docs/benchmarks.md, "Gateway").
       DROP INDEX room_messages_by_topic_agent;
       CREATE INDEX room_messages_by_topic_agent ON room_messages (room_id, topic_agent_id, cursor) WHERE topic_agent_id IS NOT NULL;
     `,

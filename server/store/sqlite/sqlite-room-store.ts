@@ -196,7 +196,7 @@ export class SqliteRoomStore {
       this.#counts.set(m.roomId, { n: 1, last: m.receivedAt });
     }
     // The cursor is the rowid (INTEGER PRIMARY KEY); reading it back costs less than RETURNING,
-    // which takes about a third of an append (docs/benchmarks.md, "Stop 19").
+    // which takes about a third of an append (docs/benchmarks.md, "Gateway").
     const { lastInsertRowid } = this.#sql(
       `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

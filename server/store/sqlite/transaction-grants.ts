@@ -1,7 +1,7 @@
 // The mic grants one group-commit transaction reads and spends (sqlite-group-commit.ts). A grant is
 // read once per transaction, spent in memory and written once, as the transaction's last
 // statement: a busy grant costs one UPDATE per commit instead of one per approved message
-// (docs/benchmarks.md, "Stop 19"). Nothing else writes mic_grants inside a group transaction, and
+// (docs/benchmarks.md, "Gateway"). Nothing else writes mic_grants inside a group transaction, and
 // no transaction outlives one synchronous flush, so what is held here is the row as the
 // transaction sees it. The rules, and the order in which a refusal is named, are those of the
 // conditional UPDATE in pg-room-store.ts (spendRow), which decides the same on PostgreSQL.

@@ -1,4 +1,4 @@
-// What the console says about each envelope bridged from an external relay (issue 11). Two
+// What the console says about each envelope bridged from an external relay. Two
 // checks stand between an envelope and an action: the bridge's (the relay pipeline, at this
 // console's clock) and this browser's signature check. An envelope either one refuses is shown
 // as unverifiable and never acted on.

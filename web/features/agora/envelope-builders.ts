@@ -1,4 +1,4 @@
-// The envelopes an operator sends as an Agora client (issue 5 item 3): a REQUEST to one
+// The envelopes an operator sends as an Agora client: a REQUEST to one
 // directory agent, and the ACCEPT of one OFFER. Pure: the clock and ids are passed in, and
 // signing (shared/agora/sign-envelope.ts) happens where the key is.
 import type { EnvelopeOf, UnsignedEnvelopeOf } from '@shared/agora/envelope';

@@ -1,6 +1,6 @@
 // /threads/$threadId[?source=<serviceId>]: one Agora thread. Without a source it is the built-in
 // relay's, live through the relay's cursor long-poll; with one it was bridged from that external
-// relay (issue 11), read from what the bridge stored, and what the operator signs goes through
+// relay, read from what the bridge stored, and what the operator signs goes through
 // /api/external/:serviceId/events. Both render the same ThreadScreen (decisions-web.md §15).
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';

@@ -1,4 +1,4 @@
-// The screen of one Agora thread, whichever relay holds it (issue 5, issue 11): its state, the
+// The screen of one Agora thread, whichever relay holds it: its state, the
 // timeline with each envelope's signature checked in this browser, and the operator's ACCEPT of
 // an offer, signed here with their own key. Where the thread is read from and where an envelope
 // is sent are the caller's (thread-page.tsx): the built-in relay, or an external one through the

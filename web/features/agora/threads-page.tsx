@@ -36,7 +36,7 @@ export function ThreadsPage() {
   const [status, setStatus] = useState<ThreadView['status'] | ''>('');
   const [mine, setMine] = useState(false);
   const threads = useQuery(threadsQuery({ ...(status ? { status } : {}), ...(mine && session ? { party: session.did } : {}) }));
-  // Threads bridged from external relays, each with its source (issue 11).
+  // Threads bridged from external relays, each with its source.
   const bridged = useQuery(bridgedThreadsQuery);
   const external = (bridged.data ?? []).filter((t) => (!status || t.status === status) && (!mine || !session || t.state.client === session.did || t.state.addressedTo === session.did));
   const now = useNow(5_000);

@@ -1,4 +1,4 @@
-// The verified badge, computed in this browser (issue 5 item 5): every envelope is parsed with
+// The verified badge, computed in this browser: every envelope is parsed with
 // the shared Agora schema and checked by the shared verifier (sig over the JCS form without
 // `sig`, by sender.id's did:key). The verifier's last step, Ed25519 itself, is collected and
 // run in one batch on WebCrypto (noble where a browser lacks it): the same strict verdicts,

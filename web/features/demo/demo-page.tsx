@@ -1,4 +1,4 @@
-// The guided demo (issue 10 item 3): three steps a facilitator runs in front of an audience, one
+// The guided demo: three steps a facilitator runs in front of an audience, one
 // per protocol, each with its story in plain words and a link to its own screen.
 // 1. AOR: a task for a demo agent in the demo room (grant, ack, progress, result), published
 //    from this browser like the room screen's task form; the demo agents answer on their own.

@@ -1,4 +1,4 @@
-// Step 3 of the guided demo (issue 10 item 3): a 30-minute meeting with one demo person and the
+// Step 3 of the guided demo: a 30-minute meeting with one demo person and the
 // demo's meeting room (a resource, OACoP §8.2), proposed by the operator over the next two
 // weekdays. Pure, so the choice of participants and the window are tested.
 import { fail, ok, type Result } from '@shared/errors';

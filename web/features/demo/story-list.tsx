@@ -1,5 +1,5 @@
 // A story view: plain sentences, newest last, announced politely to screen readers. In presenter
-// mode it follows live events: each new line scrolls into view (issue 10 item 1 "auto-follow").
+// mode it follows live events: each new line scrolls into view (decisions-web.md §12).
 // Sentences may quote agents; they are rendered as text, never HTML.
 import type { StoryLine } from '@web/lib/story/story-line';
 import { usePresenter } from '@web/lib/presenter';

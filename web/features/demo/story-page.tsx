@@ -1,6 +1,6 @@
-// /story/$kind/$id: the plain-language story of any room, negotiation or scheduling thread
-// (issue 10 item 1), for a presenter; the full screen is one link away. `?replay=1&speed=5`
-// plays it back from the stored history (item 2); the URL can be shared.
+// /story/$kind/$id: the plain-language story of any room, negotiation or scheduling thread,
+// for a presenter; the full screen is one link away. `?replay=1&speed=5`
+// plays it back from the stored history (decisions-web.md §13); the URL can be shared.
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import type { ReplaySpeed } from '@web/lib/story/replay';

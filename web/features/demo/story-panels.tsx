@@ -1,4 +1,4 @@
-// The three story views (issue 10 item 1), each fed by the data its own screen already reads:
+// The three story views, each fed by the data its own screen already reads:
 // a room's live timeline, GET /api/negotiations/{id}, GET /api/scheduling/threads/{id}.
 import { useQuery } from '@tanstack/react-query';
 import { Notice } from '@web/components/ui/notice';

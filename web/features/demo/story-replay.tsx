@@ -1,4 +1,4 @@
-// Replay controls for a story view (issue 10 item 2): the stored story plays back in its own rhythm
+// Replay controls for a story view: the stored story plays back in its own rhythm
 // at 1×, 2×, 5× or 10× (web/lib/story/replay.ts), pausable and scrubbable. It only reveals lines
 // the screen has already read: nothing is published, posted or changed.
 import { Button } from '@web/components/ui/button';

@@ -1,4 +1,4 @@
-// The agreement (issue 6 item 5): before co-signing, the exact bytes to be signed and the hash,
+// The agreement: before co-signing, the exact bytes to be signed and the hash,
 // both recomputed here from the agreement (not taken from the server), each party's key
 // fingerprint and signature status; co-signing signs the statement in the browser. After, the
 // log position and its inclusion proof, verified here against the head hash.
@@ -28,7 +28,7 @@ export interface AgreementPanelProps {
   readonly detail: NegotiationDetail;
   readonly verdict: HistoryVerdict | null;
   readonly me: string | undefined;
-  /** The external negotiation service it lives on (issue 11); undefined for the built-in one. */
+  /** The external negotiation service it lives on; undefined for the built-in one. */
   readonly source?: string | undefined;
   /** Why nothing may be sent to that service now (read-only, down); co-signing is then hidden. */
   readonly blocked?: string | null;

@@ -1,4 +1,4 @@
-// Export (issue 6 item 5): the negotiation as the server sent it (signed history, agreement, log
+// Export: the negotiation as the server sent it (signed history, agreement, log
 // entry) plus the inclusion proof and what this browser concluded, as one JSON file anyone can
 // re-verify with shared/negotiation (replayHistory, verifyAgreement, verifyInclusion).
 import type { NegotiationDetail } from '@web/lib/api/negotiation-get';

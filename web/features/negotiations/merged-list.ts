@@ -1,4 +1,4 @@
-// One list of negotiations from the built-in service and the external ones (issue 11): newest
+// One list of negotiations from the built-in service and the external ones: newest
 // activity first, whatever the source; the state filter applies to both. An external negotiation
 // the console could not read (service down, odd answer) has no state: it is listed last, and
 // only while no state filter is set, so it never passes for a state it may not be in.

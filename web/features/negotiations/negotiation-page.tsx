@@ -1,8 +1,8 @@
-// One negotiation (issue 6 items 4, 5): the rounds as a timeline with field-level diffs, every
+// One negotiation: the rounds as a timeline with field-level diffs, every
 // signature and the whole history verified in this browser, the live valid_until countdown,
 // the operator's moves when it is a party, the agreement with co-signing and its log proof,
 // and export. What changed since this browser last showed it is marked. With `?source=<serviceId>`
-// it is a negotiation on that external service (issue 11), read and acted on through the
+// it is a negotiation on that external service, read and acted on through the
 // console's forwarder; a read-only or unreachable service shows why nothing can be sent.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';

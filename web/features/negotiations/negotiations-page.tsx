@@ -1,4 +1,4 @@
-// The negotiations list (issue 6 item 4): state, parties, category, rounds, last activity,
+// The negotiations list: state, parties, category, rounds, last activity,
 // "expiring soon", and what changed since this browser last looked; filter by state.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
@@ -21,7 +21,7 @@ export function NegotiationsPage() {
   const state = search.state ?? null;
   const navigate = useNavigate();
   const list = useQuery(negotiationsQuery(state));
-  // Negotiations on external services, merged in with their source (issue 11). Their failure
+  // Negotiations on external services, merged in with their source. Their failure
   // leaves the built-in list as it is.
   const external = useQuery(externalNegotiationsQuery);
   const rows = list.data ? mergeNegotiations(list.data.negotiations, external.data ?? [], state) : [];

@@ -1,4 +1,4 @@
-// When the operator is a party (issue 6 item 4): counter/propose, accept, reject, withdraw, each
+// When the operator is a party: counter/propose, accept, reject, withdraw, each
 // document signed in the browser. What is offered comes from the history this browser replayed
 // and verified (shared availableActions), not from the server's say-so.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -28,7 +28,7 @@ export interface PartyActionsProps {
   readonly me: PartyDid;
   readonly now: number;
   readonly defaultValidityMinutes: number;
-  /** The external negotiation service the documents go to (issue 11); undefined for ours. */
+  /** The external negotiation service the documents go to; undefined for ours. */
   readonly source?: string | undefined;
 }
 

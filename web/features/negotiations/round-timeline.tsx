@@ -1,4 +1,4 @@
-// The history as a timeline (issue 6 item 4): open → proposals, each with its diff from the
+// The history as a timeline: open → proposals, each with its diff from the
 // proposal it counters → accept / reject / withdraw / expire → co-sign. Each signed document
 // carries the verdict this browser reached on it; items new since the last visit are marked.
 import type { NegotiationDetail } from '@web/lib/api/negotiation-get';

@@ -1,4 +1,4 @@
-// "Changed since you last looked" (issue 6 item 4): the version and history length of each
+// "Changed since you last looked": the version and history length of each
 // negotiation this browser last showed, in localStorage. Nothing here is sent anywhere.
 
 export interface Seen {

@@ -1,4 +1,4 @@
-// The field-level diff from one proposal's terms to its counter (issue 6 item 4): every leaf
+// The field-level diff from one proposal's terms to its counter: every leaf
 // that was added, removed or changed, named by RFC 6901 JSON Pointer. Objects are compared key
 // by key and arrays index by index, so a change deep inside a nested value names that value.
 

@@ -1,5 +1,5 @@
 // Checks a negotiation the server sent, in the browser, trusting nothing it says about itself
-// (issue 6 item 4, "signatures checked in the browser"): each history document against its
+// (decisions-negotiation.md §30): each history document against its
 // signer's did:key (bulk Ed25519 via WebCrypto), the whole history replayed through the shared
 // state machine (replayHistory: the same rules the server applied), and the agreement's hash
 // recomputed from its fields with each party's signature status (verifyAgreement).

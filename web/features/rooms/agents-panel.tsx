@@ -11,7 +11,7 @@ const TONE = { online: 'ok', stale: 'warn', offline: 'down' } as const;
 export function AgentsPanel({ roomId }: { roomId: string }) {
   const agents = useQuery(roomAgentsQuery(roomId));
   // The same query the grants panel keeps fresh, so each agent's current task and mic show here
-  // too without another request (issue 4 item 3).
+  // too without another request.
   const grants = useQuery(activeGrantsQuery(roomId));
   const now = useNow(1_000);
   const grantsOf = (agentId: string): Grant[] => (grants.data ?? []).filter((g) => g.agentId === agentId);

@@ -1,4 +1,4 @@
-// The availability heat-map's grid (issue 7 item 6): columns are equal steps across the thread's
+// The availability heat-map's grid: columns are equal steps across the thread's
 // time window (UTC), rows are participants; a cell is free when the participant's offered slots
 // cover it entirely, busy when they answered without covering it, unknown before they answer,
 // and marked when an imported calendar (.ics) is busy at any point of it.

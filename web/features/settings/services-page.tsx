@@ -1,4 +1,4 @@
-// /settings/services (issue 11): the relays and negotiation services the console talks to. The
+// /settings/services: the relays and negotiation services the console talks to. The
 // built-in ones come first and stay; facilitators add and remove external ones, observers read.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';

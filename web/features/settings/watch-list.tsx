@@ -1,4 +1,4 @@
-// The identities the bridge follows on every external relay (issue 11): each relay is long-polled
+// The identities the bridge follows on every external relay: each relay is long-polled
 // for envelopes to and from every operator's DID and these. Facilitators add and remove them;
 // observers read the list.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The transparency-log browser (issue 6 item 5): every entry, verified as a whole chain in this
+// The transparency-log browser: every entry, verified as a whole chain in this
 // browser, with redacted fields shown as redacted (digest only), each entry's signatures, and an
 // inclusion proof checked on demand against the head hash.
 import { useQuery } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
-// Fetches the whole transparency log page by page and verifies it in the browser (issue 6 item
-// 5): verifyChain from genesis (links, hashes, time order, each public view against its
+// Fetches the whole transparency log page by page and verifies it in the browser
+// (decisions-negotiation.md §34): verifyChain from genesis (links, hashes, time order, each public view against its
 // integrity hash, every signature — in bulk via WebCrypto), and the last hash against the head
 // the server announces. Progress is reported for long logs; the first broken entry is named.
 import { verifyChain } from '@shared/negotiation/transparency-log';

@@ -1,7 +1,7 @@
 // POST /events (Agora v1.0 "Submit Event"): one envelope, signed in this browser. A refusal
 // is an ApiError with the spec's code and `details.reason` (decisions-agora.md §19). For a thread
 // on an external relay the same envelope goes to /api/external/:serviceId/events, which forwards
-// it byte for byte (issue 11) and answers with that relay's own status and body.
+// it byte for byte and answers with that relay's own status and body.
 import { z } from 'zod';
 import type { Envelope } from '@shared/agora/envelope';
 import { postJson } from './http';

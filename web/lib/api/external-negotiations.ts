@@ -1,4 +1,4 @@
-// GET /api/external/negotiations (issue 11): the negotiations on external services that the
+// GET /api/external/negotiations: the negotiations on external services that the
 // console opened or acted on through its forwarder, each with its source and whether its signed
 // history replays here (`verified`). A service that is down, or that answers in a shape this
 // console does not know, gives `negotiation: null` with the reason.

@@ -1,4 +1,4 @@
-// /api/services (the registry of relays and negotiation services, issue 11) and
+// /api/services (the registry of relays and negotiation services) and
 // /api/external/threads (threads bridged from external relays, each with its source).
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';

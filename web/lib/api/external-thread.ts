@@ -1,6 +1,6 @@
 // GET /api/external/:serviceId/threads/:threadId: one thread bridged from an external relay,
 // every envelope with the bridge's verdict (trusted, applied, reason), and the service it came
-// from with its reachability (issue 11). Read from this console's store, so a relay that is down
+// from with its reachability. Read from this console's store, so a relay that is down
 // still shows what was fetched before; the query keeps polling and the status says "down".
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';

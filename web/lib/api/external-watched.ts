@@ -1,4 +1,4 @@
-// /api/services/watched (issue 11): the DIDs the bridge follows on every external relay, beside
+// /api/services/watched: the DIDs the bridge follows on every external relay, beside
 // every operator's own. Reading needs a session; adding and removing, a facilitator's.
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // mqtt.js runs here, off the page's main thread: its ~95 KB evaluate in the worker rather than in
 // a long task while the room opens, and packet parsing at 200 messages/s no longer competes with
-// rendering and input (issue 4 item 11, docs/decisions-web.md). The page talks to it through
+// rendering and input (docs/decisions-web.md §3). The page talks to it through
 // worker-client.ts; the protocol is worker-protocol.ts.
 import mqtt, { type MqttClient } from 'mqtt';
 import type { ConnectionFlags, WorkerEvent, WorkerRequest } from './worker-protocol';

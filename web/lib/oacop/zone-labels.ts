@@ -1,4 +1,4 @@
-// Times are UTC inside and shown in each person's zone (issue 7). Pure over Intl, so the same
+// Times are UTC inside and shown in each person's zone. Pure over Intl, so the same
 // instant reads "09:00" in Berlin and "03:00" in New York side by side.
 
 /** The operator's own IANA zone, from this browser. */

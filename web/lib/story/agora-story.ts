@@ -1,4 +1,4 @@
-// The story of an Agora thread (issue 10 items 1–2): who asked whom for what, the offers, the
+// The story of an Agora thread: who asked whom for what, the offers, the
 // acceptance and the result, as sentences without DIDs or ids. Pure: it reads the envelopes the
 // thread screen already fetched; one that is not a valid envelope is left out of the story (the
 // thread screen shows it, unverified).

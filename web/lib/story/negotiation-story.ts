@@ -1,4 +1,4 @@
-// The story of an RFC 0002 negotiation (issue 10 item 1): who opened it, each offer in words,
+// The story of an RFC 0002 negotiation: who opened it, each offer in words,
 // the agreement and its co-signature, as sentences without DIDs or ids. Pure: it reads the
 // history items the server returns ({ type, document | by, received_at }) by shape.
 import { count, type StoryLine } from './story-line';

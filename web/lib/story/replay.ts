@@ -1,4 +1,4 @@
-// Replaying a story from stored history (issue 10 item 2): the lines come back in the rhythm they
+// Replaying a story from stored history: the lines come back in the rhythm they
 // happened, at a chosen speed, pausable and scrubbable, without touching live state (the story is
 // built from what the screens already read; nothing is published or posted). Pure: the clock is
 // the caller's.

@@ -1,4 +1,4 @@
-// The story of an AOR room (issue 10 item 1): grants, tasks, an agent's ack / progress / findings
+// The story of an AOR room: grants, tasks, an agent's ack / progress / findings
 // / risk / result, refusals and facilitator words, as sentences without raw ids. Pure: it reads
 // envelopes as the timeline holds them (unknown JSON, checked here by shape, never trusted).
 import { agentName, clip, count, type StoryLine } from './story-line';

@@ -1,4 +1,4 @@
-// The story of an OACoP scheduling thread (issue 10 item 1): the proposal, each participant's
+// The story of an OACoP scheduling thread: the proposal, each participant's
 // answer, the confirmation ("Ada booked Room Atlas, Tue 10:00–10:30") or the cancellation, as
 // sentences without DIDs. Pure: it reads the console's read model (SchedulingThreadView).
 import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';

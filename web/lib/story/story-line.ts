@@ -1,4 +1,4 @@
-// One line of a story view (issue 10 item 1): a plain-language sentence about one step, with the
+// One line of a story view: a plain-language sentence about one step, with the
 // time it happened. `text` may hold agent-written words; it is always rendered as text.
 export interface StoryLine {
   /** Stable within one story (React key, scroll-follow). */
