@@ -1,4 +1,4 @@
-// History retention from the room's header (docs/decisions-server.md §46): a facilitator reads
+// History retention from the room's header (docs/decisions-server.md §25): a facilitator reads
 // what the room keeps, refuses a bad value in words, sets a limit, and finds it in the audit log;
 // an observer reads the setting but cannot change it.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// History retention per room, end to end (decisions-server.md §46): a facilitator sets it with
+// History retention per room, end to end (decisions-server.md §25): a facilitator sets it with
 // PATCH /api/rooms/:id, the sweeper applies it on its timer, and a room without it keeps all.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fullApp, type FullApp } from '../test-support/full-app';

@@ -1,4 +1,4 @@
-// Applies each room's history retention (decisions-server.md §46) on a timer, once per cluster
+// Applies each room's history retention (decisions-server.md §25) on a timer, once per cluster
 // (cluster/run-once.ts): the store deletes the oldest rows beyond it, in batches.
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';

@@ -31,7 +31,7 @@ const CreateRoomBody = z.object({
   name: z.string().trim().min(1).max(200),
   moderation: z.enum(['auto', 'review']).default('auto'),
 });
-/** Retention as the store keeps it (decisions-server.md §46); `null` for the whole setting keeps everything. */
+/** Retention as the store keeps it (decisions-server.md §25); `null` for the whole setting keeps everything. */
 const RetentionSetting = z
   .strictObject({
     maxMessages: z.int().min(1).max(1_000_000_000).nullable(),

@@ -62,7 +62,7 @@ export interface MessagePage {
   readonly hasMore: boolean;
 }
 
-/** How much of a room's history is kept (decisions-server.md §46); null: no limit of that kind. */
+/** How much of a room's history is kept (decisions-server.md §25); null: no limit of that kind. */
 export interface HistoryRetention {
   /** The room's newest this many messages are kept, older ones deleted by the sweep. */
   readonly maxMessages: number | null;

@@ -1,4 +1,4 @@
-// The Store contract, history retention per room (decisions-server.md §46): a room's setting, and
+// The Store contract, history retention per room (decisions-server.md §25): a room's setting, and
 // the sweep that deletes its oldest messages beyond it. Rooms without a setting keep everything;
 // the audit log, review items and grants are never touched.
 import { describe, expect, it } from 'vitest';

@@ -364,7 +364,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 6,
     name: 'history retention per room',
     sql: /* sql */ `
-      -- SQLite migration 8: NULL is no limit of that kind (server decision 46).
+      -- SQLite migration 8: NULL is no limit of that kind (decisions-server.md §25).
       ALTER TABLE rooms
         ADD COLUMN history_max_messages INTEGER CHECK (history_max_messages >= 1),
         ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);

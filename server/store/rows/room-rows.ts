@@ -76,7 +76,7 @@ export const toRoom = (row: RoomRow): Room => {
   return { ...room, retention: { maxMessages: row.history_max_messages, maxAgeDays: row.history_max_age_days } };
 };
 
-/** How many of a room's oldest messages one retention statement deletes at most (server decision 46). */
+/** How many of a room's oldest messages one retention statement deletes at most (decisions-server.md §25). */
 export const RETENTION_BATCH = 5_000;
 
 /**

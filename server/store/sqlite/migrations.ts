@@ -356,7 +356,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'history retention per room',
     sql: /* sql */ `
-      -- NULL: no limit of that kind; both NULL: the room keeps its whole history (server decision 46).
+      -- NULL: no limit of that kind; both NULL: the room keeps its whole history (decisions-server.md §25).
       ALTER TABLE rooms ADD COLUMN history_max_messages INTEGER CHECK (history_max_messages >= 1);
       ALTER TABLE rooms ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
     `,

@@ -1,5 +1,5 @@
 // The room's history retention in the header: what the server keeps, and for a facilitator a
-// dialog to change it (PATCH /api/rooms/:id {retention}; docs/decisions-server.md §46).
+// dialog to change it (PATCH /api/rooms/:id {retention}; docs/decisions-server.md §25).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Dialog } from '@web/components/ui/dialog';
