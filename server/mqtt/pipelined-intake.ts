@@ -1,5 +1,5 @@
 // How the server's one connection to an external broker takes messages
-// (docs/decisions-external-broker.md, "Pipelined intake"). mqtt.js handles one packet at a time
+// (docs/decisions-external-broker.md §4). mqtt.js handles one packet at a time
 // and sends a QoS 1 PUBACK when `handleMessage` calls back; waiting there for each commit would
 // let one message through per commit, so commits could never be grouped. Here `handleMessage`
 // calls back at once, and the PUBACK mqtt.js then sends is held, by packet id (which the broker
