@@ -1,5 +1,5 @@
 // Slots are UTC ISO strings at the edges and half-open epoch-ms intervals inside (OACoP §2.4,
-// docs/decisions-oacop.md "Time inside and at the edges"). These helpers convert and combine them.
+// docs/decisions-oacop.md, "UTC only"). These helpers convert and combine them.
 import { fail, ok, type Result } from '../errors';
 import { OacopLocalErrorCode } from './error-codes';
 import type { Slot } from './messages';
