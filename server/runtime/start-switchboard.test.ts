@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from './auth/password';
-import { loadConfig } from './config';
-import { startSwitchboard, type RunningSwitchboard } from './runtime';
-import { connectClient } from './test-support/mqtt-clients';
-import { sessionCookie } from './test-support/sessions';
+import { hashPassword } from '../auth/password';
+import { loadConfig } from '../config';
+import { startSwitchboard, type RunningSwitchboard } from './start-switchboard';
+import { connectClient } from '../test-support/mqtt-clients';
+import { sessionCookie } from '../test-support/sessions';
 
 const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
 const OBSERVER = 'did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG';
