@@ -70,7 +70,7 @@ async function start(config: Config, options: StartOptions, openBroker: OpenBrok
   const history = new HistoryRecorder(store, rooms);
 
   // The broker's intake hands candidates to the gateway, which needs the broker: they wait in
-  // this slot until it is bound, in their order (decisions-server.md §30).
+  // this slot until it is bound, in their order (decisions-server.md §34).
   const candidates = lateGateway();
   const broker = await life.open(() => openBroker({ store, history, clock, admitCandidate: candidates.admitCandidate }), (opened) => opened.close());
   const gateway = new Gateway({ broker: broker.port, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, confirmHandOver: broker.confirmHandOver });
