@@ -111,6 +111,8 @@ async function start(config: Config, options: StartOptions, openBroker: OpenBrok
     () => startRunOnce({ databaseUrl: config.databaseUrl, start: onceOnlyWork({ gateway, relay: services.relay.services, clock, negotiations: services.negotiations, store }, demos) }),
     (running) => running.stop(),
   );
+  // The first step of close(): with an external broker, this instance's share of the agents'
+  // messages goes to the other instances before its work and its gateway stop.
   life.started(() => broker.handOver(cluster));
 
   return {
