@@ -1,7 +1,7 @@
 // The AOR gateway (§7) against broker pass-through with an EXTERNAL broker (its aim in
 // docs/benchmarks.md: "external broker: ≥ 40 % and p99 ≤ 5 ms"), in one run: a private Mosquitto 2 with the
 // dynamic-security plugin (server/test-support/private-mosquitto.ts, persistence off), and the
-// Switchboard side in this process wired as server/runtime.ts startWithExternalBroker wires it:
+// Switchboard side in this process wired as server/runtime/external-adapter.ts wires it:
 // the server's broker client and role provisioned as `npm run cli -- broker setup` does
 // (DynsecAdmin.setupServer), agents as `cli agent add` does (DynsecAdmin.addAgent), the SQLite
 // store opened by openStore, `recordOnArrival` as `beforeDispatch` (a room message recorded, a

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createApp } from '../server/app';
+import { testApp } from '../server/test-support/test-app';
 import { systemClock } from '../server/clock';
 import { DidVerifier } from '../server/crypto/node-verifier';
 import { NegotiationService } from '../server/negotiation/negotiation-service';
@@ -82,7 +82,7 @@ async function transitionsPerSecond(): Promise<void> {
   const verifier = new DidVerifier();
   const service = new NegotiationService({ store: store.negotiations, clock: systemClock, verifier });
   // It measures throughput: 1,500 opens from one address would hit the default open budget.
-  const app = createApp({ staticDir: '/nonexistent', store, negotiations: service, limits: UNLIMITED_HTTP_LIMITS });
+  const app = testApp({ staticDir: '/nonexistent', store, negotiations: service, limits: UNLIMITED_HTTP_LIMITS });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createApp } from '../server/app';
+import { testApp } from '../server/test-support/test-app';
 import { UNLIMITED_HTTP_LIMITS } from '../server/http/limits';
 import { systemClock } from '../server/clock';
 import { createRelayServices } from '../server/relay/relay-services';
@@ -73,7 +73,7 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<v
   // As the server opens it (store/open-store.ts): WAL checkpoints on their worker thread.
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite'), checkpointInWorker: true });
   const services = createRelayServices({ store: store.relay, clock: systemClock });
-  const app = createApp({ staticDir: '/nonexistent', store, relay: { services, demo: false, demoSeed: 1 }, limits: UNLIMITED_HTTP_LIMITS });
+  const app = testApp({ staticDir: '/nonexistent', store, relay: { services, demo: false, demoSeed: 1 }, limits: UNLIMITED_HTTP_LIMITS });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

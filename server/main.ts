@@ -1,7 +1,7 @@
 // `npm start`: the console, the BFF, the embedded MQTT broker and the gateway, in one process.
 import { consoleBaseUrl, firstStartEnrollmentLine } from './auth/enrollment';
 import { ConfigError, loadConfig } from './config';
-import { startSwitchboard, type RunningSwitchboard } from './runtime';
+import { startSwitchboard, type RunningSwitchboard } from './runtime/start-switchboard';
 import { VERSION } from './version';
 
 function fatal(message: string): never {

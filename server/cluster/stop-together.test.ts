@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { T0 } from '@shared/agora/test-support/fixtures';
 import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
-import type { RunningSwitchboard } from '../runtime';
+import type { RunningSwitchboard } from '../runtime/start-switchboard';
 import { startCluster } from '../test-support/cluster-harness';
 import { manualClock } from '../test-support/manual-clock';
 import { connectClient } from '../test-support/mqtt-clients';

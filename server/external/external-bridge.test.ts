@@ -13,7 +13,7 @@ import { agentA, client, draft } from '@shared/agora/test-support/fixtures';
 import { loadConfig } from '../config';
 import { NegotiationParty, negotiationIdentity, seededBytes } from '../demo/negotiation/negotiation-client';
 import { mulberry32 } from '../demo/prng';
-import { startSwitchboard, type RunningSwitchboard } from '../runtime';
+import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
 import { manualClock } from '../test-support/manual-clock';
 import { sessionCookie } from '../test-support/sessions';
 

@@ -1,4 +1,4 @@
-// The slot an external broker's intake hands candidates to before the gateway exists.
+// The slot a broker's intake hands candidates to before the gateway exists.
 import { expect, it } from 'vitest';
 import type { BrokerMessage } from '../mqtt/broker-port';
 import { lateGateway } from './late-gateway';

@@ -1,6 +1,7 @@
-// The gateway needs the broker and an external broker's intake needs the gateway (candidates are
-// decided before they are acknowledged, decisions-server.md §30): the intake gets this slot, and
-// a candidate that arrives before the gateway is attached waits for it, in its order.
+// The gateway needs the broker and the broker's intake needs the gateway (candidates are decided
+// before they are routed or acknowledged, decisions-server.md §30): the intake of either broker
+// (runtime/broker-adapter.ts) gets this slot, and a candidate that arrives before the gateway is
+// attached waits for it, in its order.
 import type { BrokerMessage } from '../mqtt/broker-port';
 
 interface Admits {

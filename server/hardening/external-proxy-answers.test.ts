@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeDidKey } from '@shared/crypto/did-key';
 import { keyPairFromSeed } from '@shared/crypto/ed25519';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { RelayBridge } from '../external/relay-bridge';
 import { ServiceFetcher } from '../external/service-fetcher';
 import { manualClock } from '../test-support/manual-clock';
@@ -29,7 +29,7 @@ async function setup() {
   // Loopback is allowed here on purpose: this suite is about what comes back, not where it goes.
   const outbound = new ServiceFetcher({ allowPrivate: true, timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024 });
   const bridge = new RelayBridge({ store: temp.store, clock, outbound });
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, bridge });
+  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, bridge });
   const cookie = await sessionCookie(temp.store, encodeDidKey(keyPairFromSeed(new Uint8Array(32).fill(1)).publicKey), 'facilitator', clock.now());
   const headers = { cookie, origin: 'http://localhost' };
   const register = async (kind: 'relay' | 'negotiation') => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ConfigError, loadConfig } from '../config';
-import { startSwitchboard, type RunningSwitchboard } from '../runtime';
+import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
 import { manualClock } from '../test-support/manual-clock';
 import { sessionCookie } from '../test-support/sessions';
 

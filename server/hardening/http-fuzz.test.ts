@@ -13,7 +13,7 @@ import { draft, party } from '@shared/agora/test-support/fixtures';
 import type { MessageType, UnsignedEnvelope } from '@shared/agora/envelope';
 import { signEnvelope } from '@shared/agora/sign-envelope';
 import { signNegotiationDocument } from '@shared/negotiation/documents';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { NegotiationParty, negotiationIdentity, seededBytes } from '../demo/negotiation/negotiation-client';
 import { mulberry32 } from '../demo/prng';
 import { UNLIMITED_HTTP_LIMITS } from '../http/limits';
@@ -57,7 +57,7 @@ interface Surface {
 let dir: string;
 let h: RoomHarness;
 let presence: PresenceTracker;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof testApp>;
 let digest: ReturnType<typeof openTableDigest>;
 let origin: string;
 let facilitator: string;
@@ -302,7 +302,7 @@ beforeAll(async () => {
   h = await startRoomHarness({ dataDir: dir });
   presence = new PresenceTracker(h.broker, () => h.clock.now);
   const clock = { now: () => h.clock.now };
-  app = createApp({ staticDir, store: h.store, clock, rooms: { store: h.store, clock, rooms: h.rooms, presence, gateway: h.gateway }, limits: UNLIMITED_HTTP_LIMITS });
+  app = testApp({ staticDir, store: h.store, clock, rooms: { store: h.store, clock, rooms: h.rooms, presence, gateway: h.gateway }, limits: UNLIMITED_HTTP_LIMITS });
   origin = 'http://localhost';
   facilitator = await sessionCookie(h.store, 'did:key:z6MkFuzzFacilitator', 'facilitator', h.clock.now);
   observer = await sessionCookie(h.store, 'did:key:z6MkFuzzObserver', 'observer', h.clock.now);

@@ -2,7 +2,7 @@
 // are read, 65 are refused with a coded 400 JSON_TOO_DEEP before any parser or schema recurses,
 // in both body readers (jsonBody, readJsonBody); brackets inside strings do not count.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-text';
 import { tempStore, type TempStore } from '../test-support/temp-store';
 
@@ -17,7 +17,7 @@ const nestedObject = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.r
 
 function app() {
   temp = tempStore();
-  const a = createApp({ staticDir: '/nonexistent', store: temp.store });
+  const a = testApp({ staticDir: '/nonexistent', store: temp.store });
   const post = async (path: string, body: string) => {
     const res = await a.request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost' }, body });
     return { status: res.status, code: ((await res.json()) as { code?: string }).code };

@@ -6,7 +6,7 @@ import type { lookup } from 'node:dns/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeDidKey } from '@shared/crypto/did-key';
 import { keyPairFromSeed } from '@shared/crypto/ed25519';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { loadConfig } from '../config';
 import { RelayBridge } from '../external/relay-bridge';
 import { ServiceFetcher } from '../external/service-fetcher';
@@ -32,7 +32,7 @@ async function setup(bridgeOf?: (t: TempStore) => RelayBridge) {
   temp = tempStore();
   counter = await startHostileService();
   const bridge = bridgeOf?.(temp);
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, ...(bridge ? { bridge } : {}) });
+  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, ...(bridge ? { bridge } : {}) });
   const cookie = await sessionCookie(temp.store, encodeDidKey(keyPairFromSeed(new Uint8Array(32).fill(1)).publicKey), 'facilitator', clock.now());
   const headers = { cookie, origin: 'http://localhost' };
   const register = (url: string, kind: 'relay' | 'negotiation' = 'negotiation') =>

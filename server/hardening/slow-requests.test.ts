@@ -4,9 +4,9 @@
 // the only time bound asserted is a generous liveness one.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { ConfigError, loadConfig } from '../config';
-import { closeHttp, listenHttp, type HttpListener } from '../runtime-parts';
+import { closeHttp, listenHttp, type HttpListener } from '../runtime/http-listener';
 import { tempStore, type TempStore } from '../test-support/temp-store';
 
 let temp: TempStore | undefined;
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 async function listen(limits: { requestTimeoutMs?: number; connectionsPerAddress?: number }) {
   temp = tempStore();
-  listener = await listenHttp(createApp({ staticDir: '/nonexistent', store: temp.store }), '127.0.0.1', 0, limits);
+  listener = await listenHttp(testApp({ staticDir: '/nonexistent', store: temp.store }), '127.0.0.1', 0, limits);
   return listener.address.port;
 }
 

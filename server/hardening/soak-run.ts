@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashPassword } from '../auth/password';
 import { loadConfig } from '../config';
-import { startSwitchboard } from '../runtime';
+import { startSwitchboard } from '../runtime/start-switchboard';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';
 import { encodeDidKey } from '@shared/crypto/did-key';

@@ -90,7 +90,7 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
 };
 
 /**
- * The HTTP listener (runtime-parts.ts listenHttp, decisions-server.md §44): how long receiving one
+ * The HTTP listener (runtime/http-listener.ts listenHttp, decisions-server.md §44): how long receiving one
  * request may take, and how many connections one client address may hold open. The soak and the
  * e2e journeys hold well under 100 from loopback.
  */

@@ -91,6 +91,7 @@ export class EmbeddedBroker implements BrokerPort {
   #revalidateTimer: NodeJS.Timeout | undefined;
   #tcp: NetServer | undefined;
   #wss: WebSocketServer | undefined;
+  #listenersClosed: { readonly ws: Promise<void>; readonly tcp: Promise<void> } | undefined;
 
   private constructor(aedes: Aedes, now: () => number, sendLimits: SendLimits, revalidateEveryMs: number) {
     this.#aedes = aedes;
@@ -354,15 +355,30 @@ export class EmbeddedBroker implements BrokerPort {
     return this.#aedes.connectedClients;
   }
 
+  /**
+   * Takes no new connection and ends the consoles' WebSockets (an HTTP server's close waits for
+   * its upgraded sockets); agents connected over TCP stay until close().
+   */
+  async stopListening(): Promise<void> {
+    this.#listenersClosed ??= this.#closeListeners();
+    await this.#listenersClosed.ws;
+  }
+
+  #closeListeners(): { ws: Promise<void>; tcp: Promise<void> } {
+    for (const client of this.#wss?.clients ?? []) client.terminate();
+    const ws = new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
+    // A TCP server's close waits for every open connection to end, and connected agents never
+    // end theirs: stop listening now, and close() lets aedes disconnect every client, then waits
+    // (decisions-server.md §22).
+    const tcp = ws.then(() => new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve())));
+    return { ws, tcp };
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#revalidateTimer);
-    for (const client of this.#wss?.clients ?? []) client.terminate();
-    await new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
-    // A TCP server's close waits for every open connection to end, and connected agents never
-    // end theirs: stop listening, let aedes disconnect every client, then wait (decisions-server.md §22).
-    const tcpClosed = new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve()));
+    await this.stopListening();
     await new Promise<void>((resolve) => this.#aedes.close(() => resolve()));
-    await tcpClosed;
+    await this.#listenersClosed!.tcp;
   }
 }
 

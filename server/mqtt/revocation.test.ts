@@ -14,7 +14,7 @@ import { hashPassword } from '../auth/password';
 import { runCli } from '../cli/run-cli';
 import { loadConfig } from '../config';
 import { SESSION_TTL_MS } from '../http/session';
-import { startSwitchboard, type RunningSwitchboard } from '../runtime';
+import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
 import type { BrokerIdentity } from './acl';
 import { EmbeddedBroker } from './embedded-broker';
 import { manualClock } from '../test-support/manual-clock';

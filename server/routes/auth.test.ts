@@ -1,7 +1,7 @@
 // /api/auth through the real app (app.request), a real SQLite store in a temp dir, real Ed25519
 // keys signing the challenge as the browser does, and an injected clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { createEnrollmentToken, ENROLLMENT_TTL_MS } from '../auth/enrollment';
 import { tokenHash } from '../auth/tokens';
 import { SESSION_TTL_MS } from '../http/session';
@@ -15,12 +15,12 @@ const NO_LIMIT = { capacity: 10_000, refillPerSecond: 1_000 };
 
 let temp: TempStore;
 let clock: ReturnType<typeof manualClock>;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof testApp>;
 
 beforeEach(() => {
   temp = tempStore();
   clock = manualClock();
-  app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, authRateLimit: NO_LIMIT });
+  app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, limits: { authPerAddress: NO_LIMIT } });
 });
 afterEach(() => temp.dispose());
 
@@ -339,7 +339,7 @@ describe('CSRF on /api/', () => {
 
 describe('rate limit on /api/auth', () => {
   it('answers a failed sign-in over the address budget with 429 RATE_LIMITED and Retry-After, then recovers', async () => {
-    const limited = createApp({ staticDir: '/nonexistent', store: temp.store, clock, authRateLimit: { capacity: 3, refillPerSecond: 0.5 } });
+    const limited = testApp({ staticDir: '/nonexistent', store: temp.store, clock, limits: { authPerAddress: { capacity: 3, refillPerSecond: 0.5 } } });
     const failedLogin = () => limited.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     for (let i = 0; i < 3; i++) expect((await failedLogin()).status).toBe(400);
     const refused = await failedLogin();

@@ -2,7 +2,7 @@
 // like every /api route, 503 while no demo agents run, and each call a fresh pricing negotiation
 // between the demo's agents that ends co-signed while earlier ones stay as they were.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from '../demo/negotiation/negotiation-demo';
 import { NegotiationService } from '../negotiation/negotiation-service';
 import { DidVerifier } from '../crypto/node-verifier';
@@ -25,7 +25,7 @@ function setup() {
   const clock = manualClock(Date.parse('2026-05-03T10:00:00Z'));
   const negotiations = new NegotiationService({ store: temp.store.negotiations, clock, verifier: new DidVerifier() });
   const slot: GuidedDemoSlot = { port: undefined };
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations, guidedDemo: slot });
+  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations, guidedDemo: slot });
   const store = temp.store;
   const post = (cookie: string | undefined, origin: string | null = 'http://localhost') =>
     app.request('http://localhost/api/demo/negotiation', { method: 'POST', headers: { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) } });

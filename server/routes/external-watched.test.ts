@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeDidKey } from '@shared/crypto/did-key';
 import { keyPairFromSeed } from '@shared/crypto/ed25519';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { manualClock } from '../test-support/manual-clock';
 import { sessionCookie } from '../test-support/sessions';
 import { tempStore, type TempStore } from '../test-support/temp-store';
@@ -19,7 +19,7 @@ const didOf = (byte: number) => encodeDidKey(keyPairFromSeed(new Uint8Array(32).
 async function setup() {
   temp = tempStore();
   const clock = manualClock(Date.parse('2026-05-03T10:00:00Z'));
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock });
+  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock });
   const facilitator = await sessionCookie(temp.store, didOf(1), 'facilitator', clock.now());
   const observer = await sessionCookie(temp.store, didOf(2), 'observer', clock.now());
   const call = (method: string, path: string, cookie: string, body?: unknown) =>

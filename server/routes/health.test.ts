@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { VERSION } from '../version';
 
@@ -7,7 +7,7 @@ const store = new SqliteStore({ file: ':memory:' });
 afterAll(() => store.close());
 
 describe('GET /health', () => {
-  const app = createApp({ staticDir: '/nonexistent', store });
+  const app = testApp({ staticDir: '/nonexistent', store });
 
   it('reports ok and the package version', async () => {
     const res = await app.request('/health');
@@ -31,7 +31,7 @@ describe('GET /health', () => {
     const unbuilt = await app.request('/rooms');
     expect(unbuilt.status).toBe(503); // no build in /nonexistent: the SPA fallback says how to build
     expect(await unbuilt.text()).toMatch(/npm run build/);
-    const built = createApp({ staticDir: new URL('../test-fixtures/spa', import.meta.url).pathname, store });
+    const built = testApp({ staticDir: new URL('../test-fixtures/spa', import.meta.url).pathname, store });
     const missing = await built.request('/api/nope');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND' });

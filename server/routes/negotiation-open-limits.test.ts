@@ -1,7 +1,7 @@
 // POST /oap/negotiation/open is rate limited per opening DID (once its signature verifies) and
 // per client address: a burst of self-dealing negotiations cannot flood the permanent log.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { negotiationApp } from '../test-support/negotiation-app';
 
 let h: ReturnType<typeof negotiationApp>;
@@ -27,7 +27,7 @@ describe('opening negotiations', () => {
 
   it('refuses opens past the per-address budget, whoever signs them, before reading the body', async () => {
     h = negotiationApp();
-    const app = createApp({ staticDir: '/nonexistent', store: h.temp.store, clock: h.clock, negotiations: h.service, limits: { negotiationOpensPerAddress: { capacity: 3, refillPerSecond: 0.001 } } });
+    const app = testApp({ staticDir: '/nonexistent', store: h.temp.store, clock: h.clock, negotiations: h.service, limits: { negotiationOpensPerAddress: { capacity: 3, refillPerSecond: 0.001 } } });
     const post = (body: unknown) => app.request('/oap/negotiation/open', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const parties = [h.buyer, h.seller, h.stranger, h.buyer];
     const statuses = [];

@@ -1,11 +1,11 @@
 // The served OpenAPI document parses as OpenAPI 3.1 and every path it lists is served.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 
 const store = new SqliteStore({ file: ':memory:' });
 afterAll(() => store.close());
-const app = createApp({ staticDir: '/nonexistent', store });
+const app = testApp({ staticDir: '/nonexistent', store });
 
 describe('GET /openapi.json', () => {
   it('is an OpenAPI 3.1 document whose every listed operation is routed (no 404 NOT_FOUND)', async () => {

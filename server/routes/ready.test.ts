@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { testApp } from '../test-support/test-app';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 
 describe('GET /ready', () => {
   it('is 200 when the store answers and every check passes', async () => {
     const store = new SqliteStore({ file: ':memory:' });
-    const app = createApp({ staticDir: '/nonexistent', store, readiness: { broker: () => null } });
+    const app = testApp({ staticDir: '/nonexistent', store, readiness: { broker: () => null } });
     const res = await app.request('/ready');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ready: true, checks: { store: 'ok', broker: 'ok' } });
@@ -15,7 +15,7 @@ describe('GET /ready', () => {
   it('is a coded 503 naming the check that fails, with Retry-After', async () => {
     const store = new SqliteStore({ file: ':memory:' });
     let connected = false;
-    const app = createApp({ staticDir: '/nonexistent', store, readiness: { broker: () => (connected ? null : 'not connected') } });
+    const app = testApp({ staticDir: '/nonexistent', store, readiness: { broker: () => (connected ? null : 'not connected') } });
     const res = await app.request('/ready');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
@@ -27,7 +27,7 @@ describe('GET /ready', () => {
 
   it('is 503 when the store cannot answer', async () => {
     const store = new SqliteStore({ file: ':memory:' });
-    const app = createApp({ staticDir: '/nonexistent', store });
+    const app = testApp({ staticDir: '/nonexistent', store });
     await store.close();
     const res = await app.request('/ready');
     expect(res.status).toBe(503);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
 import { loadConfig } from '../config';
 import { DynsecAdmin } from '../mqtt/mosquitto-dynsec';
-import { startSwitchboard, type RunningSwitchboard } from '../runtime';
+import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
 import type { PrivateMosquitto } from './private-mosquitto';
 
 export interface Cluster {

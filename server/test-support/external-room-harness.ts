@@ -151,7 +151,7 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
   candidates.attach(gateway);
   gateway.start(60_000);
-  // As the server starts it (runtime.ts): what was stored but not decided is decided now.
+  // As the server starts it (runtime/start-switchboard.ts): what was stored but not decided is decided now.
   await gateway.recover();
   return { store, rooms, recorder, broker, gateway };
 }

@@ -7,14 +7,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApp, type AppOptions } from '../app';
+import type { AppOptions } from '../app';
+import { testApp } from './test-app';
 import type { HttpLimits } from '../http/limits';
 import { PresenceTracker } from '../rooms/presence-tracker';
 import { sessionCookie } from './sessions';
 import { startRoomHarness, type RoomHarness } from './room-harness';
 
 export interface FullApp {
-  readonly app: ReturnType<typeof createApp>;
+  readonly app: ReturnType<typeof testApp>;
   readonly harness: RoomHarness;
   readonly dir: string;
   readonly file: string;
@@ -33,7 +34,7 @@ export async function fullApp(options: { limits?: Partial<HttpLimits>; extra?: P
   const harness = await startRoomHarness({ dataDir: dir });
   const presence = new PresenceTracker(harness.broker, () => harness.clock.now);
   const clock = { now: () => harness.clock.now, advance: (ms: number) => void (harness.clock.now += ms) };
-  const app = createApp({
+  const app = testApp({
     staticDir,
     store: harness.store,
     clock,

@@ -1,6 +1,6 @@
 // The real app over a real SQLite store in a temp dir with a hand-moved clock, and three RFC 0002
 // parties that talk to it through app.request, for the negotiation service's integration tests.
-import { createApp } from '../app';
+import { testApp } from './test-app';
 import { DidVerifier } from '../crypto/node-verifier';
 import { NegotiationParty, negotiationIdentity, seededBytes } from '../demo/negotiation/negotiation-client';
 import { mulberry32 } from '../demo/prng';
@@ -53,7 +53,7 @@ export function negotiationApp(options: { temp?: TempStore; clock?: ReturnType<t
   const clock = options.clock ?? manualClock(T0);
   const store = options.overlapReads ? withOverlappingReads(temp.store.negotiations, options.overlapReads) : temp.store.negotiations;
   const service = new NegotiationService({ store, clock, verifier: options.verifier ?? new DidVerifier() });
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations: service });
+  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations: service });
   const fetch = (input: string, init?: RequestInit) => app.request(input, init);
   const rng = mulberry32(7);
   const party = (key: string) => new NegotiationParty(negotiationIdentity(1, key, key), fetch, '', () => clock.now(), seededBytes(rng));

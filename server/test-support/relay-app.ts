@@ -2,7 +2,7 @@
 // fixtures' T0, for the relay's integration tests.
 import { T0 } from '@shared/agora/test-support/fixtures';
 import type { Envelope } from '@shared/agora/envelope';
-import { createApp } from '../app';
+import { testApp } from './test-app';
 import { createRelayServices, type RelayServiceOptions, type RelayServices } from '../relay/relay-services';
 import type { ThreadTimeouts } from '@shared/agora/thread-state';
 import type { HttpLimits } from '../http/limits';
@@ -10,7 +10,7 @@ import { manualClock } from './manual-clock';
 import { tempStore, type TempStore } from './temp-store';
 
 export interface RelayApp {
-  readonly app: ReturnType<typeof createApp>;
+  readonly app: ReturnType<typeof testApp>;
   readonly services: RelayServices;
   readonly clock: ReturnType<typeof manualClock>;
   readonly temp: TempStore;
@@ -32,7 +32,7 @@ export function relayApp(
   const temp = options.temp ?? tempStore();
   const clock = options.clock ?? manualClock(T0);
   const services = createRelayServices({ store: temp.store.relay, clock, ...(options.timeouts ? { timeouts: options.timeouts } : {}), ...options.services });
-  const app = createApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 }, ...(options.limits ? { limits: options.limits } : {}) });
+  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 }, ...(options.limits ? { limits: options.limits } : {}) });
   return {
     app,
     services,

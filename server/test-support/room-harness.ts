@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Gateway, isCandidate } from '../gateway/gateway';
+import { lateGateway } from '../gateway/late-gateway';
 import { EmbeddedBroker } from '../mqtt/embedded-broker';
 import { PublishQuotas, type PublishQuotaLimits } from '../mqtt/publish-quotas';
 import type { SendLimits } from '../mqtt/send-limits';
@@ -106,17 +107,17 @@ async function wire(dataDir: string, clock: { now: number }, { sendLimits, publi
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
-  const late: { gateway?: Gateway } = {};
+  const candidates = lateGateway();
   const broker = await EmbeddedBroker.create({
     verifyAgent: async (_agentId, password) => password === PASSWORD,
-    beforeRoute: async (m) => (isCandidate(m) ? late.gateway!.admitCandidate(m) : void (await recorder.record(m))),
+    beforeRoute: async (m) => (isCandidate(m) ? candidates.admitCandidate(m) : void (await recorder.record(m))),
     now: () => clock.now,
     ...(sendLimits ? { sendLimits } : {}),
     ...(publishQuotas ? { publishQuotas: new PublishQuotas(publishQuotas, { now: () => clock.now }) } : {}),
   });
   const address = await broker.listenTcp('127.0.0.1', 0);
   const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
-  late.gateway = gateway;
+  candidates.attach(gateway);
   gateway.start(60_000);
   await gateway.recover();
   return { store, rooms, recorder, broker, gateway, url: `mqtt://127.0.0.1:${address.port}` };

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from './auth/password';
-import { loadConfig } from './config';
-import { startSwitchboard, type RunningSwitchboard } from './runtime';
-import { connectClient } from './test-support/mqtt-clients';
-import { sessionCookie } from './test-support/sessions';
+import { hashPassword } from '../auth/password';
+import { loadConfig } from '../config';
+import { startSwitchboard, type RunningSwitchboard } from './start-switchboard';
+import { connectClient } from '../test-support/mqtt-clients';
+import { sessionCookie } from '../test-support/sessions';
 
 const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
 const OBSERVER = 'did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG';
@@ -135,5 +135,24 @@ describe('/mqtt for consoles', () => {
     const agent = await connectClient(sb.mqttUrl, { username: 'agent.researcher', password: 'pw' });
     await expect(agent.client.publishAsync('rooms/ghost/public_candidates', '{}', { qos: 1 })).rejects.toThrow(/Not authorized/);
     await agent.client.endAsync(true);
+  });
+});
+
+describe('close', () => {
+  it('ends while a console is on /mqtt and an agent on TCP: both are disconnected, and everything stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-runtime-close-'));
+    const other = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dir, DEMO: '0' }));
+    await other.store.putAgentCredential({ agentId: 'agent.stays', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+    const cookie = await sessionCookie(other.store, OBSERVER, 'observer');
+    const consoleClient = await connectClient(other.url.replace('http', 'ws') + '/mqtt', { wsOptions: { headers: { cookie, origin: other.url } } });
+    const agent = await connectClient(other.mqttUrl, { username: 'agent.stays', password: 'pw' });
+    const ended = (c: typeof agent) => new Promise<void>((resolve) => c.client.once('close', () => resolve()));
+    const gone = Promise.all([ended(consoleClient), ended(agent)]);
+    // The HTTP server's close waits for its upgraded sockets: the console's must end first.
+    await other.close();
+    await gone;
+    await expect(fetch(other.url + '/health')).rejects.toThrow();
+    await Promise.all([consoleClient.client.endAsync(true), agent.client.endAsync(true)]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

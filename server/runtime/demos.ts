@@ -2,21 +2,21 @@
 // the rooms' agents over MQTT, and the Agora, RFC 0002 and OACoP agents over HTTP. Each connects
 // to this server as any outside agent would, with keys that follow from DEMO_SEED.
 import type { AddressInfo } from 'node:net';
-import { generateAgentPassword, hashPassword } from './auth/password';
-import type { Clock } from './clock';
-import type { StartWork } from './cluster/run-once';
-import type { Config } from './config';
-import { startAgoraDemo } from './demo/agora/agora-demo';
-import { DEMO_PACES } from './demo/demo-config';
-import { NEGOTIATION_PACES, startNegotiationDemo } from './demo/negotiation/negotiation-demo';
-import { startOacopDemo } from './demo/oacop/oacop-demo';
-import { startDemo, type DemoHandle, type StartDemoOptions } from './demo/start-demo';
-import type { BrokerPort } from './mqtt/broker-port';
-import type { HistoryRecorder } from './rooms/history-recorder';
-import type { RoomRegistry } from './rooms/room-registry';
-import type { GuidedDemoSlot } from './routes/demo';
-import type { Store } from './store/store';
-import { urlHost } from './runtime-parts';
+import { generateAgentPassword, hashPassword } from '../auth/password';
+import type { Clock } from '../clock';
+import type { StartWork } from '../cluster/run-once';
+import type { Config } from '../config';
+import { startAgoraDemo } from '../demo/agora/agora-demo';
+import { DEMO_PACES } from '../demo/demo-config';
+import { NEGOTIATION_PACES, startNegotiationDemo } from '../demo/negotiation/negotiation-demo';
+import { startOacopDemo } from '../demo/oacop/oacop-demo';
+import { startDemo, type DemoHandle, type StartDemoOptions } from '../demo/start-demo';
+import type { BrokerPort } from '../mqtt/broker-port';
+import type { HistoryRecorder } from '../rooms/history-recorder';
+import type { RoomRegistry } from '../rooms/room-registry';
+import type { GuidedDemoSlot } from '../routes/demo';
+import type { Store } from '../store/store';
+import { urlHost } from './http-listener';
 
 /** Where an agent on this machine reaches a listener: loopback when it listens on every address. */
 export function localUrl(config: Config, scheme: 'http' | 'mqtt', address: AddressInfo): string {
@@ -75,8 +75,8 @@ export function httpDemos(config: Config, address: AddressInfo, clock: Clock, st
   return [
     async () => stopping(await startAgoraDemo(common)),
     async () => {
-      // The negotiating agents; a restart over the same data does not open
-      // their negotiations again. The guided demo (routes/demo.ts) drives them: only the
+      // The negotiating agents; a restart over the same data does not open their negotiations
+      // again. The guided demo (routes/demo.ts) drives them: only the
       // instance running them offers it.
       const negotiation = startNegotiationDemo({
         ...common,

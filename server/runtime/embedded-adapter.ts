@@ -1,0 +1,68 @@
+// The embedded broker (aedes in this process): agents over TCP (MQTT_PORT), consoles over the
+// WebSocket at /mqtt on the HTTP server; every publish is authorized, recorded and, a candidate,
+// decided by the gateway before it is routed.
+import type { AddressInfo } from 'node:net';
+import { verifyPassword } from '../auth/password';
+import { ConfigError, type Config } from '../config';
+import { isCandidate } from '../gateway/gateway';
+import { EmbeddedBroker } from '../mqtt/embedded-broker';
+import { DEFAULT_PUBLISH_QUOTAS, PublishQuotas } from '../mqtt/publish-quotas';
+import type { BrokerAdapter, BrokerDeps } from './broker-adapter';
+import { localUrl, startRoomDemoAgents, stopping } from './demos';
+import { urlHost } from './http-listener';
+import { recordWithAudit } from './operator-audit';
+
+const DEFAULT_MQTT_PORT = 1883;
+
+export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Promise<BrokerAdapter> {
+  const { store, history, clock, admitCandidate } = deps;
+  const record = recordWithAudit(store, history);
+  const agentGone = new Set<(agentId: string) => void>();
+  const broker = await EmbeddedBroker.create({
+    now: () => clock.now(),
+    ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
+    ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
+    publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
+    verifyAgent: async (agentId, password) => {
+      const credential = await store.getAgentCredential(agentId);
+      if (!credential || !(await verifyPassword(password, credential.passwordHash))) return false;
+      // `agents remove` and `agents add --rotate` (the CLI, perhaps another process) change the
+      // stored credential; the broker asks this again and ends the connection once it is false.
+      return async () => (await store.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
+    },
+    beforeRoute: (message) => (isCandidate(message) ? admitCandidate(message) : record(message)),
+    onClientGone: (identity) => {
+      if (identity.kind === 'agent') for (const handler of agentGone) handler(identity.agentId);
+    },
+  });
+  let agents: AddressInfo | undefined;
+  return {
+    port: broker,
+    confirmHandOver: false,
+    // The broker is in this process: if readiness answers, it is up.
+    down: () => null,
+    revalidateConsoles: () => void broker.revalidate(),
+    onAgentGone: (handler) => void agentGone.add(handler),
+    async serve(http, authenticate) {
+      const address = await listenForAgents(broker, config.host, config.mqttPort);
+      agents = address;
+      broker.attachWebSocket(http, authenticate);
+      return { url: `mqtt://${urlHost(address)}:${address.port}`, stop: () => broker.stopListening() };
+    },
+    roomDemo: (parts) => async () => stopping(await startRoomDemoAgents(config, localUrl(config, 'mqtt', agents!), parts)),
+    handOver: async () => undefined,
+    close: () => broker.close(),
+  };
+}
+
+/** MQTT_PORT unset: 1883 when free, else any free port. Set and taken: a one-line ConfigError. */
+async function listenForAgents(broker: EmbeddedBroker, host: string, configured: number | undefined): Promise<AddressInfo> {
+  try {
+    return await broker.listenTcp(host, configured ?? DEFAULT_MQTT_PORT);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE') throw new ConfigError(`cannot listen for MQTT on ${host}:${configured ?? DEFAULT_MQTT_PORT}: ${(error as Error).message}`);
+    if (configured !== undefined) throw new ConfigError(`MQTT_PORT ${configured} on ${host} is taken; set MQTT_PORT to a free port (or 0 for any).`);
+    return broker.listenTcp(host, 0);
+  }
+}

@@ -1,0 +1,130 @@
+// The composition root: one Switchboard process, over the embedded broker or the one at MQTT_URL
+// (broker-adapter.ts), in one lifecycle (docs/decisions-server.md §47): the store, the broker, the
+// gateway bound to the broker's intake, the services, the HTTP listener with the broker serving
+// /mqtt and its agents, then the work the cluster runs once (sweepers, demo agents); close() stops
+// them in reverse. `npm start` runs it through main.ts; integration tests start it in-process.
+import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../app';
+import { systemClock, type Clock } from '../clock';
+import { startRunOnce } from '../cluster/run-once';
+import type { Config } from '../config';
+import type { RelayBridgeOptions } from '../external/relay-bridge';
+import { startBridge } from '../external/start-bridge';
+import { Gateway } from '../gateway/gateway';
+import { lateGateway } from '../gateway/late-gateway';
+import { DEFAULT_HTTP_LIMITS } from '../http/limits';
+import type { BrokerPort } from '../mqtt/broker-port';
+import type { RelayServices } from '../relay/relay-services';
+import { HistoryRecorder } from '../rooms/history-recorder';
+import { PresenceTracker } from '../rooms/presence-tracker';
+import { RoomRegistry } from '../rooms/room-registry';
+import { openStore } from '../store/open-store';
+import type { Store } from '../store/store';
+import { buildAppServices, startRelayTimers } from './app-services';
+import { brokerFor, type OpenBroker } from './broker-adapter';
+import { consoleAuthenticator } from './console-authenticator';
+import { httpDemos } from './demos';
+import { closeHttp, listenHttp, urlHost } from './http-listener';
+import { Lifecycle } from './lifecycle';
+import { onceOnlyWork } from './once-only';
+
+export interface RunningSwitchboard {
+  readonly url: string;
+  readonly mqttUrl: string;
+  readonly http: AddressInfo;
+  readonly store: Store;
+  /** aedes in this process, or the client of the broker at MQTT_URL. */
+  readonly broker: BrokerPort;
+  readonly gateway: Gateway;
+  readonly rooms: RoomRegistry;
+  /** The Agora relay, its long-poll feed and the directory. */
+  readonly relay: RelayServices;
+  /** Whether this instance runs the cluster's sweepers and demo agents (cluster/run-once.ts). */
+  readonly cluster: { readonly leading: boolean };
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly clock?: Clock;
+  /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
+  readonly bridge?: Partial<RelayBridgeOptions>;
+}
+
+export async function startSwitchboard(config: Config, options: StartOptions = {}): Promise<RunningSwitchboard> {
+  const openBroker = brokerFor(config);
+  const life = new Lifecycle();
+  try {
+    return await start(config, options, openBroker, life);
+  } catch (error) {
+    await life.unwind();
+    throw error;
+  }
+}
+
+async function start(config: Config, options: StartOptions, openBroker: OpenBroker, life: Lifecycle): Promise<RunningSwitchboard> {
+  const clock = options.clock ?? systemClock;
+  const store = await life.open(() => openStore(config), (opened) => opened.close());
+  const rooms = new RoomRegistry(store);
+  const history = new HistoryRecorder(store, rooms);
+
+  // The broker's intake hands candidates to the gateway, which needs the broker: they wait in
+  // this slot until it is bound, in their order (decisions-server.md §34).
+  const candidates = lateGateway();
+  const broker = await life.open(() => openBroker({ store, history, clock, admitCandidate: candidates.admitCandidate }), (opened) => opened.close());
+  const gateway = new Gateway({ broker: broker.port, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, confirmHandOver: broker.confirmHandOver });
+  candidates.attach(gateway);
+  // Candidates acknowledged before a crash are decided now (server decision 20); the grant sweep
+  // runs on the instance that runs the cluster's timers (once-only.ts).
+  await life.open(async () => {
+    gateway.start(false);
+    await gateway.recover();
+  }, () => gateway.stop());
+
+  const presence = new PresenceTracker(broker.port, () => clock.now());
+  broker.onAgentGone((agentId) => presence.disconnected(agentId));
+  presence.start();
+  life.started(() => presence.stop());
+  const bridge = await startBridge(store, clock, config, options.bridge);
+  const services = buildAppServices({ store, clock, bridge, presence, demo: { on: config.demo, seed: config.demoSeed } });
+  life.started(startRelayTimers(services.relay.services, bridge));
+  // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
+  // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
+  life.started(store.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
+
+  const app = createApp({
+    ...services,
+    staticDir: config.staticDir,
+    limits: config.limits ?? DEFAULT_HTTP_LIMITS,
+    allowedHosts: config.allowedHosts ?? [],
+    rooms: { store, clock, rooms, presence, gateway },
+    readiness: { broker: () => broker.down() },
+    sessionsChanged: () => broker.revalidateConsoles(),
+  });
+  const http = await life.open(() => listenHttp(app, config.host, config.port, config.listen), (listener) => closeHttp(listener.server));
+  const mqtt = await life.open(() => broker.serve(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts)), (serving) => serving.stop());
+
+  const roomDemo = config.demo ? broker.roomDemo({ store, rooms, history, broker: broker.port, clock }) : undefined;
+  const demos = config.demo ? [...(roomDemo ? [roomDemo] : []), ...httpDemos(config, http.address, clock, store, services.guidedDemo)] : [];
+  const cluster = await life.open(
+    () => startRunOnce({ databaseUrl: config.databaseUrl, start: onceOnlyWork({ gateway, relay: services.relay.services, clock, negotiations: services.negotiations, store }, demos) }),
+    (running) => running.stop(),
+  );
+  // The first step of close(): with an external broker, this instance's share of the agents'
+  // messages goes to the other instances before its work and its gateway stop.
+  life.started(() => broker.handOver(cluster));
+
+  return {
+    url: `http://${urlHost(http.address)}:${http.address.port}`,
+    mqttUrl: mqtt.url,
+    http: http.address,
+    store,
+    broker: broker.port,
+    gateway,
+    rooms,
+    relay: services.relay.services,
+    cluster,
+    close: () => life.close(),
+  };
+}
