@@ -63,7 +63,7 @@ export async function startWithExternalBroker(config: Config, mqttConfig: NonNul
   const stopRelay = startRelayTimers(relay, bridge);
   // Mosquitto ends agents' connections itself; the consoles' sockets are checked at once when the
   // CLI or another instance changes an operator or ends a session (decisions-server.md §39).
-  const stopAccessWatch = store.watchAccessChanges?.(sessionsChanged) ?? (() => undefined);
+  const stopAccessWatch = store.access.watchAccessChanges?.(sessionsChanged) ?? (() => undefined);
   let onceOnly: Awaited<ReturnType<typeof startRunOnce>> | undefined;
   let http: HttpListener | undefined;
   let admin: DynsecAdmin | undefined;

@@ -178,7 +178,7 @@ export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; cl
       parts.gateway.sweepEvery(),
       startThreadSweeper(parts.relay.relay.store, parts.clock, parts.relay.relay.timeouts),
       startNegotiationSweeper(parts.negotiations),
-      startRetentionSweeper(parts.store, parts.clock),
+      startRetentionSweeper(parts.store.rooms, parts.clock),
     ];
     const stopAll = async () => {
       for (const stop of stops.splice(0).reverse()) await stop();
@@ -226,7 +226,7 @@ export async function auditOperatorPublish(store: Store, message: BrokerMessage,
   } catch {
     // The ACL already refused operator publishes that are not envelopes.
   }
-  await store.appendAudit({ at: message.receivedAt, actorDid: operator.did, action: `room.${type}`, roomId: topic.value.roomId, messageId, details });
+  await store.access.appendAudit({ at: message.receivedAt, actorDid: operator.did, action: `room.${type}`, roomId: topic.value.roomId, messageId, details });
 }
 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -54,11 +54,11 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
     ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
     publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
     verifyAgent: async (agentId, password) => {
-      const credential = await store.getAgentCredential(agentId);
+      const credential = await store.access.getAgentCredential(agentId);
       if (!credential || !(await verifyPassword(password, credential.passwordHash))) return false;
       // `agents remove` and `agents add --rotate` (the CLI, perhaps another process) change the
       // stored credential; the broker asks this again and ends the connection once it is false.
-      return async () => (await store.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
+      return async () => (await store.access.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
     },
     beforeRoute: async (message) => {
       if (isCandidate(message)) return late.gateway!.admitCandidate(message);
@@ -78,7 +78,7 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   const stopRelay = startRelayTimers(relay, bridge);
   // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
   // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
-  const stopAccessWatch = store.watchAccessChanges?.(() => void broker.revalidate()) ?? (() => undefined);
+  const stopAccessWatch = store.access.watchAccessChanges?.(() => void broker.revalidate()) ?? (() => undefined);
 
   let http: HttpListener | undefined;
   try {

@@ -1,8 +1,10 @@
-// The storage contract. SQLite (embedded default, under DATA_DIR) and PostgreSQL (DATABASE_URL)
-// implement it and pass the very same suite (store-suite.ts). Every method is
-// async so either engine fits, and every method that decides something (spending a budget,
-// consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
-// so several server instances can share one database.
+// The storage contract: named parts (rooms, access, relay, negotiations, oacop, services), each
+// checked once at the boundary (checked-parts.ts). SQLite (embedded default, under DATA_DIR) and
+// PostgreSQL (DATABASE_URL) implement it and pass the very same suite (store-suite.ts). Every
+// method is async so either engine fits, and every method that decides something (spending a
+// budget, consuming a challenge, deciding a review item) is atomic inside the engine, so several
+// server instances can share one database.
+import type { SpendVerdict } from '@shared/aor/stored-grants';
 import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
@@ -101,9 +103,8 @@ export interface GrantRecord {
   readonly endReason: string | null;
 }
 
-export type SpendResult =
-  | { readonly ok: true; readonly spent: number; readonly remaining: number }
-  | { readonly ok: false; readonly reason: 'no_mic_grant' | 'mic_revoked' | 'mic_grant_expired' | 'message_limit_exceeded' };
+/** A spend's verdict, decided by shared/aor/stored-grants.ts on either engine. */
+export type SpendResult = SpendVerdict;
 
 export type ApprovalResult =
   | { readonly spend: Extract<SpendResult, { ok: true }>; readonly stored: StoredRoomMessage }
@@ -201,17 +202,8 @@ export interface ReviewItem {
   readonly reason: string | null;
 }
 
-export interface Store {
-  /** The Agora relay, its threads and the agent directory (relay-store.ts). */
-  readonly relay: RelayStore;
-  /** RFC 0002 negotiations and the transparency log (negotiation-store.ts). */
-  readonly negotiations: NegotiationStore;
-  /** OACoP's ledger, calendars and agents' own thread states (oacop-store.ts). */
-  readonly oacop: OacopStore;
-  /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
-  readonly services: ServiceRegistryStore;
-
-  // Rooms and their history (issue 3 item 7).
+/** Rooms, their message history, mic grants and review items (`store.rooms`). */
+export interface RoomStore {
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
   getRoom(id: string): Promise<Room | undefined>;
   setModeration(roomId: string, mode: ModerationMode): Promise<void>;
@@ -227,7 +219,7 @@ export interface Store {
   appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage>;
   listMessages(query: MessageQuery): Promise<MessagePage>;
 
-  // Mic grants: learned from control, spent atomically (issue 3 item 4, issue 8 item 3).
+  // Mic grants: learned from control, spent atomically.
   /**
    * Stores a grant. Over an existing one for the same key, a different and not older grant
    * message replaces it with spent = 0 and no end; the same message again (a QoS 1 redelivery)
@@ -255,7 +247,7 @@ export interface Store {
    */
   recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord>;
 
-  // Review mode (issue 3 item 5): each item is decided once.
+  // Review mode: each item is decided once.
   addReviewItem(item: NewReviewItem): Promise<ReviewItem>;
   listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]>;
   /**
@@ -266,14 +258,16 @@ export interface Store {
   approveReviewItem(id: number, by: string, at: number, nowSeconds: number, message: (item: ReviewItem) => NewRoomMessage): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined>;
   /** Moves a pending item to `status`; returns undefined when it was already decided. */
   decideReviewItem(id: number, status: 'approved' | 'rejected' | 'expired', by: string | null, reason: string | null, at: number): Promise<ReviewItem | undefined>;
+}
 
-  // Agent credentials (issue 3 item 2).
+/** Agent credentials, operators, enrollment, login challenges, sessions and the audit log (`store.access`). */
+export interface AccessStore {
   putAgentCredential(credential: AgentCredential): Promise<void>;
   getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
   listAgentCredentials(): Promise<AgentCredential[]>;
   removeAgentCredential(agentId: string): Promise<boolean>;
 
-  // Operators, enrollment, login challenges and sessions (issue 3 item 8).
+  // Operators, enrollment, login challenges and sessions.
   putOperator(operator: Operator): Promise<void>;
   getOperator(did: string): Promise<Operator | undefined>;
   listOperators(): Promise<Operator[]>;
@@ -298,10 +292,25 @@ export interface Store {
    */
   watchAccessChanges?(listener: () => void): () => void;
 
-  // Audit log of facilitator actions (issue 4 item 6).
+  // Audit log of facilitator actions.
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first; the last id of a page is the `before` of the next. */
   listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]>;
+}
+
+export interface Store {
+  /** Rooms, their history, mic grants and review items (RoomStore above). */
+  readonly rooms: RoomStore;
+  /** Who may act: credentials, operators, sessions, and the audit log. */
+  readonly access: AccessStore;
+  /** The Agora relay, its threads and the agent directory (relay-store.ts). */
+  readonly relay: RelayStore;
+  /** RFC 0002 negotiations and the transparency log (negotiation-store.ts). */
+  readonly negotiations: NegotiationStore;
+  /** OACoP's ledger, calendars and agents' own thread states (oacop-store.ts). */
+  readonly oacop: OacopStore;
+  /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
+  readonly services: ServiceRegistryStore;
 
   close(): Promise<void>;
 }
