@@ -96,13 +96,13 @@ try {
   const first = await startInstance();
   // The room and the grants go straight into the database, as a facilitator's grant ends up.
   const store = await openPgStore({ url: databaseUrl });
-  await store.ensureRoom({ id: ROOM, name: 'Bench', moderation: 'auto' });
+  await store.rooms.ensureRoom({ id: ROOM, name: 'Bench', moderation: 'auto' });
   const nowS = Math.floor(Date.now() / 1000);
   const agents = Array.from({ length: AGENTS }, (_, i) => `agent.bench${i}`);
   let grantSeq = 0;
   const grantFor = async (agentId: string) => {
     const taskId = `t${grantSeq++}`;
-    await store.putGrant({ roomId: ROOM, agentId, taskId, maxMessages: 10_000, allowedTypes: ['progress'], expiresAt: nowS + 3600, grantedAt: nowS, grantMessageId: `g_${taskId}` });
+    await store.rooms.putGrant({ roomId: ROOM, agentId, taskId, maxMessages: 10_000, allowedTypes: ['progress'], expiresAt: nowS + 3600, grantedAt: nowS, grantMessageId: `g_${taskId}` });
     return taskId;
   };
 

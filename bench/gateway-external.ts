@@ -119,7 +119,7 @@ try {
     await history.record({ topic: CONTROL, payload, publisher: null, receivedAt: Date.now() });
     await broker.publish(CONTROL, payload, 1);
   }
-  for (let i = 0; !(await store.getGrant(ROOM, PUBLISHER, `t${GRANTS - 1}`)); i++) {
+  for (let i = 0; !(await store.rooms.getGrant(ROOM, PUBLISHER, `t${GRANTS - 1}`)); i++) {
     if (i > 5_000) throw new Error('the gateway did not store the grants');
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
@@ -172,7 +172,7 @@ try {
     const counts = await measure.counts();
 
     // Every approved candidate spent exactly one message of a grant.
-    const spent = (await store.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
+    const spent = (await store.rooms.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
     const cell = (path: Path) => results.find((x: { qos: number; rate: number; path: Path }) => x.qos === 1 && x.rate === 1_000 && x.path === path)!.r;
     const ratio = { 0: tp[0].moderated / tp[0].direct, 1: tp[1].moderated / tp[1].direct };
     const p99 = cell('moderated').p99;

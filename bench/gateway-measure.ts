@@ -73,11 +73,11 @@ async function drain(done: () => boolean, timeoutMs = 10_000): Promise<void> {
 /** What one durable commit costs on this disk: 400 history appends to a separate file in `dir`. */
 export async function probeCommit(dir: string): Promise<void> {
   const probe = new SqliteStore({ file: join(dir, 'probe.sqlite') });
-  await probe.ensureRoom({ id: ROOM, name: 'probe', moderation: 'auto' });
+  await probe.rooms.ensureRoom({ id: ROOM, name: 'probe', moderation: 'auto' });
   const times: number[] = [];
   for (let i = 0; i < 400; i++) {
     const t = performance.now();
-    await probe.appendMessage({ roomId: ROOM, topic: WORK, topicKind: 'work', topicAgentId: PUBLISHER, messageId: null, type: null, fromId: null, payload: new Uint8Array(330), receivedAt: Date.now() });
+    await probe.rooms.appendMessage({ roomId: ROOM, topic: WORK, topicKind: 'work', topicAgentId: PUBLISHER, messageId: null, type: null, fromId: null, payload: new Uint8Array(330), receivedAt: Date.now() });
     times.push(performance.now() - t);
   }
   await probe.close();

@@ -98,7 +98,7 @@ for (const payload of grantEnvelopes()) {
   await recorder.record({ topic: CONTROL, payload, publisher: null, receivedAt: Date.now() });
   await broker.publish(CONTROL, payload);
 }
-for (let i = 0; !(await store.getGrant(ROOM, PUBLISHER, `t${GRANTS - 1}`)); i++) {
+for (let i = 0; !(await store.rooms.getGrant(ROOM, PUBLISHER, `t${GRANTS - 1}`)); i++) {
   if (i > 5_000) throw new Error('the gateway did not store the grants');
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
@@ -137,7 +137,7 @@ const tp = await measure.throughputTable(['direct', 'relay', 'moderated'], [['mo
 const results = await measure.latencyTable(['direct', 'relay', 'moderated', 'rejected']);
 
 // Every approved candidate spent exactly one message of a grant.
-const spent = (await store.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
+const spent = (await store.rooms.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
 const cell = (path: Path) => results.find((x) => x.qos === 1 && x.rate === 1_000 && x.path === path)!.r;
 console.log('\nAgainst the aims:');
 if (!latencyOnly) console.log(`  throughput moderated/direct: QoS 0 ${f2(tp[0].moderated / tp[0].direct)}, QoS 1 ${f2(tp[1].moderated / tp[1].direct)} (aim ≥ 0.90); moderated/relay: QoS 0 ${f2(tp[0].moderated / tp[0].relay)}, QoS 1 ${f2(tp[1].moderated / tp[1].relay)}`);

@@ -40,18 +40,18 @@ const encoder = new TextEncoder();
 
 async function seed(): Promise<string> {
   const store = openSqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
-  await store.ensureRoom({ id: ROOM, name: 'Bench room', moderation: 'auto' });
+  await store.rooms.ensureRoom({ id: ROOM, name: 'Bench room', moderation: 'auto' });
   const start = Date.now() - STORED * 1_000;
   const t0 = performance.now();
   for (let i = 0; i < STORED; i++) {
     const id = `msg_seed_${i}`;
     const from = `agent.seed${i % 7}`;
     const envelope = { id, type: 'result', room_id: ROOM, from: { kind: 'agent', id: from }, ts: Math.floor((start + i * 1_000) / 1000), payload: { task_id: 'task_seed', message_type: i % 5 === 0 ? 'finding' : 'progress', content: { text: `Stored message ${i}: ${'lorem ipsum '.repeat(1 + (i % 6))}` } } };
-    await store.appendMessage({ roomId: ROOM, topic: `rooms/${ROOM}/public`, topicKind: 'public', topicAgentId: null, messageId: id, type: 'result', fromId: from, payload: encoder.encode(JSON.stringify(envelope)), receivedAt: start + i * 1_000 });
+    await store.rooms.appendMessage({ roomId: ROOM, topic: `rooms/${ROOM}/public`, topicKind: 'public', topicAgentId: null, messageId: id, type: 'result', fromId: from, payload: encoder.encode(JSON.stringify(envelope)), receivedAt: start + i * 1_000 });
   }
   const seededMs = performance.now() - t0;
   const now = Date.now();
-  await store.putGrant({ roomId: ROOM, agentId: AGENT, taskId: TASK, maxMessages: 1_000_000, allowedTypes: ['progress'], expiresAt: Math.floor(now / 1000) + 3_600, grantedAt: now, grantMessageId: 'msg_bench_grant' });
+  await store.rooms.putGrant({ roomId: ROOM, agentId: AGENT, taskId: TASK, maxMessages: 1_000_000, allowedTypes: ['progress'], expiresAt: Math.floor(now / 1000) + 3_600, grantedAt: now, grantMessageId: 'msg_bench_grant' });
   const cookie = await sessionCookie(store, 'did:key:z6MkBenchFacilitator', 'facilitator');
   await store.close();
   console.log(`seeded ${STORED} messages in ${(seededMs / 1000).toFixed(1)} s`);

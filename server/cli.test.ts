@@ -51,7 +51,7 @@ describe('operator CLI process', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/^\{"agentId":"planner-1","password":"[A-Za-z0-9_-]{43}"\}\n$/);
     const { password } = JSON.parse(run.stdout) as { password: string };
-    const stored = await withStore(dataDir, (store) => store.getAgentCredential('planner-1'));
+    const stored = await withStore(dataDir, (store) => store.access.getAgentCredential('planner-1'));
     expect(stored?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(stored?.passwordHash).not.toContain(password);
     expect(await verifyPassword(password, stored!.passwordHash)).toBe(true);
@@ -68,7 +68,7 @@ describe('operator CLI process', () => {
     const rotated = await cli(dataDir, ['agents', 'add', 'bot', '--rotate', '--json']);
     expect(rotated.code).toBe(0);
     const second = JSON.parse(rotated.stdout) as { password: string };
-    const hash = (await withStore(dataDir, (store) => store.getAgentCredential('bot')))!.passwordHash;
+    const hash = (await withStore(dataDir, (store) => store.access.getAgentCredential('bot')))!.passwordHash;
     expect(await verifyPassword(second.password, hash)).toBe(true);
     expect(await verifyPassword(first.password, hash)).toBe(false);
   });
@@ -78,7 +78,7 @@ describe('operator CLI process', () => {
     const run = await cli(dataDir, ['agents', 'add', 'rooms/x', '--json']);
     expect(run).toMatchObject({ code: 2, stdout: '' });
     expect(run.stderr).toMatch(/^switchboard: INVALID_AGENT_ID: [^\n]*\n$/);
-    expect(await withStore(dataDir, (store) => store.listAgentCredentials())).toEqual([]);
+    expect(await withStore(dataDir, (store) => store.access.listAgentCredentials())).toEqual([]);
   });
 
   it('lists and removes credentials; removing an unknown agent is exit 1', async () => {
@@ -91,7 +91,7 @@ describe('operator CLI process', () => {
     expect(listed.stdout).not.toContain('scrypt');
 
     expect(await cli(dataDir, ['agents', 'remove', 'zeta'])).toMatchObject({ code: 0, stderr: '' });
-    expect(await withStore(dataDir, async (store) => (await store.listAgentCredentials()).map((a) => a.agentId))).toEqual(['alpha']);
+    expect(await withStore(dataDir, async (store) => (await store.access.listAgentCredentials()).map((a) => a.agentId))).toEqual(['alpha']);
     const missing = await cli(dataDir, ['agents', 'remove', 'zeta']);
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toMatch(/^switchboard: AGENT_NOT_FOUND: [^\n]*\n$/);
@@ -102,7 +102,7 @@ describe('operator CLI process', () => {
     const run = await cli(dataDir, ['operators', 'add', 'did:key:zNotAKey', '--role', 'facilitator']);
     expect(run).toMatchObject({ code: 2, stdout: '' });
     expect(run.stderr).toMatch(/^switchboard: INVALID_DID: [^\n]*\n$/);
-    expect(await withStore(dataDir, (store) => store.listOperators())).toEqual([]);
+    expect(await withStore(dataDir, (store) => store.access.listOperators())).toEqual([]);
   });
 
   it('prints help on --help (exit 0) and a coded usage line without a command (exit 2)', async () => {
@@ -124,7 +124,7 @@ describe('operator CLI process', () => {
     expect(listed.stdout).toContain('pg-bot');
     const store = await openPgStore({ url: env.DATABASE_URL });
     try {
-      expect(await verifyPassword(password, (await store.getAgentCredential('pg-bot'))!.passwordHash)).toBe(true);
+      expect(await verifyPassword(password, (await store.access.getAgentCredential('pg-bot'))!.passwordHash)).toBe(true);
     } finally {
       await store.close();
     }

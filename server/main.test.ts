@@ -101,7 +101,7 @@ describe('server entry point', () => {
     expect(token).toBeDefined();
     const store = await openPgStore({ url });
     try {
-      expect(await store.consumeEnrollment(tokenHash(token!), Date.now())).toBe('facilitator');
+      expect(await store.access.consumeEnrollment(tokenHash(token!), Date.now())).toBe('facilitator');
     } finally {
       await store.close();
     }

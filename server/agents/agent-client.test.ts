@@ -38,7 +38,7 @@ const revoke = (agentId: string, taskId: string) => ({
 /** Publishes a grant and waits until the gateway has stored it, as a facilitator's console would. */
 async function grantAndWait(g: ReturnType<typeof grant>) {
   await h.facilitatorPublish('rooms/r1/control', g);
-  for (let i = 0; i < 200 && !(await h.store.getGrant('r1', g.payload.agent_id, g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 200 && !(await h.store.rooms.getGrant('r1', g.payload.agent_id, g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
 }
 
 const envelopes = (topic: string) => w.received.filter((m) => m.topic === topic).map((m) => JSON.parse(m.payload) as Envelope);

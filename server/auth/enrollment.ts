@@ -9,7 +9,7 @@ export const ENROLLMENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Stores a fresh single-use token for `role`, valid for 24 hours, and returns it (once). */
 export async function createEnrollmentToken(store: Store, role: OperatorRole, now: number): Promise<string> {
   const token = randomToken();
-  await store.createEnrollment(tokenHash(token), role, now + ENROLLMENT_TTL_MS);
+  await store.access.createEnrollment(tokenHash(token), role, now + ENROLLMENT_TTL_MS);
   return token;
 }
 
@@ -32,7 +32,7 @@ export function consoleBaseUrl(host: string, port: number): string {
  * to print. A token left unused by an earlier start simply expires.
  */
 export async function firstStartEnrollmentLine(store: Store, baseUrl: string, now: number): Promise<string | undefined> {
-  if ((await store.listOperators()).length > 0) return undefined;
+  if ((await store.access.listOperators()).length > 0) return undefined;
   const token = await createEnrollmentToken(store, 'facilitator', now);
   return `Enroll the first facilitator: ${enrollmentLink(baseUrl, token)}`;
 }

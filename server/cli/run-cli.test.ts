@@ -117,7 +117,7 @@ describe('operators', () => {
       const run = await cli(dataDir, 'operators', 'add', did, '--role', 'observer');
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/^switchboard: INVALID_DID: /);
-      expect(await withStore(dataDir, (store) => store.listOperators())).toEqual([]);
+      expect(await withStore(dataDir, (store) => store.access.listOperators())).toEqual([]);
     },
   );
 
@@ -139,8 +139,8 @@ describe('operators', () => {
     const token = /^https:\/\/console\.example\/enroll#token=([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
     expect(token).toBeDefined();
     await withStore(dataDir, async (store) => {
-      expect(await store.consumeEnrollment(tokenHash(token!), NOW)).toBe('observer');
-      expect(await store.consumeEnrollment(tokenHash(token!), NOW)).toBeUndefined();
+      expect(await store.access.consumeEnrollment(tokenHash(token!), NOW)).toBe('observer');
+      expect(await store.access.consumeEnrollment(tokenHash(token!), NOW)).toBeUndefined();
     });
   });
 

@@ -154,14 +154,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['json', 'rotate'],
     async run({ args, values, io, config }, store) {
       const id = agentId(args[0]!);
-      const existing = await store.getAgentCredential(id);
+      const existing = await store.access.getAgentCredential(id);
       if (existing && !values.rotate) {
         throw refused('AGENT_EXISTS', `agent "${id}" already has a credential (since ${iso(existing.createdAt)}); pass --rotate to replace it`);
       }
       const password = generateAgentPassword();
       // The broker first: a credential in the store that the broker refuses would mislead.
       await withBroker(config, async (admin) => void (await admin?.addAgent(id, password)));
-      await store.putAgentCredential({ agentId: id, passwordHash: await hashPassword(password), createdAt: io.now() });
+      await store.access.putAgentCredential({ agentId: id, passwordHash: await hashPassword(password), createdAt: io.now() });
       if (values.json) return json(io, { agentId: id, password });
       io.stdout(
         `${existing ? 'Replaced the credential of' : 'Created a credential for'} agent "${id}". Connect to the broker with\n` +
@@ -174,7 +174,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     args: [],
     options: ['json'],
     async run({ values, io }, store) {
-      const agents = (await store.listAgentCredentials()).map((a) => ({ agentId: a.agentId, createdAt: a.createdAt }));
+      const agents = (await store.access.listAgentCredentials()).map((a) => ({ agentId: a.agentId, createdAt: a.createdAt }));
       if (values.json) return json(io, agents);
       if (agents.length === 0) return io.stdout('No agent credentials yet. Add one with: agents add <agentId>\n');
       io.stdout(agents.map((a) => `${a.agentId}\t${iso(a.createdAt)}\n`).join(''));
@@ -186,7 +186,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     async run({ args, io, config }, store) {
       const id = agentId(args[0]!);
       const onBroker = await withBroker(config, async (admin) => (await admin?.removeAgent(id)) ?? false);
-      if (!(await store.removeAgentCredential(id)) && !onBroker) throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
+      if (!(await store.access.removeAgentCredential(id)) && !onBroker) throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
       io.stdout(`Removed the credential of agent "${id}"; it can no longer connect.\n`);
     },
   },
@@ -224,8 +224,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     async run({ args, values, io }, store) {
       const id = did(args[0]!);
       const wanted = role(values.role);
-      const existing = await store.getOperator(id);
-      await store.putOperator({ did: id, role: wanted, createdAt: io.now() });
+      const existing = await store.access.getOperator(id);
+      await store.access.putOperator({ did: id, role: wanted, createdAt: io.now() });
       if (values.json) return json(io, { did: id, role: wanted });
       io.stdout(existing ? `Operator ${id} is now ${wanted} (was ${existing.role}).\n` : `Added operator ${id} as ${wanted}.\n`);
     },
@@ -234,7 +234,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     args: [],
     options: ['json'],
     async run({ values, io }, store) {
-      const operators = await store.listOperators();
+      const operators = await store.access.listOperators();
       if (values.json) return json(io, operators);
       if (operators.length === 0) return io.stdout('No operators yet. Invite one with: operators invite --role facilitator\n');
       io.stdout(operators.map((o) => `${o.role.padEnd(11)}\t${o.did}\t${iso(o.createdAt)}\n`).join(''));

@@ -21,7 +21,7 @@ const candidate = (id: string) =>
 
 /** The ids among `ids` approved on `public`, once each or not. */
 async function approved(sb: RunningSwitchboard, ids: readonly string[]): Promise<string[]> {
-  const rows = (await sb.store.listMessages({ roomId: 'r1', limit: 1000, topicKinds: ['public'] })).messages;
+  const rows = (await sb.store.rooms.listMessages({ roomId: 'r1', limit: 1000, topicKinds: ['public'] })).messages;
   return rows.map((m) => m.messageId ?? '').filter((id) => ids.includes(id));
 }
 
@@ -32,7 +32,7 @@ describe.skipIf(!found.ok)('two instances stopping together', () => {
     try {
       const [a, b] = cluster.instances as [RunningSwitchboard, RunningSwitchboard];
       await a.rooms.create({ id: 'r1', name: 'Room', moderation: 'auto' });
-      await a.store.putGrant({ roomId: 'r1', agentId: 'agent.one', taskId: 't1', maxMessages: 100, allowedTypes: ['progress'], expiresAt: TS + 3600, grantedAt: TS, grantMessageId: 'g1' });
+      await a.store.rooms.putGrant({ roomId: 'r1', agentId: 'agent.one', taskId: 't1', maxMessages: 100, allowedTypes: ['progress'], expiresAt: TS + 3600, grantedAt: TS, grantMessageId: 'g1' });
       const agent = await connectClient(mosquitto.url, { username: 'agent.one', password: await cluster.addAgent('agent.one'), clientId: 'agent.one' });
       await Promise.all([a.close(), b.close()]);
       // Mosquitto acknowledges each: it is queued for the session that kept the share, or dropped.

@@ -78,7 +78,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 
 /** Every decision in history, per candidate id: approvals (public) and rejects (control). */
 async function decisions(ids: readonly string[], via: RunningSwitchboard = a): Promise<Map<string, string[]>> {
-  const rows = (await via.store.listMessages({ roomId: 'r1', limit: 1000 })).messages;
+  const rows = (await via.store.rooms.listMessages({ roomId: 'r1', limit: 1000 })).messages;
   const out = new Map(ids.map((id) => [id, [] as string[]]));
   for (const row of rows) {
     if (row.topicKind === 'public' && out.has(row.messageId ?? '')) out.get(row.messageId!)!.push('approved');
@@ -95,7 +95,7 @@ const decidedCount = (d: Map<string, string[]>) => [...d.values()].reduce((n, li
 /** Grants through a facilitator's console on `sb`, and waits until the grant is in the database. */
 async function grantThrough(sb: RunningSwitchboard, facilitator: TestClient, agentId: string, taskId: string, max: number) {
   await facilitator.client.publishAsync('rooms/r1/control', grant(agentId, taskId, max), { qos: 1 });
-  await until(() => sb.store.getGrant('r1', agentId, taskId), (g) => g !== undefined);
+  await until(() => sb.store.rooms.getGrant('r1', agentId, taskId), (g) => g !== undefined);
 }
 
 describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', () => {
@@ -148,7 +148,7 @@ describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', 
       const mine = [...d].filter(([id]) => id.startsWith(`b_${agentId}_`)).map(([, list]) => list);
       expect(mine.every((list) => list.length === 1)).toBe(true);
       expect(mine.filter((list) => list[0] === 'approved')).toHaveLength(max);
-      expect(await a.store.getGrant('r1', agentId, 'budget')).toMatchObject({ maxMessages: max, spent: max });
+      expect(await a.store.rooms.getGrant('r1', agentId, 'budget')).toMatchObject({ maxMessages: max, spent: max });
     }
     await Promise.all([...clients, facilitator].map((c) => c.client.endAsync(true)));
   });

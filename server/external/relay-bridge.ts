@@ -113,7 +113,7 @@ export class RelayBridge {
     if (this.#stopped) return;
     const all = await this.#store.services.listServices();
     const services = all.filter((s) => s.kind === 'relay');
-    const operators = (await this.#store.listOperators()).map((o) => o.did);
+    const operators = (await this.#store.access.listOperators()).map((o) => o.did);
     const followed = [...new Set([...operators, ...(await this.#store.services.listWatched())])];
     const wanted = new Map<string, { service: ExternalService; role: Role; did: string }>();
     for (const service of services) {

@@ -70,7 +70,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
   async function grantAndWait(g = grant()) {
     await h.facilitatorPublish('rooms/r1/control', g);
     await w.until('rooms/r1/control', g.id);
-    for (let i = 0; i < 100 && !(await h.store.getGrant('r1', R, g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 100 && !(await h.store.rooms.getGrant('r1', R, g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
     return g;
   }
 
@@ -97,8 +97,8 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       const sent = await publishCandidate(c);
       const seen = await w.until('rooms/r1/public', c.id);
       expect(seen.at(-1)!.payload).toBe(sent);
-      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(1);
-      const history = await h.store.listMessages({ roomId: 'r1', limit: 50 });
+      expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(1);
+      const history = await h.store.rooms.listMessages({ roomId: 'r1', limit: 50 });
       expect(history.messages.map((m) => [m.topic, m.topicKind])).toEqual([
         ['rooms/r1/control', 'control'],
         ['rooms/r1/public_candidates', 'public_candidates'],
@@ -122,7 +122,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       expect(reject.type).toBe('reject');
       expect(reject.payload).toMatchObject({ reason, message_id: c.id });
       expect(w.received.filter((m) => m.topic === 'rooms/r1/public')).toEqual([]);
-      if (granted) expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(0);
+      if (granted) expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(0);
     });
 
     it('rejects malformed JSON as invalid_envelope and changes nothing', async () => {
@@ -130,7 +130,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       await publishCandidate('{"id": "x", ');
       const seen = await w.until('rooms/r1/control', '"reason":"invalid_envelope"');
       expect(seen.filter((m) => m.topic === 'rooms/r1/public')).toEqual([]);
-      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(0);
+      expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(0);
     });
 
     it('stops at max_messages and ends the grant with a control event', async () => {
@@ -154,8 +154,8 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       const marker = candidate();
       await publishCandidate(marker);
       await w.until('rooms/r1/public', marker.id);
-      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(2);
-      const publics = (await h.store.listMessages({ roomId: 'r1', limit: 100 })).messages.filter((m) => m.topicKind === 'public').map((m) => m.messageId);
+      expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(2);
+      const publics = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 100 })).messages.filter((m) => m.topicKind === 'public').map((m) => m.messageId);
       expect(publics).toEqual([c.id, marker.id]);
     });
 
@@ -165,7 +165,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       await publishCandidate(first);
       await w.until('rooms/r1/public', first.id);
       await h.restart();
-      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(1);
+      expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(1);
       w = await h.watcher();
       const [second, third] = [candidate(), candidate()];
       await publishCandidate(second);
@@ -181,25 +181,25 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       await publishCandidate(c);
       await rejectFor(c.id);
       expect(w.received.filter((m) => m.topic.startsWith('rooms/ghost/'))).toEqual([]);
-      expect((await h.store.listMessages({ roomId: 'ghost', limit: 10 })).messages).toEqual([]);
+      expect((await h.store.rooms.listMessages({ roomId: 'ghost', limit: 10 })).messages).toEqual([]);
     });
   });
 
   describe.skipIf(skip)('review mode', () => {
-    beforeEach(() => h.store.setModeration('r1', 'review'));
+    beforeEach(() => h.store.rooms.setModeration('r1', 'review'));
 
     it('holds a passing candidate until a facilitator approves, then republishes it unchanged', async () => {
       await grantAndWait();
       const c = candidate();
       const sent = await publishCandidate(c);
       await w.until('switchboard/rooms/r1/review', c.id);
-      const [item] = await h.store.listReviewItems('r1', 'pending');
+      const [item] = await h.store.rooms.listReviewItems('r1', 'pending');
       expect(item?.messageId).toBe(c.id);
-      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(0);
+      expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(0);
       expect(await h.gateway.approveReview(item!.id, F.id)).toBeDefined();
       const seen = await w.until('rooms/r1/public', c.id);
       expect(seen.at(-1)!.payload).toBe(sent);
-      expect((await h.store.getGrant('r1', R, 'task_1'))?.spent).toBe(1);
+      expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(1);
       expect(await h.gateway.rejectReview(item!.id, F.id, 'late')).toBeUndefined();
     });
 
@@ -208,7 +208,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
       const c = candidate();
       await publishCandidate(c);
       await w.until('switchboard/rooms/r1/review', c.id);
-      const [item] = await h.store.listReviewItems('r1', 'pending');
+      const [item] = await h.store.rooms.listReviewItems('r1', 'pending');
       await h.gateway.rejectReview(item!.id, F.id, 'Off topic');
       expect((await rejectFor(c.id)).payload.reason).toBe('facilitator_rejected');
       expect(await h.gateway.approveReview(item!.id, F.id)).toBeUndefined();
@@ -239,6 +239,6 @@ describe.skipIf(!found.ok)('gateway over mosquitto: the candidate subtopic is th
     const reject = await w.until('rooms/r1/control', '"message_id":"forged_2"');
     expect(JSON.parse(reject.at(-1)!.payload)).toMatchObject({ type: 'reject', payload: { reason: 'sender_mismatch' } });
     expect(w.received.filter((m) => m.payload.includes('forged_1'))).toEqual([]);
-    expect((await h.store.getGrant('r1', R, 't'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r1', R, 't'))?.spent).toBe(0);
   });
 });

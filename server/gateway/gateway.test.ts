@@ -54,7 +54,7 @@ async function grantAndWait(g = grant()) {
   await h.facilitatorPublish('rooms/r1/control', g);
   await w.until('rooms/r1/control', g.id);
   // The gateway handles control in order; wait until the grant is stored.
-  for (let i = 0; i < 100 && !(await h.store.getGrant('r1', 'agent.researcher', g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 100 && !(await h.store.rooms.getGrant('r1', 'agent.researcher', g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
   return g;
 }
 
@@ -78,8 +78,8 @@ describe('automatic moderation (AOR §7)', () => {
     const sent = await publishCandidate(c);
     const seen = await w.until('rooms/r1/public', c.id);
     expect(seen.at(-1)!.payload).toBe(sent);
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
-    const history = await h.store.listMessages({ roomId: 'r1', limit: 50 });
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    const history = await h.store.rooms.listMessages({ roomId: 'r1', limit: 50 });
     expect(history.messages.map((m) => m.topicKind)).toEqual(['control', 'public_candidates', 'public']);
     expect(new TextDecoder().decode(history.messages[2]!.payload)).toBe(sent);
   });
@@ -99,7 +99,7 @@ describe('automatic moderation (AOR §7)', () => {
     expect(reject.type).toBe('reject');
     expect(reject.payload).toMatchObject({ reason, message_id: c.id });
     if (reason !== 'invalid_envelope' && reason !== 'room_mismatch' && reason !== 'sender_mismatch') expect(reject.payload.task_id).toBe(c.payload.task_id);
-    if (granted) expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
+    if (granted) expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
   });
 
   it.each([
@@ -111,7 +111,7 @@ describe('automatic moderation (AOR §7)', () => {
     await publishCandidate(text());
     const seen = await w.until('rooms/r1/control', '"reason":"invalid_envelope"');
     expect(seen.filter((m) => m.topic === 'rooms/r1/public')).toEqual([]);
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
   });
 
   it('stops at max_messages and ends the grant with a control event', async () => {
@@ -131,7 +131,7 @@ describe('automatic moderation (AOR §7)', () => {
     await grantAndWait();
     await h.facilitatorPublish('rooms/r1/control', { id: 'rev_1', type: 'mic_revoke', room_id: 'r1', from: F, ts: nowS(), payload: { task_id: 'task_1', agent_id: 'agent.researcher', reason: 'task_cancelled' } });
     await w.until('rooms/r1/control', 'rev_1');
-    for (let i = 0; i < 100 && (await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.endedAt === null; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 100 && (await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.endedAt === null; i++) await new Promise((r) => setImmediate(r));
     const c = candidate();
     await publishCandidate(c);
     expect((await rejectFor(c.id)).payload.reason).toBe('mic_revoked');
@@ -154,7 +154,7 @@ describe('automatic moderation (AOR §7)', () => {
     await publishCandidate(first);
     await w.until('rooms/r1/public', first.id);
     await h.restart();
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
     w = await h.watcher();
     const w2 = w;
     const [second, third] = [candidate(), candidate()];
@@ -179,8 +179,8 @@ describe('a candidate sent again (decisions-server.md §30)', () => {
     await publishCandidate(text);
     const again = await Promise.race([w.until('rooms/r1/public', c.id), new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 3_000))]);
     expect(again).not.toBe('none');
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
-    const copies = (await h.store.listMessages({ roomId: 'r1', limit: 100, before: 1e12 })).messages.filter((m) => m.messageId === c.id);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    const copies = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 100, before: 1e12 })).messages.filter((m) => m.messageId === c.id);
     expect(copies.map((m) => m.topicKind).sort()).toEqual(['public', 'public_candidates']);
   });
 
@@ -201,7 +201,7 @@ describe('a candidate sent again (decisions-server.md §30)', () => {
     await restarted.recover();
     await again;
     await restarted.stop();
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
   });
 
   it('rejects another message under an id the agent already used, as invalid_envelope, and spends nothing', async () => {
@@ -212,25 +212,25 @@ describe('a candidate sent again (decisions-server.md §30)', () => {
     await publishCandidate({ ...c, payload: { ...c.payload, content: { text: 'something else' } } });
     const reject = await rejectFor(c.id);
     expect(reject.payload.reason).toBe('invalid_envelope');
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
   });
 });
 
 describe('review mode', () => {
-  beforeEach(() => h.store.setModeration('r1', 'review'));
+  beforeEach(() => h.store.rooms.setModeration('r1', 'review'));
 
   it('holds a passing candidate until a facilitator approves, spending budget only then', async () => {
     await grantAndWait();
     const c = candidate();
     const sent = await publishCandidate(c);
     await w.until('switchboard/rooms/r1/review', c.id);
-    const [item] = await h.store.listReviewItems('r1', 'pending');
+    const [item] = await h.store.rooms.listReviewItems('r1', 'pending');
     expect(item?.messageId).toBe(c.id);
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
     expect(await h.gateway.approveReview(item!.id, F.id)).toBeDefined();
     const seen = await w.until('rooms/r1/public', c.id);
     expect(seen.at(-1)!.payload).toBe(sent);
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
     expect(await h.gateway.approveReview(item!.id, F.id)).toBeUndefined();
     expect(await h.gateway.rejectReview(item!.id, F.id, 'late')).toBeUndefined();
   });
@@ -240,11 +240,11 @@ describe('review mode', () => {
     const c = candidate();
     await publishCandidate(c);
     await w.until('switchboard/rooms/r1/review', c.id);
-    const [item] = await h.store.listReviewItems('r1', 'pending');
+    const [item] = await h.store.rooms.listReviewItems('r1', 'pending');
     await h.gateway.rejectReview(item!.id, F.id, 'Off topic');
     const reject = await rejectFor(c.id);
     expect(reject.payload.reason).toBe('facilitator_rejected');
-    expect((await h.store.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
     const concurrent = await Promise.all([h.gateway.approveReview(item!.id, F.id), h.gateway.rejectReview(item!.id, F.id, 'x')]);
     expect(concurrent).toEqual([undefined, undefined]);
   });
@@ -259,6 +259,6 @@ describe('review mode', () => {
     const c = candidate();
     await publishCandidate(c);
     expect((await rejectFor(c.id)).payload.reason).toBe('no_mic_grant');
-    expect(await h.store.listReviewItems('r1')).toEqual([]);
+    expect(await h.store.rooms.listReviewItems('r1')).toEqual([]);
   });
 });

@@ -107,7 +107,7 @@ export class Gateway {
 
   async #recoverRooms(): Promise<number> {
     let found = 0;
-    for (const room of await this.#deps.store.listRooms()) {
+    for (const room of await this.#deps.store.rooms.listRooms()) {
       await this.#enqueueRoom(room.id, async () => {
         const seen: StoredRoomMessage[] = [];
         const decisions = new Map<string, StoredRoomMessage>();
@@ -225,7 +225,7 @@ export class Gateway {
     const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
     // Not awaited by the room's queue (the pipelining above); reactions run in commit order, so
     // handing over in this callback keeps deliveries in history's order.
-    const recorded = this.#deps.store.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
+    const recorded = this.#deps.store.rooms.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
       const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
       if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
       if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
@@ -286,9 +286,9 @@ export class Gateway {
 
   /** Ends a live grant with a control event (AOR has no "grant ended" type: a system revoke). */
   async #endGrant(roomId: string, agentId: string, taskId: string, reason: 'mic_grant_expired' | 'message_limit_exceeded'): Promise<void> {
-    const stored = await this.#deps.store.getGrant(roomId, agentId, taskId);
+    const stored = await this.#deps.store.rooms.getGrant(roomId, agentId, taskId);
     if (!stored) return;
-    if (!(await this.#deps.store.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return;
+    if (!(await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return;
     await this.#publish(controlTopic(roomId), encode(buildGrantEndRevoke(toCoreGrant(stored), reason, this.#stamp())));
     if (reason === 'mic_grant_expired') await this.#expireQueue(roomId, agentId, taskId);
   }
@@ -306,27 +306,27 @@ export class Gateway {
     const { agent_id: agentId, task_id: taskId } = envelope.payload;
     // Candidates admitted before this grant or revoke are decided before it changes anything.
     await Promise.allSettled(this.#inFlight);
-    const current = await this.#deps.store.getGrant(roomId, agentId, taskId);
+    const current = await this.#deps.store.rooms.getGrant(roomId, agentId, taskId);
     const state = current ? withGrant(emptyGrantState, toCoreGrant(current)) : emptyGrantState;
     const outcome = applyControl(state, envelope, roomId);
     if (!outcome.ok) return;
     if (outcome.value.effect === 'granted' || outcome.value.effect === 'replaced') {
       if (envelope.type !== 'mic_grant') return;
       const p = envelope.payload;
-      await this.#deps.store.putGrant({
+      await this.#deps.store.rooms.putGrant({
         roomId, agentId, taskId, maxMessages: p.max_messages, allowedTypes: p.allowed_message_types,
         expiresAt: p.expires_at, grantedAt: envelope.ts, grantMessageId: envelope.id,
       });
     } else if (outcome.value.effect === 'revoked') {
       const reason = envelope.type === 'mic_revoke' ? (envelope.payload.reason ?? 'revoked') : 'revoked';
-      await this.#deps.store.endGrant(roomId, agentId, taskId, `revoked: ${reason}`, this.#deps.now());
+      await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, `revoked: ${reason}`, this.#deps.now());
       await this.#expireQueue(roomId, agentId, taskId);
     }
   }
 
   /** Ends grants whose time ran out, each with a control event. */
   async sweep(): Promise<void> {
-    for (const grant of await this.#deps.store.listExpiredLiveGrants(seconds(this.#deps.now()))) {
+    for (const grant of await this.#deps.store.rooms.listExpiredLiveGrants(seconds(this.#deps.now()))) {
       await this.#endGrant(grant.roomId, grant.agentId, grant.taskId, RejectReason.micGrantExpired);
     }
   }
@@ -339,7 +339,7 @@ export class Gateway {
    */
   async approveReview(itemId: number, by: string): Promise<ReviewItem | undefined> {
     const now = this.#deps.now();
-    const result = await this.#deps.store.approveReviewItem(itemId, by, now, seconds(now), (item) =>
+    const result = await this.#deps.store.rooms.approveReviewItem(itemId, by, now, seconds(now), (item) =>
       this.#deps.history.describe({ topic: publicTopic(item.roomId), payload: item.payload, publisher: null, receivedAt: now }),
     );
     if (!result) return undefined;
@@ -355,7 +355,7 @@ export class Gateway {
   }
 
   async rejectReview(itemId: number, by: string, reason: string): Promise<ReviewItem | undefined> {
-    const item = await this.#deps.store.decideReviewItem(itemId, 'rejected', by, reason, this.#deps.now());
+    const item = await this.#deps.store.rooms.decideReviewItem(itemId, 'rejected', by, reason, this.#deps.now());
     if (!item) return undefined;
     await this.#reject(item.roomId, RejectReason.facilitatorRejected, reason, item.messageId, item.taskId);
     await this.#announceReview(item);
@@ -364,9 +364,9 @@ export class Gateway {
 
   /** An ended grant takes its waiting candidates with it. */
   async #expireQueue(roomId: string, agentId: string, taskId: string): Promise<void> {
-    for (const item of await this.#deps.store.listReviewItems(roomId, 'pending')) {
+    for (const item of await this.#deps.store.rooms.listReviewItems(roomId, 'pending')) {
       if (item.agentId !== agentId || item.taskId !== taskId) continue;
-      const expired = await this.#deps.store.decideReviewItem(item.id, 'expired', null, 'grant ended', this.#deps.now());
+      const expired = await this.#deps.store.rooms.decideReviewItem(item.id, 'expired', null, 'grant ended', this.#deps.now());
       if (expired) await this.#announceReview(expired);
     }
   }

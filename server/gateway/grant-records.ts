@@ -2,12 +2,11 @@
 // functions are the only translation between the two shapes.
 import type { GrantRecord as CoreGrant } from '@shared/aor/mic-grants';
 import type { MessageType } from '@shared/aor/payloads';
+import { endRevokes } from '@shared/aor/stored-grants';
 import type { GrantRecord as StoredGrant } from '../store/store';
 
 export function toCoreGrant(stored: StoredGrant): CoreGrant {
-  // A grant ended because its budget ran out is not "revoked": its spent count already refuses
-  // the next message with message_limit_exceeded, which is the reason the agent should learn.
-  const ended = stored.endedAt !== null && stored.endReason !== 'message_limit_exceeded';
+  const ended = endRevokes(stored);
   return {
     key: { roomId: stored.roomId, agentId: stored.agentId, taskId: stored.taskId },
     grantId: stored.grantMessageId,

@@ -30,12 +30,12 @@ export async function undecidedCandidates(
   /** Sees each decision in the window, newest first: an approved copy or a reject, by the candidate's id. */
   visitDecision?: (messageId: string, decision: StoredRoomMessage) => void,
 ): Promise<StoredRoomMessage[]> {
-  const decided = new Set((await store.listReviewItems(roomId)).map((item) => item.messageId));
+  const decided = new Set((await store.rooms.listReviewItems(roomId)).map((item) => item.messageId));
   const candidates: StoredRoomMessage[] = [];
   let before: number | undefined;
   let scanned = 0;
   while (scanned < MAX_RECOVERY_SCAN) {
-    const page = await store.listMessages({ roomId, limit: 500, ...(before === undefined ? {} : { before }) });
+    const page = await store.rooms.listMessages({ roomId, limit: 500, ...(before === undefined ? {} : { before }) });
     scanned += page.messages.length;
     for (const m of [...page.messages].reverse()) {
       if (m.topicKind === 'public' && m.messageId) {

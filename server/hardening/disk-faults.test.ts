@@ -85,7 +85,7 @@ describe.skipIf(!canMount)('a read-only DATA_DIR', () => {
   it('stops the server at start with one line naming DATA_DIR, when it holds a database made read-only afterwards', async () => {
     const dir = mountTmpfs('size=4m')!;
     const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
-    await store.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
+    await store.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
     await store.close();
     execFileSync('mount', ['-o', 'remount,ro', dir]);
     const message = await startFails({ DATA_DIR: dir });
@@ -101,8 +101,8 @@ describe.skipIf(!canMount)('a full disk under DATA_DIR', () => {
     const file = join(dir, 'switchboard.sqlite');
     server = await startServerProcess({ DATA_DIR: dir });
     const setup = new SqliteStore({ file });
-    await setup.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
-    await setup.putAgentCredential({ agentId: 'agent.writer', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+    await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
+    await setup.access.putAgentCredential({ agentId: 'agent.writer', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -152,8 +152,8 @@ describe.skipIf(!canMount)('a full disk under DATA_DIR', () => {
     await killed(server.child);
     server = undefined;
     const check = new SqliteStore({ file });
-    const rooms = new Set((await check.listRooms()).map((r) => r.id));
-    const history = (await check.listMessages({ roomId: 'r1', limit: 10_000, topicKinds: ['work'] })).messages.map((m) => new TextDecoder().decode(m.payload));
+    const rooms = new Set((await check.rooms.listRooms()).map((r) => r.id));
+    const history = (await check.rooms.listMessages({ roomId: 'r1', limit: 10_000, topicKinds: ['work'] })).messages.map((m) => new TextDecoder().decode(m.payload));
     await check.close();
     expect([...created, 'after_space'].filter((id) => !rooms.has(id))).toEqual([]);
     expect(accepted.filter((marker) => !history.some((h) => h.includes(marker)))).toEqual([]);

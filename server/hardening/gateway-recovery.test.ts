@@ -27,7 +27,7 @@ async function grant() {
     payload: { task_id: 'task_1', agent_id: AGENT, max_messages: 10, allowed_message_types: ['progress'], expires_at: nowS() + 600 },
   };
   await h.facilitatorPublish('rooms/r1/control', g);
-  for (let i = 0; i < 1_000 && !(await h.store.getGrant('r1', AGENT, 'task_1')); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 1_000 && !(await h.store.rooms.getGrant('r1', AGENT, 'task_1')); i++) await new Promise((r) => setImmediate(r));
 }
 
 beforeEach(async () => {
@@ -54,7 +54,7 @@ describe('Gateway.recover', () => {
     expect(rejects.map((m) => (JSON.parse(m.payload) as { payload: { message_id: string; reason: string } }).payload)).toEqual([
       expect.objectContaining({ message_id: 'cand_b', reason: 'message_type_not_allowed' }),
     ]);
-    expect((await h.store.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(3);
+    expect((await h.store.rooms.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(3);
     // A second start finds nothing left.
     expect(await h.gateway.recover()).toBe(0);
   });
@@ -71,6 +71,6 @@ describe('Gateway.recover', () => {
     await w.until('rooms/r1/public', probe.id);
     expect(w.received.filter((m) => m.topic === 'rooms/r1/public' && m.payload.includes('cand_twice'))).toHaveLength(1);
     expect(w.received.filter((m) => m.topic === 'rooms/r1/control' && m.payload.includes('cand_twice'))).toEqual([]);
-    expect((await h.store.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(2);
+    expect((await h.store.rooms.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(2);
   });
 });

@@ -90,6 +90,6 @@ describe('CSRF on every cookie-authenticated unsafe route (enumerated from app.r
       expect(res.status, r.key).not.toBe(401);
     }
     // The ones with a complete body did what they say.
-    expect((await f.harness.store.getRoom('csrf-room'))?.name).toBe('CSRF room');
+    expect((await f.harness.store.rooms.getRoom('csrf-room'))?.name).toBe('CSRF room');
   });
 });

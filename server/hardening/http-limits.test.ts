@@ -58,7 +58,7 @@ describe('rate limits on sign-in and enrollment', () => {
   it('an address that fails sign-ins cannot lock out an operator signing in correctly from the same address (decisions-server.md §42)', async () => {
     const { app, clock, harness } = await start({ authPerAddress: perMinute(3) });
     const operator = operatorKey();
-    await harness.store.putOperator({ did: operator.did, role: 'facilitator', createdAt: clock.now() });
+    await harness.store.access.putOperator({ did: operator.did, role: 'facilitator', createdAt: clock.now() });
     // Another client on the operator's own address (127.0.0.1 for every local user) fails on purpose.
     const attacker = operatorKey();
     const failures: number[] = [];
@@ -77,7 +77,7 @@ describe('rate limits on sign-in and enrollment', () => {
     const { app, clock, harness } = await start({ authPerDid: perMinute(2) });
     const victim = operatorKey();
     const other = operatorKey();
-    for (const key of [victim, other]) await harness.store.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
+    for (const key of [victim, other]) await harness.store.access.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
     // An attacker, from many addresses, claims the victim's DID without its key.
     const impostor = operatorKey();
     for (let i = 0; i < 5; i++) {
@@ -99,10 +99,10 @@ describe('rate limits on sign-in and enrollment', () => {
   it('limits enrollment per DID the same way, without burning the enrollment token', async () => {
     const { app, harness, clock } = await start({ authPerDid: perMinute(1) });
     const key = operatorKey();
-    await harness.store.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
+    await harness.store.access.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
     expect((await signIn(app, key)).status).toBe(200);
     const token = randomToken();
-    await harness.store.createEnrollment(tokenHash(token), 'facilitator', clock.now() + 3_600_000);
+    await harness.store.access.createEnrollment(tokenHash(token), 'facilitator', clock.now() + 3_600_000);
     const refused = await signIn(app, key, '10.0.0.1', '/api/auth/enroll', { token });
     expect(refused.status).toBe(429);
     expect((await body(refused)).code).toBe('RATE_LIMITED');

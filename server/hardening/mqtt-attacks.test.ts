@@ -86,7 +86,7 @@ describe('retained messages', () => {
     await later.client.subscribeAsync(['rooms/+/public', 'rooms/+/control'], { qos: 1 });
     expect(await receivedBefore(later, 'retained-probe')).toEqual([]);
     expect(w.received.filter((m) => m.payload.includes('planted'))).toEqual([]);
-    expect((await h.store.listMessages({ roomId: 'r1', limit: 10_000 })).messages.filter((m) => new TextDecoder().decode(m.payload).includes('planted'))).toEqual([]);
+    expect((await h.store.rooms.listMessages({ roomId: 'r1', limit: 10_000 })).messages.filter((m) => new TextDecoder().decode(m.payload).includes('planted'))).toEqual([]);
   });
 });
 
@@ -175,7 +175,7 @@ describe('persistent-session takeover', () => {
 describe("a facilitator's publish is read strictly", () => {
   const say = (marker: string, roomId = 'r1') => ({ id: `say_${++seq}`, type: 'say', room_id: roomId, from: { kind: 'user', id: FACILITATOR }, ts: nowS(), payload: { text: marker } });
   const stored = async (marker: string) =>
-    (await h.store.listMessages({ roomId: 'r1', limit: 10_000 })).messages.filter((m) => new TextDecoder().decode(m.payload).includes(marker));
+    (await h.store.rooms.listMessages({ roomId: 'r1', limit: 10_000 })).messages.filter((m) => new TextDecoder().decode(m.payload).includes(marker));
 
   it.each([
     // JSON.parse keeps the last `type`: checked as a say, read elsewhere as the first.
@@ -200,14 +200,14 @@ describe("a facilitator's publish is read strictly", () => {
 describe('a forged `from`', () => {
   it('on a candidate is rejected with sender_mismatch and spends the named agent\'s budget not at all', async () => {
     await facilitator.client.publishAsync('rooms/r1/control', json(grant('r1', 'forged_task')), { qos: 1 });
-    for (let i = 0; i < 10_000 && !(await h.store.getGrant('r1', 'agent.victim', 'forged_task')); i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10_000 && !(await h.store.rooms.getGrant('r1', 'agent.victim', 'forged_task')); i++) await new Promise((r) => setImmediate(r));
     const attacker = await h.agent('agent.attacker');
     const forged = { id: `forged_${++seq}`, type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.victim' }, ts: nowS(), payload: { task_id: 'forged_task', message_type: 'progress', content: { text: 'in your name' } } };
     await attacker.client.publishAsync('rooms/r1/public_candidates', json(forged), { qos: 1 });
     const seen = await w.until('rooms/r1/control', `"message_id":"${forged.id}"`);
     expect(JSON.parse(seen.at(-1)!.payload)).toMatchObject({ type: 'reject', payload: { reason: 'sender_mismatch' } });
     expect(w.received.filter((m) => m.topic === 'rooms/r1/public' && m.payload.includes(forged.id))).toEqual([]);
-    expect((await h.store.getGrant('r1', 'agent.victim', 'forged_task'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r1', 'agent.victim', 'forged_task'))?.spent).toBe(0);
   });
 
   it('on a heartbeat in the agent\'s own topic counts for the topic\'s agent, never for the one it names', async () => {
@@ -222,8 +222,8 @@ describe('a forged `from`', () => {
     const g = { ...grant('r1', 'other_operator'), from: { kind: 'user', id: 'did:key:z6MkSomeoneElse' } };
     await expect(facilitator.client.publishAsync('rooms/r1/control', json(g), { qos: 1 })).rejects.toThrow();
     await facilitator.client.publishAsync('rooms/r1/control', json(grant('r1', 'after_forgery')), { qos: 1 });
-    for (let i = 0; i < 10_000 && !(await h.store.getGrant('r1', 'agent.victim', 'after_forgery')); i++) await new Promise((r) => setImmediate(r));
-    expect(await h.store.getGrant('r1', 'agent.victim', 'other_operator')).toBeUndefined();
+    for (let i = 0; i < 10_000 && !(await h.store.rooms.getGrant('r1', 'agent.victim', 'after_forgery')); i++) await new Promise((r) => setImmediate(r));
+    expect(await h.store.rooms.getGrant('r1', 'agent.victim', 'other_operator')).toBeUndefined();
   });
 });
 
@@ -231,20 +231,20 @@ describe('cross-room injection', () => {
   it('refuses a grant for room r2 published on r1\'s control topic: neither room gets the grant', async () => {
     await expect(facilitator.client.publishAsync('rooms/r1/control', json(grant('r2', 'cross_task')), { qos: 1 })).rejects.toThrow(/Not authorized/i);
     await facilitator.client.publishAsync('rooms/r1/control', json(grant('r1', 'cross_probe')), { qos: 1 });
-    for (let i = 0; i < 10_000 && !(await h.store.getGrant('r1', 'agent.victim', 'cross_probe')); i++) await new Promise((r) => setImmediate(r));
-    expect(await h.store.getGrant('r1', 'agent.victim', 'cross_task')).toBeUndefined();
-    expect(await h.store.getGrant('r2', 'agent.victim', 'cross_task')).toBeUndefined();
+    for (let i = 0; i < 10_000 && !(await h.store.rooms.getGrant('r1', 'agent.victim', 'cross_probe')); i++) await new Promise((r) => setImmediate(r));
+    expect(await h.store.rooms.getGrant('r1', 'agent.victim', 'cross_task')).toBeUndefined();
+    expect(await h.store.rooms.getGrant('r2', 'agent.victim', 'cross_task')).toBeUndefined();
   });
 
   it('spends no budget in r2 for a candidate naming r2 published on r1 (room_mismatch on r1, nothing on r2)', async () => {
     await facilitator.client.publishAsync('rooms/r2/control', json(grant('r2', 'r2_task', 'agent.attacker')), { qos: 1 });
-    for (let i = 0; i < 10_000 && !(await h.store.getGrant('r2', 'agent.attacker', 'r2_task')); i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10_000 && !(await h.store.rooms.getGrant('r2', 'agent.attacker', 'r2_task')); i++) await new Promise((r) => setImmediate(r));
     const attacker = await h.agent('agent.attacker');
     const c = { id: `x_${++seq}`, type: 'result', room_id: 'r2', from: { kind: 'agent', id: 'agent.attacker' }, ts: nowS(), payload: { task_id: 'r2_task', message_type: 'progress', content: { text: 'smuggled' } } };
     await attacker.client.publishAsync('rooms/r1/public_candidates', json(c), { qos: 1 });
     const seen = await w.until('rooms/r1/control', `"message_id":"${c.id}"`);
     expect(JSON.parse(seen.at(-1)!.payload)).toMatchObject({ payload: { reason: 'room_mismatch' } });
     expect(w.received.filter((m) => m.topic.startsWith('rooms/r2/public'))).toEqual([]);
-    expect((await h.store.getGrant('r2', 'agent.attacker', 'r2_task'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r2', 'agent.attacker', 'r2_task'))?.spent).toBe(0);
   });
 });

@@ -76,7 +76,7 @@ beforeAll(async () => {
   agent = await h.agent(AGENT);
   const g = grant(AGENT, 'task_1');
   expect(await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)))).toBe(true);
-  await until(() => h.store.getGrant('r1', AGENT, 'task_1'));
+  await until(() => h.store.rooms.getGrant('r1', AGENT, 'task_1'));
 });
 
 afterAll(async () => {
@@ -119,7 +119,7 @@ describe('rooms/+/public_candidates', () => {
       { seed: SEED, numRuns: CASES.candidates, endOnFailure: true },
     );
     // No budget spent without a message on public, and none on public without a spend.
-    expect((await h.store.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(onTopic('rooms/r1/public').length);
+    expect((await h.store.rooms.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(onTopic('rooms/r1/public').length);
     expect(outcomes.rejected + outcomes.approved).toBe(CASES.candidates);
     // Both paths ran: the fuzz reaches approval too, not only the first JSON check.
     expect(outcomes.rejected).toBeGreaterThan(outcomes.approved);
@@ -129,14 +129,14 @@ describe('rooms/+/public_candidates', () => {
   it('refuses a packet over the broker cap (512 KiB) by closing the connection; nothing is stored or decided', async () => {
     const big = await h.agent(AGENT);
     big.client.on('error', () => undefined);
-    const before = (await h.store.listMessages({ roomId: 'r1', limit: 10_000 })).messages.length;
+    const before = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 10_000 })).messages.length;
     const closed = new Promise<void>((resolve) => big.client.once('close', () => resolve()));
     big.client.publish('rooms/r1/public_candidates', Buffer.alloc(600 * 1024, 0x61), { qos: 1 });
     await closed;
     const probe = candidate('finding');
     await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(probe)));
     await w.until('rooms/r1/control', `"message_id":"${probe.id}"`);
-    const after = (await h.store.listMessages({ roomId: 'r1', limit: 10_000 })).messages;
+    const after = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 10_000 })).messages;
     // Only the probe and its reject were added.
     expect(after.length - before).toBe(2);
   });
@@ -147,12 +147,12 @@ describe('rooms/+/control', () => {
     const counts = { refusedByBroker: 0, dropped: 0, applied: 0 };
     await fc.assert(
       fc.asyncProperty(hostilePayload(() => grant('agent.fuzz', 'task_fuzz', 5)), async (payload) => {
-        const grantsBefore = await h.store.listGrants({ roomId: 'r1' });
+        const grantsBefore = await h.store.rooms.listGrants({ roomId: 'r1' });
         const accepted = await publish(facilitator, 'rooms/r1/control', payload);
         const probe = grant('agent.probe', `probe_${++seq}`);
         expect(await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(probe)))).toBe(true);
-        await until(() => h.store.getGrant('r1', 'agent.probe', probe.payload.task_id));
-        const changed = (await h.store.listGrants({ roomId: 'r1' })).filter((g) => g.agentId !== 'agent.probe' && !grantsBefore.some((b) => JSON.stringify(b) === JSON.stringify(g)));
+        await until(() => h.store.rooms.getGrant('r1', 'agent.probe', probe.payload.task_id));
+        const changed = (await h.store.rooms.listGrants({ roomId: 'r1' })).filter((g) => g.agentId !== 'agent.probe' && !grantsBefore.some((b) => JSON.stringify(b) === JSON.stringify(g)));
         const parsed = parseEnvelope(payload);
         if (!accepted) counts.refusedByBroker++;
         else if (changed.length === 0) counts.dropped++;
@@ -206,19 +206,19 @@ describe('rooms/+/agents/+/work', () => {
     const topic = `rooms/r1/agents/${AGENT}/work`;
     await fc.assert(
       fc.asyncProperty(hostilePayload(() => ({ ...heartbeat(), type: 'result' })), async (payload) => {
-        const grants = JSON.stringify(await h.store.listGrants({ roomId: 'r1' }));
+        const grants = JSON.stringify(await h.store.rooms.listGrants({ roomId: 'r1' }));
         const others = w.received.filter((m) => m.topic !== topic).length;
         const count = onTopic(topic).length;
-        const newest = (await h.store.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor;
+        const newest = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor;
         // Over the work cap (decision AOR 20): refused before it is stored or routed.
         const fits = payload.byteLength <= MAX_WORK_BYTES;
         expect(await publish(agent, topic, payload)).toBe(fits);
-        if (!fits) return void expect((await h.store.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor).toBe(newest);
+        if (!fits) return void expect((await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor).toBe(newest);
         await routed(topic, count + 1);
-        const page = await h.store.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] });
+        const page = await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] });
         expect(Buffer.from(page.messages[0]!.payload).equals(Buffer.from(payload))).toBe(true);
         expect(w.received.filter((m) => m.topic !== topic).length).toBe(others);
-        expect(JSON.stringify(await h.store.listGrants({ roomId: 'r1' }))).toBe(grants);
+        expect(JSON.stringify(await h.store.rooms.listGrants({ roomId: 'r1' }))).toBe(grants);
       }),
       { seed: SEED, numRuns: CASES.work, endOnFailure: true },
     );
@@ -229,7 +229,7 @@ describe('out-of-order and misaddressed protocol messages', () => {
   it('refuses a grant for a room nobody created: not routed, not stored', async () => {
     const g = { ...grant(AGENT, 'task_ghost'), room_id: 'ghost' };
     expect(await publish(facilitator, 'rooms/ghost/control', new TextEncoder().encode(JSON.stringify(g)))).toBe(false);
-    expect(await h.store.getGrant('ghost', AGENT, 'task_ghost')).toBeUndefined();
+    expect(await h.store.rooms.getGrant('ghost', AGENT, 'task_ghost')).toBeUndefined();
     expect(w.received.some((m) => m.payload.includes(g.id))).toBe(false);
   });
 
@@ -238,32 +238,32 @@ describe('out-of-order and misaddressed protocol messages', () => {
     expect(await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(revoke)))).toBe(true);
     const g = grant(AGENT, 'task_early', 1);
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)));
-    const stored = await until(() => h.store.getGrant('r1', AGENT, 'task_early'));
+    const stored = await until(() => h.store.rooms.getGrant('r1', AGENT, 'task_early'));
     expect(stored.endedAt).toBeNull();
   });
 
   it('rejects a result for a task whose grant ended before it arrived (no budget spent)', async () => {
     const g = grant(AGENT, 'task_late', 5);
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)));
-    await until(() => h.store.getGrant('r1', AGENT, 'task_late'));
+    await until(() => h.store.rooms.getGrant('r1', AGENT, 'task_late'));
     const revoke = { id: `rev_${++seq}`, type: 'mic_revoke', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: nowS(), payload: { task_id: 'task_late', agent_id: AGENT, reason: 'done' } };
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(revoke)));
-    await until(async () => ((await h.store.getGrant('r1', AGENT, 'task_late'))?.endedAt ? true : undefined));
+    await until(async () => ((await h.store.rooms.getGrant('r1', AGENT, 'task_late'))?.endedAt ? true : undefined));
     const late = { ...candidate(), payload: { task_id: 'task_late', message_type: 'progress', content: { text: 'late' } } };
     await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(late)));
     const seen = await w.until('rooms/r1/control', `"message_id":"${late.id}"`);
     expect(JSON.parse(seen.at(-1)!.payload)).toMatchObject({ type: 'reject', payload: { reason: 'mic_revoked' } });
-    expect((await h.store.getGrant('r1', AGENT, 'task_late'))?.spent).toBe(0);
+    expect((await h.store.rooms.getGrant('r1', AGENT, 'task_late'))?.spent).toBe(0);
   });
 
   it('approves a result before any ack: AOR §7 orders nothing within a grant (decision AOR 19)', async () => {
     const g = grant(AGENT, 'task_noack', 5);
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)));
-    await until(() => h.store.getGrant('r1', AGENT, 'task_noack'));
+    await until(() => h.store.rooms.getGrant('r1', AGENT, 'task_noack'));
     const result = { ...candidate(), payload: { task_id: 'task_noack', message_type: 'progress', content: { text: 'no ack first' } } };
     await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(result)));
     await w.until('rooms/r1/public', result.id);
-    expect((await h.store.getGrant('r1', AGENT, 'task_noack'))?.spent).toBe(1);
+    expect((await h.store.rooms.getGrant('r1', AGENT, 'task_noack'))?.spent).toBe(1);
   });
 
   it('rejects a candidate for room r2 published on room r1 with room_mismatch, and r2 sees nothing', async () => {

@@ -21,7 +21,7 @@ function heartbeatOf(agentId: string, n: number, size = 0): string {
 }
 
 async function stored(h: Pick<RoomHarness, 'store'>, kind: TopicKind, agentId: string) {
-  const { messages } = await h.store.listMessages({ roomId: ROOM, limit: 10_000, topicKinds: [kind], agentId });
+  const { messages } = await h.store.rooms.listMessages({ roomId: ROOM, limit: 10_000, topicKinds: [kind], agentId });
   return messages;
 }
 

@@ -56,7 +56,7 @@ describe.skipIf(!found.ok)('server faults under load, external broker', () => {
     const passwords = new Map<string, string>();
     for (const agentId of [...AGENTS, 'agent.listener']) passwords.set(agentId, (await cli('agents', 'add', agentId, '--json')).password);
     const setup = new SqliteStore({ file });
-    await setup.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
+    await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -65,7 +65,7 @@ describe.skipIf(!found.ok)('server faults under load, external broker', () => {
     const now = Math.floor(Date.now() / 1000);
     await grantFromConsole(server.url, cookie, FACILITATOR, AGENTS, now);
     const granted = new SqliteStore({ file });
-    for (let i = 0; i < 500 && (await Promise.all(AGENTS.map((a) => granted.getGrant('r1', a, 't1')))).some((g) => !g); i++) await sleep(10);
+    for (let i = 0; i < 500 && (await Promise.all(AGENTS.map((a) => granted.rooms.getGrant('r1', a, 't1')))).some((g) => !g); i++) await sleep(10);
     await granted.close();
 
     // Agents and the public subscriber talk to Mosquitto, which stays up throughout.
@@ -120,7 +120,7 @@ describe.skipIf(!found.ok)('server faults under load, external broker', () => {
 
     const check = new SqliteStore({ file });
     const history = await allMessages(check, 'r1');
-    const spent = (await Promise.all(AGENTS.map((a) => check.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
+    const spent = (await Promise.all(AGENTS.map((a) => check.rooms.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
     await check.close();
     const candidates = history.filter((m) => m.topicKind === 'public_candidates').map((m) => m.messageId!);
     const published = history.filter((m) => m.topicKind === 'public').map((m) => m.messageId!);

@@ -33,9 +33,9 @@ describe('server faults under load', () => {
     server = await startServerProcess({ DATA_DIR: dataDir });
     const ports = { PORT: new URL(server.url).port, MQTT_PORT: new URL(server.mqttUrl).port };
     const setup = new SqliteStore({ file });
-    await setup.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
+    await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
     const hash = await hashPassword('pw');
-    for (const agentId of [...AGENTS, 'agent.listener']) await setup.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
+    for (const agentId of [...AGENTS, 'agent.listener']) await setup.access.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -119,10 +119,10 @@ describe('server faults under load', () => {
 
     const check = new SqliteStore({ file });
     // The gateway decides what was acknowledged before the stop; let it finish.
-    const spentNow = async () => (await Promise.all(AGENTS.map((a) => check.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
+    const spentNow = async () => (await Promise.all(AGENTS.map((a) => check.rooms.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
     for (let i = 0; i < 500 && seen.size < (await spentNow()); i++) await sleep(10);
     const history = await allMessages(check, 'r1');
-    const rooms = new Set((await check.listRooms()).map((r) => r.id));
+    const rooms = new Set((await check.rooms.listRooms()).map((r) => r.id));
     const spent = await spentNow();
     await check.close();
 

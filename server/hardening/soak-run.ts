@@ -98,7 +98,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await running.rooms.create({ id: ROOM, name: 'Soak', moderation: 'auto' });
     const agentIds = Array.from({ length: agentsCount }, (_, i) => `agent.soak${i}`);
     const hash = await hashPassword('soak-pw');
-    for (const agentId of [...agentIds, 'agent.listener']) await store.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
+    for (const agentId of [...agentIds, 'agent.listener']) await store.access.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
     const cookie = await sessionCookie(store, FACILITATOR, 'facilitator');
     const facilitator = await connectClient(`${running.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: running.url } } });
     clients.push(facilitator);
@@ -118,7 +118,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         id: `grant_${agentId}_${taskId}`, type: 'mic_grant', room_id: ROOM, from: { kind: 'user', id: FACILITATOR }, ts: now,
         payload: { task_id: taskId, agent_id: agentId, max_messages: PER_GRANT, allowed_message_types: ['progress'], expires_at: now + 86_400 },
       }), { qos: 1 });
-      while (!(await store.getGrant(ROOM, agentId, taskId))) await sleep(5);
+      while (!(await store.rooms.getGrant(ROOM, agentId, taskId))) await sleep(5);
       grantsIssued.push({ agentId, taskId });
     };
 
@@ -225,7 +225,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // drop shows as a hang the caller's timeout reports, or as the counts below).
     const spentTotal = async () => {
       let total = 0;
-      for (const g of grantsIssued) total += (await store.getGrant(ROOM, g.agentId, g.taskId))?.spent ?? 0;
+      for (const g of grantsIssued) total += (await store.rooms.getGrant(ROOM, g.agentId, g.taskId))?.spent ?? 0;
       return total;
     };
     for (let i = 0; i < 2_000 && publicIds.size < (await spentTotal()); i++) await sleep(5);
@@ -236,7 +236,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // Forward from the start: without `after` a page is the newest one.
     let cursor = 0;
     for (;;) {
-      const page = await store.listMessages({ roomId: ROOM, limit: 5_000, topicKinds: ['public'], after: cursor });
+      const page = await store.rooms.listMessages({ roomId: ROOM, limit: 5_000, topicKinds: ['public'], after: cursor });
       for (const m of page.messages) if (m.messageId) history.add(m.messageId);
       if (!page.hasMore) break;
       cursor = page.messages.at(-1)?.cursor ?? cursor;

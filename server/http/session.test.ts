@@ -27,9 +27,9 @@ function guardedApp() {
 }
 
 async function signedIn(role: OperatorRole, did = `did:key:z${role}`): Promise<string> {
-  await temp.store.putOperator({ did, role, createdAt: clock.now() });
+  await temp.store.access.putOperator({ did, role, createdAt: clock.now() });
   const token = randomToken();
-  await temp.store.createSession(tokenHash(token), { did, role, expiresAt: clock.now() + 60_000 });
+  await temp.store.access.createSession(tokenHash(token), { did, role, expiresAt: clock.now() + 60_000 });
   return `theme=dark; ${SESSION_COOKIE}=${token}; other=1`;
 }
 

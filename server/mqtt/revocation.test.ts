@@ -70,7 +70,7 @@ async function routedBefore(marker: string): Promise<string[]> {
 }
 
 async function stored(marker: string): Promise<number> {
-  const page = await sb.store.listMessages({ roomId: 'ops', limit: 10_000 });
+  const page = await sb.store.rooms.listMessages({ roomId: 'ops', limit: 10_000 });
   return page.messages.filter((m) => new TextDecoder().decode(m.payload).includes(marker)).length;
 }
 
@@ -118,7 +118,7 @@ describe('a console socket', () => {
     await refusedPublish(c, 'rooms/ops/control', bigGrant('after-demotion'));
     await closed(c);
     expect(await routedBefore('after-demotion')).toEqual([]);
-    expect(await sb.store.getGrant('ops', 'agent.any', 'after-demotion')).toBeUndefined();
+    expect(await sb.store.rooms.getGrant('ops', 'agent.any', 'after-demotion')).toBeUndefined();
     await cli('operators', 'add', FACILITATOR, '--role', 'facilitator');
   });
 
@@ -134,7 +134,7 @@ describe('an agent connection', () => {
   let agents = 0;
   async function agent(): Promise<{ agentId: string; c: TestClient }> {
     const agentId = `agent.revoked-${++agents}`;
-    await sb.store.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: clock.now() });
+    await sb.store.access.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: clock.now() });
     return { agentId, c: await connectClient(sb.mqttUrl, { username: agentId, password: 'pw', clientId: agentId }) };
   }
   const heartbeat = (agentId: string, marker: string) =>
@@ -286,7 +286,7 @@ describe('a revocation through the CLI without waiting for the sweep', () => {
       ['agents add --rotate', (agentId: string) => cliHere('agents', 'add', agentId, '--rotate')],
     ])('`%s` closes the agent\'s connection at once, and its next publish is not delivered', async (_label, revoke) => {
       const agentId = `agent.signalled-${++agents}`;
-      await other.store.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: still.now() });
+      await other.store.access.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: still.now() });
       const c = await connectClient(other.mqttUrl, { username: agentId, password: 'pw', clientId: agentId });
       const topic = `rooms/ops/agents/${agentId}/heartbeat`;
       const beat = (marker: string) =>

@@ -64,7 +64,7 @@ async function start(options: { rateLimit?: { capacity: number; refillSeconds: n
     async client(key, trusted) {
       const identity = demoIdentity(SEED, `test-${key}`, key);
       // The demo agents trust this console's operators (web of trust, §6.2).
-      if (trusted) await r.temp.store.putOperator({ did: identity.did, role: 'facilitator', createdAt: r.clock.now() });
+      if (trusted) await r.temp.store.access.putOperator({ did: identity.did, role: 'facilitator', createdAt: r.clock.now() });
       return new AgoraClient(identity, fetch, '', () => r.clock.now(), () => `${key}-${++n}`);
     },
     async send(from, to, message) {

@@ -24,8 +24,8 @@ describe('a crash loses nothing that was published', () => {
   it('keeps every message a subscriber saw on public through a SIGKILL and a restart', async () => {
     server = await startServerProcess({ DATA_DIR: dataDir });
     const setup = new SqliteStore({ file });
-    await setup.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
-    await setup.putAgentCredential({ agentId: 'agent.writer', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+    await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
+    await setup.access.putAgentCredential({ agentId: 'agent.writer', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -73,12 +73,12 @@ describe('a crash loses nothing that was published', () => {
     // Forward from the start: without `after` a page is the newest one, not the first.
     let cursor = 0;
     for (;;) {
-      const page = await after.listMessages({ roomId: 'r1', limit: 500, topicKinds: ['public'], after: cursor });
+      const page = await after.rooms.listMessages({ roomId: 'r1', limit: 500, topicKinds: ['public'], after: cursor });
       for (const m of page.messages) if (m.messageId) stored.add(m.messageId);
       if (!page.hasMore) break;
       cursor = page.messages.at(-1)?.cursor ?? cursor;
     }
-    const grant = await after.getGrant('r1', 'agent.writer', 't1');
+    const grant = await after.rooms.getGrant('r1', 'agent.writer', 't1');
     await after.close();
 
     expect(seenAtKill.size).toBeGreaterThanOrEqual(150);

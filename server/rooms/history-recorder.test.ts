@@ -26,13 +26,13 @@ describe.each(engines)('HistoryRecorder on %s', (engine, open) => {
     const store = await open();
     try {
       const roomId = `nul-${engine.toLowerCase()}`;
-      await store.ensureRoom({ id: roomId, name: 'NUL', moderation: 'auto' });
+      await store.rooms.ensureRoom({ id: roomId, name: 'NUL', moderation: 'auto' });
       const recorder = new HistoryRecorder(store, new RoomRegistry(store));
       const text = JSON.stringify({ id: 'm\u00001', type: 'chat\u0000', from: { kind: 'agent', id: '\u0000' }, payload: {} });
       const payload = new TextEncoder().encode(text);
       const stored = await recorder.record({ topic: `rooms/${roomId}/public`, payload, publisher: null, receivedAt: 1 });
       expect(stored).toMatchObject({ messageId: null, type: null, fromId: null });
-      const { messages } = await store.listMessages({ roomId, limit: 10 });
+      const { messages } = await store.rooms.listMessages({ roomId, limit: 10 });
       expect(new TextDecoder().decode(messages[0]!.payload)).toBe(text);
       // The ordinary case still reads every field, cut at 256 characters.
       const long = await recorder.record({
@@ -54,20 +54,20 @@ describe('HistoryRecorder on an external broker\'s messages (decision AOR 20, de
 
   it('refuses a heartbeat over 4 KiB and work over 64 KiB and stores neither; at the cap they are stored', async () => {
     const store = sqlite.store;
-    await store.ensureRoom({ id: 'ext', name: 'External', moderation: 'auto' });
+    await store.rooms.ensureRoom({ id: 'ext', name: 'External', moderation: 'auto' });
     const { beforeDispatch } = recordOnArrival(new HistoryRecorder(store, new RoomRegistry(store)), async () => undefined);
     const at = (topic: string, size: number) => beforeDispatch({ topic, payload: bytes(size), publisher: null, receivedAt: 1 });
     await expect(at(heartbeat('agent.big'), MAX_HEARTBEAT_BYTES + 1)).rejects.toThrow(new RefusedPublish('payload_too_large'));
     await expect(at('rooms/ext/agents/agent.big/work', MAX_WORK_BYTES + 1)).rejects.toThrow(RefusedPublish);
     await at(heartbeat('agent.big'), MAX_HEARTBEAT_BYTES);
     await at('rooms/ext/agents/agent.big/work', MAX_WORK_BYTES);
-    const { messages } = await store.listMessages({ roomId: 'ext', limit: 100, agentId: 'agent.big' });
+    const { messages } = await store.rooms.listMessages({ roomId: 'ext', limit: 100, agentId: 'agent.big' });
     expect(messages.map((m) => [m.topicKind, m.payload.byteLength])).toEqual([['heartbeat', MAX_HEARTBEAT_BYTES], ['work', MAX_WORK_BYTES]]);
   });
 
   it('holds each agent to its publish quota: heartbeats and work by the topic\'s agent, candidates by their publisher', async () => {
     const store = sqlite.store;
-    await store.ensureRoom({ id: 'ext', name: 'External', moderation: 'auto' });
+    await store.rooms.ensureRoom({ id: 'ext', name: 'External', moderation: 'auto' });
     const clock = manualClock();
     const admitted: string[] = [];
     const quotas = new PublishQuotas({ messages: { capacity: 3, refillPerSecond: 3 / 60 }, bytes: undefined }, clock, () => undefined);
@@ -83,7 +83,7 @@ describe('HistoryRecorder on an external broker\'s messages (decision AOR 20, de
     clock.advance(20_000); // one message refilled
     await beforeDispatch(candidate);
     expect(admitted).toEqual(['rooms/ext/public_candidates']);
-    const { messages } = await store.listMessages({ roomId: 'ext', limit: 100, agentId: 'agent.ext', topicKinds: ['heartbeat'] });
+    const { messages } = await store.rooms.listMessages({ roomId: 'ext', limit: 100, agentId: 'agent.ext', topicKinds: ['heartbeat'] });
     expect(messages).toHaveLength(3);
   });
 });

@@ -94,7 +94,7 @@ export class HistoryRecorder {
     const size = checkPayloadSize(message.topic, message.payload.byteLength);
     if (!size.ok) throw new RefusedPublish(size.error.code);
     if (!(await this.rooms.exists(row.roomId))) throw new UnknownRoomError('unknown_room');
-    return this.store.appendMessage(row);
+    return this.store.rooms.appendMessage(row);
   }
 }
 

@@ -12,13 +12,13 @@ const getRoom = async (roomId: string) => ((await (await f.app.request(`/api/roo
 
 async function fill(roomId: string, n: number) {
   for (let i = 0; i < n; i += 1) {
-    await f.harness.store.appendMessage({
+    await f.harness.store.rooms.appendMessage({
       roomId, topic: `rooms/${roomId}/public`, topicKind: 'public', topicAgentId: null, messageId: `m${i}`, type: 'say', fromId: 'x',
       payload: new TextEncoder().encode(`{"n":${i}}`), receivedAt: f.clock.now(),
     });
   }
 }
-const count = async (roomId: string) => (await f.harness.store.listMessages({ roomId, limit: 10_000 })).messages.length;
+const count = async (roomId: string) => (await f.harness.store.rooms.listMessages({ roomId, limit: 10_000 })).messages.length;
 
 beforeAll(async () => {
   f = await fullApp();
@@ -34,7 +34,7 @@ describe('PATCH /api/rooms/:id retention', () => {
     expect(set.status).toBe(200);
     expect(((await set.json()) as { room: unknown }).room).toMatchObject({ id: 'capped', moderation: 'auto', retention: { maxMessages: 10, maxAgeDays: null } });
     expect(await getRoom('capped')).toMatchObject({ retention: { maxMessages: 10, maxAgeDays: null } });
-    const [entry] = await f.harness.store.listAudit({ roomId: 'capped', limit: 1 });
+    const [entry] = await f.harness.store.access.listAudit({ roomId: 'capped', limit: 1 });
     expect(entry).toMatchObject({ action: 'room.retention', details: { from: null, to: { maxMessages: 10, maxAgeDays: null } } });
     await patch('kept', { retention: { maxMessages: 3, maxAgeDays: 7 } });
     expect((await patch('kept', { retention: null })).status).toBe(200);
@@ -65,7 +65,7 @@ describe('the retention sweeper', () => {
     await fill('capped', 25);
     await fill('kept', 25);
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const stop = startRetentionSweeper(f.harness.store, f.clock, 60_000);
+    const stop = startRetentionSweeper(f.harness.store.rooms, f.clock, 60_000);
     expect(await count('capped')).toBe(25); // nothing before the first tick
     await vi.advanceTimersByTimeAsync(60_000);
     await stop(); // waits for the sweep the tick started

@@ -1,17 +1,17 @@
 // Applies each room's history retention (decisions-server.md §25) on a timer, once per cluster
 // (cluster/run-once.ts): the store deletes the oldest rows beyond it, in batches.
 import type { Clock } from '../clock';
-import type { Store } from '../store/store';
+import type { RoomStore } from '../store/store';
 
 /** Every minute: retention is a bound on storage, not a deadline, so a minute late is harmless. */
 export const RETENTION_SWEEP_MS = 60_000;
 
 /** Sweeps every `everyMs` on a timer that does not keep the process alive; the stop waits for a sweep under way. */
-export function startRetentionSweeper(store: Pick<Store, 'applyRetention'>, clock: Clock, everyMs = RETENTION_SWEEP_MS): () => Promise<void> {
+export function startRetentionSweeper(rooms: Pick<RoomStore, 'applyRetention'>, clock: Clock, everyMs = RETENTION_SWEEP_MS): () => Promise<void> {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = store
+    running = rooms
       .applyRetention(clock.now())
       .then(() => undefined, (error: unknown) => console.error('History retention sweep failed:', error))
       .finally(() => (running = undefined));

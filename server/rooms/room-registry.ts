@@ -9,13 +9,13 @@ export class RoomRegistry {
 
   async exists(roomId: string): Promise<boolean> {
     if (this.#known.has(roomId)) return true;
-    const room = await this.store.getRoom(roomId);
+    const room = await this.store.rooms.getRoom(roomId);
     if (room) this.#known.add(roomId);
     return room !== undefined;
   }
 
   async create(room: { id: string; name: string; moderation: ModerationMode }): Promise<Room> {
-    const created = await this.store.ensureRoom(room);
+    const created = await this.store.rooms.ensureRoom(room);
     this.#known.add(created.id);
     return created;
   }

@@ -68,7 +68,7 @@ describe('GET /api/auth/challenge', () => {
     expect(Object.keys(body)).toEqual(['challenge']);
     expect(body.challenge).toEqual({ purpose: 'switchboard-login', nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: clock.now() + CHALLENGE_TTL_MS });
     expect(Buffer.from(body.challenge.nonce, 'base64url')).toHaveLength(32);
-    expect(await temp.store.consumeChallenge(body.challenge.nonce, clock.now())).toBe(body.challenge.expiresAt);
+    expect(await temp.store.access.consumeChallenge(body.challenge.nonce, clock.now())).toBe(body.challenge.expiresAt);
   });
 
   it('never hands out the same nonce twice', async () => {
@@ -83,7 +83,7 @@ describe('enroll, session, logout, login', () => {
     const enrolled = await enroll(key);
     expect(enrolled.status).toBe(200);
     expect(await enrolled.json()).toEqual({ did: key.did, role: 'facilitator' });
-    expect(await temp.store.getOperator(key.did)).toMatchObject({ role: 'facilitator' });
+    expect(await temp.store.access.getOperator(key.did)).toMatchObject({ role: 'facilitator' });
     const firstCookie = cookieOf(enrolled);
 
     const session = await app.request('/api/auth/session', { headers: { cookie: firstCookie } });
@@ -103,7 +103,7 @@ describe('enroll, session, logout, login', () => {
     const secondCookie = cookieOf(login);
     expect(secondCookie).not.toBe(firstCookie);
     expect(await (await app.request('/api/auth/session', { headers: { cookie: secondCookie } })).json()).toEqual({ did: key.did, role: 'facilitator' });
-    expect(await temp.store.listAudit({ limit: 10 })).toMatchObject([{ action: 'operator_enrolled', actorDid: key.did, details: { role: 'facilitator' } }]);
+    expect(await temp.store.access.listAudit({ limit: 10 })).toMatchObject([{ action: 'operator_enrolled', actorDid: key.did, details: { role: 'facilitator' } }]);
   });
 
   it('sets the session cookie HttpOnly, SameSite=Strict, Path=/, for 12 hours, Secure only over https', async () => {
@@ -129,8 +129,8 @@ describe('enroll, session, logout, login', () => {
   it('stores only the hash of the session token', async () => {
     const key = operatorKey();
     const token = cookieOf(await enroll(key)).slice('sb_session='.length);
-    expect(await temp.store.getSession(token, clock.now())).toBeUndefined();
-    expect(await temp.store.getSession(tokenHash(token), clock.now())).toMatchObject({ did: key.did });
+    expect(await temp.store.access.getSession(token, clock.now())).toBeUndefined();
+    expect(await temp.store.access.getSession(tokenHash(token), clock.now())).toMatchObject({ did: key.did });
   });
 
   it('ends the session after 12 hours', async () => {
@@ -157,7 +157,7 @@ describe('enroll, session, logout, login', () => {
   it('reports the current role after the operator was changed (CLI) while signed in', async () => {
     const key = operatorKey();
     const cookie = cookieOf(await enroll(key));
-    await temp.store.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
+    await temp.store.access.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
     expect(await (await app.request('/api/auth/session', { headers: { cookie } })).json()).toEqual({ did: key.did, role: 'observer' });
   });
 });
@@ -166,7 +166,7 @@ describe('login refusals', () => {
   let key: OperatorKey;
   beforeEach(async () => {
     key = operatorKey();
-    await temp.store.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
+    await temp.store.access.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
   });
 
   it('logs in an operator added by the CLI', async () => {
@@ -278,7 +278,7 @@ describe('enrollment refusals', () => {
     const token = await createEnrollmentToken(temp.store, 'facilitator', clock.now());
     const bad = await post('/api/auth/enroll', { token, ...(await signedBody(key, operatorKey())) });
     expect(await errorCode(bad)).toBe('SIGNATURE_INVALID');
-    expect(await temp.store.getOperator(key.did)).toBeUndefined();
+    expect(await temp.store.access.getOperator(key.did)).toBeUndefined();
     const good = await post('/api/auth/enroll', { token, ...(await signedBody(key)) });
     expect(good.status).toBe(200);
   });
@@ -286,8 +286,8 @@ describe('enrollment refusals', () => {
   it('enrolls nobody when the token is invalid', async () => {
     const key = operatorKey();
     await post('/api/auth/enroll', { token: 'C'.repeat(43), ...(await signedBody(key)) });
-    expect(await temp.store.getOperator(key.did)).toBeUndefined();
-    expect(await temp.store.listOperators()).toEqual([]);
+    expect(await temp.store.access.getOperator(key.did)).toBeUndefined();
+    expect(await temp.store.access.listOperators()).toEqual([]);
   });
 });
 
@@ -310,7 +310,7 @@ describe('CSRF on /api/', () => {
 
   it('refuses a cross-origin login even without a cookie (login CSRF)', async () => {
     const key = operatorKey();
-    await temp.store.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
+    await temp.store.access.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
     const res = await post('/api/auth/login', await signedBody(key), { origin: 'http://localhost:5173' });
     expect(res.status).toBe(403);
     expect(await errorCode(res)).toBe('CSRF_REJECTED');
@@ -318,7 +318,7 @@ describe('CSRF on /api/', () => {
 
   it('lets a non-browser client without a cookie POST without Origin', async () => {
     const key = operatorKey();
-    await temp.store.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
+    await temp.store.access.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
     const res = await app.request('/api/auth/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -58,7 +58,7 @@ export function authRoutes(deps: AuthDeps) {
 
   /** Consumes the challenge (single use, even when the signature then fails) and verifies it. */
   async function verifySignedChallenge(body: LoginBody): Promise<void> {
-    const expiresAt = await store.consumeChallenge(body.nonce, clock.now());
+    const expiresAt = await store.access.consumeChallenge(body.nonce, clock.now());
     if (expiresAt === undefined) {
       throw new CodedError('CHALLENGE_INVALID', 'The challenge is unknown, already used or expired; fetch a new one.');
     }
@@ -75,7 +75,7 @@ export function authRoutes(deps: AuthDeps) {
 
   async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role'>) {
     const token = randomToken();
-    await store.createSession(tokenHash(token), { did: operator.did, role: operator.role, expiresAt: clock.now() + SESSION_TTL_MS });
+    await store.access.createSession(tokenHash(token), { did: operator.did, role: operator.role, expiresAt: clock.now() + SESSION_TTL_MS });
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'Strict',
@@ -119,7 +119,7 @@ export function authRoutes(deps: AuthDeps) {
       })
       .get('/challenge', limited, async (c) => {
         const challenge = challengeDocument(randomToken(), clock.now() + CHALLENGE_TTL_MS);
-        await store.createChallenge(challenge.nonce, challenge.expiresAt);
+        await store.access.createChallenge(challenge.nonce, challenge.expiresAt);
         return c.json({ challenge }, 200);
       })
       .post('/login', chargeFailures, limitedBody, jsonBody(LoginBody), async (c) => {
@@ -127,7 +127,7 @@ export function authRoutes(deps: AuthDeps) {
         await verifySignedChallenge(body);
         const refused = overDidBudget(c, body.did);
         if (refused) return refused;
-        const operator = await store.getOperator(body.did);
+        const operator = await store.access.getOperator(body.did);
         if (!operator) throw new CodedError('NOT_ENROLLED', 'This key is not enrolled as an operator; ask a facilitator for an enrollment link.');
         return c.json(await startSession(c, operator), 200);
       })
@@ -138,11 +138,11 @@ export function authRoutes(deps: AuthDeps) {
         const refused = overDidBudget(c, body.did);
         if (refused) return refused;
         const now = clock.now();
-        const role = await store.consumeEnrollment(tokenHash(body.token), now);
+        const role = await store.access.consumeEnrollment(tokenHash(body.token), now);
         if (role === undefined) throw new CodedError('ENROLLMENT_INVALID', 'The enrollment link is unknown, already used or expired; ask for a new one.');
         // An operator enrolling again takes the new link's role.
-        await store.putOperator({ did: body.did, role, createdAt: now });
-        await store.appendAudit({ at: now, actorDid: body.did, action: 'operator_enrolled', roomId: null, messageId: null, details: { role } });
+        await store.access.putOperator({ did: body.did, role, createdAt: now });
+        await store.access.appendAudit({ at: now, actorDid: body.did, action: 'operator_enrolled', roomId: null, messageId: null, details: { role } });
         deps.sessionsChanged?.();
         return c.json(await startSession(c, { did: body.did, role }), 200);
       })
@@ -153,7 +153,7 @@ export function authRoutes(deps: AuthDeps) {
       })
       .post('/logout', limited, limitedBody, async (c) => {
         const token = sessionTokenFromCookieHeader(c.req.header('cookie'));
-        if (token !== undefined) await store.deleteSession(tokenHash(token));
+        if (token !== undefined) await store.access.deleteSession(tokenHash(token));
         deps.sessionsChanged?.();
         deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Strict', secure: isHttps(c) });
         return c.body(null, 204);

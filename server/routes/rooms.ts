@@ -99,19 +99,19 @@ export function roomRoutes(deps: RoomRouteDeps) {
 
   /** Items never move between rooms, so checking membership before deciding is race-free. */
   const requirePendingItem = async (roomId: string, itemId: number) => {
-    const pending = await store.listReviewItems(roomId, 'pending');
+    const pending = await store.rooms.listReviewItems(roomId, 'pending');
     if (!pending.some((i) => i.id === itemId)) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
   };
 
   const requireRoom = async (id: string) => {
-    const room = await store.getRoom(id);
+    const room = await store.rooms.getRoom(id);
     if (!room) throw new CodedError('NOT_FOUND', `There is no room "${id}".`);
     return room;
   };
 
   return new Hono<{ Variables: SessionVariables }>()
     .get('/', reader, async (c) => {
-      const list = await store.listRooms();
+      const list = await store.rooms.listRooms();
       return c.json(
         {
           rooms: list.map((room) => {
@@ -124,9 +124,9 @@ export function roomRoutes(deps: RoomRouteDeps) {
     })
     .post('/', facilitator, jsonBody(CreateRoomBody), async (c) => {
       const body = c.req.valid('json');
-      if (await store.getRoom(body.id)) throw new CodedError('CONFLICT', `A room "${body.id}" already exists.`);
+      if (await store.rooms.getRoom(body.id)) throw new CodedError('CONFLICT', `A room "${body.id}" already exists.`);
       const room = await rooms.create(body);
-      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.create', roomId: room.id, messageId: null, details: { name: room.name, moderation: room.moderation } });
+      await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.create', roomId: room.id, messageId: null, details: { name: room.name, moderation: room.moderation } });
       return c.json({ room }, 201);
     })
     .get('/:id', reader, async (c) => c.json({ room: await requireRoom(c.req.param('id')) }, 200))
@@ -135,13 +135,13 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const { moderation, retention } = c.req.valid('json');
       const actorDid = c.get('session').did;
       if (moderation !== undefined) {
-        await store.setModeration(room.id, moderation);
+        await store.rooms.setModeration(room.id, moderation);
         await gateway.announceModeration(room.id, moderation);
-        await store.appendAudit({ at: clock.now(), actorDid, action: 'room.moderation', roomId: room.id, messageId: null, details: { from: room.moderation, to: moderation } });
+        await store.access.appendAudit({ at: clock.now(), actorDid, action: 'room.moderation', roomId: room.id, messageId: null, details: { from: room.moderation, to: moderation } });
       }
       if (retention !== undefined) {
-        await store.setRetention(room.id, retention);
-        await store.appendAudit({ at: clock.now(), actorDid, action: 'room.retention', roomId: room.id, messageId: null, details: { from: room.retention ?? null, to: retention } });
+        await store.rooms.setRetention(room.id, retention);
+        await store.access.appendAudit({ at: clock.now(), actorDid, action: 'room.retention', roomId: room.id, messageId: null, details: { from: room.retention ?? null, to: retention } });
       }
       return c.json({ room: await requireRoom(room.id) }, 200);
     })
@@ -158,7 +158,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       }
       const types = listParam(c.req.queries('type'));
       const agentId = c.req.query('agent') || undefined;
-      const page = await store.listMessages({
+      const page = await store.rooms.listMessages({
         roomId: room.id,
         limit,
         ...(before !== undefined ? { before } : {}),
@@ -176,7 +176,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
     .get('/:id/grants', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const active = c.req.query('active');
-      return c.json({ grants: await store.listGrants({ roomId: room.id, ...(active === undefined ? {} : { active: active !== 'false' }) }) }, 200);
+      return c.json({ grants: await store.rooms.listGrants({ roomId: room.id, ...(active === undefined ? {} : { active: active !== 'false' }) }) }, 200);
     })
     .get('/:id/review', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -184,7 +184,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       if (status !== undefined && !['pending', 'approved', 'rejected', 'expired'].includes(status)) {
         throw new CodedError('INVALID_REQUEST', 'status must be pending, approved, rejected or expired.');
       }
-      const items = await store.listReviewItems(room.id, status as ReviewItem['status'] | undefined);
+      const items = await store.rooms.listReviewItems(room.id, status as ReviewItem['status'] | undefined);
       return c.json({ items: items.map(reviewView) }, 200);
     })
     .post('/:id/review/:item/approve', facilitator, async (c) => {
@@ -193,7 +193,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       await requirePendingItem(room.id, itemId);
       const item = await gateway.approveReview(itemId, c.get('session').did);
       if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
-      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.approve', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId } });
+      await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.approve', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId } });
       return c.json({ item: reviewView(item) }, 200);
     })
     .post('/:id/review/:item/reject', facilitator, jsonBody(RejectBody), async (c) => {
@@ -203,13 +203,13 @@ export function roomRoutes(deps: RoomRouteDeps) {
       await requirePendingItem(room.id, itemId);
       const item = await gateway.rejectReview(itemId, c.get('session').did, reason);
       if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
-      await store.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.reject', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId, reason } });
+      await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.reject', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId, reason } });
       return c.json({ item: reviewView(item) }, 200);
     })
     .get('/:id/audit', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const before = intParam(c.req.query('before'), 'before');
       const limit = Math.min(intParam(c.req.query('limit'), 'limit') ?? 100, MAX_PAGE);
-      return c.json({ entries: await store.listAudit({ roomId: room.id, limit, ...(before !== undefined ? { before } : {}) }) }, 200);
+      return c.json({ entries: await store.access.listAudit({ roomId: room.id, limit, ...(before !== undefined ? { before } : {}) }) }, 200);
     });
 }

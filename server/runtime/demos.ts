@@ -55,7 +55,7 @@ export function startRoomDemoAgents(
     provisionAgent: async (agentId) => {
       const password = generateAgentPassword();
       await external?.addAgent(agentId, password);
-      await store.putAgentCredential({ agentId, passwordHash: await hashPassword(password), createdAt: clock.now() });
+      await store.access.putAgentCredential({ agentId, passwordHash: await hashPassword(password), createdAt: clock.now() });
       return password;
     },
     ...(external?.candidateTopic ? { candidateTopic: external.candidateTopic } : {}),

@@ -61,7 +61,7 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     const ts = Math.floor(Date.now() / 1000);
     const grant = { id: 'g1', type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: 'did:key:z6MkF' }, ts, payload: { task_id: 't1', agent_id: 'agent.one', max_messages: 1, allowed_message_types: ['progress'], expires_at: ts + 600 } };
     await sb.broker.publish('rooms/r1/control', new TextEncoder().encode(JSON.stringify(grant)));
-    for (let i = 0; i < 200 && !(await sb.store.getGrant('r1', 'agent.one', 't1')); i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200 && !(await sb.store.rooms.getGrant('r1', 'agent.one', 't1')); i++) await new Promise((r) => setImmediate(r));
     const text = JSON.stringify({ id: 'c1', type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.one' }, ts, payload: { task_id: 't1', message_type: 'progress', content: { text: 'hi' } } });
     await agent.client.publishAsync(agentCandidateTopic('r1', 'agent.one'), text, { qos: 1 });
     const seen = await agent.until('rooms/r1/public', '"c1"');
@@ -89,8 +89,8 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     // The grant goes console → server → Mosquitto, and the gateway learns it from the server's publish.
     const grant = JSON.stringify({ id: 'g3', type: 'mic_grant', room_id: 'r1', from, ts, payload: { task_id: 't3', agent_id: 'agent.three', max_messages: 1, allowed_message_types: ['progress'], expires_at: ts + 600 } });
     await facilitator.client.publishAsync('rooms/r1/control', grant, { qos: 1 });
-    for (let i = 0; i < 200 && !(await sb.store.getGrant('r1', 'agent.three', 't3')); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(await sb.store.getGrant('r1', 'agent.three', 't3')).toMatchObject({ maxMessages: 1 });
+    for (let i = 0; i < 200 && !(await sb.store.rooms.getGrant('r1', 'agent.three', 't3')); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await sb.store.rooms.getGrant('r1', 'agent.three', 't3')).toMatchObject({ maxMessages: 1 });
     // Broker → console: the agent's candidate, approved by the gateway, byte for byte.
     const candidate = JSON.stringify({ id: 'c3', type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.three' }, ts, payload: { task_id: 't3', message_type: 'progress', content: { text: 'found it' } } });
     await agent.client.publishAsync(agentCandidateTopic('r1', 'agent.three'), candidate, { qos: 1 });
@@ -105,9 +105,9 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     const seen = await facilitator.until('rooms/r1/public', '"z3"');
     const count = (topic: string, id: string) => seen.filter((m) => m.topic === topic && m.payload.includes(`"${id}"`)).length;
     expect([count('rooms/r1/public', 's3'), count('rooms/r1/public', 'c3'), count('rooms/r1/public_candidates', 'c3'), count('rooms/r1/control', 'g3')]).toEqual([1, 1, 1, 1]);
-    const stored = await sb.store.listMessages({ roomId: 'r1', limit: 100 });
+    const stored = await sb.store.rooms.listMessages({ roomId: 'r1', limit: 100 });
     expect(stored.messages.filter((m) => m.messageId === 's3' || m.messageId === 'g3').map((m) => m.messageId).sort()).toEqual(['g3', 's3']);
-    const audit = await sb.store.listAudit({ roomId: 'r1', limit: 20 });
+    const audit = await sb.store.access.listAudit({ roomId: 'r1', limit: 20 });
     expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['room.say', 'room.mic_grant']));
     await Promise.all([agent.client.endAsync(true), facilitator.client.endAsync(true)]);
   });
@@ -122,7 +122,7 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     const note = JSON.stringify({ id: 'n3', type: 'say', room_id: 'r1', from: { kind: 'user', id: 'did:key:z6MkF' }, ts, payload: { text: 'note' } });
     await sb.broker.publish('rooms/r1/public', new TextEncoder().encode(note));
     await observer.until('rooms/r1/public', '"n3"');
-    expect((await sb.store.listMessages({ roomId: 'r1', limit: 200 })).messages.some((m) => m.messageId === 'o3')).toBe(false);
+    expect((await sb.store.rooms.listMessages({ roomId: 'r1', limit: 200 })).messages.some((m) => m.messageId === 'o3')).toBe(false);
     await observer.client.endAsync(true);
   });
 
@@ -143,7 +143,7 @@ describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
     sb = await startSwitchboard(loadConfig({ ...env, DEMO: '1' }));
     let heartbeats = 0;
     for (let i = 0; i < 200 && heartbeats === 0; i++) {
-      heartbeats = (await sb.store.listMessages({ roomId: 'demo', limit: 50 })).messages.filter((m) => m.topicKind === 'heartbeat').length;
+      heartbeats = (await sb.store.rooms.listMessages({ roomId: 'demo', limit: 50 })).messages.filter((m) => m.topicKind === 'heartbeat').length;
       if (heartbeats === 0) await new Promise((r) => setTimeout(r, 50));
     }
     expect(heartbeats).toBeGreaterThan(0);

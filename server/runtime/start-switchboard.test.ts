@@ -23,7 +23,7 @@ beforeAll(async () => {
   sb = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0' }));
   facilitatorCookie = await sessionCookie(sb.store, FACILITATOR, 'facilitator');
   observerCookie = await sessionCookie(sb.store, OBSERVER, 'observer');
-  await sb.store.putAgentCredential({ agentId: 'agent.researcher', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+  await sb.store.access.putAgentCredential({ agentId: 'agent.researcher', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
 });
 
 afterAll(async () => {
@@ -124,10 +124,10 @@ describe('/mqtt for consoles', () => {
         async (c) => (await c.client.endAsync(true), 'connected'),
         (e: Error) => e.message,
       );
-    await sb.store.putAgentCredential({ agentId: 'agent.temp', passwordHash: await hashPassword('right'), createdAt: Date.now() });
+    await sb.store.access.putAgentCredential({ agentId: 'agent.temp', passwordHash: await hashPassword('right'), createdAt: Date.now() });
     expect(await attempt('right')).toBe('connected');
     expect(await attempt('wrong')).toMatch(/Bad User Name or Password/);
-    await sb.store.removeAgentCredential('agent.temp');
+    await sb.store.access.removeAgentCredential('agent.temp');
     expect(await attempt('right')).toMatch(/Bad User Name or Password/);
   });
 

@@ -1,5 +1,6 @@
-// Argument checks every engine makes before it queries, so a bad page size, cursor or clock
-// fails the same way (RangeError) on SQLite and on PostgreSQL.
+// Argument checks made once, at the store's boundary (checked-parts.ts), before either engine
+// queries: a bad page size, cursor or clock fails the same way (RangeError) on SQLite and on
+// PostgreSQL, and no engine repeats them.
 
 export function checkLimit(limit: number, max: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new RangeError(`limit must be an integer from 1 to ${max}, got ${limit}`);
@@ -13,4 +14,11 @@ export function checkCursor(value: number | undefined, name: string): void {
 export function wholeSeconds(now: number): number {
   if (!Number.isFinite(now) || now < 0) throw new RangeError(`nowSeconds must be finite Unix seconds, got ${now}`);
   return Math.floor(now);
+}
+
+/** At most this many values in one of a message query's filter lists. */
+export const MAX_FILTER_VALUES = 100;
+
+export function checkFilterList(values: readonly unknown[] | undefined): void {
+  if ((values?.length ?? 0) > MAX_FILTER_VALUES) throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
 }

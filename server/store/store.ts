@@ -1,8 +1,10 @@
-// The storage contract. SQLite (embedded default, under DATA_DIR) and PostgreSQL (DATABASE_URL)
-// implement it and pass the very same suite (store-suite.ts). Every method is
-// async so either engine fits, and every method that decides something (spending a budget,
-// consuming a challenge, deciding a review item) is atomic inside the engine, never in memory,
-// so several server instances can share one database.
+// The storage contract: named parts (rooms, access, relay, negotiations, oacop, services), each
+// checked once at the boundary (checked-parts.ts). SQLite (embedded default, under DATA_DIR) and
+// PostgreSQL (DATABASE_URL) implement it and pass the very same suite (store-suite.ts). Every
+// method is async so either engine fits, and every method that decides something (spending a
+// budget, consuming a challenge, deciding a review item) is atomic inside the engine, so several
+// server instances can share one database.
+import type { SpendVerdict } from '@shared/aor/stored-grants';
 import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
@@ -101,9 +103,8 @@ export interface GrantRecord {
   readonly endReason: string | null;
 }
 
-export type SpendResult =
-  | { readonly ok: true; readonly spent: number; readonly remaining: number }
-  | { readonly ok: false; readonly reason: 'no_mic_grant' | 'mic_revoked' | 'mic_grant_expired' | 'message_limit_exceeded' };
+/** A spend's verdict, decided by shared/aor/stored-grants.ts on either engine. */
+export type SpendResult = SpendVerdict;
 
 export type ApprovalResult =
   | { readonly spend: Extract<SpendResult, { ok: true }>; readonly stored: StoredRoomMessage }
@@ -201,17 +202,8 @@ export interface ReviewItem {
   readonly reason: string | null;
 }
 
-export interface Store {
-  /** The Agora relay, its threads and the agent directory (relay-store.ts). */
-  readonly relay: RelayStore;
-  /** RFC 0002 negotiations and the transparency log (negotiation-store.ts). */
-  readonly negotiations: NegotiationStore;
-  /** OACoP's ledger, calendars and agents' own thread states (oacop-store.ts). */
-  readonly oacop: OacopStore;
-  /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
-  readonly services: ServiceRegistryStore;
-
-  // Rooms and their history.
+/** Rooms, their message history, mic grants and review items (`store.rooms`). */
+export interface RoomStore {
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
   getRoom(id: string): Promise<Room | undefined>;
   setModeration(roomId: string, mode: ModerationMode): Promise<void>;
@@ -266,8 +258,10 @@ export interface Store {
   approveReviewItem(id: number, by: string, at: number, nowSeconds: number, message: (item: ReviewItem) => NewRoomMessage): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined>;
   /** Moves a pending item to `status`; returns undefined when it was already decided. */
   decideReviewItem(id: number, status: 'approved' | 'rejected' | 'expired', by: string | null, reason: string | null, at: number): Promise<ReviewItem | undefined>;
+}
 
-  // Agent credentials.
+/** Agent credentials, operators, enrollment, login challenges, sessions and the audit log (`store.access`). */
+export interface AccessStore {
   putAgentCredential(credential: AgentCredential): Promise<void>;
   getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
   listAgentCredentials(): Promise<AgentCredential[]>;
@@ -302,6 +296,21 @@ export interface Store {
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first; the last id of a page is the `before` of the next. */
   listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]>;
+}
+
+export interface Store {
+  /** Rooms, their history, mic grants and review items (RoomStore above). */
+  readonly rooms: RoomStore;
+  /** Who may act: credentials, operators, sessions, and the audit log. */
+  readonly access: AccessStore;
+  /** The Agora relay, its threads and the agent directory (relay-store.ts). */
+  readonly relay: RelayStore;
+  /** RFC 0002 negotiations and the transparency log (negotiation-store.ts). */
+  readonly negotiations: NegotiationStore;
+  /** OACoP's ledger, calendars and agents' own thread states (oacop-store.ts). */
+  readonly oacop: OacopStore;
+  /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
+  readonly services: ServiceRegistryStore;
 
   close(): Promise<void>;
 }

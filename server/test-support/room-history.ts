@@ -6,7 +6,7 @@ export async function allMessages(store: Store, roomId: string): Promise<StoredR
   // Forward from the start: without `after` a page is the newest one.
   let cursor = 0;
   for (;;) {
-    const page = await store.listMessages({ roomId, limit: 5_000, after: cursor });
+    const page = await store.rooms.listMessages({ roomId, limit: 5_000, after: cursor });
     out.push(...page.messages);
     if (!page.hasMore) return out;
     cursor = page.messages.at(-1)?.cursor ?? cursor;

@@ -4,8 +4,8 @@ import { SESSION_COOKIE } from '../http/session';
 import type { OperatorRole, Store } from '../store/store';
 
 export async function sessionCookie(store: Store, did: string, role: OperatorRole, now = Date.now()): Promise<string> {
-  await store.putOperator({ did, role, createdAt: now });
+  await store.access.putOperator({ did, role, createdAt: now });
   const token = randomToken();
-  await store.createSession(tokenHash(token), { did, role, expiresAt: now + 3_600_000 });
+  await store.access.createSession(tokenHash(token), { did, role, expiresAt: now + 3_600_000 });
   return `${SESSION_COOKIE}=${token}`;
 }

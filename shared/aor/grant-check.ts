@@ -15,43 +15,65 @@ export interface GrantUse {
   readonly now: number;
 }
 
+/** What the order of refusals reads from a grant: the core's record or a store's row alike. */
+export interface GrantStanding {
+  readonly expiresAt: number;
+  readonly revoked: boolean;
+  readonly spent: number;
+  readonly maxMessages: number;
+  /** Absent: no message type is being checked (a store's spend; the type was checked on arrival). */
+  readonly typeAllowed?: boolean;
+}
+
 /**
- * Whether `grant` lets one more message of `messageType` through at `now`, without spending.
- * Order of the checks (each one's reason is reported, the first that fails wins): no grant;
- * expired (before revoked, since the sweeper ends expired grants with a revoke and the agent
- * should learn the real cause); revoked; message type; budget.
+ * The first of AOR §7's checks that `grant` fails at `now`, or undefined when one more message
+ * goes through. Order: no grant; expired (before revoked, since the sweeper ends expired grants
+ * with a revoke and the agent should learn the real cause); revoked; message type; budget.
  */
-export function checkGrant(grant: GrantRecord | undefined, use: GrantUse): Result<GrantRecord, GrantError> {
-  const now = wholeSeconds(use.now);
-  if (!grant) return fail(RejectReason.noMicGrant, 'No mic grant for this agent and task in this room.');
+export function grantRefusal(grant: GrantStanding | undefined, now: number): GrantRejectReason | undefined {
+  const second = wholeSeconds(now);
+  if (!grant) return RejectReason.noMicGrant;
   // §7 "current time ≤ expires_at": live through the whole second expires_at.
-  if (now > grant.expiresAt) {
-    return fail(RejectReason.micGrantExpired, `Mic grant ${grant.grantId} expired at ${grant.expiresAt}.`, {
-      grantId: grant.grantId,
-      expiresAt: grant.expiresAt,
-    });
-  }
-  if (grant.revoked) {
-    const why = grant.revoked.reason === undefined ? '' : ` (${grant.revoked.reason})`;
-    return fail(RejectReason.micRevoked, `Mic grant ${grant.grantId} was revoked${why}.`, {
-      grantId: grant.grantId,
-      revokeId: grant.revoked.revokeId,
-    });
-  }
-  if (!grant.allowedMessageTypes.includes(use.messageType)) {
-    return fail(RejectReason.messageTypeNotAllowed, `Mic grant ${grant.grantId} does not allow ${use.messageType}.`, {
-      grantId: grant.grantId,
-      allowed: grant.allowedMessageTypes,
-    });
-  }
+  if (second > grant.expiresAt) return RejectReason.micGrantExpired;
+  if (grant.revoked) return RejectReason.micRevoked;
+  if (grant.typeAllowed === false) return RejectReason.messageTypeNotAllowed;
   // §7 "message count ≤ max_messages", counting this message.
-  if (grant.spent >= grant.maxMessages) {
-    return fail(RejectReason.messageLimitExceeded, `Mic grant ${grant.grantId} has used all ${grant.maxMessages} messages.`, {
-      grantId: grant.grantId,
-      maxMessages: grant.maxMessages,
-    });
+  if (grant.spent >= grant.maxMessages) return RejectReason.messageLimitExceeded;
+  return undefined;
+}
+
+/** Whether `grant` lets one more message of `messageType` through at `now`, without spending (grantRefusal's order). */
+export function checkGrant(grant: GrantRecord | undefined, use: GrantUse): Result<GrantRecord, GrantError> {
+  if (!grant) return fail(RejectReason.noMicGrant, 'No mic grant for this agent and task in this room.');
+  const standing: GrantStanding = {
+    expiresAt: grant.expiresAt,
+    revoked: grant.revoked !== undefined,
+    spent: grant.spent,
+    maxMessages: grant.maxMessages,
+    typeAllowed: grant.allowedMessageTypes.includes(use.messageType),
+  };
+  const { grantId } = grant;
+  switch (grantRefusal(standing, use.now)) {
+    case RejectReason.micGrantExpired:
+      return fail(RejectReason.micGrantExpired, `Mic grant ${grantId} expired at ${grant.expiresAt}.`, { grantId, expiresAt: grant.expiresAt });
+    case RejectReason.micRevoked: {
+      const why = grant.revoked?.reason === undefined ? '' : ` (${grant.revoked.reason})`;
+      return fail(RejectReason.micRevoked, `Mic grant ${grantId} was revoked${why}.`, { grantId, revokeId: grant.revoked?.revokeId });
+    }
+    case RejectReason.messageTypeNotAllowed:
+      return fail(RejectReason.messageTypeNotAllowed, `Mic grant ${grantId} does not allow ${use.messageType}.`, {
+        grantId,
+        allowed: grant.allowedMessageTypes,
+      });
+    case RejectReason.messageLimitExceeded:
+      return fail(RejectReason.messageLimitExceeded, `Mic grant ${grantId} has used all ${grant.maxMessages} messages.`, {
+        grantId,
+        maxMessages: grant.maxMessages,
+      });
+    default:
+      // Undefined: the message goes through (a grant in hand is never "no grant").
+      return ok(grant);
   }
-  return ok(grant);
 }
 
 export interface SpentGrant {

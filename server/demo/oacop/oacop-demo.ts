@@ -61,7 +61,7 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
   // Seeded DIDs with a fixed credit: the demo's burns cost something, and the same on every run.
   await creditDemoAgents(options.store.oacop, [...demoDids], options.now());
   // The web of trust (§6.2): the other demo agents and this console's enrolled operators.
-  const trusts = async (did: Did) => demoDids.has(did) || (await options.store.getOperator(did)) !== undefined;
+  const trusts = async (did: Did) => demoDids.has(did) || (await options.store.access.getOperator(did)) !== undefined;
 
   const agents = DEMO_CALENDARS.map((profile, i) => {
     const client = clients[i]!;

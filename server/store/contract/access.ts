@@ -8,40 +8,40 @@ import { T0 } from './fixtures';
 export function describeAccessContract(store: () => Store): void {
   describe('agent credentials', () => {
     it('puts, replaces, lists in id order and removes credentials', async () => {
-      await store().putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
-      await store().putAgentCredential({ agentId: 'alpha', passwordHash: 'scrypt$b', createdAt: T0 });
-      expect(await store().getAgentCredential('zeta')).toEqual({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
-      await store().putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$c', createdAt: T0 + 1 });
-      expect((await store().getAgentCredential('zeta'))?.passwordHash).toBe('scrypt$c');
-      expect((await store().listAgentCredentials()).map((c) => c.agentId)).toEqual(['alpha', 'zeta']);
-      expect(await store().removeAgentCredential('zeta')).toBe(true);
-      expect(await store().removeAgentCredential('zeta')).toBe(false);
-      expect(await store().getAgentCredential('zeta')).toBeUndefined();
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+      await store().access.putAgentCredential({ agentId: 'alpha', passwordHash: 'scrypt$b', createdAt: T0 });
+      expect(await store().access.getAgentCredential('zeta')).toEqual({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$c', createdAt: T0 + 1 });
+      expect((await store().access.getAgentCredential('zeta'))?.passwordHash).toBe('scrypt$c');
+      expect((await store().access.listAgentCredentials()).map((c) => c.agentId)).toEqual(['alpha', 'zeta']);
+      expect(await store().access.removeAgentCredential('zeta')).toBe(true);
+      expect(await store().access.removeAgentCredential('zeta')).toBe(false);
+      expect(await store().access.getAgentCredential('zeta')).toBeUndefined();
     });
   });
 
   describe('operators and enrollment', () => {
     it('puts operators; a second put changes the role and keeps createdAt', async () => {
-      await store().putOperator({ did: 'did:key:zB', role: 'observer', createdAt: T0 + 1 });
-      await store().putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
-      await store().putOperator({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 99 });
-      expect(await store().getOperator('did:key:zB')).toEqual({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 1 });
-      expect(await store().getOperator('did:key:zNobody')).toBeUndefined();
-      expect((await store().listOperators()).map((o) => o.did)).toEqual(['did:key:zA', 'did:key:zB']);
+      await store().access.putOperator({ did: 'did:key:zB', role: 'observer', createdAt: T0 + 1 });
+      await store().access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
+      await store().access.putOperator({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 99 });
+      expect(await store().access.getOperator('did:key:zB')).toEqual({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 1 });
+      expect(await store().access.getOperator('did:key:zNobody')).toBeUndefined();
+      expect((await store().access.listOperators()).map((o) => o.did)).toEqual(['did:key:zA', 'did:key:zB']);
     });
 
     it('consumes an enrollment token once, and never after it expired', async () => {
-      await store().createEnrollment('hash-1', 'observer', T0 + 1000);
-      await store().createEnrollment('hash-2', 'facilitator', T0 + 1000);
-      expect(await store().consumeEnrollment('hash-1', T0)).toBe('observer');
-      expect(await store().consumeEnrollment('hash-1', T0)).toBeUndefined();
-      expect(await store().consumeEnrollment('unknown', T0)).toBeUndefined();
-      expect(await store().consumeEnrollment('hash-2', T0 + 1000)).toBeUndefined();
+      await store().access.createEnrollment('hash-1', 'observer', T0 + 1000);
+      await store().access.createEnrollment('hash-2', 'facilitator', T0 + 1000);
+      expect(await store().access.consumeEnrollment('hash-1', T0)).toBe('observer');
+      expect(await store().access.consumeEnrollment('hash-1', T0)).toBeUndefined();
+      expect(await store().access.consumeEnrollment('unknown', T0)).toBeUndefined();
+      expect(await store().access.consumeEnrollment('hash-2', T0 + 1000)).toBeUndefined();
     });
 
     it('hands an enrollment token to exactly one of many concurrent consumers', async () => {
-      await store().createEnrollment('hash-1', 'facilitator', T0 + 1000);
-      const results = await Promise.all(Array.from({ length: 20 }, () => store().consumeEnrollment('hash-1', T0)));
+      await store().access.createEnrollment('hash-1', 'facilitator', T0 + 1000);
+      const results = await Promise.all(Array.from({ length: 20 }, () => store().access.consumeEnrollment('hash-1', T0)));
       expect(results.filter((r) => r === 'facilitator')).toHaveLength(1);
       expect(results.filter((r) => r === undefined)).toHaveLength(19);
     });
@@ -49,44 +49,44 @@ export function describeAccessContract(store: () => Store): void {
 
   describe('login challenges', () => {
     it('consumes a live challenge once, returning its expiry', async () => {
-      await store().createChallenge('nonce-1', T0 + 60_000);
-      expect(await store().consumeChallenge('nonce-1', T0)).toBe(T0 + 60_000);
-      expect(await store().consumeChallenge('nonce-1', T0)).toBeUndefined();
-      expect(await store().consumeChallenge('never-issued', T0)).toBeUndefined();
+      await store().access.createChallenge('nonce-1', T0 + 60_000);
+      expect(await store().access.consumeChallenge('nonce-1', T0)).toBe(T0 + 60_000);
+      expect(await store().access.consumeChallenge('nonce-1', T0)).toBeUndefined();
+      expect(await store().access.consumeChallenge('never-issued', T0)).toBeUndefined();
     });
 
     it('refuses an expired challenge', async () => {
-      await store().createChallenge('nonce-1', T0 + 60_000);
-      expect(await store().consumeChallenge('nonce-1', T0 + 60_000)).toBeUndefined();
+      await store().access.createChallenge('nonce-1', T0 + 60_000);
+      expect(await store().access.consumeChallenge('nonce-1', T0 + 60_000)).toBeUndefined();
     });
 
     it('hands a challenge to exactly one of many concurrent consumers', async () => {
-      await store().createChallenge('nonce-1', T0 + 60_000);
-      const results = await Promise.all(Array.from({ length: 20 }, () => store().consumeChallenge('nonce-1', T0)));
+      await store().access.createChallenge('nonce-1', T0 + 60_000);
+      const results = await Promise.all(Array.from({ length: 20 }, () => store().access.consumeChallenge('nonce-1', T0)));
       expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     });
   });
 
   describe('sessions', () => {
     beforeEach(async () => {
-      await store().putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
+      await store().access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
     });
 
     it('finds a session until it expires, and not after delete', async () => {
-      await store().createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
-      expect(await store().getSession('token-hash', T0)).toEqual({ did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
-      expect(await store().getSession('token-hash', T0 + 999)).toBeDefined();
-      expect(await store().getSession('token-hash', T0 + 1000)).toBeUndefined();
-      expect(await store().getSession('other-hash', T0)).toBeUndefined();
-      await store().deleteSession('token-hash');
-      expect(await store().getSession('token-hash', T0)).toBeUndefined();
-      await store().deleteSession('token-hash'); // deleting twice is harmless
+      await store().access.createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+      expect(await store().access.getSession('token-hash', T0)).toEqual({ did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+      expect(await store().access.getSession('token-hash', T0 + 999)).toBeDefined();
+      expect(await store().access.getSession('token-hash', T0 + 1000)).toBeUndefined();
+      expect(await store().access.getSession('other-hash', T0)).toBeUndefined();
+      await store().access.deleteSession('token-hash');
+      expect(await store().access.getSession('token-hash', T0)).toBeUndefined();
+      await store().access.deleteSession('token-hash'); // deleting twice is harmless
     });
 
     it("reports the operator's current role, so a role change applies to open sessions", async () => {
-      await store().createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
-      await store().putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0 });
-      expect((await store().getSession('token-hash', T0))?.role).toBe('observer');
+      await store().access.createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+      await store().access.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0 });
+      expect((await store().access.getSession('token-hash', T0))?.role).toBe('observer');
     });
   });
 }

@@ -24,7 +24,7 @@ export function message(roomId: string, n: number, overrides: Partial<NewRoomMes
 
 export const cursors = (messages: readonly StoredRoomMessage[]) => messages.map((m) => m.cursor);
 
-export function grant(overrides: Partial<Parameters<Store['putGrant']>[0]> = {}): Parameters<Store['putGrant']>[0] {
+export function grant(overrides: Partial<Parameters<Store['rooms']['putGrant']>[0]> = {}): Parameters<Store['rooms']['putGrant']>[0] {
   return {
     roomId: 'r1',
     agentId: 'agent-a',

@@ -8,10 +8,7 @@ import { fail, ok, type Result } from '@shared/errors';
 import type { LogEntry, LogHead } from '@shared/negotiation/transparency-log';
 import type { LogPage, NegotiationFilter, NegotiationRecord, NegotiationSave, NegotiationStore, SaveOutcome } from '../negotiation-store';
 import { inTransaction } from './pg-pool';
-import { checkLimit } from '../arguments';
 import { toEntry, toRecord, type LogRow, type NegotiationRow } from '../rows/negotiation-rows';
-
-const MAX_PAGE = 10_000;
 
 /** Serializes appends to the log across every instance sharing the database ("SWLOG"). */
 const LOG_LOCK_KEY = 0x53_574c_4f47;
@@ -66,7 +63,6 @@ export class PgNegotiationStore implements NegotiationStore {
   }
 
   async list(filter: NegotiationFilter): Promise<NegotiationRecord[]> {
-    checkLimit(filter.limit, 500);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
@@ -124,7 +120,6 @@ export class PgNegotiationStore implements NegotiationStore {
   }
 
   async listDue(now: number, limit: number): Promise<NegotiationRecord[]> {
-    checkLimit(limit, 1000);
     const { rows } = await this.#pool.query<NegotiationRow>('SELECT * FROM negotiations WHERE deadline_at < $1 ORDER BY deadline_at LIMIT $2', [now, limit]);
     return rows.map(toRecord);
   }
@@ -134,7 +129,6 @@ export class PgNegotiationStore implements NegotiationStore {
   }
 
   async logPage(from: number, limit: number): Promise<LogPage> {
-    checkLimit(limit, MAX_PAGE);
     // One snapshot for the page and the head (REPEATABLE READ, read only).
     return this.#snapshot(async (client) => {
       const entries = (await client.query<LogRow>('SELECT * FROM negotiation_log WHERE log_index >= $1 ORDER BY log_index LIMIT $2', [from, limit])).rows.map(toEntry);

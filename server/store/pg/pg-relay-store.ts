@@ -24,10 +24,7 @@ import type { PgChannelListener } from './pg-channel-listener';
 import { headPayload, pgHeadListener, RELAY_HEAD_CHANNEL } from './pg-head-listener';
 import { GroupCommit, NothingWritten } from './pg-group-commit';
 import { inTransaction } from './pg-pool';
-import { checkLimit } from '../arguments';
 import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
-
-const MAX_PAGE = 1000;
 
 type Existing = { outcome: 'duplicate'; envelope: StoredRelayEnvelope } | { outcome: 'id_conflict' };
 
@@ -55,7 +52,6 @@ export class PgRelayStore implements RelayStore {
   }
 
   async appendEvent(envelope: NewRelayEnvelope, decide: ThreadDecision): Promise<AppendOutcome> {
-    if (envelope.kind !== 'event') throw new TypeError('appendEvent takes envelopes of kind "event"');
     // Replayable: the decision is pure (ThreadDecision), so running it again after a rollback is invisible.
     return this.#appends.submit((client) => this.#appendRows(client, envelope, decide), { replayable: true });
   }
@@ -93,7 +89,6 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listEvents(query: RelayEventQuery): Promise<RelayEventPage> {
-    checkLimit(query.limit, MAX_PAGE);
     const params: unknown[] = [];
     const where = ["kind = 'event'"];
     const add = (clause: string, value: string | number | undefined) => {
@@ -120,7 +115,6 @@ export class PgRelayStore implements RelayStore {
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
-    checkLimit(limit, MAX_PAGE);
     const { rows } = await this.#pool.query<EnvelopeRow>(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = $1 ORDER BY seq LIMIT $2`, [threadId, limit]);
     return rows.map(toEnvelope);
   }
@@ -140,7 +134,6 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
-    checkLimit(filter.limit, MAX_PAGE);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.party !== undefined) where.push(`parties LIKE $${params.push(`% ${filter.party.replace(/[\\%_]/g, (c) => `\\${c}`)} %`)} ESCAPE '\\'`);
@@ -153,7 +146,6 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
-    checkLimit(limit, MAX_PAGE);
     const { rows } = await this.#pool.query<ThreadRow>('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < $1 ORDER BY deadline_at LIMIT $2', [now, limit]);
     return rows.map(toThread);
   }
@@ -169,7 +161,6 @@ export class PgRelayStore implements RelayStore {
   }
 
   async register(envelope: NewRelayEnvelope, r: DirectoryRecord): Promise<RegisterOutcome> {
-    if (envelope.kind !== 'registration') throw new TypeError('register takes envelopes of kind "registration"');
     return inTransaction(this.#pool, async (client): Promise<RegisterOutcome> => {
       await client.query(LOCK_SEQ);
       const existing = await this.#existing(client, envelope);

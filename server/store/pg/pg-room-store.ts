@@ -5,6 +5,9 @@
 // history (a message, an approval) runs through one GroupCommit: cursor counter first, then the
 // review item, grant and room rows; a transaction that does not append holds one row at most.
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { RejectReason } from '@shared/aor/reject-reasons';
+import { grantPut, spendRefusal } from '@shared/aor/stored-grants';
+import { wholeSeconds } from '@shared/aor/time';
 import { CodedError } from '@shared/errors';
 import {
   isStored,
@@ -20,12 +23,12 @@ import {
   type NewRoomMessage,
   type ReviewItem,
   type Room,
+  type RoomStore,
   type RoomSummary,
   type SpendResult,
   type StoredRoomMessage,
 } from '../store';
 import { GroupCommit } from './pg-group-commit';
-import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, RETENTION_BATCH, retentionCutoff, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 
 /** A pool or one connection inside a transaction. */
@@ -33,13 +36,10 @@ interface Db {
   query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
 }
 
-const MAX_PAGE = 10_000;
-const MAX_FILTER_VALUES = 100;
-
 /** Every transaction that appends to history takes the cursor counter first (pg-group-commit.ts). */
 const LOCK_CURSOR = `SELECT value FROM store_counters WHERE name = 'room_message_cursor' FOR UPDATE`;
 
-export class PgRoomStore {
+export class PgRoomStore implements RoomStore {
   readonly #pool: Pool;
   readonly #history: GroupCommit<unknown>;
 
@@ -135,14 +135,6 @@ export class PgRoomStore {
   }
 
   async listMessages(query: MessageQuery): Promise<MessagePage> {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
-      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${query.limit}`);
-    }
-    checkCursor(query.before, 'before');
-    checkCursor(query.after, 'after');
-    if ((query.types?.length ?? 0) > MAX_FILTER_VALUES || (query.topicKinds?.length ?? 0) > MAX_FILTER_VALUES) {
-      throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
-    }
     const params: unknown[] = [];
     const param = (value: unknown) => `$${params.push(value)}`;
     const where = [`room_id = ${param(query.roomId)}`];
@@ -171,19 +163,32 @@ export class PgRoomStore {
   // Mic grants.
 
   async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
-    // A different, not older grant message replaces the grant in force with a fresh budget; a
-    // redelivery or an older grant changes nothing (docs/decisions-server.md, as for SQLite).
-    await this.#pool.query(
-      `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (room_id, agent_id, task_id) DO UPDATE SET
-         max_messages = excluded.max_messages, allowed_types = excluded.allowed_types, expires_at = excluded.expires_at,
-         granted_at = excluded.granted_at, grant_message_id = excluded.grant_message_id,
-         spent = 0, ended_at = NULL, end_reason = NULL
-       WHERE mic_grants.grant_message_id <> excluded.grant_message_id AND excluded.granted_at >= mic_grants.granted_at`,
-      [grant.roomId, grant.agentId, grant.taskId, grant.maxMessages, JSON.stringify(grant.allowedTypes), grant.expiresAt, grant.grantedAt, grant.grantMessageId],
-    );
-    return (await this.getGrant(grant.roomId, grant.agentId, grant.taskId)) as GrantRecord;
+    // grantPut decides on the row read (decisions-server.md §1); the write changes the row only
+    // while it is still that row, else the put is decided again on the row that replaced it.
+    const key = [grant.roomId, grant.agentId, grant.taskId];
+    const terms = [grant.maxMessages, JSON.stringify(grant.allowedTypes), grant.expiresAt, grant.grantedAt, grant.grantMessageId];
+    for (;;) {
+      const current = await grantRow(this.#pool, grant.roomId, grant.agentId, grant.taskId);
+      let written: QueryResult<GrantRow>;
+      switch (grantPut(current, grant)) {
+        case 'keep':
+          return current!;
+        case 'insert':
+          written = await this.#pool.query<GrantRow>(
+            `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (room_id, agent_id, task_id) DO NOTHING RETURNING *`,
+            [...key, ...terms],
+          );
+          break;
+        case 'replace':
+          written = await this.#pool.query<GrantRow>(
+            `UPDATE mic_grants SET max_messages = $4, allowed_types = $5, expires_at = $6, granted_at = $7, grant_message_id = $8, spent = 0, ended_at = NULL, end_reason = NULL
+             WHERE room_id = $1 AND agent_id = $2 AND task_id = $3 AND grant_message_id = $9 RETURNING *`,
+            [...key, ...terms, current!.grantMessageId],
+          );
+      }
+      if (written.rows[0]) return toGrant(written.rows[0]);
+    }
   }
 
   async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
@@ -269,7 +274,7 @@ export class PgRoomStore {
   async listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
     const { rows } = await this.#pool.query<GrantRow>(
       'SELECT * FROM mic_grants WHERE ended_at IS NULL AND expires_at < $1 ORDER BY room_id, agent_id, task_id',
-      [wholeSeconds(nowSeconds)],
+      [nowSeconds],
     );
     return rows.map(toGrant);
   }
@@ -328,7 +333,6 @@ async function appendRow(client: PoolClient, m: NewRoomMessage): Promise<number>
   return rows[0]!.cursor;
 }
 
-/** The verdict is the UPDATE itself: it changes a row only while the grant is live and has budget. */
 async function roomRow(db: Db, id: string): Promise<Room | undefined> {
   const row = (await db.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [id])).rows[0];
   return row && toRoom(row);
@@ -347,6 +351,11 @@ async function insertReviewItem(db: Db, item: NewReviewItem): Promise<ReviewItem
   return toReview(rows[0]!);
 }
 
+/**
+ * The verdict is the UPDATE itself, which several instances need (decisions-server.md §2): it
+ * changes the row only while the grant is not ended, in time and has budget, the SQL form of
+ * shared/aor/stored-grants.ts's decideSpend.
+ */
 async function spendRow(db: Db, roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
   const now = wholeSeconds(nowSeconds);
   const spent = (
@@ -358,16 +367,8 @@ async function spendRow(db: Db, roomId: string, agentId: string, taskId: string,
     )
   ).rows[0];
   if (spent) return { ok: true, spent: spent.spent, remaining: spent.max_messages - spent.spent };
-  // Refused: read the row only to name the reason, in the order shared/aor/grant-check.ts uses.
-  const row = (
-    await db.query<{ expires_at: number; ended_at: number | null; end_reason: string | null }>(
-      'SELECT expires_at, ended_at, end_reason FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3',
-      [roomId, agentId, taskId],
-    )
-  ).rows[0];
-  if (!row) return { ok: false, reason: 'no_mic_grant' };
-  if (now > row.expires_at) return { ok: false, reason: 'mic_grant_expired' };
-  // A grant the gateway ended because its budget ran out still reports the budget.
-  if (row.ended_at !== null && row.end_reason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
-  return { ok: false, reason: 'message_limit_exceeded' };
+  // Refused: the row is read only to name the reason, as the shared rule names it. A row that
+  // looks spendable by then was replaced after the UPDATE; this spend still met a spent budget.
+  const reason = spendRefusal(await grantRow(db, roomId, agentId, taskId), now);
+  return { ok: false, reason: reason ?? RejectReason.messageLimitExceeded };
 }

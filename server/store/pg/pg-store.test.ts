@@ -115,7 +115,7 @@ describe('PostgreSQL store', () => {
     // The listener reports the head once it is connected: wait for that, then append.
     let connected: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => (connected = resolve));
-    const stop = b.relay.watchHead((head) => {
+    const stop = b.relay.watchHead!((head) => {
       heads.push(head);
       if (heads.length === 1) connected();
       else woke(head);
@@ -134,7 +134,7 @@ describe('PostgreSQL store', () => {
     const heads: number[] = [];
     const waiters: { atLeast: number; resolve: () => void }[] = [];
     const reached = (atLeast: number) => new Promise<void>((resolve) => waiters.push({ atLeast, resolve }));
-    const stop = b.relay.watchHead((head) => {
+    const stop = b.relay.watchHead!((head) => {
       heads.push(head);
       for (const w of waiters) if (head >= w.atLeast) w.resolve();
     });
@@ -166,8 +166,8 @@ describe('PostgreSQL store', () => {
     const both = Promise.all([new Promise<void>((r) => (readyA = r)), new Promise<void>((r) => (readyB = r))]);
     let bSawSecond: () => void = () => undefined;
     const secondSeen = new Promise<void>((r) => (bSawSecond = r));
-    const stopA = a.relay.watchHead((h) => (seenByA.push(h), readyA()));
-    const stopB = b.relay.watchHead((h) => {
+    const stopA = a.relay.watchHead!((h) => (seenByA.push(h), readyA()));
+    const stopB = b.relay.watchHead!((h) => {
       seenByB.push(h);
       readyB();
       if (seenByB.length === 3) bSawSecond();
@@ -200,9 +200,9 @@ describe('PostgreSQL store', () => {
       payload: Uint8Array.of(n),
       receivedAt: T0 + n,
     });
-    const cursors = (await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? a : b).appendMessage(message(n))))).map((m) => m.cursor);
+    const cursors = (await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? a : b).rooms.appendMessage(message(n))))).map((m) => m.cursor);
     expect(cursors.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    expect((await a.listRooms())[0]).toMatchObject({ id: 'r', messageCount: 40 });
+    expect((await a.rooms.listRooms())[0]).toMatchObject({ id: 'r', messageCount: 40 });
   });
 
   it('a reader following the head sees seqs and cursors become visible in order, never a gap', async () => {
@@ -220,7 +220,7 @@ describe('PostgreSQL store', () => {
           if (e.seq !== lastSeq + 1) gaps.push(`seq ${e.seq} after ${lastSeq}`);
           lastSeq = e.seq;
         }
-        const history = await reader.listMessages({ roomId: 'follow', after: lastCursor, limit: 1000 });
+        const history = await reader.rooms.listMessages({ roomId: 'follow', after: lastCursor, limit: 1000 });
         for (const m of history.messages) {
           if (m.cursor !== lastCursor + 1) gaps.push(`cursor ${m.cursor} after ${lastCursor}`);
           lastCursor = m.cursor;
@@ -247,7 +247,7 @@ describe('PostgreSQL store', () => {
           Array.from({ length: 20 }, (_, i) => {
             const n = wave * 20 + i;
             const through = i % 2 ? a : b;
-            return i % 4 < 2 ? through.relay.appendEvent(envelope(`f${n}`), open) : through.appendMessage(message(n));
+            return i % 4 < 2 ? through.relay.appendEvent(envelope(`f${n}`), open) : through.rooms.appendMessage(message(n));
           }),
         );
       }
@@ -274,20 +274,20 @@ describe('PostgreSQL store', () => {
       receivedAt: T0 + n,
     });
     // Submitted in one turn, so they share a transaction; PostgreSQL text refuses U+0000.
-    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => s.appendMessage(message(n, n === 3 ? 'bad\u0000' : 'chat'))));
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => s.rooms.appendMessage(message(n, n === 3 ? 'bad\u0000' : 'chat'))));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
-    const { messages } = await s.listMessages({ roomId: 'g', limit: 100 });
+    const { messages } = await s.rooms.listMessages({ roomId: 'g', limit: 100 });
     expect(messages.map((m) => m.messageId)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6', 'm7']);
     expect(messages.map((m) => m.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect((await s.listRooms())[0]).toMatchObject({ id: 'g', messageCount: 7 });
+    expect((await s.rooms.listRooms())[0]).toMatchObject({ id: 'g', messageCount: 7 });
   });
 
   it('never exceeds a budget spent through two stores (two instances) at once', async () => {
     await db.reset();
     const [a, b] = [await store(), await store()];
-    await a.putGrant({ roomId: 'r', agentId: 'ag', taskId: 't', maxMessages: 7, allowedTypes: ['chat'], expiresAt: 2_000_000_000, grantedAt: 1, grantMessageId: 'g' });
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).spendGrant('r', 'ag', 't', 1_800_000_000)));
+    await a.rooms.putGrant({ roomId: 'r', agentId: 'ag', taskId: 't', maxMessages: 7, allowedTypes: ['chat'], expiresAt: 2_000_000_000, grantedAt: 1, grantMessageId: 'g' });
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).rooms.spendGrant('r', 'ag', 't', 1_800_000_000)));
     expect(results.filter((r) => r.ok)).toHaveLength(7);
-    expect((await b.getGrant('r', 'ag', 't'))?.spent).toBe(7);
+    expect((await b.rooms.getGrant('r', 'ag', 't'))?.spent).toBe(7);
   });
 });

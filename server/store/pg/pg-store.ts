@@ -1,10 +1,15 @@
 // The PostgreSQL store (DATABASE_URL): the Store contract over one connection pool, each part in
-// its own file (rooms and grants, access, relay, negotiations, OACoP, external services) so a new part is one more file beside them.
+// its own file (rooms and grants, access, relay, negotiations, OACoP, external services) so a new
+// part is one more file beside them, all behind the one argument check (checked-parts.ts).
 // Several server instances may share the database: every decision is a conditional statement or
 // a transaction holding the row it decides on (server/store/README.md).
 import type { Pool } from 'pg';
-import { ComposedStore } from '../composed-store';
-import type { Store } from '../store';
+import { checkedParts } from '../checked-parts';
+import type { NegotiationStore } from '../negotiation-store';
+import type { OacopStore } from '../oacop-store';
+import type { RelayStore } from '../relay-store';
+import type { ServiceRegistryStore } from '../service-registry-store';
+import type { AccessStore, RoomStore, Store } from '../store';
 import { PgAccessStore } from './pg-access-store';
 import { PgNegotiationStore } from './pg-negotiation-store';
 import { PgOacopStore } from './pg-oacop-store';
@@ -21,37 +26,45 @@ export interface PgStoreOptions {
   readonly maxConnections?: number;
 }
 
-export class PgStore extends ComposedStore implements Store {
-  readonly relay: PgRelayStore;
-  readonly negotiations: PgNegotiationStore;
-  readonly oacop: PgOacopStore;
-  readonly services: PgServiceRegistryStore;
+export class PgStore implements Store {
+  readonly rooms: RoomStore;
+  readonly access: AccessStore;
+  readonly relay: RelayStore;
+  readonly negotiations: NegotiationStore;
+  readonly oacop: OacopStore;
+  readonly services: ServiceRegistryStore;
   readonly #pool: Pool;
-  readonly #access: PgAccessStore;
+  /** The parts holding LISTEN connections, closed before the pool. */
+  readonly #listening: readonly { close(): void }[];
   #closed = false;
 
   /** Use openPgStore: the schema must be migrated before the first query. */
   constructor(pool: Pool, url: string) {
     const access = new PgAccessStore(pool, url);
-    super(new PgRoomStore(pool), access);
-    this.#access = access;
+    const relay = new PgRelayStore(pool, url);
     this.#pool = pool;
-    this.relay = new PgRelayStore(pool, url);
-    this.negotiations = new PgNegotiationStore(pool);
-    this.oacop = new PgOacopStore(pool);
-    this.services = new PgServiceRegistryStore(pool);
-  }
-
-  /** Credentials, operators and sessions changed by other processes (pg-access-listener.ts). */
-  watchAccessChanges(listener: () => void): () => void {
-    return this.#access.watchAccessChanges(listener);
+    this.#listening = [relay, access];
+    ({
+      rooms: this.rooms,
+      access: this.access,
+      relay: this.relay,
+      negotiations: this.negotiations,
+      oacop: this.oacop,
+      services: this.services,
+    } = checkedParts({
+      rooms: new PgRoomStore(pool),
+      access,
+      relay,
+      negotiations: new PgNegotiationStore(pool),
+      oacop: new PgOacopStore(pool),
+      services: new PgServiceRegistryStore(pool),
+    }));
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.relay.close();
-    this.#access.close();
+    for (const part of this.#listening) part.close();
     await this.#pool.end();
   }
 }

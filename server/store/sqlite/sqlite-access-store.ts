@@ -2,18 +2,39 @@
 // sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: only
 // one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
 import type Database from 'better-sqlite3';
-import { checkCursor } from '../arguments';
 import { toAudit, type AuditRow } from '../rows/room-rows';
-import type { AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
+import type { AccessStore, AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
+import { watchDataVersion } from './data-version-watch';
 import { statementCache } from './statement-cache';
 
-const MAX_PAGE = 10_000;
-
-export class SqliteAccessStore {
+export class SqliteAccessStore implements AccessStore {
+  readonly #db: Database.Database;
   readonly #sql: (text: string) => Database.Statement;
+  /** A private in-memory database has no other connection to watch. */
+  readonly #inMemory: boolean;
+  readonly #watches = new Set<() => void>();
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, inMemory: boolean) {
+    this.#db = db;
     this.#sql = statementCache(db, 100);
+    this.#inMemory = inMemory;
+  }
+
+  /** Another connection's commit, seen through PRAGMA data_version (data-version-watch.ts). */
+  watchAccessChanges(listener: () => void): () => void {
+    if (this.#inMemory) return () => undefined;
+    const stopWatch = watchDataVersion(this.#db, listener);
+    const stop = () => {
+      stopWatch();
+      this.#watches.delete(stop);
+    };
+    this.#watches.add(stop);
+    return stop;
+  }
+
+  /** Stops the watches before the file closes. */
+  close(): void {
+    for (const stop of [...this.#watches]) stop();
   }
 
   // Agent credentials.
@@ -115,10 +136,6 @@ export class SqliteAccessStore {
 
   /** Newest first; pass the last id of a page as `before` for the next one. */
   async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
-    if (!Number.isInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_PAGE) {
-      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${filter.limit}`);
-    }
-    checkCursor(filter.before, 'before');
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.roomId !== undefined) {

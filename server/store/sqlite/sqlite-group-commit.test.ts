@@ -70,14 +70,14 @@ describe('SqliteGroupCommit', () => {
     const server = new SqliteStore({ file });
     const cli = new SqliteStore({ file, busyTimeoutMs: 50 });
     try {
-      await server.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
+      await server.rooms.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
       const row = { roomId: 'r1', topic: 'rooms/r1/public', topicKind: 'public' as const, topicAgentId: null, messageId: null, type: null, fromId: null, payload: Uint8Array.of(1), receivedAt: 1 };
       // The server's append is queued for the next turn; the CLI's write must not wait on it.
-      const pending = server.appendMessage(row);
-      await cli.putAgentCredential({ agentId: 'agent-a', passwordHash: 'h', createdAt: 1 });
+      const pending = server.rooms.appendMessage(row);
+      await cli.access.putAgentCredential({ agentId: 'agent-a', passwordHash: 'h', createdAt: 1 });
       await pending;
-      expect(await server.getAgentCredential('agent-a')).toBeDefined();
-      expect((await cli.listMessages({ roomId: 'r1', limit: 10 })).messages).toHaveLength(1);
+      expect(await server.access.getAgentCredential('agent-a')).toBeDefined();
+      expect((await cli.rooms.listMessages({ roomId: 'r1', limit: 10 })).messages).toHaveLength(1);
     } finally {
       await cli.close();
       await server.close();

@@ -9,10 +9,7 @@ import type { LogEntry, LogHead } from '@shared/negotiation/transparency-log';
 import type {
   LogPage, NegotiationFilter, NegotiationRecord, NegotiationSave, NegotiationStore, SaveOutcome,
 } from '../negotiation-store';
-import { checkLimit } from '../arguments';
 import { toEntry, toRecord, type LogRow, type NegotiationRow } from '../rows/negotiation-rows';
-
-const MAX_PAGE = 10_000;
 
 export class SqliteNegotiationStore implements NegotiationStore {
   readonly #db: Database.Database;
@@ -55,7 +52,6 @@ export class SqliteNegotiationStore implements NegotiationStore {
   }
 
   async list(filter: NegotiationFilter): Promise<NegotiationRecord[]> {
-    checkLimit(filter.limit, 500);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.status !== undefined) { where.push('status = ?'); params.push(filter.status); }
@@ -99,7 +95,6 @@ export class SqliteNegotiationStore implements NegotiationStore {
   }
 
   async listDue(now: number, limit: number): Promise<NegotiationRecord[]> {
-    checkLimit(limit, 1000);
     return (this.#sql('SELECT * FROM negotiations WHERE deadline_at < ? ORDER BY deadline_at LIMIT ?').all(now, limit) as NegotiationRow[]).map(toRecord);
   }
 
@@ -114,7 +109,6 @@ export class SqliteNegotiationStore implements NegotiationStore {
   }
 
   async logPage(from: number, limit: number): Promise<LogPage> {
-    checkLimit(limit, MAX_PAGE);
     const read = this.#db.transaction(() => {
       const entries = (this.#sql('SELECT * FROM negotiation_log WHERE log_index >= ? ORDER BY log_index LIMIT ?').all(from, limit) as LogRow[]).map(toEntry);
       const head = this.#head();

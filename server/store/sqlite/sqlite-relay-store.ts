@@ -16,11 +16,8 @@ import type {
   ThreadRecord,
   ThreadWrite,
 } from '../relay-store';
-import { checkLimit } from '../arguments';
 import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
 import { statementCache } from './statement-cache';
-
-const MAX_PAGE = 1000;
 
 export class SqliteRelayStore implements RelayStore {
   readonly #sql: (text: string) => Database.Statement;
@@ -49,7 +46,6 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async appendEvent(envelope: NewRelayEnvelope, decide: ThreadDecision): Promise<AppendOutcome> {
-    if (envelope.kind !== 'event') throw new TypeError('appendEvent takes envelopes of kind "event"');
     return this.#commits.submit(() => this.#appendRows(envelope, decide));
   }
 
@@ -99,7 +95,6 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listEvents(query: RelayEventQuery): Promise<RelayEventPage> {
-    checkLimit(query.limit, MAX_PAGE);
     const where = ["kind = 'event'"];
     const params: (string | number)[] = [];
     const add = (clause: string, value: string | number | undefined) => {
@@ -118,7 +113,6 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
-    checkLimit(limit, MAX_PAGE);
     const rows = this.#sql(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = ? ORDER BY seq LIMIT ?`).all(threadId, limit) as EnvelopeRow[];
     return rows.map(toEnvelope);
   }
@@ -137,7 +131,6 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
-    checkLimit(filter.limit, MAX_PAGE);
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.party !== undefined) {
@@ -155,7 +148,6 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
-    checkLimit(limit, MAX_PAGE);
     const rows = this.#sql('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < ? ORDER BY deadline_at LIMIT ?').all(now, limit) as ThreadRow[];
     return rows.map(toThread);
   }
@@ -170,7 +162,6 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async register(envelope: NewRelayEnvelope, record: DirectoryRecord): Promise<RegisterOutcome> {
-    if (envelope.kind !== 'registration') throw new TypeError('register takes envelopes of kind "registration"');
     return this.#register.immediate(envelope, record);
   }
 

@@ -4,8 +4,8 @@
 // it (transaction-grants.ts); every other decision (decide a review item, end a grant) is one
 // conditional statement whose affected row is the verdict, as in pg-room-store.ts.
 import type Database from 'better-sqlite3';
+import { grantPut } from '@shared/aor/stored-grants';
 import { CodedError } from '@shared/errors';
-import { checkCursor, wholeSeconds } from '../arguments';
 import { bufferOf, RETENTION_BATCH, retentionCutoff, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
 import {
   isStored,
@@ -21,6 +21,7 @@ import {
   type NewRoomMessage,
   type ReviewItem,
   type Room,
+  type RoomStore,
   type RoomSummary,
   type SpendResult,
   type StoredRoomMessage,
@@ -29,10 +30,7 @@ import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { statementCache } from './statement-cache';
 import { readGrant, TransactionGrants } from './transaction-grants';
 
-const MAX_PAGE = 10_000;
-const MAX_FILTER_VALUES = 100;
-
-export class SqliteRoomStore {
+export class SqliteRoomStore implements RoomStore {
   readonly #db: Database.Database;
   readonly #sql: (text: string) => Database.Statement;
   readonly #commits: SqliteGroupCommit;
@@ -215,14 +213,6 @@ export class SqliteRoomStore {
   }
 
   async listMessages(query: MessageQuery): Promise<MessagePage> {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
-      throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${query.limit}`);
-    }
-    checkCursor(query.before, 'before');
-    checkCursor(query.after, 'after');
-    if ((query.types?.length ?? 0) > MAX_FILTER_VALUES || (query.topicKinds?.length ?? 0) > MAX_FILTER_VALUES) {
-      throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
-    }
     const where = ['room_id = ?'];
     const params: (string | number)[] = [query.roomId];
     if (query.before !== undefined) {
@@ -259,29 +249,29 @@ export class SqliteRoomStore {
   // Mic grants.
 
   async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
-    // A different, not older grant message replaces the grant in force with a fresh budget
-    // (AOR §5.3: each grant has its own max_messages, and a new grant lifts a revocation). A
-    // redelivery of the grant in force (MQTT QoS 1) or an older grant changes nothing, so a
-    // duplicate can never refill a budget. Either way the grant in force is returned.
-    this.#sql(
-      `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (room_id, agent_id, task_id) DO UPDATE SET
-         max_messages = excluded.max_messages, allowed_types = excluded.allowed_types, expires_at = excluded.expires_at,
-         granted_at = excluded.granted_at, grant_message_id = excluded.grant_message_id,
-         spent = 0, ended_at = NULL, end_reason = NULL
-       WHERE mic_grants.grant_message_id <> excluded.grant_message_id AND excluded.granted_at >= mic_grants.granted_at`,
-    ).run(
-      grant.roomId,
-      grant.agentId,
-      grant.taskId,
-      grant.maxMessages,
-      JSON.stringify(grant.allowedTypes),
-      grant.expiresAt,
-      grant.grantedAt,
-      grant.grantMessageId,
-    );
-    return (await this.getGrant(grant.roomId, grant.agentId, grant.taskId)) as GrantRecord;
+    // grantPut decides on the row read (decisions-server.md §1); the write changes the row only
+    // while it is still that row, else the put is decided again on the row that replaced it.
+    const terms = [grant.maxMessages, JSON.stringify(grant.allowedTypes), grant.expiresAt, grant.grantedAt, grant.grantMessageId];
+    for (;;) {
+      const current = readGrant(this.#sql, grant.roomId, grant.agentId, grant.taskId);
+      let row: GrantRow | undefined;
+      switch (grantPut(current, grant)) {
+        case 'keep':
+          return current!;
+        case 'insert':
+          row = this.#sql(
+            `INSERT INTO mic_grants (room_id, agent_id, task_id, max_messages, allowed_types, expires_at, granted_at, grant_message_id)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (room_id, agent_id, task_id) DO NOTHING RETURNING *`,
+          ).get(grant.roomId, grant.agentId, grant.taskId, ...terms) as GrantRow | undefined;
+          break;
+        case 'replace':
+          row = this.#sql(
+            `UPDATE mic_grants SET max_messages = ?, allowed_types = ?, expires_at = ?, granted_at = ?, grant_message_id = ?, spent = 0, ended_at = NULL, end_reason = NULL
+             WHERE room_id = ? AND agent_id = ? AND task_id = ? AND grant_message_id = ? RETURNING *`,
+          ).get(...terms, grant.roomId, grant.agentId, grant.taskId, current!.grantMessageId) as GrantRow | undefined;
+      }
+      if (row) return toGrant(row);
+    }
   }
 
   async getGrant(roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
@@ -363,7 +353,7 @@ export class SqliteRoomStore {
   async listExpiredLiveGrants(nowSeconds: number): Promise<GrantRecord[]> {
     const rows = this.#sql(
       'SELECT * FROM mic_grants WHERE ended_at IS NULL AND expires_at < ? ORDER BY room_id, agent_id, task_id',
-    ).all(wholeSeconds(nowSeconds)) as GrantRow[];
+    ).all(nowSeconds) as GrantRow[];
     return rows.map(toGrant);
   }
 

@@ -22,8 +22,8 @@ describe('SQLite store file', () => {
   it('keeps every kind of record across close and reopen, and cursors keep increasing', async () => {
     const file = freshFile();
     const first = new SqliteStore({ file });
-    await first.ensureRoom({ id: 'r1', name: 'Room', moderation: 'review', createdAt: 1 });
-    const m1 = await first.appendMessage({
+    await first.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'review', createdAt: 1 });
+    const m1 = await first.rooms.appendMessage({
       roomId: 'r1',
       topic: 'rooms/r1/public',
       topicKind: 'public',
@@ -34,24 +34,24 @@ describe('SQLite store file', () => {
       payload: Uint8Array.of(1, 2, 3),
       receivedAt: 10,
     });
-    await first.putGrant({ roomId: 'r1', agentId: 'a', taskId: 't', maxMessages: 2, allowedTypes: ['chat'], expiresAt: 100, grantedAt: 1, grantMessageId: 'g' });
-    await first.spendGrant('r1', 'a', 't', 5);
-    await first.putAgentCredential({ agentId: 'a', passwordHash: 'scrypt$x', createdAt: 1 });
-    await first.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: 1 });
-    await first.createSession('h', { did: 'did:key:zA', role: 'facilitator', expiresAt: 1000 });
-    await first.appendAudit({ at: 1, actorDid: 'did:key:zA', action: 'x', roomId: 'r1', messageId: null, details: {} });
+    await first.rooms.putGrant({ roomId: 'r1', agentId: 'a', taskId: 't', maxMessages: 2, allowedTypes: ['chat'], expiresAt: 100, grantedAt: 1, grantMessageId: 'g' });
+    await first.rooms.spendGrant('r1', 'a', 't', 5);
+    await first.access.putAgentCredential({ agentId: 'a', passwordHash: 'scrypt$x', createdAt: 1 });
+    await first.access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: 1 });
+    await first.access.createSession('h', { did: 'did:key:zA', role: 'facilitator', expiresAt: 1000 });
+    await first.access.appendAudit({ at: 1, actorDid: 'did:key:zA', action: 'x', roomId: 'r1', messageId: null, details: {} });
     await first.close();
     await first.close(); // closing twice is harmless
 
     const second = new SqliteStore({ file });
-    expect(await second.getRoom('r1')).toMatchObject({ moderation: 'review' });
-    const { messages } = await second.listMessages({ roomId: 'r1', limit: 10 });
+    expect(await second.rooms.getRoom('r1')).toMatchObject({ moderation: 'review' });
+    const { messages } = await second.rooms.listMessages({ roomId: 'r1', limit: 10 });
     expect(messages.map((m) => [...m.payload])).toEqual([[1, 2, 3]]);
-    expect((await second.getGrant('r1', 'a', 't'))?.spent).toBe(1);
-    expect(await second.getAgentCredential('a')).toBeDefined();
-    expect(await second.getSession('h', 0)).toMatchObject({ did: 'did:key:zA' });
-    expect(await second.listAudit({ limit: 10 })).toHaveLength(1);
-    const m2 = await second.appendMessage({ ...messages[0]!, messageId: 'm2' });
+    expect((await second.rooms.getGrant('r1', 'a', 't'))?.spent).toBe(1);
+    expect(await second.access.getAgentCredential('a')).toBeDefined();
+    expect(await second.access.getSession('h', 0)).toMatchObject({ did: 'did:key:zA' });
+    expect(await second.access.listAudit({ limit: 10 })).toHaveLength(1);
+    const m2 = await second.rooms.appendMessage({ ...messages[0]!, messageId: 'm2' });
     expect(m2.cursor).toBeGreaterThan(m1.cursor);
     await second.close();
   });
@@ -97,7 +97,7 @@ describe('SQLite store file', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
     // sessions.did references operators.did: a session for nobody is refused.
-    await expect(store.createSession('h', { did: 'did:key:zNobody', role: 'observer', expiresAt: 10 })).rejects.toThrow(/FOREIGN KEY/);
+    await expect(store.access.createSession('h', { did: 'did:key:zNobody', role: 'observer', expiresAt: 10 })).rejects.toThrow(/FOREIGN KEY/);
     await store.close();
   });
 
@@ -117,9 +117,9 @@ describe('SQLite store file', () => {
     });
     // 3,000 room-wide rows and 30 from one agent's topic, stored in ten commits of 303.
     for (let batch = 0; batch < 10; batch++) {
-      await Promise.all(Array.from({ length: 303 }, (_, i) => store.appendMessage(row(batch * 303 + i, i < 3 ? 'quiet' : null))));
+      await Promise.all(Array.from({ length: 303 }, (_, i) => store.rooms.appendMessage(row(batch * 303 + i, i < 3 ? 'quiet' : null))));
     }
-    const page = await store.listMessages({ roomId: 'r1', agentId: 'quiet', limit: 100 });
+    const page = await store.rooms.listMessages({ roomId: 'r1', agentId: 'quiet', limit: 100 });
     expect(page.messages).toHaveLength(30);
     expect(page.messages.every((m) => m.topicAgentId === 'quiet')).toBe(true);
     await store.close();
@@ -139,10 +139,10 @@ describe('SQLite store file', () => {
     const file = freshFile();
     const server = new SqliteStore({ file });
     const cli = new SqliteStore({ file });
-    await cli.putAgentCredential({ agentId: 'bot', passwordHash: 'scrypt$x', createdAt: 1 });
-    expect(await server.getAgentCredential('bot')).toBeDefined();
-    await server.putGrant({ roomId: 'r', agentId: 'a', taskId: 't', maxMessages: 3, allowedTypes: [], expiresAt: 100, grantedAt: 1, grantMessageId: 'g' });
-    const spends = await Promise.all([1, 2, 3, 4].flatMap(() => [server.spendGrant('r', 'a', 't', 1), cli.spendGrant('r', 'a', 't', 1)]));
+    await cli.access.putAgentCredential({ agentId: 'bot', passwordHash: 'scrypt$x', createdAt: 1 });
+    expect(await server.access.getAgentCredential('bot')).toBeDefined();
+    await server.rooms.putGrant({ roomId: 'r', agentId: 'a', taskId: 't', maxMessages: 3, allowedTypes: [], expiresAt: 100, grantedAt: 1, grantMessageId: 'g' });
+    const spends = await Promise.all([1, 2, 3, 4].flatMap(() => [server.rooms.spendGrant('r', 'a', 't', 1), cli.rooms.spendGrant('r', 'a', 't', 1)]));
     expect(spends.filter((s) => s.ok)).toHaveLength(3);
     await server.close();
     await cli.close();
@@ -153,7 +153,7 @@ describe('openStore', () => {
   it('opens SQLite under DATA_DIR, creating the directory', async () => {
     const dataDir = join(root, 'nested', 'data');
     const store = await openStore({ dataDir, databaseUrl: undefined });
-    await store.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: 1 });
+    await store.access.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: 1 });
     await store.close();
     const db = new Database(sqliteFileFor(dataDir), { readonly: true });
     expect(db.prepare('SELECT did FROM operators').all()).toEqual([{ did: 'did:key:zA' }]);

@@ -1,15 +1,19 @@
 // The embedded store: one SQLite file under DATA_DIR, shared by the server and the CLI. This file
 // opens it (pragmas, migrations, the checkpoint worker) and holds its parts, each in its own file
-// as in pg-store.ts: rooms and grants, access, relay, negotiations, OACoP, external services.
+// as in pg-store.ts: rooms and grants, access, relay, negotiations, OACoP, external services,
+// behind the one argument check (checked-parts.ts).
 // Every decision (spend a budget, consume a token, decide a review item, end a grant) is one
 // conditional statement whose affected row is the verdict, never a read followed by a write in
 // JS, so the PostgreSQL store can run the same statements across several server instances.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ComposedStore } from '../composed-store';
-import type { Store } from '../store';
-import { watchDataVersion } from './data-version-watch';
+import { checkedParts } from '../checked-parts';
+import type { NegotiationStore } from '../negotiation-store';
+import type { OacopStore } from '../oacop-store';
+import type { RelayStore } from '../relay-store';
+import type { ServiceRegistryStore } from '../service-registry-store';
+import type { AccessStore, RoomStore, Store } from '../store';
 import { migrate } from './migrations';
 import { SqliteAccessStore } from './sqlite-access-store';
 import { SqliteGroupCommit } from './sqlite-group-commit';
@@ -67,29 +71,40 @@ function openDatabase(options: SqliteStoreOptions): Database.Database {
   }
 }
 
-export class SqliteStore extends ComposedStore implements Store {
-  readonly relay: SqliteRelayStore;
-  readonly negotiations: SqliteNegotiationStore;
-  readonly oacop: SqliteOacopStore;
-  readonly services: SqliteServiceRegistryStore;
+export class SqliteStore implements Store {
+  readonly rooms: RoomStore;
+  readonly access: AccessStore;
+  readonly relay: RelayStore;
+  readonly negotiations: NegotiationStore;
+  readonly oacop: OacopStore;
+  readonly services: ServiceRegistryStore;
   readonly #db: Database.Database;
   /** History appends, the gateway's candidate records and relay appends share a commit per event-loop turn. */
   readonly #commits: SqliteGroupCommit;
+  readonly #access: SqliteAccessStore;
   #checkpointer: WalCheckpointer | undefined;
-  readonly #watches = new Set<() => void>();
-  readonly #inMemory: boolean;
 
   constructor(options: SqliteStoreOptions) {
     const db = openDatabase(options);
     const commits = new SqliteGroupCommit(db);
-    super(new SqliteRoomStore(db, commits), new SqliteAccessStore(db));
     this.#db = db;
     this.#commits = commits;
-    this.#inMemory = options.file === ':memory:';
-    this.relay = new SqliteRelayStore(db, commits);
-    this.negotiations = new SqliteNegotiationStore(db);
-    this.oacop = new SqliteOacopStore(db);
-    this.services = new SqliteServiceRegistryStore(db);
+    this.#access = new SqliteAccessStore(db, options.file === ':memory:');
+    ({
+      rooms: this.rooms,
+      access: this.access,
+      relay: this.relay,
+      negotiations: this.negotiations,
+      oacop: this.oacop,
+      services: this.services,
+    } = checkedParts({
+      rooms: new SqliteRoomStore(db, commits),
+      access: this.#access,
+      relay: new SqliteRelayStore(db, commits),
+      negotiations: new SqliteNegotiationStore(db),
+      oacop: new SqliteOacopStore(db),
+      services: new SqliteServiceRegistryStore(db),
+    }));
     if (options.checkpointInWorker && options.file !== ':memory:') {
       this.#checkpointer = startWalCheckpointer(options.file);
       // The in-thread checkpoint then only restarts the WAL, ten times less often
@@ -98,22 +113,9 @@ export class SqliteStore extends ComposedStore implements Store {
     }
   }
 
-  /** Another connection's commit, seen through PRAGMA data_version (data-version-watch.ts). */
-  watchAccessChanges(listener: () => void): () => void {
-    // A private in-memory database has no other connection.
-    if (this.#inMemory) return () => undefined;
-    const stopWatch = watchDataVersion(this.#db, listener);
-    const stop = () => {
-      stopWatch();
-      this.#watches.delete(stop);
-    };
-    this.#watches.add(stop);
-    return stop;
-  }
-
   async close(): Promise<void> {
     if (!this.#db.open) return;
-    for (const stop of [...this.#watches]) stop();
+    this.#access.close();
     this.#commits.flush();
     await this.#checkpointer?.stop();
     this.#db.pragma('optimize');

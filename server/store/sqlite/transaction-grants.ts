@@ -3,10 +3,10 @@
 // statement: a busy grant costs one UPDATE per commit instead of one per approved message
 // (docs/benchmarks.md, "Gateway"). Nothing else writes mic_grants inside a group transaction, and
 // no transaction outlives one synchronous flush, so what is held here is the row as the
-// transaction sees it. The rules, and the order in which a refusal is named, are those of the
-// conditional UPDATE in pg-room-store.ts (spendRow), which decides the same on PostgreSQL.
+// transaction sees it. The verdict is shared/aor/stored-grants.ts's (decideSpend), which also
+// names the reason when pg-room-store.ts's conditional UPDATE refuses.
 import type Database from 'better-sqlite3';
-import { wholeSeconds } from '../arguments';
+import { decideSpend } from '@shared/aor/stored-grants';
 import { toGrant, type GrantRow } from '../rows/room-rows';
 import type { GrantRecord, SpendResult } from '../store';
 
@@ -41,18 +41,12 @@ export class TransactionGrants {
   /** One message of the grant's budget, if it is live, in time and not used up (AOR §7). */
   spend(roomId: string, agentId: string, taskId: string, nowSeconds: number): SpendResult {
     const held = this.#hold(roomId, agentId, taskId);
-    if (!held) return { ok: false, reason: 'no_mic_grant' };
-    const { grant } = held;
-    const now = wholeSeconds(nowSeconds);
-    if (grant.endedAt === null && grant.expiresAt >= now && grant.spent < grant.maxMessages) {
-      grant.spent++;
+    const verdict = decideSpend(held?.grant, nowSeconds);
+    if (verdict.ok && held) {
+      held.grant.spent = verdict.spent;
       held.dirty = true;
-      return { ok: true, spent: grant.spent, remaining: grant.maxMessages - grant.spent };
     }
-    if (now > grant.expiresAt) return { ok: false, reason: 'mic_grant_expired' };
-    // A grant the gateway ended because its budget ran out still reports the budget.
-    if (grant.endedAt !== null && grant.endReason !== 'message_limit_exceeded') return { ok: false, reason: 'mic_revoked' };
-    return { ok: false, reason: 'message_limit_exceeded' };
+    return verdict;
   }
 
   /** The commit hook: the spent counts, one UPDATE per grant spent. */

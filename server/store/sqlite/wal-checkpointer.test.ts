@@ -26,9 +26,9 @@ async function databaseGrowsWhileIdle(checkpointInWorker: boolean): Promise<bool
   const file = join(dir, `idle-${checkpointInWorker}.sqlite`);
   const store = new SqliteStore({ file, checkpointInWorker });
   try {
-    await store.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
+    await store.rooms.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
     const before = size(file);
-    await Promise.all(Array.from({ length: 200 }, (_, i) => store.appendMessage(row(i, 1024))));
+    await Promise.all(Array.from({ length: 200 }, (_, i) => store.rooms.appendMessage(row(i, 1024))));
     // Polled for up to ~3 s: the worker checkpoints every 100 ms.
     for (let i = 0; i < 60; i++) {
       if (size(file) > before) return true;
@@ -51,12 +51,12 @@ describe('WAL checkpoints on a worker thread', () => {
     const store = new SqliteStore({ file, checkpointInWorker: true });
     let largest = 0;
     try {
-      await store.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
+      await store.rooms.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
       for (let batch = 0; batch < 300; batch++) {
-        await Promise.all(Array.from({ length: 200 }, (_, i) => store.appendMessage(row(batch * 200 + i, 2048))));
+        await Promise.all(Array.from({ length: 200 }, (_, i) => store.rooms.appendMessage(row(batch * 200 + i, 2048))));
         largest = Math.max(largest, size(`${file}-wal`));
       }
-      expect((await store.listMessages({ roomId: 'r1', limit: 1, before: 1e12 })).messages[0]?.messageId).toBe('m59999');
+      expect((await store.rooms.listMessages({ roomId: 'r1', limit: 1, before: 1e12 })).messages[0]?.messageId).toBe('m59999');
     } finally {
       await store.close();
     }
