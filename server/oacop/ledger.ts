@@ -9,7 +9,7 @@ import { CodedError } from '@shared/errors';
 import type { BurnInvitationLookup } from './participant-agent';
 import type { AgoraRelay } from '../relay/agora-relay';
 import type { BurnRecordRow, OacopStore } from '../store/oacop-store';
-import { fromUnits, isAmount, toUnits } from './ledger-amount';
+import { fromUnits, isAmount, toUnits } from '@shared/oacop/ledger-amount';
 
 export const BURN_INTENT = 'oapp.burn';
 
