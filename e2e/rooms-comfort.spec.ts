@@ -4,7 +4,7 @@
 // time, focus that stays put while messages arrive and comes back when a dialog closes, and
 // times shown as UTC, local or relative, remembered across a reload.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { mentionsAgent, withoutMention } from '../server/agents/mentions';
+import { mentionsAgent, withoutMention } from '../agents/aor/mentions';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
