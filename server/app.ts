@@ -21,7 +21,7 @@ import { createRelayServices, type RelayServices } from './relay/relay-services'
 import { agentRoutes } from './routes/agents';
 import { agoraThreadRoutes } from './routes/agora-threads';
 import { eventRoutes } from './routes/events';
-import { seedRoutes } from './routes/seed';
+import { seedRoutes } from './demo/agora/seed-route';
 import { ledgerRoutes } from './routes/ledger';
 import { schedulingRoutes, taskRoutes } from './routes/scheduling';
 import { OacopReadModels } from './oacop/oacop-read-models';
