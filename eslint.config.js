@@ -29,7 +29,7 @@ const sharedForbidden = {
   ],
 };
 
-// The server's layers (server/README.md "Layers", docs/decisions.md "Server layers"): each
+// The server's layers (server/README.md "Layers", docs/decisions-server.md §47): each
 // folder of server/ is one part, the files at its root and the other top-level folders are areas.
 const SERVER_DOMAIN = '{auth,cluster,crypto,external,gateway,http,mqtt,negotiation,oacop,relay,rooms}';
 const serverElements = [

@@ -105,7 +105,7 @@ test('an agent’s clarifying question is answered from the console with a say t
   await page.keyboard.type('Mosquitto, please.');
   await page.keyboard.press('Enter');
 
-  // What an agent's ask() resolves with: the next say on public that mentions it (server/agents).
+  // What an agent's ask() resolves with: the next say on public that mentions it (agents/aor).
   const answer = await asker.waitFor((topic, e) => topic === `rooms/${ROOM}/public` && e.type === 'say' && mentionsAgent((e.payload as { text: string }).text, ASKER) && (e.payload as { text: string }).text.includes('Mosquitto'));
   expect(withoutMention((answer.payload as { text: string }).text, ASKER)).toBe('Mosquitto, please.');
   await expect(page.getByTestId('public-message').filter({ hasText: `@${ASKER} Mosquitto, please.` })).toContainText('say');
