@@ -23,11 +23,37 @@ const sharedForbidden = {
       message: 'shared/ is framework-free: no UI, HTTP, MQTT or storage frameworks.',
     },
     {
-      group: ['@web/*', '@server/*', '**/web/**', '**/server/**', '../../web*', '../../server*'],
-      message: 'shared/ may not import from web/ or server/.',
+      group: ['@web/*', '@server/*', '@agents/*', '**/web/**', '**/server/**', '**/agents/**', '../../web*', '../../server*', '../../agents*'],
+      message: 'shared/ may not import from web/, server/ or agents/.',
     },
   ],
 };
+
+// The server's layers (server/README.md "Layers", docs/decisions-server.md §47): each
+// folder of server/ is one part, the files at its root and the other top-level folders are areas.
+const SERVER_DOMAIN = '{auth,cluster,crypto,external,gateway,http,mqtt,negotiation,oacop,relay,rooms}';
+const serverElements = [
+  { type: 'server', pattern: 'server/*', capture: ['part'], partialMatch: false },
+  { type: 'area', pattern: '*', capture: ['area'], partialMatch: false },
+];
+const serverPart = (part) => ({ element: { type: 'server', captured: { part } } });
+const area = (name) => ({ element: { type: 'area', captured: { area: name } } });
+/** The composition: the process entry points and the runtime, which put every part together. */
+const composition = [serverPart('{cli,runtime}'), { element: { type: 'area', captured: { area: 'server' }, fileInternalPath: '{main,app,cli,runtime*}.ts' } }];
+const serverPolicies = [
+  // The store is the bottom of the server: it knows storage engines and shared/, nothing above.
+  // open-store.ts is the composition's engine choice from the configuration.
+  {
+    from: { element: { type: 'server', captured: { part: 'store' }, fileInternalPath: '!open-store.ts' } },
+    disallow: { to: [serverPart('!store'), area('{server,agents,web}')] },
+  },
+  // Domain code never reaches up to the routes, the demo or the composition.
+  { from: serverPart(SERVER_DOMAIN), disallow: { to: [serverPart('{routes,demo}'), ...composition] } },
+  // Routes are HTTP over the domain; the demo's routes sit with the demo, mounted by the composition.
+  { from: serverPart('routes'), disallow: { to: [serverPart('demo'), ...composition] } },
+  // agents/ is what third parties use: shared/ and npm packages only.
+  { from: area('agents'), disallow: { to: [{ element: { type: 'server' } }, area('!{agents,shared}')] } },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
@@ -71,6 +97,25 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['server/**/*.ts', 'agents/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { boundaries },
+    settings: { 'boundaries/elements': serverElements, 'import/resolver': { typescript: { project: './tsconfig.json' } } },
+    rules: { 'boundaries/dependencies': ['error', { default: 'allow', policies: serverPolicies }] },
+  },
+  {
+    // An agent's tests talk to a real server, which they may start from server/test-support only.
+    files: ['agents/**/*.test.ts'],
+    plugins: { boundaries },
+    settings: { 'boundaries/elements': serverElements, 'import/resolver': { typescript: { project: './tsconfig.json' } } },
+    rules: {
+      'boundaries/dependencies': ['error', {
+        default: 'allow',
+        policies: [{ from: area('agents'), disallow: { to: [serverPart('!test-support'), area('!{agents,shared}')] } }],
+      }],
     },
   },
 );

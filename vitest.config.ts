@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const alias = { '@shared': here('./shared'), '@web': here('./web'), '@server': here('./server') };
+const alias = { '@shared': here('./shared'), '@web': here('./web'), '@server': here('./server'), '@agents': here('./agents') };
 
 export default defineConfig({
   resolve: { alias },
@@ -34,7 +34,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
-          include: ['server/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'agents/**/*.test.ts'],
           env: { TZ: 'UTC' },
           testTimeout: 30_000,
           hookTimeout: 30_000,

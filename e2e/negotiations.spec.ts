@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { NegotiationParty, negotiationIdentity } from '../server/demo/negotiation/negotiation-client';
+import { NegotiationParty } from '../agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../server/demo/demo-identity';
 import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 

@@ -4,7 +4,7 @@
 // time, focus that stays put while messages arrive and comes back when a dialog closes, and
 // times shown as UTC, local or relative, remembered across a reload.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { mentionsAgent, withoutMention } from '../server/agents/mentions';
+import { mentionsAgent, withoutMention } from '../agents/aor/mentions';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
@@ -105,7 +105,7 @@ test('an agent’s clarifying question is answered from the console with a say t
   await page.keyboard.type('Mosquitto, please.');
   await page.keyboard.press('Enter');
 
-  // What an agent's ask() resolves with: the next say on public that mentions it (server/agents).
+  // What an agent's ask() resolves with: the next say on public that mentions it (agents/aor).
   const answer = await asker.waitFor((topic, e) => topic === `rooms/${ROOM}/public` && e.type === 'say' && mentionsAgent((e.payload as { text: string }).text, ASKER) && (e.payload as { text: string }).text.includes('Mosquitto'));
   expect(withoutMention((answer.payload as { text: string }).text, ASKER)).toBe('Mosquitto, please.');
   await expect(page.getByTestId('public-message').filter({ hasText: `@${ASKER} Mosquitto, please.` })).toContainText('say');

@@ -22,7 +22,7 @@ import type { RelayServices } from './relay/relay-services';
 import { agentRoutes } from './routes/agents';
 import { agoraThreadRoutes } from './routes/agora-threads';
 import { eventRoutes } from './routes/events';
-import { seedRoutes } from './routes/seed';
+import { seedRoutes } from './demo/agora/seed-route';
 import { ledgerRoutes } from './routes/ledger';
 import { schedulingRoutes, taskRoutes } from './routes/scheduling';
 import type { OacopReadModels } from './oacop/oacop-read-models';

@@ -10,7 +10,7 @@ import { consoleBaseUrl, createEnrollmentToken, ENROLLMENT_TTL_MS, enrollmentLin
 import { generateAgentPassword, hashPassword } from '../auth/password';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { DynsecAdmin } from '../mqtt/mosquitto-dynsec';
-import { isAmount, toUnits } from '../oacop/ledger-amount';
+import { isAmount, toUnits } from '@shared/oacop/ledger-amount';
 import { openStore } from '../store/open-store';
 import type { OperatorRole, Store } from '../store/store';
 

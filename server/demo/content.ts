@@ -1,7 +1,7 @@
 // What the demo agents talk about: task topics with their question, answers, progress lines,
 // findings, risks, artifact and results. Templates hold `{n:a-b}` (an integer drawn from the
 // seeded PRNG) and `{goal}` (the task's goal), so a seed replays the same words.
-import type { RiskNotice } from '../agents/agent-client';
+import type { RiskNotice } from '@agents/aor/agent-client';
 import { pick, randomInt, type Random } from './prng';
 
 export interface TopicSpec {

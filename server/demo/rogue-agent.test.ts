@@ -2,7 +2,7 @@
 // and its direct publish never reaches public.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PASSWORD, startRoomHarness, type RoomHarness } from '../test-support/room-harness';
-import { connectAgent, type AgentClient } from '../agents/agent-client';
+import { connectAgent, type AgentClient } from '@agents/aor/agent-client';
 import { DEFAULT_PACE, REAL_TIMERS, type DemoPace } from './demo-config';
 import { mulberry32 } from './prng';
 import { EXPECTED, ROGUE, runRogue, type TrickReport } from './rogue-agent';

@@ -12,7 +12,7 @@ import type { ResultEnvelope } from '@shared/aor/envelope';
 import { MESSAGE_TYPES, type MessageType, type ResultPayload } from '@shared/aor/payloads';
 import { RejectReason } from '@shared/aor/reject-reasons';
 import { publicTopic } from '@shared/aor/topics';
-import type { AgentClient, TaskContext } from '../agents/agent-client';
+import type { AgentClient, TaskContext } from '@agents/aor/agent-client';
 import { sleep, type DemoPace, type Timers } from './demo-config';
 import { pick, randomInt, type Random } from './prng';
 

@@ -3,7 +3,7 @@
 // real MQTT clients with real credentials, and a scripted facilitator keeps the demo room busy.
 // Everything random comes from one seed; clock, timers and ids are injectable.
 import type { Envelope } from '@shared/aor/envelope';
-import { connectAgent, type AgentClient } from '../agents/agent-client';
+import { connectAgent, type AgentClient } from '@agents/aor/agent-client';
 import { ANALYST } from './analyst-content';
 import type { WorkerProfile } from './content';
 import { DEFAULT_PACE, DEMO_ROOM, REAL_TIMERS, type DemoPace, type Timers } from './demo-config';

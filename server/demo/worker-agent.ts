@@ -3,8 +3,8 @@
 // reports progress, findings, a risk, an artifact link and a result (§6), always within its
 // grant (plan.ts), stopping before the grant expires and as soon as it is revoked (§5.4).
 import type { MessageType } from '@shared/aor/payloads';
-import type { AgentClient, CandidateOutcome, RiskNotice, TaskContext } from '../agents/agent-client';
-import { withoutMention } from '../agents/mentions';
+import type { AgentClient, CandidateOutcome, RiskNotice, TaskContext } from '@agents/aor/agent-client';
+import { withoutMention } from '@agents/aor/mentions';
 import { artifactUrl, fill, topicFor, type WorkerProfile } from './content';
 import { sleep, type DemoPace, type Timers } from './demo-config';
 import { planSteps, type Wishes } from './plan';

@@ -4,7 +4,8 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NegotiationParty, negotiationIdentity, seededBytes } from '../demo/negotiation/negotiation-client';
+import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../demo/demo-identity';
 import { mulberry32 } from '../demo/prng';
 import { negotiationApp } from '../test-support/negotiation-app';
 

@@ -6,10 +6,10 @@
 // operator (`cli ledger credit`) or the demo, and a burn beyond one changes nothing (§A6).
 import type { Envelope } from '@shared/agora/envelope';
 import { CodedError } from '@shared/errors';
-import type { BurnInvitationLookup } from './participant-agent';
+import type { BurnInvitationLookup } from '@agents/oacop/participant-agent';
 import type { AgoraRelay } from '../relay/agora-relay';
 import type { BurnRecordRow, OacopStore } from '../store/oacop-store';
-import { fromUnits, isAmount, toUnits } from './ledger-amount';
+import { fromUnits, isAmount, toUnits } from '@shared/oacop/ledger-amount';
 
 export const BURN_INTENT = 'oapp.burn';
 

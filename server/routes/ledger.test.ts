@@ -2,7 +2,8 @@
 // holds, so a burn costs something; a refused burn changes nothing; and burns are rate limited
 // per client address and per signer DID.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgoraClient, demoIdentity } from '../demo/agora/agora-client';
+import { AgoraClient } from '@agents/agora/agora-client';
+import { demoIdentity } from '../demo/demo-identity';
 import { DEMO_CALENDARS } from '../demo/oacop/demo-calendars';
 import { oacopDemoIdentity, startOacopDemo } from '../demo/oacop/oacop-demo';
 import { relayApp, type RelayApp } from '../test-support/relay-app';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fieldDigest } from '@shared/negotiation/field-commitments';
 import { signRequest } from '@shared/http-signature/request-signature';
-import type { PartyIdentity } from '../demo/negotiation/negotiation-client';
+import type { PartyIdentity } from '@agents/negotiation/negotiation-client';
 import { negotiationApp } from '../test-support/negotiation-app';
 import { sessionCookie } from '../test-support/sessions';
 

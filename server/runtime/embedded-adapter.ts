@@ -24,11 +24,11 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
     publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
     verifyAgent: async (agentId, password) => {
-      const credential = await store.getAgentCredential(agentId);
+      const credential = await store.access.getAgentCredential(agentId);
       if (!credential || !(await verifyPassword(password, credential.passwordHash))) return false;
       // `agents remove` and `agents add --rotate` (the CLI, perhaps another process) change the
       // stored credential; the broker asks this again and ends the connection once it is false.
-      return async () => (await store.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
+      return async () => (await store.access.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
     },
     beforeRoute: (message) => (isCandidate(message) ? admitCandidate(message) : record(message)),
     onClientGone: (identity) => {

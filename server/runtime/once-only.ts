@@ -21,7 +21,7 @@ export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; cl
     work.started(parts.gateway.sweepEvery());
     work.started(startThreadSweeper(parts.relay.relay.store, parts.clock, parts.relay.relay.timeouts));
     work.started(startNegotiationSweeper(parts.negotiations));
-    work.started(startRetentionSweeper(parts.store, parts.clock));
+    work.started(startRetentionSweeper(parts.store.rooms, parts.clock));
     try {
       for (const start of demos) work.started(await start());
     } catch (error) {

@@ -32,7 +32,7 @@ async function auditOperatorPublish(store: Store, message: BrokerMessage, operat
   } catch {
     // The ACL already refused operator publishes that are not envelopes.
   }
-  await store.appendAudit({ at: message.receivedAt, actorDid: operator.did, action: `room.${type}`, roomId: topic.value.roomId, messageId, details });
+  await store.access.appendAudit({ at: message.receivedAt, actorDid: operator.did, action: `room.${type}`, roomId: topic.value.roomId, messageId, details });
 }
 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {

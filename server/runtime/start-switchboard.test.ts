@@ -142,7 +142,7 @@ describe('close', () => {
   it('ends while a console is on /mqtt and an agent on TCP: both are disconnected, and everything stops', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-runtime-close-'));
     const other = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dir, DEMO: '0' }));
-    await other.store.putAgentCredential({ agentId: 'agent.stays', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+    await other.store.access.putAgentCredential({ agentId: 'agent.stays', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
     const cookie = await sessionCookie(other.store, OBSERVER, 'observer');
     const consoleClient = await connectClient(other.url.replace('http', 'ws') + '/mqtt', { wsOptions: { headers: { cookie, origin: other.url } } });
     const agent = await connectClient(other.mqttUrl, { username: 'agent.stays', password: 'pw' });

@@ -91,7 +91,7 @@ async function start(config: Config, options: StartOptions, openBroker: OpenBrok
   life.started(startRelayTimers(services.relay.services, bridge));
   // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
   // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
-  life.started(store.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
+  life.started(store.access.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
 
   const app = createApp({
     ...services,

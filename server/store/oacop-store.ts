@@ -3,6 +3,9 @@
 // events), so they are not stored. Every decision (is this burn still unused, is this slot
 // still free) is taken inside one engine transaction, so several instances can share a database.
 import type { Result } from '@shared/errors';
+import type { BookingDecision, CalendarBooking } from '@shared/oacop/calendar-booking';
+
+export type { BookingDecision, CalendarBooking };
 
 /** A proof-of-burn in the local ledger that stands in for OAPP (OACoP §6.2). */
 export interface BurnRecordRow {
@@ -14,21 +17,6 @@ export interface BurnRecordRow {
   /** The threadId the burn paid for, once an invitation used it. */
   readonly usedFor: string | null;
 }
-
-/** One booking in an agent's or a resource's calendar (a confirmed scheduling thread). */
-export interface CalendarBooking {
-  readonly owner: string;
-  readonly threadId: string;
-  /** Epoch ms, half-open [start, end). */
-  readonly start: number;
-  readonly end: number;
-  readonly revision: number;
-  readonly title: string;
-  readonly bookedAt: number;
-}
-
-/** Runs inside the booking transaction with the owner's other bookings; ok books, a failure stores nothing. */
-export type BookingDecision = (others: readonly CalendarBooking[]) => Result<void>;
 
 /** `insufficient`: the burner's balance is below the amount; nothing was stored or debited. */
 export type BurnOutcome = 'stored' | 'duplicate' | 'conflict' | 'insufficient';

@@ -2,7 +2,8 @@
 // parties that talk to it through app.request, for the negotiation service's integration tests.
 import { testApp } from './test-app';
 import { DidVerifier } from '../crypto/node-verifier';
-import { NegotiationParty, negotiationIdentity, seededBytes } from '../demo/negotiation/negotiation-client';
+import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../demo/demo-identity';
 import { mulberry32 } from '../demo/prng';
 import { NegotiationService } from '../negotiation/negotiation-service';
 import { manualClock } from './manual-clock';

@@ -5,8 +5,9 @@
 // and goes through the relay's HTTP API like any agent's.
 import type { Envelope, EnvelopeOf } from '@shared/agora/envelope';
 import { DIRECTORY_REGISTER_INTENT } from '@shared/agora/directory-registration';
-import { AgoraClient, demoIdentity } from './agora-client';
-import type { FetchLike } from './agora-client';
+import { AgoraClient } from '@agents/agora/agora-client';
+import { demoIdentity } from '../demo-identity';
+import type { FetchLike } from '@agents/agora/agora-client';
 import { DEMO_ASKS, DEMO_SERVICES } from './demo-services';
 import type { DemoService } from './demo-services';
 

@@ -3,7 +3,7 @@
 // posted through the relay's ordinary ingest. Marked `params.seeded` so the running demo agents
 // leave them alone.
 import type { Envelope } from '@shared/agora/envelope';
-import { AgoraClient } from './agora-client';
+import { AgoraClient } from '@agents/agora/agora-client';
 import { demoConciergeIdentity, demoServiceIdentity } from './agora-demo';
 import { DEMO_ASKS } from './demo-services';
 

@@ -7,7 +7,8 @@ import type { DidKey } from '@shared/crypto/did-key';
 import type { Terms } from '@shared/negotiation/primitives';
 import type { Span } from '../demo-config';
 import { deriveSeed, mulberry32, randomInt, type Random } from '../prng';
-import { NegotiationParty, negotiationIdentity, seededBytes, type FetchLike } from './negotiation-client';
+import { NegotiationParty, seededBytes, type FetchLike } from '@agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../demo-identity';
 
 export interface NegotiationDemoPace {
   /** An agent's "thinking" before each step. */

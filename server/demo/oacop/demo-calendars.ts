@@ -3,7 +3,7 @@
 // follows from DEMO_SEED (STYLE.md rule 8): the same seed gives the same calendars on every start.
 import type { RoomConstraints } from '@shared/oacop/check-booking';
 import { mergeIntervals, type Interval } from '@shared/oacop/intervals';
-import type { AgentCalendar } from '../../oacop/participant-agent';
+import type { AgentCalendar } from '@agents/oacop/participant-agent';
 import { deriveSeed, mulberry32, randomInt } from '../prng';
 
 export interface CalendarProfile {

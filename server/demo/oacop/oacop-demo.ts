@@ -8,12 +8,13 @@ import { DIRECTORY_REGISTER_INTENT } from '@shared/agora/directory-registration'
 import type { Did } from '@shared/oacop/messages';
 import { TokenBucketLimiter } from '../../http/rate-limit';
 import { burnLookup, creditDemoAgents } from '../../oacop/ledger';
-import { ParticipantAgent } from '../../oacop/participant-agent';
-import { TaskWorker } from '../../oacop/task-worker';
+import { ParticipantAgent } from '@agents/oacop/participant-agent';
+import { TaskWorker } from '@agents/oacop/task-worker';
 import { isOacopCarrier, readCarrier } from '@shared/oacop/carrier';
 import { TaskProjection } from '@shared/oacop/task-projection';
 import type { Store } from '../../store/store';
-import { AgoraClient, demoIdentity, type FetchLike } from '../agora/agora-client';
+import { AgoraClient, type FetchLike } from '@agents/agora/agora-client';
+import { demoIdentity } from '../demo-identity';
 import { deriveSeed, mulberry32 } from '../prng';
 import { DEMO_CALENDARS, demoCalendar, type CalendarProfile } from './demo-calendars';
 

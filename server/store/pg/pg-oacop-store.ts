@@ -6,7 +6,7 @@ import { ok, type Result } from '@shared/errors';
 import type { BookingDecision, BurnOutcome, BurnRecordRow, CalendarBooking, OacopStore } from '../oacop-store';
 import { inTransaction } from './pg-pool';
 import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
-import { fromUnits, toUnits } from '../../oacop/ledger-amount';
+import { fromUnits, toUnits } from '@shared/oacop/ledger-amount';
 
 
 /** Rolls a burn's transaction back when the balance does not cover it. */

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { ok, type Result } from '@shared/errors';
 import type { BookingDecision, BurnOutcome, BurnRecordRow, CalendarBooking, OacopStore } from '../oacop-store';
 import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
-import { fromUnits, toUnits } from '../../oacop/ledger-amount';
+import { fromUnits, toUnits } from '@shared/oacop/ledger-amount';
 
 
 export class SqliteOacopStore implements OacopStore {

@@ -1,6 +1,6 @@
 // `@agent` completion for the say box (AOR §5.1: a say "may include @agent mentions"). Pure, so
 // the rules are tested without a DOM. A mention is "@" + the exact agent id, as the agent client
-// reads it (server/agents/mentions.ts, docs/decisions-demo.md "Mentions").
+// reads it (agents/aor/mentions.ts, docs/decisions-demo.md "Mentions").
 
 /** The characters an agent id may hold inside a mention being typed. */
 const ID_CHAR = /[^\s@,;:()[\]{}<>"'`]/u;

@@ -1,4 +1,4 @@
-// A demo worker for OACoP §4 tasks: it accepts every task assigned to it, reports progress, and
+// A task worker for OACoP §4 tasks: it accepts every task assigned to it, reports progress, and
 // completes a task only when its dependencies are COMPLETED, reporting BLOCKED (with what blocks
 // it) meanwhile (§2.2 `dependencies`). What it knows of other workers' tasks comes from `board`, a
 // task projection fed by the relay's public stream (docs/decisions-oacop.md §A11). Its own view of
@@ -8,12 +8,12 @@ import { carrierPayload, readCarrier, type CarriedMessage } from '@shared/oacop/
 import type { Did, TaskUpdate } from '@shared/oacop/messages';
 import { applyTaskUpdate, assignTask, type TaskState } from '@shared/oacop/task-status';
 import type { TaskProjection } from '@shared/oacop/task-projection';
-import type { AgoraClient } from '../demo/agora/agora-client';
-import type { OacopStore } from '../store/oacop-store';
+import type { AgoraClient } from '../agora/agora-client';
+import type { AgentStateStore } from './agent-storage';
 
 export interface TaskWorkerOptions {
   readonly client: AgoraClient;
-  readonly store: OacopStore;
+  readonly store: AgentStateStore;
   /** Every task the relay has carried, as far as this process has seen. */
   readonly board: TaskProjection;
   readonly now: () => number;

@@ -1,27 +1,14 @@
 // A small Agora client over HTTP, as any agent would write one: sign with its own key (Agora
 // "Signing Process", through shared/agora), POST /events, long-poll GET /events with a cursor.
 // `fetch` is injected: global fetch against the running server, or app.request in tests.
-import { createHash } from 'node:crypto';
 import type { MessageType, UnsignedEnvelopeOf, Envelope } from '@shared/agora/envelope';
 import { signEnvelope } from '@shared/agora/sign-envelope';
 import type { UnsignedEnvelope } from '@shared/agora/envelope';
-import { encodeDidKey } from '@shared/crypto/did-key';
-import type { DidKey } from '@shared/crypto/did-key';
-import { keyPairFromSeed } from '@shared/crypto/ed25519';
+import type { AgentIdentity } from '../identity';
 
 export type FetchLike = (input: string, init?: RequestInit) => Response | Promise<Response>;
 
-export interface AgoraIdentity {
-  readonly did: DidKey;
-  readonly secretKey: Uint8Array;
-  readonly name: string;
-}
-
-/** A demo key that follows from the demo seed and a name: the same DIDs on every start. */
-export function demoIdentity(seed: number, key: string, name: string): AgoraIdentity {
-  const secretKey = new Uint8Array(createHash('sha256').update(`switchboard/demo/agora/${seed >>> 0}/${key}`).digest());
-  return { did: encodeDidKey(keyPairFromSeed(secretKey).publicKey), secretKey, name };
-}
+export type AgoraIdentity = AgentIdentity;
 
 export interface PollAnswer {
   readonly events: readonly Envelope[];

@@ -17,9 +17,13 @@ import type { CancelCollaboration, ConfirmCollaboration, Did, ProposeCollaborati
 import { planResponse } from '@shared/oacop/scheduling-actions';
 import { openThread, transitionThread, type ThreadState } from '@shared/oacop/scheduling-thread';
 import { MINUTE_MS } from '@shared/oacop/utc-time';
-import type { AgoraClient } from '../demo/agora/agora-client';
-import type { TokenBucketLimiter } from '../http/rate-limit';
-import type { OacopStore } from '../store/oacop-store';
+import type { AgoraClient } from '../agora/agora-client';
+import type { ParticipantStore } from './agent-storage';
+
+/** One bucket per key (the server passes its TokenBucketLimiter, server/http/rate-limit.ts). */
+export interface RateLimiter {
+  take(key: string): { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+}
 
 export type BurnInvitationLookup = (txId: string) => BurnRecord | undefined;
 
@@ -30,7 +34,7 @@ export interface AgentCalendar {
 
 export interface ParticipantOptions {
   readonly client: AgoraClient;
-  readonly store: OacopStore;
+  readonly store: ParticipantStore;
   readonly calendar: AgentCalendar;
   /** A resource's published constraints (§8.2); absent for a person. */
   readonly resource?: RoomConstraints;
@@ -40,7 +44,7 @@ export interface ParticipantOptions {
   readonly minimumBurn: string;
   readonly ledger: (txId: string | undefined) => Promise<BurnInvitationLookup>;
   /** §6.1.3: one bucket per unknown DID. */
-  readonly limiter: TokenBucketLimiter;
+  readonly limiter: RateLimiter;
   /** §6.1.2 jitter; seeded in the demo and in tests. */
   readonly random: () => number;
   readonly now: () => number;

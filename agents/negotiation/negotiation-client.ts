@@ -3,9 +3,8 @@
 // (replayHistory), and signs its next document with its own did:key. Its reads are signed too
 // (RFC 9421, keyid = its DID), as a negotiation that is not `public` answers only its parties.
 // The demo agents, the integration tests and the bench all drive the server through it.
-import { createHash, randomBytes } from 'node:crypto';
-import { encodeDidKey, type DidKey } from '@shared/crypto/did-key';
-import { keyPairFromSeed } from '@shared/crypto/ed25519';
+import { randomBytes } from 'node:crypto';
+import type { DidKey } from '@shared/crypto/did-key';
 import { CodedError, unwrap } from '@shared/errors';
 import { signRequest } from '@shared/http-signature/request-signature';
 import { signAgreement } from '@shared/negotiation/agreement';
@@ -21,20 +20,11 @@ import type { NegotiationLimits } from '@shared/negotiation/manifest';
 import type { Terms } from '@shared/negotiation/primitives';
 import { replayHistory } from '@shared/negotiation/replay';
 import { latestProposal, type NegotiationState } from '@shared/negotiation/state';
+import type { AgentIdentity } from '../identity';
 
 export type FetchLike = (input: string, init?: RequestInit) => Response | Promise<Response>;
 
-export interface PartyIdentity {
-  readonly did: DidKey;
-  readonly secretKey: Uint8Array;
-  readonly name: string;
-}
-
-/** A demo key that follows from the demo seed and a name: the same DIDs on every start. */
-export function negotiationIdentity(seed: number, key: string, name: string): PartyIdentity {
-  const secretKey = new Uint8Array(createHash('sha256').update(`switchboard/demo/negotiation/${seed >>> 0}/${key}`).digest());
-  return { did: encodeDidKey(keyPairFromSeed(secretKey).publicKey), secretKey, name };
-}
+export type PartyIdentity = AgentIdentity;
 
 export interface OpenOptions {
   readonly category: string;

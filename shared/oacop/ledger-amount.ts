@@ -1,6 +1,7 @@
-// Ledger amounts: decimal strings of OAP credits with at most 8 decimals (the burn format of
-// ledger.ts), held as whole units of 10⁻⁸ in a bigint so sums and comparisons are exact at any
-// size. Both stores keep balances as these units in decimal text.
+// Ledger amounts: decimal strings of OAP credits with at most 8 decimals (the burn format of the
+// server's local ledger, docs/decisions-oacop.md §A2), held as whole units of 10⁻⁸ in a bigint so
+// sums and comparisons are exact at any size. Both stores keep balances as these units in decimal
+// text; the ledger, the stores and the CLI share this one definition.
 
 export const AMOUNT_PATTERN = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,8})?$/;
 const DECIMALS = 8;

@@ -3,7 +3,7 @@
 // server publishes them; what reaches public and control is read back from the broker.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '@shared/aor/envelope';
-import { PASSWORD, startRoomHarness, type RoomHarness } from '../test-support/room-harness';
+import { PASSWORD, startRoomHarness, type RoomHarness } from '@server/test-support/room-harness';
 import { connectAgent, isTaskStopped, type AgentClient, type ConnectAgentOptions, type TaskContext } from './agent-client';
 
 let h: RoomHarness;

@@ -1,12 +1,14 @@
-// Agora "POST /seed" → `{ ok: true, count }`. It signs and stores 12 envelopes a call, so it needs
-// a facilitator session whether or not the demo runs (decisions-agora.md §38).
+// Agora "POST /seed" → `{ ok: true, count }`: the demo's threads (seed-threads.ts), mounted by
+// app.ts. It sits with the demo because it is demo content; routes/ never imports the demo. It
+// signs and stores 12 envelopes a call, so it needs a facilitator session whether or not the demo
+// runs (decisions-agora.md §38).
 import { Hono } from 'hono';
 import { CodedError } from '@shared/errors';
-import type { Clock } from '../clock';
-import { seedThreads } from '../demo/agora/seed-threads';
-import { sessionFromCookieHeader } from '../http/session';
-import type { RelayServices } from '../relay/relay-services';
-import type { Store } from '../store/store';
+import type { Clock } from '../../clock';
+import { seedThreads } from './seed-threads';
+import { sessionFromCookieHeader } from '../../http/session';
+import type { RelayServices } from '../../relay/relay-services';
+import type { Store } from '../../store/store';
 
 export interface SeedRouteDeps {
   readonly services: RelayServices;
