@@ -16,7 +16,6 @@ import { HistoryRecorder } from './rooms/history-recorder';
 import type { PresenceTracker } from './rooms/presence-tracker';
 import { RoomRegistry } from './rooms/room-registry';
 import { httpDemos, localUrl, startRoomDemoAgents, stopping } from './runtime-demos';
-import { startWithExternalBroker } from './runtime-external';
 import {
   assembleServices, auditOperatorPublish, closeHttp, consoleAuthenticator, listenHttp, onceOnlyWork, startRelayTimers, urlHost,
   type HttpListener, type RunningSwitchboard, type StartOptions,
@@ -40,7 +39,8 @@ async function listenForAgents(broker: EmbeddedBroker, host: string, configured:
 }
 
 export async function startSwitchboard(config: Config, options: StartOptions = {}): Promise<RunningSwitchboard> {
-  if (config.mqttExternal) return startWithExternalBroker(config, config.mqttExternal, options);
+  // Loaded only with MQTT_URL, like the MQTT client and PostgreSQL driver behind it (decisions-server.md §47).
+  if (config.mqttExternal) return (await import('./runtime-external')).startWithExternalBroker(config, config.mqttExternal, options);
   const clock = options.clock ?? systemClock;
   const store = await openStore(config);
   const rooms = new RoomRegistry(store);
