@@ -15,7 +15,7 @@ import { openStore } from '../store/open-store';
 import type { OperatorRole, Store } from '../store/store';
 
 export const USAGE = `Usage: npm run --silent cli -- <command> [options]
-   or: npx tsx server/cli.ts <command> [options]
+   or: node scripts/cli.mjs <command> [options]
 
 Agents (broker credentials: MQTT username = agentId, password as issued):
   agents add <agentId> [--rotate] [--json]

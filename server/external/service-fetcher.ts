@@ -5,13 +5,12 @@
 // of bounded depth. What comes back is a value, never the service's bytes or headers
 // (decisions-server.md §40, §41).
 import type { lookup } from 'node:dns/promises';
-import { Agent, fetch, type Response } from 'undici';
+import type { Agent, fetch as undiciFetch, Response } from 'undici';
 import { CodedError } from '@shared/errors';
 import { MAX_JSON_DEPTH, parseJsonText } from '../http/json-text';
 import { readCapped } from '../http/read-capped';
 import type { ExternalService } from '../store/service-registry-store';
 import { AddressRefusedError, publicAddresses } from './address-policy';
-import { guardedConnector } from './guarded-connector';
 
 export interface ServiceFetcherOptions {
   /** ALLOW_PRIVATE_SERVICE_URLS: any address is allowed (local setups, tests). */
@@ -49,13 +48,18 @@ export interface ServiceAnswer {
 
 const NO_BODY = new Set([204, 205, 304]);
 
+interface Pools {
+  readonly fetch: typeof undiciFetch;
+  readonly open: Agent;
+  readonly guarded: Agent;
+}
+
 export class ServiceFetcher {
   readonly allowPrivate: boolean;
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #lookup: typeof lookup | undefined;
-  readonly #guarded: Agent;
-  readonly #open = new Agent();
+  #pools: Promise<Pools> | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: ServiceFetcherOptions = {}) {
@@ -63,7 +67,17 @@ export class ServiceFetcher {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_SERVICE_TIMEOUT_MS;
     this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_SERVICE_RESPONSE_BYTES;
     this.#lookup = options.lookup;
-    this.#guarded = new Agent({ connect: guardedConnector(options.lookup) });
+  }
+
+  /** undici and its pools, loaded at the first request: a console that calls no service never holds them. */
+  #loadPools(): Promise<Pools> {
+    if (this.#closed) return Promise.reject(new Error('this service fetcher is closed'));
+    this.#pools ??= Promise.all([import('undici'), import('./guarded-connector')]).then(([undici, { guardedConnector }]) => ({
+      fetch: undici.fetch,
+      open: new undici.Agent(),
+      guarded: new undici.Agent({ connect: guardedConnector(this.#lookup) }),
+    }));
+    return this.#pools;
   }
 
   /**
@@ -94,11 +108,12 @@ export class ServiceFetcher {
     const bad = (reason: string, why: string, status?: number) => new CodedError('SERVICE_BAD_ANSWER', `${service.name} answered ${why}; its answer is not passed on.`, { reason, service: service.id, ...(status === undefined ? {} : { status }) });
     let res: Response;
     try {
-      res = await fetch(`${service.baseUrl}${path}`, {
+      const pools = await this.#loadPools();
+      res = await pools.fetch(`${service.baseUrl}${path}`, {
         method: init.method ?? 'GET',
         redirect: 'manual',
         signal,
-        dispatcher: trusted ? this.#open : this.#guarded,
+        dispatcher: trusted ? pools.open : pools.guarded,
         headers: { accept: 'application/json', ...(init.body ? { 'content-type': init.contentType ?? 'application/json' } : {}) },
         ...(init.body ? { body: init.body } : {}),
       });
@@ -150,8 +165,13 @@ export class ServiceFetcher {
 
   /** Closes the connection pools once; a bridge stopped twice (or two sharing this fetcher) closes nothing twice. */
   close(): Promise<void> {
-    this.#closed ??= Promise.all([this.#guarded.close(), this.#open.close()]).then(() => undefined);
+    this.#closed ??= this.#closePools();
     return this.#closed;
+  }
+
+  async #closePools(): Promise<void> {
+    const pools = await this.#pools;
+    if (pools) await Promise.all([pools.guarded.close(), pools.open.close()]);
   }
 }
 

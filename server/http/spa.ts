@@ -1,10 +1,25 @@
 // Serves the built SPA from dist/web: files as they are, and index.html for client-side routes.
-import { existsSync, readFileSync } from 'node:fs';
+// Each compressible file is sent as its brotli or gzip copy made at build (scripts/vite-precompress.ts)
+// when the browser accepts it; hashed assets are cached for good, the rest revalidated
+// (decisions-server.md §49).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 
 const SERVER_PREFIXES = ['/api/', '/mqtt', '/events', '/health', '/seed', '/oap/', '/agents', '/openapi.json'];
+
+// Names under /assets/ carry a content hash: a new build never reuses one.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Headers for a file found: serveStatic adds Vary only when it picks a copy, caches need it always. */
+function cachedAs(cacheControl: string) {
+  return (_path: string, c: Context) => {
+    c.header('Cache-Control', cacheControl);
+    c.header('Vary', 'Accept-Encoding');
+  };
+}
 
 export function spaRoutes(staticDir: string): Hono {
   const app = new Hono();
@@ -15,19 +30,14 @@ export function spaRoutes(staticDir: string): Hono {
     }
     return next();
   });
-  const indexPath = join(staticDir, 'index.html');
-  if (!existsSync(indexPath)) {
+  if (!existsSync(join(staticDir, 'index.html'))) {
     app.get('*', (c) =>
       c.text('The console has not been built. Run `npm start` (it builds first) or `npm run build`.', 503),
     );
     return app;
   }
-  const indexHtml = readFileSync(indexPath, 'utf8');
-  app.use('/assets/*', serveStatic({ root: staticDir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.use('*', serveStatic({ root: staticDir }));
-  app.get('*', (c) => {
-    c.header('Cache-Control', 'no-cache');
-    return c.html(indexHtml);
-  });
+  app.use('/assets/*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs(IMMUTABLE) }));
+  app.use('*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs('no-cache') }));
+  app.get('*', serveStatic({ root: staticDir, path: 'index.html', precompressed: true, onFound: cachedAs('no-cache') }));
   return app;
 }

@@ -1,6 +1,6 @@
 // The services the HTTP app serves, built once over a store and a clock. The runtime builds them
 // for each instance; tests that drive the app on its own build them through the same function
-// (test-support/test-app.ts), so the app never builds a service itself (decisions-server.md §47).
+// (test-support/test-app.ts), so the app never builds a service itself (decisions-server.md §46).
 import type { AppOptions } from '../app';
 import type { Clock } from '../clock';
 import { DidVerifier } from '../crypto/node-verifier';

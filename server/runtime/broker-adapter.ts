@@ -1,4 +1,4 @@
-// The broker an instance runs over, behind one interface (docs/decisions-server.md §47): aedes in
+// The broker an instance runs over, behind one interface (docs/decisions-server.md §46): aedes in
 // this process (embedded-adapter.ts), or an external MQTT broker such as Mosquitto reached as a
 // client (external-adapter.ts, MQTT_URL). The runtime's one lifecycle opens it after the store,
 // binds the gateway to its intake, serves it once the HTTP listener is up, and closes it in reverse.
@@ -12,7 +12,6 @@ import type { Store } from '../store/store';
 import type { ConsoleAuthenticator } from './console-authenticator';
 import type { RoomDemoParts } from './demos';
 import { openEmbeddedBroker } from './embedded-adapter';
-import { connectExternalBroker } from './external-adapter';
 
 /** What a broker's intake needs from the instance. */
 export interface BrokerDeps {
@@ -55,5 +54,6 @@ export function brokerFor(config: Config): OpenBroker {
   if (!external) return (deps) => openEmbeddedBroker(config, deps);
   const password = external.password;
   if (!password) throw new ConfigError('MQTT_PASSWORD is required with MQTT_URL (the server\'s broker credential, from `npm run cli -- broker setup`).');
-  return (deps) => connectExternalBroker(config, { ...external, password }, deps);
+  // Loaded only with MQTT_URL, like the MQTT client and the PostgreSQL driver (decisions-server.md §49).
+  return async (deps) => (await import('./external-adapter')).connectExternalBroker(config, { ...external, password }, deps);
 }

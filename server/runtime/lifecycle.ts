@@ -1,4 +1,4 @@
-// One start order and its reverse (docs/decisions-server.md §47): each part that has started
+// One start order and its reverse (docs/decisions-server.md §46): each part that has started
 // says how it stops; close() stops them last-started first, and a start that fails part-way
 // stops what had already started before its error goes on.
 

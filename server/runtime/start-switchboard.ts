@@ -1,5 +1,5 @@
 // The composition root: one Switchboard process, over the embedded broker or the one at MQTT_URL
-// (broker-adapter.ts), in one lifecycle (docs/decisions-server.md §47): the store, the broker, the
+// (broker-adapter.ts), in one lifecycle (docs/decisions-server.md §46): the store, the broker, the
 // gateway bound to the broker's intake, the services, the HTTP listener with the broker serving
 // /mqtt and its agents, then the work the cluster runs once (sweepers, demo agents); close() stops
 // them in reverse. `npm start` runs it through main.ts; integration tests start it in-process.

@@ -2,8 +2,6 @@
 // SQLite under DATA_DIR. Both pass the same suite (store-suite.ts).
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../config';
-import { describePgError, redactUrl } from './pg/pg-pool';
-import { openPgStore } from './pg/pg-store';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite/sqlite-store';
 import type { Store } from './store';
 
@@ -33,6 +31,8 @@ async function openPostgres(url: string): Promise<Store> {
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
     throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got a ${protocol}// one.`);
   }
+  // Loaded only with DATABASE_URL: a SQLite server never holds the PostgreSQL driver in memory.
+  const [{ describePgError, redactUrl }, { openPgStore }] = await Promise.all([import('./pg/pg-pool'), import('./pg/pg-store')]);
   try {
     return await openPgStore({ url });
   } catch (error) {

@@ -9,8 +9,9 @@ export interface ServerProcess {
   readonly output: () => string;
 }
 
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** `entry`: the node arguments that run the server; the TypeScript sources by default. */
+export function startServerProcess(env: Record<string, string>, entry: readonly string[] = ['--import', 'tsx', 'server/main.ts']): Promise<ServerProcess> {
+  const child = spawn(process.execPath, entry, {
     env: { ...process.env, PORT: '0', MQTT_PORT: '0', DEMO: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

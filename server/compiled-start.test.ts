@@ -1,0 +1,99 @@
+// The run path of `npm start` (decisions-server.md §49): the compiled server under plain node,
+// serving the console's brotli and gzip copies by Accept-Encoding, and a start that finds its
+// builds current skipping them.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, stopped, type ServerProcess } from './test-support/server-process';
+
+const BUILD_MS = 300_000;
+
+/** The bytes as sent, without the decoding fetch would do. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** Builds what is stale exactly as `npm start` does; resolves with what it printed. */
+function buildLikeStart(): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', "import { ensureBuilt } from './scripts/build/ensure-built.mjs'; ensureBuilt(['web', 'server']);"], {
+    encoding: 'utf8',
+    timeout: BUILD_MS,
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe('the compiled start', () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  let asset: string;
+
+  beforeAll(async () => {
+    const built = buildLikeStart();
+    expect(built.status, built.output).toBe(0);
+    const assets = readdirSync('dist/web/assets');
+    asset = assets.find((name) => name.endsWith('.js') && assets.includes(`${name}.br`) && assets.includes(`${name}.gz`)) ?? '';
+    expect(asset).not.toBe('');
+    dataDir = mkdtempSync(join(tmpdir(), 'switchboard-compiled-'));
+    server = await startServerProcess({ DATA_DIR: dataDir }, ['dist/server/main.js']);
+  }, BUILD_MS);
+
+  afterAll(async () => {
+    if (server) await stopped(server, 'SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('skips both builds when nothing changed since the last', () => {
+    const again = buildLikeStart();
+    expect(again.status).toBe(0);
+    expect(again.output).not.toContain('building');
+  });
+
+  it('answers /health under plain node', async () => {
+    const res = await fetch(`${server.url}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true, version: JSON.parse(readFileSync('package.json', 'utf8')).version });
+  });
+
+  it('sends a hashed asset as its brotli copy, its gzip copy or as it is, by Accept-Encoding, cached for good', async () => {
+    const original = readFileSync(join('dist/web/assets', asset));
+    const url = `${server.url}/assets/${asset}`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
+    const gzip = await rawGet(url, { 'accept-encoding': 'gzip' });
+    const identity = await rawGet(url, { 'accept-encoding': 'identity' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(original)).toBe(true);
+    expect(br.body.length).toBeLessThan(original.length);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(original)).toBe(true);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.equals(original)).toBe(true);
+    for (const res of [br, gzip, identity]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.vary).toBe('Accept-Encoding');
+    }
+  });
+
+  it('sends index.html, for / and for client routes alike, to be revalidated', async () => {
+    const index = readFileSync('dist/web/index.html');
+    for (const path of ['/', '/rooms/some-room']) {
+      const res = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'identity' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body.equals(index)).toBe(true);
+    }
+  });
+});
