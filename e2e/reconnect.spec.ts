@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../server/test-support/private-mosquitto';
+import { startPrivateMosquitto, type PrivateMosquitto } from '../server/test-support/private-mosquitto';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { startCuttableProxy, type CuttableProxy } from './support/cuttable-proxy';
 import { enrollFirstFacilitator } from './support/demo-console';
@@ -171,10 +171,7 @@ test.describe('embedded broker', () => {
   });
 });
 
-const mosquittoFound = findMosquitto();
-
 test.describe('external Mosquitto (MQTT_URL)', () => {
-  test.skip(!mosquittoFound.ok, mosquittoFound.ok ? '' : mosquittoFound.why);
   let mosquitto: PrivateMosquitto | undefined;
   let j: Journey | undefined;
 

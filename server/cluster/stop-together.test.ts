@@ -10,9 +10,8 @@ import { startCluster } from '../test-support/cluster-harness';
 import { manualClock } from '../test-support/manual-clock';
 import { connectClient } from '../test-support/mqtt-clients';
 import { usePgDatabase } from '../test-support/pg-database';
-import { findMosquitto, startPrivateMosquitto } from '../test-support/private-mosquitto';
+import { startPrivateMosquitto } from '../test-support/private-mosquitto';
 
-const found = findMosquitto();
 const pg = usePgDatabase();
 const TS = Math.floor(T0 / 1000);
 
@@ -25,7 +24,7 @@ async function approved(sb: RunningSwitchboard, ids: readonly string[]): Promise
   return rows.map((m) => m.messageId ?? '').filter((id) => ids.includes(id));
 }
 
-describe.skipIf(!found.ok)('two instances stopping together', () => {
+describe('two instances stopping together', () => {
   it('keeps one share, so candidates sent while both are down are decided once they are back', async () => {
     const mosquitto = await startPrivateMosquitto();
     const cluster = await startCluster({ mosquitto, databaseUrl: await pg.url(), instances: 2, clock: () => manualClock(T0) });

@@ -12,10 +12,9 @@ import { startCluster, type Cluster } from '../test-support/cluster-harness';
 import { manualClock } from '../test-support/manual-clock';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { usePgDatabase } from '../test-support/pg-database';
-import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
+import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import { sessionCookie } from '../test-support/sessions';
 
-const found = findMosquitto();
 const pg = usePgDatabase();
 const FACILITATOR = 'did:key:z6MkClusterFacilitator';
 const TS = Math.floor(T0 / 1000);
@@ -27,7 +26,6 @@ let b: RunningSwitchboard;
 const handed = new Map<RunningSwitchboard, string[]>();
 
 beforeAll(async () => {
-  if (!found.ok) return;
   mosquitto = await startPrivateMosquitto();
   // The Agora fixtures are signed at T0: both instances' clocks stand there.
   cluster = await startCluster({ mosquitto, databaseUrl: await pg.url(), instances: 2, clock: () => manualClock(T0) });
@@ -98,7 +96,7 @@ async function grantThrough(sb: RunningSwitchboard, facilitator: TestClient, age
   await until(() => sb.store.rooms.getGrant('r1', agentId, taskId), (g) => g !== undefined);
 }
 
-describe.skipIf(!found.ok)('two instances on one PostgreSQL and one Mosquitto', () => {
+describe('two instances on one PostgreSQL and one Mosquitto', () => {
   it('decides every candidate exactly once across both gateways; each console sees each approval once', async () => {
     const cookie = await sessionCookie(a.store, FACILITATOR, 'facilitator');
     const [onA, onB] = [await consoleOn(a, cookie), await consoleOn(b, cookie)];

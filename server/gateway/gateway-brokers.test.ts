@@ -4,14 +4,11 @@
 // from the server's broker port; decisions are in SQLite.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddedRoomHarness, startExternalRoomHarness, type BrokerRoomHarness, type Watcher } from '../test-support/external-room-harness';
-import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
-
-const found = findMosquitto();
-if (!found.ok) console.warn(`Running the gateway suite on aedes only; skipping Mosquitto: ${found.why}`);
+import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 
 let mosquitto: PrivateMosquitto | undefined;
 beforeAll(async () => {
-  if (found.ok) mosquitto = await startPrivateMosquitto();
+  mosquitto = await startPrivateMosquitto();
 });
 afterAll(async () => {
   await mosquitto?.stop();
@@ -22,11 +19,11 @@ const F = { kind: 'user', id: 'did:key:z6MkFacilitator' } as const;
 const R = 'agent.researcher';
 
 const kinds = [
-  { kind: 'aedes', skip: false, start: () => startEmbeddedRoomHarness() },
-  { kind: 'mosquitto', skip: !found.ok, start: () => startExternalRoomHarness(mosquitto!) },
+  { kind: 'aedes', start: () => startEmbeddedRoomHarness() },
+  { kind: 'mosquitto', start: () => startExternalRoomHarness(mosquitto!) },
 ] as const;
 
-describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
+describe.each(kinds)('gateway over $kind', ({ start }) => {
   let h: BrokerRoomHarness;
   let w: Watcher;
   let seq = 0;
@@ -80,17 +77,16 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
   }
 
   beforeEach(async () => {
-    if (skip) return;
     h = await start();
     await h.rooms.create({ id: 'r1', name: 'Room one', moderation: 'auto' });
     await h.rooms.create({ id: 'r2', name: 'Room two', moderation: 'auto' });
     w = await h.watcher();
   });
   afterEach(async () => {
-    if (!skip) await h.close();
+    await h.close();
   });
 
-  describe.skipIf(skip)('automatic moderation (AOR §7)', () => {
+  describe('automatic moderation (AOR §7)', () => {
     it('republishes a granted candidate to public byte for byte, spends one message, and keeps history in order', async () => {
       await grantAndWait();
       const c = candidate();
@@ -185,7 +181,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
     });
   });
 
-  describe.skipIf(skip)('review mode', () => {
+  describe('review mode', () => {
     beforeEach(() => h.store.rooms.setModeration('r1', 'review'));
 
     it('holds a passing candidate until a facilitator approves, then republishes it unchanged', async () => {
@@ -216,7 +212,7 @@ describe.each(kinds)('gateway over $kind', ({ skip, start }) => {
   });
 });
 
-describe.skipIf(!found.ok)('gateway over mosquitto: the candidate subtopic is the authentication', () => {
+describe('gateway over mosquitto: the candidate subtopic is the authentication', () => {
   let h: BrokerRoomHarness;
   let w: Watcher;
   beforeEach(async () => {

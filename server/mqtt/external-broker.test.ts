@@ -4,15 +4,12 @@
 import { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
-import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
+import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import type { BrokerMessage } from './broker-port';
 import { RefusedPublish } from './embedded-broker';
 import { ExternalBroker, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
 import { normalizeCandidate } from './external-topics';
 import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './mosquitto-dynsec';
-
-const found = findMosquitto();
-if (!found.ok) console.warn(`Skipping the external broker tests: ${found.why}`);
 
 const R = 'agent.researcher';
 const SERVER = { username: 'switchboard-server', password: 'pw-server' };
@@ -25,7 +22,6 @@ let everything: TestClient;
 const open: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  if (!found.ok) return;
   mosquitto = await startPrivateMosquitto();
   admin = await DynsecAdmin.connect({ url: mosquitto.url, ...mosquitto.admin });
   await admin.setupServer(SERVER.username, SERVER.password, null);
@@ -35,7 +31,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (!found.ok) return;
   await everything?.client.endAsync(true);
   await admin?.close();
   await mosquitto?.stop();
@@ -99,7 +94,7 @@ describe('normalizeCandidate', () => {
   });
 });
 
-describe.skipIf(!found.ok)('ExternalBroker over Mosquitto', () => {
+describe('ExternalBroker over Mosquitto', () => {
   it("hands a candidate on as the spec's topic, published by the agent its subtopic names; other topics have no publisher", async () => {
     const broker = await port();
     const got = collect(broker);
@@ -276,7 +271,7 @@ describe.skipIf(!found.ok)('ExternalBroker over Mosquitto', () => {
   });
 });
 
-describe.skipIf(!found.ok)('ExternalBroker clustered (shareGroup)', () => {
+describe('ExternalBroker clustered (shareGroup)', () => {
   /** A clustered port whose hooks note what they ran for. */
   async function member(credential = SERVER) {
     const recorded: string[] = [];

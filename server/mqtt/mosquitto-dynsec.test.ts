@@ -4,11 +4,8 @@
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, subscribeCode, tryConnect, type TestClient } from '../test-support/mqtt-clients';
-import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
+import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import { agentCandidateTopic, agentRoleName, DEFAULT_ACL_ACCESS, DynsecAdmin } from './mosquitto-dynsec';
-
-const found = findMosquitto();
-if (!found.ok) console.warn(`Skipping the Mosquitto dynamic-security tests: ${found.why}`);
 
 const R = 'agent.researcher';
 const A = 'agent.analyst';
@@ -27,7 +24,6 @@ let server: TestClient;
 const open: TestClient[] = [];
 
 beforeAll(async () => {
-  if (!found.ok) return;
   broker = await startPrivateMosquitto();
   admin = await DynsecAdmin.connect({ url: broker.url, ...broker.admin });
   await admin.setupServer(SERVER.username, SERVER.password, SERVER.clientId);
@@ -38,7 +34,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (!found.ok) return;
   await everything?.client.endAsync(true);
   await server?.client.endAsync(true);
   await admin?.close();
@@ -58,7 +53,7 @@ async function agent(agentId: string, protocolVersion: 4 | 5 = 5): Promise<TestC
 
 const text = (s: string) => new TextEncoder().encode(s);
 
-describe.skipIf(!found.ok)('provisioning through dynamic security', () => {
+describe('provisioning through dynamic security', () => {
   it.each([4, 5] as const)('an agent connects with its password over MQTT v%i', async (protocolVersion) => {
     expect(await tryConnect(broker.url, { username: R, password: 'pw-researcher', clientId: R, protocolVersion })).toBe('connected');
   });
@@ -168,7 +163,7 @@ describe.skipIf(!found.ok)('provisioning through dynamic security', () => {
   });
 });
 
-describe.skipIf(!found.ok)('§8 on Mosquitto: agents publish only their own candidates, heartbeat and work', () => {
+describe('§8 on Mosquitto: agents publish only their own candidates, heartbeat and work', () => {
   it.each([4, 5] as const)('routes the allowed topics (MQTT v%i)', async (v) => {
     const r = await agent(R, v);
     for (const topic of [agentCandidateTopic('r1', R), `rooms/r1/agents/${R}/heartbeat`, `rooms/r1/agents/${R}/work`]) {
@@ -207,7 +202,7 @@ describe.skipIf(!found.ok)('§8 on Mosquitto: agents publish only their own cand
   });
 });
 
-describe.skipIf(!found.ok)('§8 on Mosquitto: agents subscribe only to public, control and their own inbox', () => {
+describe('§8 on Mosquitto: agents subscribe only to public, control and their own inbox', () => {
   it.each(['rooms/+/public', 'rooms/r1/control', `rooms/+/agents/${R}/inbox`, `rooms/r1/agents/${R}/inbox`])('grants %s', async (filter) => {
     const r = await agent(R);
     expect(await subscribeCode(r.client, filter)).toBe(1);

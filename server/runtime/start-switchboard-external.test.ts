@@ -12,9 +12,8 @@ import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
 import { startSwitchboard, type RunningSwitchboard } from './start-switchboard';
 import { connectClient, tryConnect } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';
-import { findMosquitto, startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
+import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 
-const found = findMosquitto();
 let mosquitto: PrivateMosquitto;
 let sb: RunningSwitchboard;
 let dataDir: string;
@@ -28,7 +27,6 @@ async function cli(...argv: string[]) {
 }
 
 beforeAll(async () => {
-  if (!found.ok) return;
   mosquitto = await startPrivateMosquitto();
   dataDir = mkdtempSync(join(tmpdir(), 'switchboard-ext-runtime-'));
   env = { DATA_DIR: dataDir, PORT: '0', DEMO: '0', MQTT_URL: mosquitto.url, MQTT_ADMIN_USERNAME: mosquitto.admin.username, MQTT_ADMIN_PASSWORD: mosquitto.admin.password, MQTT_CLIENT_ID: 'sb-test-1',
@@ -42,7 +40,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (!found.ok) return;
   await sb?.close();
   await mosquitto?.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -51,7 +48,7 @@ afterAll(async () => {
 /** A console over the server's /mqtt WebSocket, as the browser connects: session cookie, same origin. */
 const consoleClient = (cookie: string) => connectClient(sb.url.replace('http', 'ws') + '/mqtt', { wsOptions: { headers: { cookie, origin: sb.url } } });
 
-describe.skipIf(!found.ok)('Switchboard with MQTT_URL', () => {
+describe('Switchboard with MQTT_URL', () => {
   it('approves a granted candidate from an agent the CLI added, byte for byte', async () => {
     const added = await cli('agents', 'add', 'agent.one', '--json');
     expect(added.code).toBe(0);

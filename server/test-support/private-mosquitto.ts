@@ -41,8 +41,8 @@ const PLUGIN_CANDIDATES = [
   '/usr/lib/mosquitto/mosquitto_dynamic_security.so',
 ];
 
-/** Where mosquitto and its dynamic-security plugin are, or why a test must skip. */
-export function findMosquitto(): { ok: true; binary: string; plugin: string } | { ok: false; why: string } {
+/** Where mosquitto and its dynamic-security plugin are, or what is missing. */
+function findMosquitto(): { ok: true; binary: string; plugin: string } | { ok: false; why: string } {
   const binary = process.env.MOSQUITTO_BIN ?? MOSQUITTO_CANDIDATES.find((p) => existsSync(p));
   if (!binary || !existsSync(binary)) return { ok: false, why: `mosquitto is not installed (looked in ${MOSQUITTO_CANDIDATES.join(', ')}; set MOSQUITTO_BIN)` };
   const plugin = process.env.MOSQUITTO_DYNSEC_PLUGIN ?? PLUGIN_CANDIDATES.find((p) => existsSync(p));
@@ -108,8 +108,10 @@ function canConnect(port: number): Promise<boolean> {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startPrivateMosquitto(options: PrivateMosquittoOptions = {}): Promise<PrivateMosquitto> {
+  // A missing Mosquitto fails the suite, as a missing PostgreSQL does (decisions-server.md §18):
+  // a skip would pass a run that never tested the external broker.
   const found = findMosquitto();
-  if (!found.ok) throw new Error(found.why);
+  if (!found.ok) throw new Error(`${found.why}. Install Debian's mosquitto package (scripts/test.sh does, as root).`);
   // The port is free when picked and taken by mosquitto a moment later; another process can win
   // that race, so a broker that exits at once is retried on a fresh port.
   let lastLog = '';

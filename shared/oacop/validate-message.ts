@@ -1,37 +1,16 @@
 // Validates an untrusted, already-parsed JSON value as an OACoP message: the §7 schema for its
 // `type` (normative), then the prose schema (prose-schemas.ts), then the rules across fields
 // (check-message.ts). The first layer that finds problems reports all of them.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { fail, ok, type Result } from '../errors';
 import { checkMessage, type Problem } from './check-message';
 import { OacopErrorCode, OacopLocalErrorCode } from './error-codes';
 import type { OacopMessage } from './messages';
-import { NormativeSchemas, OACOP_MESSAGE_TYPES, type OacopMessageType } from './normative-schemas';
-import { ProseSchemas } from './prose-schemas';
+import { OACOP_MESSAGE_TYPES, type OacopMessageType } from './normative-schemas';
+// Compiled ahead of time (scripts/generate-schema-validators.ts): compiling a schema at run time
+// needs `new Function`, which the console's Content-Security-Policy refuses.
+import { validators, type SchemaProblem } from './schema-validators.generated.js';
 
-type Validators = Readonly<Record<OacopMessageType, { normative: ValidateFunction; prose: ValidateFunction }>>;
-
-let compiled: Validators | undefined;
-
-// Compiled on first use, not at import: Ajv generates code, and modules that merely import this
-// file (the UI's type imports, say) should not pay for it.
-function validators(): Validators {
-  if (compiled !== undefined) return compiled;
-  // Draft-07 is Ajv 8's default dialect and the one §7 names in `$schema`; `strict` refuses
-  // schema typos instead of ignoring them, except `strictRequired`: §7.2 and §7.3 require a
-  // `threadId` they never define (prose-schemas.ts defines it). ajv-formats supplies the formats.
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
-  addFormats(ajv, ['date-time', 'uri']);
-  const entries = OACOP_MESSAGE_TYPES.map((type) => [
-    type,
-    { normative: ajv.compile(NormativeSchemas[type]), prose: ajv.compile(ProseSchemas[type]) },
-  ]);
-  compiled = Object.fromEntries(entries) as Validators;
-  return compiled;
-}
-
-const fromAjv = (errors: readonly ErrorObject[] | null | undefined): Problem[] =>
+const fromAjv = (errors: readonly SchemaProblem[] | null | undefined): Problem[] =>
   (errors ?? []).map((e) => ({ path: e.instancePath, rule: e.keyword, message: e.message ?? e.keyword }));
 
 const isMessageType = (value: unknown): value is OacopMessageType =>
@@ -56,7 +35,7 @@ export function validateMessage(raw: unknown): Result<OacopMessage> {
       allowed: OACOP_MESSAGE_TYPES,
     });
   }
-  const { normative, prose } = validators()[type];
+  const { normative, prose } = validators[type];
   if (!normative(raw)) return invalid(type, 'schema', fromAjv(normative.errors));
   if (!prose(raw)) return invalid(type, 'prose', fromAjv(prose.errors));
   const message = raw as OacopMessage;

@@ -8,21 +8,8 @@ import { ThemeSwitch } from '@web/components/ui/theme-switch';
 import { Suspense, useEffect, useRef } from 'react';
 import { KeyUnsupportedScreen } from '@web/features/identity/key-unsupported-screen';
 import { AccountMenu } from './identity-parts';
+import { NAV_TABS } from './screens';
 import { Shortcuts } from './shortcuts-dialog';
-
-/** The main navigation, in reading order; each screen area adds its entry here. */
-const NAV = [
-  { to: '/', label: 'Overview' },
-  { to: '/rooms', label: 'Rooms' },
-  { to: '/directory', label: 'Directory' },
-  { to: '/threads', label: 'Threads' },
-  { to: '/negotiations', label: 'Negotiations' },
-  { to: '/transparency-log', label: 'Log' },
-  { to: '/scheduling', label: 'Scheduling' },
-  { to: '/tasks', label: 'Tasks' },
-  { to: '/settings/services', label: 'Services' },
-  { to: '/demo', label: 'Demo' },
-] as const;
 
 /**
  * Keeps the current screen's tab in sight when the tab row scrolls sideways (narrow windows): moved
@@ -63,7 +50,7 @@ export function Layout() {
           </Link>
           {session ? (
             <nav ref={nav} aria-label="Main" className="order-last -mb-px flex w-full gap-5 overflow-x-auto text-sm 2xl:order-none 2xl:w-auto 2xl:self-stretch">
-              {NAV.map(({ to, label }) => (
+              {NAV_TABS.map(({ to, label }) => (
                 <Link
                   key={to}
                   to={to}

@@ -10,23 +10,23 @@ describe('shortcut keys', () => {
   it('matches g r and g o within a second, case-insensitively', () => {
     const g = matchKey(idle, 'g', 1000);
     expect(g.action).toBeNull();
-    expect(matchKey(g.state, 'r', 1500)).toEqual({ action: 'go-rooms', state: idle });
-    expect(matchKey(matchKey(idle, 'G', 0).state, 'O', 10).action).toBe('go-overview');
+    expect(matchKey(g.state, 'r', 1500)).toEqual({ action: { goTo: '/rooms' }, state: idle });
+    expect(matchKey(matchKey(idle, 'G', 0).state, 'O', 10).action).toEqual({ goTo: '/' });
     expect(matchKey(g.state, 'r', 1000 + SEQUENCE_MS + 1).action).toBeNull();
     expect(matchKey(g.state, 'x', 1100)).toEqual({ action: null, state: idle });
     expect(matchKey(idle, 'r', 0).action).toBeNull();
   });
 
   it('goes to the Agora directory with g d and to threads with g t', () => {
-    expect(matchKey(matchKey(idle, 'g', 0).state, 'd', 10).action).toBe('go-directory');
-    expect(matchKey(matchKey(idle, 'g', 0).state, 'T', 10).action).toBe('go-threads');
-    expect(matchKey(matchKey(idle, 'g', 0).state, 's', 10).action).toBe('go-scheduling');
-    expect(matchKey(matchKey(idle, 'g', 0).state, 'k', 10).action).toBe('go-tasks');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'd', 10).action).toEqual({ goTo: '/directory' });
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'T', 10).action).toEqual({ goTo: '/threads' });
+    expect(matchKey(matchKey(idle, 'g', 0).state, 's', 10).action).toEqual({ goTo: '/scheduling' });
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'k', 10).action).toEqual({ goTo: '/tasks' });
   });
 
   it('goes to negotiations with g n and to the transparency log with g l', () => {
-    expect(matchKey(matchKey(idle, 'g', 0).state, 'n', 100).action).toBe('go-negotiations');
-    expect(matchKey(matchKey(idle, 'g', 0).state, 'L', 100).action).toBe('go-log');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'n', 100).action).toEqual({ goTo: '/negotiations' });
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'L', 100).action).toEqual({ goTo: '/transparency-log' });
     expect(SHORTCUTS.map((s) => s.keys.join(' '))).toEqual(expect.arrayContaining(['g n', 'g l']));
   });
 
@@ -38,7 +38,7 @@ describe('shortcut keys', () => {
 
   it('switches presenter mode on p (one key, listed behind ?) and goes to the guided demo with g m', () => {
     expect(matchKey(idle, 'p', 0)).toEqual({ action: 'presenter', state: idle });
-    expect(matchKey(matchKey(idle, 'g', 0).state, 'm', 10).action).toBe('go-demo');
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'm', 10).action).toEqual({ goTo: '/demo' });
     const keys = SHORTCUTS.map((s) => s.keys.join(' '));
     expect(keys).toEqual(expect.arrayContaining(['p', 'g m']));
     expect(keys.filter((k) => k.toLowerCase() === 'p')).toHaveLength(1);

@@ -1,5 +1,7 @@
 // The console's keyboard shortcuts: one list, shown behind `?`, and the pure matcher the
-// layout's key handler runs (two-key sequences like `g r` within a second).
+// layout's key handler runs (two-key sequences like `g r` within a second). The `g` ones come
+// from the screens list (screens.ts).
+import { GO_TO, type GoToPath } from './screens';
 
 export interface Shortcut {
   readonly keys: readonly string[];
@@ -10,15 +12,7 @@ export interface Shortcut {
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['?'], what: 'Show these shortcuts', scope: 'anywhere' },
-  { keys: ['g', 'r'], what: 'Go to rooms', scope: 'anywhere' },
-  { keys: ['g', 'o'], what: 'Go to the overview', scope: 'anywhere' },
-  { keys: ['g', 'd'], what: 'Go to the agent directory', scope: 'anywhere' },
-  { keys: ['g', 't'], what: 'Go to Agora threads', scope: 'anywhere' },
-  { keys: ['g', 'n'], what: 'Go to negotiations', scope: 'anywhere' },
-  { keys: ['g', 'l'], what: 'Go to the transparency log', scope: 'anywhere' },
-  { keys: ['g', 's'], what: 'Go to scheduling', scope: 'anywhere' },
-  { keys: ['g', 'k'], what: 'Go to tasks', scope: 'anywhere' },
-  { keys: ['g', 'm'], what: 'Go to the guided demo', scope: 'anywhere' },
+  ...GO_TO.map(({ key, what }): Shortcut => ({ keys: ['g', key], what, scope: 'anywhere' })),
   { keys: ['p'], what: 'Presenter mode: large, high-contrast, follows live events', scope: 'anywhere' },
   { keys: ['/'], what: 'Search or filter', scope: 'room' },
   { keys: ['Esc'], what: 'Close a dialog, or leave a field', scope: 'anywhere' },
@@ -29,7 +23,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['R'], what: 'Reject the candidate, with a reason', scope: 'review queue' },
 ];
 
-export type GlobalAction = 'help' | 'go-rooms' | 'go-overview' | 'go-directory' | 'go-threads' | 'go-negotiations' | 'go-log' | 'go-scheduling' | 'go-tasks' | 'go-demo' | 'presenter' | 'search';
+/** `goTo`: open that screen. */
+export type GlobalAction = 'help' | 'presenter' | 'search' | { readonly goTo: GoToPath };
 
 export interface SequenceState {
   /** A first key waiting for its second, and when it was pressed (ms). */
@@ -39,7 +34,7 @@ export interface SequenceState {
 export const SEQUENCE_MS = 1_000;
 export const idle: SequenceState = { pending: null };
 
-const SEQUENCES: Readonly<Record<string, GlobalAction>> = { 'g r': 'go-rooms', 'g o': 'go-overview', 'g d': 'go-directory', 'g t': 'go-threads', 'g n': 'go-negotiations', 'g l': 'go-log', 'g s': 'go-scheduling', 'g k': 'go-tasks', 'g m': 'go-demo' };
+const SEQUENCES: Readonly<Record<string, GlobalAction>> = Object.fromEntries(GO_TO.map(({ key, path }) => [`g ${key}`, { goTo: path }]));
 const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search', p: 'presenter' };
 
 /** Feeds one key (KeyboardEvent.key) at `now`; says what to do, and the next state. */

@@ -28,16 +28,8 @@ export function Shortcuts() {
       sequence.current = state;
       if (!action) return;
       e.preventDefault();
-      if (action === 'help') setOpen(true);
-      else if (action === 'go-rooms') void navigate({ to: '/rooms' });
-      else if (action === 'go-overview') void navigate({ to: '/' });
-      else if (action === 'go-directory') void navigate({ to: '/directory' });
-      else if (action === 'go-threads') void navigate({ to: '/threads' });
-      else if (action === 'go-negotiations') void navigate({ to: '/negotiations' });
-      else if (action === 'go-log') void navigate({ to: '/transparency-log' });
-      else if (action === 'go-scheduling') void navigate({ to: '/scheduling' });
-      else if (action === 'go-tasks') void navigate({ to: '/tasks' });
-      else if (action === 'go-demo') void navigate({ to: '/demo' });
+      if (typeof action === 'object') void navigate({ to: action.goTo });
+      else if (action === 'help') setOpen(true);
       else if (action === 'presenter') usePresenter.getState().toggle();
       else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };

@@ -1,6 +1,7 @@
 // The story of an AOR room: grants, tasks, an agent's ack / progress / findings
 // / risk / result, refusals and facilitator words, as sentences without raw ids. Pure: it reads
 // envelopes as the timeline holds them (unknown JSON, checked here by shape, never trusted).
+import { isRejectReason, type RejectReason } from '@shared/aor/reject-reasons';
 import { agentName, clip, count, type StoryLine } from './story-line';
 
 export interface RoomEvent {
@@ -24,18 +25,32 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
-const REASON_WORDS: Readonly<Record<string, string>> = {
+// Typed by the reason union, so a reason added to shared/aor is a compile error here until it has
+// words (a reject carries one of these, AOR §5.7; a grant that ran out is revoked with one too).
+const REJECT_WORDS = {
   no_mic_grant: 'it had no mic for that task',
   mic_revoked: 'its mic had been taken back',
   mic_grant_expired: 'its time was up',
   message_limit_exceeded: 'it had used up its messages',
   message_type_not_allowed: 'that kind of message was not allowed',
+  invalid_envelope: 'it was not a well-formed message',
   sender_mismatch: 'it tried to speak under another name',
+  room_mismatch: 'it was addressed to another room',
+  facilitator_rejected: 'a facilitator turned it down',
+} as const satisfies Record<RejectReason, string>;
+
+// A facilitator's revoke reason is free text (AOR §5.4); these are the ones the demo facilitator
+// and the spec's example use.
+const REVOKE_WORDS: Readonly<Record<string, string>> = {
   task_complete: 'the task is done',
   task_timeout: 'the task took too long',
+  task_cancelled: 'the task was called off',
 };
 
-const reasonWords = (reason: string | undefined): string => (reason ? (REASON_WORDS[reason] ?? reason.replace(/_/g, ' ')) : 'no reason given');
+const reasonWords = (reason: string | undefined): string => {
+  if (!reason) return 'no reason given';
+  return isRejectReason(reason) ? REJECT_WORDS[reason] : (REVOKE_WORDS[reason] ?? reason.replace(/_/g, ' '));
+};
 
 function who(from: Json | undefined, names: Readonly<Record<string, string>>): string {
   const id = str(from?.id) ?? '';

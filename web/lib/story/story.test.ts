@@ -1,3 +1,4 @@
+import { REJECT_REASONS } from '@shared/aor/reject-reasons';
 import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
 import { describe, expect, it } from 'vitest';
 import { negotiationStory, termsWords } from './negotiation-story';
@@ -50,6 +51,26 @@ describe('room story', () => {
     const lines = roomStory(events, { names: { 'agent.analyst': 'Ana the analyst' } });
     expect(lines.map((l) => l.text)).toContain('The facilitator said: “Welcome, everyone”');
     expect(lines.map((l) => l.text)).toContain('Ana the analyst took the task.');
+  });
+
+  it('puts every reject reason of AOR into words, and each in different words', () => {
+    const texts = REJECT_REASONS.map((reason, i) => {
+      const lines = roomStory([env(`r${i}`, 'reject', { kind: 'system', id: 'gateway' }, { reason }, 'control')]);
+      expect(lines).toHaveLength(1);
+      return lines[0]?.text ?? '';
+    });
+    for (const [i, text] of texts.entries()) {
+      expect(text).toMatch(/^Switchboard held back a message: [a-z][^_]+\.$/);
+      expect(text).not.toContain(REJECT_REASONS[i]?.replace(/_/g, ' '));
+    }
+    expect(new Set(texts).size).toBe(REJECT_REASONS.length);
+  });
+
+  it('words a revoke reason it knows, and shows any other as given', () => {
+    const revoke = (reason: string) => roomStory([env('v', 'mic_revoke', { kind: 'user', id: OP }, { agent_id: 'agent.researcher', reason }, 'control')])[0]?.text;
+    expect(revoke('task_cancelled')).toBe('The facilitator took the mic back from Researcher: the task was called off.');
+    expect(revoke('mic_grant_expired')).toBe('The facilitator took the mic back from Researcher: its time was up.');
+    expect(revoke('off_topic')).toBe('The facilitator took the mic back from Researcher: off topic.');
   });
 });
 
