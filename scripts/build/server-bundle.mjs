@@ -1,7 +1,9 @@
 // Bundles the server's entry points into dist/server/ as ESM for plain `node` (decisions-server.md
-// §47). Packages stay external (node_modules is there at run time, and native modules such as
-// better-sqlite3 cannot be bundled); the project's own path aliases are resolved from
-// tsconfig.json's `paths` by esbuild, so a new top-level folder with an alias needs no change here.
+// §49). npm packages are bundled in too: resolving and loading some hundreds of package files one
+// by one was about half of a start. Left outside: native modules (better-sqlite3), what loads only
+// with its option (pg with DATABASE_URL) and optional native helpers (ws's). The banner gives the
+// bundled CommonJS packages the `require` an ES module lacks. The project's path aliases are
+// resolved from tsconfig.json's `paths`, so a new top-level folder with an alias needs no change here.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -18,7 +20,8 @@ export async function bundleServer(root) {
     entryPoints: SERVER_ENTRIES,
     outdir,
     bundle: true,
-    packages: 'external',
+    external: ['better-sqlite3', 'pg', 'pg-native', 'esbuild', 'vite', 'bufferutil', 'utf-8-validate'],
+    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
