@@ -2,9 +2,10 @@
 // Dependencies (store, clock) come in as parameters, so tests drive the real app through
 // `app.request()` with a real store in a temp dir and a clock of their own.
 import { Hono } from 'hono';
+import { CodedError } from '@shared/errors';
 import { systemClock, type Clock } from './clock';
 import { DidVerifier } from './crypto/node-verifier';
-import { bodyCap } from './http/body-cap';
+import { bodyCap } from './http/request-body';
 import { csrfProtection } from './http/csrf';
 import { handleError } from './http/errors';
 import { hostCheck, type AllowedHosts } from './http/host-check';
@@ -108,7 +109,7 @@ export function createApp(options: AppOptions) {
     .route('/api/demo', demoRoutes(options.guidedDemo ?? { port: undefined }, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));
-  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.notFound((c) => handleError(new CodedError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`), c));
   app.onError(handleError);
   return app;
 }

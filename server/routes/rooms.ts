@@ -8,7 +8,7 @@ import { ROOM_TOPIC_KINDS, AGENT_TOPIC_KINDS } from '@shared/aor/topics';
 import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
-import { jsonBody } from '../http/json-body';
+import { jsonBody } from '../http/request-body';
 import { requireSession, type SessionVariables } from '../http/session';
 import type { PresenceTracker } from '../rooms/presence-tracker';
 import type { RoomRegistry } from '../rooms/room-registry';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CodedError, unwrap } from '@shared/errors';
 import type { InclusionProof } from '@shared/negotiation/inclusion-proof';
 import { linkOf, publishedEntry } from '@shared/negotiation/transparency-log';
-import { readJsonBody } from '../http/limited-body';
+import { readBodyJson } from '../http/request-body';
 import type { NegotiationService } from '../negotiation/negotiation-service';
 import { MAX_NEGOTIATION_BODY_BYTES } from './negotiation';
 
@@ -53,7 +53,7 @@ export function transparencyLogRoutes(service: NegotiationService) {
     })
     .post('/:index/redact', async (c) => {
       const index = indexParam(c.req.param('index'));
-      const entry = unwrap(await service.redact(index, await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES)));
+      const entry = unwrap(await service.redact(index, await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES)));
       return c.json({ entry: publishedEntry(entry) }, 200);
     });
 }
