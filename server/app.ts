@@ -17,7 +17,7 @@ import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { readyRoutes, type ReadinessCheck } from './routes/ready';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
-import { OPENAPI_DOCUMENT } from './http/openapi-document';
+import { openApiDocument } from './http/openapi';
 import { createRelayServices, type RelayServices } from './relay/relay-services';
 import { agentRoutes } from './routes/agents';
 import { agoraThreadRoutes } from './routes/agora-threads';
@@ -64,6 +64,9 @@ export interface AppOptions {
 /** 30 requests per minute per client address. */
 export const DEFAULT_AUTH_RATE_LIMIT = DEFAULT_HTTP_LIMITS.authPerAddress;
 
+/** Generated on the first request, then served as is. */
+let document: ReturnType<typeof openApiDocument> | undefined;
+
 export function createApp(options: AppOptions) {
   const clock = options.clock ?? systemClock;
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits, ...(options.authRateLimit ? { authPerAddress: options.authRateLimit } : {}) };
@@ -91,7 +94,7 @@ export function createApp(options: AppOptions) {
     .use('/seed', csrfProtection())
     .route('/health', healthRoutes)
     .route('/ready', readyRoutes(options.store, options.readiness))
-    .get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT, 200))
+    .get('/openapi.json', (c) => c.json((document ??= openApiDocument()), 200))
     .route('/events', eventRoutes(relay.services, eventLimits))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock, limits: eventLimits }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
