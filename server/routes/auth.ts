@@ -4,10 +4,9 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { z } from 'zod';
 import { decodeBase64url } from '@shared/crypto/base64url';
-import { isDidKey } from '@shared/crypto/did-key';
 import { canonicalBytes } from '@shared/crypto/jcs';
+import { EnrollBody, LoginBody, type LoginChallenge } from '@shared/contract/auth';
 import { CodedError } from '@shared/errors';
 import { randomToken, tokenHash } from '../auth/tokens';
 import type { Clock } from '../clock';
@@ -19,7 +18,7 @@ import { bodyCap, jsonBody } from '../http/request-body';
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
 import type { Operator, Store } from '../store/store';
 
-export const CHALLENGE_PURPOSE = 'switchboard-login';
+export const CHALLENGE_PURPOSE: LoginChallenge['purpose'] = 'switchboard-login';
 export const CHALLENGE_TTL_MS = 60_000;
 export const AUTH_BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -42,13 +41,6 @@ export interface AuthDeps {
   /** Told after a logout or a re-enrollment (a new role): the broker then checks open /mqtt sockets at once. */
   readonly sessionsChanged?: () => void;
 }
-
-const Did = z.string().max(128).refine(isDidKey, 'must be an Ed25519 did:key (did:key:z…)');
-const Base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
-
-const LoginBody = z.object({ did: Did, nonce: Base64url(128), signature: Base64url(128) });
-const EnrollBody = LoginBody.extend({ token: Base64url(128) });
-type LoginBody = z.infer<typeof LoginBody>;
 
 /** The object the client signs (its canonical bytes), rebuilt from the stored challenge. */
 export const challengeDocument = (nonce: string, expiresAt: number) => ({ purpose: CHALLENGE_PURPOSE, nonce, expiresAt });

@@ -4,10 +4,10 @@
 // in every answer (which `since` accepts), `limit`, and `hasMore`.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { isRegistration } from '@shared/agora/directory-registration';
-import { MESSAGE_TYPES } from '@shared/agora/envelope';
 import type { AgoraError } from '@shared/agora/reject-reasons';
+import { PollQuery } from '@shared/contract/relay';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { agoraErrors, AgoraRefusal, rateLimited } from '../http/error-family';
 import { clientAddress, type ConcurrencyLimiter, type TokenBucketLimiter } from '../http/rate-limit';
@@ -60,18 +60,6 @@ export function accepted<T>(result: { readonly ok: true; readonly value: T } | {
 }
 
 const invalid = (message: string, extra: Record<string, unknown> = {}) => new AgoraRefusal(agoraError('schema_invalid', message, extra));
-
-const Did = z.string().min(1).max(512);
-const PollQuery = z.object({
-  since: z.string().min(1).max(64),
-  recipient: Did.optional(),
-  sender: Did.optional(),
-  type: z.enum(MESSAGE_TYPES).optional(),
-  thread: z.string().min(1).max(256).optional(),
-  // Spec: "default: 30, max: 60"; above 60 is read as 60, so a client asking for more still waits.
-  timeout: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
-});
 
 const pageBody = (events: readonly StoredRelayEnvelope[], hasMore: boolean, cursor: number): string =>
   `{"ok":true,"events":[${events.map((e) => e.json).join(',')}],"hasMore":${hasMore},"cursor":"${formatCursor(cursor)}"}`;

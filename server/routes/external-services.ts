@@ -8,15 +8,14 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { JSONValue } from 'hono/utils/types';
-import { z } from 'zod';
-import { isDidKey } from '@shared/crypto/did-key';
+import { ServiceInput, WatchedDid, WatchedInput } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
 import { replayHistory } from '@shared/negotiation/replay';
 import type { NegotiationLimits } from '@shared/negotiation/manifest';
 import { foldBridgedThread, foldBridgedThreads } from '../external/bridged-threads';
 import type { RelayBridge } from '../external/relay-bridge';
 import type { ServiceAnswer } from '../external/service-fetcher';
-import { normaliseBaseUrl, ServiceInput } from '../external/services-config';
+import { normaliseBaseUrl } from '../external/services-config';
 import { readBodyBytes, readBodyJson } from '../http/request-body';
 import { sandboxedAnswers } from '../http/sandboxed-answers';
 import { requireSession, type SessionDeps } from '../http/session';
@@ -32,7 +31,6 @@ const MAX_FORWARD_BYTES = 256 * 1024;
 /** A service or a watched DID is a few hundred bytes; strict UTF-8 JSON (http/request-body.ts). */
 const MAX_SETTINGS_BODY_BYTES = 16 * 1024;
 // An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
-const Did = z.string().max(256).refine(isDidKey);
 
 export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps) {
   const registry = session.store.services;
@@ -99,14 +97,14 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
     })
     .get('/watched', reader, async (c) => c.json({ watched: await registry.listWatched() }, 200))
     .post('/watched', facilitator, async (c) => {
-      const parsed = z.object({ did: Did }).safeParse(await readBodyJson(c, MAX_SETTINGS_BODY_BYTES));
+      const parsed = WatchedInput.safeParse(await readBodyJson(c, MAX_SETTINGS_BODY_BYTES));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.addWatched(parsed.data.did, session.clock.now());
       void bridge.refresh();
       return c.json({ watched: await registry.listWatched() }, 200);
     })
     .delete('/watched/:did', facilitator, async (c) => {
-      const did = Did.safeParse(c.req.param('did'));
+      const did = WatchedDid.safeParse(c.req.param('did'));
       if (!did.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.removeWatched(did.data);
       void bridge.refresh();

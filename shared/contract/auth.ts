@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isDidKey } from '../crypto/did-key';
 import { operation } from './operation';
 
-const Did = z.string().max(128).refine(isDidKey, 'must be an Ed25519 did:key (did:key:z…)');
+const Did = z.string().max(128).refine((value): boolean => isDidKey(value), 'must be an Ed25519 did:key (did:key:z…)');
 const Base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
 
 export const LoginBody = z.object({ did: Did, nonce: Base64url(128), signature: Base64url(128) });
@@ -17,8 +17,12 @@ export type OperatorRole = z.infer<typeof OperatorRole>;
 export const OperatorSession = z.object({ did: z.string().startsWith('did:key:z'), role: OperatorRole });
 export type OperatorSession = z.infer<typeof OperatorSession>;
 
-export const Challenge = z.object({ challenge: z.object({ purpose: z.string(), nonce: z.string(), expiresAt: z.number() }) });
-export type Challenge = z.infer<typeof Challenge>;
+/** What the browser signs: checked strictly, so it never signs another document a server slips in. */
+export const LoginChallenge = z
+  .object({ purpose: z.literal('switchboard-login'), nonce: z.string().min(1).max(512), expiresAt: z.union([z.string().min(1).max(64), z.number().finite()]) })
+  .strict();
+export type LoginChallenge = z.infer<typeof LoginChallenge>;
+export const Challenge = z.object({ challenge: LoginChallenge });
 
 const SIGN_IN_REFUSALS = { 400: 'INVALID_REQUEST, JSON_TOO_DEEP', 401: 'CHALLENGE_INVALID, SIGNATURE_INVALID, ENROLLMENT_INVALID', 403: 'NOT_ENROLLED, CSRF_REJECTED', 413: 'PAYLOAD_TOO_LARGE', 429: 'RATE_LIMITED' };
 

@@ -2,6 +2,7 @@
 // ledger, external services and the guided demo. Operator session unless said otherwise.
 import { z } from 'zod';
 import { THREAD_STATUSES } from '../agora/thread-state';
+import { isDidKey } from '../crypto/did-key';
 import { operation } from './operation';
 import { SignedEnvelope } from './relay';
 
@@ -29,7 +30,9 @@ export const AgoraThreadDetail = z.object({
 
 export const ServiceInput = z.object({ name: z.string().trim().min(1).max(80), url: z.string().max(2048), kind: z.enum(['relay', 'negotiation']), readOnly: z.boolean().optional() });
 export type ServiceInput = z.infer<typeof ServiceInput>;
-export const WatchedInput = z.object({ did: z.string().max(256) });
+// An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
+export const WatchedDid = z.string().max(256).refine(isDidKey, 'did must be an Ed25519 did:key.');
+export const WatchedInput = z.object({ did: WatchedDid });
 export const ServiceStatus = z.looseObject({ state: z.string(), since: z.number(), lastOkAt: z.number().nullable(), lastError: z.string().nullable(), failures: z.number(), nextRetryAt: z.number().nullable() });
 export const ExternalServiceView = z.looseObject({ id: z.string(), name: z.string(), kind: z.enum(['relay', 'negotiation']), baseUrl: z.string(), readOnly: z.boolean(), builtin: z.boolean(), removable: z.boolean() });
 const Watched = z.object({ watched: z.array(Loose) });

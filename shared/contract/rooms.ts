@@ -21,7 +21,9 @@ export const RoomSettingsBody = z
 export type RoomSettingsBody = z.input<typeof RoomSettingsBody>;
 export const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) });
 
+/** How much history the room keeps (PATCH /api/rooms/:id {retention}); absent: everything. */
 export const Retention = z.object({ maxMessages: z.number().nullable(), maxAgeDays: z.number().nullable() });
+export type Retention = z.infer<typeof Retention>;
 export const Room = z.object({ id: z.string(), name: z.string(), moderation: Moderation, createdAt: z.number(), retention: Retention.optional() });
 export type Room = z.infer<typeof Room>;
 export const RoomSummary = Room.extend({ lastActivityAt: z.number().nullable(), messageCount: z.number(), agentsPresent: z.number(), agents: z.number() });
