@@ -3,9 +3,10 @@
 // rate limiters from the limits it is given; tests drive the real app through `app.request()`
 // with the same services over a store and a clock of their own (test-support/test-app.ts).
 import { Hono } from 'hono';
+import { CodedError } from '@shared/errors';
 import type { Clock } from './clock';
 import type { DidVerifier } from './crypto/node-verifier';
-import { bodyCap } from './http/body-cap';
+import { bodyCap } from './http/request-body';
 import { csrfProtection } from './http/csrf';
 import { handleError } from './http/errors';
 import { hostCheck, type AllowedHosts } from './http/host-check';
@@ -17,7 +18,7 @@ import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { readyRoutes, type ReadinessCheck } from './routes/ready';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
-import { OPENAPI_DOCUMENT } from './http/openapi-document';
+import { openApiDocument } from './http/openapi';
 import type { RelayServices } from './relay/relay-services';
 import { agentRoutes } from './routes/agents';
 import { agoraThreadRoutes } from './routes/agora-threads';
@@ -63,6 +64,9 @@ export interface AppOptions {
   readonly sessionsChanged?: () => void;
 }
 
+/** Generated on the first request, then served as is. */
+let document: ReturnType<typeof openApiDocument> | undefined;
+
 export function createApp(options: AppOptions) {
   const { clock, limits, verifier, relay, negotiations, oacop } = options;
   const limiter = new TokenBucketLimiter({ ...limits.authPerAddress, clock });
@@ -85,7 +89,7 @@ export function createApp(options: AppOptions) {
     .use('/seed', csrfProtection())
     .route('/health', healthRoutes)
     .route('/ready', readyRoutes(options.store, options.readiness))
-    .get('/openapi.json', (c) => c.json(OPENAPI_DOCUMENT, 200))
+    .get('/openapi.json', (c) => c.json((document ??= openApiDocument()), 200))
     .route('/events', eventRoutes(relay.services, eventLimits))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock, limits: eventLimits }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
@@ -103,7 +107,7 @@ export function createApp(options: AppOptions) {
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));
-  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.notFound((c) => handleError(new CodedError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`), c));
   app.onError(handleError);
   return app;
 }

@@ -32,7 +32,7 @@ export type ServiceTarget = Pick<ExternalService, 'id' | 'name' | 'baseUrl' | 'o
 
 export interface ServiceRequest {
   readonly method?: string;
-  readonly body?: ArrayBuffer;
+  readonly body?: ArrayBuffer | Uint8Array<ArrayBuffer>;
   readonly contentType?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;

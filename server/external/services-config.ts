@@ -6,6 +6,7 @@
 // A bad value is a one-line ConfigError naming the variable.
 import { z } from 'zod';
 import type { ServiceKind } from '../store/service-registry-store';
+import { ServiceInput } from '@shared/contract/console';
 
 export interface ConfiguredService {
   readonly name: string;
@@ -30,13 +31,6 @@ export function normaliseBaseUrl(raw: string): string | undefined {
   if (url.username || url.password || url.search || url.hash) return undefined;
   return url.toString().replace(/\/+$/, '');
 }
-
-export const ServiceInput = z.object({
-  name: z.string().trim().min(1).max(80),
-  url: z.string().max(2048),
-  kind: z.enum(['relay', 'negotiation']),
-  readOnly: z.boolean().optional(),
-});
 
 function fromInput(input: z.infer<typeof ServiceInput>, where: string): ConfiguredService {
   const baseUrl = normaliseBaseUrl(input.url);

@@ -1,7 +1,7 @@
 // What server/hardening/http-fuzz.test.ts found, one regression test each (docs/security.md
 // "Found by fuzzing"). The CSRF hole on POST /seed is in http-csrf.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REQUEST_BODY_BYTES } from '../http/body-cap';
+import { MAX_REQUEST_BODY_BYTES } from '../http/request-body';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
 import { fullApp, type FullApp } from '../test-support/full-app';
 import { oversizeBody } from './hostile-bodies';

@@ -21,7 +21,7 @@ import { UNLIMITED_HTTP_LIMITS } from '../http/limits';
 import { MAX_NEGOTIATION_BODY_BYTES } from '../routes/negotiation';
 import { AUTH_BODY_LIMIT_BYTES } from '../routes/auth';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
-import { MAX_REQUEST_BODY_BYTES } from '../http/body-cap';
+import { MAX_REQUEST_BODY_BYTES } from '../http/request-body';
 import { PresenceTracker } from '../rooms/presence-tracker';
 import { sessionCookie } from '../test-support/sessions';
 import { startRoomHarness, type RoomHarness } from '../test-support/room-harness';

@@ -1,6 +1,6 @@
 // JSON nesting is bounded explicitly (decisions-server.md §44): 64 levels of objects and arrays
 // are read, 65 are refused with a coded 400 JSON_TOO_DEEP before any parser or schema recurses,
-// in both body readers (jsonBody, readJsonBody); brackets inside strings do not count.
+// in the body reader (http/request-body.ts: jsonBody, readBodyJson); brackets inside strings do not count.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testApp } from '../test-support/test-app';
 import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-text';
@@ -37,7 +37,7 @@ describe('the JSON depth bound', () => {
 
   it.each([
     ['/api/auth/login (jsonBody)', '/api/auth/login'],
-    ['/oap/negotiation/open (readJsonBody)', '/oap/negotiation/open'],
+    ['/oap/negotiation/open (readBodyJson)', '/oap/negotiation/open'],
   ])('%s: 65 deep is 400 JSON_TOO_DEEP, 64 deep passes the bound', async (_label, path) => {
     const post = app();
     expect(await post(path, nested(65))).toEqual({ status: 400, code: 'JSON_TOO_DEEP' });

@@ -1,11 +1,16 @@
-// The one place where coded errors become HTTP statuses (STYLE.md rule 5). Every error body is
-// `{ code, message }` (BRIEF.md), whatever threw it.
+// The one place where errors become HTTP answers (STYLE.md rule 5): routes and middleware throw,
+// app.onError calls handleError, which picks the status from the error and the body's shape from
+// the route's family (http/error-family.ts): `{ code, message, details? }` (BRIEF.md), or the
+// Agora relay's `{ ok: false, code, message, details }`.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isCodedError } from '@shared/errors';
+import { agoraError } from '@shared/agora/reject-reasons';
+import { isCodedError, type ErrorDetails } from '@shared/errors';
 import type { NegotiationErrorCode } from '@shared/negotiation/error-codes';
 import { storageFailure } from '../store/storage-errors';
+import { AgoraRefusal, type ErrorFamily } from './error-family';
+import { BodyRefusal } from './request-body';
 
 const NEGOTIATION_STATUS_BY_CODE: Readonly<Record<NegotiationErrorCode, ContentfulStatusCode>> = {
   INVALID_DOCUMENT: 400,
@@ -133,20 +138,42 @@ export function statusForCode(code: string): ContentfulStatusCode {
   return STATUS_BY_CODE[code] ?? 400;
 }
 
-export function handleError(error: unknown, c: Context): Response {
-  if (isCodedError(error)) {
-    return c.json({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, statusForCode(error.code));
+/** An error as the one handler answers it: status, and the fields of either family's body. */
+interface Answer {
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: ErrorDetails;
+}
+
+function answerFor(error: unknown, family: ErrorFamily, c: Context): Answer {
+  if (error instanceof AgoraRefusal) return { status: statusForAgoraError(error.error), code: error.code, message: error.message, details: error.details };
+  // On the relay's routes a body it will not read is an Agora refusal like any other (payload_too_large, not_json).
+  if (error instanceof BodyRefusal && family === 'agora') {
+    const refusal = agoraError(error.agoraReason, error.message, error.details);
+    return { status: statusForAgoraError(refusal), code: refusal.code, message: refusal.message, details: refusal.details };
   }
+  if (isCodedError(error)) return { status: statusForCode(error.code), code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
-    return c.json({ code: CODE_BY_STATUS[status] ?? 'INVALID_REQUEST', message: error.message || 'Request refused.' }, status);
+    return { status, code: CODE_BY_STATUS[status] ?? 'INVALID_REQUEST', message: error.message || 'Request refused.' };
   }
   // A full disk or read-only DATA_DIR: the operator's to fix, and the client may retry.
   const storage = storageFailure(error);
   if (storage) {
     console.error(`switchboard: ${storage.code} on ${c.req.method} ${c.req.path}: ${(error as Error).message}`);
-    return c.json({ code: storage.code, message: storage.message }, 503);
+    return { status: 503, code: storage.code, message: storage.message };
   }
   console.error('Unhandled error while serving', c.req.method, c.req.path, error);
-  return c.json({ code: 'INTERNAL_ERROR', message: 'The server failed to handle this request; it has been logged.' }, 500);
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'The server failed to handle this request; it has been logged.' };
+}
+
+/** app.onError: every error body is shaped here, in the family of the route that threw. */
+export function handleError(error: unknown, c: Context): Response {
+  const family = c.get('errorFamily') ?? 'coded';
+  const answer = answerFor(error, family, c);
+  const retryAfter = answer.code === 'RATE_LIMITED' ? answer.details?.['retryAfterSeconds'] : undefined;
+  if (typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
+  const body = { code: answer.code, message: answer.message, ...(answer.details ? { details: answer.details } : {}) };
+  return c.json(family === 'agora' ? { ok: false as const, ...body } : body, answer.status);
 }

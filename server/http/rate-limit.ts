@@ -5,7 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../clock';
-import { statusForCode } from './errors';
+import { rateLimited } from './error-family';
 
 export interface TokenBucketOptions {
   readonly capacity: number;
@@ -55,17 +55,10 @@ export function clientAddress(c: Context): string {
   }
 }
 
-/** 429 RATE_LIMITED with Retry-After; `shape` 'agora' adds the relay's `ok: false`. */
-export function tooManyRequests(c: Context, retryAfterSeconds: number, what = 'requests', shape: 'coded' | 'agora' = 'coded'): Response {
-  c.header('Retry-After', String(retryAfterSeconds));
-  const body = { code: 'RATE_LIMITED', message: `Too many ${what}; try again in ${retryAfterSeconds} s.`, details: { retryAfterSeconds } };
-  return c.json(shape === 'agora' ? { ok: false as const, ...body } : body, statusForCode('RATE_LIMITED'));
-}
-
 export function rateLimit(limiter: TokenBucketLimiter, key: (c: Context) => string = clientAddress) {
   return createMiddleware(async (c, next) => {
     const verdict = limiter.take(key(c));
-    if (!verdict.ok) return tooManyRequests(c, verdict.retryAfterSeconds);
+    if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds);
     return next();
   });
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { CodedError } from '@shared/errors';
 
 const SERVER_PREFIXES = ['/api/', '/mqtt', '/events', '/health', '/seed', '/oap/', '/agents', '/openapi.json'];
 
@@ -26,7 +27,7 @@ export function spaRoutes(staticDir: string): Hono {
   // Unknown server paths get a coded 404, never the SPA shell.
   app.all('*', async (c, next) => {
     if (SERVER_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) {
-      return c.json({ code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}.` }, 404);
+      throw new CodedError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`);
     }
     return next();
   });

@@ -12,11 +12,15 @@ import { parseAgentsQuery } from '@shared/osnap/agents-query';
 import { parseOsnapMessage } from '@shared/osnap/parse-message';
 import type { OsnapMessageOf } from '@shared/osnap/message';
 import type { Clock } from '../clock';
-import { clientAddress, tooManyRequests } from '../http/rate-limit';
+import { CodedError } from '@shared/errors';
+import { agoraErrors, AgoraRefusal } from '../http/error-family';
+import { clientAddress } from '../http/rate-limit';
+import { readBodyText } from '../http/request-body';
 import { sessionFromCookieHeader } from '../http/session';
+import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
 import type { RelayServices } from '../relay/relay-services';
 import type { Store } from '../store/store';
-import { agoraErrorResponse, readLimitedBody, type EventRouteLimits } from './events';
+import { accepted, takeBudget, type EventRouteLimits } from './events';
 
 export const QUERY_INTENTS = { agents_query: 'osnap.agents_query', tools_query: 'osnap.tools_query' } as const;
 
@@ -28,8 +32,7 @@ export interface AgentRouteDeps {
   readonly limits?: EventRouteLimits;
 }
 
-const notFound = (c: Context, did: string) =>
-  c.json({ code: 'NOT_FOUND', message: `No agent ${did.slice(0, 300)} in the directory that you may see.` }, 404);
+const notFound = (did: string) => new CodedError('NOT_FOUND', `No agent ${did.slice(0, 300)} in the directory that you may see.`);
 
 export function agentRoutes(deps: AgentRouteDeps) {
   const { services, store, clock, limits } = deps;
@@ -39,51 +42,41 @@ export function agentRoutes(deps: AgentRouteDeps) {
   return new Hono()
     .get('/', async (c) => {
       const query = parseAgentsQuery(c.req.queries());
-      if (!query.ok) return c.json({ code: query.error.code, message: query.error.message, details: query.error.details }, 400);
+      if (!query.ok) throw new CodedError(query.error.code, query.error.message, query.error.details);
       const caller = await sessionDid(c);
       return c.json(await directory.list({ ...query.value, ...(caller === undefined ? {} : { caller }) }), 200);
     })
-    .post('/', async (c) => {
+    .post('/', agoraErrors, async (c) => {
       // Per address before anything is read or verified; per signer once the signature verified.
-      const byAddress = limits?.registrationsPerAddress.take(clientAddress(c));
-      if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'directory registrations from this address', 'agora');
-      const body = await readLimitedBody(c);
-      if ('error' in body) return agoraErrorResponse(c, body.error);
-      const verified = await relay.verify(body.text, body.bytes);
-      if (!verified.ok) return agoraErrorResponse(c, verified.error);
-      const byDid = limits?.registrationsPerDid.take(verified.value.envelope.sender.id);
-      if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'directory registrations from this agent', 'agora');
-      const registered = await directory.registerVerified(verified.value);
-      if (!registered.ok) return agoraErrorResponse(c, registered.error);
-      return c.json({ ok: true as const, id: registered.value.id, registered: registered.value.did, ...(registered.value.outcome === 'duplicate' ? { duplicate: true } : {}) }, 200);
+      takeBudget(limits?.registrationsPerAddress, clientAddress(c), 'directory registrations from this address');
+      const body = await readBodyText(c, MAX_ENVELOPE_BYTES);
+      const verified = accepted(await relay.verify(body.text, body.bytes));
+      takeBudget(limits?.registrationsPerDid, verified.envelope.sender.id, 'directory registrations from this agent');
+      const registered = accepted(await directory.registerVerified(verified));
+      return c.json({ ok: true as const, id: registered.id, registered: registered.did, ...(registered.outcome === 'duplicate' ? { duplicate: true } : {}) }, 200);
     })
-    .post('/query', async (c) => {
-      const byAddress = limits?.perAddress.take(clientAddress(c));
-      if (byAddress && !byAddress.ok) return tooManyRequests(c, byAddress.retryAfterSeconds, 'envelopes from this address', 'agora');
-      const body = await readLimitedBody(c);
-      if ('error' in body) return agoraErrorResponse(c, body.error);
+    .post('/query', agoraErrors, async (c) => {
+      takeBudget(limits?.perAddress, clientAddress(c), 'envelopes from this address');
+      const body = await readBodyText(c, MAX_ENVELOPE_BYTES);
       // Queries are verified like any envelope (window, signature) but only read, so they are not
       // stored; each is answered once per signer and id (QueryReplayGuard, decisions-agora.md §39).
-      const verified = await relay.verify(body.text, body.bytes);
-      if (!verified.ok) return agoraErrorResponse(c, verified.error);
-      const { envelope } = verified.value;
-      const byDid = limits?.perDid.take(envelope.sender.id);
-      if (byDid && !byDid.ok) return tooManyRequests(c, byDid.retryAfterSeconds, 'envelopes from this sender', 'agora');
+      const { envelope } = accepted(await relay.verify(body.text, body.bytes));
+      takeBudget(limits?.perDid, envelope.sender.id, 'envelopes from this sender');
       const intent = envelope.type === 'REQUEST' ? envelope.payload.intent : undefined;
       const message = parseOsnapMessage((envelope.payload as { params?: unknown }).params);
-      if (!message.ok) return c.json({ ok: false as const, code: message.error.code, message: message.error.message, details: message.error.details }, 400);
+      if (!message.ok) throw new CodedError(message.error.code, message.error.message, message.error.details);
       const osnap = message.value;
       if ((osnap.message_type !== 'agents_query' && osnap.message_type !== 'tools_query') || intent !== QUERY_INTENTS[osnap.message_type]) {
-        return agoraErrorResponse(c, agoraError('schema_invalid', 'A directory query is a REQUEST with intent osnap.agents_query or osnap.tools_query and the OSNAP message as payload.params.'));
+        throw new AgoraRefusal(agoraError('schema_invalid', 'A directory query is a REQUEST with intent osnap.agents_query or osnap.tools_query and the OSNAP message as payload.params.'));
       }
       if (osnap.sender_agent_id !== envelope.sender.id) {
-        return agoraErrorResponse(c, agoraError('not_a_party', 'sender_agent_id must be the DID that signed the envelope.', { sender: envelope.sender.id }));
+        throw new AgoraRefusal(agoraError('not_a_party', 'sender_agent_id must be the DID that signed the envelope.', { sender: envelope.sender.id }));
       }
-      const fresh = services.queries.admit(envelope.sender.id, envelope.id, timestampMs(envelope.ts), relay.now());
-      if (!fresh.ok) return agoraErrorResponse(c, fresh.error);
+      accepted(services.queries.admit(envelope.sender.id, envelope.id, timestampMs(envelope.ts), relay.now()));
       if (osnap.message_type === 'tools_query') {
         const answer = await directory.tools(osnap as OsnapMessageOf<'tools_query'>);
-        return answer ? c.json({ ok: true as const, message: answer }, 200) : notFound(c, osnap.receiver_agent_id);
+        if (!answer) throw notFound(osnap.receiver_agent_id);
+        return c.json({ ok: true as const, message: answer }, 200);
       }
       const { capability, scope } = (osnap as OsnapMessageOf<'agents_query'>).payload ?? {};
       const entries = await directory.list({ caller: envelope.sender.id, ...(capability ? { capability } : {}), ...(scope ? { scope } : {}) });
@@ -106,6 +99,7 @@ export function agentRoutes(deps: AgentRouteDeps) {
         metadata: { timestamp: new Date(relay.now()).toISOString() },
       });
       // An anonymous caller is 'anonymous', which no authorized_agents list can hold (not a DID).
-      return answer ? c.json(answer, 200) : notFound(c, did);
+      if (!answer) throw notFound(did);
+      return c.json(answer, 200);
     });
 }

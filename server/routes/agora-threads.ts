@@ -2,20 +2,14 @@
 // with every envelope, expired ones included (GET /events stops serving an envelope after its
 // meta.ttl; the thread's record keeps it). Operator session required.
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { THREAD_STATUSES, expectedMessages } from '@shared/agora/thread-state';
+import { expectedMessages } from '@shared/agora/thread-state';
+import { AgoraThreadListQuery } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
 import { requireSession } from '../http/session';
 import type { SessionDeps } from '../http/session';
 import { formatCursor } from '../relay/cursor';
 import type { RelayServices } from '../relay/relay-services';
 import type { ThreadRecord } from '../store/relay-store';
-
-const ListQuery = z.object({
-  party: z.string().min(1).max(512).optional(),
-  status: z.enum(THREAD_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-});
 
 const view = (thread: ThreadRecord) => ({
   id: thread.threadId,
@@ -34,7 +28,7 @@ export function agoraThreadRoutes(services: RelayServices, session: SessionDeps)
   return new Hono()
     .use('*', requireSession(session))
     .get('/', async (c) => {
-      const parsed = ListQuery.safeParse(c.req.query());
+      const parsed = AgoraThreadListQuery.safeParse(c.req.query());
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'party is a DID, status one of OPEN|PENDING|ACTIVE|COMPLETED|ERROR, limit 1–200.');
       const { party, status, limit = 50 } = parsed.data;
       const threads = await store.listThreads({ ...(party ? { party } : {}), ...(status ? { status } : {}), limit });

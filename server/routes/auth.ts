@@ -2,24 +2,23 @@
 // the RFC 8785 canonical bytes of the challenge object, and the server recomputes those bytes
 // from what it stored (nonce, expiresAt), so a signature over anything else never verifies.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { z } from 'zod';
 import { decodeBase64url } from '@shared/crypto/base64url';
-import { isDidKey } from '@shared/crypto/did-key';
 import { canonicalBytes } from '@shared/crypto/jcs';
+import { EnrollBody, LoginBody, type LoginChallenge } from '@shared/contract/auth';
 import { CodedError } from '@shared/errors';
 import { randomToken, tokenHash } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { DidVerifier } from '../crypto/node-verifier';
-import { clientAddress, rateLimit, tooManyRequests, type TokenBucketLimiter } from '../http/rate-limit';
+import { rateLimited } from '../http/error-family';
+import { clientAddress, rateLimit, type TokenBucketLimiter } from '../http/rate-limit';
 import { isHttps } from '../http/request-origin';
-import { jsonBody } from '../http/json-body';
+import { bodyCap, jsonBody } from '../http/request-body';
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
 import type { Operator, Store } from '../store/store';
 
-export const CHALLENGE_PURPOSE = 'switchboard-login';
+export const CHALLENGE_PURPOSE: LoginChallenge['purpose'] = 'switchboard-login';
 export const CHALLENGE_TTL_MS = 60_000;
 export const AUTH_BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -42,13 +41,6 @@ export interface AuthDeps {
   /** Told after a logout or a re-enrollment (a new role): the broker then checks open /mqtt sockets at once. */
   readonly sessionsChanged?: () => void;
 }
-
-const Did = z.string().max(128).refine(isDidKey, 'must be an Ed25519 did:key (did:key:z…)');
-const Base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
-
-const LoginBody = z.object({ did: Did, nonce: Base64url(128), signature: Base64url(128) });
-const EnrollBody = LoginBody.extend({ token: Base64url(128) });
-type LoginBody = z.infer<typeof LoginBody>;
 
 /** The object the client signs (its canonical bytes), rebuilt from the stored challenge. */
 export const challengeDocument = (nonce: string, expiresAt: number) => ({ purpose: CHALLENGE_PURPOSE, nonce, expiresAt });
@@ -97,19 +89,14 @@ export function authRoutes(deps: AuthDeps) {
     await next();
     if (c.res.status < 400 || c.res.status === 429) return;
     const verdict = deps.limiter.take(clientAddress(c));
-    if (!verdict.ok) c.res = tooManyRequests(c, verdict.retryAfterSeconds, 'failed sign-ins from this address');
+    if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'failed sign-ins from this address');
   });
-  /** The 429 once this DID opened its budget of sessions, else undefined. */
-  const overDidBudget = (c: Context, did: string): Response | undefined => {
+  /** Throws 429 once this DID opened its budget of sessions. */
+  const takeDidBudget = (did: string): void => {
     const verdict = deps.didLimiter?.take(did);
-    return verdict && !verdict.ok ? tooManyRequests(c, verdict.retryAfterSeconds, 'sign-ins for this key') : undefined;
+    if (verdict && !verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'sign-ins for this key');
   };
-  const limitedBody = bodyLimit({
-    maxSize: AUTH_BODY_LIMIT_BYTES,
-    onError: () => {
-      throw new CodedError('PAYLOAD_TOO_LARGE', `Auth request bodies are limited to ${AUTH_BODY_LIMIT_BYTES} bytes.`);
-    },
-  });
+  const limits = { maxBytes: AUTH_BODY_LIMIT_BYTES };
 
   return (
     new Hono<{ Variables: SessionVariables }>()
@@ -122,21 +109,19 @@ export function authRoutes(deps: AuthDeps) {
         await store.access.createChallenge(challenge.nonce, challenge.expiresAt);
         return c.json({ challenge }, 200);
       })
-      .post('/login', chargeFailures, limitedBody, jsonBody(LoginBody), async (c) => {
+      .post('/login', chargeFailures, jsonBody(LoginBody, limits), async (c) => {
         const body = c.req.valid('json');
         await verifySignedChallenge(body);
-        const refused = overDidBudget(c, body.did);
-        if (refused) return refused;
+        takeDidBudget(body.did);
         const operator = await store.access.getOperator(body.did);
         if (!operator) throw new CodedError('NOT_ENROLLED', 'This key is not enrolled as an operator; ask a facilitator for an enrollment link.');
         return c.json(await startSession(c, operator), 200);
       })
       // The challenge is checked before the token, so a bad signature does not burn the token.
-      .post('/enroll', chargeFailures, limitedBody, jsonBody(EnrollBody), async (c) => {
+      .post('/enroll', chargeFailures, jsonBody(EnrollBody, limits), async (c) => {
         const body = c.req.valid('json');
         await verifySignedChallenge(body);
-        const refused = overDidBudget(c, body.did);
-        if (refused) return refused;
+        takeDidBudget(body.did);
         const now = clock.now();
         const role = await store.access.consumeEnrollment(tokenHash(body.token), now);
         if (role === undefined) throw new CodedError('ENROLLMENT_INVALID', 'The enrollment link is unknown, already used or expired; ask for a new one.');
@@ -151,7 +136,7 @@ export function authRoutes(deps: AuthDeps) {
         const session = c.get('session');
         return c.json({ did: session.did, role: session.role }, 200);
       })
-      .post('/logout', limited, limitedBody, async (c) => {
+      .post('/logout', limited, bodyCap(AUTH_BODY_LIMIT_BYTES), async (c) => {
         const token = sessionTokenFromCookieHeader(c.req.header('cookie'));
         if (token !== undefined) await store.access.deleteSession(tokenHash(token));
         deps.sessionsChanged?.();

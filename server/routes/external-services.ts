@@ -8,16 +8,15 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { JSONValue } from 'hono/utils/types';
-import { z } from 'zod';
-import { isDidKey } from '@shared/crypto/did-key';
+import { ServiceInput, WatchedDid, WatchedInput } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
 import { replayHistory } from '@shared/negotiation/replay';
 import type { NegotiationLimits } from '@shared/negotiation/manifest';
 import { foldBridgedThread, foldBridgedThreads } from '../external/bridged-threads';
 import type { RelayBridge } from '../external/relay-bridge';
 import type { ServiceAnswer } from '../external/service-fetcher';
-import { normaliseBaseUrl, ServiceInput } from '../external/services-config';
-import { readJsonBody } from '../http/limited-body';
+import { normaliseBaseUrl } from '../external/services-config';
+import { readBodyBytes, readBodyJson } from '../http/request-body';
 import { sandboxedAnswers } from '../http/sandboxed-answers';
 import { requireSession, type SessionDeps } from '../http/session';
 import type { ExternalService } from '../store/service-registry-store';
@@ -29,10 +28,9 @@ export const BUILTIN_SERVICES = [
 ] as const;
 
 const MAX_FORWARD_BYTES = 256 * 1024;
-/** A service or a watched DID is a few hundred bytes; strict UTF-8 JSON (http/limited-body.ts). */
+/** A service or a watched DID is a few hundred bytes; strict UTF-8 JSON (http/request-body.ts). */
 const MAX_SETTINGS_BODY_BYTES = 16 * 1024;
 // An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
-const Did = z.string().max(256).refine(isDidKey);
 
 export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps) {
   const registry = session.store.services;
@@ -56,12 +54,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
     if (write && service.readOnly) {
       throw new CodedError('SERVICE_READ_ONLY', `${service.name} is read-only here: nothing is sent to it.`, { reason: 'service_read_only', service: service.id });
     }
-    let body: ArrayBuffer | undefined;
-    if (write) {
-      if (Number(c.req.header('content-length')) > MAX_FORWARD_BYTES) throw new CodedError('PAYLOAD_TOO_LARGE', `At most ${MAX_FORWARD_BYTES} bytes are forwarded.`);
-      body = await c.req.arrayBuffer();
-      if (body.byteLength > MAX_FORWARD_BYTES) throw new CodedError('PAYLOAD_TOO_LARGE', `At most ${MAX_FORWARD_BYTES} bytes are forwarded.`);
-    }
+    const body = write ? await readBodyBytes(c, MAX_FORWARD_BYTES) : undefined;
     let answer: ServiceAnswer;
     try {
       answer = await bridge.outbound.request(service, path, { method: c.req.method, ...(body ? { body, contentType: c.req.header('content-type') ?? 'application/json' } : {}) });
@@ -82,7 +75,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       return c.json({ services: [...builtins(self), ...(await registry.listServices()).map(describe)], watched: await registry.listWatched() }, 200);
     })
     .post('/', facilitator, async (c) => {
-      const parsed = ServiceInput.safeParse(await readJsonBody(c, MAX_SETTINGS_BODY_BYTES));
+      const parsed = ServiceInput.safeParse(await readBodyJson(c, MAX_SETTINGS_BODY_BYTES));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'A service needs a name (1–80 characters), a url, a kind (relay or negotiation) and readOnly (true or false).');
       const baseUrl = normaliseBaseUrl(parsed.data.url);
       if (!baseUrl) throw new CodedError('INVALID_REQUEST', 'The URL must be http(s), without credentials, query or fragment.', { reason: 'url_invalid' });
@@ -104,14 +97,14 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
     })
     .get('/watched', reader, async (c) => c.json({ watched: await registry.listWatched() }, 200))
     .post('/watched', facilitator, async (c) => {
-      const parsed = z.object({ did: Did }).safeParse(await readJsonBody(c, MAX_SETTINGS_BODY_BYTES));
+      const parsed = WatchedInput.safeParse(await readBodyJson(c, MAX_SETTINGS_BODY_BYTES));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.addWatched(parsed.data.did, session.clock.now());
       void bridge.refresh();
       return c.json({ watched: await registry.listWatched() }, 200);
     })
     .delete('/watched/:did', facilitator, async (c) => {
-      const did = Did.safeParse(c.req.param('did'));
+      const did = WatchedDid.safeParse(c.req.param('did'));
       if (!did.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.removeWatched(did.data);
       void bridge.refresh();

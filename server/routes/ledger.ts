@@ -3,28 +3,24 @@
 // is public. Burns are limited per client address and per burner DID (http/limits.ts).
 import { Hono } from 'hono';
 import { isDidKey } from '@shared/crypto/did-key';
-import { CodedError, isCodedError } from '@shared/errors';
+import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { HttpLimits } from '../http/limits';
-import { rateLimit, TokenBucketLimiter, tooManyRequests } from '../http/rate-limit';
+import { agoraErrors } from '../http/error-family';
+import { rateLimit, TokenBucketLimiter } from '../http/rate-limit';
+import { readBodyText } from '../http/request-body';
 import { recordBurn } from '../oacop/ledger';
-import type { AgoraRelay } from '../relay/agora-relay';
+import { MAX_ENVELOPE_BYTES, type AgoraRelay } from '../relay/agora-relay';
 import type { OacopStore } from '../store/oacop-store';
-import { agoraErrorResponse, readLimitedBody } from './events';
 
 export function ledgerRoutes(relay: AgoraRelay, store: OacopStore, limits: Pick<HttpLimits, 'burnsPerAddress' | 'burnsPerDid'>, clock: Clock) {
   const perAddress = new TokenBucketLimiter({ ...limits.burnsPerAddress, clock });
   const perDid = new TokenBucketLimiter({ ...limits.burnsPerDid, clock });
   return new Hono()
-    .post('/burns', rateLimit(perAddress), async (c) => {
-      const body = await readLimitedBody(c);
-      if ('error' in body) return agoraErrorResponse(c, body.error);
-      try {
-        return c.json(await recordBurn(relay, store, body.text, body.bytes, (did) => perDid.take(did)), 201);
-      } catch (error) {
-        if (isCodedError(error) && error.code === 'RATE_LIMITED') return tooManyRequests(c, error.details?.['retryAfterSeconds'] as number, 'burns from this DID');
-        throw error;
-      }
+    // A burn is a signed Agora envelope, so its refusals take the relay's shape (http/error-family.ts).
+    .post('/burns', agoraErrors, rateLimit(perAddress), async (c) => {
+      const body = await readBodyText(c, MAX_ENVELOPE_BYTES);
+      return c.json(await recordBurn(relay, store, body.text, body.bytes, (did) => perDid.take(did)), 201);
     })
     .get('/balances/:did', async (c) => {
       const did = c.req.param('did');

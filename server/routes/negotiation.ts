@@ -7,13 +7,14 @@
 import { Hono } from 'hono';
 import { CodedError, unwrap } from '@shared/errors';
 import { negotiationCommitment } from '@shared/negotiation/field-commitments';
-import { readJsonBody } from '../http/limited-body';
+import { readBodyJson } from '../http/request-body';
 import type { NegotiationService, PartyEvent } from '../negotiation/negotiation-service';
 import { actionsByParty, agreementSigning, agreementVerdict, negotiationSummary } from '../negotiation/negotiation-views';
 import { negotiationReadGuard } from '../negotiation/read-access';
 import type { SessionDeps } from '../http/session';
 import type { HttpLimits } from '../http/limits';
-import { clientAddress, rateLimit, TokenBucketLimiter, tooManyRequests } from '../http/rate-limit';
+import { rateLimited } from '../http/error-family';
+import { clientAddress, rateLimit, TokenBucketLimiter } from '../http/rate-limit';
 import type { NegotiationRecord } from '../store/negotiation-store';
 
 export const MAX_NEGOTIATION_BODY_BYTES = 64 * 1024;
@@ -58,8 +59,8 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
   });
   const app = new Hono()
     .post('/open', rateLimit(opensPerAddress, clientAddress), async (c) => {
-      const opened = await service.open(await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES), (did) => opensPerDid.take(did));
-      if (!opened.ok && opened.error.code === 'RATE_LIMITED') return tooManyRequests(c, opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
+      const opened = await service.open(await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES), (did) => opensPerDid.take(did));
+      if (!opened.ok && opened.error.code === 'RATE_LIMITED') throw rateLimited(opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
       const record = unwrap(opened);
       return c.json({ negotiation: negotiationSummary(record, service.now()) }, 201);
     })
@@ -79,14 +80,14 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
       }, 200);
     })
     .post('/:id/agreement/cosign', async (c) => {
-      const body = await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES);
+      const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.cosign(c.req.param('id'), body));
       const agreement = applied.record.state.agreement;
       return c.json({ negotiation: negotiationSummary(applied.record, service.now()), agreement, verdict: agreementVerdict(agreement), log_entry: applied.entry ?? null }, 200);
     });
   for (const event of EVENTS) {
     app.post(`/:id/${event}`, async (c) => {
-      const body = await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES);
+      const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.apply(c.req.param('id'), event, body));
       return c.json({ negotiation: negotiationSummary(applied.record, service.now()), ...(applied.entry ? { log_entry: applied.entry } : {}) }, 200);
     });

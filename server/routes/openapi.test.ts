@@ -1,34 +1,76 @@
-// The served OpenAPI document parses as OpenAPI 3.1 and every path it lists is served.
-import { afterAll, describe, expect, it } from 'vitest';
-import { testApp } from '../test-support/test-app';
-import { SqliteStore } from '../store/sqlite/sqlite-store';
+// GET /openapi.json is generated from shared/contract: every route the app registers is an
+// operation of it and every operation is routed, and real answers parse with their declared schema.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { AgoraErrorBody, CodedErrorBody } from '@shared/contract/errors';
+import { OPERATIONS } from '@shared/contract/operations';
+import { fullApp, type FullApp } from '../test-support/full-app';
 
-const store = new SqliteStore({ file: ':memory:' });
-afterAll(() => store.close());
-const app = testApp({ staticDir: '/nonexistent', store });
+let f: FullApp;
+beforeAll(async () => {
+  f = await fullApp();
+});
+afterAll(() => f.close());
+
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/** Hono's route path as OpenAPI writes it: `:id` → `{id}`, the proxy's `*` → `{path}`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
+
+function declared(method: string, path: string): z.ZodType {
+  const op = OPERATIONS.find((o) => o.method === method && o.path === path);
+  const schema = op && Object.values(op.responses)[0]?.schema;
+  if (!schema) throw new Error(`no declared answer for ${method} ${path}`);
+  return schema;
+}
 
 describe('GET /openapi.json', () => {
-  it('is an OpenAPI 3.1 document whose every listed operation is routed (no 404 NOT_FOUND)', async () => {
-    const res = await app.request('/openapi.json');
+  it('is OpenAPI 3.1 with an operation for every route the app registers, and none for an unrouted one', async () => {
+    const res = await f.app.request('/openapi.json');
     expect(res.status).toBe(200);
-    const doc = JSON.parse(await res.text()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    const doc = (await res.json()) as Document;
     expect(doc.openapi).toBe('3.1.0');
-    const paths = Object.entries(doc.paths);
-    expect(paths.map(([path]) => path)).toEqual(expect.arrayContaining(['/events', '/health', '/ready', '/seed', '/agents', '/agents/query', '/agents/{did}/tools',
-      '/oap/manifest', '/oap/negotiation/open', '/oap/negotiation/{id}', '/oap/negotiation/{id}/propose', '/oap/negotiation/{id}/accept',
-      '/oap/negotiation/{id}/reject', '/oap/negotiation/{id}/withdraw', '/oap/negotiation/{id}/agreement', '/oap/negotiation/{id}/agreement/cosign',
-      '/oap/transparency-log', '/oap/transparency-log/{index}', '/oap/transparency-log/{index}/proof', '/oap/transparency-log/{index}/redact',
-      '/api/negotiations', '/api/negotiations/{id}']));
-    for (const [path, operations] of paths) {
-      for (const method of Object.keys(operations)) {
-        const url = `${path.replace('{did}', 'did:key:z6MkNotRegistered').replace('{id}', 'neg_NOTTHERE').replace('{index}', '0')}${path === '/events' && method === 'get' ? '?since=cur_0&timeout=0' : ''}`;
-        const answer = await app.request(url, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, ...(method === 'post' ? { body: '{}' } : {}) });
-        const body = (await answer.json()) as { code?: string; message?: string };
-        // Served routes answer with their own codes; only an unrouted path says "No route for".
-        expect({ path, method, routed: !(body.message ?? '').startsWith('No route for') }).toEqual({ path, method, routed: true });
-      }
-    }
-    // Every $ref resolves.
+    const routed = new Set(
+      f.app.routes
+        // Middleware is registered as ALL; GET /* is the SPA shell, not an API operation.
+        .filter((r) => r.method !== 'ALL' && r.path !== '/*')
+        .map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`),
+    );
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`)));
+    expect([...routed].filter((route) => !documented.has(route))).toEqual([]);
+    expect([...documented].filter((op) => !routed.has(op))).toEqual([]);
+    expect(routed.size).toBeGreaterThan(60);
     for (const match of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) expect(doc.components.schemas).toHaveProperty(match[1]!);
+  });
+
+  it('declares answers that real answers parse with', async () => {
+    const get = async (path: string, cookie?: string) => {
+      const res = await f.app.request(path, cookie ? { headers: { cookie } } : {});
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    for (const [path, documented, cookie] of [
+      ['/health', '/health'],
+      ['/oap/manifest', '/oap/manifest'],
+      ['/api/auth/challenge', '/api/auth/challenge'],
+      ['/api/auth/session', '/api/auth/session', f.facilitator],
+      ['/api/rooms', '/api/rooms', f.facilitator],
+      ['/api/negotiations', '/api/negotiations', f.facilitator],
+      ['/oap/transparency-log', '/oap/transparency-log'],
+      ['/events?since=cur_0&timeout=0', '/events'],
+    ] as const) {
+      const answer = await get(path, cookie);
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      const parsed = declared('get', documented).safeParse(answer.body);
+      expect({ path, issues: parsed.error?.issues ?? [] }).toEqual({ path, issues: [] });
+    }
+    const coded = await get('/api/rooms');
+    expect(coded.status).toBe(401);
+    expect(CodedErrorBody.safeParse(coded.body).success).toBe(true);
+    const agora = await f.app.request('/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(AgoraErrorBody.safeParse(await agora.json()).success).toBe(true);
   });
 });

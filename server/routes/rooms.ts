@@ -2,13 +2,12 @@
 // presence, grants and the review queue; facilitators create rooms, set moderation and decide
 // review items. Publishing (say, task, grants) goes over MQTT at /mqtt, not here.
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { isValidId, MAX_ID_LENGTH } from '@shared/aor/ids';
 import { ROOM_TOPIC_KINDS, AGENT_TOPIC_KINDS } from '@shared/aor/topics';
+import { CreateRoomBody, RejectBody, RoomSettingsBody } from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
-import { jsonBody } from '../http/json-body';
+import { jsonBody } from '../http/request-body';
 import { requireSession, type SessionVariables } from '../http/session';
 import type { PresenceTracker } from '../rooms/presence-tracker';
 import type { RoomRegistry } from '../rooms/room-registry';
@@ -24,25 +23,6 @@ export interface RoomRouteDeps {
 
 const MAX_PAGE = 500;
 const TOPIC_KINDS: readonly TopicKind[] = [...ROOM_TOPIC_KINDS, ...AGENT_TOPIC_KINDS];
-const RoomId = z.string().refine(isValidId, `must be 1–${MAX_ID_LENGTH} characters without spaces, "/", "+" or "#"`);
-
-const CreateRoomBody = z.object({
-  id: RoomId,
-  name: z.string().trim().min(1).max(200),
-  moderation: z.enum(['auto', 'review']).default('auto'),
-});
-/** Retention as the store keeps it (decisions-server.md §25); `null` for the whole setting keeps everything. */
-const RetentionSetting = z
-  .strictObject({
-    maxMessages: z.int().min(1).max(1_000_000_000).nullable(),
-    maxAgeDays: z.int().min(1).max(36_500).nullable(),
-  })
-  .refine((r) => r.maxMessages !== null || r.maxAgeDays !== null, 'give maxMessages or maxAgeDays; retention: null keeps everything');
-const RoomSettingsBody = z
-  .object({ moderation: z.enum(['auto', 'review']).optional(), retention: RetentionSetting.nullable().optional() })
-  .refine((b) => b.moderation !== undefined || b.retention !== undefined, 'give moderation, retention or both');
-const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) });
-
 const decoder = new TextDecoder();
 
 /** A stored message as the console shows it: the exact text, and the envelope when it parses. */

@@ -3,21 +3,16 @@
 // Public: entries above `public` are logged with their terms redacted (decisions §16) and
 // show a commitment to their negotiation id instead of the id (decisions, "Log commitments").
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { LogPageQuery } from '@shared/contract/negotiation';
 import { CodedError, unwrap } from '@shared/errors';
 import type { InclusionProof } from '@shared/negotiation/inclusion-proof';
 import { linkOf, publishedEntry } from '@shared/negotiation/transparency-log';
-import { readJsonBody } from '../http/limited-body';
+import { readBodyJson } from '../http/request-body';
 import type { NegotiationService } from '../negotiation/negotiation-service';
 import { MAX_NEGOTIATION_BODY_BYTES } from './negotiation';
 
 export const DEFAULT_LOG_PAGE = 100;
 export const MAX_LOG_PAGE = 1000;
-
-const PageQuery = z.object({
-  from: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_LOG_PAGE).optional(),
-});
 
 function indexParam(raw: string): number {
   if (!/^(0|[1-9][0-9]{0,14})$/.test(raw)) throw new CodedError('INVALID_REQUEST', 'The index is a non-negative integer.');
@@ -28,7 +23,7 @@ export function transparencyLogRoutes(service: NegotiationService) {
   const store = service.store;
   return new Hono()
     .get('/', async (c) => {
-      const parsed = PageQuery.safeParse(c.req.query());
+      const parsed = LogPageQuery.safeParse(c.req.query());
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', `from is an index >= 0, limit 1–${MAX_LOG_PAGE}.`);
       const from = parsed.data.from ?? 0;
       const page = await store.logPage(from, parsed.data.limit ?? DEFAULT_LOG_PAGE);
@@ -53,7 +48,7 @@ export function transparencyLogRoutes(service: NegotiationService) {
     })
     .post('/:index/redact', async (c) => {
       const index = indexParam(c.req.param('index'));
-      const entry = unwrap(await service.redact(index, await readJsonBody(c, MAX_NEGOTIATION_BODY_BYTES)));
+      const entry = unwrap(await service.redact(index, await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES)));
       return c.json({ entry: publishedEntry(entry) }, 200);
     });
 }

@@ -3,7 +3,7 @@
 // closes it and focus returns to the button.
 import { useEffect, useId, useRef, useState } from 'react';
 import { CopyButton } from '@web/components/ui/copy-button';
-import type { OperatorSession } from '@web/lib/api/auth-session';
+import type { OperatorSession } from '@shared/contract/auth';
 import { keyFingerprint, shortDid } from '@web/lib/identity/did-display';
 import { useStoredIdentity } from '@web/lib/identity/identity-queries';
 import { useSignOut } from './identity-mutations';

@@ -3,7 +3,8 @@
 import type { DidKey } from '@shared/crypto/did-key';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { postLogout } from '@web/lib/api/auth-logout';
-import { sessionQuery, type OperatorSession } from '@web/lib/api/auth-session';
+import type { OperatorSession } from '@shared/contract/auth';
+import { sessionQuery } from '@web/lib/api/auth-session';
 import { storedIdentityQuery } from '@web/lib/identity/identity-queries';
 import type { IdentitySummary } from '@web/lib/identity/identity-store';
 import { createKeyWithBackup, restoreBackup, type KeyCreation } from '@web/lib/identity/key-backup-actions';

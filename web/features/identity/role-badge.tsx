@@ -1,4 +1,4 @@
-import type { OperatorRole } from '@web/lib/api/auth-session';
+import type { OperatorRole } from '@shared/contract/auth';
 
 const STYLE: Record<OperatorRole, string> = {
   facilitator: 'bg-teal-100 text-teal-800 ring-teal-600/20 dark:bg-teal-400/10 dark:text-teal-300 dark:ring-teal-400/30',

@@ -1,6 +1,6 @@
 // Audit entries in words (UX.md "leads" 7): who, when, what, and where in the timeline.
 import type { AuditEntry } from '@web/lib/api/rooms-audit';
-import type { Retention } from '@web/lib/api/rooms-list';
+import type { Retention } from '@shared/contract/rooms';
 import { retentionInWords } from './retention-words';
 import { clockTime } from './words';
 

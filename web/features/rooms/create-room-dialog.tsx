@@ -5,7 +5,8 @@ import { Dialog } from '@web/components/ui/dialog';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
 import { createRoom } from '@web/lib/api/rooms-create';
-import { roomsQuery, type Moderation } from '@web/lib/api/rooms-list';
+import type { Moderation } from '@shared/contract/rooms';
+import { roomsQuery } from '@web/lib/api/rooms-list';
 import { useState, type FormEvent } from 'react';
 import { roomErrorInWords } from './words';
 

@@ -6,7 +6,7 @@ import { Dialog } from '@web/components/ui/dialog';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
 import { roomQuery } from '@web/lib/api/rooms-get';
-import type { Retention } from '@web/lib/api/rooms-list';
+import type { Retention } from '@shared/contract/rooms';
 import { setRetention } from '@web/lib/api/rooms-retention';
 import { useState, type FormEvent } from 'react';
 import { readRetentionForm, retentionInWords, type RetentionForm } from './retention-words';

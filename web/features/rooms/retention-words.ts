@@ -1,5 +1,5 @@
 // A room's history retention in words, and the settings form's two fields read into one.
-import type { Retention } from '@web/lib/api/rooms-list';
+import type { Retention } from '@shared/contract/rooms';
 
 const count = (n: number) => n.toLocaleString('en-US');
 

@@ -1,14 +1,7 @@
 // GET /api/auth/session: who the session cookie belongs to; 401 means nobody is signed in.
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { OperatorSession } from '@shared/contract/auth';
 import { ApiError, getJson } from './http';
-
-export const OperatorRole = z.enum(['facilitator', 'observer']);
-export type OperatorRole = z.infer<typeof OperatorRole>;
-
-/** The answer of session, login and enroll alike. */
-export const OperatorSession = z.object({ did: z.string().startsWith('did:key:z'), role: OperatorRole });
-export type OperatorSession = z.infer<typeof OperatorSession>;
 
 /** `null` when there is no session (401); other failures stay errors. */
 export async function fetchSession(signal?: AbortSignal): Promise<OperatorSession | null> {

@@ -1,9 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { Health } from '@shared/contract/relay';
 import { getJson } from './http';
-
-export const Health = z.object({ ok: z.literal(true), version: z.string() });
-export type Health = z.infer<typeof Health>;
 
 export const healthQuery = queryOptions({
   queryKey: ['health'],

@@ -1,7 +1,7 @@
 // POST /api/rooms {id, name, moderation}: facilitators create rooms.
 import { z } from 'zod';
 import { postJson } from './http';
-import { Room, type Moderation } from './rooms-list';
+import { Room, type Moderation } from '@shared/contract/rooms';
 
 const Answer = z.object({ room: Room });
 

@@ -2,7 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { getJson } from './http';
-import { Room } from './rooms-list';
+import { Room } from '@shared/contract/rooms';
 
 const Answer = z.object({ room: Room });
 

@@ -1,7 +1,7 @@
 // PATCH /api/rooms/:id {moderation}: switches a room between automatic and review moderation.
 import { z } from 'zod';
 import { getJson } from './http';
-import { Room, type Moderation } from './rooms-list';
+import { Room, type Moderation } from '@shared/contract/rooms';
 
 const Answer = z.object({ room: Room });
 

@@ -1,7 +1,7 @@
 // PATCH /api/rooms/:id {retention}: how much of a room's history the server keeps; null keeps everything.
 import { z } from 'zod';
 import { getJson } from './http';
-import { Room, type Retention } from './rooms-list';
+import { Room, type Retention } from '@shared/contract/rooms';
 
 const Answer = z.object({ room: Room });
 

@@ -3,10 +3,11 @@
 import { CodedError } from '@shared/errors';
 import { encodeBase64url } from '@shared/crypto/base64url';
 import { canonicalBytes } from '@shared/crypto/jcs';
-import { fetchChallenge, type LoginChallenge } from '@web/lib/api/auth-challenge';
+import type { LoginChallenge } from '@shared/contract/auth';
+import { fetchChallenge } from '@web/lib/api/auth-challenge';
 import { postEnroll } from '@web/lib/api/auth-enroll';
 import { postLogin } from '@web/lib/api/auth-login';
-import type { OperatorSession } from '@web/lib/api/auth-session';
+import type { OperatorSession } from '@shared/contract/auth';
 import { identityStore, type IdentityStore } from './identity-store';
 import { operatorSigner, type OperatorSigner } from './operator-signer';
 

@@ -1,6 +1,7 @@
 // The signed-in operator for any screen: the role decides what it may do.
 import { useQuery } from '@tanstack/react-query';
-import { sessionQuery, type OperatorSession } from '@web/lib/api/auth-session';
+import type { OperatorSession } from '@shared/contract/auth';
+import { sessionQuery } from '@web/lib/api/auth-session';
 
 /**
  * The signed-in operator, or null when nobody is. Screens under the console's session gate
