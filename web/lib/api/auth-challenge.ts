@@ -15,6 +15,6 @@ export type LoginChallenge = z.infer<typeof LoginChallenge>;
 const ChallengeResponse = z.object({ challenge: LoginChallenge });
 
 export async function fetchChallenge(signal?: AbortSignal): Promise<LoginChallenge> {
-  const { challenge } = await getJson('/api/auth/challenge', ChallengeResponse, { signal, cache: 'no-store' });
+  const { challenge } = await getJson('/api/auth/challenge', ChallengeResponse, { signal: signal ?? null, cache: 'no-store' });
   return challenge;
 }
