@@ -21,7 +21,7 @@ await nextTask();
 // The current screen's code is fetched and evaluated now, in tasks of its own: left to the first
 // render, inserting its preload links and evaluating it made that render a long task.
 const [routes] = router.getMatchedRoutes(location.pathname);
-await Promise.all(routes.map((route) => router.loadRouteChunk(route))).catch(() => undefined);
+await Promise.all(routes.flatMap((route) => router.loadRouteChunk(route) ?? [])).catch(() => undefined);
 await nextTask();
 const { boot } = await import('./app/boot');
 await nextTask();

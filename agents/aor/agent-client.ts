@@ -311,7 +311,9 @@ class Agent implements AgentClient {
       case 'inbox':
         if (envelope.type === 'task' && topic.value.agentId === this.agentId) this.#onTask(envelope, roomId);
         break;
-      default:
+      case 'heartbeat':
+      case 'public_candidates':
+      case 'work':
         break;
     }
     for (const listener of [...this.#listeners]) {

@@ -85,7 +85,7 @@ export function createTaskContext(envelope: TaskEnvelope, roomId: string, rt: Ta
     try {
       candidate = buildEnvelope(
         { type: 'result', roomId, from: rt.from, payload: { task_id: taskId, message_type: messageType, content } as ResultPayload },
-        { newId: rt.newId, now: rt.nowSeconds() },
+        { newId: () => rt.newId(), now: rt.nowSeconds() },
       );
     } catch (error) {
       return Promise.reject(error as Error);

@@ -75,7 +75,7 @@ export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open(name);
       request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
+      request.onerror = () => reject(request.error ?? new Error(`indexedDB.open(${name}) failed`));
     });
     for (const storeName of Array.from(db.objectStoreNames)) {
       const store = db.transaction(storeName, 'readonly').objectStore(storeName);
@@ -83,7 +83,7 @@ export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<
         [store.getAllKeys(), store.getAll()].map(
           (request) => new Promise<unknown[]>((resolve, reject) => {
             request.onsuccess = () => resolve(request.result as unknown[]);
-            request.onerror = () => reject(request.error);
+            request.onerror = () => reject(request.error ?? new Error(`reading ${storeName} failed`));
           }),
         ),
       );

@@ -66,7 +66,7 @@ export async function storeLegacyKey(page: Page, key: { readonly did: string; re
         const request = indexedDB.open('switchboard-identity');
         request.onupgradeneeded = () => request.result.createObjectStore('identity');
         request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error('indexedDB.open(switchboard-identity) failed'));
       });
       const tx = db.transaction('identity', 'readwrite');
       tx.objectStore('identity').put({ did, secretKey: new Uint8Array(secretKey), createdAt: 1_700_000_000_000 }, 'operator');

@@ -25,7 +25,7 @@ export async function startHostileService(): Promise<HostileService> {
   const server: Server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     req.resume();
-    const path = (req.url ?? '').split('?')[0];
+    const path = (req.url ?? '').split('?')[0] ?? '';
     switch (path) {
       case '/oap/manifest':
       case '/health':

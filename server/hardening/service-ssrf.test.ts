@@ -92,7 +92,7 @@ describe('registering a service URL (default configuration: public addresses onl
   it('ALLOW_PRIVATE_SERVICE_URLS=1 lets a local setup register and reach 127.0.0.1', async () => {
     const config = loadConfig({ ALLOW_PRIVATE_SERVICE_URLS: '1' });
     expect(config.allowPrivateServiceUrls).toBe(true);
-    const { register, port } = await setup((t) => new RelayBridge({ store: t.store, clock, outbound: new ServiceFetcher({ allowPrivate: config.allowPrivateServiceUrls }) }));
+    const { register, port } = await setup((t) => new RelayBridge({ store: t.store, clock, outbound: new ServiceFetcher({ allowPrivate: config.allowPrivateServiceUrls ?? false }) }));
     const created = await register(`http://127.0.0.1:${port}`);
     expect(created.status).toBe(201);
     expect(counter!.requests).toContain('GET /oap/manifest');

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 async function agent(agentId: string, protocolVersion: 4 | 5 = 5): Promise<TestClient> {
-  const c = await connectClient(url, { username: agentId, password: passwords.get(agentId), protocolVersion });
+  const c = await connectClient(url, { username: agentId, password: passwords.get(agentId) ?? '', protocolVersion });
   clients.push(c);
   return c;
 }

@@ -162,7 +162,7 @@ describe('ExternalBroker over Mosquitto', () => {
   it('turns Nagle off on its connection to the broker (PUBACKs and hand-overs are small writes)', async () => {
     const setNoDelay = vi.spyOn(Socket.prototype, 'setNoDelay');
     const brokerPort = Number(new URL(mosquitto.url).port);
-    let toBroker: { socket: Socket; args: [boolean?] }[];
+    let toBroker: { socket: Socket; args: Parameters<Socket['setNoDelay']> }[];
     try {
       await port();
       toBroker = setNoDelay.mock.contexts.map((socket, i) => ({ socket: socket as Socket, args: setNoDelay.mock.calls[i]! })).filter(({ socket }) => socket.remotePort === brokerPort);
@@ -177,7 +177,7 @@ describe('ExternalBroker over Mosquitto', () => {
   it('takes the next message while earlier ones are being recorded, and acknowledges none before its hook settled', async () => {
     // One client id for three connections in turn: the broker keeps its session between them.
     const clientId = uniqueClientId('port-test');
-    const connect = (beforeDispatch: ExternalBrokerOptions['beforeDispatch']) =>
+    const connect = (beforeDispatch: NonNullable<ExternalBrokerOptions['beforeDispatch']>) =>
       ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId, sessionExpirySeconds: 300, log: () => undefined, beforeDispatch });
     const started: string[] = [];
     let release!: () => void;

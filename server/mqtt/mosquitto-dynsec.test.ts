@@ -46,7 +46,7 @@ afterEach(async () => {
 
 /** An agent's one connection: its credential is bound to client id = agentId. */
 async function agent(agentId: string, protocolVersion: 4 | 5 = 5): Promise<TestClient> {
-  const c = await connectClient(broker.url, { username: agentId, password: passwords.get(agentId), clientId: agentId, protocolVersion });
+  const c = await connectClient(broker.url, { username: agentId, password: passwords.get(agentId) ?? '', clientId: agentId, protocolVersion });
   open.push(c);
   return c;
 }

@@ -200,7 +200,7 @@ describe('the check on publish, before any sweep', () => {
     const brokerClock = manualClock();
     let valid = true;
     const delivered: string[] = [];
-    const broker = await EmbeddedBroker.create({ verifyAgent: async () => async () => valid, revalidateEveryMs: HOUR, now: brokerClock.now, beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)) });
+    const broker = await EmbeddedBroker.create({ verifyAgent: async () => async () => valid, revalidateEveryMs: HOUR, now: () => brokerClock.now(), beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)) });
     const { port } = await broker.listenTcp('127.0.0.1', 0);
     try {
       const c = await connectClient(`mqtt://127.0.0.1:${port}`, { username: 'agent.a', password: 'pw', clientId: 'agent.a' });

@@ -7,8 +7,9 @@ import { directoryEntry } from '@shared/agora/directory-registration';
 import type { CapabilityManifest } from '@shared/agora/capability-manifest';
 import { agoraError } from '@shared/agora/reject-reasons';
 import type { AgoraError } from '@shared/agora/reject-reasons';
-import type { AgentEntry, Scope } from '@shared/osnap/agent-entry';
+import type { AgentEntry } from '@shared/osnap/agent-entry';
 import { filterAgents } from '@shared/osnap/filter-agents';
+import type { AgentsFilter } from '@shared/osnap/filter-agents';
 import type { OsnapMessageOf } from '@shared/osnap/message';
 import { answerToolsQuery } from '@shared/osnap/tools-response';
 import { ok } from '@shared/errors';
@@ -98,7 +99,7 @@ export class Directory {
   }
 
   /** GET /agents: the entries `caller` may see, with presence; sorted by name, then DID. */
-  async list(filter: { readonly capability?: string; readonly scope?: Scope; readonly caller?: string }): Promise<DirectoryEntry[]> {
+  async list(filter: AgentsFilter): Promise<DirectoryEntry[]> {
     const records = await this.relay.store.listRegistrations();
     const byDid = new Map(records.map((record) => [record.did, record]));
     const visible = filterAgents(records.map(toEntry), filter);

@@ -122,7 +122,9 @@ describe('POST /events', () => {
     const file = `${r.temp.dir}/switchboard.sqlite`;
     await r.temp.store.close();
     const reopened = new SqliteStore({ file });
-    r = relayApp({ temp: { store: reopened, dir: r.temp.dir, dispose: r.temp.dispose }, clock: r.clock });
+    // Disposing closes the reopened store too, not only the first one.
+    const first = r.temp;
+    r = relayApp({ temp: { store: reopened, dir: first.dir, dispose: async () => { await reopened.close(); await first.dispose(); } }, clock: r.clock });
     const again = await r.post(request);
     expect(await body(again)).toMatchObject({ ok: true, duplicate: true });
     const reused = await r.post(signed('REQUEST', { from: client, thread: 'th_other', id: request.id }));

@@ -31,7 +31,10 @@ function assertJson(value: unknown, path: string, seen: Set<object>): void {
       seen.delete(value);
       return;
     }
-    default:
+    case 'undefined':
+    case 'bigint':
+    case 'function':
+    case 'symbol':
       throw new CodedError('JCS_INVALID', `${path} has no JSON form (${typeof value})`);
   }
 }

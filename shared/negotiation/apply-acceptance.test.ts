@@ -76,7 +76,7 @@ describe('accept (§3.2, §3.5)', () => {
   it('refuses accepting a superseded proposal (§3.3 "most recent")', () => {
     const s1 = step(opened(), alice);
     const s2 = step(s1, bob);
-    const first = latestProposal(s1)?.proposal_id;
+    const first = latestProposal(s1)!.proposal_id;
     expect(codeOf(s2, acceptanceDoc(s2, alice, { proposal_id: first }))).toBe(Code.STALE_PROPOSAL);
   });
 

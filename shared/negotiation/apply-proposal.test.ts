@@ -60,7 +60,7 @@ describe('propose and counter (§3.2)', () => {
     const s1 = step(opened(), alice);
     const first = proposals(s1)[0];
     expect(codeOf(s1, first)).toBe(Code.PROPOSAL_ID_REUSED);
-    expect(codeOf(s1, proposalDoc(s1, bob, { proposal_id: first?.proposal_id }))).toBe(Code.PROPOSAL_ID_REUSED);
+    expect(codeOf(s1, proposalDoc(s1, bob, { proposal_id: first!.proposal_id }))).toBe(Code.PROPOSAL_ID_REUSED);
   });
 
   it('requires previous_proposal_id to name the most recent live proposal (§5)', () => {
@@ -70,7 +70,7 @@ describe('propose and counter (§3.2)', () => {
     expect(codeOf(s1, proposalDoc(s1, bob, { previous_proposal_id: null }))).toBe(Code.STALE_PREVIOUS_PROPOSAL);
     const s2 = step(s1, bob);
     // Countering the superseded round-1 proposal is a replay against a dead proposal.
-    expect(codeOf(s2, proposalDoc(s2, alice, { previous_proposal_id: proposals(s2)[0]?.proposal_id }))).toBe(Code.STALE_PREVIOUS_PROPOSAL);
+    expect(codeOf(s2, proposalDoc(s2, alice, { previous_proposal_id: proposals(s2)[0]!.proposal_id }))).toBe(Code.STALE_PREVIOUS_PROPOSAL);
   });
 
   it('refuses a party countering its own proposal (decision: turns alternate)', () => {

@@ -30,7 +30,7 @@ describe('reject (§3.2)', () => {
     expect(run(s1, 'reject', rejectionDoc(s1, alice))).toBe(Code.NOT_RECIPIENT);
     expect(run(s1, 'reject', rejectionDoc(s1, carol))).toBe(Code.NOT_A_PARTY);
     const s2 = step(s1, bob);
-    expect(run(s2, 'reject', rejectionDoc(s2, alice, { proposal_id: latestProposal(s1)?.proposal_id }))).toBe(Code.STALE_PROPOSAL);
+    expect(run(s2, 'reject', rejectionDoc(s2, alice, { proposal_id: latestProposal(s1)!.proposal_id }))).toBe(Code.STALE_PROPOSAL);
   });
 
   it('refuses a foreign negotiation, a bad signature, a skewed clock, a malformed document', () => {

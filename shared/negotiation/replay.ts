@@ -38,7 +38,10 @@ export function replayHistory(history: readonly unknown[], limits: NegotiationLi
         case 'cosign':
           next = cosignAgreement(state, { by: item.by, signature: item.signature }, ctx.now);
           break;
-        default:
+        case 'propose':
+        case 'accept':
+        case 'reject':
+        case 'withdraw':
           next = transition(state, { type: item.type, document: item.document }, ctx);
       }
     }

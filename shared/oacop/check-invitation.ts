@@ -19,7 +19,7 @@ export interface InvitationCheck {
   readonly webOfTrust: ReadonlySet<Did>;
   /** "configured locally or retrieved from the OAP Registry" (§6.2); decimal string or number. */
   readonly minimumBurn: string | number;
-  readonly proofOfBurn?: ProofOfBurn;
+  readonly proofOfBurn?: ProofOfBurn | undefined;
   readonly ledgerLookup: (txId: string) => BurnRecord | undefined;
 }
 

@@ -77,7 +77,7 @@ describe('planResponse', () => {
   });
 
   it('sends no slots with a refusal', () => {
-    const planned = unwrap(planResponse(opened(), BOB, { status: 'DECLINED', availableSlots: response.availableSlots }));
+    const planned = unwrap(planResponse(opened(), BOB, { status: 'DECLINED', availableSlots: [{ start: '2025-12-10T09:00:00Z', end: '2025-12-10T12:00:00Z' }] }));
     expect(planned.message).not.toHaveProperty('availableSlots');
   });
 

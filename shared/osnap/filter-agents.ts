@@ -5,8 +5,8 @@ import type { AgentEntry, Scope } from './agent-entry';
 
 export interface AgentsFilter {
   /** A tool name: matches that key of `tools`, or any key in its dotted namespace. */
-  readonly capability?: string;
-  readonly scope?: Scope;
+  readonly capability?: string | undefined;
+  readonly scope?: Scope | undefined;
   /** The authenticated agent id asking; undefined for an anonymous caller. */
   readonly caller?: string;
 }

@@ -139,7 +139,9 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
           await concierge.post(concierge.sign('ACCEPT', { request_id: event.payload.request_id, offer_id: event.id, accepted_at: new Date(options.now()).toISOString(), terms: { price_usd: event.payload.price?.amount ?? 0 } }, event.thread.id, event.sender.id));
         }
         return;
-      default:
+      case 'RESULT':
+      case 'CANCEL':
+      case 'ERROR':
         return;
     }
   };

@@ -13,7 +13,7 @@ export interface NoticeProps {
   title: string;
   children?: ReactNode;
   /** A command to run, shown as copyable code. */
-  command?: string;
+  command?: string | undefined;
   action?: ReactNode;
 }
 

@@ -57,7 +57,7 @@ export function pricingWords(pricing: Readonly<Record<string, unknown>> | undefi
     case 'fixed':
       return typeof pricing.amount === 'number' ? `${pricing.amount} ${currency} per request`.trim() : 'Fixed price';
     case 'metered':
-      return typeof pricing.metered_rate === 'number' ? `${pricing.metered_rate} ${currency} per ${String(pricing.metered_unit ?? 'unit')}`.replace('  ', ' ') : 'Metered';
+      return typeof pricing.metered_rate === 'number' ? `${pricing.metered_rate} ${currency} per ${typeof pricing.metered_unit === 'string' ? pricing.metered_unit : 'unit'}`.replace('  ', ' ') : 'Metered';
     case 'subscription':
       return 'Subscription';
     default:

@@ -17,7 +17,7 @@ export function StateBadge({ state }: { state: NegotiationStateName }) {
 }
 
 /** A verification verdict, in words and colour (never colour alone). */
-export function VerifiedBadge({ ok, label, title }: { ok: boolean | null; label?: string; title?: string }) {
+export function VerifiedBadge({ ok, label, title }: { ok: boolean | null; label?: string; title?: string | undefined }) {
   const text = label ?? (ok === null ? 'Checking…' : ok ? 'Verified' : 'Not verified');
   const tone =
     ok === null

@@ -8,15 +8,15 @@ export type TimelineTopic = (typeof TIMELINE_TOPICS)[number];
 
 export interface TimelineSearch {
   /** Agent id (or DID): the sender, the topic's agent, or the agent a control message names. */
-  readonly agent?: string;
+  readonly agent?: string | undefined;
   /** Message type: AOR `message_type` of a result (ack, finding, …) or the envelope type. */
-  readonly type?: string;
+  readonly type?: string | undefined;
   /** Free text, case-insensitive, over the raw message. */
-  readonly q?: string;
+  readonly q?: string | undefined;
   /** Which room topics: public (default), control, or both. */
-  readonly topic?: TimelineTopic;
+  readonly topic?: TimelineTopic | undefined;
   /** Permalink: the cursor of the message to open on. */
-  readonly m?: number;
+  readonly m?: number | undefined;
 }
 
 const text = (value: unknown): string | undefined => {

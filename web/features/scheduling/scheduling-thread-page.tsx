@@ -6,7 +6,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
-import type { Result } from '@shared/errors';
+import { CodedError, type Result } from '@shared/errors';
 import type { CandidateSlot } from '@shared/oacop/intersect-availability';
 import type { Slot } from '@shared/oacop/messages';
 import { planCancellation, planConfirmation } from '@shared/oacop/scheduling-actions';
@@ -85,7 +85,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const act = useMutation({
     mutationFn: async (plan: () => Result<{ message: Parameters<typeof sendCarriers>[0] }>) => {
       const planned = plan();
-      if (!planned.ok) throw planned.error;
+      if (!planned.ok) throw new CodedError(planned.error.code, planned.error.message, planned.error.details);
       await sendCarriers(planned.value.message, recipients);
     },
     onMutate: () => setRefusal(null),

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
+import { CodedError } from '@shared/errors';
 import type { TaskNode } from '@shared/oacop/task-tree';
 import type { TaskView } from '@shared/oacop/task-projection';
 import { directoryQuery } from '@web/lib/api/agora-agents';
@@ -120,7 +121,7 @@ function AssignForm({ agents, tasks }: { agents: readonly OacopAgent[]; tasks: r
   const assign = useMutation({
     mutationFn: async (to: string) => {
       const built = buildAssignTask({ threadId: `urn:uuid:${crypto.randomUUID()}`, title, deadline, ...(parent ? { parentTaskId: parent } : {}), dependencies: deps });
-      if (!built.ok) throw built.error;
+      if (!built.ok) throw new CodedError(built.error.code, built.error.message, built.error.details);
       await sendCarriers(built.value, [to]);
     },
     onSuccess: () => {

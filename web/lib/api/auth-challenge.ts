@@ -3,6 +3,6 @@ import { Challenge, type LoginChallenge } from '@shared/contract/auth';
 import { getJson } from './http';
 
 export async function fetchChallenge(signal?: AbortSignal): Promise<LoginChallenge> {
-  const { challenge } = await getJson('/api/auth/challenge', Challenge, { signal, cache: 'no-store' });
+  const { challenge } = await getJson('/api/auth/challenge', Challenge, { signal: signal ?? null, cache: 'no-store' });
   return challenge;
 }

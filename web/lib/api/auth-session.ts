@@ -6,7 +6,7 @@ import { ApiError, getJson } from './http';
 /** `null` when there is no session (401); other failures stay errors. */
 export async function fetchSession(signal?: AbortSignal): Promise<OperatorSession | null> {
   try {
-    return await getJson('/api/auth/session', OperatorSession, { signal });
+    return await getJson('/api/auth/session', OperatorSession, { signal: signal ?? null });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -51,7 +51,7 @@ describe('signing the login challenge', () => {
     ]);
     const post = calls[1]?.init;
     expect(new Headers(post?.headers).get('content-type')).toBe('application/json');
-    const body = JSON.parse(String(post?.body)) as Record<string, string>;
+    const body = JSON.parse(post?.body as string) as Record<string, string>;
     expect(Object.keys(body).sort()).toEqual(['did', 'nonce', 'signature']);
     expect(JSON.stringify(body)).not.toContain(Buffer.from(keys.secretKey).toString('base64url'));
   });
@@ -60,7 +60,7 @@ describe('signing the login challenge', () => {
     let body: Record<string, string> = {};
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       if (url === '/api/auth/challenge') return json(200, { challenge });
-      body = JSON.parse(String(init?.body)) as Record<string, string>;
+      body = JSON.parse(init?.body as string) as Record<string, string>;
       return json(200, { did, role: 'facilitator' });
     });
     await enroll('tok-1', await storeWithKey());

@@ -140,6 +140,7 @@ function resultLine(payload: Json, actor: string, line: (text: string, tone?: St
     case 'result':
       line(`${actor} finished: ${clip(str(content.text) ?? '', 200)}`, 'milestone');
       break;
+    case undefined:
     default:
       break;
   }
