@@ -100,7 +100,8 @@ function checked<T extends object>(part: T, checks: Checks<T>): T {
             try {
               checkedArgs = check(...args);
             } catch (error) {
-              return Promise.reject(error);
+              // Checks throw CodedErrors; an async method's caller sees them as a rejection.
+              return Promise.reject(error as Error);
             }
             return method(...checkedArgs);
           }

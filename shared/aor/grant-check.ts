@@ -70,8 +70,8 @@ export function checkGrant(grant: GrantRecord | undefined, use: GrantUse): Resul
         grantId,
         maxMessages: grant.maxMessages,
       });
-    default:
-      // Undefined: the message goes through (a grant in hand is never "no grant").
+    case RejectReason.noMicGrant: // a grant in hand is never "no grant"
+    case undefined:
       return ok(grant);
   }
 }
