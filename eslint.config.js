@@ -39,7 +39,7 @@ const serverElements = [
 const serverPart = (part) => ({ element: { type: 'server', captured: { part } } });
 const area = (name) => ({ element: { type: 'area', captured: { area: name } } });
 /** The composition: the process entry points and the runtime, which put every part together. */
-const composition = [serverPart('{cli,runtime}'), { element: { type: 'area', captured: { area: 'server' }, fileInternalPath: '{main,app,cli,runtime*}.ts' } }];
+const composition = [serverPart('{cli,runtime}'), { element: { type: 'area', captured: { area: 'server' }, fileInternalPath: '{main,app,cli}.ts' } }];
 const serverPolicies = [
   // The store is the bottom of the server: it knows storage engines and shared/, nothing above.
   // open-store.ts is the composition's engine choice from the configuration.
