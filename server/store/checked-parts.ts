@@ -3,21 +3,10 @@
 // queries with (a clock as whole seconds). Engines check nothing of their own; what they decide
 // about a grant they ask shared/aor/stored-grants.ts (docs/decisions-server.md §47).
 import type { NegotiationStore } from './negotiation-store';
-import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
-import type { ServiceRegistryStore } from './service-registry-store';
-import type { AccessStore, RoomStore } from './store';
+import type { AccessStore, RoomStore, StoreParts } from './store';
 import { checkCursor, checkFilterList, checkLimit, wholeSeconds } from './arguments';
 
-/** A store's parts, as each engine builds them. */
-export interface StoreParts {
-  readonly rooms: RoomStore;
-  readonly access: AccessStore;
-  readonly relay: RelayStore;
-  readonly negotiations: NegotiationStore;
-  readonly oacop: OacopStore;
-  readonly services: ServiceRegistryStore;
-}
 
 /** For some of a part's methods, a check that throws or answers the arguments the engine gets. */
 type Checks<T> = { readonly [K in keyof T]?: T[K] extends (...args: infer A) => unknown ? (...args: A) => A : never };

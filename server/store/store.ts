@@ -298,7 +298,8 @@ export interface AccessStore {
   listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]>;
 }
 
-export interface Store {
+/** A store's named parts, as each engine builds them and every caller names them (`store.rooms.putGrant`). */
+export interface StoreParts {
   /** Rooms, their history, mic grants and review items (RoomStore above). */
   readonly rooms: RoomStore;
   /** Who may act: credentials, operators, sessions, and the audit log. */
@@ -311,6 +312,8 @@ export interface Store {
   readonly oacop: OacopStore;
   /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
   readonly services: ServiceRegistryStore;
+}
 
+export interface Store extends StoreParts {
   close(): Promise<void>;
 }
