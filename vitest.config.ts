@@ -34,6 +34,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
+          // Builds the server bundle the child-process tests run (server/test-support/compiled-entry.ts).
+          globalSetup: ['server/test-support/build-server.ts'],
           include: ['server/**/*.test.ts', 'agents/**/*.test.ts'],
           env: { TZ: 'UTC' },
           testTimeout: 30_000,

@@ -10,6 +10,7 @@ import { verifyPassword } from './auth/password';
 import { openPgStore } from './store/pg/pg-store';
 import { SqliteStore } from './store/sqlite/sqlite-store';
 import { usePgDatabase } from './test-support/pg-database';
+import { SERVER_CLI } from './test-support/compiled-entry';
 
 const root = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ interface Run {
 }
 
 function cli(dataDir: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...SERVER_CLI, ...args], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

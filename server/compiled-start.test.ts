@@ -45,7 +45,7 @@ describe('the compiled start', () => {
     asset = assets.find((name) => name.endsWith('.js') && assets.includes(`${name}.br`) && assets.includes(`${name}.gz`)) ?? '';
     expect(asset).not.toBe('');
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-compiled-'));
-    server = await startServerProcess({ DATA_DIR: dataDir }, ['dist/server/main.js']);
+    server = await startServerProcess({ DATA_DIR: dataDir });
   }, BUILD_MS);
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { tokenHash } from './auth/tokens';
 import { openPgStore } from './store/pg/pg-store';
 import { operatorKey, type Challenge } from './test-support/operator-key';
 import { usePgDatabase } from './test-support/pg-database';
+import { SERVER_MAIN } from './test-support/compiled-entry';
 
 const children: ChildProcess[] = [];
 const root = mkdtempSync(join(tmpdir(), 'switchboard-main-'));
@@ -21,7 +22,7 @@ afterAll(() => {
 });
 
 function start(env: Record<string, string>): { child: ChildProcess; output: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, SERVER_MAIN, {
     env: { ...process.env, DEMO: '0', DATA_DIR: freshDataDir(), DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

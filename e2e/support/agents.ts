@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
+import { SERVER_CLI } from '../../server/test-support/compiled-entry';
 
 const run = promisify(execFile);
 
@@ -35,7 +36,7 @@ export interface AgentServer {
 /** `npm run cli -- agents add <agentId> --json`, as an administrator would. */
 export async function addAgentCredential(agentId: string, dataDir = process.env.SWITCHBOARD_DATA_DIR, env: Record<string, string> = {}): Promise<string> {
   if (!dataDir) throw new Error('global-setup did not set SWITCHBOARD_DATA_DIR');
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'agents', 'add', agentId, '--json'], {
+  const { stdout } = await run(process.execPath, [...SERVER_CLI, 'agents', 'add', agentId, '--json'], {
     env: { ...process.env, ...env, DATA_DIR: dataDir },
     timeout: 20_000,
   });

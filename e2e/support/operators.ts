@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, type Download, type Page } from '@playwright/test';
+import { SERVER_CLI } from '../../server/test-support/compiled-entry';
 
 const run = promisify(execFile);
 
@@ -11,7 +12,7 @@ export async function inviteOperator(role: 'facilitator' | 'observer'): Promise<
   const dataDir = process.env.SWITCHBOARD_DATA_DIR;
   const base = process.env.SWITCHBOARD_URL;
   if (!dataDir || !base) throw new Error('global-setup did not set SWITCHBOARD_DATA_DIR / SWITCHBOARD_URL');
-  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'operators', 'invite', '--role', role], {
+  const { stdout, stderr } = await run(process.execPath, [...SERVER_CLI, 'operators', 'invite', '--role', role], {
     env: { ...process.env, DATA_DIR: dataDir },
     timeout: 20_000,
   });

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_MAIN } from '../../server/test-support/compiled-entry';
 
 export interface RunningServer {
   readonly url: string;
@@ -40,7 +41,7 @@ interface Spawned {
 }
 
 async function spawnServer(env: Record<string, string>, onOutput: (text: string) => void): Promise<Spawned> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, SERVER_MAIN, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,7 @@
 // A Switchboard server as a child process, started like `npm start` starts it, for tests that
 // must kill it (SIGKILL) and start it again on the same data directory.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVER_MAIN } from './compiled-entry';
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -9,8 +10,8 @@ export interface ServerProcess {
   readonly output: () => string;
 }
 
-/** `entry`: the node arguments that run the server; the TypeScript sources by default. */
-export function startServerProcess(env: Record<string, string>, entry: readonly string[] = ['--import', 'tsx', 'server/main.ts']): Promise<ServerProcess> {
+/** `entry`: the node arguments that run the server; the compiled bundle by default. */
+export function startServerProcess(env: Record<string, string>, entry: readonly string[] = SERVER_MAIN): Promise<ServerProcess> {
   const child = spawn(process.execPath, entry, {
     env: { ...process.env, PORT: '0', MQTT_PORT: '0', DEMO: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
