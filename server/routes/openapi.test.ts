@@ -105,7 +105,7 @@ describe('GET /openapi.json', () => {
       ['/api/external/threads', '/api/external/threads'],
       ['/api/external/negotiations', '/api/external/negotiations'],
     ] as const) await read(path, documented);
-    const services = (await read('/api/services', '/api/services')).services;
+    const { services = [] } = await read('/api/services', '/api/services');
     expect(services.length).toBeGreaterThanOrEqual(2);
   });
 });
