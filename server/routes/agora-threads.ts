@@ -3,8 +3,9 @@
 // meta.ttl; the thread's record keeps it). Operator session required.
 import { Hono } from 'hono';
 import { expectedMessages } from '@shared/agora/thread-state';
-import { AgoraThreadListQuery } from '@shared/contract/console';
+import { AgoraThreadDetail, AgoraThreadList, AgoraThreadListQuery } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
+import { reply } from '../http/reply';
 import { requireSession } from '../http/session';
 import type { SessionDeps } from '../http/session';
 import { formatCursor } from '../relay/cursor';
@@ -32,13 +33,15 @@ export function agoraThreadRoutes(services: RelayServices, session: SessionDeps)
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'party is a DID, status one of OPEN|PENDING|ACTIVE|COMPLETED|ERROR, limit 1–200.');
       const { party, status, limit = 50 } = parsed.data;
       const threads = await store.listThreads({ ...(party ? { party } : {}), ...(status ? { status } : {}), limit });
-      return c.json({ threads: threads.map(view) }, 200);
+      return reply(c, AgoraThreadList, { threads: threads.map(view) }, 200);
     })
     .get('/:id', async (c) => {
       const thread = await store.getThread(c.req.param('id'));
       if (!thread) throw new CodedError('NOT_FOUND', `No thread ${c.req.param('id').slice(0, 256)}.`);
       const events = await store.threadEvents(thread.threadId, 1000);
-      return c.json(
+      return reply(
+        c,
+        AgoraThreadDetail,
         {
           thread: view(thread),
           events: events.map((e) => ({ seq: e.seq, cursor: formatCursor(e.seq), receivedAt: e.receivedAt, envelope: JSON.parse(e.json) as unknown })),

@@ -6,13 +6,14 @@ import { createMiddleware } from 'hono/factory';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { decodeBase64url } from '@shared/crypto/base64url';
 import { canonicalBytes } from '@shared/crypto/jcs';
-import { EnrollBody, LoginBody, type LoginChallenge } from '@shared/contract/auth';
+import { Challenge, EnrollBody, LoginBody, OperatorSession, type LoginChallenge } from '@shared/contract/auth';
 import { CodedError } from '@shared/errors';
 import { randomToken, tokenHash } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { DidVerifier } from '../crypto/node-verifier';
 import { rateLimited } from '../http/error-family';
 import { clientAddress, rateLimit, type TokenBucketLimiter } from '../http/rate-limit';
+import { reply } from '../http/reply';
 import { isHttps } from '../http/request-origin';
 import { bodyCap, jsonBody } from '../http/request-body';
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
@@ -107,7 +108,7 @@ export function authRoutes(deps: AuthDeps) {
       .get('/challenge', limited, async (c) => {
         const challenge = challengeDocument(randomToken(), clock.now() + CHALLENGE_TTL_MS);
         await store.access.createChallenge(challenge.nonce, challenge.expiresAt);
-        return c.json({ challenge }, 200);
+        return reply(c, Challenge, { challenge }, 200);
       })
       .post('/login', chargeFailures, jsonBody(LoginBody, limits), async (c) => {
         const body = c.req.valid('json');
@@ -115,7 +116,7 @@ export function authRoutes(deps: AuthDeps) {
         takeDidBudget(body.did);
         const operator = await store.access.getOperator(body.did);
         if (!operator) throw new CodedError('NOT_ENROLLED', 'This key is not enrolled as an operator; ask a facilitator for an enrollment link.');
-        return c.json(await startSession(c, operator), 200);
+        return reply(c, OperatorSession, await startSession(c, operator), 200);
       })
       // The challenge is checked before the token, so a bad signature does not burn the token.
       .post('/enroll', chargeFailures, jsonBody(EnrollBody, limits), async (c) => {
@@ -129,12 +130,12 @@ export function authRoutes(deps: AuthDeps) {
         await store.access.putOperator({ did: body.did, role, createdAt: now });
         await store.access.appendAudit({ at: now, actorDid: body.did, action: 'operator_enrolled', roomId: null, messageId: null, details: { role } });
         deps.sessionsChanged?.();
-        return c.json(await startSession(c, { did: body.did, role }), 200);
+        return reply(c, OperatorSession, await startSession(c, { did: body.did, role }), 200);
       })
       // Not rate limited: the console asks on every load, and a 256-bit token is not guessable.
       .get('/session', requireSession({ store, clock }), (c) => {
         const session = c.get('session');
-        return c.json({ did: session.did, role: session.role }, 200);
+        return reply(c, OperatorSession, { did: session.did, role: session.role }, 200);
       })
       .post('/logout', limited, bodyCap(AUTH_BODY_LIMIT_BYTES), async (c) => {
         const token = sessionTokenFromCookieHeader(c.req.header('cookie'));

@@ -4,7 +4,9 @@
 // scripted negotiating agents to negotiate afresh, so this kicks them. Facilitator only; CSRF
 // like every /api route (app.ts). Nothing here deletes or rewrites history: each run is new.
 import { Hono } from 'hono';
+import { DemoStarted } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
+import { reply } from '../http/reply';
 import { requireSession, type SessionDeps } from '../http/session';
 
 export interface GuidedDemoPort {
@@ -23,6 +25,6 @@ export function demoRoutes(slot: GuidedDemoSlot, session: SessionDeps) {
     if (!port) throw new CodedError('SERVICE_UNAVAILABLE', 'The demo agents are not running on this server. Start it with DEMO=1 to use the guided demo.');
     const run = globalThis.crypto.randomUUID();
     const started = await port.guidedPricing(run);
-    return c.json({ negotiation_id: started.negotiationId, names: started.names }, 201);
+    return reply(c, DemoStarted, { negotiation_id: started.negotiationId, names: started.names }, 201);
   });
 }

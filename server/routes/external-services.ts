@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { JSONValue } from 'hono/utils/types';
-import { ServiceInput, WatchedDid, WatchedInput } from '@shared/contract/console';
+import { BridgedThreadDetail, BridgedThreadList, ExternalNegotiation, ExternalNegotiationList, ServiceAdded, ServiceInput, ServiceList, WatchedDid, WatchedInput, WatchedList } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
 import { replayHistory } from '@shared/negotiation/replay';
 import type { NegotiationLimits } from '@shared/negotiation/manifest';
@@ -16,6 +16,7 @@ import { foldBridgedThread, foldBridgedThreads } from '../external/bridged-threa
 import type { RelayBridge } from '../external/relay-bridge';
 import type { ServiceAnswer } from '../external/service-fetcher';
 import { normaliseBaseUrl } from '../external/services-config';
+import { reply } from '../http/reply';
 import { readBodyBytes, readBodyJson } from '../http/request-body';
 import { sandboxedAnswers } from '../http/sandboxed-answers';
 import { requireSession, type SessionDeps } from '../http/session';
@@ -72,7 +73,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
   const services = new Hono()
     .get('/', reader, async (c) => {
       const self = new URL(c.req.url).origin;
-      return c.json({ services: [...builtins(self), ...(await registry.listServices()).map(describe)], watched: await registry.listWatched() }, 200);
+      return reply(c, ServiceList, { services: [...builtins(self), ...(await registry.listServices()).map(describe)], watched: await registry.listWatched() }, 200);
     })
     .post('/', facilitator, async (c) => {
       const parsed = ServiceInput.safeParse(await readBodyJson(c, MAX_SETTINGS_BODY_BYTES));
@@ -85,7 +86,7 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       const service = await registry.putService({ id: `svc_${randomUUID().slice(0, 8)}`, name: parsed.data.name, baseUrl, kind: parsed.data.kind, readOnly: parsed.data.readOnly ?? false, origin: 'console', createdAt: session.clock.now() });
       await bridge.check(service);
       void bridge.refresh();
-      return c.json({ service: describe(service) }, 201);
+      return reply(c, ServiceAdded, { service: describe(service) }, 201);
     })
     .delete('/:id', facilitator, async (c) => {
       const service = await registry.getService(c.req.param('id'));
@@ -95,20 +96,20 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       void bridge.refresh();
       return c.body(null, 204);
     })
-    .get('/watched', reader, async (c) => c.json({ watched: await registry.listWatched() }, 200))
+    .get('/watched', reader, async (c) => reply(c, WatchedList, { watched: await registry.listWatched() }, 200))
     .post('/watched', facilitator, async (c) => {
       const parsed = WatchedInput.safeParse(await readBodyJson(c, MAX_SETTINGS_BODY_BYTES));
       if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.addWatched(parsed.data.did, session.clock.now());
       void bridge.refresh();
-      return c.json({ watched: await registry.listWatched() }, 200);
+      return reply(c, WatchedList, { watched: await registry.listWatched() }, 200);
     })
     .delete('/watched/:did', facilitator, async (c) => {
       const did = WatchedDid.safeParse(c.req.param('did'));
       if (!did.success) throw new CodedError('INVALID_REQUEST', 'did must be an Ed25519 did:key.');
       await registry.removeWatched(did.data);
       void bridge.refresh();
-      return c.json({ watched: await registry.listWatched() }, 200);
+      return reply(c, WatchedList, { watched: await registry.listWatched() }, 200);
     });
 
   const external = new Hono()
@@ -119,20 +120,20 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
       const threads = foldBridgedThreads(rows)
         .filter((t) => byId.has(t.serviceId))
         .map((t) => ({ ...t, source: { id: t.serviceId, name: byId.get(t.serviceId)!.name, readOnly: byId.get(t.serviceId)!.readOnly, status: bridge.status.get(t.serviceId) } }));
-      return c.json({ threads }, 200);
+      return reply(c, BridgedThreadList, { threads }, 200);
     })
     .get('/negotiations', reader, async (c) => {
       const list = new Map((await registry.listServices()).map((s) => [s.id, s]));
       const known = (await registry.listNegotiations()).filter((n) => list.has(n.serviceId)).slice(0, 200);
       const negotiations = await Promise.all(known.map(async (n) => negotiationView(bridge, list.get(n.serviceId)!, n.negotiationId)));
-      return c.json({ negotiations }, 200);
+      return reply(c, ExternalNegotiationList, { negotiations }, 200);
     })
     .get('/:serviceId/threads/:threadId', reader, async (c) => {
       const service = await serviceOf(c.req.param('serviceId'), 'relay');
       const rows = await registry.listBridged({ serviceId: service.id, threadId: c.req.param('threadId'), limit: 1000 });
       if (rows.length === 0) throw new CodedError('NOT_FOUND', `No thread ${c.req.param('threadId').slice(0, 256)} from ${service.name}.`);
       const { thread, events } = foldBridgedThread(service.id, c.req.param('threadId'), rows);
-      return c.json({ thread, events, source: { id: service.id, name: service.name, readOnly: service.readOnly, status: bridge.status.get(service.id) } }, 200);
+      return reply(c, BridgedThreadDetail, { thread, events, source: { id: service.id, name: service.name, readOnly: service.readOnly, status: bridge.status.get(service.id) } }, 200);
     })
     .post('/:serviceId/events', facilitator, async (c) => answerWith(c, await forward(c, await serviceOf(c.req.param('serviceId'), 'relay'), '/events')))
     .get('/:serviceId/oap/*', reader, async (c) => forwardNegotiation(c))
@@ -174,7 +175,10 @@ async function negotiationView(bridge: RelayBridge, service: ExternalService, id
     const detail = (res.body ?? {}) as { negotiation?: Record<string, unknown>; history?: unknown[]; limits?: NegotiationLimits };
     const replay = Array.isArray(detail.history) && detail.limits ? replayHistory(detail.history, detail.limits) : undefined;
     const verified = replay?.ok === true && replay.value.status === detail.negotiation?.state;
-    return { id, source: { ...source, status: bridge.status.get(service.id) }, negotiation: detail.negotiation ?? null, verified, reason: verified ? null : replay && !replay.ok ? replay.error.code : 'history_mismatch' };
+    // The service's summary, as the contract declares it or null (ExternalNegotiation): one odd
+    // answer must not make the whole list unreadable.
+    const negotiation = ExternalNegotiation.shape.negotiation.parse(detail.negotiation ?? null);
+    return { id, source: { ...source, status: bridge.status.get(service.id) }, negotiation, verified, reason: verified ? null : replay && !replay.ok ? replay.error.code : 'history_mismatch' };
   } catch (error) {
     bridge.reportFailure(service.id, error);
     return { id, source: { ...source, status: bridge.status.get(service.id) }, negotiation: null, verified: false, reason: 'service_unavailable' };

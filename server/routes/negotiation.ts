@@ -5,8 +5,10 @@
 // signatures, not by a session; reads of a negotiation that is not `public` need a party's
 // RFC 9421 signature or an operator session (negotiation/read-access.ts).
 import { Hono } from 'hono';
+import { NegotiationDetail, Opened, StepAnswer } from '@shared/contract/negotiation';
 import { CodedError, unwrap } from '@shared/errors';
 import { negotiationCommitment } from '@shared/negotiation/field-commitments';
+import { reply } from '../http/reply';
 import { readBodyJson } from '../http/request-body';
 import type { NegotiationService, PartyEvent } from '../negotiation/negotiation-service';
 import { actionsByParty, agreementSigning, agreementVerdict, negotiationSummary } from '../negotiation/negotiation-views';
@@ -62,14 +64,15 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
       const opened = await service.open(await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES), (did) => opensPerDid.take(did));
       if (!opened.ok && opened.error.code === 'RATE_LIMITED') throw rateLimited(opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
       const record = unwrap(opened);
-      return c.json({ negotiation: negotiationSummary(record, service.now()) }, 201);
+      return reply(c, Opened, { negotiation: negotiationSummary(record, service.now()) }, 201);
     })
-    .get('/:id', async (c) => c.json(await negotiationDetail(service, await readable(c, await service.store.get(c.req.param('id')))), 200))
+    .get('/:id', async (c) => reply(c, NegotiationDetail, await negotiationDetail(service, await readable(c, await service.store.get(c.req.param('id')))), 200))
     .get('/:id/agreement', async (c) => {
       const record = await readable(c, await service.store.get(c.req.param('id')));
       const agreement = record.state.agreement;
       if (agreement === null) throw new CodedError('NOT_FOUND', 'This negotiation has no agreement (yet).', { state: record.state.status });
       const entry = record.logIndex === null ? undefined : await service.store.logEntry(record.logIndex);
+      // Still c.json: AgreementAnswer's recursive term values are too deep for reply's type.
       return c.json({
         agreement,
         verdict: agreementVerdict(agreement),
@@ -83,13 +86,14 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
       const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.cosign(c.req.param('id'), body));
       const agreement = applied.record.state.agreement;
+      // c.json: CosignAnswer's agreement (recursive term values) is too deep for reply's type.
       return c.json({ negotiation: negotiationSummary(applied.record, service.now()), agreement, verdict: agreementVerdict(agreement), log_entry: applied.entry ?? null }, 200);
     });
   for (const event of EVENTS) {
     app.post(`/:id/${event}`, async (c) => {
       const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.apply(c.req.param('id'), event, body));
-      return c.json({ negotiation: negotiationSummary(applied.record, service.now()), ...(applied.entry ? { log_entry: applied.entry } : {}) }, 200);
+      return reply(c, StepAnswer, { negotiation: negotiationSummary(applied.record, service.now()), ...(applied.entry ? { log_entry: applied.entry } : {}) }, 200);
     });
   }
   return app;

@@ -2,7 +2,8 @@
 // filters, and one negotiation with everything the detail view shows. Operator session required.
 import { Hono } from 'hono';
 import { CodedError } from '@shared/errors';
-import { NegotiationListQuery } from '@shared/contract/negotiation';
+import { NegotiationDetail, NegotiationList, NegotiationListQuery } from '@shared/contract/negotiation';
+import { reply } from '../http/reply';
 import { requireSession, type SessionDeps } from '../http/session';
 import type { NegotiationService } from '../negotiation/negotiation-service';
 import { negotiationSummary } from '../negotiation/negotiation-views';
@@ -17,7 +18,7 @@ export function negotiationConsoleRoutes(service: NegotiationService, session: S
       const { state, party, category, limit = 100 } = parsed.data;
       const records = await service.store.list({ ...(state ? { status: state } : {}), ...(party ? { party } : {}), ...(category ? { category } : {}), limit });
       const now = service.now();
-      return c.json({ now: new Date(now).toISOString(), negotiations: records.map((r) => negotiationSummary(r, now)) }, 200);
+      return reply(c, NegotiationList, { now: new Date(now).toISOString(), negotiations: records.map((r) => negotiationSummary(r, now)) }, 200);
     })
-    .get('/:id', async (c) => c.json(await negotiationDetail(service, await loadNegotiation(service, c.req.param('id'))), 200));
+    .get('/:id', async (c) => reply(c, NegotiationDetail, await negotiationDetail(service, await loadNegotiation(service, c.req.param('id'))), 200));
 }

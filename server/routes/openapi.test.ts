@@ -73,4 +73,39 @@ describe('GET /openapi.json', () => {
     const agora = await f.app.request('/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(AgoraErrorBody.safeParse(await agora.json()).success).toBe(true);
   });
+
+  it('declares the console answers exactly, and answers with items parse with them', async () => {
+    const write = { cookie: f.facilitator, origin: 'http://localhost', 'content-type': 'application/json' };
+    const created = await f.app.request('/api/rooms', { method: 'POST', headers: write, body: JSON.stringify({ id: 'contract-room', name: 'Contract', moderation: 'review' }) });
+    expect(created.status).toBe(201);
+    expect((await f.app.request('/seed', { method: 'POST', headers: write })).status).toBe(200);
+    const read = async (path: string, documented: string) => {
+      const res = await f.app.request(path, { headers: { cookie: f.facilitator } });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      const body = (await res.json()) as unknown;
+      const parsed = declared('get', documented).safeParse(body);
+      expect({ path, issues: parsed.error?.issues ?? [] }).toEqual({ path, issues: [] });
+      return body as Record<string, unknown[]>;
+    };
+    // Items, not only empty lists: the room's creation is audited, the seed opens Agora threads.
+    expect((await read('/api/rooms/contract-room/audit', '/api/rooms/{id}/audit')).entries).toHaveLength(1);
+    const threads = (await read('/api/agora/threads', '/api/agora/threads')).threads as { id: string }[];
+    expect(threads.length).toBeGreaterThan(0);
+    await read(`/api/agora/threads/${threads[0]!.id}`, '/api/agora/threads/{id}');
+    for (const [path, documented] of [
+      ['/api/rooms/contract-room', '/api/rooms/{id}'],
+      ['/api/rooms/contract-room/messages', '/api/rooms/{id}/messages'],
+      ['/api/rooms/contract-room/agents', '/api/rooms/{id}/agents'],
+      ['/api/rooms/contract-room/grants', '/api/rooms/{id}/grants'],
+      ['/api/rooms/contract-room/review', '/api/rooms/{id}/review'],
+      ['/api/scheduling/threads', '/api/scheduling/threads'],
+      ['/api/tasks', '/api/tasks'],
+      ['/api/services', '/api/services'],
+      ['/api/services/watched', '/api/services/watched'],
+      ['/api/external/threads', '/api/external/threads'],
+      ['/api/external/negotiations', '/api/external/negotiations'],
+    ] as const) await read(path, documented);
+    const { services = [] } = await read('/api/services', '/api/services');
+    expect(services.length).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -3,10 +3,11 @@
 // review items. Publishing (say, task, grants) goes over MQTT at /mqtt, not here.
 import { Hono } from 'hono';
 import { ROOM_TOPIC_KINDS, AGENT_TOPIC_KINDS } from '@shared/aor/topics';
-import { CreateRoomBody, RejectBody, RoomSettingsBody } from '@shared/contract/rooms';
+import { AuditPage, CreateRoomBody, GrantList, MessagePage, PresenceList, RejectBody, ReviewDecision, ReviewList, RoomAnswer, RoomList, RoomSettingsBody } from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
+import { reply } from '../http/reply';
 import { jsonBody } from '../http/request-body';
 import { requireSession, type SessionVariables } from '../http/session';
 import type { PresenceTracker } from '../rooms/presence-tracker';
@@ -92,7 +93,9 @@ export function roomRoutes(deps: RoomRouteDeps) {
   return new Hono<{ Variables: SessionVariables }>()
     .get('/', reader, async (c) => {
       const list = await store.rooms.listRooms();
-      return c.json(
+      return reply(
+        c,
+        RoomList,
         {
           rooms: list.map((room) => {
             const agents = presence.list(room.id);
@@ -107,9 +110,9 @@ export function roomRoutes(deps: RoomRouteDeps) {
       if (await store.rooms.getRoom(body.id)) throw new CodedError('CONFLICT', `A room "${body.id}" already exists.`);
       const room = await rooms.create(body);
       await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.create', roomId: room.id, messageId: null, details: { name: room.name, moderation: room.moderation } });
-      return c.json({ room }, 201);
+      return reply(c, RoomAnswer, { room }, 201);
     })
-    .get('/:id', reader, async (c) => c.json({ room: await requireRoom(c.req.param('id')) }, 200))
+    .get('/:id', reader, async (c) => reply(c, RoomAnswer, { room: await requireRoom(c.req.param('id')) }, 200))
     .patch('/:id', facilitator, jsonBody(RoomSettingsBody), async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const { moderation, retention } = c.req.valid('json');
@@ -123,7 +126,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
         await store.rooms.setRetention(room.id, retention);
         await store.access.appendAudit({ at: clock.now(), actorDid, action: 'room.retention', roomId: room.id, messageId: null, details: { from: room.retention ?? null, to: retention } });
       }
-      return c.json({ room: await requireRoom(room.id) }, 200);
+      return reply(c, RoomAnswer, { room: await requireRoom(room.id) }, 200);
     })
     .get('/:id/messages', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -147,16 +150,16 @@ export function roomRoutes(deps: RoomRouteDeps) {
         ...(agentId ? { agentId } : {}),
         ...(topicKinds ? { topicKinds: topicKinds as TopicKind[] } : {}),
       });
-      return c.json({ messages: page.messages.map(messageView), hasMore: page.hasMore }, 200);
+      return reply(c, MessagePage, { messages: page.messages.map(messageView), hasMore: page.hasMore }, 200);
     })
     .get('/:id/agents', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
-      return c.json({ agents: presence.list(room.id) }, 200);
+      return reply(c, PresenceList, { agents: presence.list(room.id) }, 200);
     })
     .get('/:id/grants', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const active = c.req.query('active');
-      return c.json({ grants: await store.rooms.listGrants({ roomId: room.id, ...(active === undefined ? {} : { active: active !== 'false' }) }) }, 200);
+      return reply(c, GrantList, { grants: await store.rooms.listGrants({ roomId: room.id, ...(active === undefined ? {} : { active: active !== 'false' }) }) }, 200);
     })
     .get('/:id/review', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -165,7 +168,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
         throw new CodedError('INVALID_REQUEST', 'status must be pending, approved, rejected or expired.');
       }
       const items = await store.rooms.listReviewItems(room.id, status as ReviewItem['status'] | undefined);
-      return c.json({ items: items.map(reviewView) }, 200);
+      return reply(c, ReviewList, { items: items.map(reviewView) }, 200);
     })
     .post('/:id/review/:item/approve', facilitator, async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -174,7 +177,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const item = await gateway.approveReview(itemId, c.get('session').did);
       if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
       await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.approve', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId } });
-      return c.json({ item: reviewView(item) }, 200);
+      return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
     })
     .post('/:id/review/:item/reject', facilitator, jsonBody(RejectBody), async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -184,12 +187,12 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const item = await gateway.rejectReview(itemId, c.get('session').did, reason);
       if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
       await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.reject', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId, reason } });
-      return c.json({ item: reviewView(item) }, 200);
+      return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
     })
     .get('/:id/audit', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const before = intParam(c.req.query('before'), 'before');
       const limit = Math.min(intParam(c.req.query('limit'), 'limit') ?? 100, MAX_PAGE);
-      return c.json({ entries: await store.access.listAudit({ roomId: room.id, limit, ...(before !== undefined ? { before } : {}) }) }, 200);
+      return reply(c, AuditPage, { entries: await store.access.listAudit({ roomId: room.id, limit, ...(before !== undefined ? { before } : {}) }) }, 200);
     });
 }

@@ -3,8 +3,10 @@
 // lists. Both are read models over the relay's stored envelopes (server/oacop/oacop-read-models.ts).
 // Operator session required. The API contract is in server/README.md.
 import { Hono } from 'hono';
+import { SchedulingThreadAnswer, SchedulingThreadList, TaskBoardAnswer } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
 import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
+import { reply } from '../http/reply';
 import { requireSession, type SessionDeps } from '../http/session';
 import type { OacopReadModels } from '../oacop/oacop-read-models';
 
@@ -33,14 +35,14 @@ export function schedulingRoutes(models: OacopReadModels, session: SessionDeps) 
     .use('*', requireSession(session))
     .get('/threads', async (c) => {
       await models.catchUp();
-      return c.json({ threads: models.scheduling.list().map(summary) }, 200);
+      return reply(c, SchedulingThreadList, { threads: models.scheduling.list().map(summary) }, 200);
     })
     .get('/threads/:id', async (c) => {
       await models.catchUp();
       const id = c.req.param('id');
       const view = models.scheduling.get(id);
       if (!view) throw new CodedError('NOT_FOUND', `No scheduling thread ${id.slice(0, 256)}.`);
-      return c.json({ thread: view }, 200);
+      return reply(c, SchedulingThreadAnswer, { thread: view }, 200);
     });
 }
 
@@ -49,6 +51,6 @@ export function taskRoutes(models: OacopReadModels, session: SessionDeps) {
     .use('*', requireSession(session))
     .get('/', async (c) => {
       await models.catchUp();
-      return c.json(models.tasks.board(), 200);
+      return reply(c, TaskBoardAnswer, models.tasks.board(), 200);
     });
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { THREAD_STATUSES } from '../agora/thread-state';
 import { isDidKey } from '../crypto/did-key';
+import { NegotiationSummary } from './negotiation';
 import { operation } from './operation';
 import { SignedEnvelope } from './relay';
 
@@ -13,55 +14,178 @@ export const AgoraThreadListQuery = z.object({
   status: z.enum(THREAD_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
+/**
+ * The thread as the relay's state machine left it. The state is declared loosely beyond what the
+ * console shows: the relay alone decides it (shared/agora/thread-state.ts has the full shape).
+ */
+export const AgoraThreadState = z.looseObject({
+  status: z.enum(THREAD_STATUSES),
+  client: z.string().optional(),
+  addressedTo: z.string().optional(),
+  requestedAt: z.number().optional(),
+  offers: z.array(z.looseObject({ offerId: z.string(), agent: z.string(), validUntil: z.number().optional() })).optional(),
+  accepted: z.looseObject({ offerId: z.string(), agent: z.string() }).optional(),
+  ended: z.looseObject({ type: z.string(), phase: z.string().optional(), code: z.string().optional(), by: z.string().optional() }).optional(),
+});
 export const AgoraThreadView = z.object({
   id: z.string(),
   status: z.enum(THREAD_STATUSES),
-  state: Loose,
+  state: AgoraThreadState,
   version: z.number(),
   openedAt: z.number(),
   updatedAt: z.number(),
   deadlineAt: z.number().nullable(),
-  expected: z.array(z.string()).or(Loose),
+  /** What may come next (shared/agora expectedMessages). */
+  expected: z.array(z.string()),
 });
-export const AgoraThreadDetail = z.object({
-  thread: AgoraThreadView,
-  events: z.array(z.object({ seq: z.number(), cursor: z.string(), receivedAt: z.number(), envelope: z.unknown() })),
+export type AgoraThreadView = z.infer<typeof AgoraThreadView>;
+export const AgoraThreadList = z.object({ threads: z.array(AgoraThreadView) });
+export const AgoraThreadEvent = z.object({
+  seq: z.number(),
+  cursor: z.string(),
+  /** Milliseconds since the epoch, when the relay accepted it. */
+  receivedAt: z.number(),
+  /** The envelope exactly as stored; unknown until the browser has checked its signature. */
+  envelope: z.unknown(),
 });
+export type AgoraThreadEvent = z.infer<typeof AgoraThreadEvent>;
+export const AgoraThreadDetail = z.object({ thread: AgoraThreadView, events: z.array(AgoraThreadEvent) });
+export type AgoraThreadDetail = z.infer<typeof AgoraThreadDetail>;
 
 export const ServiceInput = z.object({ name: z.string().trim().min(1).max(80), url: z.string().max(2048), kind: z.enum(['relay', 'negotiation']), readOnly: z.boolean().optional() });
 export type ServiceInput = z.infer<typeof ServiceInput>;
 // An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
 export const WatchedDid = z.string().max(256).refine(isDidKey, 'did must be an Ed25519 did:key.');
 export const WatchedInput = z.object({ did: WatchedDid });
-export const ServiceStatus = z.looseObject({ state: z.string(), since: z.number(), lastOkAt: z.number().nullable(), lastError: z.string().nullable(), failures: z.number(), nextRetryAt: z.number().nullable() });
-export const ExternalServiceView = z.looseObject({ id: z.string(), name: z.string(), kind: z.enum(['relay', 'negotiation']), baseUrl: z.string(), readOnly: z.boolean(), builtin: z.boolean(), removable: z.boolean() });
-const Watched = z.object({ watched: z.array(Loose) });
+/** A service's reachability as the bridge last saw it (server/external/service-status.ts). */
+export const ServiceStatus = z.object({
+  state: z.enum(['connecting', 'up', 'down']),
+  since: z.number(),
+  lastOkAt: z.number().nullable(),
+  lastError: z.string().nullable(),
+  failures: z.number(),
+  nextRetryAt: z.number().nullable(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatus>;
+export const ExternalServiceView = z.object({
+  id: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  kind: z.enum(['relay', 'negotiation']),
+  readOnly: z.boolean(),
+  origin: z.enum(['builtin', 'env', 'console']),
+  builtin: z.boolean(),
+  removable: z.boolean(),
+  status: ServiceStatus,
+});
+export type ExternalServiceView = z.infer<typeof ExternalServiceView>;
+export const ServiceList = z.object({ services: z.array(ExternalServiceView), watched: z.array(z.string()) });
+export const ServiceAdded = z.object({ service: ExternalServiceView });
+export const WatchedList = z.object({ watched: z.array(z.string()) });
+
+/** Where a bridged thread or negotiation comes from, as the server describes it. */
+export const ExternalSource = z.object({ id: z.string(), name: z.string(), readOnly: z.boolean(), status: ServiceStatus });
+export type ExternalSource = z.infer<typeof ExternalSource>;
+/** A thread folded from envelopes bridged from an external relay (server/external/bridged-threads.ts). */
+export const BridgedThread = z.object({
+  id: z.string(),
+  serviceId: z.string(),
+  status: z.enum(THREAD_STATUSES),
+  state: AgoraThreadState,
+  updatedAt: z.number(),
+  untrusted: z.number(),
+  source: ExternalSource,
+});
+export type BridgedThread = z.infer<typeof BridgedThread>;
+export const BridgedThreadList = z.object({ threads: z.array(BridgedThread) });
+export const BridgedEvent = z.object({
+  seq: z.number(),
+  receivedAt: z.number(),
+  /** As fetched; the browser verifies it again before anything is offered on it. */
+  envelope: z.unknown(),
+  trusted: z.boolean(),
+  /** Why the bridge did not trust it, or why the thread machine refused it; null when applied. */
+  reason: z.string().nullable(),
+  applied: z.boolean(),
+});
+export type BridgedEvent = z.infer<typeof BridgedEvent>;
+export const BridgedThreadDetail = z.object({
+  thread: AgoraThreadView.omit({ version: true, deadlineAt: true }).extend({ serviceId: z.string(), untrusted: z.number() }),
+  events: z.array(BridgedEvent),
+  source: ExternalSource,
+});
+export type BridgedThreadDetail = z.infer<typeof BridgedThreadDetail>;
+/** A negotiation on an external service, and whether its signed history replays here. */
+export const ExternalNegotiation = z.object({
+  id: z.string(),
+  source: ExternalSource,
+  // Parsed on its own: one service's odd answer must not hide every other negotiation.
+  negotiation: NegotiationSummary.nullable().catch(null),
+  verified: z.boolean(),
+  reason: z.string().nullable(),
+});
+export type ExternalNegotiation = z.infer<typeof ExternalNegotiation>;
+export const ExternalNegotiationList = z.object({ negotiations: z.array(ExternalNegotiation) });
+
+export const DemoStarted = z.object({ negotiation_id: z.string(), names: z.record(z.string(), z.string()) });
+export type DemoStarted = z.infer<typeof DemoStarted>;
+
+/** An OACoP time slot: ISO 8601 UTC start and end (shared/oacop/messages.ts Slot). */
+const Slot = z.object({ start: z.string(), end: z.string() });
+const CandidateSlot = Slot.extend({ optionalFree: z.array(z.string()), missingRequired: z.array(z.string()) });
+const ParticipantPhase = z.enum(['INVITED', 'INTERESTED', 'DECLINED', 'TENTATIVE', 'CONFIRMED', 'CANCELLED']);
+/** A row of the scheduling thread list (server/routes/scheduling.ts): the thread without its log. */
+export const SchedulingThreadSummary = z.object({
+  threadId: z.string(),
+  status: z.enum(['PROPOSED', 'CONFIRMED', 'CANCELLED']),
+  revision: z.number(),
+  initiator: z.string(),
+  title: z.string().nullable(),
+  duration: z.string().nullable(),
+  timeWindow: Slot.nullable(),
+  finalSlot: Slot.nullable(),
+  participants: z.array(z.object({ did: z.string(), required: z.boolean(), phase: ParticipantPhase, revision: z.number() })),
+  bestSlot: CandidateSlot.nullable(),
+  openedAt: z.number(),
+  updatedAt: z.number(),
+});
+export type SchedulingThreadSummary = z.infer<typeof SchedulingThreadSummary>;
+export const SchedulingThreadList = z.object({ threads: z.array(SchedulingThreadSummary) });
+// The thread's and the board's deeper parts are shared/oacop's projections
+// (SchedulingThreadView, TaskBoard); only what the console keys on is declared here.
+export const SchedulingThreadAnswer = z.object({
+  thread: z.looseObject({ threadId: z.string(), state: z.looseObject({ status: z.string(), revision: z.number() }), participants: z.array(z.looseObject({ did: z.string() })) }),
+});
+export const TaskBoardAnswer = z.looseObject({ tasks: z.array(z.looseObject({ threadId: z.string() })), columns: z.record(z.string(), z.array(z.string())), tree: z.array(z.unknown()) });
 
 const SESSION = { 401: 'UNAUTHORIZED' };
 const FACILITATOR = { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 413: 'PAYLOAD_TOO_LARGE' };
 const PROXY = { 403: 'SERVICE_READ_ONLY', 404: 'NOT_FOUND', 502: 'SERVICE_BAD_ANSWER', 503: 'SERVICE_UNAVAILABLE' };
-const proxied = { description: 'What the service answered, with its status, re-serialised as JSON (decisions-server.md §40)', schema: Loose };
+/** What an external service answered, with its status, re-serialised as JSON (decisions-server.md §40). */
+export const ForwardedAnswer = z.record(z.string(), z.unknown());
+export type ForwardedAnswer = z.infer<typeof ForwardedAnswer>;
+const proxied = { description: 'What the service answered, with its status, re-serialised as JSON (decisions-server.md §40)', schema: ForwardedAnswer };
 
 export const CONSOLE_OPERATIONS = [
-  operation({ method: 'get', path: '/api/agora/threads', errors: 'coded', summary: 'Agora threads', query: AgoraThreadListQuery, responses: { 200: { description: 'Threads', schema: z.object({ threads: z.array(AgoraThreadView) }) } }, refusals: { ...SESSION, 400: 'INVALID_REQUEST' } }),
+  operation({ method: 'get', path: '/api/agora/threads', errors: 'coded', summary: 'Agora threads', query: AgoraThreadListQuery, responses: { 200: { description: 'Threads', schema: AgoraThreadList } }, refusals: { ...SESSION, 400: 'INVALID_REQUEST' } }),
   operation({ method: 'get', path: '/api/agora/threads/{id}', errors: 'coded', summary: 'One Agora thread with every envelope', responses: { 200: { description: 'The thread', schema: AgoraThreadDetail } }, refusals: { ...SESSION, 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/scheduling/threads', errors: 'coded', summary: 'OACoP scheduling threads', responses: { 200: { description: 'Summaries', schema: z.object({ threads: z.array(Loose) }) } }, refusals: SESSION }),
-  operation({ method: 'get', path: '/api/scheduling/threads/{id}', errors: 'coded', summary: 'One scheduling thread', responses: { 200: { description: 'The thread', schema: z.object({ thread: Loose }) } }, refusals: { ...SESSION, 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/tasks', errors: 'coded', summary: 'OACoP task board', responses: { 200: { description: 'The board', schema: Loose } }, refusals: SESSION }),
+  operation({ method: 'get', path: '/api/scheduling/threads', errors: 'coded', summary: 'OACoP scheduling threads', responses: { 200: { description: 'Summaries', schema: SchedulingThreadList } }, refusals: SESSION }),
+  operation({ method: 'get', path: '/api/scheduling/threads/{id}', errors: 'coded', summary: 'One scheduling thread', responses: { 200: { description: 'The thread', schema: SchedulingThreadAnswer } }, refusals: { ...SESSION, 404: 'NOT_FOUND' } }),
+  operation({ method: 'get', path: '/api/tasks', errors: 'coded', summary: 'OACoP task board', responses: { 200: { description: 'The board', schema: TaskBoardAnswer } }, refusals: SESSION }),
   operation({ method: 'post', path: '/api/ledger/burns', errors: 'agora', summary: 'Burn (OACoP §6.2): a signed REQUEST with intent oapp.burn', body: SignedEnvelope, responses: { 201: { description: 'Recorded', schema: Loose } }, refusals: { 400: 'INVALID_REQUEST', 402: 'INSUFFICIENT_BALANCE', 403: 'FORBIDDEN', 409: 'CONFLICT', 413: 'INVALID_REQUEST', 429: 'RATE_LIMITED' } }),
   operation({ method: 'get', path: '/api/ledger/balances/{did}', errors: 'coded', summary: 'A DID\'s balance (public)', responses: { 200: { description: 'Balance', schema: z.object({ did: z.string(), balance: z.string() }) } }, refusals: { 400: 'INVALID_REQUEST' } }),
   operation({ method: 'get', path: '/api/ledger/burns/{txId}', errors: 'coded', summary: 'One burn (public)', responses: { 200: { description: 'The burn', schema: Loose } }, refusals: { 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/services', errors: 'coded', summary: 'External relays and negotiation services, built-in first', responses: { 200: { description: 'Services', schema: z.object({ services: z.array(ExternalServiceView), watched: z.array(Loose) }) } }, refusals: SESSION }),
-  operation({ method: 'post', path: '/api/services', errors: 'coded', summary: 'Add a service (facilitator)', body: ServiceInput, responses: { 201: { description: 'Added', schema: z.object({ service: ExternalServiceView }) } }, refusals: { ...FACILITATOR, 409: 'CONFLICT' } }),
+  operation({ method: 'get', path: '/api/services', errors: 'coded', summary: 'External relays and negotiation services, built-in first', responses: { 200: { description: 'Services', schema: ServiceList } }, refusals: SESSION }),
+  operation({ method: 'post', path: '/api/services', errors: 'coded', summary: 'Add a service (facilitator)', body: ServiceInput, responses: { 201: { description: 'Added', schema: ServiceAdded } }, refusals: { ...FACILITATOR, 409: 'CONFLICT' } }),
   operation({ method: 'delete', path: '/api/services/{id}', errors: 'coded', summary: 'Remove a service added here (facilitator)', responses: { 204: { description: 'Removed' } }, refusals: { ...FACILITATOR, 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/services/watched', errors: 'coded', summary: 'DIDs followed on external relays', responses: { 200: { description: 'Watched', schema: Watched } }, refusals: SESSION }),
-  operation({ method: 'post', path: '/api/services/watched', errors: 'coded', summary: 'Follow a DID (facilitator)', body: WatchedInput, responses: { 200: { description: 'Watched', schema: Watched } }, refusals: FACILITATOR }),
-  operation({ method: 'delete', path: '/api/services/watched/{did}', errors: 'coded', summary: 'Stop following a DID (facilitator)', responses: { 200: { description: 'Watched', schema: Watched } }, refusals: FACILITATOR }),
-  operation({ method: 'get', path: '/api/external/threads', errors: 'coded', summary: 'Threads fetched from external relays', responses: { 200: { description: 'Threads', schema: z.object({ threads: z.array(Loose) }) } }, refusals: SESSION }),
-  operation({ method: 'get', path: '/api/external/negotiations', errors: 'coded', summary: 'Negotiations fetched from external services', responses: { 200: { description: 'Negotiations', schema: z.object({ negotiations: z.array(Loose) }) } }, refusals: SESSION }),
-  operation({ method: 'get', path: '/api/external/{serviceId}/threads/{threadId}', errors: 'coded', summary: 'One external thread', responses: { 200: { description: 'The thread', schema: z.object({ thread: Loose, events: z.array(Loose), source: Loose }) } }, refusals: { ...SESSION, ...PROXY } }),
+  operation({ method: 'get', path: '/api/services/watched', errors: 'coded', summary: 'DIDs followed on external relays', responses: { 200: { description: 'Watched', schema: WatchedList } }, refusals: SESSION }),
+  operation({ method: 'post', path: '/api/services/watched', errors: 'coded', summary: 'Follow a DID (facilitator)', body: WatchedInput, responses: { 200: { description: 'Watched', schema: WatchedList } }, refusals: FACILITATOR }),
+  operation({ method: 'delete', path: '/api/services/watched/{did}', errors: 'coded', summary: 'Stop following a DID (facilitator)', responses: { 200: { description: 'Watched', schema: WatchedList } }, refusals: FACILITATOR }),
+  operation({ method: 'get', path: '/api/external/threads', errors: 'coded', summary: 'Threads fetched from external relays', responses: { 200: { description: 'Threads', schema: BridgedThreadList } }, refusals: SESSION }),
+  operation({ method: 'get', path: '/api/external/negotiations', errors: 'coded', summary: 'Negotiations fetched from external services', responses: { 200: { description: 'Negotiations', schema: ExternalNegotiationList } }, refusals: SESSION }),
+  operation({ method: 'get', path: '/api/external/{serviceId}/threads/{threadId}', errors: 'coded', summary: 'One external thread', responses: { 200: { description: 'The thread', schema: BridgedThreadDetail } }, refusals: { ...SESSION, ...PROXY } }),
   operation({ method: 'post', path: '/api/external/{serviceId}/events', errors: 'coded', summary: 'Forward a signed envelope to an external relay', body: SignedEnvelope, responses: { 200: proxied }, refusals: { ...FACILITATOR, ...PROXY } }),
   operation({ method: 'get', path: '/api/external/{serviceId}/oap/{path}', errors: 'coded', summary: 'Read from an external negotiation service (path: the rest of /oap/…)', responses: { 200: proxied }, refusals: { ...SESSION, ...PROXY } }),
   operation({ method: 'post', path: '/api/external/{serviceId}/oap/{path}', errors: 'coded', summary: 'Forward a signed RFC 0002 document to an external negotiation service', body: Loose, responses: { 200: proxied }, refusals: { ...FACILITATOR, ...PROXY } }),
-  operation({ method: 'post', path: '/api/demo/negotiation', errors: 'coded', summary: 'Start a guided demo negotiation (facilitator)', responses: { 201: { description: 'Started', schema: z.object({ negotiation_id: z.string(), names: Loose }) } }, refusals: { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 503: 'SERVICE_UNAVAILABLE' } }),
+  operation({ method: 'post', path: '/api/demo/negotiation', errors: 'coded', summary: 'Start a guided demo negotiation (facilitator)', responses: { 201: { description: 'Started', schema: DemoStarted } }, refusals: { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 503: 'SERVICE_UNAVAILABLE' } }),
 ];

@@ -2,6 +2,7 @@
 // signed documents of shared/negotiation/documents.ts (decisions-negotiation.md §3, §4, §21).
 import { z } from 'zod';
 import { Agreement } from '../negotiation/agreement';
+import { ConfidentialityClass } from '../negotiation/confidentiality';
 import { CoSignature } from '../negotiation/cosign';
 import { Acceptance, OpenDocument, Proposal, Rejection, Withdrawal } from '../negotiation/documents';
 import { InclusionProof } from '../negotiation/inclusion-proof';
@@ -11,6 +12,7 @@ import { NegotiationStatus } from '../negotiation/state';
 import { operation } from './operation';
 
 export const NegotiationStateName = NegotiationStatus;
+export type NegotiationStateName = NegotiationStatus;
 
 export const NegotiationSummary = z.object({
   id: z.string(),
@@ -20,7 +22,7 @@ export const NegotiationSummary = z.object({
   category: z.string(),
   rounds: z.number(),
   max_rounds: z.number(),
-  confidentiality: z.record(z.string(), z.string()).or(z.string()),
+  confidentiality: ConfidentialityClass,
   regulated_obligations: z.array(z.object({ party: z.string(), profession: z.string(), obligations: z.array(z.string()) })),
   created_at: z.string(),
   last_activity: z.string(),
@@ -37,15 +39,24 @@ const Json = z.record(z.string(), z.unknown());
 /** A transparency log entry as published (terms above `public` redacted, decisions §16). */
 const PublishedEntry = Json.describe('A published transparency log entry (shared/negotiation/transparency-log.ts publishedEntry)');
 
+/** The bytes a party signs to co-sign the agreement (decisions-negotiation.md §13). */
+export const NegotiationSigning = z.object({ statement_jcs: z.string(), statement_base64url: z.string(), agreement_hash: z.string(), canonical_agreement: z.string() });
+export type NegotiationSigning = z.infer<typeof NegotiationSigning>;
+/** The Tool's limits this negotiation was opened under (shared/negotiation/manifest.ts NegotiationLimits). */
+export const NegotiationLimits = z.object({ categories: z.array(z.string()).nullable(), maxRounds: z.number(), defaultValidityMinutes: z.number(), clockSkewMs: z.number() });
+
+// History items stay loose: the browser verifies each signed document itself, and a tampered
+// one must still be shown (as not verified) rather than fail the whole answer.
 export const NegotiationDetail = z.object({
   negotiation: NegotiationSummary,
   history: z.array(Json),
   agreement: Json.nullable(),
   agreement_verdict: Json.nullable(),
-  signing: Json.nullable(),
+  signing: NegotiationSigning.nullable(),
   log: z.object({ index: z.number(), entry: Json }).nullable(),
-  limits: Json,
-  available_actions: Json,
+  limits: NegotiationLimits,
+  /** The documents each party may send next, by party DID. */
+  available_actions: z.record(z.string(), z.array(z.string())),
 });
 export type NegotiationDetail = z.infer<typeof NegotiationDetail>;
 
@@ -63,9 +74,17 @@ export const CosignAnswer = z.object({ negotiation: NegotiationSummary, agreemen
 export const AgreementAnswer = z.object({ agreement: Agreement, verdict: Json.nullable(), signing: Json, log: z.object({ index: z.number(), entry: Json }).nullable(), log_commitment: Json.or(z.string()).nullable() });
 
 export const LogPageQuery = z.object({ from: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() });
-export const LogPage = z.object({ entries: z.array(PublishedEntry), size: z.number().int(), head: Json.or(z.string()).nullable(), next_from: z.number().int().nullable() });
-export const LogEntryAnswer = z.object({ entry: PublishedEntry, head: Json.or(z.string()).nullable() });
+/** The newest entry of the log (shared/negotiation/transparency-log.ts LogHead). */
+export const LogHead = z.object({ index: z.number().int(), entry_hash: z.string(), timestamp: z.string() });
+export const LogPage = z.object({ entries: z.array(PublishedEntry), size: z.number().int(), head: LogHead.nullable(), next_from: z.number().int().nullable() });
+export type LogPage = z.infer<typeof LogPage>;
+export const LogEntryAnswer = z.object({ entry: PublishedEntry, head: LogHead.nullable() });
 export const LogProof = z.object({ proof: InclusionProof, head_hash: z.string(), size: z.number().int() });
+export type LogProof = z.infer<typeof LogProof>;
+/** LogProof as a verifier reads it: the proof unchecked, so a malformed one is reported by
+ * verifyInclusion as not verified (with its reason) instead of refused as an answer. */
+export const UncheckedLogProof = LogProof.extend({ proof: z.unknown() });
+export type UncheckedLogProof = z.infer<typeof UncheckedLogProof>;
 export const Redacted = z.object({ entry: PublishedEntry });
 
 const STEP_REFUSALS = {

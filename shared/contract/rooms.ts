@@ -60,21 +60,68 @@ export const ReviewItem = z.object({
   envelope: z.unknown(),
 });
 export type ReviewItem = z.infer<typeof ReviewItem>;
-const Loose = z.record(z.string(), z.unknown());
+/** An agent seen in the room (server/rooms/presence-tracker.ts); lastSeenAt in ms since the epoch. */
+export const AgentPresence = z.object({
+  roomId: z.string(),
+  agentId: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(['online', 'stale', 'offline']),
+  lastSeenAt: z.number(),
+  intervalMs: z.number(),
+});
+export type AgentPresence = z.infer<typeof AgentPresence>;
+
+/** A mic grant with what it has spent; expiresAt in Unix seconds, as in the grant envelope. */
+export const Grant = z.object({
+  roomId: z.string(),
+  agentId: z.string(),
+  taskId: z.string(),
+  maxMessages: z.number(),
+  allowedTypes: z.array(z.string()),
+  expiresAt: z.number(),
+  spent: z.number(),
+  grantedAt: z.number(),
+  grantMessageId: z.string(),
+  endedAt: z.number().nullable(),
+  endReason: z.string().nullable(),
+});
+export type Grant = z.infer<typeof Grant>;
+
+/** A facilitator action; `at` in ms since the epoch, `messageId` links it to the timeline. */
+export const AuditEntry = z.object({
+  id: z.number(),
+  at: z.number(),
+  actorDid: z.string(),
+  action: z.string(),
+  roomId: z.string().nullable(),
+  messageId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const RoomList = z.object({ rooms: z.array(RoomSummary) });
+export const RoomAnswer = z.object({ room: Room });
+export const MessagePage = z.object({ messages: z.array(RoomMessage), hasMore: z.boolean() });
+export type MessagePage = z.infer<typeof MessagePage>;
+export const PresenceList = z.object({ agents: z.array(AgentPresence) });
+export const GrantList = z.object({ grants: z.array(Grant) });
+export const ReviewList = z.object({ items: z.array(ReviewItem) });
+export const ReviewDecision = z.object({ item: ReviewItem });
+export const AuditPage = z.object({ entries: z.array(AuditEntry) });
 
 const READ = { 401: 'UNAUTHORIZED', 404: 'ROOM_NOT_FOUND' };
 const WRITE = { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 404: 'ROOM_NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE' };
 
 export const ROOM_OPERATIONS = [
-  operation({ method: 'get', path: '/api/rooms', errors: 'coded', summary: 'Rooms with message count, last activity and agents present', responses: { 200: { description: 'Rooms', schema: z.object({ rooms: z.array(RoomSummary) }) } }, refusals: { 401: 'UNAUTHORIZED' } }),
-  operation({ method: 'post', path: '/api/rooms', errors: 'coded', summary: 'Create a room (facilitator)', body: CreateRoomBody, responses: { 201: { description: 'Created', schema: z.object({ room: Room }) } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
-  operation({ method: 'get', path: '/api/rooms/{id}', errors: 'coded', summary: 'One room', responses: { 200: { description: 'The room', schema: z.object({ room: Room }) } }, refusals: READ }),
-  operation({ method: 'patch', path: '/api/rooms/{id}', errors: 'coded', summary: 'Set moderation and retention (facilitator)', body: RoomSettingsBody, responses: { 200: { description: 'The room', schema: z.object({ room: Room }) } }, refusals: WRITE }),
-  operation({ method: 'get', path: '/api/rooms/{id}/messages', errors: 'coded', summary: 'History by cursor (after, before, limit, kinds, from)', responses: { 200: { description: 'A page', schema: z.object({ messages: z.array(RoomMessage), hasMore: z.boolean() }) } }, refusals: { ...READ, 400: 'INVALID_REQUEST' } }),
-  operation({ method: 'get', path: '/api/rooms/{id}/agents', errors: 'coded', summary: 'Agents present', responses: { 200: { description: 'Presence', schema: z.object({ agents: z.array(Loose) }) } }, refusals: READ }),
-  operation({ method: 'get', path: '/api/rooms/{id}/grants', errors: 'coded', summary: 'Mic grants (active=true for live ones)', responses: { 200: { description: 'Grants', schema: z.object({ grants: z.array(Loose) }) } }, refusals: READ }),
-  operation({ method: 'get', path: '/api/rooms/{id}/review', errors: 'coded', summary: 'The review queue (status=pending)', responses: { 200: { description: 'Items', schema: z.object({ items: z.array(ReviewItem) }) } }, refusals: READ }),
-  operation({ method: 'post', path: '/api/rooms/{id}/review/{item}/approve', errors: 'coded', summary: 'Approve a held message (facilitator)', responses: { 200: { description: 'Decided', schema: z.object({ item: ReviewItem }) } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
-  operation({ method: 'post', path: '/api/rooms/{id}/review/{item}/reject', errors: 'coded', summary: 'Reject a held message (facilitator)', body: RejectBody, responses: { 200: { description: 'Decided', schema: z.object({ item: ReviewItem }) } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
-  operation({ method: 'get', path: '/api/rooms/{id}/audit', errors: 'coded', summary: 'Audit entries, newest first (before, limit)', responses: { 200: { description: 'Entries', schema: z.object({ entries: z.array(Loose) }) } }, refusals: { ...READ, 400: 'INVALID_REQUEST' } }),
+  operation({ method: 'get', path: '/api/rooms', errors: 'coded', summary: 'Rooms with message count, last activity and agents present', responses: { 200: { description: 'Rooms', schema: RoomList } }, refusals: { 401: 'UNAUTHORIZED' } }),
+  operation({ method: 'post', path: '/api/rooms', errors: 'coded', summary: 'Create a room (facilitator)', body: CreateRoomBody, responses: { 201: { description: 'Created', schema: RoomAnswer } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
+  operation({ method: 'get', path: '/api/rooms/{id}', errors: 'coded', summary: 'One room', responses: { 200: { description: 'The room', schema: RoomAnswer } }, refusals: READ }),
+  operation({ method: 'patch', path: '/api/rooms/{id}', errors: 'coded', summary: 'Set moderation and retention (facilitator)', body: RoomSettingsBody, responses: { 200: { description: 'The room', schema: RoomAnswer } }, refusals: WRITE }),
+  operation({ method: 'get', path: '/api/rooms/{id}/messages', errors: 'coded', summary: 'History by cursor (after, before, limit, kinds, from)', responses: { 200: { description: 'A page', schema: MessagePage } }, refusals: { ...READ, 400: 'INVALID_REQUEST' } }),
+  operation({ method: 'get', path: '/api/rooms/{id}/agents', errors: 'coded', summary: 'Agents present', responses: { 200: { description: 'Presence', schema: PresenceList } }, refusals: READ }),
+  operation({ method: 'get', path: '/api/rooms/{id}/grants', errors: 'coded', summary: 'Mic grants (active=true for live ones)', responses: { 200: { description: 'Grants', schema: GrantList } }, refusals: READ }),
+  operation({ method: 'get', path: '/api/rooms/{id}/review', errors: 'coded', summary: 'The review queue (status=pending)', responses: { 200: { description: 'Items', schema: ReviewList } }, refusals: READ }),
+  operation({ method: 'post', path: '/api/rooms/{id}/review/{item}/approve', errors: 'coded', summary: 'Approve a held message (facilitator)', responses: { 200: { description: 'Decided', schema: ReviewDecision } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
+  operation({ method: 'post', path: '/api/rooms/{id}/review/{item}/reject', errors: 'coded', summary: 'Reject a held message (facilitator)', body: RejectBody, responses: { 200: { description: 'Decided', schema: ReviewDecision } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
+  operation({ method: 'get', path: '/api/rooms/{id}/audit', errors: 'coded', summary: 'Audit entries, newest first (before, limit)', responses: { 200: { description: 'Entries', schema: AuditPage } }, refusals: { ...READ, 400: 'INVALID_REQUEST' } }),
 ];

@@ -1,9 +1,8 @@
 // POST /api/demo/negotiation (facilitator): the guided demo's step 2 — two demo agents open a
 // fresh pricing negotiation and take it to a co-signed agreement (server/routes/demo.ts).
-import { z } from 'zod';
+import { DemoStarted } from '@shared/contract/console';
 import { postJson } from './http';
 
-const Started = z.object({ negotiation_id: z.string(), names: z.record(z.string(), z.string()) });
-export type StartedNegotiation = z.infer<typeof Started>;
+export type { DemoStarted as StartedNegotiation } from '@shared/contract/console';
 
-export const startDemoNegotiation = (): Promise<StartedNegotiation> => postJson('/api/demo/negotiation', {}, Started);
+export const startDemoNegotiation = () => postJson('/api/demo/negotiation', {}, DemoStarted);

@@ -3,29 +3,10 @@
 // from with its reachability. Read from this console's store, so a relay that is down
 // still shows what was fetched before; the query keeps polling and the status says "down".
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import { ThreadView } from './agora-threads';
-import { ExternalSource } from './external-services';
+import { BridgedThreadDetail } from '@shared/contract/console';
 import { getJson } from './http';
 
-export const BridgedEvent = z.object({
-  seq: z.number(),
-  receivedAt: z.number(),
-  /** As fetched; the browser verifies it again before anything is offered on it. */
-  envelope: z.unknown(),
-  trusted: z.boolean(),
-  /** Why the bridge did not trust it, or why the thread machine refused it; null when applied. */
-  reason: z.string().nullable(),
-  applied: z.boolean(),
-});
-export type BridgedEvent = z.infer<typeof BridgedEvent>;
-
-const BridgedThreadDetail = z.object({
-  thread: ThreadView.omit({ version: true, deadlineAt: true }).extend({ serviceId: z.string(), untrusted: z.number() }),
-  events: z.array(BridgedEvent),
-  source: ExternalSource,
-});
-export type BridgedThreadDetail = z.infer<typeof BridgedThreadDetail>;
+export type { BridgedEvent, BridgedThreadDetail } from '@shared/contract/console';
 
 export const externalThreadQuery = (serviceId: string, threadId: string) =>
   queryOptions({

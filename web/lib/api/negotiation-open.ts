@@ -1,8 +1,5 @@
 // POST /oap/negotiation/open with an OpenDocument signed in the browser.
-import { z } from 'zod';
+import { Opened } from '@shared/contract/negotiation';
 import { postJson } from './http';
-import { NegotiationSummary } from './negotiations-list';
 
-const Answer = z.object({ negotiation: NegotiationSummary });
-
-export const openNegotiation = (document: unknown) => postJson('/oap/negotiation/open', document, Answer).then((r) => r.negotiation);
+export const openNegotiation = (document: unknown) => postJson('/oap/negotiation/open', document, Opened).then((r) => r.negotiation);

@@ -1,29 +1,17 @@
 // GET /api/rooms/:id/audit?before=&limit=: facilitator actions in a room, newest first; the last
-// id of a page is the `before` of the next.
+// id of a page is the `before` of the next (shape: shared/contract/rooms.ts).
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { AuditPage, type AuditEntry } from '@shared/contract/rooms';
 import { getJson } from './http';
 
-export const AuditEntry = z.object({
-  id: z.number(),
-  /** Milliseconds since the epoch. */
-  at: z.number(),
-  actorDid: z.string(),
-  action: z.string(),
-  roomId: z.string().nullable(),
-  messageId: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()),
-});
-export type AuditEntry = z.infer<typeof AuditEntry>;
-
-const Answer = z.object({ entries: z.array(AuditEntry) });
+export type { AuditEntry };
 
 export const AUDIT_PAGE = 50;
 
 export function fetchAuditPage(roomId: string, query: { before?: number; limit?: number }, signal?: AbortSignal): Promise<AuditEntry[]> {
   const params = new URLSearchParams({ limit: String(query.limit ?? AUDIT_PAGE) });
   if (query.before !== undefined) params.set('before', String(query.before));
-  return getJson(`/api/rooms/${encodeURIComponent(roomId)}/audit?${params}`, Answer, signal ? { signal } : undefined).then((r) => r.entries);
+  return getJson(`/api/rooms/${encodeURIComponent(roomId)}/audit?${params}`, AuditPage, signal ? { signal } : undefined).then((r) => r.entries);
 }
 
 export const roomAuditQuery = (roomId: string) =>

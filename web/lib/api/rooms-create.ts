@@ -1,9 +1,6 @@
 // POST /api/rooms {id, name, moderation}: facilitators create rooms.
-import { z } from 'zod';
 import { postJson } from './http';
-import { Room, type Moderation } from '@shared/contract/rooms';
-
-const Answer = z.object({ room: Room });
+import { RoomAnswer, type Moderation } from '@shared/contract/rooms';
 
 export interface NewRoom {
   readonly id: string;
@@ -11,4 +8,4 @@ export interface NewRoom {
   readonly moderation: Moderation;
 }
 
-export const createRoom = (room: NewRoom) => postJson('/api/rooms', room, Answer).then((r) => r.room);
+export const createRoom = (room: NewRoom) => postJson('/api/rooms', room, RoomAnswer).then((r) => r.room);

@@ -1,14 +1,11 @@
 // GET /api/rooms/:id: one room (name and moderation mode).
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 import { getJson } from './http';
-import { Room } from '@shared/contract/rooms';
-
-const Answer = z.object({ room: Room });
+import { RoomAnswer } from '@shared/contract/rooms';
 
 export const roomQuery = (roomId: string) =>
   queryOptions({
     queryKey: ['rooms', roomId],
-    queryFn: ({ signal }) => getJson(`/api/rooms/${encodeURIComponent(roomId)}`, Answer, { signal }).then((r) => r.room),
+    queryFn: ({ signal }) => getJson(`/api/rooms/${encodeURIComponent(roomId)}`, RoomAnswer, { signal }).then((r) => r.room),
     retry: false,
   });

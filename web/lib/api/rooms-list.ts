@@ -1,11 +1,8 @@
 // GET /api/rooms: every room with its message count, last activity and agents present
 // (shape: shared/contract/rooms.ts).
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import { RoomSummary } from '@shared/contract/rooms';
+import { RoomList } from '@shared/contract/rooms';
 import { getJson } from './http';
-
-const RoomList = z.object({ rooms: z.array(RoomSummary) });
 
 export const roomsQuery = queryOptions({
   queryKey: ['rooms'],

@@ -1,25 +1,10 @@
-// GET /api/rooms/:id/messages: a page of stored history, ascending by cursor, with hasMore.
-import { z } from 'zod';
+// GET /api/rooms/:id/messages: a page of stored history, ascending by cursor, with hasMore
+// (shape: shared/contract/rooms.ts).
+import { MessagePage, type RoomMessage } from '@shared/contract/rooms';
 import { getJson } from './http';
 
-export const StoredMessage = z.object({
-  cursor: z.number(),
-  roomId: z.string(),
-  topic: z.string(),
-  topicKind: z.string(),
-  topicAgentId: z.string().nullable(),
-  messageId: z.string().nullable(),
-  type: z.string().nullable(),
-  fromId: z.string().nullable(),
-  /** Milliseconds since the epoch, when the server received it. */
-  receivedAt: z.number(),
-  raw: z.string(),
-  envelope: z.unknown(),
-});
-export type StoredMessage = z.infer<typeof StoredMessage>;
-
-const Page = z.object({ messages: z.array(StoredMessage), hasMore: z.boolean() });
-export type MessagePage = z.infer<typeof Page>;
+/** A stored message; receivedAt in ms since the epoch, when the server received it. */
+export type StoredMessage = RoomMessage;
 
 export interface MessagePageQuery {
   readonly after?: number;
@@ -34,5 +19,5 @@ export function fetchMessages(roomId: string, query: MessagePageQuery, signal?: 
   if (query.before !== undefined) params.set('before', String(query.before));
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.topicKinds?.length) params.set('topic', query.topicKinds.join(','));
-  return getJson(`/api/rooms/${encodeURIComponent(roomId)}/messages?${params}`, Page, signal ? { signal } : undefined);
+  return getJson(`/api/rooms/${encodeURIComponent(roomId)}/messages?${params}`, MessagePage, signal ? { signal } : undefined);
 }

@@ -1,12 +1,9 @@
 // PATCH /api/rooms/:id {moderation}: switches a room between automatic and review moderation.
-import { z } from 'zod';
 import { getJson } from './http';
-import { Room, type Moderation } from '@shared/contract/rooms';
-
-const Answer = z.object({ room: Room });
+import { RoomAnswer, type Moderation } from '@shared/contract/rooms';
 
 export const setModeration = (roomId: string, moderation: Moderation) =>
-  getJson(`/api/rooms/${encodeURIComponent(roomId)}`, Answer, {
+  getJson(`/api/rooms/${encodeURIComponent(roomId)}`, RoomAnswer, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ moderation }),

@@ -1,12 +1,9 @@
 // PATCH /api/rooms/:id {retention}: how much of a room's history the server keeps; null keeps everything.
-import { z } from 'zod';
 import { getJson } from './http';
-import { Room, type Retention } from '@shared/contract/rooms';
-
-const Answer = z.object({ room: Room });
+import { RoomAnswer, type Retention } from '@shared/contract/rooms';
 
 export const setRetention = (roomId: string, retention: Retention | null) =>
-  getJson(`/api/rooms/${encodeURIComponent(roomId)}`, Answer, {
+  getJson(`/api/rooms/${encodeURIComponent(roomId)}`, RoomAnswer, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ retention }),

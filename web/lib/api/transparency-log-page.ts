@@ -1,16 +1,9 @@
-// GET /oap/transparency-log?from=&limit=: one page of log entries and the head (public).
-import { z } from 'zod';
+// GET /oap/transparency-log?from=&limit=: one page of log entries and the head (public);
+// shape: shared/contract/negotiation.ts.
+import { LogPage } from '@shared/contract/negotiation';
 import { getJson } from './http';
 
-export const LogHead = z.object({ index: z.number(), entry_hash: z.string(), timestamp: z.string() });
-
-const Page = z.object({
-  entries: z.array(z.record(z.string(), z.unknown())),
-  size: z.number(),
-  head: LogHead.nullable(),
-  next_from: z.number().nullable(),
-});
-export type LogPage = z.infer<typeof Page>;
+export type { LogPage } from '@shared/contract/negotiation';
 
 export const fetchLogPage = (from: number, limit: number, signal?: AbortSignal) =>
-  getJson(`/oap/transparency-log?from=${from}&limit=${limit}`, Page, signal ? { signal } : undefined);
+  getJson(`/oap/transparency-log?from=${from}&limit=${limit}`, LogPage, signal ? { signal } : undefined);

@@ -1,0 +1,21 @@
+// Answers a route's JSON typed against the answer its operation declares in shared/contract
+// (decisions-server.md §53): a route whose answer drifts from the contract fails typecheck
+// instead of failing the browser's parse. Nothing is parsed at run time; openapi.test.ts parses
+// real answers. The body keeps its own type, so `typeof app` still carries it for hc<AppType>.
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+
+/**
+ * What the schema reads, every array and object readonly (routes answer store records as they
+ * are), and without the `[key: string]: unknown` of a loose object: the declared keys are checked,
+ * the others are the route's (an interface has no index signature to match it).
+ */
+type Written<T> = T extends readonly unknown[]
+  ? { readonly [I in keyof T]: Written<T[I]> }
+  : T extends object
+    ? { readonly [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Written<T[K]> }
+    : T;
+
+export const reply = <S extends z.ZodType, T extends Written<z.input<S>> & {}, U extends ContentfulStatusCode>(c: Context, _answer: S, body: T, status: U) =>
+  c.json(body, status);
