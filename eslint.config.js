@@ -9,21 +9,60 @@ import tseslint from 'typescript-eslint';
 // the DOM, Node, storage engines or the other halves of the project.
 const sharedForbidden = {
   paths: [
-    'fs', 'path', 'crypto', 'url', 'os', 'http', 'https', 'net', 'events', 'stream', 'buffer',
-    'util', 'child_process', 'worker_threads', 'process',
+    'fs',
+    'path',
+    'crypto',
+    'url',
+    'os',
+    'http',
+    'https',
+    'net',
+    'events',
+    'stream',
+    'buffer',
+    'util',
+    'child_process',
+    'worker_threads',
+    'process',
   ].map((name) => ({ name, message: 'shared/ is framework-free: no Node modules.' })),
   patterns: [
     { group: ['node:*'], message: 'shared/ is framework-free: no node: modules.' },
     {
       group: [
-        'react', 'react/*', 'react-dom', 'react-dom/*', 'hono', 'hono/*', '@hono/*', 'mqtt', 'mqtt/*',
-        'aedes', 'aedes/*', 'zustand', 'zustand/*', '@tanstack/*', 'better-sqlite3', 'pg', 'pg/*',
-        '@radix-ui/*', 'ws',
+        'react',
+        'react/*',
+        'react-dom',
+        'react-dom/*',
+        'hono',
+        'hono/*',
+        '@hono/*',
+        'mqtt',
+        'mqtt/*',
+        'aedes',
+        'aedes/*',
+        'zustand',
+        'zustand/*',
+        '@tanstack/*',
+        'better-sqlite3',
+        'pg',
+        'pg/*',
+        '@radix-ui/*',
+        'ws',
       ],
       message: 'shared/ is framework-free: no UI, HTTP, MQTT or storage frameworks.',
     },
     {
-      group: ['@web/*', '@server/*', '@agents/*', '**/web/**', '**/server/**', '**/agents/**', '../../web*', '../../server*', '../../agents*'],
+      group: [
+        '@web/*',
+        '@server/*',
+        '@agents/*',
+        '**/web/**',
+        '**/server/**',
+        '**/agents/**',
+        '../../web*',
+        '../../server*',
+        '../../agents*',
+      ],
       message: 'shared/ may not import from web/, server/ or agents/.',
     },
   ],
@@ -39,7 +78,10 @@ const serverElements = [
 const serverPart = (part) => ({ element: { type: 'server', captured: { part } } });
 const area = (name) => ({ element: { type: 'area', captured: { area: name } } });
 /** The composition: the process entry points and the runtime, which put every part together. */
-const composition = [serverPart('{cli,runtime}'), { element: { type: 'area', captured: { area: 'server' }, fileInternalPath: '{main,app,cli}.ts' } }];
+const composition = [
+  serverPart('{cli,runtime}'),
+  { element: { type: 'area', captured: { area: 'server' }, fileInternalPath: '{main,app,cli}.ts' } },
+];
 const serverPolicies = [
   // The store is the bottom of the server: it knows storage engines and shared/, nothing above.
   // open-store.ts is the composition's engine choice from the configuration.
@@ -131,19 +173,30 @@ export default tseslint.config(
     files: ['server/**/*.ts', 'agents/**/*.ts'],
     ignores: ['**/*.test.ts'],
     plugins: { boundaries },
-    settings: { 'boundaries/elements': serverElements, 'import/resolver': { typescript: { project: './tsconfig.json' } } },
+    settings: {
+      'boundaries/elements': serverElements,
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+    },
     rules: { 'boundaries/dependencies': ['error', { default: 'allow', policies: serverPolicies }] },
   },
   {
     // An agent's tests talk to a real server, which they may start from server/test-support only.
     files: ['agents/**/*.test.ts'],
     plugins: { boundaries },
-    settings: { 'boundaries/elements': serverElements, 'import/resolver': { typescript: { project: './tsconfig.json' } } },
+    settings: {
+      'boundaries/elements': serverElements,
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+    },
     rules: {
-      'boundaries/dependencies': ['error', {
-        default: 'allow',
-        policies: [{ from: area('agents'), disallow: { to: [serverPart('!test-support'), area('!{agents,shared}')] } }],
-      }],
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            { from: area('agents'), disallow: { to: [serverPart('!test-support'), area('!{agents,shared}')] } },
+          ],
+        },
+      ],
     },
   },
 );

@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const alias = { '@shared': here('./shared'), '@web': here('./web'), '@server': here('./server'), '@agents': here('./agents') };
+const alias = {
+  '@shared': here('./shared'),
+  '@web': here('./web'),
+  '@server': here('./server'),
+  '@agents': here('./agents'),
+};
 
 export default defineConfig({
   resolve: { alias },

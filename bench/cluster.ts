@@ -58,7 +58,12 @@ async function cleanUp(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const admin = await DynsecAdmin.connect({ url: mosquitto.url, username: mosquitto.admin.username, password: mosquitto.admin.password, reservedUsernames: [] });
+const admin = await DynsecAdmin.connect({
+  url: mosquitto.url,
+  username: mosquitto.admin.username,
+  password: mosquitto.admin.password,
+  reservedUsernames: [],
+});
 let instanceCount = 0;
 
 /** One instance as its own process, with its own broker client bound to its own client id. */
@@ -68,7 +73,19 @@ async function startInstance(): Promise<ChildProcess> {
   await admin.setupServer(username, password, username);
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     // The bench's agents publish as fast as the cluster decides, far past a real agent's quota.
-    env: { ...process.env, PORT: '0', DEMO: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, MQTT_URL: mosquitto.url, MQTT_USERNAME: username, MQTT_PASSWORD: password, MQTT_CLIENT_ID: username, MQTT_AGENT_MSGS: 'off', MQTT_AGENT_BYTES: 'off' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DEMO: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      MQTT_URL: mosquitto.url,
+      MQTT_USERNAME: username,
+      MQTT_PASSWORD: password,
+      MQTT_CLIENT_ID: username,
+      MQTT_AGENT_MSGS: 'off',
+      MQTT_AGENT_BYTES: 'off',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -102,7 +119,16 @@ try {
   let grantSeq = 0;
   const grantFor = async (agentId: string) => {
     const taskId = `t${grantSeq++}`;
-    await store.rooms.putGrant({ roomId: ROOM, agentId, taskId, maxMessages: 10_000, allowedTypes: ['progress'], expiresAt: nowS + 3600, grantedAt: nowS, grantMessageId: `g_${taskId}` });
+    await store.rooms.putGrant({
+      roomId: ROOM,
+      agentId,
+      taskId,
+      maxMessages: 10_000,
+      allowedTypes: ['progress'],
+      expiresAt: nowS + 3600,
+      grantedAt: nowS,
+      grantMessageId: `g_${taskId}`,
+    });
     return taskId;
   };
 
@@ -110,12 +136,24 @@ try {
   for (const agentId of agents) {
     const password = randomBytes(18).toString('base64url');
     await admin.addAgent(agentId, password);
-    const client = await mqtt.connectAsync(mosquitto.url, { username: agentId, password, clientId: agentId, protocolVersion: 5, reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(mosquitto.url, {
+      username: agentId,
+      password,
+      clientId: agentId,
+      protocolVersion: 5,
+      reconnectPeriod: 0,
+    });
     clients.push({ agentId, client, task: await grantFor(agentId), used: 0, inFlight: 0 });
   }
   const listenerPassword = randomBytes(18).toString('base64url');
   await admin.addAgent('agent.listener', listenerPassword);
-  const listener = await mqtt.connectAsync(mosquitto.url, { username: 'agent.listener', password: listenerPassword, clientId: 'agent.listener', protocolVersion: 5, reconnectPeriod: 0 });
+  const listener = await mqtt.connectAsync(mosquitto.url, {
+    username: 'agent.listener',
+    password: listenerPassword,
+    clientId: 'agent.listener',
+    protocolVersion: 5,
+    reconnectPeriod: 0,
+  });
   await listener.subscribeAsync(`rooms/${ROOM}/public`, { qos: 1 });
 
   let approved = 0;
@@ -156,7 +194,8 @@ try {
     const rate = ((approved - start) * 1_000) / (performance.now() - t0);
     running = false;
     // Drain: what is in flight is approved before the topology changes.
-    for (let i = 0; i < 1_000 && clients.some((c) => c.inFlight > 0); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 1_000 && clients.some((c) => c.inFlight > 0); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     return rate;
   }
 
@@ -167,11 +206,17 @@ try {
     const second = await startInstance();
     rates[2].push(await round());
     await stopInstance(second);
-    console.log(`round ${r + 1}: one instance ${median(rates[1].slice(-1)).toFixed(0)}/s, two instances ${median(rates[2].slice(-1)).toFixed(0)}/s`);
+    console.log(
+      `round ${r + 1}: one instance ${median(rates[1].slice(-1)).toFixed(0)}/s, two instances ${median(rates[2].slice(-1)).toFixed(0)}/s`,
+    );
   }
   const [one, two] = [median(rates[1]), median(rates[2])];
-  console.log(`\nApproved candidates per second (median of ${ROUNDS} rounds of ${SECONDS} s, ${AGENTS} agents × ${WINDOW} in flight, load average ${(loadavg()[0] ?? 0).toFixed(1)}):`);
-  console.log(`| instances | approved/s | ratio |\n| --- | --- | --- |\n| 1 | ${one.toFixed(0)} | 1.00 |\n| 2 | ${two.toFixed(0)} | ${(two / one).toFixed(2)} |`);
+  console.log(
+    `\nApproved candidates per second (median of ${ROUNDS} rounds of ${SECONDS} s, ${AGENTS} agents × ${WINDOW} in flight, load average ${(loadavg()[0] ?? 0).toFixed(1)}):`,
+  );
+  console.log(
+    `| instances | approved/s | ratio |\n| --- | --- | --- |\n| 1 | ${one.toFixed(0)} | 1.00 |\n| 2 | ${two.toFixed(0)} | ${(two / one).toFixed(2)} |`,
+  );
   await Promise.all([listener.endAsync(), ...clients.map((c) => c.client.endAsync())]);
   await store.close();
   await admin.close();

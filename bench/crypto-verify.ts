@@ -6,7 +6,11 @@ import { generateKeyPair, sign, verify as nobleVerify } from '../shared/crypto/e
 import { canonicalBytes } from '../shared/crypto/jcs';
 
 const keys = generateKeyPair();
-const message = canonicalBytes({ version: '1.0', type: 'REQUEST', payload: { intent: 'translation.en_zh', params: { text: 'Hello world' } } });
+const message = canonicalBytes({
+  version: '1.0',
+  type: 'REQUEST',
+  payload: { intent: 'translation.en_zh', params: { text: 'Hello world' } },
+});
 const signature = sign(message, keys.secretKey);
 const keyObject = createPublicKey({
   key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), keys.publicKey]),

@@ -36,7 +36,11 @@ const CHILD_FLAG = '--bench-clients';
 export interface BenchClients<P extends string> {
   warmUp(): Promise<void>;
   profileIfAsked(): Promise<boolean>;
-  throughputTable<T extends P>(paths: readonly T[], ratios: readonly (readonly [T, T])[], skip?: boolean): Promise<Record<Qos, Record<T, number>>>;
+  throughputTable<T extends P>(
+    paths: readonly T[],
+    ratios: readonly (readonly [T, T])[],
+    skip?: boolean,
+  ): Promise<Record<Qos, Record<T, number>>>;
   latencyTable(paths: readonly P[]): Promise<{ qos: Qos; rate: number; path: P; r: Latency }[]>;
   /** Approved candidates and messages per path sent in the whole run. */
   counts(): Promise<{ approvedSent: number; sent: Record<P, number> }>;
@@ -46,12 +50,24 @@ export interface BenchClients<P extends string> {
 }
 
 /** The agents as BENCH_CLIENTS says; `settle` is the server's catch-up wait. */
-export function startBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void> = async () => undefined): Promise<BenchClients<P>> {
-  return process.env.BENCH_CLIENTS === 'process' ? forkBenchClients(config, settle) : inProcessBenchClients(config, settle);
+export function startBenchClients<P extends string>(
+  config: BenchClientsConfig<P>,
+  settle: () => Promise<void> = async () => undefined,
+): Promise<BenchClients<P>> {
+  return process.env.BENCH_CLIENTS === 'process'
+    ? forkBenchClients(config, settle)
+    : inProcessBenchClients(config, settle);
 }
 
 async function connectClients(config: BenchClientsConfig<string>): Promise<[mqtt.MqttClient, mqtt.MqttClient]> {
-  const connect = (c: Credential) => mqtt.connectAsync(config.url, { username: c.username, password: c.password, clientId: c.clientId, protocolVersion: 5, reconnectPeriod: 0 });
+  const connect = (c: Credential) =>
+    mqtt.connectAsync(config.url, {
+      username: c.username,
+      password: c.password,
+      clientId: c.clientId,
+      protocolVersion: 5,
+      reconnectPeriod: 0,
+    });
   const clients: [mqtt.MqttClient, mqtt.MqttClient] = [await connect(config.publisher), await connect(config.listener)];
   // mqtt.js leaves Nagle on, and a QoS 0 publisher (no PUBACK coming back to carry the ACK) then
   // waits out delayed ACKs. BENCH_CLIENT_NAGLE=1 keeps it on.
@@ -59,7 +75,10 @@ async function connectClients(config: BenchClientsConfig<string>): Promise<[mqtt
   return clients;
 }
 
-async function inProcessBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void>): Promise<BenchClients<P>> {
+async function inProcessBenchClients<P extends string>(
+  config: BenchClientsConfig<P>,
+  settle: () => Promise<void>,
+): Promise<BenchClients<P>> {
   const [publisher, listener] = await connectClients(config);
   const measure = new GatewayMeasure(publisher, listener, config.paths, { settle });
   return {
@@ -74,9 +93,16 @@ async function inProcessBenchClients<P extends string>(config: BenchClientsConfi
 }
 
 /** Forks the agents' process and connects its clients there. */
-async function forkBenchClients<P extends string>(config: BenchClientsConfig<P>, settle: () => Promise<void> = async () => undefined): Promise<BenchClients<P>> {
+async function forkBenchClients<P extends string>(
+  config: BenchClientsConfig<P>,
+  settle: () => Promise<void> = async () => undefined,
+): Promise<BenchClients<P>> {
   // execArgv is set so that the bench's own flags (--cpu-prof) do not profile the agents.
-  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { execArgv: ['--import', 'tsx'], stdio: 'inherit', env: process.env });
+  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+    env: process.env,
+  });
   const loop = monitorEventLoopDelay({ resolution: 1 });
   const wire = channel(
     (message) => child.send(message),
@@ -100,7 +126,10 @@ async function forkBenchClients<P extends string>(config: BenchClientsConfig<P>,
     if (code) console.error(`bench clients exited with ${code}`);
   });
   await wire.request('connect', config);
-  const call = <T>(method: string) => (...args: unknown[]) => wire.request(method, ...args) as Promise<T>;
+  const call =
+    <T>(method: string) =>
+    (...args: unknown[]) =>
+      wire.request(method, ...args) as Promise<T>;
   return {
     warmUp: call('warmUp'),
     profileIfAsked: call('profileIfAsked'),
@@ -130,7 +159,10 @@ async function runClients(): Promise<void> {
         clients = await connectClients(config);
         measure = new GatewayMeasure(clients[0]!, clients[1]!, config.paths, {
           settle: async () => void (await wire.request('settle')),
-          loop: { start: async () => void (await wire.request('loopStart')), p99: async () => (await wire.request('loopP99')) as number },
+          loop: {
+            start: async () => void (await wire.request('loopStart')),
+            p99: async () => (await wire.request('loopP99')) as number,
+          },
           serverCpu: async () => (await wire.request('cpu')) as NodeJS.CpuUsage,
         });
         return;
@@ -142,7 +174,11 @@ async function runClients(): Promise<void> {
         case 'profileIfAsked':
           return measure.profileIfAsked();
         case 'throughputTable':
-          return measure.throughputTable(args[0] as string[], args[1] as [string, string][], args[2] as boolean | undefined);
+          return measure.throughputTable(
+            args[0] as string[],
+            args[1] as [string, string][],
+            args[2] as boolean | undefined,
+          );
         case 'latencyTable':
           return measure.latencyTable(args[0] as string[]);
         case 'counts':

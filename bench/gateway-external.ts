@@ -39,13 +39,33 @@ import { join } from 'node:path';
 import { Gateway } from '../server/gateway/gateway';
 import { lateGateway } from '../server/gateway/late-gateway';
 import { ExternalBroker } from '../server/mqtt/external-broker';
-import { agentCandidateTopic, DEFAULT_SERVER_CLIENT_ID, DEFAULT_SERVER_USERNAME, DynsecAdmin, GATEWAY_SHARE_GROUP } from '../server/mqtt/mosquitto-dynsec';
+import {
+  agentCandidateTopic,
+  DEFAULT_SERVER_CLIENT_ID,
+  DEFAULT_SERVER_USERNAME,
+  DynsecAdmin,
+  GATEWAY_SHARE_GROUP,
+} from '../server/mqtt/mosquitto-dynsec';
 import { HistoryRecorder, recordOnArrival } from '../server/rooms/history-recorder';
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { openStore } from '../server/store/open-store';
 import { startPrivateMosquitto } from '../server/test-support/private-mosquitto';
 import { startBenchClients } from './gateway-clients';
-import { CONTROL, f0, f2, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
+import {
+  CONTROL,
+  f0,
+  f2,
+  grantEnvelopes,
+  GRANTS,
+  LISTENER,
+  load,
+  probeCommit,
+  PUBLIC,
+  PUBLISHER,
+  ROOM,
+  WORK,
+  type BenchPaths,
+} from './gateway-measure';
 
 type Path = 'direct' | 'moderated' | 'rejected';
 
@@ -69,23 +89,34 @@ const dataDir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'switchboard
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true })); // also after a failure
 const cleanUp: (() => Promise<unknown>)[] = [() => mosquitto.stop()];
 const stopAll = async () => {
-  for (const stop of cleanUp.reverse()) await stop().catch((error: unknown) => console.error('clean-up failed:', error));
+  for (const stop of cleanUp.reverse())
+    await stop().catch((error: unknown) => console.error('clean-up failed:', error));
 };
 
 try {
   // Provisioning, as the CLI does it: `broker setup` for the server, `agent add` for each agent.
-  const admin = await DynsecAdmin.connect({ url: mosquitto.url, username: mosquitto.admin.username, password: mosquitto.admin.password, reservedUsernames: [DEFAULT_SERVER_USERNAME] });
+  const admin = await DynsecAdmin.connect({
+    url: mosquitto.url,
+    username: mosquitto.admin.username,
+    password: mosquitto.admin.password,
+    reservedUsernames: [DEFAULT_SERVER_USERNAME],
+  });
   cleanUp.push(() => admin.close());
   const serverPassword = randomBytes(18).toString('base64url');
   await admin.setupServer(DEFAULT_SERVER_USERNAME, serverPassword, DEFAULT_SERVER_CLIENT_ID);
-  const passwords = { [PUBLISHER]: randomBytes(18).toString('base64url'), [LISTENER]: randomBytes(18).toString('base64url') };
+  const passwords = {
+    [PUBLISHER]: randomBytes(18).toString('base64url'),
+    [LISTENER]: randomBytes(18).toString('base64url'),
+  };
   for (const [agentId, password] of Object.entries(passwords)) await admin.addAgent(agentId, password);
   await admin.ensureRole(DIRECT_READER_ROLE, [
     { acltype: 'subscribePattern', topic: WORK, allow: true, priority: 10 },
     { acltype: 'publishClientReceive', topic: WORK, allow: true, priority: 10 },
   ]);
   // Checked before the agent role (priority 0), whose catch-all denies would match first.
-  const [added] = await admin.send([{ command: 'addClientRole', username: LISTENER, rolename: DIRECT_READER_ROLE, priority: 10 }]);
+  const [added] = await admin.send([
+    { command: 'addClientRole', username: LISTENER, rolename: DIRECT_READER_ROLE, priority: 10 },
+  ]);
   if (added?.error) throw new Error(`addClientRole failed: ${added.error}`);
 
   // The Switchboard side, as startWithExternalBroker wires it (no HTTP, consoles or presence).
@@ -104,7 +135,14 @@ try {
     ...recordOnArrival(history, candidates.admitCandidate),
   });
   cleanUp.push(() => broker.close());
-  const gateway = new Gateway({ broker, store, history, now: Date.now, newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
+  const gateway = new Gateway({
+    broker,
+    store,
+    history,
+    now: Date.now,
+    newId: () => `msg_${randomUUID()}`,
+    confirmHandOver: true,
+  });
   candidates.attach(gateway);
   gateway.start(false);
   await gateway.recover();
@@ -135,10 +173,14 @@ try {
   let markers = 0;
   let firstOfThisWait = 0;
   let markerSeen = false;
-  broker.onMessage(HEARTBEAT, (m) => {
-    const n = /"settle\.(\d+)"/.exec(new TextDecoder().decode(m.payload))?.[1];
-    if (n !== undefined && Number(n) >= firstOfThisWait) markerSeen = true;
-  }, { shared: true });
+  broker.onMessage(
+    HEARTBEAT,
+    (m) => {
+      const n = /"settle\.(\d+)"/.exec(new TextDecoder().decode(m.payload))?.[1];
+      if (n !== undefined && Number(n) >= firstOfThisWait) markerSeen = true;
+    },
+    { shared: true },
+  );
   let settleMs = 0;
   const settle = async () => {
     markerSeen = false;
@@ -146,21 +188,34 @@ try {
     const t0 = performance.now();
     while (!markerSeen) {
       if (performance.now() - t0 > 120_000) throw new Error('the server did not catch up within 2 minutes');
-      await measure.publish(HEARTBEAT, `{"id":"settle.${markers++}","type":"heartbeat","room_id":"${ROOM}","from":{"kind":"agent","id":"${PUBLISHER}"},"ts":${Math.floor(Date.now() / 1000)},"payload":{}}`, 1);
+      await measure.publish(
+        HEARTBEAT,
+        `{"id":"settle.${markers++}","type":"heartbeat","room_id":"${ROOM}","from":{"kind":"agent","id":"${PUBLISHER}"},"ts":${Math.floor(Date.now() / 1000)},"payload":{}}`,
+        1,
+      );
       for (let i = 0; i < 100 && !markerSeen; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     settleMs += performance.now() - t0;
   };
   // The agents (here, or in their own process with BENCH_CLIENTS=process); credentials are bound
   // to client id = agentId (DynsecAdmin.addAgent).
-  const agent = (agentId: keyof typeof passwords) => ({ username: agentId, password: passwords[agentId], clientId: agentId });
-  const measure = await startBenchClients({ url: mosquitto.url, publisher: agent(PUBLISHER), listener: agent(LISTENER), paths: PATHS }, settle);
+  const agent = (agentId: keyof typeof passwords) => ({
+    username: agentId,
+    password: passwords[agentId],
+    clientId: agentId,
+  });
+  const measure = await startBenchClients(
+    { url: mosquitto.url, publisher: agent(PUBLISHER), listener: agent(LISTENER), paths: PATHS },
+    settle,
+  );
   cleanUp.push(() => measure.close());
 
   // -------------------------------------------------------------------------------------------
 
   const started = performance.now();
-  console.log(`Gateway bench, external broker: node ${process.version}, ${mosquitto.log().match(/mosquitto version [\d.]+/)?.[0] ?? 'mosquitto'}${mosquittoNoDelay ? ' (set_tcp_nodelay true)' : ''}, load average ${load()}, database in ${dataDir}`);
+  console.log(
+    `Gateway bench, external broker: node ${process.version}, ${mosquitto.log().match(/mosquitto version [\d.]+/)?.[0] ?? 'mosquitto'}${mosquittoNoDelay ? ' (set_tcp_nodelay true)' : ''}, load average ${load()}, database in ${dataDir}`,
+  );
   await probeCommit(dataDir);
   await measure.warmUp();
 
@@ -173,7 +228,10 @@ try {
 
     // Every approved candidate spent exactly one message of a grant.
     const spent = (await store.rooms.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
-    const cell = (path: Path) => results.find((x: { qos: number; rate: number; path: Path }) => x.qos === 1 && x.rate === 1_000 && x.path === path)!.r;
+    const cell = (path: Path) =>
+      results.find(
+        (x: { qos: number; rate: number; path: Path }) => x.qos === 1 && x.rate === 1_000 && x.path === path,
+      )!.r;
     const ratio = { 0: tp[0].moderated / tp[0].direct, 1: tp[1].moderated / tp[1].direct };
     const p99 = cell('moderated').p99;
     const met = ratio[0] >= 0.4 && ratio[1] >= 0.4 && p99 <= 5;
@@ -182,12 +240,26 @@ try {
       `  external broker: ≥ 0.40 and p99 ≤ 5 ms: moderated/direct QoS 0 ${f2(ratio[0])}, QoS 1 ${f2(ratio[1])}; p99 at 1,000 msg/s QoS 1 ${f2(p99)} ms` +
         ` (${f2(p99 / cell('direct').p99)}× the direct path's ${f2(cell('direct').p99)} ms): ${met ? 'met' : 'NOT met'}`,
     );
-    console.log(`  direct messages the server recorded: ${f0(recordedDirect)} of ${f0(counts.sent.direct)} sent (the rest never reached it: Mosquitto drops what exceeds a client's queue)`);
+    console.log(
+      `  direct messages the server recorded: ${f0(recordedDirect)} of ${f0(counts.sent.direct)} sent (the rest never reached it: Mosquitto drops what exceeds a client's queue)`,
+    );
     console.log(`  waiting for the server to catch up before the cells: ${(settleMs / 1000).toFixed(1)} s in all`);
-    console.log(`  grant budget spent: ${f0(spent)} for ${f0(counts.approvedSent)} approved candidates sent${spent === counts.approvedSent ? '' : '  ! MISMATCH'}`);
-    console.log(`\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`);
+    console.log(
+      `  grant budget spent: ${f0(spent)} for ${f0(counts.approvedSent)} approved candidates sent${spent === counts.approvedSent ? '' : '  ! MISMATCH'}`,
+    );
+    console.log(
+      `\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`,
+    );
   }
 } finally {
-  if (process.env.BENCH_DEBUG) console.log(mosquitto.log().split('\n').filter((l) => !/New client|New connection|disconnected/.test(l)).slice(-40).join('\n'));
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      mosquitto
+        .log()
+        .split('\n')
+        .filter((l) => !/New client|New connection|disconnected/.test(l))
+        .slice(-40)
+        .join('\n'),
+    );
   await stopAll();
 }

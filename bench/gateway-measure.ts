@@ -20,7 +20,8 @@ export const CONTROL = `rooms/${ROOM}/control`;
 export const WORK = `rooms/${ROOM}/agents/${PUBLISHER}/work`;
 /** At most this many messages in flight end to end in the throughput runs (BENCH_WINDOW, even). */
 export const WINDOW = Number(process.env.BENCH_WINDOW ?? 100);
-if (!Number.isInteger(WINDOW) || WINDOW < 2 || WINDOW % 2 !== 0) throw new RangeError(`BENCH_WINDOW must be an even integer of at least 2, got ${process.env.BENCH_WINDOW}`);
+if (!Number.isInteger(WINDOW) || WINDOW < 2 || WINDOW % 2 !== 0)
+  throw new RangeError(`BENCH_WINDOW must be an even integer of at least 2, got ${process.env.BENCH_WINDOW}`);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const TP_SECONDS = Number(process.env.BENCH_TP_SECONDS ?? 2);
 const PER_TASK = 9_000; // a grant allows at most 10,000 (schema): rotate tasks before one runs out
@@ -35,8 +36,18 @@ export const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 export function grantEnvelopes(): Uint8Array[] {
   return Array.from({ length: GRANTS }, (_, k) => {
     const envelope = {
-      id: `grant_${k}`, type: 'mic_grant', room_id: ROOM, from: { kind: 'user', id: 'did:key:z6MkBenchFacilitator' }, ts: nowS(),
-      payload: { task_id: `t${k}`, agent_id: PUBLISHER, max_messages: 10_000, allowed_message_types: ['progress'], expires_at: nowS() + 3600 },
+      id: `grant_${k}`,
+      type: 'mic_grant',
+      room_id: ROOM,
+      from: { kind: 'user', id: 'did:key:z6MkBenchFacilitator' },
+      ts: nowS(),
+      payload: {
+        task_id: `t${k}`,
+        agent_id: PUBLISHER,
+        max_messages: 10_000,
+        allowed_message_types: ['progress'],
+        expires_at: nowS() + 3600,
+      },
     };
     return new TextEncoder().encode(JSON.stringify(envelope));
   });
@@ -55,14 +66,32 @@ export interface BenchPaths<P extends string> {
 }
 
 /** `cpuUs`: the server process's CPU time (all its threads, user and system) per delivery, in µs. */
-export interface Throughput { rate: number; lost: number; wrong: number; cpuUs: number }
-export interface Latency { n: number; p50: number; p90: number; p99: number; max: number; lost: number; wrong: number; sendRate: number; loopP99: number }
+export interface Throughput {
+  rate: number;
+  lost: number;
+  wrong: number;
+  cpuUs: number;
+}
+export interface Latency {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  lost: number;
+  wrong: number;
+  sendRate: number;
+  loopP99: number;
+}
 
 export const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
 export const f2 = (x: number) => x.toFixed(2);
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-export const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+export const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function drain(done: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -77,12 +106,24 @@ export async function probeCommit(dir: string): Promise<void> {
   const times: number[] = [];
   for (let i = 0; i < 400; i++) {
     const t = performance.now();
-    await probe.rooms.appendMessage({ roomId: ROOM, topic: WORK, topicKind: 'work', topicAgentId: PUBLISHER, messageId: null, type: null, fromId: null, payload: new Uint8Array(330), receivedAt: Date.now() });
+    await probe.rooms.appendMessage({
+      roomId: ROOM,
+      topic: WORK,
+      topicKind: 'work',
+      topicAgentId: PUBLISHER,
+      messageId: null,
+      type: null,
+      fromId: null,
+      payload: new Uint8Array(330),
+      receivedAt: Date.now(),
+    });
     times.push(performance.now() - t);
   }
   await probe.close();
   times.sort((a, b) => a - b);
-  console.log(`one history append (one commit): p50 ${f2(times[200]!)} ms, p99 ${f2(times[396]!)} ms, max ${f2(times[399]!)} ms`);
+  console.log(
+    `one history append (one commit): p50 ${f2(times[200]!)} ms, p99 ${f2(times[396]!)} ms, max ${f2(times[399]!)} ms`,
+  );
 }
 
 /** How late an event loop ran between `start` and `p99` (ms at the 99th percentile). */
@@ -129,7 +170,11 @@ export class GatewayMeasure<P extends string> {
     publisher: MqttClient,
     listener: MqttClient,
     paths: BenchPaths<P>,
-    options: { settle?: () => Promise<void>; loop?: LoopProbe; serverCpu?: () => Promise<NodeJS.CpuUsage> | NodeJS.CpuUsage } = {},
+    options: {
+      settle?: () => Promise<void>;
+      loop?: LoopProbe;
+      serverCpu?: () => Promise<NodeJS.CpuUsage> | NodeJS.CpuUsage;
+    } = {},
   ) {
     this.#publisher = publisher;
     this.#listener = listener;
@@ -193,7 +238,12 @@ export class GatewayMeasure<P extends string> {
     sending = false;
     await drain(() => received >= sent);
     this.#sink = undefined;
-    return { rate: (n1 - n0) / ((t1 - t0) / 1000), lost: sent - received, wrong, cpuUs: (c1.user - c0.user + c1.system - c0.system) / (n1 - n0) };
+    return {
+      rate: (n1 - n0) / ((t1 - t0) / 1000),
+      lost: sent - received,
+      wrong,
+      cpuUs: (c1.user - c0.user + c1.system - c0.system) / (n1 - n0),
+    };
   }
 
   /** Open loop at a fixed offered rate; latency = delivery time − the send time in the payload. */
@@ -231,7 +281,17 @@ export class GatewayMeasure<P extends string> {
     this.#sink = undefined;
     samples.sort((a, b) => a - b);
     const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
-    return { n: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples.at(-1) ?? NaN, lost: total - received, wrong, sendRate, loopP99 };
+    return {
+      n: samples.length,
+      p50: at(0.5),
+      p90: at(0.9),
+      p99: at(0.99),
+      max: samples.at(-1) ?? NaN,
+      lost: total - received,
+      wrong,
+      sendRate,
+      loopP99,
+    };
   }
 
   /**
@@ -258,8 +318,14 @@ export class GatewayMeasure<P extends string> {
    * The throughput table: median of 3 rounds per path and QoS, paths interleaved; `ratios` are
    * [numerator, denominator] columns. With `skip` the header is printed and no round is run.
    */
-  async throughputTable<T extends P>(paths: readonly T[], ratios: readonly (readonly [T, T])[], skip = false): Promise<Record<Qos, Record<T, number>>> {
-    console.log(`\nThroughput: delivered msg/s, closed loop with ${WINDOW / 2}–${WINDOW} in flight; median of 3 rounds of ${TP_SECONDS} s, paths interleaved`);
+  async throughputTable<T extends P>(
+    paths: readonly T[],
+    ratios: readonly (readonly [T, T])[],
+    skip = false,
+  ): Promise<Record<Qos, Record<T, number>>> {
+    console.log(
+      `\nThroughput: delivered msg/s, closed loop with ${WINDOW / 2}–${WINDOW} in flight; median of 3 rounds of ${TP_SECONDS} s, paths interleaved`,
+    );
     const width = (p: string) => Math.max(9, p.length + 1);
     const ratioName = ([a, b]: readonly [T, T]) => `${a}/${b}`;
     console.log(`qos ${paths.map((p) => pad(p, width(p))).join(' ')}   ${ratios.map((r) => ratioName(r)).join('  ')}`);
@@ -272,7 +338,8 @@ export class GatewayMeasure<P extends string> {
       for (let round = 0; round < 3; round++) {
         for (const path of paths) {
           const r = await this.throughput(path, qos);
-          if (r.lost || r.wrong) console.log(`  ! ${path} qos ${qos}: ${r.lost} not delivered, ${r.wrong} on another topic`);
+          if (r.lost || r.wrong)
+            console.log(`  ! ${path} qos ${qos}: ${r.lost} not delivered, ${r.wrong} on another topic`);
           rounds[path].push(r.rate);
           cpu[path].push(r.cpuUs);
         }
@@ -298,7 +365,9 @@ export class GatewayMeasure<P extends string> {
 
   /** The latency table: QoS 1 then 0, at 200 and 1,000 msg/s, each path; the first is the baseline. */
   async latencyTable(paths: readonly P[]): Promise<{ qos: Qos; rate: number; path: P; r: Latency }[]> {
-    console.log(`\nLatency at a fixed offered rate: ms from send to delivery, ${SECONDS} s per cell, first 0.25 s dropped`);
+    console.log(
+      `\nLatency at a fixed offered rate: ms from send to delivery, ${SECONDS} s per cell, first 0.25 s dropped`,
+    );
     console.log('qos   rate  path                   n    p50    p90    p99     max  lost  p99/direct  loop p99');
     const results: { qos: Qos; rate: number; path: P; r: Latency }[] = [];
     for (const qos of [1, 0] as const) {

@@ -39,7 +39,21 @@ import { HistoryRecorder } from '../server/rooms/history-recorder';
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { SQLITE_FILE_NAME, SqliteStore } from '../server/store/sqlite/sqlite-store';
 import { startBenchClients } from './gateway-clients';
-import { CONTROL, f0, f2, grantEnvelopes, GRANTS, LISTENER, load, probeCommit, PUBLIC, PUBLISHER, ROOM, WORK, type BenchPaths } from './gateway-measure';
+import {
+  CONTROL,
+  f0,
+  f2,
+  grantEnvelopes,
+  GRANTS,
+  LISTENER,
+  load,
+  probeCommit,
+  PUBLIC,
+  PUBLISHER,
+  ROOM,
+  WORK,
+  type BenchPaths,
+} from './gateway-measure';
 
 type Path = 'direct' | 'relay' | 'moderated' | 'rejected';
 
@@ -66,7 +80,10 @@ Aedes.createBroker = async (options) => (aedes = await createBroker(options));
 const dataDir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'switchboard-bench-gateway-'));
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true })); // also after a failure
 // As the server opens it (open-store.ts); BENCH_WAL_WORKER=0 keeps checkpoints on the event loop.
-const store = new SqliteStore({ file: join(dataDir, SQLITE_FILE_NAME), checkpointInWorker: process.env.BENCH_WAL_WORKER !== '0' });
+const store = new SqliteStore({
+  file: join(dataDir, SQLITE_FILE_NAME),
+  checkpointInWorker: process.env.BENCH_WAL_WORKER !== '0',
+});
 const rooms = new RoomRegistry(store);
 const recorder = new HistoryRecorder(store, rooms);
 const late: { gateway?: Gateway } = {};
@@ -83,7 +100,9 @@ await rooms.create({ id: ROOM, name: 'Bench', moderation: 'auto' });
 
 const authorizeSubscribe = aedes!.authorizeSubscribe;
 aedes!.authorizeSubscribe = (client, subscription, callback) =>
-  client.id === LISTENER && subscription.topic === TOPIC.direct ? callback(null, subscription) : authorizeSubscribe(client, subscription, callback);
+  client.id === LISTENER && subscription.topic === TOPIC.direct
+    ? callback(null, subscription)
+    : authorizeSubscribe(client, subscription, callback);
 
 // The relay: republish what arrives, recording the copy first, exactly as the gateway publishes.
 broker.onMessage(TOPIC.relay, (m) => {
@@ -133,18 +152,34 @@ if (await measure.profileIfAsked()) {
 
 // BENCH_LATENCY_ONLY=1 skips the throughput rounds.
 const latencyOnly = process.env.BENCH_LATENCY_ONLY === '1';
-const tp = await measure.throughputTable(['direct', 'relay', 'moderated'], [['moderated', 'direct'], ['moderated', 'relay']], latencyOnly);
+const tp = await measure.throughputTable(
+  ['direct', 'relay', 'moderated'],
+  [
+    ['moderated', 'direct'],
+    ['moderated', 'relay'],
+  ],
+  latencyOnly,
+);
 const results = await measure.latencyTable(['direct', 'relay', 'moderated', 'rejected']);
 
 // Every approved candidate spent exactly one message of a grant.
 const spent = (await store.rooms.listGrants({ roomId: ROOM })).reduce((sum, g) => sum + g.spent, 0);
 const cell = (path: Path) => results.find((x) => x.qos === 1 && x.rate === 1_000 && x.path === path)!.r;
 console.log('\nAgainst the aims:');
-if (!latencyOnly) console.log(`  throughput moderated/direct: QoS 0 ${f2(tp[0].moderated / tp[0].direct)}, QoS 1 ${f2(tp[1].moderated / tp[1].direct)} (aim ≥ 0.90); moderated/relay: QoS 0 ${f2(tp[0].moderated / tp[0].relay)}, QoS 1 ${f2(tp[1].moderated / tp[1].relay)}`);
-console.log(`  p99 at 1,000 msg/s QoS 1: ${f2(cell('moderated').p99)} ms (aim ≤ 5 ms), ${f2(cell('moderated').p99 / cell('direct').p99)}× the direct path's ${f2(cell('direct').p99)} ms (aim ≤ 2×)`);
+if (!latencyOnly)
+  console.log(
+    `  throughput moderated/direct: QoS 0 ${f2(tp[0].moderated / tp[0].direct)}, QoS 1 ${f2(tp[1].moderated / tp[1].direct)} (aim ≥ 0.90); moderated/relay: QoS 0 ${f2(tp[0].moderated / tp[0].relay)}, QoS 1 ${f2(tp[1].moderated / tp[1].relay)}`,
+  );
+console.log(
+  `  p99 at 1,000 msg/s QoS 1: ${f2(cell('moderated').p99)} ms (aim ≤ 5 ms), ${f2(cell('moderated').p99 / cell('direct').p99)}× the direct path's ${f2(cell('direct').p99)} ms (aim ≤ 2×)`,
+);
 const { approvedSent } = await measure.counts();
-console.log(`  grant budget spent: ${f0(spent)} for ${f0(approvedSent)} approved candidates sent${spent === approvedSent ? '' : '  ! MISMATCH'}`);
-console.log(`\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`);
+console.log(
+  `  grant budget spent: ${f0(spent)} for ${f0(approvedSent)} approved candidates sent${spent === approvedSent ? '' : '  ! MISMATCH'}`,
+);
+console.log(
+  `\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`,
+);
 
 await measure.close();
 await gateway.stop();

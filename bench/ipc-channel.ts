@@ -23,7 +23,8 @@ export function channel(send: (message: Wire) => void, serve: (kind: string, arg
       }
       serve(message.kind, message.args).then(
         (result) => send({ res: message.req, result }),
-        (error: unknown) => send({ res: message.req, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+        (error: unknown) =>
+          send({ res: message.req, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
       );
     },
   };

@@ -26,7 +26,8 @@ function signatureItems(entries: readonly LogEntry[]): VerifyItem[] {
   for (const e of entries) {
     const id = (e.public.disclosures['/agreement_id'] as { value: string }).value;
     const message = agreementSigningBytes({ agreement_id: id, agreement_hash: e.integrity_hash });
-    for (const [did, signature] of Object.entries(e.public.signatures)) items.push({ publicKey: decodeDidKey(did), message, signature: decodeBase64url(signature) });
+    for (const [did, signature] of Object.entries(e.public.signatures))
+      items.push({ publicKey: decodeDidKey(did), message, signature: decodeBase64url(signature) });
   }
   return items;
 }

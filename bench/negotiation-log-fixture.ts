@@ -15,11 +15,17 @@ import { appendEntry, type LogEntry } from '../shared/negotiation/transparency-l
 
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-export interface Party { readonly did: DidKey; readonly key: KeyObject }
+export interface Party {
+  readonly did: DidKey;
+  readonly key: KeyObject;
+}
 
 export function party(n: number): Party {
   const seed = new Uint8Array(32).map((_, i) => (i === 0 ? n & 0xff : i === 1 ? n >> 8 : 9));
-  return { did: encodeDidKey(keyPairFromSeed(seed).publicKey), key: createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seed)]), format: 'der', type: 'pkcs8' }) };
+  return {
+    did: encodeDidKey(keyPairFromSeed(seed).publicKey),
+    key: createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seed)]), format: 'der', type: 'pkcs8' }),
+  };
 }
 
 /** Signs like signNegotiationDocument, with node:crypto. */
@@ -27,7 +33,8 @@ export function signed<T extends Record<string, unknown>>(body: T, signer: Party
   return { ...body, signature: encodeBase64url(nodeSign(null, signingBytes(body, 'signature'), signer.key)) };
 }
 
-export const signStatement = (a: Agreement, p: Party) => encodeBase64url(nodeSign(null, agreementSigningBytes(a), p.key));
+export const signStatement = (a: Agreement, p: Party) =>
+  encodeBase64url(nodeSign(null, agreementSigningBytes(a), p.key));
 
 export function buildLog(size: number): LogEntry[] {
   const a = party(101);
@@ -36,15 +43,33 @@ export function buildLog(size: number): LogEntry[] {
   const entries: LogEntry[] = [];
   let head: LogEntry | null = null;
   for (let i = 0; i < size; i++) {
-    const proposal = signed<Omit<Proposal, 'signature'>>({
-      proposal_id: `prp_log${i}`, negotiation_id: `neg_log${i}`, previous_proposal_id: null, from: a.did, to: b.did, round: 1, category: 'pricing',
-      terms: { price_per_call_eur: '0.0042', calls_per_month: 100_000 + i, note: 'bench' }, valid_until: new Date(now + 3_600_000).toISOString(),
-    }, a) as Proposal;
+    const proposal = signed<Omit<Proposal, 'signature'>>(
+      {
+        proposal_id: `prp_log${i}`,
+        negotiation_id: `neg_log${i}`,
+        previous_proposal_id: null,
+        from: a.did,
+        to: b.did,
+        round: 1,
+        category: 'pricing',
+        terms: { price_per_call_eur: '0.0042', calls_per_month: 100_000 + i, note: 'bench' },
+        valid_until: new Date(now + 3_600_000).toISOString(),
+      },
+      a,
+    ) as Proposal;
     const body = buildAgreement({
-      negotiation_id: proposal.negotiation_id, parties: [a.did, b.did], confidentiality: i % 2 ? 'public' : 'internal', regulated_obligations: [],
-      proposal, accepted_at: new Date(now + i).toISOString(), salt_seed: encodeBase64url(sha256(canonicalBytes(['log', i]) as Uint8Array)),
+      negotiation_id: proposal.negotiation_id,
+      parties: [a.did, b.did],
+      confidentiality: i % 2 ? 'public' : 'internal',
+      regulated_obligations: [],
+      proposal,
+      accepted_at: new Date(now + i).toISOString(),
+      salt_seed: encodeBase64url(sha256(canonicalBytes(['log', i]) as Uint8Array)),
     });
-    const agreement: Agreement = { ...body, signatures: { [a.did]: signStatement(body, a), [b.did]: signStatement(body, b) } };
+    const agreement: Agreement = {
+      ...body,
+      signatures: { [a.did]: signStatement(body, a), [b.did]: signStatement(body, b) },
+    };
     const entry: LogEntry = unwrap(appendEntry(head, { agreement, now: now + i, verify: () => true }));
     entries.push(entry);
     head = entry;

@@ -38,10 +38,18 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
 
 function post(agent: http.Agent, url: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -50,29 +58,58 @@ function post(agent: http.Agent, url: string, body: string): Promise<number> {
 /** One negotiation's whole life, pre-signed: open, rounds 1..8 alternating, the acceptance of round 8. */
 function script(n: number, a: Party, b: Party, now: number) {
   const id = `neg_bench${process.pid}x${n}`;
-  const open = signed<Omit<OpenDocument, 'signature'>>({
-    type: 'open', negotiation_id: id, parties: [a.did, b.did], opened_by: a.did, category: 'pricing',
-    confidentiality: { [a.did]: 'public', [b.did]: 'internal' }, at: new Date(now).toISOString(),
-  }, a) as OpenDocument;
+  const open = signed<Omit<OpenDocument, 'signature'>>(
+    {
+      type: 'open',
+      negotiation_id: id,
+      parties: [a.did, b.did],
+      opened_by: a.did,
+      category: 'pricing',
+      confidentiality: { [a.did]: 'public', [b.did]: 'internal' },
+      at: new Date(now).toISOString(),
+    },
+    a,
+  ) as OpenDocument;
   const proposals: Proposal[] = [];
   for (let round = 1; round <= 8; round++) {
     const from = round % 2 ? a : b;
     const to = round % 2 ? b : a;
-    proposals.push(signed<Omit<Proposal, 'signature'>>({
-      proposal_id: `prp_${n}r${round}`, negotiation_id: id, previous_proposal_id: round === 1 ? null : `prp_${n}r${round - 1}`,
-      from: from.did, to: to.did, round, category: 'pricing', terms: { price_per_call_eur: (0.003 + round / 10_000).toFixed(4), calls_per_month: 100_000 },
-      valid_until: new Date(now + 3_600_000).toISOString(),
-    }, from) as Proposal);
+    proposals.push(
+      signed<Omit<Proposal, 'signature'>>(
+        {
+          proposal_id: `prp_${n}r${round}`,
+          negotiation_id: id,
+          previous_proposal_id: round === 1 ? null : `prp_${n}r${round - 1}`,
+          from: from.did,
+          to: to.did,
+          round,
+          category: 'pricing',
+          terms: { price_per_call_eur: (0.003 + round / 10_000).toFixed(4), calls_per_month: 100_000 },
+          valid_until: new Date(now + 3_600_000).toISOString(),
+        },
+        from,
+      ) as Proposal,
+    );
   }
   // The acceptance needs the state the server will hold: rebuild it without verifying (the server does).
   let state = unwrap(openNegotiation(open, { now, limits: DEFAULT_LIMITS, verify: () => true }));
-  for (const p of proposals) state = advance(state, { type: 'propose', document: p, received_at: receivedAt(now) }, 'COUNTERED');
+  for (const p of proposals)
+    state = advance(state, { type: 'propose', document: p, received_at: receivedAt(now) }, 'COUNTERED');
   const at = new Date(now).toISOString();
   const saltSeed = encodeBase64url(sha256(canonicalBytes(['bench-salt', n]) as Uint8Array).slice(0, 32));
   const agreement = agreementOnAcceptance(state, proposals[7]!, at, saltSeed);
-  const accept = signed<Omit<Acceptance, 'signature'>>({
-    type: 'accept', negotiation_id: id, proposal_id: proposals[7]!.proposal_id, by: a.did, at, salt_seed: saltSeed, agreement_signature: signStatement(agreement, a),
-  }, a) as Acceptance;
+  const accept = signed<Omit<Acceptance, 'signature'>>(
+    {
+      type: 'accept',
+      negotiation_id: id,
+      proposal_id: proposals[7]!.proposal_id,
+      by: a.did,
+      at,
+      salt_seed: saltSeed,
+      agreement_signature: signStatement(agreement, a),
+    },
+    a,
+  ) as Acceptance;
   return { id, open, proposals, accept };
 }
 
@@ -96,14 +133,21 @@ async function transitionsPerSecond(): Promise<void> {
   let made = 0;
   for (let round = 0; round <= rounds; round++) {
     const now = Date.now();
-    const scripts = Array.from({ length: PER_ROUND }, () => { const n = made++; return script(n, parties[n % 40]!, parties[(n + 1) % 40]!, now); });
+    const scripts = Array.from({ length: PER_ROUND }, () => {
+      const n = made++;
+      return script(n, parties[n % 40]!, parties[(n + 1) % 40]!, now);
+    });
     for (const s of scripts) {
-      if ((await post(agent, `${base}/oap/negotiation/open`, JSON.stringify(s.open))) !== 201) throw new Error('open refused');
-      if ((await post(agent, `${base}/oap/negotiation/${s.id}/propose`, JSON.stringify(s.proposals[0]))) !== 200) throw new Error('first proposal refused');
+      if ((await post(agent, `${base}/oap/negotiation/open`, JSON.stringify(s.open))) !== 201)
+        throw new Error('open refused');
+      if ((await post(agent, `${base}/oap/negotiation/${s.id}/propose`, JSON.stringify(s.proposals[0]))) !== 200)
+        throw new Error('first proposal refused');
     }
     // The steps measured: rounds 2..8 and the acceptance, each document a transition.
     const steps: [string, unknown][][] = [
-      ...[1, 2, 3, 4, 5, 6, 7].map((k) => scripts.map((s) => [`${base}/oap/negotiation/${s.id}/propose`, s.proposals[k]] as [string, unknown])),
+      ...[1, 2, 3, 4, 5, 6, 7].map((k) =>
+        scripts.map((s) => [`${base}/oap/negotiation/${s.id}/propose`, s.proposals[k]] as [string, unknown]),
+      ),
       scripts.map((s) => [`${base}/oap/negotiation/${s.id}/accept`, s.accept] as [string, unknown]),
     ];
     const bodies = steps.map((wave) => wave.map(([url, doc]) => [url, JSON.stringify(doc)] as const));
@@ -133,8 +177,12 @@ async function transitionsPerSecond(): Promise<void> {
   }
   const v = median(verifyRates);
   const t = median(httpRates);
-  console.log(`signature verification alone (node:crypto, cached key) ${fmt(v)} /s  (median of ${rounds} rounds, alternated)`);
-  console.log(`server transitions over HTTP, ${IN_FLIGHT} in flight           ${fmt(t)} /s  ratio ${(t / v).toFixed(3)}  (${PER_ROUND * 8} per round: 7 counters + 1 acceptance each)`);
+  console.log(
+    `signature verification alone (node:crypto, cached key) ${fmt(v)} /s  (median of ${rounds} rounds, alternated)`,
+  );
+  console.log(
+    `server transitions over HTTP, ${IN_FLIGHT} in flight           ${fmt(t)} /s  ratio ${(t / v).toFixed(3)}  (${PER_ROUND * 8} per round: 7 counters + 1 acceptance each)`,
+  );
   agent.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await store.close();
@@ -169,9 +217,15 @@ function logVerification(): void {
   const h = median(hashRates);
   const c = median(chainRates);
   const cn = median(chainNodeRates);
-  console.log(`SHA-256 of each entry's JCS link alone (noble)          ${fmt(h)} entries/s  (${SIZE.toLocaleString('en-US')} entries, median of 3)`);
-  console.log(`verifyChain, shared code, noble signatures (browser)   ${fmt(c)} entries/s  ratio ${(c / h).toFixed(4)}  whole log ${(SIZE / c).toFixed(2)} s`);
-  console.log(`verifyChain, node:crypto signatures injected (server)  ${fmt(cn)} entries/s  ratio ${(cn / h).toFixed(4)}  whole log ${(SIZE / cn).toFixed(2)} s`);
+  console.log(
+    `SHA-256 of each entry's JCS link alone (noble)          ${fmt(h)} entries/s  (${SIZE.toLocaleString('en-US')} entries, median of 3)`,
+  );
+  console.log(
+    `verifyChain, shared code, noble signatures (browser)   ${fmt(c)} entries/s  ratio ${(c / h).toFixed(4)}  whole log ${(SIZE / c).toFixed(2)} s`,
+  );
+  console.log(
+    `verifyChain, node:crypto signatures injected (server)  ${fmt(cn)} entries/s  ratio ${(cn / h).toFixed(4)}  whole log ${(SIZE / cn).toFixed(2)} s`,
+  );
 }
 
 await transitionsPerSecond();

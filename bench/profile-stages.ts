@@ -31,10 +31,24 @@ const STAGES: readonly (readonly [string, (frame: CallFrame) => boolean])[] = [
   ['start-up (loading modules)', (f) => /modules\/(esm|cjs)|source_map|cjs-module-lexer|\/tsx\/|esbuild/.test(f.url)],
   ['SQLite: rows, commits, grants', (f) => /better-sqlite3|server\/store\//.test(f.url)],
   ['socket writes', (f) => ['writev', 'writevGeneric', 'writeGeneric'].includes(f.functionName)],
-  ['strict read: JSON, duplicate keys, schema', (f) => /strict-json|\/zod\/|shared\/aor\/(envelope|decide-candidate)/.test(f.url)],
-  ['gateway: decision, recent candidates, queue', (f) => /server\/gateway\/|shared\/aor\/(grant-check|mic-grants|control-envelopes)/.test(f.url) || f.functionName === 'hash'],
+  [
+    'strict read: JSON, duplicate keys, schema',
+    (f) => /strict-json|\/zod\/|shared\/aor\/(envelope|decide-candidate)/.test(f.url),
+  ],
+  [
+    'gateway: decision, recent candidates, queue',
+    (f) =>
+      /server\/gateway\/|shared\/aor\/(grant-check|mic-grants|control-envelopes)/.test(f.url) ||
+      f.functionName === 'hash',
+  ],
   ['history recorder: lenient read, columns', (f) => /server\/rooms\//.test(f.url)],
-  ['broker: parse, ACL, route, deliver', (f) => /aedes|mqtt-packet|qlobber|mqemitter|\/bl\/|\/debug\/|fast(parallel|series|fall)|reusify|hyperid|server\/mqtt\/|shared\/aor\/topics/.test(f.url)],
+  [
+    'broker: parse, ACL, route, deliver',
+    (f) =>
+      /aedes|mqtt-packet|qlobber|mqemitter|\/bl\/|\/debug\/|fast(parallel|series|fall)|reusify|hyperid|server\/mqtt\/|shared\/aor\/topics/.test(
+        f.url,
+      ),
+  ],
   ['garbage collection', (f) => f.functionName === '(garbage collector)'],
 ];
 const OTHER = 'other: Node internals, promise jobs, timers, the bench';
@@ -60,7 +74,11 @@ function stageTimes(profile: Profile): Map<string, number> {
     const url = node.callFrame.url;
     // Node's own frames (no url, or node:) take their caller's stage; anything else is "other".
     const parent = parentOf.get(id);
-    const stage = hit ? hit[0] : (url === '' || url.startsWith('node:')) && parent !== undefined ? classify(parent) : OTHER;
+    const stage = hit
+      ? hit[0]
+      : (url === '' || url.startsWith('node:')) && parent !== undefined
+        ? classify(parent)
+        : OTHER;
     stageOf.set(id, stage);
     return stage;
   };

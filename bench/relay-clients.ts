@@ -47,11 +47,23 @@ export function startRelayClients(mode: ClientsMode, server: ServerSide): Promis
 /** One HTTP request over a keep-alive agent; resolves with the body text. */
 function request(agent: http.Agent, url: string, method = 'GET', body?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(Buffer.concat(chunks).toString()))));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks).toString())
+            : reject(new Error(Buffer.concat(chunks).toString())),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -160,7 +172,11 @@ const CHILD_FLAG = '--relay-clients';
 
 async function forkRelayClients(server: ServerSide): Promise<RelayClients> {
   // execArgv is set so that the bench's own flags (--cpu-prof, --trace-gc) stay on the server.
-  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { execArgv: ['--import', 'tsx'], stdio: 'inherit', env: process.env });
+  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+    env: process.env,
+  });
   const wire = channel(
     (message) => child.send(message),
     async (kind, args) => {

@@ -19,8 +19,16 @@ export function party(n: number): Party {
   const pair = keyPairFromSeed(seed);
   return {
     did: encodeDidKey(pair.publicKey),
-    privateKey: createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seed)]), format: 'der', type: 'pkcs8' }),
-    publicKey: createPublicKey({ key: Buffer.concat([SPKI_PREFIX, Buffer.from(pair.publicKey)]), format: 'der', type: 'spki' }),
+    privateKey: createPrivateKey({
+      key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seed)]),
+      format: 'der',
+      type: 'pkcs8',
+    }),
+    publicKey: createPublicKey({
+      key: Buffer.concat([SPKI_PREFIX, Buffer.from(pair.publicKey)]),
+      format: 'der',
+      type: 'spki',
+    }),
   };
 }
 
@@ -35,11 +43,21 @@ export function signedRequest(from: Party, to: Party | undefined, now: number) {
     type: 'REQUEST',
     sender: { id: from.did, name: 'Bench client' },
     ...(to ? { recipient: { id: to.did } } : {}),
-    payload: { request_id: `req_${counter}`, intent: 'translation.en_zh', params: { text: 'Hello world' }, constraints: { max_cost_usd: 0.01 } },
+    payload: {
+      request_id: `req_${counter}`,
+      intent: 'translation.en_zh',
+      params: { text: 'Hello world' },
+      constraints: { max_cost_usd: 0.01 },
+    },
     thread: { id: `thread_bench_${counter}` },
     meta: { ttl: 300, hop: 0 },
   };
   const canonical = Buffer.from(canonicalize(unsigned));
   const sig = nodeSign(null, canonical, from.privateKey);
-  return { text: JSON.stringify({ ...unsigned, sig: sig.toString('base64url') }), canonical, sig, publicKey: from.publicKey };
+  return {
+    text: JSON.stringify({ ...unsigned, sig: sig.toString('base64url') }),
+    canonical,
+    sig,
+    publicKey: from.publicKey,
+  };
 }

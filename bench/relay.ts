@@ -23,7 +23,8 @@ import { startRelayClients, type ClientsMode } from './relay-clients';
 import { party, signedRequest } from './relay-envelopes';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 async function ingestRatio(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-relay-'));
@@ -36,11 +37,14 @@ async function ingestRatio(): Promise<void> {
   const verifyRates: number[] = [];
   const sequentialRates: number[] = [];
   const concurrentRates: number[] = [];
-  const fresh = () => Array.from({ length: batch }, (_, i) => signedRequest(clients[i % clients.length]!, undefined, Date.now()));
+  const fresh = () =>
+    Array.from({ length: batch }, (_, i) => signedRequest(clients[i % clients.length]!, undefined, Date.now()));
   const ingest = async (envelopes: ReturnType<typeof fresh>, inFlight: number) => {
     const start = performance.now();
     for (let i = 0; i < envelopes.length; i += inFlight) {
-      const posted = await Promise.all(envelopes.slice(i, i + inFlight).map((e) => services.relay.post(e.text, Buffer.byteLength(e.text))));
+      const posted = await Promise.all(
+        envelopes.slice(i, i + inFlight).map((e) => services.relay.post(e.text, Buffer.byteLength(e.text))),
+      );
       for (const p of posted) if (!p.ok || p.duplicate) throw new Error(`ingest refused: ${JSON.stringify(p)}`);
     }
     return batch / ((performance.now() - start) / 1000);
@@ -48,7 +52,8 @@ async function ingestRatio(): Promise<void> {
   for (let round = 0; round <= rounds; round++) {
     const envelopes = fresh();
     const start = performance.now();
-    for (const e of envelopes) if (!nodeVerify(null, e.canonical, e.publicKey, e.sig)) throw new Error('raw verify refused');
+    for (const e of envelopes)
+      if (!nodeVerify(null, e.canonical, e.publicKey, e.sig)) throw new Error('raw verify refused');
     const verifyRate = batch / ((performance.now() - start) / 1000);
     const sequential = await ingest(envelopes, 1);
     const concurrent = await ingest(fresh(), 64);
@@ -61,9 +66,15 @@ async function ingestRatio(): Promise<void> {
   const one = median(sequentialRates);
   const many = median(concurrentRates);
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(8);
-  console.log(`raw node:crypto verify (cached KeyObject)        ${fmt(v)} envelopes/s  (median of ${rounds} rounds of ${batch}, alternated)`);
-  console.log(`relay ingest, 64 posts in flight (group commit)  ${fmt(many)} envelopes/s  ratio ${(many / v).toFixed(2)}`);
-  console.log(`relay ingest, one post at a time                 ${fmt(one)} envelopes/s  ratio ${(one / v).toFixed(2)}`);
+  console.log(
+    `raw node:crypto verify (cached KeyObject)        ${fmt(v)} envelopes/s  (median of ${rounds} rounds of ${batch}, alternated)`,
+  );
+  console.log(
+    `relay ingest, 64 posts in flight (group commit)  ${fmt(many)} envelopes/s  ratio ${(many / v).toFixed(2)}`,
+  );
+  console.log(
+    `relay ingest, one post at a time                 ${fmt(one)} envelopes/s  ratio ${(one / v).toFixed(2)}`,
+  );
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -73,7 +84,12 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<v
   // As the server opens it (store/open-store.ts): WAL checkpoints on their worker thread.
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite'), checkpointInWorker: true });
   const services = createRelayServices({ store: store.relay, clock: systemClock });
-  const app = testApp({ staticDir: '/nonexistent', store, relay: { services, demo: false, demoSeed: 1 }, limits: UNLIMITED_HTTP_LIMITS });
+  const app = testApp({
+    staticDir: '/nonexistent',
+    store,
+    relay: { services, demo: false, demoSeed: 1 },
+    limits: UNLIMITED_HTTP_LIMITS,
+  });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -84,13 +100,21 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<v
     },
   });
   const r = await clients.run(base, skipFollow);
-  const where = mode === 'process' ? 'clients in their own process' : 'clients in the server\'s process';
-  console.log(`\n${r.waiters} long-polls waiting on their own inbox (${where}); ${r.rate} events/s offered (${r.achieved.toFixed(0)} achieved) for ${r.seconds} s, each to one waiter:`);
-  console.log(`  POST → that waiter's response   p50 ${percentile(r.delays, 50).toFixed(2)} ms   p99 ${percentile(r.delays, 99).toFixed(2)} ms   max ${Math.max(...r.delays).toFixed(2)} ms`);
+  const where = mode === 'process' ? 'clients in their own process' : "clients in the server's process";
+  console.log(
+    `\n${r.waiters} long-polls waiting on their own inbox (${where}); ${r.rate} events/s offered (${r.achieved.toFixed(0)} achieved) for ${r.seconds} s, each to one waiter:`,
+  );
+  console.log(
+    `  POST → that waiter's response   p50 ${percentile(r.delays, 50).toFixed(2)} ms   p99 ${percentile(r.delays, 99).toFixed(2)} ms   max ${Math.max(...r.delays).toFixed(2)} ms`,
+  );
   if (r.each && r.last) {
     console.log(`${r.waiters} long-polls following one sender, 20 events each taken by all of them:`);
-    console.log(`  POST → each waiter's response    p50 ${percentile(r.each, 50).toFixed(2)} ms   p99 ${percentile(r.each, 99).toFixed(2)} ms`);
-    console.log(`  POST → the last of the ${r.waiters}        p50 ${percentile(r.last, 50).toFixed(2)} ms   max ${Math.max(...r.last).toFixed(2)} ms`);
+    console.log(
+      `  POST → each waiter's response    p50 ${percentile(r.each, 50).toFixed(2)} ms   p99 ${percentile(r.each, 99).toFixed(2)} ms`,
+    );
+    console.log(
+      `  POST → the last of the ${r.waiters}        p50 ${percentile(r.last, 50).toFixed(2)} ms   max ${Math.max(...r.last).toFixed(2)} ms`,
+    );
   }
 
   services.feed.close();
@@ -101,9 +125,12 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<v
 }
 
 const clientsEnv = process.env.BENCH_CLIENTS ?? 'inline';
-if (!['inline', 'process', 'both'].includes(clientsEnv)) throw new Error(`BENCH_CLIENTS must be inline, process or both, not ${clientsEnv}`);
+if (!['inline', 'process', 'both'].includes(clientsEnv))
+  throw new Error(`BENCH_CLIENTS must be inline, process or both, not ${clientsEnv}`);
 const wakeupsOnly = process.env.BENCH_RELAY_ONLY === 'wakeups';
-if (process.env.BENCH_RELAY_ONLY !== undefined && !wakeupsOnly) throw new Error(`BENCH_RELAY_ONLY must be wakeups, not ${process.env.BENCH_RELAY_ONLY}`);
+if (process.env.BENCH_RELAY_ONLY !== undefined && !wakeupsOnly)
+  throw new Error(`BENCH_RELAY_ONLY must be wakeups, not ${process.env.BENCH_RELAY_ONLY}`);
 if (!wakeupsOnly) await ingestRatio();
-for (const mode of clientsEnv === 'both' ? (['inline', 'process'] as const) : [clientsEnv as ClientsMode]) await longPollDelays(mode, wakeupsOnly);
+for (const mode of clientsEnv === 'both' ? (['inline', 'process'] as const) : [clientsEnv as ClientsMode])
+  await longPollDelays(mode, wakeupsOnly);
 process.exit(0);

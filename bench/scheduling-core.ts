@@ -47,7 +47,10 @@ const rng = mulberry32(20260301);
 const dids = Array.from({ length: PARTICIPANTS }, (_, i) => `did:key:z6MkBench${i}`);
 const participants = new Map(dids.map((did) => [did, calendar(rng)] as const));
 const required = dids.slice(0, REQUIRED);
-const window = { start: toSlot({ start: WINDOW_START, end: WINDOW_END }).start, end: toSlot({ start: WINDOW_START, end: WINDOW_END }).end };
+const window = {
+  start: toSlot({ start: WINDOW_START, end: WINDOW_END }).start,
+  end: toSlot({ start: WINDOW_START, end: WINDOW_END }).end,
+};
 const totalIntervals = [...participants.values()].reduce((n, s) => n + s.length, 0);
 
 export interface Best {
@@ -124,7 +127,6 @@ export function intervalLists(): Best | undefined {
   }
   return best;
 }
-
 
 export const ROUNDS = 7;
 export const ITERATIONS = 20;

@@ -15,21 +15,39 @@ import { chromium } from '@playwright/test';
 import { ITERATIONS, ROUNDS, runSchedulingBench, type BenchFigures } from './scheduling-core';
 
 function print(where: string, m: BenchFigures): void {
-  console.log(`${where}: shared/oacop bit sets      ${m.oacop.toFixed(2)} ms  (median of ${ROUNDS} rounds × ${ITERATIONS})`);
-  console.log(`${where}: grid scan (linear search)  ${m.grid.toFixed(2)} ms  → ${(m.grid / m.oacop).toFixed(1)}× slower`);
-  console.log(`${where}: interval lists (sweep)     ${m.lists.toFixed(2)} ms  → ${(m.lists / m.oacop).toFixed(1)}× the time of shared/oacop`);
+  console.log(
+    `${where}: shared/oacop bit sets      ${m.oacop.toFixed(2)} ms  (median of ${ROUNDS} rounds × ${ITERATIONS})`,
+  );
+  console.log(
+    `${where}: grid scan (linear search)  ${m.grid.toFixed(2)} ms  → ${(m.grid / m.oacop).toFixed(1)}× slower`,
+  );
+  console.log(
+    `${where}: interval lists (sweep)     ${m.lists.toFixed(2)} ms  → ${(m.lists / m.oacop).toFixed(1)}× the time of shared/oacop`,
+  );
 }
 
 const node = runSchedulingBench();
-console.log(`${node.participants} participants (${node.required} required), ${node.freeIntervals} free intervals, ${node.starts} candidate starts (15 min) over 30 days, 60-minute meeting`);
-console.log(`best slot ${new Date(node.best.start).toISOString()} with ${node.best.optional} optional participants free (all three agree)`);
+console.log(
+  `${node.participants} participants (${node.required} required), ${node.freeIntervals} free intervals, ${node.starts} candidate starts (15 min) over 30 days, 60-minute meeting`,
+);
+console.log(
+  `best slot ${new Date(node.best.start).toISOString()} with ${node.best.optional} optional participants free (all three agree)`,
+);
 print(`node ${process.version}`, node);
 
 // The same module bundled for the browser (Vite, as the console is) and run in Chromium.
 const bundle = await build({
   configFile: false,
   logLevel: 'silent',
-  build: { write: false, minify: false, lib: { entry: new URL('./scheduling-core.ts', import.meta.url).pathname, formats: ['iife'], name: 'SchedulingBench' } },
+  build: {
+    write: false,
+    minify: false,
+    lib: {
+      entry: new URL('./scheduling-core.ts', import.meta.url).pathname,
+      formats: ['iife'],
+      name: 'SchedulingBench',
+    },
+  },
 });
 const output = (Array.isArray(bundle) ? bundle[0] : bundle) as { output: { type: string; code?: string }[] };
 const code = output.output.find((chunk) => chunk.type === 'chunk')?.code;
@@ -38,7 +56,11 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PAT
 try {
   const page = await browser.newPage();
   await page.addScriptTag({ content: code });
-  const inBrowser = await page.evaluate(() => (globalThis as unknown as { SchedulingBench: { runSchedulingBench: () => BenchFigures } }).SchedulingBench.runSchedulingBench());
+  const inBrowser = await page.evaluate(() =>
+    (
+      globalThis as unknown as { SchedulingBench: { runSchedulingBench: () => BenchFigures } }
+    ).SchedulingBench.runSchedulingBench(),
+  );
   if (JSON.stringify(inBrowser.best) !== JSON.stringify(node.best)) throw new Error('Chromium found another best slot');
   print(`chromium ${browser.version()}`, inBrowser);
 } finally {

@@ -12,10 +12,13 @@ console.log(JSON.stringify({ ...summary, samples: samples.length, heapBoundMb: b
 const failures = [
   report.heapGrowthMb >= bound && `heap grew ${report.heapGrowthMb} MB (bound ${bound} MB)`,
   report.missingFromHistory > 0 && `${report.missingFromHistory} messages on public are missing from history`,
-  report.missingAtSubscriber > 0 && `${report.missingAtSubscriber} approved messages never reached the public subscriber`,
+  report.missingAtSubscriber > 0 &&
+    `${report.missingAtSubscriber} approved messages never reached the public subscriber`,
   report.approved !== report.publicReceived && `spent ${report.approved} != ${report.publicReceived} seen on public`,
-  report.rejectsSeen !== report.refusedByDesign && `${report.refusedByDesign - report.rejectsSeen} rejects never arrived`,
-  report.agoraLeastDelivered !== report.agoraPosted && `a long-poller got ${report.agoraLeastDelivered} of ${report.agoraPosted} events`,
+  report.rejectsSeen !== report.refusedByDesign &&
+    `${report.refusedByDesign - report.rejectsSeen} rejects never arrived`,
+  report.agoraLeastDelivered !== report.agoraPosted &&
+    `a long-poller got ${report.agoraLeastDelivered} of ${report.agoraPosted} events`,
 ].filter(Boolean);
 console.log(failures.length === 0 ? 'soak: PASS' : `soak: FAIL\n- ${failures.join('\n- ')}`);
 process.exit(failures.length === 0 ? 0 : 1);

@@ -31,7 +31,13 @@ const LIVE_SECONDS = Number(process.env.LIVE_SECONDS ?? 30);
 const CLICKS = 40;
 /** Writes a Chromium performance trace of the room opening to this file (for DevTools' Performance panel). */
 const TRACE = process.env.UI_TRACE;
-const TRACE_CATEGORIES = ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler'];
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-v8.cpu_profiler',
+];
 /** How many cold opens of the room to measure (the first is the one the rest of the run uses). */
 const OPEN_RUNS = Number(process.env.UI_OPEN_RUNS ?? 1);
 
@@ -46,12 +52,42 @@ async function seed(): Promise<string> {
   for (let i = 0; i < STORED; i++) {
     const id = `msg_seed_${i}`;
     const from = `agent.seed${i % 7}`;
-    const envelope = { id, type: 'result', room_id: ROOM, from: { kind: 'agent', id: from }, ts: Math.floor((start + i * 1_000) / 1000), payload: { task_id: 'task_seed', message_type: i % 5 === 0 ? 'finding' : 'progress', content: { text: `Stored message ${i}: ${'lorem ipsum '.repeat(1 + (i % 6))}` } } };
-    await store.rooms.appendMessage({ roomId: ROOM, topic: `rooms/${ROOM}/public`, topicKind: 'public', topicAgentId: null, messageId: id, type: 'result', fromId: from, payload: encoder.encode(JSON.stringify(envelope)), receivedAt: start + i * 1_000 });
+    const envelope = {
+      id,
+      type: 'result',
+      room_id: ROOM,
+      from: { kind: 'agent', id: from },
+      ts: Math.floor((start + i * 1_000) / 1000),
+      payload: {
+        task_id: 'task_seed',
+        message_type: i % 5 === 0 ? 'finding' : 'progress',
+        content: { text: `Stored message ${i}: ${'lorem ipsum '.repeat(1 + (i % 6))}` },
+      },
+    };
+    await store.rooms.appendMessage({
+      roomId: ROOM,
+      topic: `rooms/${ROOM}/public`,
+      topicKind: 'public',
+      topicAgentId: null,
+      messageId: id,
+      type: 'result',
+      fromId: from,
+      payload: encoder.encode(JSON.stringify(envelope)),
+      receivedAt: start + i * 1_000,
+    });
   }
   const seededMs = performance.now() - t0;
   const now = Date.now();
-  await store.rooms.putGrant({ roomId: ROOM, agentId: AGENT, taskId: TASK, maxMessages: 1_000_000, allowedTypes: ['progress'], expiresAt: Math.floor(now / 1000) + 3_600, grantedAt: now, grantMessageId: 'msg_bench_grant' });
+  await store.rooms.putGrant({
+    roomId: ROOM,
+    agentId: AGENT,
+    taskId: TASK,
+    maxMessages: 1_000_000,
+    allowedTypes: ['progress'],
+    expiresAt: Math.floor(now / 1000) + 3_600,
+    grantedAt: now,
+    grantMessageId: 'msg_bench_grant',
+  });
   const cookie = await sessionCookie(store, 'did:key:z6MkBenchFacilitator', 'facilitator');
   await store.close();
   console.log(`seeded ${STORED} messages in ${(seededMs / 1000).toFixed(1)} s`);
@@ -84,7 +120,11 @@ async function measureInput(page: Page, clicks: number): Promise<number[]> {
     await page.evaluate(() => {
       const w = window as unknown as { __inputDone: Promise<number> };
       w.__inputDone = new Promise((resolve) => {
-        document.addEventListener('click', (e) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - e.timeStamp))), { once: true, capture: true });
+        document.addEventListener(
+          'click',
+          (e) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - e.timeStamp))),
+          { once: true, capture: true },
+        );
       });
     });
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -95,7 +135,10 @@ async function measureInput(page: Page, clicks: number): Promise<number[]> {
 }
 
 function initialJs(loaded: string[]): { files: { file: string; gzip: number }[]; total: number } {
-  const files = [...new Set(loaded)].map((file) => ({ file, gzip: gzipSync(readFileSync(join('dist/web', file))).length }));
+  const files = [...new Set(loaded)].map((file) => ({
+    file,
+    gzip: gzipSync(readFileSync(join('dist/web', file))).length,
+  }));
   return { files, total: files.reduce((s, f) => s + f.gzip, 0) };
 }
 
@@ -106,7 +149,14 @@ async function main(): Promise<void> {
   if (server.mqttUrl) process.env.SWITCHBOARD_MQTT_URL = server.mqttUrl;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   try {
     const newContext = async () => {
@@ -136,9 +186,16 @@ async function main(): Promise<void> {
     for (let i = 1; i < OPEN_RUNS; i++) {
       const extra = await newContext();
       const p = await extra.newPage();
-      if (TRACE) await browser.startTracing(p, { path: TRACE.replace(/(\.json)?$/, `-${i}.json`), categories: TRACE_CATEGORIES });
+      if (TRACE)
+        await browser.startTracing(p, {
+          path: TRACE.replace(/(\.json)?$/, `-${i}.json`),
+          categories: TRACE_CATEGORIES,
+        });
       await p.goto(`${server.url}/rooms/${ROOM}`);
-      await p.getByTestId('public-message').filter({ hasText: `Stored message ${STORED - 1}:` }).waitFor();
+      await p
+        .getByTestId('public-message')
+        .filter({ hasText: `Stored message ${STORED - 1}:` })
+        .waitFor();
       await p.waitForTimeout(500);
       extraOpens.push(await takeLongTasks(p));
       if (TRACE) await browser.stopTracing();
@@ -155,7 +212,10 @@ async function main(): Promise<void> {
     if (TRACE) await browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
     const t0 = Date.now();
     await page.goto(`${server.url}/rooms/${ROOM}`);
-    await page.getByTestId('public-message').filter({ hasText: `Stored message ${STORED - 1}:` }).waitFor();
+    await page
+      .getByTestId('public-message')
+      .filter({ hasText: `Stored message ${STORED - 1}:` })
+      .waitFor();
     const openMs = Date.now() - t0;
     await page.waitForTimeout(500);
     const openTasks = await takeLongTasks(page);
@@ -168,7 +228,9 @@ async function main(): Promise<void> {
         .filter((e) => new URL(e.name).pathname.endsWith('.js'))
         .map((e) => ({ path: new URL(e.name).pathname.slice(1), at: e.startTime })),
     );
-    const firstRowAt = await page.evaluate(() => (window as unknown as { __firstRowAt: number | null }).__firstRowAt ?? Infinity);
+    const firstRowAt = await page.evaluate(
+      () => (window as unknown as { __firstRowAt: number | null }).__firstRowAt ?? Infinity,
+    );
     const bundle = initialJs(jsRequested.filter((r) => r.at < firstRowAt).map((r) => r.path));
     const wholeLoad = initialJs([...js, ...jsRequested.map((r) => r.path)]);
 
@@ -178,7 +240,9 @@ async function main(): Promise<void> {
     const scrollStart = Date.now();
     for (let i = 0; i < pagesUp; i++) {
       await scroller.evaluate((el) => el.scrollBy({ top: -el.scrollTop }));
-      await page.waitForFunction(() => !document.querySelector('[data-testid="older-state"]')?.textContent?.includes('Loading'));
+      await page.waitForFunction(
+        () => !document.querySelector('[data-testid="older-state"]')?.textContent?.includes('Loading'),
+      );
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     }
     const loaded = Number((await page.getByTestId('timeline-count').textContent())?.replace(/\D/g, ''));
@@ -201,7 +265,13 @@ async function main(): Promise<void> {
     let sent = 0;
     const timer = setInterval(() => {
       for (let i = 0; i < RATE / 20; i++) {
-        void agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: TASK, message_type: 'progress', content: { text: `Live message ${sent++}` } }).catch(() => undefined);
+        void agent
+          .send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+            task_id: TASK,
+            message_type: 'progress',
+            content: { text: `Live message ${sent++}` },
+          })
+          .catch(() => undefined);
       }
     }, 50);
     await page.waitForTimeout(2_000);
@@ -211,8 +281,14 @@ async function main(): Promise<void> {
     clearInterval(timer);
     const liveSecs = (Date.now() - liveStart) / 1000 + 2;
     const liveTasks = await takeLongTasks(page);
-    await page.getByTestId('public-message').filter({ hasText: `Live message ${sent - 1}` }).waitFor({ timeout: 15_000 }).catch(() => undefined);
-    const shownLive = await page.evaluate(() => document.querySelector('[data-testid="timeline-count"]')?.textContent ?? '');
+    await page
+      .getByTestId('public-message')
+      .filter({ hasText: `Live message ${sent - 1}` })
+      .waitFor({ timeout: 15_000 })
+      .catch(() => undefined);
+    const shownLive = await page.evaluate(
+      () => document.querySelector('[data-testid="timeline-count"]')?.textContent ?? '',
+    );
     await agent.close();
 
     const fmt = (v: number) => v.toFixed(1);
@@ -227,7 +303,11 @@ async function main(): Promise<void> {
       `| --- | --- |`,
       `| open the room (navigation → newest message shown) | ${openMs} ms |`,
       `| long tasks while opening | ${openTasks.length} (max ${fmt(max(openTasks))} ms) |`,
-      ...(extraOpens.length ? [`| long tasks in ${OPEN_RUNS} cold opens (count, max ms each) | ${[openTasks, ...extraOpens].map((t) => `${t.length} (${fmt(max(t))})`).join(', ')} |`] : []),
+      ...(extraOpens.length
+        ? [
+            `| long tasks in ${OPEN_RUNS} cold opens (count, max ms each) | ${[openTasks, ...extraOpens].map((t) => `${t.length} (${fmt(max(t))})`).join(', ')} |`,
+          ]
+        : []),
       `| scroll up ${pagesUp} pages (${loaded.toLocaleString('en')} messages loaded) and back down | ${scrollMs} ms |`,
       `| long tasks while scrolling | ${scrollTasks.length} (max ${fmt(max(scrollTasks))} ms) |`,
       `| rows in the DOM after scrolling (virtualized) | ${domRows} |`,
@@ -240,7 +320,12 @@ async function main(): Promise<void> {
       `| live messages published / timeline count afterwards | ${sent} / ${shownLive} |`,
       ``,
       `Initial JS files: ${bundle.files.map((f) => `\`${f.file}\` ${(f.gzip / 1024).toFixed(1)} KB`).join(', ')}.`,
-      `Loaded after the first paint: ${wholeLoad.files.filter((f) => !bundle.files.some((b) => b.file === f.file)).map((f) => `\`${f.file}\` ${(f.gzip / 1024).toFixed(1)} KB`).join(', ') || 'nothing'}.`,
+      `Loaded after the first paint: ${
+        wholeLoad.files
+          .filter((f) => !bundle.files.some((b) => b.file === f.file))
+          .map((f) => `\`${f.file}\` ${(f.gzip / 1024).toFixed(1)} KB`)
+          .join(', ') || 'nothing'
+      }.`,
       ``,
       `How: the messages are written with the SQLite store's \`appendMessage\` before the server starts on the same DATA_DIR; a facilitator session cookie comes from \`server/test-support/sessions.ts\`; the live agent has a grant put in the store and publishes candidates that the gateway approves. Long tasks come from a \`PerformanceObserver\` ('longtask'). Input responsiveness is the time from a real (CDP) mouse click on a time-display button, which re-renders every visible row, to a task after the next animation frame. Gzip sizes are \`zlib.gzipSync\` of the files in dist/web that the browser fetched on the first load; "initial" is those whose request (Resource Timing \`startTime\`) came before a MutationObserver saw the first timeline row.`,
       ``,

@@ -62,7 +62,10 @@ test('the operator finds the translation agent by capability, sends a request, a
   await expect(card.getByTestId('agent-tool').filter({ hasText: 'translation.en_zh' })).toContainText('SLA 2 seconds');
   await snap(page, 'agora-directory');
 
-  const threadId = await sendRequest('Demo Translator', 'translation.en_zh', { text: HOSTILE, 'Title (optional)': 'Greet <i>them</i>' });
+  const threadId = await sendRequest('Demo Translator', 'translation.en_zh', {
+    text: HOSTILE,
+    'Title (optional)': 'Greet <i>them</i>',
+  });
   await expect(page.getByTestId('thread-status')).toHaveText(/Pending|Active|Completed/);
   await expect(page.getByTestId('thread-addressed-to')).toContainText('Demo Translator');
 
@@ -75,7 +78,9 @@ test('the operator finds the translation agent by capability, sends a request, a
   await offer.getByRole('button', { name: 'Accept this offer' }).click();
 
   await expect(page.getByTestId('thread-status')).toHaveText('Completed', { timeout: 20_000 });
-  await expect.poll(() => messages().getByTestId('message-type').allTextContents()).toEqual(['REQUEST', 'OFFER', 'ACCEPT', 'RESULT']);
+  await expect
+    .poll(() => messages().getByTestId('message-type').allTextContents())
+    .toEqual(['REQUEST', 'OFFER', 'ACCEPT', 'RESULT']);
   await expect(messages().getByTestId('verdict')).toHaveText(['✓ Verified', '✓ Verified', '✓ Verified', '✓ Verified']);
   await expect(offer).toContainText('Accepted');
   await expect(ofType('ACCEPT')).toContainText('You');
@@ -123,14 +128,19 @@ test('an envelope changed on its way to the browser is never shown as verified, 
   // A server (or anything between) that rewrites what agents signed: the OFFER's price.
   await page.route('**/api/agora/threads/thread_*', async (route) => {
     const response = await route.fetch();
-    const body = (await response.json()) as { events: { envelope: { type: string; payload: { price?: { amount: number } } } }[] };
-    for (const event of body.events) if (event.envelope.type === 'OFFER' && event.envelope.payload.price) event.envelope.payload.price.amount += 1234;
+    const body = (await response.json()) as {
+      events: { envelope: { type: string; payload: { price?: { amount: number } } } }[];
+    };
+    for (const event of body.events)
+      if (event.envelope.type === 'OFFER' && event.envelope.payload.price) event.envelope.payload.price.amount += 1234;
     await route.fulfill({ response, json: body });
   });
   await sendRequest('Demo Weather', 'weather.current', { city: 'Lisbon' });
   const offer = ofType('OFFER');
   await expect(offer).toHaveCount(1, { timeout: 20_000 });
-  await expect(offer.getByTestId('verdict')).toHaveText('✗ Signature does not verify: the signature does not verify against sender.id');
+  await expect(offer.getByTestId('verdict')).toHaveText(
+    '✗ Signature does not verify: the signature does not verify against sender.id',
+  );
   await expect(offer.getByTestId('verdict')).toHaveAttribute('data-verdict', 'failed');
   await expect(page.getByRole('alert').filter({ hasText: '1 message does not verify' })).toBeVisible();
   await expect(offer.getByRole('button', { name: 'Accept this offer' })).toHaveCount(0);
@@ -165,7 +175,9 @@ test('the directory filters by presence and answers a tools_query for an agent',
   await expect(card).toBeVisible();
   await expect(page.getByRole('article', { name: 'Demo Translator' })).toHaveCount(0);
   await card.getByRole('button', { name: 'Ask for its tools (tools_query)' }).click();
-  await expect(card.getByTestId('tools-response')).toHaveText('tools_response: 1 task tools (rooms.book), 0 information tools (none).');
+  await expect(card.getByTestId('tools-response')).toHaveText(
+    'tools_response: 1 task tools (rooms.book), 0 information tools (none).',
+  );
 });
 
 /** A signed directory.register REQUEST for a made-up agent, as any Agora agent would post it. */
@@ -225,7 +237,9 @@ test('a refusal by the relay is said in words with its code, and the request sta
   await dialog.getByLabel('city', { exact: true }).fill('Porto');
   await dialog.getByRole('button', { name: 'Sign and send' }).click();
   await expect(dialog.getByRole('alert')).toContainText('The relay refused the request');
-  await expect(dialog.getByRole('alert')).toContainText('more than 5 minutes behind the relay’s clock. Check this computer’s clock. (TIMEOUT, timestamp_too_old)');
+  await expect(dialog.getByRole('alert')).toContainText(
+    'more than 5 minutes behind the relay’s clock. Check this computer’s clock. (TIMEOUT, timestamp_too_old)',
+  );
   await expect(slow).toHaveURL(/\/directory$/);
   await slow.close();
 });

@@ -8,7 +8,11 @@ import { readVectorJson } from '../shared/test-support/vectors';
 import { fromHex } from '../shared/crypto/bytes';
 import { webCryptoVerifyBatch } from '../web/lib/crypto/webcrypto-verify';
 
-interface Rfc8032Case { publicKey: string; message: string; signature: string }
+interface Rfc8032Case {
+  publicKey: string;
+  message: string;
+  signature: string;
+}
 
 test('noble, node:crypto and WebCrypto agree on RFC 8032 and every Wycheproof case', async ({ page }) => {
   const keys = generateKeyPair();
@@ -22,16 +26,25 @@ test('noble, node:crypto and WebCrypto agree on RFC 8032 and every Wycheproof ca
       expected: true,
     })),
     ...loadWycheproofCases().map((c) => ({ ...c, name: `Wycheproof ${c.tcId}` })),
-    { name: 'fresh key, wrong message', publicKey: keys.publicKey, message: Uint8Array.of(1, 2, 4), signature: sign(own, keys.secretKey), expected: false },
+    {
+      name: 'fresh key, wrong message',
+      publicKey: keys.publicKey,
+      message: Uint8Array.of(1, 2, 4),
+      signature: sign(own, keys.secretKey),
+      expected: false,
+    },
   ];
   expect(cases.length).toBe(3 + 151 + 1);
 
   await page.goto('/');
-  const webVerdicts = await page.evaluate(webCryptoVerifyBatch, cases.map((c) => ({
-    publicKey: Array.from(c.publicKey),
-    message: Array.from(c.message),
-    signature: Array.from(c.signature),
-  })));
+  const webVerdicts = await page.evaluate(
+    webCryptoVerifyBatch,
+    cases.map((c) => ({
+      publicKey: Array.from(c.publicKey),
+      message: Array.from(c.message),
+      signature: Array.from(c.signature),
+    })),
+  );
   expect(webVerdicts, 'Chromium must support Ed25519 in WebCrypto').not.toBeNull();
 
   const table = cases.map((c, i) => ({
@@ -41,6 +54,8 @@ test('noble, node:crypto and WebCrypto agree on RFC 8032 and every Wycheproof ca
     node: verifyWithNode(c.signature, c.message, c.publicKey),
     webcrypto: webVerdicts?.[i],
   }));
-  const disagreements = table.filter((row) => row.noble !== row.expected || row.node !== row.expected || row.webcrypto !== row.expected);
+  const disagreements = table.filter(
+    (row) => row.noble !== row.expected || row.node !== row.expected || row.webcrypto !== row.expected,
+  );
   expect(disagreements).toEqual([]);
 });

@@ -41,14 +41,34 @@ const party = (byte: number) => {
 const client = party(41);
 const agent = party(42);
 
-function envelope(type: 'REQUEST' | 'OFFER', from: { did: string; secretKey: Uint8Array }, to: { did: string }, thread: string, payload: Record<string, unknown>) {
+function envelope(
+  type: 'REQUEST' | 'OFFER',
+  from: { did: string; secretKey: Uint8Array },
+  to: { did: string },
+  thread: string,
+  payload: Record<string, unknown>,
+) {
   return signEnvelope(
-    { version: '1.0', id: `msg_${type.toLowerCase()}_${thread}`, ts: new Date().toISOString(), type, sender: { id: from.did }, recipient: { id: to.did }, payload, thread: { id: thread } } as unknown as UnsignedEnvelope,
+    {
+      version: '1.0',
+      id: `msg_${type.toLowerCase()}_${thread}`,
+      ts: new Date().toISOString(),
+      type,
+      sender: { id: from.did },
+      recipient: { id: to.did },
+      payload,
+      thread: { id: thread },
+    } as unknown as UnsignedEnvelope,
     from.secretKey,
   );
 }
 
-const post = (server: RunningServer, body: unknown) => fetch(`${server.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (server: RunningServer, body: unknown) =>
+  fetch(`${server.url}/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
@@ -73,9 +93,30 @@ test.afterAll(async () => {
 
 test('a facilitator adds an external relay and sees its thread beside the built-in ones', async () => {
   // One thread on each relay; B's is between two agents the console watches for.
-  expect((await post(a, envelope('REQUEST', client, agent, 'thread_builtin_1', { request_id: 'r1', intent: 'weather.now' }))).status).toBe(200);
-  expect((await post(b, envelope('REQUEST', client, agent, 'thread_partner_1', { request_id: 'r2', intent: 'translation.en_fr' }))).status).toBe(200);
-  expect((await post(b, envelope('OFFER', agent, client, 'thread_partner_1', { request_id: 'r2', plan: 'Translate', price: { amount: 0.01, currency: 'USD' } }))).status).toBe(200);
+  expect(
+    (await post(a, envelope('REQUEST', client, agent, 'thread_builtin_1', { request_id: 'r1', intent: 'weather.now' })))
+      .status,
+  ).toBe(200);
+  expect(
+    (
+      await post(
+        b,
+        envelope('REQUEST', client, agent, 'thread_partner_1', { request_id: 'r2', intent: 'translation.en_fr' }),
+      )
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await post(
+        b,
+        envelope('OFFER', agent, client, 'thread_partner_1', {
+          request_id: 'r2',
+          plan: 'Translate',
+          price: { amount: 0.01, currency: 'USD' },
+        }),
+      )
+    ).status,
+  ).toBe(200);
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
   await expect(page).toHaveURL(/\/settings\/services$/);
@@ -85,7 +126,9 @@ test('a facilitator adds an external relay and sees its thread beside the built-
   await page.getByRole('button', { name: 'Add service' }).click();
   const row = page.getByTestId('service-row').filter({ hasText: 'Partner relay' });
   await expect(row.getByTestId('service-status')).toHaveText('Up', { timeout: 15_000 });
-  relayId = (await page.request.get('/api/services').then((r) => r.json()) as { services: { id: string; name: string }[] }).services.find((s) => s.name === 'Partner relay')!.id;
+  relayId = (
+    (await page.request.get('/api/services').then((r) => r.json())) as { services: { id: string; name: string }[] }
+  ).services.find((s) => s.name === 'Partner relay')!.id;
 
   // The watch list: a DID that is not an Ed25519 did:key is refused in words, a good one added.
   const watchField = page.getByLabel('DID to watch');
@@ -114,8 +157,22 @@ test('a facilitator adds an external relay and sees its thread beside the built-
 test('the facilitator opens a thread of the external relay and accepts its offer; the relay gets the signed ACCEPT', async () => {
   // The operator's REQUEST (sent with another client, so straight to B) and an agent's OFFER.
   const thread = 'thread_partner_2';
-  expect((await post(b, envelope('REQUEST', operator, agent, thread, { request_id: 'r3', intent: 'summarise.text' }))).status).toBe(200);
-  expect((await post(b, envelope('OFFER', agent, operator, thread, { request_id: 'r3', plan: 'Summarise in 5 lines', price: { amount: 0.02, currency: 'USD' } }))).status).toBe(200);
+  expect(
+    (await post(b, envelope('REQUEST', operator, agent, thread, { request_id: 'r3', intent: 'summarise.text' })))
+      .status,
+  ).toBe(200);
+  expect(
+    (
+      await post(
+        b,
+        envelope('OFFER', agent, operator, thread, {
+          request_id: 'r3',
+          plan: 'Summarise in 5 lines',
+          price: { amount: 0.02, currency: 'USD' },
+        }),
+      )
+    ).status,
+  ).toBe(200);
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Threads' }).click();
   const row = page.getByTestId('thread-row').filter({ hasText: thread });
@@ -139,7 +196,9 @@ test('the facilitator opens a thread of the external relay and accepts its offer
   await snap(page, 'external-thread');
 
   // B, the external relay, holds the ACCEPT the browser signed with the operator's key.
-  const onB = (await (await fetch(`${b.url}/events?since=cur_0&thread=${thread}&timeout=0`)).json()) as { events: { type: string; sender: { id: string }; payload: { offer_id?: string } }[] };
+  const onB = (await (await fetch(`${b.url}/events?since=cur_0&thread=${thread}&timeout=0`)).json()) as {
+    events: { type: string; sender: { id: string }; payload: { offer_id?: string } }[];
+  };
   expect(onB.events.map((e) => e.type)).toEqual(['REQUEST', 'OFFER', 'ACCEPT']);
   expect(onB.events[2]).toMatchObject({ sender: { id: operator.did }, payload: { offer_id: `msg_offer_${thread}` } });
 });
@@ -150,18 +209,35 @@ test('a negotiation on the external service shows in /negotiations with its badg
   await page.getByLabel('Base URL').fill(b.url);
   await page.getByLabel('Kind').selectOption('negotiation');
   await page.getByRole('button', { name: 'Add service' }).click();
-  await expect(page.getByTestId('service-row').filter({ hasText: 'Partner deals' }).getByTestId('service-status')).toHaveText('Up', { timeout: 15_000 });
-  const dealsId = (await page.request.get('/api/services').then((r) => r.json()) as { services: { id: string; name: string }[] }).services.find((s) => s.name === 'Partner deals')!.id;
+  await expect(
+    page.getByTestId('service-row').filter({ hasText: 'Partner deals' }).getByTestId('service-status'),
+  ).toHaveText('Up', { timeout: 15_000 });
+  const dealsId = (
+    (await page.request.get('/api/services').then((r) => r.json())) as { services: { id: string; name: string }[] }
+  ).services.find((s) => s.name === 'Partner deals')!.id;
 
   // The operator's documents go through A's forwarder with the page's session (as the console's
   // own calls do); the seller answers on B directly.
   const random = (n: number) => webcrypto.getRandomValues(new Uint8Array(n));
   const viaA = async (input: string, init?: RequestInit) => {
-    const answer = await page.request.fetch(`/api/external/${dealsId}${input}`, { method: init?.method ?? 'GET', headers: { origin: a.url, 'content-type': 'application/json' }, ...(init?.body ? { data: init.body as string } : {}) });
-    return new Response(await answer.text(), { status: answer.status(), headers: { 'content-type': 'application/json' } });
+    const answer = await page.request.fetch(`/api/external/${dealsId}${input}`, {
+      method: init?.method ?? 'GET',
+      headers: { origin: a.url, 'content-type': 'application/json' },
+      ...(init?.body ? { data: init.body as string } : {}),
+    });
+    return new Response(await answer.text(), {
+      status: answer.status(),
+      headers: { 'content-type': 'application/json' },
+    });
   };
   const buyer = new NegotiationParty(operator, viaA, '', Date.now, random);
-  const seller = new NegotiationParty(negotiationIdentity(5, 'seller', 'Partner seller'), fetch, b.url, Date.now, random);
+  const seller = new NegotiationParty(
+    negotiationIdentity(5, 'seller', 'Partner seller'),
+    fetch,
+    b.url,
+    Date.now,
+    random,
+  );
   const id = await buyer.open(seller.did, { category: 'pricing', mine: 'public', theirs: 'public' });
   await buyer.propose(id, { price_per_call_eur: '0.0030' }, 30 * 60_000);
   await seller.accept(id);

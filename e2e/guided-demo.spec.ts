@@ -68,9 +68,13 @@ test('step 1: a task for the Researcher is granted, acknowledged and finished, t
 test('step 2: a negotiation between two demo agents ends co-signed and logged', async () => {
   await step(2).getByRole('button', { name: 'Start the negotiation' }).click();
   const story = step(2).getByTestId('story');
-  await expect(story).toContainText('Northwind Procurement opened a pricing negotiation with Acme Weather API.', { timeout: 20_000 });
+  await expect(story).toContainText('Northwind Procurement opened a pricing negotiation with Acme Weather API.', {
+    timeout: 20_000,
+  });
   await expect(story).toContainText(/Agreed: 0\.00\d\d EUR per call, 1\d0,000 calls a month/, { timeout: 30_000 });
-  await expect(story).toContainText(/Acme Weather API co-signed the agreement; it is entry \d+ of the public log\./, { timeout: 30_000 });
+  await expect(story).toContainText(/Acme Weather API co-signed the agreement; it is entry \d+ of the public log\./, {
+    timeout: 30_000,
+  });
   await expect(step(2)).toHaveAttribute('data-done', 'true');
   await expectNoRawIds(2);
   await snap(page, 'guided-demo-negotiated');
@@ -85,13 +89,19 @@ test('step 2: a negotiation between two demo agents ends co-signed and logged', 
 test('step 3: a meeting with Ada and Room Atlas is proposed, answered and booked', async () => {
   await step(3).getByRole('button', { name: 'Propose the meeting' }).click();
   const story = step(3).getByTestId('story');
-  await expect(story).toContainText('You proposed “Demo: review the weather API deal” to Ada (Berlin) and Room Atlas (Berlin).', { timeout: 20_000 });
+  await expect(story).toContainText(
+    'You proposed “Demo: review the weather API deal” to Ada (Berlin) and Room Atlas (Berlin).',
+    { timeout: 20_000 },
+  );
   const book = step(3).getByRole('button', { name: /^Book \w{3} \d\d:\d\d–\d\d:\d\d$/ });
   await expect(book).toBeVisible({ timeout: 30_000 });
   await expect(story).toContainText('Ada (Berlin) can make it');
   await expect(story).toContainText('Room Atlas (Berlin) can make it');
   await book.click();
-  await expect(story.locator('li[data-tone="milestone"]')).toHaveText(/You booked Room Atlas \(Berlin\), \w{3} \d\d:\d\d–\d\d:\d\d\./, { timeout: 30_000 });
+  await expect(story.locator('li[data-tone="milestone"]')).toHaveText(
+    /You booked Room Atlas \(Berlin\), \w{3} \d\d:\d\d–\d\d:\d\d\./,
+    { timeout: 30_000 },
+  );
   await expect(step(3)).toHaveAttribute('data-done', 'true');
   await expectNoRawIds(3);
   await snap(page, 'guided-demo-done');
@@ -111,7 +121,11 @@ test('presenter mode: one key, listed behind ?, larger type and thicker focus, i
 
   const fontSize = () => page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
   // The subtitle is muted text (text-slate-600): presenter mode pulls it towards the text colour.
-  const muted = () => page.locator('main header p').first().evaluate((el) => getComputedStyle(el).color);
+  const muted = () =>
+    page
+      .locator('main header p')
+      .first()
+      .evaluate((el) => getComputedStyle(el).color);
   expect(await fontSize()).toBe('16px');
   const normalMuted = await muted();
   await page.keyboard.press('p');

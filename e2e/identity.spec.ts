@@ -89,7 +89,9 @@ test('first run: the printed link makes a key with its encrypted backup, then en
   await snap(page, 'identity-header');
   await accountButton(page).click();
   await expect(page.getByText('Signed in as')).toBeVisible();
-  await expect(page.getByTestId('key-backup-status')).toHaveText(/^Key backup made \d{4}-\d{2}-\d{2}\. The key itself stays locked in this browser\.$/);
+  await expect(page.getByTestId('key-backup-status')).toHaveText(
+    /^Key backup made \d{4}-\d{2}-\d{2}\. The key itself stays locked in this browser\.$/,
+  );
   await snap(page, 'identity-account-menu');
   await page.keyboard.press('Escape');
   await expect(page.getByText('Signed in as')).toHaveCount(0);
@@ -130,7 +132,9 @@ test('a fresh browser restores the key from the backup file and signs in', async
     const dialog = other.getByRole('dialog', { name: 'Restore from backup' });
     await expect(dialog).toBeVisible();
     await dialog.getByLabel('Backup file').setInputFiles(backupPath);
-    await expect(dialog.getByText(`Key in this file: ${did.slice(0, 12)}…${did.slice(-6)}`, { exact: false })).toBeVisible();
+    await expect(
+      dialog.getByText(`Key in this file: ${did.slice(0, 12)}…${did.slice(-6)}`, { exact: false }),
+    ).toBeVisible();
 
     await dialog.getByLabel('Passphrase').fill('not the passphrase');
     await dialog.getByRole('button', { name: 'Restore and sign in' }).click();
@@ -155,7 +159,9 @@ test('the used enrollment link says so in words, with the command for a new one'
     await createKey(other);
     await other.getByRole('button', { name: 'Enroll this key' }).click();
     const alert = other.getByRole('alert');
-    await expect(alert).toContainText('This enrollment link was already used or has expired. Ask an administrator for a new one:');
+    await expect(alert).toContainText(
+      'This enrollment link was already used or has expired. Ask an administrator for a new one:',
+    );
     await expect(alert).toContainText('npm run cli -- operators invite --role facilitator');
     await snap(other, 'identity-enroll-used-link');
 
@@ -169,7 +175,9 @@ test('the used enrollment link says so in words, with the command for a new one'
   }
 });
 
-test('a key from an older console (raw bytes, no backup) is converted, the console says it has no backup, and a new link replaces it with a backed-up key', async ({ browser }) => {
+test('a key from an older console (raw bytes, no backup) is converted, the console says it has no backup, and a new link replaces it with a backed-up key', async ({
+  browser,
+}) => {
   const legacy = keyPairFromSeed(new Uint8Array(32).fill(23));
   const legacyDid = encodeDidKey(legacy.publicKey);
   const fresh = await browser.newContext({ acceptDownloads: true });
@@ -191,7 +199,9 @@ test('a key from an older console (raw bytes, no backup) is converted, the conso
     await expect(accountButton(other)).toHaveAccessibleName(/observer$/);
     const reminder = other.getByText('Your key has no backup.');
     await expect(reminder).toBeVisible();
-    await expect(other.getByRole('status').filter({ hasText: 'Your key has no backup.' })).toContainText('it can no longer be exported');
+    await expect(other.getByRole('status').filter({ hasText: 'Your key has no backup.' })).toContainText(
+      'it can no longer be exported',
+    );
     await snap(other, 'identity-backup-reminder');
     await other.reload();
     await expect(reminder).toBeVisible();

@@ -8,13 +8,19 @@ import { scanIndexedDbForSecret } from './support/key-scan';
 import { enrollNewKey, inviteOperator, storeLegacyKey } from './support/operators';
 import { snap } from './support/screenshots';
 
-test('after enrolling, no IndexedDB value of the origin signs for the operator, and the stored key does not export', async ({ browser }) => {
+test('after enrolling, no IndexedDB value of the origin signs for the operator, and the stored key does not export', async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
     await enrollNewKey(page, await inviteOperator('observer'), 'Observer');
     await page.getByRole('button', { name: /^Account: / }).click();
-    const did = (await page.getByText(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,}$/).first().textContent()) ?? '';
+    const did =
+      (await page
+        .getByText(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,}$/)
+        .first()
+        .textContent()) ?? '';
     expect(did).toMatch(/^did:key:z6Mk/);
 
     const report = await page.evaluate(scanIndexedDbForSecret, Array.from(decodeDidKey(did)));
@@ -31,7 +37,9 @@ test('after enrolling, no IndexedDB value of the origin signs for the operator, 
   }
 });
 
-test('a key stored as raw bytes by an older console is converted on load, and the bytes are gone', async ({ browser }) => {
+test('a key stored as raw bytes by an older console is converted on load, and the bytes are gone', async ({
+  browser,
+}) => {
   const legacy = keyPairFromSeed(new Uint8Array(32).fill(41));
   const did = encodeDidKey(legacy.publicKey);
   const context = await browser.newContext();
@@ -47,21 +55,34 @@ test('a key stored as raw bytes by an older console is converted on load, and th
     await expect(page.getByRole('button', { name: `Sign in as ${did.slice(0, 12)}…${did.slice(-6)}` })).toBeVisible();
     const report = await page.evaluate(scanIndexedDbForSecret, Array.from(legacy.publicKey));
     expect(report.secretsFound).toEqual([]);
-    expect(report.privateKeys).toEqual([{ path: 'switchboard-identity/identity[operator].privateKey', extractable: false, exported: [] }]);
+    expect(report.privateKeys).toEqual([
+      { path: 'switchboard-identity/identity[operator].privateKey', extractable: false, exported: [] },
+    ]);
   } finally {
     await context.close();
   }
 });
 
-test('a browser without Ed25519 in WebCrypto is told it cannot keep the key safely, and no key is made', async ({ browser }) => {
+test('a browser without Ed25519 in WebCrypto is told it cannot keep the key safely, and no key is made', async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   // What a browser without Ed25519 in WebCrypto answers: NotSupportedError for that algorithm.
   await context.addInitScript(() => {
     const subtle = crypto.subtle;
-    const isEd25519 = (algorithm: AlgorithmIdentifier) => (typeof algorithm === 'string' ? algorithm : algorithm.name).toLowerCase() === 'ed25519';
+    const isEd25519 = (algorithm: AlgorithmIdentifier) =>
+      (typeof algorithm === 'string' ? algorithm : algorithm.name).toLowerCase() === 'ed25519';
     const refuse = () => Promise.reject(new DOMException('Unrecognized algorithm name', 'NotSupportedError'));
-    const generateKey = subtle.generateKey.bind(subtle) as (algorithm: AlgorithmIdentifier, ...rest: unknown[]) => Promise<unknown>;
-    const importKey = subtle.importKey.bind(subtle) as (format: unknown, data: unknown, algorithm: AlgorithmIdentifier, ...rest: unknown[]) => Promise<unknown>;
+    const generateKey = subtle.generateKey.bind(subtle) as (
+      algorithm: AlgorithmIdentifier,
+      ...rest: unknown[]
+    ) => Promise<unknown>;
+    const importKey = subtle.importKey.bind(subtle) as (
+      format: unknown,
+      data: unknown,
+      algorithm: AlgorithmIdentifier,
+      ...rest: unknown[]
+    ) => Promise<unknown>;
     subtle.generateKey = ((algorithm: AlgorithmIdentifier, ...rest: unknown[]) =>
       isEd25519(algorithm) ? refuse() : generateKey(algorithm, ...rest)) as typeof subtle.generateKey;
     subtle.importKey = ((format: unknown, data: unknown, algorithm: AlgorithmIdentifier, ...rest: unknown[]) =>

@@ -29,7 +29,9 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { acceptDownloads: true } });
   page = demo.page;
-  operatorDid = await page.evaluate(async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did);
+  operatorDid = await page.evaluate(
+    async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did,
+  );
 });
 
 test.afterAll(async () => {
@@ -38,7 +40,13 @@ test.afterAll(async () => {
 
 /** The demo's seller, with the key the demo derives from DEMO_SEED, as any agent over HTTP. */
 const seller = () =>
-  new NegotiationParty(negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'), fetch, demo.server.url, Date.now, (n) => webcrypto.getRandomValues(new Uint8Array(n)));
+  new NegotiationParty(
+    negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'),
+    fetch,
+    demo.server.url,
+    Date.now,
+    (n) => webcrypto.getRandomValues(new Uint8Array(n)),
+  );
 
 test('the list shows the four demo negotiations with state, parties, rounds and a state filter', async () => {
   await page.getByRole('link', { name: 'Negotiations' }).click();
@@ -72,8 +80,13 @@ test('the finished pricing negotiation reads round by round, each signature veri
   await expect(items.nth(1)).toContainText('Round 1 · proposal');
   const round2 = items.nth(2);
   await expect(round2).toContainText('Round 2 · counter-proposal');
-  await expect(round2.getByTestId('term-change').filter({ hasText: '/price_per_call_eur' })).toHaveAttribute('data-kind', 'changed');
-  await expect(round2.getByTestId('term-change').filter({ hasText: '/payment_terms' })).toContainText(/net 30\s*→\s*to\s*net 15/);
+  await expect(round2.getByTestId('term-change').filter({ hasText: '/price_per_call_eur' })).toHaveAttribute(
+    'data-kind',
+    'changed',
+  );
+  await expect(round2.getByTestId('term-change').filter({ hasText: '/payment_terms' })).toContainText(
+    /net 30\s*→\s*to\s*net 15/,
+  );
   const round4 = items.nth(4);
   await expect(round4.getByTestId('term-change').filter({ hasText: '/support' })).toHaveAttribute('data-kind', 'added');
   await expect(items.nth(5)).toContainText('Accepted');
@@ -82,14 +95,17 @@ test('the finished pricing negotiation reads round by round, each signature veri
   const agreement = page.getByTestId('agreement-panel');
   await expect(agreement.getByTestId('agreement-complete')).toBeVisible();
   await expect(agreement.getByTestId('agreement-signature')).toHaveCount(2);
-  for (const row of await agreement.getByTestId('agreement-signature').all()) await expect(row).toContainText('Signed, verified');
+  for (const row of await agreement.getByTestId('agreement-signature').all())
+    await expect(row).toContainText('Signed, verified');
   await expect(agreement.getByTestId('statement-jcs')).toContainText('{"agreement_hash":"sha256-');
   await expect(agreement.getByTestId('log-proof')).toContainText('Inclusion proof verified');
   await snap(page, 'negotiation-detail');
 
   // Seen now: back in the list it is no longer marked.
   await page.getByRole('link', { name: 'Negotiations', exact: true }).first().click();
-  await expect(page.getByTestId('negotiation-row').filter({ hasText: 'pricing' }).getByTestId('changed-mark')).toHaveCount(0);
+  await expect(
+    page.getByTestId('negotiation-row').filter({ hasText: 'pricing' }).getByTestId('changed-mark'),
+  ).toHaveCount(0);
 });
 
 test('a history whose document was altered on the way is shown as not verified, naming the step', async () => {
@@ -98,7 +114,9 @@ test('a history whose document was altered on the way is shown as not verified, 
     const body = (await response.json()) as { history: Array<{ document?: { terms?: Record<string, unknown> } }> };
     // One changed character in round 2's price: same shape, the counter-proposal's signature breaks.
     const terms = body.history[2]!.document!.terms!;
-    terms['price_per_call_eur'] = String(terms['price_per_call_eur']).replace(/\d$/, (d) => String((Number(d) + 1) % 10));
+    terms['price_per_call_eur'] = String(terms['price_per_call_eur']).replace(/\d$/, (d) =>
+      String((Number(d) + 1) % 10),
+    );
     await route.fulfill({ response, json: body });
   });
   await page.goto(`/negotiations/${pricingId}`);
@@ -115,13 +133,22 @@ test('the scheduling negotiation flags its regulated party, and its terms are re
   await page.goto('/negotiations?state=ACCEPTED');
   await page.getByTestId('negotiation-row').filter({ hasText: 'scheduling' }).click();
   await expect(page.getByText('Regulated obligations (RFC 0002 §3.7)')).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: 'Regulated obligations' })).toContainText('is a regulated medical party: patient-confidentiality');
+  await expect(page.getByRole('status').filter({ hasText: 'Regulated obligations' })).toContainText(
+    'is a regulated medical party: patient-confidentiality',
+  );
   await expect(page.getByTestId('history-verdict')).toContainText('All 5 signatures verify');
   await page.getByTestId('log-proof').getByRole('link').click();
   const entry = page.getByTestId('log-entry').and(page.locator('[data-index="0"]'));
-  await expect(entry.getByTestId('entry-proof')).toHaveText('✓ Inclusion proof verified against the head', { timeout: 20_000 });
-  await expect(entry.getByTestId('disclosure').filter({ hasText: '/terms/patient_ref' })).toHaveAttribute('data-redacted', 'true');
-  await expect(entry.getByTestId('disclosure').filter({ hasText: '/terms/patient_ref' })).toContainText(/redacted\s*digest [0-9a-f]{16}…/);
+  await expect(entry.getByTestId('entry-proof')).toHaveText('✓ Inclusion proof verified against the head', {
+    timeout: 20_000,
+  });
+  await expect(entry.getByTestId('disclosure').filter({ hasText: '/terms/patient_ref' })).toHaveAttribute(
+    'data-redacted',
+    'true',
+  );
+  await expect(entry.getByTestId('disclosure').filter({ hasText: '/terms/patient_ref' })).toContainText(
+    /redacted\s*digest [0-9a-f]{16}…/,
+  );
 });
 
 test('the operator negotiates as a party with a demo agent, co-signs the agreement in the browser and finds it verified in the log', async () => {
@@ -136,22 +163,44 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
 
   // Round 1: the operator proposes, signed in the browser; a term carries HTML.
   const terms = page.getByLabel(/terms as JSON/);
-  await terms.fill(JSON.stringify({ action: 'weather.forecast.basic', calls_per_month: 50000, price_per_call_eur: '0.0030', payment_terms: HTML_NOTE }));
+  await terms.fill(
+    JSON.stringify({
+      action: 'weather.forecast.basic',
+      calls_per_month: 50000,
+      price_per_call_eur: '0.0030',
+      payment_terms: HTML_NOTE,
+    }),
+  );
   await page.getByRole('button', { name: 'Sign and propose' }).click();
   await expect(page.getByTestId('party-actions')).toContainText('Waiting for the other party’s answer to round 1');
   await expect(page.getByRole('button', { name: 'Sign and propose' })).toHaveCount(0);
 
   // Round 2: the agent counters over HTTP; the console shows it and its diff.
   // Valid for 4 minutes: under the server's 5-minute "expiring soon" threshold.
-  await agent.propose(ownId, { action: 'weather.forecast.basic', calls_per_month: 50000, price_per_call_eur: '0.0042', payment_terms: HTML_NOTE, support: 'email' }, 4 * 60_000);
+  await agent.propose(
+    ownId,
+    {
+      action: 'weather.forecast.basic',
+      calls_per_month: 50000,
+      price_per_call_eur: '0.0042',
+      payment_terms: HTML_NOTE,
+      support: 'email',
+    },
+    4 * 60_000,
+  );
   const items = page.getByTestId('history-item');
   await expect(items).toHaveCount(3, { timeout: 10_000 });
-  await expect(items.nth(2).getByTestId('term-change').filter({ hasText: '/support' })).toHaveAttribute('data-kind', 'added');
+  await expect(items.nth(2).getByTestId('term-change').filter({ hasText: '/support' })).toHaveAttribute(
+    'data-kind',
+    'added',
+  );
   await expect(items.nth(2).getByTestId('new-mark')).toBeVisible();
   await expect(items.nth(1).getByTestId('new-mark')).toHaveCount(0); // the operator's own proposal is not news to it
   await expect(page.getByTestId('valid-until-countdown')).toContainText(/Latest proposal: [0-3] min \d\d s left/);
   await page.getByRole('link', { name: 'Negotiations', exact: true }).first().click();
-  await expect(page.locator(`[data-testid="negotiation-row"][href="/negotiations/${ownId}"]`)).toContainText(/Expiring soon · [0-3] min \d\d s left/);
+  await expect(page.locator(`[data-testid="negotiation-row"][href="/negotiations/${ownId}"]`)).toContainText(
+    /Expiring soon · [0-3] min \d\d s left/,
+  );
   await page.goBack();
   await expect(items).toHaveCount(3);
 
@@ -161,7 +210,15 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
   // Round 3: the operator counters from the console.
-  await terms.fill(JSON.stringify({ action: 'weather.forecast.basic', calls_per_month: 50000, price_per_call_eur: '0.0036', payment_terms: HTML_NOTE, support: 'email' }));
+  await terms.fill(
+    JSON.stringify({
+      action: 'weather.forecast.basic',
+      calls_per_month: 50000,
+      price_per_call_eur: '0.0036',
+      payment_terms: HTML_NOTE,
+      support: 'email',
+    }),
+  );
   await page.getByRole('button', { name: 'Sign and counter' }).click();
   await expect(items).toHaveCount(4);
   await expect(items.nth(3).getByTestId('term-change')).toHaveCount(1);
@@ -173,9 +230,13 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await expect(agreement).toBeVisible({ timeout: 10_000 });
   const mine = agreement.getByTestId('agreement-signature').filter({ hasText: 'you' });
   await expect(mine).toContainText('Not signed yet');
-  await expect(agreement.getByTestId('agreement-signature').filter({ hasNotText: 'you' })).toContainText('Signed, verified');
+  await expect(agreement.getByTestId('agreement-signature').filter({ hasNotText: 'you' })).toContainText(
+    'Signed, verified',
+  );
   const hash = (await agreement.getByTestId('agreement-hash').textContent())!;
-  await expect(agreement.getByTestId('statement-jcs')).toHaveText(new RegExp(`^\\{"agreement_hash":"${hash}","agreement_id":"agr_[0-9a-f]{32}","type":"agreement"\\}$`));
+  await expect(agreement.getByTestId('statement-jcs')).toHaveText(
+    new RegExp(`^\\{"agreement_hash":"${hash}","agreement_id":"agr_[0-9a-f]{32}","type":"agreement"\\}$`),
+  );
   await expect(agreement).toContainText('identical to the server’s statement_jcs');
   await snap(page, 'negotiation-cosign');
   await agreement.getByRole('button', { name: 'Co-sign these bytes' }).click();
@@ -191,7 +252,10 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await page.getByRole('button', { name: 'Export JSON' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(new RegExp(`^negotiation-${ownId}-\\d{4}-\\d\\d-\\d\\d\\.json$`));
-  const exported = JSON.parse(readFileSync((await file.path())!, 'utf8')) as Record<string, unknown> & { agreement: { agreement_hash: string }; log: { proof: unknown } };
+  const exported = JSON.parse(readFileSync((await file.path())!, 'utf8')) as Record<string, unknown> & {
+    agreement: { agreement_hash: string };
+    log: { proof: unknown };
+  };
   expect(exported['format']).toBe('switchboard-negotiation-export');
   expect(exported.agreement.agreement_hash).toBe(hash);
   expect(exported.log.proof).toBeTruthy();
@@ -219,6 +283,9 @@ test('the log browser names the first broken entry when an entry was altered', a
   });
   await page.goto('/transparency-log');
   await expect(page.getByTestId('chain-verdict')).toContainText('The chain breaks at entry #1');
-  await expect(page.getByTestId('log-entry').filter({ hasText: 'First broken entry' })).toHaveAttribute('data-index', '1');
+  await expect(page.getByTestId('log-entry').filter({ hasText: 'First broken entry' })).toHaveAttribute(
+    'data-index',
+    '1',
+  );
   await page.unroute('**/oap/transparency-log?from=0*');
 });

@@ -50,20 +50,33 @@ interface Journey {
   readonly candidateTopic: string;
 }
 
-async function openJourney(browser: Browser, env: Record<string, string>, externalBrokerEnv?: Record<string, string>): Promise<Journey> {
+async function openJourney(
+  browser: Browser,
+  env: Record<string, string>,
+  externalBrokerEnv?: Record<string, string>,
+): Promise<Journey> {
   const server = await startServer({ DEMO: '0', ...env }, { enrollLinkWaitMs: 10_000 });
-  if (!server.enrollUrl || !server.mqttUrl) throw new Error(`The server printed no enrollment link or MQTT address:\n${server.log()}`);
+  if (!server.enrollUrl || !server.mqttUrl)
+    throw new Error(`The server printed no enrollment link or MQTT address:\n${server.log()}`);
   const proxy = await startCuttableProxy(server.url);
   const context = await browser.newContext({ baseURL: proxy.url });
   const page = await context.newPage();
   const enroll = new URL(server.enrollUrl);
   await enrollFirstFacilitator(page, new URL(enroll.pathname + enroll.hash, proxy.url).toString());
   const created = await page.evaluate(async (room) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: room, name: 'Reconnect room' }) });
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: room, name: 'Reconnect room' }),
+    });
     return res.status;
   }, ROOM);
   expect(created).toBe(201);
-  const agent = await connectTestAgent(AGENT, { mqttUrl: server.mqttUrl, dataDir: server.dataDir, ...(externalBrokerEnv ? { externalBrokerEnv } : {}) });
+  const agent = await connectTestAgent(AGENT, {
+    mqttUrl: server.mqttUrl,
+    dataDir: server.dataDir,
+    ...(externalBrokerEnv ? { externalBrokerEnv } : {}),
+  });
 
   await page.goto(`/rooms/${ROOM}`);
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
@@ -74,8 +87,15 @@ async function openJourney(browser: Browser, env: Record<string, string>, extern
   await page.getByRole('button', { name: 'Assign with mic' }).click();
   const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   const taskId = (task.payload as { task_id: string }).task_id;
-  await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_grant' && (e.payload as { task_id: string }).task_id === taskId);
-  const candidateTopic = externalBrokerEnv ? `rooms/${ROOM}/public_candidates/${AGENT}` : `rooms/${ROOM}/public_candidates`;
+  await agent.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'mic_grant' &&
+      (e.payload as { task_id: string }).task_id === taskId,
+  );
+  const candidateTopic = externalBrokerEnv
+    ? `rooms/${ROOM}/public_candidates/${AGENT}`
+    : `rooms/${ROOM}/public_candidates`;
   return { server, proxy, context, page, agent, taskId, candidateTopic };
 }
 
@@ -94,7 +114,14 @@ async function closeJourney(j: Journey | undefined): Promise<void> {
  */
 async function approved(j: Journey, text: string, retryEveryMs?: number): Promise<string> {
   const id = `msg_${randomUUID()}`;
-  const envelope = JSON.stringify({ id, type: 'result', room_id: ROOM, from: { kind: 'agent', id: AGENT }, ts: Math.floor(Date.now() / 1000), payload: { task_id: j.taskId, message_type: 'progress', content: { text } } });
+  const envelope = JSON.stringify({
+    id,
+    type: 'result',
+    room_id: ROOM,
+    from: { kind: 'agent', id: AGENT },
+    ts: Math.floor(Date.now() / 1000),
+    payload: { task_id: j.taskId, message_type: 'progress', content: { text } },
+  });
   const isIt = (topic: string, e: Record<string, unknown>) => topic === `rooms/${ROOM}/public` && e.id === id;
   for (let attempt = 1; ; attempt++) {
     await j.agent.client.publishAsync(j.candidateTopic, envelope, { qos: 1 });
@@ -163,10 +190,18 @@ test.describe('embedded broker', () => {
     await expect(row(j, 'offline: before')).toBeVisible();
     j.proxy.cut();
     await expect(j.page.getByTestId('connection-status')).toHaveText('Reconnecting…');
-    const missed = [await approved(j, 'offline: one'), await approved(j, 'offline: two'), await approved(j, 'offline: three')];
+    const missed = [
+      await approved(j, 'offline: one'),
+      await approved(j, 'offline: two'),
+      await approved(j, 'offline: three'),
+    ];
     await expect(row(j, 'offline: one')).toHaveCount(0);
     j.proxy.restore();
-    await expectBackfilled(j, [before, ...missed], ['offline: before', 'offline: one', 'offline: two', 'offline: three']);
+    await expectBackfilled(
+      j,
+      [before, ...missed],
+      ['offline: before', 'offline: one', 'offline: two', 'offline: three'],
+    );
     await j.page.screenshot({ path: '/tmp/w14-backfilled-offline.png', fullPage: true });
   });
 });
@@ -187,7 +222,10 @@ test.describe('external Mosquitto (MQTT_URL)', () => {
     // `cli broker setup` before the first start, as docs/deploy.md has an operator do it.
     const scratch = mkdtempSync(join(tmpdir(), 'switchboard-e2e-setup-'));
     try {
-      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'broker', 'setup', '--json'], { env: { ...process.env, ...brokerEnv, DATA_DIR: scratch }, timeout: 20_000 });
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'broker', 'setup', '--json'], {
+        env: { ...process.env, ...brokerEnv, DATA_DIR: scratch },
+        timeout: 20_000,
+      });
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

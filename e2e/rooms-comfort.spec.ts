@@ -21,14 +21,23 @@ let asker: TestAgent;
 let other: TestAgent;
 let taskId = '';
 
-const progress = (text: string) => asker.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: 'progress', content: { text } });
+const progress = (text: string) =>
+  asker.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'progress',
+    content: { text },
+  });
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext();
   page = await context.newPage();
   await enrollNewKey(page, await inviteOperator('facilitator'));
   const created = await page.evaluate(async (id) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Comfort' }) });
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: 'Comfort' }),
+    });
     return res.status;
   }, ROOM);
   expect(created).toBe(201);
@@ -95,7 +104,11 @@ test('say offers @agent completion from the agents present, by keyboard, and the
 });
 
 test('an agent’s clarifying question is answered from the console with a say that mentions it', async () => {
-  await asker.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: 'clarifying_question', content: { question: 'EMQX or Mosquitto?' } });
+  await asker.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'clarifying_question',
+    content: { question: 'EMQX or Mosquitto?' },
+  });
   const question = page.getByTestId('public-message').filter({ hasText: 'EMQX or Mosquitto?' });
   await expect(question).toContainText('clarifying_question');
   await question.getByRole('button', { name: `Reply to ${ASKER}’s question` }).click();
@@ -106,9 +119,17 @@ test('an agent’s clarifying question is answered from the console with a say t
   await page.keyboard.press('Enter');
 
   // What an agent's ask() resolves with: the next say on public that mentions it (agents/aor).
-  const answer = await asker.waitFor((topic, e) => topic === `rooms/${ROOM}/public` && e.type === 'say' && mentionsAgent((e.payload as { text: string }).text, ASKER) && (e.payload as { text: string }).text.includes('Mosquitto'));
+  const answer = await asker.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/public` &&
+      e.type === 'say' &&
+      mentionsAgent((e.payload as { text: string }).text, ASKER) &&
+      (e.payload as { text: string }).text.includes('Mosquitto'),
+  );
   expect(withoutMention((answer.payload as { text: string }).text, ASKER)).toBe('Mosquitto, please.');
-  await expect(page.getByTestId('public-message').filter({ hasText: `@${ASKER} Mosquitto, please.` })).toContainText('say');
+  await expect(page.getByTestId('public-message').filter({ hasText: `@${ASKER} Mosquitto, please.` })).toContainText(
+    'say',
+  );
 });
 
 test('a grant counts down and ends by itself when its time runs out', async () => {
@@ -118,7 +139,12 @@ test('a grant counts down and ends by itself when its time runs out', async () =
   // A tenth of a minute: six seconds.
   await page.getByLabel('Grant expires in (minutes)').fill('0.1');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
-  const task = await other.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${OTHER}/inbox` && e.type === 'task' && (e.payload as { goal: string }).goal === 'A short one');
+  const task = await other.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/agents/${OTHER}/inbox` &&
+      e.type === 'task' &&
+      (e.payload as { goal: string }).goal === 'A short one',
+  );
   const shortTask = (task.payload as { task_id: string }).task_id;
   const grant = page.getByTestId('active-grant').filter({ hasText: shortTask });
   await expect(grant.getByTestId('grant-meter')).toContainText('0/3 used');
@@ -128,11 +154,22 @@ test('a grant counts down and ends by itself when its time runs out', async () =
   await expect(revoke).toContainText('the mic for this task had expired', { timeout: 20_000 });
   await expect(revoke).toContainText('gateway');
   await expect(grant).toHaveCount(0);
-  await page.getByTestId('grant-history').getByText(/Grant history/).click();
-  await expect(page.getByTestId('grant-history-task').filter({ hasText: shortTask }).getByTestId('grant-history-entry')).toContainText(`${OTHER}: 0/3 used, time ran out`);
+  await page
+    .getByTestId('grant-history')
+    .getByText(/Grant history/)
+    .click();
+  await expect(
+    page.getByTestId('grant-history-task').filter({ hasText: shortTask }).getByTestId('grant-history-entry'),
+  ).toContainText(`${OTHER}: 0/3 used, time ran out`);
   // Its next candidate is refused for that reason, in words.
-  const late = await other.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: shortTask, message_type: 'ack', content: { text: 'late' } });
-  await expect(page.getByTestId('control-event').filter({ hasText: late })).toContainText('the mic for this task had expired');
+  const late = await other.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: shortTask,
+    message_type: 'ack',
+    content: { text: 'late' },
+  });
+  await expect(page.getByTestId('control-event').filter({ hasText: late })).toContainText(
+    'the mic for this task had expired',
+  );
 });
 
 test('new messages are announced politely, a burst in one sentence rather than one per message', async () => {
@@ -142,7 +179,11 @@ test('new messages are announced politely, a burst in one sentence rather than o
   await announcer.evaluate((el) => {
     const said: string[] = [];
     (window as unknown as { __said: string[] }).__said = said;
-    new MutationObserver(() => said.push(el.textContent ?? '')).observe(el, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => said.push(el.textContent ?? '')).observe(el, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
   });
   const BURST = 10;
   await Promise.all(Array.from({ length: BURST }, (_, i) => progress(`burst ${i}`)));
@@ -151,7 +192,15 @@ test('new messages are announced politely, a burst in one sentence rather than o
   await expect
     .poll(async () => {
       const said = await page.evaluate(() => (window as unknown as { __said: string[] }).__said.filter(Boolean));
-      return said.reduce((n, s) => n + Number(/^(\d+) new messages from agent\.comfort$/.exec(s)?.[1] ?? (s.startsWith(`${ASKER} progress: burst`) ? 1 : 0)), 0);
+      return said.reduce(
+        (n, s) =>
+          n +
+          Number(
+            /^(\d+) new messages from agent\.comfort$/.exec(s)?.[1] ??
+              (s.startsWith(`${ASKER} progress: burst`) ? 1 : 0),
+          ),
+        0,
+      );
     })
     .toBe(BURST);
   const said = await page.evaluate(() => (window as unknown as { __said: string[] }).__said.filter(Boolean));
@@ -204,7 +253,10 @@ test('times show as UTC, local or relative, and the choice is remembered across 
   await expect(newest()).toHaveText(/^\d\d:\d\d:\d\d UTC$/);
   await expect(page.getByTestId('control-event').first().locator('time')).toHaveText(/^\d\d:\d\d:\d\d UTC$/);
   await page.reload();
-  await expect(page.getByRole('group', { name: 'Show times as' }).getByRole('button', { name: 'UTC' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('group', { name: 'Show times as' }).getByRole('button', { name: 'UTC' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await expect(newest()).toHaveText(/^\d\d:\d\d:\d\d UTC$/);
 
   await times.getByRole('button', { name: 'Relative' }).click();
@@ -212,7 +264,9 @@ test('times show as UTC, local or relative, and the choice is remembered across 
   // The exact instant stays one hover away, whatever the display.
   await expect(newest()).toHaveAttribute('title', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   await page.reload();
-  await expect(page.getByRole('group', { name: 'Show times as' }).getByRole('button', { name: 'Relative' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(
+    page.getByRole('group', { name: 'Show times as' }).getByRole('button', { name: 'Relative' }),
+  ).toHaveAttribute('aria-pressed', 'true');
 
   await page.getByRole('group', { name: 'Show times as' }).getByRole('button', { name: 'Local' }).click();
   // The browser's own zone, on a 24-hour clock, without a suffix.

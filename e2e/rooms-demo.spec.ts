@@ -65,33 +65,51 @@ test('a task assigned from the console to agent.analyst goes through grant, ack,
 
   // The grant, said in words in the control log, from this operator.
   const controlEvents = page.getByTestId('control-event').filter({ hasText: taskId });
-  await expect(controlEvents.filter({ hasText: 'Mic granted' })).toContainText(`Mic granted to agent.analyst for ${taskId}: 4 messages of ack, progress, finding, result`);
+  await expect(controlEvents.filter({ hasText: 'Mic granted' })).toContainText(
+    `Mic granted to agent.analyst for ${taskId}: 4 messages of ack, progress, finding, result`,
+  );
 
   // Each step in the timeline, in order: the grant, what the agent said, and the end of the grant
   // by itself when the budget ran out (a mic_revoke from the gateway, not from anyone's click).
   await showTask(taskId);
   const rows = page.getByTestId('public-message');
-  await expect.poll(() => rows.getByTestId('message-type').allTextContents(), { timeout: 30_000 }).toEqual(['mic_grant', 'ack', 'progress', 'finding', 'result', 'mic_revoke']);
+  await expect
+    .poll(() => rows.getByTestId('message-type').allTextContents(), { timeout: 30_000 })
+    .toEqual(['mic_grant', 'ack', 'progress', 'finding', 'result', 'mic_revoke']);
   for (const type of ['ack', 'progress', 'finding', 'result']) {
     const row = rows.filter({ has: page.getByTestId('message-type').getByText(type, { exact: true }) });
     await expect(row.locator('span[title]').first()).toHaveText('agent.analyst');
   }
   const end = rows.filter({ has: page.getByTestId('message-type').getByText('mic_revoke', { exact: true }) });
-  await expect(end).toContainText(`Mic revoked from agent.analyst for ${taskId}: the mic grant’s message budget is used up`);
+  await expect(end).toContainText(
+    `Mic revoked from agent.analyst for ${taskId}: the mic grant’s message budget is used up`,
+  );
   await expect(end.locator('span[title]').first()).toHaveText('gateway');
 
   // The control log and the grants panel agree: the grant ended itself with its budget spent.
-  await expect(controlEvents.filter({ hasText: 'Mic revoked' })).toContainText('the mic grant’s message budget is used up');
+  await expect(controlEvents.filter({ hasText: 'Mic revoked' })).toContainText(
+    'the mic grant’s message budget is used up',
+  );
   await expect(page.getByTestId('active-grant').filter({ hasText: taskId })).toHaveCount(0);
-  await page.getByTestId('grant-history').getByText(/Grant history/).click();
-  await expect(page.getByTestId('grant-history-task').filter({ hasText: taskId }).getByTestId('grant-history-entry')).toHaveText(/^agent\.analyst: 4\/4 used, budget used up at \d\d:\d\d:\d\d$/);
+  await page
+    .getByTestId('grant-history')
+    .getByText(/Grant history/)
+    .click();
+  await expect(
+    page.getByTestId('grant-history-task').filter({ hasText: taskId }).getByTestId('grant-history-entry'),
+  ).toHaveText(/^agent\.analyst: 4\/4 used, budget used up at \d\d:\d\d:\d\d$/);
 
   // The task itself (inbox) is in the stored history with the goal, format and deadline the form set.
-  const task = await page.evaluate(async ({ room, id }) => {
-    const res = await fetch(`/api/rooms/${room}/messages?topic=inbox&limit=500`);
-    const body = (await res.json()) as { messages: { raw: string }[] };
-    return body.messages.map((m) => JSON.parse(m.raw) as { payload: Record<string, unknown> }).find((e) => e.payload.task_id === id)?.payload;
-  }, { room: ROOM, id: taskId });
+  const task = await page.evaluate(
+    async ({ room, id }) => {
+      const res = await fetch(`/api/rooms/${room}/messages?topic=inbox&limit=500`);
+      const body = (await res.json()) as { messages: { raw: string }[] };
+      return body.messages
+        .map((m) => JSON.parse(m.raw) as { payload: Record<string, unknown> })
+        .find((e) => e.payload.task_id === id)?.payload;
+    },
+    { room: ROOM, id: taskId },
+  );
   expect(task).toMatchObject({ goal: 'Check the quarterly numbers for outliers', format: '3 bullets' });
   expect(typeof task?.deadline).toBe('number');
   await page.getByRole('button', { name: 'Clear filters' }).click();
@@ -99,12 +117,24 @@ test('a task assigned from the console to agent.analyst goes through grant, ack,
 
 test('the rogue’s attempts show in the control log as rejects, naming it, with their reasons in words', async () => {
   const taskId = await assignFromConsole('agent.rogue', 'Post a short status update', 2);
-  const rejects = page.getByTestId('control-event').filter({ hasText: taskId }).filter({ hasText: /^.*Rejected/ });
+  const rejects = page
+    .getByTestId('control-event')
+    .filter({ hasText: taskId })
+    .filter({ hasText: /^.*Rejected/ });
   // Each trick of server/demo/rogue-agent.ts, in words; no reason code alone.
-  await expect(rejects.filter({ hasText: `for ${taskId}.sidequest` })).toContainText(/Rejected agent\.rogue’s message msg_\S+ for task_\w+\.sidequest: had no mic for this task/, { timeout: 30_000 });
-  await expect(rejects.filter({ hasText: 'claiming to be from agent.researcher' })).toContainText('the message claimed to come from another agent');
-  await expect(rejects.filter({ hasText: 'not allowed by the mic grant' })).toContainText(/Rejected agent\.rogue’s message msg_\S+ for task_\w+: this message type is not allowed by the mic grant/);
-  await expect(rejects.filter({ hasText: 'budget is used up' })).toContainText(/Rejected agent\.rogue’s message msg_\S+ for task_\w+: the mic grant’s message budget is used up/);
+  await expect(rejects.filter({ hasText: `for ${taskId}.sidequest` })).toContainText(
+    /Rejected agent\.rogue’s message msg_\S+ for task_\w+\.sidequest: had no mic for this task/,
+    { timeout: 30_000 },
+  );
+  await expect(rejects.filter({ hasText: 'claiming to be from agent.researcher' })).toContainText(
+    'the message claimed to come from another agent',
+  );
+  await expect(rejects.filter({ hasText: 'not allowed by the mic grant' })).toContainText(
+    /Rejected agent\.rogue’s message msg_\S+ for task_\w+: this message type is not allowed by the mic grant/,
+  );
+  await expect(rejects.filter({ hasText: 'budget is used up' })).toContainText(
+    /Rejected agent\.rogue’s message msg_\S+ for task_\w+: the mic grant’s message budget is used up/,
+  );
   await expect(rejects).toHaveCount(4);
   for (const text of await rejects.allTextContents()) expect(text).toMatch(/gateway\s*Inspect$/);
 
@@ -113,7 +143,8 @@ test('the rogue’s attempts show in the control log as rejects, naming it, with
   await page.getByLabel('Filter by text').fill(taskId);
   const rows = page.getByTestId('public-message');
   await expect(rows).toHaveCount(2);
-  for (const text of await rows.allTextContents()) expect(text).toMatch(/Fine, I will use my mic properly for once\.|Working on it, as permitted\./);
+  for (const text of await rows.allTextContents())
+    expect(text).toMatch(/Fine, I will use my mic properly for once\.|Working on it, as permitted\./);
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await snap(page, 'rooms-demo-room');
 

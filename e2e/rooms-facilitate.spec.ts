@@ -34,7 +34,12 @@ async function assign(p: Page, agent: TestAgent, goal: string): Promise<string> 
   await p.getByLabel('Agent', { exact: true }).fill(agent.agentId);
   await p.getByLabel('Goal').fill(goal);
   await p.getByRole('button', { name: 'Assign with mic' }).click();
-  const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${agent.agentId}/inbox` && e.type === 'task' && (e.payload as { goal: string }).goal === goal);
+  const task = await agent.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/agents/${agent.agentId}/inbox` &&
+      e.type === 'task' &&
+      (e.payload as { goal: string }).goal === goal,
+  );
   const taskId = (task.payload as { task_id: string }).task_id;
   await expect(p.getByTestId('active-grant').filter({ hasText: taskId })).toBeVisible();
   return taskId;
@@ -48,7 +53,11 @@ async function setReviewMode(p: Page, on: boolean): Promise<void> {
 }
 
 const candidate = (agent: TestAgent, taskId: string, messageType: string, text: string) =>
-  agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: messageType, content: { text } });
+  agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: messageType,
+    content: { text },
+  });
 
 async function saved(download: Download): Promise<string> {
   return readFile((await download.path())!, 'utf8');
@@ -57,7 +66,11 @@ async function saved(download: Download): Promise<string> {
 test.beforeAll(async ({ browser }) => {
   page = await enroll(browser, 'facilitator');
   const created = await page.evaluate(async (id) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Facilitation', moderation: 'auto' }) });
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: 'Facilitation', moderation: 'auto' }),
+    });
     return res.status;
   }, ROOM);
   expect(created).toBe(201);
@@ -74,7 +87,9 @@ test.afterAll(async () => {
   for (const c of contexts) await c.close();
 });
 
-test('review mode by keyboard: J/K/A approves one, R with a reason rejects the other, and a second facilitator sees both', async ({ browser }) => {
+test('review mode by keyboard: J/K/A approves one, R with a reason rejects the other, and a second facilitator sees both', async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   second = await enroll(browser, 'facilitator');
   await second.goto(`/rooms/${ROOM}`);
@@ -127,7 +142,12 @@ test('review mode by keyboard: J/K/A approves one, R with a reason rejects the o
   // The agent: the approved message on public, unchanged; a facilitator_rejected reject on control.
   const published = await alpha.waitFor((topic, e) => topic === `rooms/${ROOM}/public` && e.id === first);
   expect((published.payload as { content: { text: string } }).content.text).toBe('Candidate one: reading logs');
-  const reject = await alpha.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'reject' && (e.payload as { message_id: string }).message_id === other);
+  const reject = await alpha.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'reject' &&
+      (e.payload as { message_id: string }).message_id === other,
+  );
   expect(reject.payload).toMatchObject({ reason: 'facilitator_rejected', task_id: t1 });
   await expect(page.getByTestId('public-message').filter({ hasText: 'Candidate one: reading logs' })).toBeVisible();
   await expect(page.getByTestId('active-grant').filter({ hasText: t1 })).toContainText('1/5 used');
@@ -142,18 +162,33 @@ test('revoking mid-task: the agent’s next candidate is rejected as mic_revoked
   await candidate(beta, t2, 'ack', 'On it: checking backups');
   await expect(page.getByTestId('public-message').filter({ hasText: 'On it: checking backups' })).toBeVisible();
   await page.getByRole('button', { name: `Revoke mic of ${BETA} for ${t2}` }).click();
-  await beta.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t2);
+  await beta.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t2,
+  );
   await expect(page.getByTestId('active-grant').filter({ hasText: t2 })).toHaveCount(0);
 
   const late = await candidate(beta, t2, 'progress', 'Still checking');
-  const reject = await beta.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'reject' && (e.payload as { message_id: string }).message_id === late);
+  const reject = await beta.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'reject' &&
+      (e.payload as { message_id: string }).message_id === late,
+  );
   expect(reject.payload).toMatchObject({ reason: 'mic_revoked' });
-  await expect(page.getByTestId('control-event').filter({ hasText: late })).toContainText('the mic for this task was revoked');
+  await expect(page.getByTestId('control-event').filter({ hasText: late })).toContainText(
+    'the mic for this task was revoked',
+  );
   await expect(page.getByTestId('public-message').filter({ hasText: 'Still checking' })).toHaveCount(0);
 
   // The grant history tells how the grant for this task ended.
-  await page.getByTestId('grant-history').getByText(/Grant history/).click();
-  await expect(page.getByTestId('grant-history-entry').filter({ hasText: BETA })).toContainText('1/5 used, revoked (revoked by facilitator)');
+  await page
+    .getByTestId('grant-history')
+    .getByText(/Grant history/)
+    .click();
+  await expect(page.getByTestId('grant-history-entry').filter({ hasText: BETA })).toContainText(
+    '1/5 used, revoked (revoked by facilitator)',
+  );
 });
 
 test('revoke every mic lists exactly the active grants before acting, then both end', async () => {
@@ -170,14 +205,24 @@ test('revoke every mic lists exactly the active grants before acting, then both 
   await expect(rows.filter({ hasText: t3 })).toContainText(/1[45]:\d\d/);
   await snap(page, 'rooms-bulk-revoke', { fullPage: false });
   // Nothing happened yet.
-  await expect(page.getByTestId('control-event').filter({ hasText: `Mic revoked from ${ALPHA} for ${tasks.t1!}` })).toHaveCount(0);
+  await expect(
+    page.getByTestId('control-event').filter({ hasText: `Mic revoked from ${ALPHA} for ${tasks.t1!}` }),
+  ).toHaveCount(0);
 
   await dialog.getByRole('button', { name: 'Revoke 2 mics' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Revoked 2 of 2 grants.');
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText('Nobody holds the mic.')).toBeVisible();
-  await alpha.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === tasks.t1);
-  await beta.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t3);
+  await alpha.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'mic_revoke' &&
+      (e.payload as { task_id: string }).task_id === tasks.t1,
+  );
+  await beta.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t3,
+  );
 });
 
 test('shortcuts are listed behind ?, and g r goes to the rooms', async () => {
@@ -204,20 +249,39 @@ test('the audit log lists tasks, grants, revokes and review decisions, and expor
   await expect(entries.filter({ hasText: `Granted the mic to ${ALPHA} for ${tasks.t1!}: 5 messages` })).toHaveCount(1);
   await expect(entries.filter({ hasText: `Revoked the mic from ${BETA} for ${tasks.t2!}` })).toHaveCount(1);
   await expect(entries.filter({ hasText: `Approved ${ALPHA}’s candidate for ${tasks.t1!}` })).toHaveCount(1);
-  await expect(entries.filter({ hasText: `Rejected ${ALPHA}’s candidate for ${tasks.t1!}: “Off topic for this task”` })).toHaveCount(1);
+  await expect(
+    entries.filter({ hasText: `Rejected ${ALPHA}’s candidate for ${tasks.t1!}: “Off topic for this task”` }),
+  ).toHaveCount(1);
   await expect(entries.filter({ hasText: 'Switched moderation from auto to review' })).toHaveCount(1);
-  await expect(entries.first().getByRole('link', { name: 'In timeline' })).toHaveAttribute('href', new RegExp(`^/rooms/${ROOM}\\?m=\\d+$`));
+  await expect(entries.first().getByRole('link', { name: 'In timeline' })).toHaveAttribute(
+    'href',
+    new RegExp(`^/rooms/${ROOM}\\?m=\\d+$`),
+  );
   await expect(entries.first()).toContainText('did:key:z6Mk…');
   await snap(page, 'rooms-audit');
 
-  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Audit log as JSON' }).click()]);
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Audit log as JSON' }).click(),
+  ]);
   expect(json.suggestedFilename()).toMatch(/^switchboard-facil-audit-.*\.json$/);
   const audit = JSON.parse(await saved(json)) as { action: string; details: Record<string, unknown> }[];
   const actions = audit.map((e) => e.action);
-  for (const a of ['room.task', 'room.mic_grant', 'room.mic_revoke', 'review.approve', 'review.reject', 'room.moderation']) expect(actions).toContain(a);
+  for (const a of [
+    'room.task',
+    'room.mic_grant',
+    'room.mic_revoke',
+    'review.approve',
+    'review.reject',
+    'room.moderation',
+  ])
+    expect(actions).toContain(a);
   expect(actions.filter((a) => a === 'room.mic_revoke')).toHaveLength(3);
 
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Audit log as CSV' }).click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Audit log as CSV' }).click(),
+  ]);
   const records = parseCsv(await saved(csv));
   expect(records[0]).toEqual(['id', 'at', 'actor_did', 'action', 'what', 'message_id', 'details']);
   expect(records).toHaveLength(audit.length + 1);
@@ -226,10 +290,16 @@ test('the audit log lists tasks, grants, revokes and review decisions, and expor
   expect(JSON.parse(rejected[6]!)).toMatchObject({ reason: 'Off topic for this task' });
   await expect(page.getByRole('status').filter({ hasText: /Saved \d+ audit entries/ })).toBeVisible();
 
-  const [history] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Room history as JSON' }).click()]);
+  const [history] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Room history as JSON' }).click(),
+  ]);
   const messages = JSON.parse(await saved(history)) as { raw: string; topicKind: string }[];
   expect(messages.some((m) => m.topicKind === 'public' && m.raw.includes('Candidate one: reading logs'))).toBe(true);
-  const [historyCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Room history as CSV' }).click()]);
+  const [historyCsv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Room history as CSV' }).click(),
+  ]);
   const rows = parseCsv(await saved(historyCsv));
   // The agents keep heartbeating, so the later CSV export may hold a few more rows than the JSON
   // one; it starts with exactly the same messages, in the same order.
@@ -264,10 +334,23 @@ test('an observer sees the grant meter and the queue but cannot act', async ({ b
   await expect(page.getByTestId('review-item')).toHaveCount(1);
   // Nor does going around the console: the server refuses an observer's actions.
   const refused = await observer.evaluate(async (room) => {
-    const item = ((await (await fetch(`/api/rooms/${room}/review?status=pending`)).json()) as { items: { id: number | string }[] }).items[0]!;
-    const post = (path: string, body: unknown, method = 'POST') => fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => [r.status, ((await r.json()) as { code: string }).code]);
-    return [await post(`/api/rooms/${room}/review/${item.id}/approve`, {}), await post(`/api/rooms/${room}`, { moderation: 'auto' }, 'PATCH'), await post('/api/rooms', { id: 'observer-room', name: 'No' })];
+    const item = (
+      (await (await fetch(`/api/rooms/${room}/review?status=pending`)).json()) as { items: { id: number | string }[] }
+    ).items[0]!;
+    const post = (path: string, body: unknown, method = 'POST') =>
+      fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        async (r) => [r.status, ((await r.json()) as { code: string }).code],
+      );
+    return [
+      await post(`/api/rooms/${room}/review/${item.id}/approve`, {}),
+      await post(`/api/rooms/${room}`, { moderation: 'auto' }, 'PATCH'),
+      await post('/api/rooms', { id: 'observer-room', name: 'No' }),
+    ];
   }, ROOM);
-  expect(refused).toEqual([[403, 'FORBIDDEN'], [403, 'FORBIDDEN'], [403, 'FORBIDDEN']]);
+  expect(refused).toEqual([
+    [403, 'FORBIDDEN'],
+    [403, 'FORBIDDEN'],
+    [403, 'FORBIDDEN'],
+  ]);
   await expect(item).toContainText('Waiting for a decision');
 });

@@ -49,13 +49,25 @@ function inspectPage(p: Page): Promise<Report> {
     const w = window as unknown as { __pwned?: unknown; __csp?: string[] };
     const handlers: string[] = [];
     for (const el of document.querySelectorAll('*')) {
-      for (const attr of el.attributes) if (/^on/i.test(attr.name)) handlers.push(`<${el.tagName.toLowerCase()} ${attr.name}="${attr.value}">`);
+      for (const attr of el.attributes)
+        if (/^on/i.test(attr.name)) handlers.push(`<${el.tagName.toLowerCase()} ${attr.name}="${attr.value}">`);
     }
-    const dangerous = [...document.querySelectorAll('body script, iframe, frame, object, embed, base, meta[http-equiv], body style, body link, img:not([src="/favicon.svg"]), math, [formaction], [srcdoc], [style*="url("]')].map(
-      (el) => el.outerHTML.slice(0, 120),
-    );
-    const badLinks = [...document.querySelectorAll<HTMLAnchorElement>('a[href]')].filter((a) => a.protocol !== 'http:' && a.protocol !== 'https:').map((a) => a.getAttribute('href') ?? '');
-    return { pwned: w.__pwned, protoPwned: (Object.prototype as { __pwned?: unknown }).__pwned, csp: w.__csp ?? ['(listener missing)'], handlers, dangerous, badLinks };
+    const dangerous = [
+      ...document.querySelectorAll(
+        'body script, iframe, frame, object, embed, base, meta[http-equiv], body style, body link, img:not([src="/favicon.svg"]), math, [formaction], [srcdoc], [style*="url("]',
+      ),
+    ].map((el) => el.outerHTML.slice(0, 120));
+    const badLinks = [...document.querySelectorAll<HTMLAnchorElement>('a[href]')]
+      .filter((a) => a.protocol !== 'http:' && a.protocol !== 'https:')
+      .map((a) => a.getAttribute('href') ?? '');
+    return {
+      pwned: w.__pwned,
+      protoPwned: (Object.prototype as { __pwned?: unknown }).__pwned,
+      csp: w.__csp ?? ['(listener missing)'],
+      handlers,
+      dangerous,
+      badLinks,
+    };
   });
 }
 
@@ -75,7 +87,11 @@ async function expectNothingRan(): Promise<void> {
 }
 
 const candidate = (messageType: string, content: Record<string, unknown>) =>
-  agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: messageType, content });
+  agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: messageType,
+    content,
+  });
 
 async function filterText(q: string): Promise<void> {
   await page.getByLabel('Filter by text').fill(q);
@@ -88,7 +104,11 @@ test.beforeAll(async ({ browser }) => {
   await context.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample} ${e.sourceFile.replace(/^.*\//, '')}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sample} ${e.sourceFile.replace(/^.*\//, '')}:${e.lineNumber}`,
+      ),
+    );
   });
   page = await context.newPage();
   page.on('dialog', (d) => {
@@ -97,7 +117,11 @@ test.beforeAll(async ({ browser }) => {
   });
   await enrollNewKey(page, await inviteOperator('facilitator'));
   const created = await page.evaluate(async (id) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Injection', moderation: 'auto' }) });
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: 'Injection', moderation: 'auto' }),
+    });
     return res.status;
   }, ROOM);
   expect(created).toBe(201);
@@ -130,26 +154,48 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
   // A grant for every message type, from the console.
   await page.getByLabel('Agent', { exact: true }).fill(AGENT);
   await page.getByLabel('Goal').fill('Say something hostile');
-  for (const t of ['clarifying_question', 'risk', 'artifact_link']) await page.getByRole('checkbox', { name: t, exact: true }).check();
+  for (const t of ['clarifying_question', 'risk', 'artifact_link'])
+    await page.getByRole('checkbox', { name: t, exact: true }).check();
   await page.getByLabel('Budget (messages)').fill('1000');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
   const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   taskId = (task.payload as { task_id: string }).task_id;
-  await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_grant' && (e.payload as { task_id: string }).task_id === taskId);
+  await agent.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'mic_grant' &&
+      (e.payload as { task_id: string }).task_id === taskId,
+  );
 
   const texts = INJECTION_CORPUS.map((p) => p.text);
   for (const [i, p] of INJECTION_CORPUS.entries()) await candidate('progress', { text: `inj-${i}: ${p.text}` });
   const findingId = await candidate('finding', { bullets: texts });
   await candidate('risk', { text: texts[2], severity: 'high', mitigation: texts[5] });
   await candidate('clarifying_question', { question: texts.join('\n') });
-  for (const [i, link] of HOSTILE_HTTP_LINKS.entries()) await candidate('artifact_link', { url: link.url, label: texts[i] });
+  for (const [i, link] of HOSTILE_HTTP_LINKS.entries())
+    await candidate('artifact_link', { url: link.url, label: texts[i] });
   // The same kind of payload with `<` and `>` written as JSON \u escapes: decoded, still text.
-  const escaped = { id: `msg_esc_${Date.now()}`, type: 'result', room_id: ROOM, from: { kind: 'agent', id: AGENT }, ts: Math.floor(Date.now() / 1000), payload: { task_id: taskId, message_type: 'progress', content: { text: 'inj-esc: <img src=x onerror=window.__pwned=60>' } } };
-  await agent.client.publishAsync(`rooms/${ROOM}/public_candidates`, unicodeEscaped(JSON.stringify(escaped)), { qos: 1 });
+  const escaped = {
+    id: `msg_esc_${Date.now()}`,
+    type: 'result',
+    room_id: ROOM,
+    from: { kind: 'agent', id: AGENT },
+    ts: Math.floor(Date.now() / 1000),
+    payload: {
+      task_id: taskId,
+      message_type: 'progress',
+      content: { text: 'inj-esc: <img src=x onerror=window.__pwned=60>' },
+    },
+  };
+  await agent.client.publishAsync(`rooms/${ROOM}/public_candidates`, unicodeEscaped(JSON.stringify(escaped)), {
+    qos: 1,
+  });
   await candidate('result', { text: texts.join('\n') });
 
   const rows = page.getByTestId('public-message');
-  await expect(rows.filter({ has: page.getByTestId('message-type').getByText('result', { exact: true }) })).toBeVisible({ timeout: 20_000 });
+  await expect(rows.filter({ has: page.getByTestId('message-type').getByText('result', { exact: true }) })).toBeVisible(
+    { timeout: 20_000 },
+  );
   await expectNothingRan();
 
   // Message text: each payload, alone in its row, exactly as written.
@@ -169,7 +215,9 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
   expect(described.join(' | ')).toBe(texts.join(' | '));
   expect(await card.locator('p.break-words').textContent()).toBe(described[0]);
   for (const [i, d] of describers.entries()) {
-    await expect(page.getByTestId(`agent-${d.agentId}`).locator('p.break-words')).toHaveText(described[i + 1]!, { useInnerText: false });
+    await expect(page.getByTestId(`agent-${d.agentId}`).locator('p.break-words')).toHaveText(described[i + 1]!, {
+      useInnerText: false,
+    });
   }
 
   // Finding bullets, risk, question and result: every payload, character for character.
@@ -183,7 +231,9 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
   const stored = await page.evaluate(
     async ({ room, id }) => {
       const res = await fetch(`/api/rooms/${room}/messages?topic=public&limit=500`);
-      return ((await res.json()) as { messages: { messageId: string; raw: string }[] }).messages.find((m) => m.messageId === id)!.raw;
+      return ((await res.json()) as { messages: { messageId: string; raw: string }[] }).messages.find(
+        (m) => m.messageId === id,
+      )!.raw;
     },
     { room: ROOM, id: findingId },
   );
@@ -236,9 +286,13 @@ test('a link that is not http(s) never becomes one: the gateway refuses it, and 
 
   const log = page.getByTestId('control-event');
   for (const [i, id] of ids.entries()) {
-    await expect(log.filter({ hasText: id }), NON_HTTP_LINKS[i]).toContainText('the message was malformed (not a valid AOR envelope)');
+    await expect(log.filter({ hasText: id }), NON_HTTP_LINKS[i]).toContainText(
+      'the message was malformed (not a valid AOR envelope)',
+    );
   }
-  await expect(log.filter({ hasText: '__proto__' })).toContainText('Rejected a message: the message was malformed (not a valid AOR envelope) (Object key "__proto__" is repeated or forbidden.)');
+  await expect(log.filter({ hasText: '__proto__' })).toContainText(
+    'Rejected a message: the message was malformed (not a valid AOR envelope) (Object key "__proto__" is repeated or forbidden.)',
+  );
   await expect(log.filter({ hasText: oddType })).toContainText('the message was malformed');
   // None reached public: the public timeline has no row for them, and no link anywhere is anything but http(s).
   await filterText('open me');
@@ -279,7 +333,9 @@ test('after a reload the same payloads come from history, still as text', async 
 test('canary: the detectors above do fire when something is injected', async () => {
   // Markup put into the DOM the unsafe way: the CSP blocks its inline handler and reports it,
   // and the DOM scan sees the element and the handler attribute.
-  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img id="canary" src="/no-such-image" onerror="window.__pwned=99">'));
+  await page.evaluate(() =>
+    document.body.insertAdjacentHTML('beforeend', '<img id="canary" src="/no-such-image" onerror="window.__pwned=99">'),
+  );
   await expect.poll(async () => (await inspectPage(page)).csp.length).toBeGreaterThan(0);
   const report = await inspectPage(page);
   expect(report.pwned).toBeUndefined();

@@ -22,7 +22,11 @@ async function enroll(browser: Browser, role: 'facilitator' | 'observer'): Promi
 test.beforeAll(async ({ browser }) => {
   page = await enroll(browser, 'facilitator');
   const created = await page.evaluate(async (id) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Retention', moderation: 'auto' }) });
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: 'Retention', moderation: 'auto' }),
+    });
     return res.status;
   }, ROOM);
   expect(created).toBe(201);
@@ -32,7 +36,7 @@ test.afterAll(async () => {
   for (const c of contexts) await c.close();
 });
 
-test('a facilitator sets a room\'s history retention from its header, and it is audited', async () => {
+test("a facilitator sets a room's history retention from its header, and it is audited", async () => {
   await page.goto(`/rooms/${ROOM}`);
   const setting = page.getByTestId('retention-setting');
   await expect(setting).toContainText('Keeps all history');
@@ -50,9 +54,15 @@ test('a facilitator sets a room\'s history retention from its header, and it is 
   await snap(page, 'rooms-retention', { fullPage: false });
 
   await page.reload();
-  await expect(page.getByTestId('retention-setting')).toContainText('Keeps the newest 5,000 messages, none older than 30 days');
+  await expect(page.getByTestId('retention-setting')).toContainText(
+    'Keeps the newest 5,000 messages, none older than 30 days',
+  );
   await page.getByRole('link', { name: 'Audit log & export' }).click();
-  await expect(page.getByTestId('audit-entry').filter({ hasText: 'Set history retention: keep the newest 5,000 messages, none older than 30 days' })).toHaveCount(1);
+  await expect(
+    page
+      .getByTestId('audit-entry')
+      .filter({ hasText: 'Set history retention: keep the newest 5,000 messages, none older than 30 days' }),
+  ).toHaveCount(1);
 });
 
 test('an observer reads the setting and has nothing to change it with', async ({ browser }) => {

@@ -21,7 +21,11 @@ const agents: Record<string, TestAgent> = {};
 const tasks: Record<string, string> = {};
 
 async function say(agentId: string, text: string): Promise<void> {
-  await agents[agentId]!.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: tasks[agentId], message_type: 'progress', content: { text } });
+  await agents[agentId]!.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: tasks[agentId],
+    message_type: 'progress',
+    content: { text },
+  });
 }
 
 async function grantMic(agentId: string): Promise<void> {
@@ -29,9 +33,16 @@ async function grantMic(agentId: string): Promise<void> {
   await page.getByLabel('Goal').fill(`Talk a lot (${agentId})`);
   await page.getByLabel('Budget (messages)').fill('1000');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
-  const task = await agents[agentId]!.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${agentId}/inbox` && e.type === 'task');
+  const task = await agents[agentId]!.waitFor(
+    (topic, e) => topic === `rooms/${ROOM}/agents/${agentId}/inbox` && e.type === 'task',
+  );
   tasks[agentId] = (task.payload as { task_id: string }).task_id;
-  await agents[agentId]!.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_grant' && (e.payload as { task_id: string }).task_id === tasks[agentId]);
+  await agents[agentId]!.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'mic_grant' &&
+      (e.payload as { task_id: string }).task_id === tasks[agentId],
+  );
 }
 
 async function storedCursor(text: string): Promise<number> {
@@ -59,7 +70,11 @@ test.beforeAll(async ({ browser }) => {
   page = await context.newPage();
   await enrollNewKey(page, await inviteOperator('facilitator'));
   const created = await page.evaluate(async (room) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: room, name: 'Tail room' }) });
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: room, name: 'Tail room' }),
+    });
     return res.status;
   }, ROOM);
   expect(created).toBe(201);
@@ -158,9 +173,16 @@ test('a reload shows exactly what the server stored: no gap, no duplicate', asyn
   expect(shown).toEqual(stored);
   expect(stored.length).toBe(SEEDED + 7 + 1 + 2);
   // The control log and the grants come back too: both grants, still live, with what they spent.
-  const control = await page.evaluate(async (room) => ((await (await fetch(`/api/rooms/${room}/messages?topic=control&limit=500`)).json()) as { messages: unknown[] }).messages.length, ROOM);
+  const control = await page.evaluate(
+    async (room) =>
+      ((await (await fetch(`/api/rooms/${room}/messages?topic=control&limit=500`)).json()) as { messages: unknown[] })
+        .messages.length,
+    ROOM,
+  );
   await expect(page.getByRole('heading', { name: /^Control log/ })).toHaveText(`Control log (${control})`);
   await expect(page.getByTestId('control-event').filter({ hasText: 'Mic granted' })).toHaveCount(2);
   await expect(page.getByTestId('active-grant')).toHaveCount(2);
-  await expect(page.getByTestId('active-grant').filter({ hasText: A }).getByTestId('grant-budget')).toHaveText(`${SEEDED - SEEDED / 10 + 7 + 1}/1000 used`);
+  await expect(page.getByTestId('active-grant').filter({ hasText: A }).getByTestId('grant-budget')).toHaveText(
+    `${SEEDED - SEEDED / 10 + 7 + 1}/1000 used`,
+  );
 });

@@ -81,7 +81,12 @@ test('a task with a mic grant reaches the agent, and its ack reaches the public 
   const task = await a.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   const taskId = (task.payload as { task_id: string }).task_id;
   expect(task.from).toMatchObject({ kind: 'user' });
-  await a.waitFor((topic, e) => topic === `rooms/${ROOM}/control` && e.type === 'mic_grant' && (e.payload as { task_id: string }).task_id === taskId);
+  await a.waitFor(
+    (topic, e) =>
+      topic === `rooms/${ROOM}/control` &&
+      e.type === 'mic_grant' &&
+      (e.payload as { task_id: string }).task_id === taskId,
+  );
   await expect(page.getByTestId('control-event').first()).toContainText(`Mic granted to ${AGENT} for ${taskId}`);
   await expect(page.getByTestId('active-grant')).toContainText(taskId);
   // The agents panel names the agent's current task and how much of its mic is used.
@@ -89,14 +94,22 @@ test('a task with a mic grant reaches the agent, and its ack reaches the public 
   await expect(current).toContainText(`On ${taskId} with the mic`);
   await expect(current.getByTestId('grant-budget')).toHaveText('0/5 used');
 
-  await a.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: 'ack', content: { text: 'On it: reading the incident log.' } });
+  await a.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'ack',
+    content: { text: 'On it: reading the incident log.' },
+  });
   const message = page.getByTestId('public-message').filter({ hasText: 'On it: reading the incident log.' });
   await expect(message).toBeVisible();
   await expect(message).toContainText('ack');
   await expect(page.getByTestId('timeline-announcer')).toContainText('On it: reading the incident log.');
 
   // Agent-written markup is text: shown literally, never run.
-  await a.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: taskId, message_type: 'progress', content: { text: '<img src=x onerror=alert(1)>' } });
+  await a.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'progress',
+    content: { text: '<img src=x onerror=alert(1)>' },
+  });
   const markup = page.getByTestId('public-message').filter({ hasText: '<img src=x onerror=alert(1)>' });
   await expect(markup).toBeVisible();
   await expect(markup.locator('img')).toHaveCount(0);
@@ -113,8 +126,14 @@ test('a task with a mic grant reaches the agent, and its ack reaches the public 
 });
 
 test('a candidate without a grant is rejected, with the reason in words', async () => {
-  await agent!.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, { task_id: 'task_nogrant', message_type: 'finding', content: { bullets: ['uninvited'] } });
-  await expect(page.getByTestId('control-event').filter({ hasText: 'task_nogrant' })).toContainText('had no mic for this task');
+  await agent!.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: 'task_nogrant',
+    message_type: 'finding',
+    content: { bullets: ['uninvited'] },
+  });
+  await expect(page.getByTestId('control-event').filter({ hasText: 'task_nogrant' })).toContainText(
+    'had no mic for this task',
+  );
   await expect(page.getByTestId('public-message').filter({ hasText: 'uninvited' })).toHaveCount(0);
   expect(dialogs).toEqual([]);
   // The say box speaks as the facilitator, on the public topic.
@@ -135,7 +154,9 @@ test('an observer sees the room with every control disabled, and a note saying w
     await enrollNewKey(other, await inviteOperator('observer'), 'Observer');
     await other.goto(`/rooms/${ROOM}`);
     await expect(other.getByText('You are observing')).toBeVisible();
-    await expect(other.getByTestId('public-message').filter({ hasText: 'On it: reading the incident log.' })).toBeVisible();
+    await expect(
+      other.getByTestId('public-message').filter({ hasText: 'On it: reading the incident log.' }),
+    ).toBeVisible();
     await expect(other.getByRole('button', { name: 'Assign with mic' })).toBeDisabled();
     await expect(other.getByLabel('Say in the room')).toBeDisabled();
     await expect(other.getByRole('checkbox', { name: /Review mode/ })).toBeDisabled();

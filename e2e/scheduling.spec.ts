@@ -56,7 +56,8 @@ test('propose to the demo agents and a room, approve the suggested slot, export 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Planning <b>sync</b>');
   await expect(participants()).toHaveCount(4);
   // Every answer arrives live, at revision 1.
-  for (const p of await participants().all()) await expect(p).toHaveAttribute('data-revision', '1', { timeout: 30_000 });
+  for (const p of await participants().all())
+    await expect(p).toHaveAttribute('data-revision', '1', { timeout: 30_000 });
   await expect(page.getByTestId('heat-map-row')).toHaveCount(4);
   await expect(page.getByTestId('heat-map-axis')).toHaveCount(await page.getByTestId('heat-map-axis').count());
   const best = page.getByTestId('best-slot');
@@ -70,10 +71,16 @@ test('propose to the demo agents and a room, approve the suggested slot, export 
   await best.getByRole('button', { name: 'Approve the suggested slot' }).click();
   await expect(page.getByTestId('thread-status')).toHaveText('CONFIRMED', { timeout: 20_000 });
   await expect(page.getByTestId('thread-revision')).toHaveText('2');
-  for (const p of await participants().all()) await expect(p).toHaveAttribute('data-revision', '2', { timeout: 30_000 });
-  await expect(participants().filter({ has: page.locator('[data-testid="participant-phase"]', { hasText: 'Confirmed' }) })).toHaveCount(4);
+  for (const p of await participants().all())
+    await expect(p).toHaveAttribute('data-revision', '2', { timeout: 30_000 });
+  await expect(
+    participants().filter({ has: page.locator('[data-testid="participant-phase"]', { hasText: 'Confirmed' }) }),
+  ).toHaveCount(4);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .ics' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download .ics' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('planning-b-sync-b.ics');
   const text = await readFile((await download.path())!, 'utf8');
   const event = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!;
@@ -127,7 +134,20 @@ test('a weekend window has no common slot; an imported calendar shows its busy t
   await expect(page.getByTestId('best-slot')).toHaveCount(0);
 
   const day = nextSaturday().replaceAll('-', '');
-  const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'BEGIN:VEVENT', 'UID:busy-1', `DTSTAMP:${day}T000000Z`, `DTSTART:${day}T100000Z`, `DTEND:${day}T120000Z`, 'SUMMARY:Dentist', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+  const ics = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//EN',
+    'BEGIN:VEVENT',
+    'UID:busy-1',
+    `DTSTAMP:${day}T000000Z`,
+    `DTSTART:${day}T100000Z`,
+    `DTEND:${day}T120000Z`,
+    'SUMMARY:Dentist',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
   const file = page.getByLabel('Import a calendar (.ics)');
   await file.setInputFiles({ name: 'mine.ics', mimeType: 'text/calendar', buffer: Buffer.from(ics) });
   await expect(page.getByTestId('ics-import-result')).toHaveText('1 busy period in the window, shown on the heat-map.');
@@ -138,6 +158,12 @@ test('a weekend window has no common slot; an imported calendar shows its busy t
   expect(marked).toBeGreaterThan(0);
   expect(marked).toBeLessThan(await mine.locator('td').count());
 
-  await file.setInputFiles({ name: 'broken.ics', mimeType: 'text/calendar', buffer: Buffer.from('BEGIN:VCALENDAR\r\nnot a calendar') });
-  await expect(page.getByTestId('ics-import-result')).toContainText('OACOP_INVALID_ICAL: This file is not a calendar this console can read');
+  await file.setInputFiles({
+    name: 'broken.ics',
+    mimeType: 'text/calendar',
+    buffer: Buffer.from('BEGIN:VCALENDAR\r\nnot a calendar'),
+  });
+  await expect(page.getByTestId('ics-import-result')).toContainText(
+    'OACOP_INVALID_ICAL: This file is not a calendar this console can read',
+  );
 });

@@ -27,7 +27,10 @@ async function watchCsp(context: BrowserContext, page: Page): Promise<() => Prom
   page.on('console', (msg) => {
     if (msg.text().includes('Content Security Policy')) consoleHits.push(msg.text());
   });
-  return async () => [...consoleHits, ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []))];
+  return async () => [
+    ...consoleHits,
+    ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])),
+  ];
 }
 
 function expectSecurityHeaders(response: Response | null): void {
@@ -44,7 +47,9 @@ function expectSecurityHeaders(response: Response | null): void {
   expect(headers['x-frame-options']).toBe('DENY');
 }
 
-test('the sign-in screen runs under the CSP with no violation, and carries every security header', async ({ browser }) => {
+test('the sign-in screen runs under the CSP with no violation, and carries every security header', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL: demo.server.url });
   const page = await context.newPage();
   const violations = await watchCsp(context, page);

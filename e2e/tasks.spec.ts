@@ -30,7 +30,8 @@ test('assign a task with a dependency: blocked by it, then progressing to comple
   const form = page.getByRole('form', { name: 'Assign a task' });
   await expect(form.getByLabel('Assign to').locator('option')).toHaveCount(3, { timeout: 20_000 });
   // By the card's own title (the blocked card names its dependency too).
-  const card = (title: string) => page.getByTestId('task-card').filter({ has: page.getByTestId('task-title').getByText(title, { exact: true }) });
+  const card = (title: string) =>
+    page.getByTestId('task-card').filter({ has: page.getByTestId('task-title').getByText(title, { exact: true }) });
 
   await form.getByLabel('Task title').fill('Collect <i>figures</i>');
   await form.getByLabel('Assign to').selectOption({ label: 'Ada (Berlin)' });
@@ -45,7 +46,9 @@ test('assign a task with a dependency: blocked by it, then progressing to comple
 
   const report = card('Write the report');
   // Blocked while its dependency is open, naming it.
-  await expect(report.getByTestId('task-blocked-by')).toHaveText('Blocked by Collect <i>figures</i>', { timeout: 20_000 });
+  await expect(report.getByTestId('task-blocked-by')).toHaveText('Blocked by Collect <i>figures</i>', {
+    timeout: 20_000,
+  });
   await snap(page, 'tasks-board');
   await expect(card('Collect <i>figures</i>')).toHaveAttribute('data-status', 'COMPLETED', { timeout: 60_000 });
   await expect(report).toHaveAttribute('data-status', /IN_PROGRESS|COMPLETED/, { timeout: 60_000 });
@@ -53,6 +56,9 @@ test('assign a task with a dependency: blocked by it, then progressing to comple
   await expect(report).toHaveAttribute('data-status', 'COMPLETED', { timeout: 60_000 });
   await expect(report.getByTestId('task-progress')).toHaveText('100%');
   // The tree nests the report under its parent task.
-  const parent = page.getByTestId('task-tree').locator(':scope > [data-testid="task-tree-node"]').filter({ hasText: 'Collect <i>figures</i>' });
+  const parent = page
+    .getByTestId('task-tree')
+    .locator(':scope > [data-testid="task-tree-node"]')
+    .filter({ hasText: 'Collect <i>figures</i>' });
   await expect(parent.getByTestId('task-tree-node')).toHaveText(/^Write the report/);
 });

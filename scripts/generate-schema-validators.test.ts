@@ -4,7 +4,10 @@ import { GENERATED_FILE, schemaValidatorsSource } from './generate-schema-valida
 
 describe('the generated OACoP schema validators', () => {
   it('match the schemas: after changing one, run `npx tsx scripts/generate-schema-validators.ts`', () => {
-    expect(readFileSync(GENERATED_FILE, 'utf8') === schemaValidatorsSource(), 'shared/oacop/schema-validators.generated.js is stale').toBe(true);
+    expect(
+      readFileSync(GENERATED_FILE, 'utf8') === schemaValidatorsSource(),
+      'shared/oacop/schema-validators.generated.js is stale',
+    ).toBe(true);
   });
 
   it('compile nothing at run time and reach no Ajv compiler', () => {

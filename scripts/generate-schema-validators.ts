@@ -32,7 +32,12 @@ const RUNTIME: Readonly<Record<string, { readonly name: string; readonly definit
 export function schemaValidatorsSource(): string {
   // The options the validators always had: draft-07 (§7's `$schema`), every problem reported, and
   // strict mode except `strictRequired` (§7.2 and §7.3 require a `threadId` they never define).
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, code: { source: true, esm: true, lines: true } });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    code: { source: true, esm: true, lines: true },
+  });
   addFormats(ajv, ['date-time', 'uri']);
   const exports: Record<string, string> = {};
   for (const type of OACOP_MESSAGE_TYPES) {

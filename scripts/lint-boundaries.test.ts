@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
 // The probes exist in no tsconfig, so type-aware rules (which need a program) are off for them.
-const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }] });
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
+});
 
 async function ruleIds(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
@@ -42,7 +45,8 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await ruleIds('web/features/probe/probe-page.tsx', cross)).toContain('boundaries/dependencies');
     const within = "import { OverviewPage } from './overview-page';\nexport const f = OverviewPage;";
     expect(await ruleIds('web/features/overview/probe.tsx', within)).toEqual([]);
-    const fromApp = "import { OverviewPage } from '@web/features/overview/overview-page';\nexport const f = OverviewPage;";
+    const fromApp =
+      "import { OverviewPage } from '@web/features/overview/overview-page';\nexport const f = OverviewPage;";
     expect(await ruleIds('web/app/probe.tsx', fromApp)).toEqual([]);
   });
 
@@ -50,30 +54,98 @@ describe('import boundaries', { timeout: 60_000 }, () => {
   it.each([
     ['the store importing a route', 'server/store/probe.ts', "import { authRoutes } from '../routes/auth';"],
     ['the store importing the domain', 'server/store/probe.ts', "import { recordBurn } from '@server/oacop/ledger';"],
-    ['the store importing the configuration', 'server/store/sqlite/probe.ts', "import { loadConfig } from '../../config';"],
-    ['the store importing an agent', 'server/store/probe.ts', "import { AgoraClient } from '@agents/agora/agora-client';"],
+    [
+      'the store importing the configuration',
+      'server/store/sqlite/probe.ts',
+      "import { loadConfig } from '../../config';",
+    ],
+    [
+      'the store importing an agent',
+      'server/store/probe.ts',
+      "import { AgoraClient } from '@agents/agora/agora-client';",
+    ],
     ['the domain importing a route', 'server/relay/probe.ts', "import { eventsRoutes } from '../routes/events';"],
-    ['the domain importing the demo', 'server/oacop/probe.ts', "import { startOacopDemo } from '../demo/oacop/oacop-demo';"],
-    ['the domain importing the runtime', 'server/gateway/probe.ts', "import { startSwitchboard } from '../runtime/start-switchboard';"],
-    ['a route importing the demo', 'server/routes/probe.ts', "import { seedThreads } from '../demo/agora/seed-threads';"],
-    ['an agent importing the server', 'agents/oacop/probe.ts', "import { TokenBucketLimiter } from '../../server/http/rate-limit';"],
-    ['an agent importing the server by alias', 'agents/agora/probe.ts', "import type { OacopStore } from '@server/store/oacop-store';"],
+    [
+      'the domain importing the demo',
+      'server/oacop/probe.ts',
+      "import { startOacopDemo } from '../demo/oacop/oacop-demo';",
+    ],
+    [
+      'the domain importing the runtime',
+      'server/gateway/probe.ts',
+      "import { startSwitchboard } from '../runtime/start-switchboard';",
+    ],
+    [
+      'a route importing the demo',
+      'server/routes/probe.ts',
+      "import { seedThreads } from '../demo/agora/seed-threads';",
+    ],
+    [
+      'an agent importing the server',
+      'agents/oacop/probe.ts',
+      "import { TokenBucketLimiter } from '../../server/http/rate-limit';",
+    ],
+    [
+      'an agent importing the server by alias',
+      'agents/agora/probe.ts',
+      "import type { OacopStore } from '@server/store/oacop-store';",
+    ],
     ['an agent importing the web app', 'agents/aor/probe.ts', "import { queryClient } from '@web/lib/query-client';"],
-    ['an agent test importing more of the server than its test support', 'agents/aor/probe.test.ts', "import { createApp } from '@server/app';"],
+    [
+      'an agent test importing more of the server than its test support',
+      'agents/aor/probe.test.ts',
+      "import { createApp } from '@server/app';",
+    ],
   ])('refuses %s', async (_label, filePath, code) => {
     expect(await ruleIds(filePath, `${code}\nexport const f = 1;`)).toContain('boundaries/dependencies');
   });
 
   it.each([
-    ['a route importing the domain and the store', 'server/routes/probe.ts', "import { recordBurn } from '../oacop/ledger';\nimport type { Store } from '../store/store';"],
-    ['the domain importing the store and an agent', 'server/oacop/probe.ts', "import type { OacopStore } from '../store/oacop-store';\nimport type { AgoraClient } from '@agents/agora/agora-client';"],
-    ['the store importing itself and shared/', 'server/store/probe.ts', "import type { Store } from './store';\nimport { ok } from '@shared/errors';"],
-    ["the composition's engine choice reading the configuration", 'server/store/open-store.ts', "import type { Config } from '../config';"],
-    ['the composition importing the demo', 'server/runtime/demos.ts', "import { startDemo } from '../demo/start-demo';"],
-    ['the demo importing the domain and the agents', 'server/demo/probe.ts', "import { recordBurn } from '../oacop/ledger';\nimport { connectAgent } from '@agents/aor/agent-client';"],
-    ['an agent importing shared/, packages and other agents', 'agents/oacop/probe.ts', "import mqtt from 'mqtt';\nimport { ok } from '@shared/errors';\nimport type { AgoraClient } from '../agora/agora-client';"],
-    ["an agent test starting a server from the test support", 'agents/aor/probe.test.ts', "import { startRoomHarness } from '@server/test-support/room-harness';"],
-    ['a domain test driving the demo', 'server/oacop/probe.test.ts', "import { startOacopDemo } from '../demo/oacop/oacop-demo';"],
+    [
+      'a route importing the domain and the store',
+      'server/routes/probe.ts',
+      "import { recordBurn } from '../oacop/ledger';\nimport type { Store } from '../store/store';",
+    ],
+    [
+      'the domain importing the store and an agent',
+      'server/oacop/probe.ts',
+      "import type { OacopStore } from '../store/oacop-store';\nimport type { AgoraClient } from '@agents/agora/agora-client';",
+    ],
+    [
+      'the store importing itself and shared/',
+      'server/store/probe.ts',
+      "import type { Store } from './store';\nimport { ok } from '@shared/errors';",
+    ],
+    [
+      "the composition's engine choice reading the configuration",
+      'server/store/open-store.ts',
+      "import type { Config } from '../config';",
+    ],
+    [
+      'the composition importing the demo',
+      'server/runtime/demos.ts',
+      "import { startDemo } from '../demo/start-demo';",
+    ],
+    [
+      'the demo importing the domain and the agents',
+      'server/demo/probe.ts',
+      "import { recordBurn } from '../oacop/ledger';\nimport { connectAgent } from '@agents/aor/agent-client';",
+    ],
+    [
+      'an agent importing shared/, packages and other agents',
+      'agents/oacop/probe.ts',
+      "import mqtt from 'mqtt';\nimport { ok } from '@shared/errors';\nimport type { AgoraClient } from '../agora/agora-client';",
+    ],
+    [
+      'an agent test starting a server from the test support',
+      'agents/aor/probe.test.ts',
+      "import { startRoomHarness } from '@server/test-support/room-harness';",
+    ],
+    [
+      'a domain test driving the demo',
+      'server/oacop/probe.test.ts',
+      "import { startOacopDemo } from '../demo/oacop/oacop-demo';",
+    ],
   ])('allows %s', async (_label, filePath, code) => {
     // Only the boundary rule matters here: the probes import names they do not use.
     expect(await ruleIds(filePath, `${code}\nexport const f = 1;`)).not.toContain('boundaries/dependencies');

@@ -103,7 +103,18 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop, limits, clock))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
-    .route('/api/auth', authRoutes({ store: options.store, clock, verifier, limiter, didLimiter, challengeLimiter, ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}) }))
+    .route(
+      '/api/auth',
+      authRoutes({
+        store: options.store,
+        clock,
+        verifier,
+        limiter,
+        didLimiter,
+        challengeLimiter,
+        ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}),
+      }),
+    )
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));

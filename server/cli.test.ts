@@ -92,7 +92,9 @@ describe('operator CLI process', () => {
     expect(listed.stdout).not.toContain('scrypt');
 
     expect(await cli(dataDir, ['agents', 'remove', 'zeta'])).toMatchObject({ code: 0, stderr: '' });
-    expect(await withStore(dataDir, async (store) => (await store.access.listAgentCredentials()).map((a) => a.agentId))).toEqual(['alpha']);
+    expect(
+      await withStore(dataDir, async (store) => (await store.access.listAgentCredentials()).map((a) => a.agentId)),
+    ).toEqual(['alpha']);
     const missing = await cli(dataDir, ['agents', 'remove', 'zeta']);
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toMatch(/^switchboard: AGENT_NOT_FOUND: [^\n]*\n$/);
@@ -125,7 +127,9 @@ describe('operator CLI process', () => {
     expect(listed.stdout).toContain('pg-bot');
     const store = await openPgStore({ url: env.DATABASE_URL });
     try {
-      expect(await verifyPassword(password, (await store.access.getAgentCredential('pg-bot'))!.passwordHash)).toBe(true);
+      expect(await verifyPassword(password, (await store.access.getAgentCredential('pg-bot'))!.passwordHash)).toBe(
+        true,
+      );
     } finally {
       await store.close();
     }
@@ -135,6 +139,8 @@ describe('operator CLI process', () => {
   it('refuses an unreachable DATABASE_URL in one coded line naming it (exit 1)', async () => {
     const run = await cli(freshDataDir(), ['agents', 'list'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x' });
     expect(run).toMatchObject({ code: 1, stdout: '' });
-    expect(run.stderr).toMatch(/^switchboard: CONFIG_ERROR: cannot open the PostgreSQL database [^\n]*\(DATABASE_URL\): [^\n]*\n$/);
+    expect(run.stderr).toMatch(
+      /^switchboard: CONFIG_ERROR: cannot open the PostgreSQL database [^\n]*\(DATABASE_URL\): [^\n]*\n$/,
+    );
   });
 });

@@ -13,7 +13,10 @@ import { startServerProcess, stopped, type ServerProcess } from './test-support/
 const BUILD_MS = 300_000;
 
 /** The bytes as sent, without the decoding fetch would do. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -26,10 +29,18 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
 
 /** Builds what is stale exactly as `npm start` does; resolves with what it printed. */
 function buildLikeStart(): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', "import { ensureBuilt } from './scripts/build/ensure-built.mjs'; ensureBuilt(['web', 'server']);"], {
-    encoding: 'utf8',
-    timeout: BUILD_MS,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "import { ensureBuilt } from './scripts/build/ensure-built.mjs'; ensureBuilt(['web', 'server']);",
+    ],
+    {
+      encoding: 'utf8',
+      timeout: BUILD_MS,
+    },
+  );
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -42,7 +53,9 @@ describe('the compiled start', () => {
     const built = buildLikeStart();
     expect(built.status, built.output).toBe(0);
     const assets = readdirSync('dist/web/assets');
-    asset = assets.find((name) => name.endsWith('.js') && assets.includes(`${name}.br`) && assets.includes(`${name}.gz`)) ?? '';
+    asset =
+      assets.find((name) => name.endsWith('.js') && assets.includes(`${name}.br`) && assets.includes(`${name}.gz`)) ??
+      '';
     expect(asset).not.toBe('');
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-compiled-'));
     server = await startServerProcess({ DATA_DIR: dataDir });
@@ -62,7 +75,10 @@ describe('the compiled start', () => {
   it('answers /health under plain node', async () => {
     const res = await fetch(`${server.url}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ ok: true, version: JSON.parse(readFileSync('package.json', 'utf8')).version });
+    expect(await res.json()).toMatchObject({
+      ok: true,
+      version: JSON.parse(readFileSync('package.json', 'utf8')).version,
+    });
   });
 
   it('sends a hashed asset as its brotli copy, its gzip copy or as it is, by Accept-Encoding, cached for good', async () => {

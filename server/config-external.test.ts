@@ -8,8 +8,21 @@ describe('external broker configuration', () => {
   });
 
   it('reads MQTT_URL, the server credential and the admin credential', () => {
-    const env = { MQTT_URL: 'mqtt://broker:1883', MQTT_PASSWORD: 's', MQTT_ADMIN_USERNAME: 'admin', MQTT_ADMIN_PASSWORD: 'a', MQTT_CLIENT_ID: 'sb-1' };
-    expect(loadConfig(env).mqttExternal).toEqual({ url: 'mqtt://broker:1883', username: 'switchboard-server', password: 's', clientId: 'sb-1', adminUsername: 'admin', adminPassword: 'a' });
+    const env = {
+      MQTT_URL: 'mqtt://broker:1883',
+      MQTT_PASSWORD: 's',
+      MQTT_ADMIN_USERNAME: 'admin',
+      MQTT_ADMIN_PASSWORD: 'a',
+      MQTT_CLIENT_ID: 'sb-1',
+    };
+    expect(loadConfig(env).mqttExternal).toEqual({
+      url: 'mqtt://broker:1883',
+      username: 'switchboard-server',
+      password: 's',
+      clientId: 'sb-1',
+      adminUsername: 'admin',
+      adminPassword: 'a',
+    });
   });
 
   it.each([

@@ -7,19 +7,32 @@ import { MIN_SEND_BUFFER_BYTES } from './mqtt/send-limits';
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
     const config = loadConfig({}, '/srv/sb');
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8787, mqttPort: undefined, dataDir: '/srv/sb/data', demo: true, demoPace: 'calm' });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8787,
+      mqttPort: undefined,
+      dataDir: '/srv/sb/data',
+      demo: true,
+      demoPace: 'calm',
+    });
   });
 
   it('reads the environment', () => {
-    const config = loadConfig({ HOST: '0.0.0.0', PORT: '0', MQTT_PORT: '1884', DATA_DIR: '/tmp/x', DEMO: '0' }, '/srv/sb');
+    const config = loadConfig(
+      { HOST: '0.0.0.0', PORT: '0', MQTT_PORT: '1884', DATA_DIR: '/tmp/x', DEMO: '0' },
+      '/srv/sb',
+    );
     expect(config).toMatchObject({ host: '0.0.0.0', port: 0, mqttPort: 1884, dataDir: '/tmp/x', demo: false });
   });
 
-  it.each(['abc', '-1', '70000', '1.5'])('refuses PORT=%s and MQTT_PORT=%s with a message naming the variable', (value) => {
-    expect(() => loadConfig({ PORT: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ PORT: value })).toThrow(/^PORT must be/);
-    expect(() => loadConfig({ MQTT_PORT: value })).toThrow(/^MQTT_PORT must be/);
-  });
+  it.each(['abc', '-1', '70000', '1.5'])(
+    'refuses PORT=%s and MQTT_PORT=%s with a message naming the variable',
+    (value) => {
+      expect(() => loadConfig({ PORT: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ PORT: value })).toThrow(/^PORT must be/);
+      expect(() => loadConfig({ MQTT_PORT: value })).toThrow(/^MQTT_PORT must be/);
+    },
+  );
 
   it('reads DEMO_PACE, and refuses an unknown pace with a message naming the variable', () => {
     expect(loadConfig({ DEMO_PACE: 'fast' }).demoPace).toBe('fast');
@@ -40,7 +53,16 @@ describe('loadConfig', () => {
       directoryPerDid: { capacity: 20, refillPerSecond: 1 / 3 },
       longPollsPerAddress: 64,
     });
-    const set = loadConfig({ RATE_LIMIT_AUTH_ADDRESS: '5/s', RATE_LIMIT_AUTH_CHALLENGE: '50/min', RATE_LIMIT_AUTH_DID: '7/h', RATE_LIMIT_RELAY_ADDRESS: '120/min', RATE_LIMIT_RELAY_DID: '60/min', RATE_LIMIT_DIRECTORY_ADDRESS: '10/s', RATE_LIMIT_DIRECTORY_DID: '3/h', LONG_POLLS_PER_ADDRESS: '8' }).limits;
+    const set = loadConfig({
+      RATE_LIMIT_AUTH_ADDRESS: '5/s',
+      RATE_LIMIT_AUTH_CHALLENGE: '50/min',
+      RATE_LIMIT_AUTH_DID: '7/h',
+      RATE_LIMIT_RELAY_ADDRESS: '120/min',
+      RATE_LIMIT_RELAY_DID: '60/min',
+      RATE_LIMIT_DIRECTORY_ADDRESS: '10/s',
+      RATE_LIMIT_DIRECTORY_DID: '3/h',
+      LONG_POLLS_PER_ADDRESS: '8',
+    }).limits;
     expect(set).toMatchObject({
       authPerAddress: { capacity: 5, refillPerSecond: 5 },
       authChallengesPerAddress: { capacity: 50, refillPerSecond: 50 / 60 },
@@ -60,25 +82,42 @@ describe('loadConfig', () => {
       negotiationOpensPerAddress: { capacity: 120, refillPerSecond: 2 },
       negotiationOpensPerDid: { capacity: 30, refillPerSecond: 0.5 },
     });
-    const set = loadConfig({ RATE_LIMIT_BURN_ADDRESS: '10/s', RATE_LIMIT_BURN_DID: '2/min', RATE_LIMIT_NEGOTIATION_OPEN_ADDRESS: '60/h', RATE_LIMIT_NEGOTIATION_OPEN_DID: '1/s' }).limits;
+    const set = loadConfig({
+      RATE_LIMIT_BURN_ADDRESS: '10/s',
+      RATE_LIMIT_BURN_DID: '2/min',
+      RATE_LIMIT_NEGOTIATION_OPEN_ADDRESS: '60/h',
+      RATE_LIMIT_NEGOTIATION_OPEN_DID: '1/s',
+    }).limits;
     expect(set).toMatchObject({
       burnsPerAddress: { capacity: 10, refillPerSecond: 10 },
       burnsPerDid: { capacity: 2, refillPerSecond: 2 / 60 },
       negotiationOpensPerAddress: { capacity: 60, refillPerSecond: 60 / 3600 },
       negotiationOpensPerDid: { capacity: 1, refillPerSecond: 1 },
     });
-    expect(() => loadConfig({ RATE_LIMIT_NEGOTIATION_OPEN_DID: '5' })).toThrow(/^RATE_LIMIT_NEGOTIATION_OPEN_DID must be a count per window like 30\/min/);
+    expect(() => loadConfig({ RATE_LIMIT_NEGOTIATION_OPEN_DID: '5' })).toThrow(
+      /^RATE_LIMIT_NEGOTIATION_OPEN_DID must be a count per window like 30\/min/,
+    );
     expect(() => loadConfig({ RATE_LIMIT_BURN_ADDRESS: '0/min' })).toThrow(/^RATE_LIMIT_BURN_ADDRESS must be/);
   });
 
-  it.each(['30', '0/min', '30/day', 'x/min', '-1/s'])('refuses RATE_LIMIT_RELAY_DID=%s with a message naming the variable', (value) => {
-    expect(() => loadConfig({ RATE_LIMIT_RELAY_DID: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ RATE_LIMIT_RELAY_DID: value })).toThrow(/^RATE_LIMIT_RELAY_DID must be a count per window like 30\/min/);
-  });
+  it.each(['30', '0/min', '30/day', 'x/min', '-1/s'])(
+    'refuses RATE_LIMIT_RELAY_DID=%s with a message naming the variable',
+    (value) => {
+      expect(() => loadConfig({ RATE_LIMIT_RELAY_DID: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ RATE_LIMIT_RELAY_DID: value })).toThrow(
+        /^RATE_LIMIT_RELAY_DID must be a count per window like 30\/min/,
+      );
+    },
+  );
 
-  it.each(['RATE_LIMIT_DIRECTORY_ADDRESS', 'RATE_LIMIT_DIRECTORY_DID'])('refuses a bad %s with a message naming it', (name) => {
-    expect(() => loadConfig({ [name]: '5/day' })).toThrow(new RegExp(`^${name} must be a count per window like 30/min`));
-  });
+  it.each(['RATE_LIMIT_DIRECTORY_ADDRESS', 'RATE_LIMIT_DIRECTORY_DID'])(
+    'refuses a bad %s with a message naming it',
+    (name) => {
+      expect(() => loadConfig({ [name]: '5/day' })).toThrow(
+        new RegExp(`^${name} must be a count per window like 30/min`),
+      );
+    },
+  );
 
   it.each(['0', 'many', '1.5'])('refuses LONG_POLLS_PER_ADDRESS=%s', (value) => {
     expect(() => loadConfig({ LONG_POLLS_PER_ADDRESS: value })).toThrow(/^LONG_POLLS_PER_ADDRESS must be/);
@@ -86,22 +125,33 @@ describe('loadConfig', () => {
 
   it('reads the MQTT send limits for clients that stop reading: 2 MiB and 10 s by default', () => {
     expect(loadConfig({}).mqttSendLimits).toEqual({ maxBufferedBytes: 2 * 1024 * 1024, drainTimeoutMs: 10_000 });
-    expect(loadConfig({ MQTT_SEND_BUFFER_BYTES: '1048576', MQTT_DRAIN_TIMEOUT_MS: '2500' }).mqttSendLimits).toEqual({ maxBufferedBytes: 1_048_576, drainTimeoutMs: 2500 });
+    expect(loadConfig({ MQTT_SEND_BUFFER_BYTES: '1048576', MQTT_DRAIN_TIMEOUT_MS: '2500' }).mqttSendLimits).toEqual({
+      maxBufferedBytes: 1_048_576,
+      drainTimeoutMs: 2500,
+    });
   });
 
   it('keeps one largest packet within MQTT_SEND_BUFFER_BYTES', () => {
     expect(MIN_SEND_BUFFER_BYTES).toBeGreaterThanOrEqual(MAX_PACKET_BYTES);
-    expect(() => loadConfig({ MQTT_SEND_BUFFER_BYTES: String(MAX_PACKET_BYTES - 1) })).toThrow(`MQTT_SEND_BUFFER_BYTES must be a whole number from ${MIN_SEND_BUFFER_BYTES} to 1073741824, got "${MAX_PACKET_BYTES - 1}".`);
+    expect(() => loadConfig({ MQTT_SEND_BUFFER_BYTES: String(MAX_PACKET_BYTES - 1) })).toThrow(
+      `MQTT_SEND_BUFFER_BYTES must be a whole number from ${MIN_SEND_BUFFER_BYTES} to 1073741824, got "${MAX_PACKET_BYTES - 1}".`,
+    );
   });
 
   it('reads the per-agent MQTT publish quotas: 6000/min and 16MiB/min by default, off disables one', () => {
     expect(loadConfig({}).mqttPublishQuotas).toEqual(DEFAULT_PUBLISH_QUOTAS);
-    expect(DEFAULT_PUBLISH_QUOTAS).toEqual({ messages: { capacity: 6000, refillPerSecond: 100 }, bytes: { capacity: 16 * 1024 * 1024, refillPerSecond: (16 * 1024 * 1024) / 60 } });
+    expect(DEFAULT_PUBLISH_QUOTAS).toEqual({
+      messages: { capacity: 6000, refillPerSecond: 100 },
+      bytes: { capacity: 16 * 1024 * 1024, refillPerSecond: (16 * 1024 * 1024) / 60 },
+    });
     expect(loadConfig({ MQTT_AGENT_MSGS: '600/min', MQTT_AGENT_BYTES: '2MiB/s' }).mqttPublishQuotas).toEqual({
       messages: { capacity: 600, refillPerSecond: 10 },
       bytes: { capacity: 2 * 1024 * 1024, refillPerSecond: 2 * 1024 * 1024 },
     });
-    expect(loadConfig({ MQTT_AGENT_MSGS: 'off', MQTT_AGENT_BYTES: 'off' }).mqttPublishQuotas).toEqual({ messages: undefined, bytes: undefined });
+    expect(loadConfig({ MQTT_AGENT_MSGS: 'off', MQTT_AGENT_BYTES: 'off' }).mqttPublishQuotas).toEqual({
+      messages: undefined,
+      bytes: undefined,
+    });
   });
 
   it('keeps one largest packet within MQTT_AGENT_BYTES', () => {
@@ -119,10 +169,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must `));
   });
 
-  it.each(['0', '99', '10s', '1.5', '-1', '3600001'])('refuses MQTT_DRAIN_TIMEOUT_MS=%s with a message naming the variable', (value) => {
-    expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(/^MQTT_DRAIN_TIMEOUT_MS must be a whole number from 100 to 3600000/);
-  });
+  it.each(['0', '99', '10s', '1.5', '-1', '3600001'])(
+    'refuses MQTT_DRAIN_TIMEOUT_MS=%s with a message naming the variable',
+    (value) => {
+      expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ MQTT_DRAIN_TIMEOUT_MS: value })).toThrow(
+        /^MQTT_DRAIN_TIMEOUT_MS must be a whole number from 100 to 3600000/,
+      );
+    },
+  );
 
   it('reads how often open MQTT connections are checked again: 2 s by default', () => {
     expect(loadConfig({}).mqttRevalidateMs).toBe(2_000);
@@ -130,6 +185,8 @@ describe('loadConfig', () => {
   });
 
   it.each(['0', '9', '2s', '600001'])('refuses MQTT_REVALIDATE_MS=%s with a message naming the variable', (value) => {
-    expect(() => loadConfig({ MQTT_REVALIDATE_MS: value })).toThrow(/^MQTT_REVALIDATE_MS must be a whole number from 10 to 600000/);
+    expect(() => loadConfig({ MQTT_REVALIDATE_MS: value })).toThrow(
+      /^MQTT_REVALIDATE_MS must be a whole number from 10 to 600000/,
+    );
   });
 });

@@ -3,7 +3,14 @@
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { hostName } from './http/host-check';
-import { DEFAULT_HTTP_LIMITS, DEFAULT_LISTEN_LIMITS, parseRate, type HttpLimits, type ListenLimits, type Rate } from './http/limits';
+import {
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_LISTEN_LIMITS,
+  parseRate,
+  type HttpLimits,
+  type ListenLimits,
+  type Rate,
+} from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
 import { DEFAULT_REVALIDATE_MS } from './mqtt/revalidate';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
@@ -60,14 +67,16 @@ function port<F extends number | undefined>(env: NodeJS.ProcessEnv, name: string
 function seed(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) throw new ConfigError(`${name} must be a whole number from 0 to 4294967295, got "${raw}".`);
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff)
+    throw new ConfigError(`${name} must be a whole number from 0 to 4294967295, got "${raw}".`);
   return Number(raw);
 }
 
 function demoPace(env: NodeJS.ProcessEnv): DemoPaceName {
   const raw = env.DEMO_PACE;
   if (raw === undefined || raw === '') return 'calm';
-  if (!Object.hasOwn(DEMO_PACES, raw)) throw new ConfigError(`DEMO_PACE must be ${Object.keys(DEMO_PACES).join(' or ')}, got "${raw}".`);
+  if (!Object.hasOwn(DEMO_PACES, raw))
+    throw new ConfigError(`DEMO_PACE must be ${Object.keys(DEMO_PACES).join(' or ')}, got "${raw}".`);
   return raw as DemoPaceName;
 }
 
@@ -75,7 +84,10 @@ function rate(env: NodeJS.ProcessEnv, name: string, fallback: Rate, orElse = '')
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const parsed = parseRate(raw);
-  if (!parsed) throw new ConfigError(`${name} must be a count per window like 30/min (windows: s, min, h)${orElse}, got "${raw}".`);
+  if (!parsed)
+    throw new ConfigError(
+      `${name} must be a count per window like 30/min (windows: s, min, h)${orElse}, got "${raw}".`,
+    );
   return parsed;
 }
 
@@ -104,13 +116,20 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,12}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
+  if (!/^\d{1,12}$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
   return Number(raw);
 }
 
 function mqttSendLimits(env: NodeJS.ProcessEnv): SendLimits {
   return {
-    maxBufferedBytes: wholeNumber(env, 'MQTT_SEND_BUFFER_BYTES', DEFAULT_SEND_LIMITS.maxBufferedBytes, MIN_SEND_BUFFER_BYTES, 1024 ** 3),
+    maxBufferedBytes: wholeNumber(
+      env,
+      'MQTT_SEND_BUFFER_BYTES',
+      DEFAULT_SEND_LIMITS.maxBufferedBytes,
+      MIN_SEND_BUFFER_BYTES,
+      1024 ** 3,
+    ),
     drainTimeoutMs: wholeNumber(env, 'MQTT_DRAIN_TIMEOUT_MS', DEFAULT_SEND_LIMITS.drainTimeoutMs, 100, 3_600_000),
   };
 }
@@ -120,8 +139,14 @@ function mqttPublishQuotas(env: NodeJS.ProcessEnv): PublishQuotaLimits {
   const messages = env.MQTT_AGENT_MSGS;
   const bytes = env.MQTT_AGENT_BYTES;
   const byteRate = bytes === undefined || bytes === '' || bytes === 'off' ? undefined : parseByteRate(bytes);
-  if (byteRate && byteRate.capacity < MIN_BYTE_QUOTA) throw new ConfigError(`MQTT_AGENT_BYTES must allow at least 512KiB per window (one largest packet), got "${bytes}".`);
-  if (bytes && bytes !== 'off' && !byteRate) throw new ConfigError(`MQTT_AGENT_BYTES must be bytes per window like 16MiB/min (units: B, KiB, MiB, GiB; windows: s, min, h) or off, got "${bytes}".`);
+  if (byteRate && byteRate.capacity < MIN_BYTE_QUOTA)
+    throw new ConfigError(
+      `MQTT_AGENT_BYTES must allow at least 512KiB per window (one largest packet), got "${bytes}".`,
+    );
+  if (bytes && bytes !== 'off' && !byteRate)
+    throw new ConfigError(
+      `MQTT_AGENT_BYTES must be bytes per window like 16MiB/min (units: B, KiB, MiB, GiB; windows: s, min, h) or off, got "${bytes}".`,
+    );
   return {
     messages: messages === 'off' ? undefined : rate(env, 'MQTT_AGENT_MSGS', d.messages!, ' or off'),
     bytes: bytes === undefined || bytes === '' ? d.bytes : byteRate,
@@ -147,8 +172,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     mqttSendLimits: mqttSendLimits(env),
     mqttRevalidateMs: wholeNumber(env, 'MQTT_REVALIDATE_MS', DEFAULT_REVALIDATE_MS, 10, 600_000),
     listen: {
-      requestTimeoutMs: wholeNumber(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_LISTEN_LIMITS.requestTimeoutMs, 100, 3_600_000),
-      connectionsPerAddress: wholeNumber(env, 'HTTP_CONNECTIONS_PER_ADDRESS', DEFAULT_LISTEN_LIMITS.connectionsPerAddress, 1, 1_000_000),
+      requestTimeoutMs: wholeNumber(
+        env,
+        'HTTP_REQUEST_TIMEOUT_MS',
+        DEFAULT_LISTEN_LIMITS.requestTimeoutMs,
+        100,
+        3_600_000,
+      ),
+      connectionsPerAddress: wholeNumber(
+        env,
+        'HTTP_CONNECTIONS_PER_ADDRESS',
+        DEFAULT_LISTEN_LIMITS.connectionsPerAddress,
+        1,
+        1_000_000,
+      ),
     },
     mqttPublishQuotas: mqttPublishQuotas(env),
   };
@@ -160,7 +197,10 @@ function allowedHosts(env: NodeJS.ProcessEnv): string[] {
   if (raw.trim() === '*') return ['*'];
   return raw.split(',').map((entry) => {
     const name = /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(entry.trim()) ? hostName(entry.trim()) : undefined;
-    if (!name) throw new ConfigError(`ALLOWED_HOSTS must be host names separated by commas (or *), like console.example.com,switchboard.internal, got "${raw}".`);
+    if (!name)
+      throw new ConfigError(
+        `ALLOWED_HOSTS must be host names separated by commas (or *), like console.example.com,switchboard.internal, got "${raw}".`,
+      );
     return name;
   });
 }
@@ -208,8 +248,10 @@ function externalMqtt(env: NodeJS.ProcessEnv): ExternalMqttConfig | undefined {
   } catch {
     throw new ConfigError(`MQTT_URL must be a URL like mqtt://host:1883, got "${raw}".`);
   }
-  if (!MQTT_SCHEMES.includes(url.protocol)) throw new ConfigError(`MQTT_URL must start with mqtt://, mqtts://, ws:// or wss://, got "${raw}".`);
-  if (url.username || url.password) throw new ConfigError('MQTT_URL must not carry credentials; set MQTT_USERNAME and MQTT_PASSWORD.');
+  if (!MQTT_SCHEMES.includes(url.protocol))
+    throw new ConfigError(`MQTT_URL must start with mqtt://, mqtts://, ws:// or wss://, got "${raw}".`);
+  if (url.username || url.password)
+    throw new ConfigError('MQTT_URL must not carry credentials; set MQTT_USERNAME and MQTT_PASSWORD.');
   return {
     url: raw,
     username: env.MQTT_USERNAME || 'switchboard-server',

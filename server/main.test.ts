@@ -21,7 +21,11 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>): { child: ChildProcess; output: Promise<string>; exit: Promise<number | null> } {
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: Promise<string>;
+  exit: Promise<number | null>;
+} {
   const child = spawn(process.execPath, SERVER_MAIN, {
     env: { ...process.env, DEMO: '0', DATA_DIR: freshDataDir(), DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,12 +116,15 @@ describe('server entry point', () => {
   it('refuses an unreachable DATABASE_URL in one line naming it', async () => {
     const { output, exit } = start({ PORT: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/switchboard' });
     expect(await exit).toBe(1);
-    expect((await output).trim()).toMatch(/^switchboard: cannot open the PostgreSQL database postgres:\/\/postgres@127\.0\.0\.1:1\/switchboard \(DATABASE_URL\): [^\n]+$/);
+    expect((await output).trim()).toMatch(
+      /^switchboard: cannot open the PostgreSQL database postgres:\/\/postgres@127\.0\.0\.1:1\/switchboard \(DATABASE_URL\): [^\n]+$/,
+    );
   });
 });
 
 describe('first start', () => {
-  const ENROLL_LINE = /^Enroll the first facilitator: (http:\/\/127\.0\.0\.1:(\d+)\/enroll#token=([A-Za-z0-9_-]{43}))$/gm;
+  const ENROLL_LINE =
+    /^Enroll the first facilitator: (http:\/\/127\.0\.0\.1:(\d+)\/enroll#token=([A-Za-z0-9_-]{43}))$/gm;
 
   async function startAndRead(dataDir: string) {
     const server = start({ PORT: '0', DATA_DIR: dataDir });
@@ -152,7 +159,12 @@ describe('first start', () => {
     const res = await fetch(`${second.url}/api/auth/enroll`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: second.url },
-      body: JSON.stringify({ token: second.links[0]![3], did: key.did, nonce: challenge.nonce, signature: key.sign(challenge) }),
+      body: JSON.stringify({
+        token: second.links[0]![3],
+        did: key.did,
+        nonce: challenge.nonce,
+        signature: key.sign(challenge),
+      }),
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ did: key.did, role: 'facilitator' });

@@ -20,7 +20,11 @@ try {
 
 // "listening on" is the last line of a start: scripts and tests wait for it.
 console.log(`MQTT for agents on ${running.mqttUrl} (WebSocket for the console at /mqtt)`);
-const enroll = await firstStartEnrollmentLine(running.store, consoleBaseUrl(running.http.address, running.http.port), Date.now());
+const enroll = await firstStartEnrollmentLine(
+  running.store,
+  consoleBaseUrl(running.http.address, running.http.port),
+  Date.now(),
+);
 if (enroll !== undefined) console.log(enroll);
 console.log(`Switchboard ${VERSION} listening on ${running.url}`);
 

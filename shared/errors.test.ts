@@ -11,7 +11,10 @@ describe('coded errors', () => {
 
   it('build and unwrap results', () => {
     expect(unwrap(ok(5))).toBe(5);
-    expect(fail('NOPE', 'no', { n: 1 })).toEqual({ ok: false, error: { code: 'NOPE', message: 'no', details: { n: 1 } } });
+    expect(fail('NOPE', 'no', { n: 1 })).toEqual({
+      ok: false,
+      error: { code: 'NOPE', message: 'no', details: { n: 1 } },
+    });
     expect(() => unwrap(fail('NOPE', 'no'))).toThrow(expect.objectContaining({ code: 'NOPE', message: 'no' }));
   });
 

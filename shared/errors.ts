@@ -31,8 +31,7 @@ export class CodedError extends Error implements ProtocolError {
 
 /** Outcome of a pure transition: the next value, or why it was refused. */
 export type Result<T, E extends ProtocolError = ProtocolError> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: E };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 

@@ -25,7 +25,12 @@ export class AgoraClient {
     private readonly newId: () => string,
   ) {}
 
-  sign<T extends MessageType>(type: T, payload: UnsignedEnvelopeOf<T>['payload'], thread: string, to?: string): Envelope {
+  sign<T extends MessageType>(
+    type: T,
+    payload: UnsignedEnvelopeOf<T>['payload'],
+    thread: string,
+    to?: string,
+  ): Envelope {
     const unsigned = {
       version: '1.0',
       id: `msg_${this.newId()}`,
@@ -42,13 +47,32 @@ export class AgoraClient {
 
   /** Posts to /events (or another path); throws with the relay's coded answer when refused. */
   async post(envelope: Envelope, path = '/events'): Promise<{ ok: true; id: string }> {
-    const res = await this.fetch(`${this.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
-    const body = (await res.json()) as { ok?: boolean; id: string; code?: string; message?: string; details?: { reason?: string } };
-    if (!res.ok || body.ok !== true) throw Object.assign(new Error(`${body.code}: ${body.message}`), { code: body.code, reason: body.details?.reason });
+    const res = await this.fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(envelope),
+    });
+    const body = (await res.json()) as {
+      ok?: boolean;
+      id: string;
+      code?: string;
+      message?: string;
+      details?: { reason?: string };
+    };
+    if (!res.ok || body.ok !== true)
+      throw Object.assign(new Error(`${body.code}: ${body.message}`), {
+        code: body.code,
+        reason: body.details?.reason,
+      });
     return { ok: true, id: body.id };
   }
 
-  async poll(since: string, timeoutSeconds: number, filters: Record<string, string> = {}, signal?: AbortSignal): Promise<PollAnswer> {
+  async poll(
+    since: string,
+    timeoutSeconds: number,
+    filters: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<PollAnswer> {
     const query = new URLSearchParams({ since, timeout: String(timeoutSeconds), ...filters });
     const res = await this.fetch(`${this.baseUrl}/events?${query}`, signal ? { signal } : {});
     const body = (await res.json()) as PollAnswer & { ok: boolean; code?: string; message?: string };

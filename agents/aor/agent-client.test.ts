@@ -4,7 +4,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '@shared/aor/envelope';
 import { PASSWORD, startRoomHarness, type RoomHarness } from '@server/test-support/room-harness';
-import { connectAgent, isTaskStopped, type AgentClient, type ConnectAgentOptions, type TaskContext } from './agent-client';
+import {
+  connectAgent,
+  isTaskStopped,
+  type AgentClient,
+  type ConnectAgentOptions,
+  type TaskContext,
+} from './agent-client';
 
 let h: RoomHarness;
 let w: Awaited<ReturnType<RoomHarness['watcher']>>;
@@ -15,37 +21,78 @@ const nowS = () => Math.floor(h.clock.now / 1000);
 
 async function agent(agentId: string, over: Partial<ConnectAgentOptions> = {}): Promise<AgentClient> {
   const a = await connectAgent({
-    url: h.url, agentId, password: PASSWORD, rooms: ['r1'], description: `${agentId} — under test`,
-    now: () => h.clock.now, reconnectPeriodMs: 0, ...over,
+    url: h.url,
+    agentId,
+    password: PASSWORD,
+    rooms: ['r1'],
+    description: `${agentId} — under test`,
+    now: () => h.clock.now,
+    reconnectPeriodMs: 0,
+    ...over,
   });
   agents.push(a);
   return a;
 }
 
-const grant = (agentId: string, taskId: string, max = 6, types = ['ack', 'clarifying_question', 'progress', 'finding', 'result']) => ({
-  id: `grant_${++seq}`, type: 'mic_grant', room_id: 'r1', from: F, ts: nowS(),
-  payload: { task_id: taskId, agent_id: agentId, max_messages: max, allowed_message_types: types, expires_at: nowS() + 300 },
+const grant = (
+  agentId: string,
+  taskId: string,
+  max = 6,
+  types = ['ack', 'clarifying_question', 'progress', 'finding', 'result'],
+) => ({
+  id: `grant_${++seq}`,
+  type: 'mic_grant',
+  room_id: 'r1',
+  from: F,
+  ts: nowS(),
+  payload: {
+    task_id: taskId,
+    agent_id: agentId,
+    max_messages: max,
+    allowed_message_types: types,
+    expires_at: nowS() + 300,
+  },
 });
 const task = (taskId: string, goal = 'Find 3 options with pros/cons') => ({
-  id: `task_env_${++seq}`, type: 'task', room_id: 'r1', from: F, ts: nowS(),
+  id: `task_env_${++seq}`,
+  type: 'task',
+  room_id: 'r1',
+  from: F,
+  ts: nowS(),
   payload: { task_id: taskId, goal, format: 'bullets', deadline: nowS() + 300 },
 });
-const say = (text: string) => ({ id: `say_${++seq}`, type: 'say', room_id: 'r1', from: F, ts: nowS(), payload: { text } });
+const say = (text: string) => ({
+  id: `say_${++seq}`,
+  type: 'say',
+  room_id: 'r1',
+  from: F,
+  ts: nowS(),
+  payload: { text },
+});
 const revoke = (agentId: string, taskId: string) => ({
-  id: `revoke_${++seq}`, type: 'mic_revoke', room_id: 'r1', from: F, ts: nowS(), payload: { task_id: taskId, agent_id: agentId, reason: 'task_cancelled' },
+  id: `revoke_${++seq}`,
+  type: 'mic_revoke',
+  room_id: 'r1',
+  from: F,
+  ts: nowS(),
+  payload: { task_id: taskId, agent_id: agentId, reason: 'task_cancelled' },
 });
 
 /** Publishes a grant and waits until the gateway has stored it, as a facilitator's console would. */
 async function grantAndWait(g: ReturnType<typeof grant>) {
   await h.facilitatorPublish('rooms/r1/control', g);
-  for (let i = 0; i < 200 && !(await h.store.rooms.getGrant('r1', g.payload.agent_id, g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 200 && !(await h.store.rooms.getGrant('r1', g.payload.agent_id, g.payload.task_id)); i++)
+    await new Promise((r) => setImmediate(r));
 }
 
-const envelopes = (topic: string) => w.received.filter((m) => m.topic === topic).map((m) => JSON.parse(m.payload) as Envelope);
+const envelopes = (topic: string) =>
+  w.received.filter((m) => m.topic === topic).map((m) => JSON.parse(m.payload) as Envelope);
 
 /** The signal tracks the task while its handler runs, so handlers under test wait on it. */
 const untilAborted = (signal: AbortSignal) =>
-  signal.aborted ? Promise.resolve() : new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  signal.aborted
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -64,21 +111,31 @@ afterEach(async () => {
 });
 
 describe('connecting (AOR §8 credentials, §5.5 heartbeats)', () => {
-  it.each([4, 5] as const)('connects over MQTT v%i, heartbeats with its description, and goes offline on close', async (protocolVersion) => {
-    const a = await agent('agent.researcher', { protocolVersion, heartbeatIntervalMs: 20 });
-    const topic = 'rooms/r1/agents/agent.researcher/heartbeat';
-    await w.until(topic, '"description"');
-    // More than one: the interval keeps them coming.
-    while (envelopes(topic).length < 3) await new Promise((r) => setTimeout(r, 5));
-    const first = envelopes(topic)[0]!;
-    expect(first).toMatchObject({ type: 'heartbeat', room_id: 'r1', from: { kind: 'agent', id: 'agent.researcher' }, payload: { ts: nowS(), description: 'agent.researcher — under test' } });
-    await a.close();
-    const seen = await w.until(topic, '"status":"offline"');
-    expect(JSON.parse(seen.at(-1)!.payload).payload).toEqual({ ts: nowS(), status: 'offline' });
-  });
+  it.each([4, 5] as const)(
+    'connects over MQTT v%i, heartbeats with its description, and goes offline on close',
+    async (protocolVersion) => {
+      const a = await agent('agent.researcher', { protocolVersion, heartbeatIntervalMs: 20 });
+      const topic = 'rooms/r1/agents/agent.researcher/heartbeat';
+      await w.until(topic, '"description"');
+      // More than one: the interval keeps them coming.
+      while (envelopes(topic).length < 3) await new Promise((r) => setTimeout(r, 5));
+      const first = envelopes(topic)[0]!;
+      expect(first).toMatchObject({
+        type: 'heartbeat',
+        room_id: 'r1',
+        from: { kind: 'agent', id: 'agent.researcher' },
+        payload: { ts: nowS(), description: 'agent.researcher — under test' },
+      });
+      await a.close();
+      const seen = await w.until(topic, '"status":"offline"');
+      expect(JSON.parse(seen.at(-1)!.payload).payload).toEqual({ ts: nowS(), status: 'offline' });
+    },
+  );
 
   it('is refused with a wrong password', async () => {
-    await expect(agent('agent.researcher', { password: 'nope' })).rejects.toThrow(/Bad User Name or Password|Not authorized/i);
+    await expect(agent('agent.researcher', { password: 'nope' })).rejects.toThrow(
+      /Bad User Name or Password|Not authorized/i,
+    );
   });
 
   it('marks itself offline through its last will when the socket dies (decision "will")', async () => {
@@ -88,7 +145,12 @@ describe('connecting (AOR §8 credentials, §5.5 heartbeats)', () => {
     a.mqtt.stream.destroy();
     const seen = await w.until(topic, '"status":"offline"');
     const will = JSON.parse(seen.at(-1)!.payload) as Envelope;
-    expect(will).toMatchObject({ type: 'heartbeat', room_id: 'r1', from: { kind: 'agent', id: 'agent.analyst' }, payload: { status: 'offline', ts: nowS() } });
+    expect(will).toMatchObject({
+      type: 'heartbeat',
+      room_id: 'r1',
+      from: { kind: 'agent', id: 'agent.analyst' },
+      payload: { status: 'offline', ts: nowS() },
+    });
     // The will is a valid §5.5 heartbeat, and the first room's only (decision "will room").
     expect(w.received.filter((m) => m.payload.includes('"status":"offline"')).map((m) => m.topic)).toEqual([topic]);
   });
@@ -117,9 +179,16 @@ describe('tasks (AOR §5.2) under a mic grant (§5.3) through the gateway (§7)'
     expect(outcomes).toEqual(['approved', 'approved', 'approved', 'approved']);
     await w.until('rooms/r1/public', '"message_type":"result"');
     const published = envelopes('rooms/r1/public').filter((e) => e.type === 'result');
-    expect(published.map((e) => e.type === 'result' && e.payload.message_type)).toEqual(['ack', 'progress', 'finding', 'result']);
+    expect(published.map((e) => e.type === 'result' && e.payload.message_type)).toEqual([
+      'ack',
+      'progress',
+      'finding',
+      'result',
+    ]);
     const candidates = w.received.filter((m) => m.topic === 'rooms/r1/public_candidates').map((m) => m.payload);
-    expect(w.received.filter((m) => m.topic === 'rooms/r1/public' && m.payload.includes('"result"')).map((m) => m.payload)).toEqual(candidates);
+    expect(
+      w.received.filter((m) => m.topic === 'rooms/r1/public' && m.payload.includes('"result"')).map((m) => m.payload),
+    ).toEqual(candidates);
     expect(ctx.grant).toMatchObject({ spent: 4, remaining: 0, revoked: true, revokeReason: 'message_limit_exceeded' });
     expect(ctx.revoked.reason).toMatchObject({ name: 'MicRevokedError', reason: 'message_limit_exceeded' });
     expect(ctx.canSend('progress')).toBe(false);
@@ -133,7 +202,13 @@ describe('tasks (AOR §5.2) under a mic grant (§5.3) through the gateway (§7)'
       expect(ctx.canSend('ack')).toBe(false);
       await ctx.waitForGrant(5_000);
       // The grant allows no risk: the gateway refuses it and the context says why.
-      result.resolve(await ctx.risk({ text: 'Direct publish bypasses moderation.', severity: 'high', mitigation: 'Enforce Gateway ACLs' }));
+      result.resolve(
+        await ctx.risk({
+          text: 'Direct publish bypasses moderation.',
+          severity: 'high',
+          mitigation: 'Enforce Gateway ACLs',
+        }),
+      );
     });
     await h.facilitatorPublish('rooms/r1/agents/agent.researcher/inbox', task('task_2'));
     await grantAndWait(grant('agent.researcher', 'task_2', 3, ['ack', 'result']));
@@ -218,13 +293,22 @@ describe('revocation (AOR §5.4)', () => {
     // A sentinel from another agent sent now arrives after anything the revoked one had sent.
     const other = await agent('agent.analyst');
     await grantAndWait(grant('agent.analyst', 'task_s', 1, ['ack']));
-    await other.submit({ id: 'sentinel_1', type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.analyst' }, ts: nowS(), payload: { task_id: 'task_s', message_type: 'ack', content: { text: 'sentinel' } } });
+    await other.submit({
+      id: 'sentinel_1',
+      type: 'result',
+      room_id: 'r1',
+      from: { kind: 'agent', id: 'agent.analyst' },
+      ts: nowS(),
+      payload: { task_id: 'task_s', message_type: 'ack', content: { text: 'sentinel' } },
+    });
     const seen = await w.until('rooms/r1/public_candidates', 'sentinel_1');
-    const fromResearcher = seen.filter((m) => m.topic === 'rooms/r1/public_candidates' && m.payload.includes('"id":"agent.researcher"'));
+    const fromResearcher = seen.filter(
+      (m) => m.topic === 'rooms/r1/public_candidates' && m.payload.includes('"id":"agent.researcher"'),
+    );
     expect(fromResearcher.map((m) => JSON.parse(m.payload).payload.message_type)).toEqual(['ack']);
   });
 
-  it('aborts on the gateway\'s end-of-grant revoke, with its reason', async () => {
+  it("aborts on the gateway's end-of-grant revoke, with its reason", async () => {
     const a = await agent('agent.researcher');
     const stopped = deferred<unknown>();
     a.onTask(async (_t, ctx) => {

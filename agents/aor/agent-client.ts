@@ -14,7 +14,15 @@ import { parseEnvelope, type Envelope, type From, type ResultEnvelope, type Task
 import { assertValidId } from '@shared/aor/ids';
 import { grantKeyId } from '@shared/aor/mic-grants';
 import { RejectReason } from '@shared/aor/reject-reasons';
-import { controlTopic, heartbeatTopic, inboxTopic, parseTopic, publicCandidatesTopic, publicTopic, type AorTopic } from '@shared/aor/topics';
+import {
+  controlTopic,
+  heartbeatTopic,
+  inboxTopic,
+  parseTopic,
+  publicCandidatesTopic,
+  publicTopic,
+  type AorTopic,
+} from '@shared/aor/topics';
 import { AgentClosedError, MicRevokedError, isTaskStopped } from './agent-errors';
 import { CandidateOutcomes, type CandidateOutcome } from './candidate-outcomes';
 import { GrantTracker } from './grant-tracker';
@@ -112,10 +120,13 @@ function checkOptions(o: ConnectAgentOptions): void {
   for (const room of o.rooms) assertValidId(room, 'room');
   for (const name of ['heartbeatIntervalMs', 'grantWaitMs', 'askTimeoutMs', 'outcomeTimeoutMs'] as const) {
     const value = o[name];
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number of milliseconds`);
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw new RangeError(`${name} must be a positive number of milliseconds`);
   }
-  if (o.reconnectPeriodMs !== undefined && !(Number.isFinite(o.reconnectPeriodMs) && o.reconnectPeriodMs >= 0)) throw new RangeError('reconnectPeriodMs must be 0 or more');
-  if (o.protocolVersion !== undefined && o.protocolVersion !== 4 && o.protocolVersion !== 5) throw new RangeError('protocolVersion must be 4 or 5');
+  if (o.reconnectPeriodMs !== undefined && !(Number.isFinite(o.reconnectPeriodMs) && o.reconnectPeriodMs >= 0))
+    throw new RangeError('reconnectPeriodMs must be 0 or more');
+  if (o.protocolVersion !== undefined && o.protocolVersion !== 4 && o.protocolVersion !== 5)
+    throw new RangeError('protocolVersion must be 4 or 5');
 }
 
 /** Connects, subscribes to the §8 topics of every room, sends a first heartbeat, and starts heartbeating. */
@@ -210,10 +221,15 @@ class Agent implements AgentClient {
 
   /** §8: an agent may read its rooms' public and control topics and its own inbox, nothing else. */
   async subscribe(): Promise<void> {
-    const filters = this.rooms.flatMap((room) => [publicTopic(room), controlTopic(room), inboxTopic(room, this.agentId)]);
+    const filters = this.rooms.flatMap((room) => [
+      publicTopic(room),
+      controlTopic(room),
+      inboxTopic(room, this.agentId),
+    ]);
     const granted = await this.mqtt.subscribeAsync(filters, { qos: 1 });
     const refused = granted.filter((g) => g.qos >= 0x80).map((g) => g.topic);
-    if (refused.length > 0) throw new Error(`The broker refused the subscriptions ${refused.join(', ')} for ${this.agentId}.`);
+    if (refused.length > 0)
+      throw new Error(`The broker refused the subscriptions ${refused.join(', ')} for ${this.agentId}.`);
   }
 
   startHeartbeats(intervalMs: number): void {
@@ -223,7 +239,9 @@ class Agent implements AgentClient {
 
   async heartbeat(): Promise<void> {
     const description = this.options.description;
-    await Promise.all(this.rooms.map((room) => this.#publishHeartbeat(room, description === undefined ? {} : { description })));
+    await Promise.all(
+      this.rooms.map((room) => this.#publishHeartbeat(room, description === undefined ? {} : { description })),
+    );
   }
 
   async #publishHeartbeat(roomId: string, extra: Record<string, unknown>): Promise<void> {
@@ -264,10 +282,13 @@ class Agent implements AgentClient {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#heartbeatTimer);
-    for (const tasks of this.#tasks.values()) for (const task of tasks) task.stop(new AgentClosedError(task.key.taskId));
+    for (const tasks of this.#tasks.values())
+      for (const task of tasks) task.stop(new AgentClosedError(task.key.taskId));
     this.#outcomes.closeAll();
     if (this.mqtt.connected) {
-      await Promise.all(this.rooms.map((room) => this.#publishHeartbeat(room, { status: 'offline' }))).catch(() => undefined);
+      await Promise.all(this.rooms.map((room) => this.#publishHeartbeat(room, { status: 'offline' }))).catch(
+        () => undefined,
+      );
     }
     // A DISCONNECT tells the broker not to publish the will: the offline heartbeat was sent already.
     await this.mqtt.endAsync();
@@ -331,7 +352,8 @@ class Agent implements AgentClient {
       this.#grants.noteApproved({ roomId, agentId: this.agentId, taskId: envelope.payload.task_id }, envelope.id);
       this.#outcomes.seenOnPublic(roomId, envelope.id, text);
     } else if (envelope.type === 'say' && mentionsAgent(envelope.payload.text, this.agentId)) {
-      for (const waiter of [...this.#mentionWaiters]) if (waiter.roomId === roomId) waiter.resolve(envelope.payload.text);
+      for (const waiter of [...this.#mentionWaiters])
+        if (waiter.roomId === roomId) waiter.resolve(envelope.payload.text);
     }
   }
 

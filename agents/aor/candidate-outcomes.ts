@@ -23,7 +23,10 @@ export class CandidateOutcomes {
   /** Registers a candidate before it is published, so a fast verdict cannot be missed. */
   expect(messageId: string, roomId: string, text: string): Promise<CandidateOutcome> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.#settle(messageId, { status: 'unknown', messageId, why: 'timeout' }), this.timeoutMs);
+      const timer = setTimeout(
+        () => this.#settle(messageId, { status: 'unknown', messageId, why: 'timeout' }),
+        this.timeoutMs,
+      );
       timer.unref?.();
       this.#pending.set(messageId, { roomId, text, resolve, timer });
     });
@@ -40,7 +43,12 @@ export class CandidateOutcomes {
   rejected(roomId: string, messageId: string, reason: string, detail?: string): boolean {
     const pending = this.#pending.get(messageId);
     if (!pending || pending.roomId !== roomId) return false;
-    return this.#settle(messageId, { status: 'rejected', messageId, reason, ...(detail === undefined ? {} : { detail }) });
+    return this.#settle(messageId, {
+      status: 'rejected',
+      messageId,
+      reason,
+      ...(detail === undefined ? {} : { detail }),
+    });
   }
 
   /** The publish itself failed: nobody will decide on it. */
@@ -52,7 +60,8 @@ export class CandidateOutcomes {
   }
 
   closeAll(): void {
-    for (const messageId of [...this.#pending.keys()]) this.#settle(messageId, { status: 'unknown', messageId, why: 'closed' });
+    for (const messageId of [...this.#pending.keys()])
+      this.#settle(messageId, { status: 'unknown', messageId, why: 'closed' });
   }
 
   #settle(messageId: string, outcome: CandidateOutcome): boolean {

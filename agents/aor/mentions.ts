@@ -32,5 +32,10 @@ function endsMention(text: string, end: number): boolean {
 /** The say's text without the mention of `agentId`, trimmed: the answer itself. */
 export function withoutMention(text: string, agentId: string): string {
   const needle = `@${agentId}`;
-  return text.split(needle).join(' ').replace(/^[\s,:;]+/, '').replace(/\s+/g, ' ').trim();
+  return text
+    .split(needle)
+    .join(' ')
+    .replace(/^[\s,:;]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

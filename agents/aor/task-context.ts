@@ -64,7 +64,11 @@ export interface TaskRuntime {
   newId(): string;
   submit(envelope: ResultEnvelope, roomId: string): Promise<CandidateOutcome>;
   /** Waits for the next say in `roomId` that mentions this agent. */
-  nextMention(roomId: string, timeoutMs: number, signal: AbortSignal): { readonly answer: Promise<string | undefined>; cancel(): void };
+  nextMention(
+    roomId: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): { readonly answer: Promise<string | undefined>; cancel(): void };
 }
 
 export interface TaskControl {
@@ -84,7 +88,12 @@ export function createTaskContext(envelope: TaskEnvelope, roomId: string, rt: Ta
     let candidate: ResultEnvelope;
     try {
       candidate = buildEnvelope(
-        { type: 'result', roomId, from: rt.from, payload: { task_id: taskId, message_type: messageType, content } as ResultPayload },
+        {
+          type: 'result',
+          roomId,
+          from: rt.from,
+          payload: { task_id: taskId, message_type: messageType, content } as ResultPayload,
+        },
         { newId: () => rt.newId(), now: rt.nowSeconds() },
       );
     } catch (error) {
@@ -126,14 +135,23 @@ export function createTaskContext(envelope: TaskEnvelope, roomId: string, rt: Ta
     waitForGrant,
     canSend(messageType) {
       const grant = rt.grants.get(key);
-      return !signal.aborted && isLive(grant, rt.nowSeconds()) && grant.remaining > 0 && grant.allowedMessageTypes.includes(messageType);
+      return (
+        !signal.aborted &&
+        isLive(grant, rt.nowSeconds()) &&
+        grant.remaining > 0 &&
+        grant.allowedMessageTypes.includes(messageType)
+      );
     },
     publish,
     ack: (text) => publish('ack', { text }),
     progress: (text) => publish('progress', { text }),
     finding: (bullets) => publish('finding', { bullets: [...bullets] }),
     risk: ({ text, severity, mitigation }) =>
-      publish('risk', { text, ...(severity === undefined ? {} : { severity }), ...(mitigation === undefined ? {} : { mitigation }) }),
+      publish('risk', {
+        text,
+        ...(severity === undefined ? {} : { severity }),
+        ...(mitigation === undefined ? {} : { mitigation }),
+      }),
     result: (text) => publish('result', { text }),
     artifact: (label, url) => publish('artifact_link', { label, url }),
     async ask(question, timeoutMs = rt.askTimeoutMs) {

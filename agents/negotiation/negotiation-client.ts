@@ -12,7 +12,12 @@ import { agreementOnAcceptance } from '@shared/negotiation/apply-acceptance';
 import { nextProposalSkeleton } from '@shared/negotiation/available-actions';
 import type { ConfidentialityClass, RegulatedProfession } from '@shared/negotiation/confidentiality';
 import {
-  signNegotiationDocument, type Acceptance, type OpenDocument, type Proposal, type Rejection, type Withdrawal,
+  signNegotiationDocument,
+  type Acceptance,
+  type OpenDocument,
+  type Proposal,
+  type Rejection,
+  type Withdrawal,
 } from '@shared/negotiation/documents';
 import { newId, newSaltSeed, type RandomSource } from '@shared/negotiation/ids';
 import { encodeBase64url } from '@shared/crypto/base64url';
@@ -50,22 +55,29 @@ export class NegotiationParty {
   /** RFC 9421 headers for a GET of `url` (relative URLs are signed as app.request resolves them). */
   signedReadHeaders(url: string): Record<string, string> {
     const absolute = new URL(url, 'http://localhost').href;
-    return signRequest({ method: 'GET', url: absolute, header: () => undefined }, {
-      keyid: this.did,
-      secretKey: this.identity.secretKey,
-      created: Math.floor(this.now() / 1000),
-      // Not from `random`: the seeded stream stays the demo's ids alone, and a nonce must not repeat across runs.
-      nonce: encodeBase64url(randomBytes(16)),
-    });
+    return signRequest(
+      { method: 'GET', url: absolute, header: () => undefined },
+      {
+        keyid: this.did,
+        secretKey: this.identity.secretKey,
+        created: Math.floor(this.now() / 1000),
+        // Not from `random`: the seeded stream stays the demo's ids alone, and a nonce must not repeat across runs.
+        nonce: encodeBase64url(randomBytes(16)),
+      },
+    );
   }
 
   async #call<T>(path: string, body?: unknown): Promise<T> {
     const url = `${this.baseUrl}${path}`;
-    const res = await this.fetch(url, body === undefined
-      ? { headers: this.signedReadHeaders(url) }
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await this.fetch(
+      url,
+      body === undefined
+        ? { headers: this.signedReadHeaders(url) }
+        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
     const answer = (await res.json()) as T & { code?: string; message?: string; details?: Record<string, unknown> };
-    if (!res.ok) throw new CodedError(answer.code ?? 'HTTP_ERROR', answer.message ?? `HTTP ${res.status}`, answer.details);
+    if (!res.ok)
+      throw new CodedError(answer.code ?? 'HTTP_ERROR', answer.message ?? `HTTP ${res.status}`, answer.details);
     return answer;
   }
 
@@ -77,17 +89,22 @@ export class NegotiationParty {
 
   openDocument(counterparty: DidKey, options: OpenOptions): OpenDocument {
     const at = this.now();
-    return signNegotiationDocument<OpenDocument>({
-      type: 'open',
-      negotiation_id: newId('neg', at, this.random),
-      parties: [this.did, counterparty],
-      opened_by: this.did,
-      category: options.category,
-      ...(options.maxRounds === undefined ? {} : { max_rounds: options.maxRounds }),
-      confidentiality: { [this.did]: options.mine, [counterparty]: options.theirs },
-      ...(options.regulated === undefined ? {} : { regulated: options.regulated as Record<DidKey, RegulatedProfession> }),
-      at: new Date(at).toISOString(),
-    }, this.identity.secretKey);
+    return signNegotiationDocument<OpenDocument>(
+      {
+        type: 'open',
+        negotiation_id: newId('neg', at, this.random),
+        parties: [this.did, counterparty],
+        opened_by: this.did,
+        category: options.category,
+        ...(options.maxRounds === undefined ? {} : { max_rounds: options.maxRounds }),
+        confidentiality: { [this.did]: options.mine, [counterparty]: options.theirs },
+        ...(options.regulated === undefined
+          ? {}
+          : { regulated: options.regulated as Record<DidKey, RegulatedProfession> }),
+        at: new Date(at).toISOString(),
+      },
+      this.identity.secretKey,
+    );
   }
 
   async open(counterparty: DidKey, options: OpenOptions): Promise<string> {
@@ -98,12 +115,15 @@ export class NegotiationParty {
 
   proposalDocument(state: NegotiationState, terms: Terms, validForMs: number): Proposal {
     const now = this.now();
-    return signNegotiationDocument<Proposal>({
-      ...nextProposalSkeleton(state, this.did),
-      proposal_id: newId('prp', now, this.random),
-      terms,
-      valid_until: new Date(now + validForMs).toISOString(),
-    }, this.identity.secretKey);
+    return signNegotiationDocument<Proposal>(
+      {
+        ...nextProposalSkeleton(state, this.did),
+        proposal_id: newId('prp', now, this.random),
+        terms,
+        valid_until: new Date(now + validForMs).toISOString(),
+      },
+      this.identity.secretKey,
+    );
   }
 
   async propose(id: string, terms: Terms, validForMs: number): Promise<Proposal> {
@@ -119,15 +139,18 @@ export class NegotiationParty {
     const at = new Date(this.now()).toISOString();
     const saltSeed = newSaltSeed(this.random);
     const agreement = agreementOnAcceptance(state, latest, at, saltSeed);
-    return signNegotiationDocument<Acceptance>({
-      type: 'accept',
-      negotiation_id: state.negotiation_id,
-      proposal_id: latest.proposal_id,
-      by: this.did,
-      at,
-      salt_seed: saltSeed,
-      agreement_signature: signAgreement(agreement, this.identity.secretKey),
-    }, this.identity.secretKey);
+    return signNegotiationDocument<Acceptance>(
+      {
+        type: 'accept',
+        negotiation_id: state.negotiation_id,
+        proposal_id: latest.proposal_id,
+        by: this.did,
+        at,
+        salt_seed: saltSeed,
+        agreement_signature: signAgreement(agreement, this.identity.secretKey),
+      },
+      this.identity.secretKey,
+    );
   }
 
   async accept(id: string): Promise<{ log_entry?: { index: number } }> {
@@ -135,14 +158,17 @@ export class NegotiationParty {
   }
 
   rejectionDocument(state: NegotiationState, reason?: string): Rejection {
-    return signNegotiationDocument<Rejection>({
-      type: 'reject',
-      negotiation_id: state.negotiation_id,
-      proposal_id: latestProposal(state)?.proposal_id ?? 'prp_none',
-      by: this.did,
-      at: new Date(this.now()).toISOString(),
-      ...(reason === undefined ? {} : { reason }),
-    }, this.identity.secretKey);
+    return signNegotiationDocument<Rejection>(
+      {
+        type: 'reject',
+        negotiation_id: state.negotiation_id,
+        proposal_id: latestProposal(state)?.proposal_id ?? 'prp_none',
+        by: this.did,
+        at: new Date(this.now()).toISOString(),
+        ...(reason === undefined ? {} : { reason }),
+      },
+      this.identity.secretKey,
+    );
   }
 
   async reject(id: string, reason?: string): Promise<void> {
@@ -150,13 +176,16 @@ export class NegotiationParty {
   }
 
   withdrawalDocument(id: string, reason?: string): Withdrawal {
-    return signNegotiationDocument<Withdrawal>({
-      type: 'withdraw',
-      negotiation_id: id,
-      by: this.did,
-      at: new Date(this.now()).toISOString(),
-      ...(reason === undefined ? {} : { reason }),
-    }, this.identity.secretKey);
+    return signNegotiationDocument<Withdrawal>(
+      {
+        type: 'withdraw',
+        negotiation_id: id,
+        by: this.did,
+        at: new Date(this.now()).toISOString(),
+        ...(reason === undefined ? {} : { reason }),
+      },
+      this.identity.secretKey,
+    );
   }
 
   async withdraw(id: string, reason?: string): Promise<void> {
@@ -167,10 +196,15 @@ export class NegotiationParty {
   async cosign(id: string): Promise<void> {
     const state = await this.state(id);
     if (state.agreement === null) throw new Error('no agreement to co-sign');
-    await this.#call(`/oap/negotiation/${id}/agreement/cosign`, { by: this.did, signature: signAgreement(state.agreement, this.identity.secretKey) });
+    await this.#call(`/oap/negotiation/${id}/agreement/cosign`, {
+      by: this.did,
+      signature: signAgreement(state.agreement, this.identity.secretKey),
+    });
   }
 }
 
 /** Bytes from a seeded PRNG, for ids and salt seeds that replay with the demo seed. */
-export const seededBytes = (next: () => number): RandomSource => (length) =>
-  Uint8Array.from({ length }, () => Math.floor(next() * 256));
+export const seededBytes =
+  (next: () => number): RandomSource =>
+  (length) =>
+    Uint8Array.from({ length }, () => Math.floor(next() * 256));

@@ -13,7 +13,13 @@ import { durationMs } from '@shared/oacop/duration';
 import { OacopErrorCode, OacopLocalErrorCode } from '@shared/oacop/error-codes';
 import { fuzzAvailability } from '@shared/oacop/fuzz-availability';
 import { mergeIntervals, parseSlot, subtractIntervals, toSlot, type Interval } from '@shared/oacop/intervals';
-import type { CancelCollaboration, ConfirmCollaboration, Did, ProposeCollaboration, Slot } from '@shared/oacop/messages';
+import type {
+  CancelCollaboration,
+  ConfirmCollaboration,
+  Did,
+  ProposeCollaboration,
+  Slot,
+} from '@shared/oacop/messages';
 import { planResponse } from '@shared/oacop/scheduling-actions';
 import { openThread, transitionThread, type ThreadState } from '@shared/oacop/scheduling-thread';
 import { MINUTE_MS } from '@shared/oacop/utc-time';
@@ -96,7 +102,12 @@ export class ParticipantAgent {
     if (!trusted) {
       // §6.1.3: unknown DIDs are rate limited before any work is done for them.
       const taken = this.options.limiter.take(from);
-      if (!taken.ok) return fail(OacopLocalErrorCode.RATE_LIMITED, `Too many requests from ${from}; retry in ${taken.retryAfterSeconds} s.`, { retryAfterSeconds: taken.retryAfterSeconds });
+      if (!taken.ok)
+        return fail(
+          OacopLocalErrorCode.RATE_LIMITED,
+          `Too many requests from ${from}; retry in ${taken.retryAfterSeconds} s.`,
+          { retryAfterSeconds: taken.retryAfterSeconds },
+        );
     }
     let next: Result<ThreadState>;
     if (known === undefined) {
@@ -111,7 +122,9 @@ export class ParticipantAgent {
       });
       if (!invitation.ok) return invitation;
       if (!invitation.value.trusted && !(await this.options.store.useBurn(invitation.value.txId, message.threadId))) {
-        return fail(OacopErrorCode.PAYMENT_REQUIRED, `Burn ${invitation.value.txId} already paid for another thread.`, { reason: 'already_used' });
+        return fail(OacopErrorCode.PAYMENT_REQUIRED, `Burn ${invitation.value.txId} already paid for another thread.`, {
+          reason: 'already_used',
+        });
       }
       next = openThread({ from, message });
     } else {
@@ -127,7 +140,10 @@ export class ParticipantAgent {
       await this.#save(state);
       return offer;
     }
-    const planned = planResponse(state, this.did, { status: offer.value.length > 0 ? 'INTERESTED' : 'DECLINED', availableSlots: offer.value });
+    const planned = planResponse(state, this.did, {
+      status: offer.value.length > 0 ? 'INTERESTED' : 'DECLINED',
+      availableSlots: offer.value,
+    });
     if (!planned.ok) return planned;
     await this.#save(planned.value.next);
     await this.#send(state.initiator, planned.value.message);
@@ -143,27 +159,43 @@ export class ParticipantAgent {
     if (resource?.minDuration !== undefined) {
       const min = durationMs(resource.minDuration);
       if (min !== undefined && duration < min) {
-        return fail(OacopErrorCode.UNSUPPORTED_CONSTRAINT, `This resource is booked for at least ${String(resource.minDuration)}.`, { constraint: 'minDuration' });
+        return fail(
+          OacopErrorCode.UNSUPPORTED_CONSTRAINT,
+          `This resource is booked for at least ${String(resource.minDuration)}.`,
+          { constraint: 'minDuration' },
+        );
       }
     }
     const busy = await this.#busy(window, state.threadId);
-    const free = subtractIntervals(window, busy).filter((slot) => slot.end - slot.start >= Math.max(duration, MINUTE_MS));
+    const free = subtractIntervals(window, busy).filter(
+      (slot) => slot.end - slot.start >= Math.max(duration, MINUTE_MS),
+    );
     const slots = free.map(toSlot);
     if (trusted) return ok(slots);
-    return fuzzAvailability(slots, { random: this.options.random, window: state.constraints.timeWindow!, minMinutes: Math.max(1, Math.ceil(duration / MINUTE_MS)) });
+    return fuzzAvailability(slots, {
+      random: this.options.random,
+      window: state.constraints.timeWindow!,
+      minMinutes: Math.max(1, Math.ceil(duration / MINUTE_MS)),
+    });
   }
 
   /** Busy time in the window: the calendar plus every other booking, widened by a resource's cleaning gap. */
   async #busy(window: Interval, exceptThread?: string): Promise<Interval[]> {
     const gap = (this.options.resource?.requiresCleaningGap ?? 0) * MINUTE_MS;
     const bookings = await this.options.store.listBookings(this.did, window.start - gap, window.end + gap);
-    const booked = bookings.filter((b) => b.threadId !== exceptThread).map((b) => ({ start: b.start - gap, end: b.end + gap }));
+    const booked = bookings
+      .filter((b) => b.threadId !== exceptThread)
+      .map((b) => ({ start: b.start - gap, end: b.end + gap }));
     return mergeIntervals([...this.options.calendar.busy(window.start, window.end), ...booked]);
   }
 
   async #onConfirm(from: Did, message: ConfirmCollaboration): Promise<Result<void>> {
     const known = await this.#load(message.threadId);
-    if (known === undefined) return fail(OacopErrorCode.STALE_REVISION, 'This agent never saw the proposal; send it again.', { local: 0, incoming: message.revision });
+    if (known === undefined)
+      return fail(OacopErrorCode.STALE_REVISION, 'This agent never saw the proposal; send it again.', {
+        local: 0,
+        incoming: message.revision,
+      });
     const next = transitionThread(known, { from, message });
     if (!next.ok) return next;
     // The initiator decided (§3.4.1): this agent holds the new revision whether or not it can attend.
@@ -175,23 +207,50 @@ export class ParticipantAgent {
       return fail(OacopErrorCode.CONFLICT, 'The slot is no longer free in this calendar.', { reason: 'busy' });
     }
     const booked = await this.options.store.book(
-      { owner: this.did, threadId: message.threadId, start: slot.start, end: slot.end, revision: message.revision, title, bookedAt: this.options.now() },
+      {
+        owner: this.did,
+        threadId: message.threadId,
+        start: slot.start,
+        end: slot.end,
+        revision: message.revision,
+        title,
+        bookedAt: this.options.now(),
+      },
       // Inside the store's transaction: a slot taken meanwhile by another thread is OACOP_CONFLICT.
-      (others) => checkBooking({ busy: others.map((o) => toSlot(o)), slot: message.finalSlot, constraints: { ...this.options.resource } }),
+      (others) =>
+        checkBooking({
+          busy: others.map((o) => toSlot(o)),
+          slot: message.finalSlot,
+          constraints: { ...this.options.resource },
+        }),
     );
     if (!booked.ok) return booked;
-    await this.#send(from, { type: 'OACoPReceipt', threadId: message.threadId, revision: message.revision, status: 'CONFIRMED' });
+    await this.#send(from, {
+      type: 'OACoPReceipt',
+      threadId: message.threadId,
+      revision: message.revision,
+      status: 'CONFIRMED',
+    });
     return ok(undefined);
   }
 
   async #onCancel(from: Did, message: CancelCollaboration): Promise<Result<void>> {
     const known = await this.#load(message.threadId);
-    if (known === undefined) return fail(OacopErrorCode.STALE_REVISION, 'This agent never saw the proposal.', { local: 0, incoming: message.revision });
+    if (known === undefined)
+      return fail(OacopErrorCode.STALE_REVISION, 'This agent never saw the proposal.', {
+        local: 0,
+        incoming: message.revision,
+      });
     const next = transitionThread(known, { from, message });
     if (!next.ok) return next;
     await this.#save(next.value);
     await this.options.store.unbook(this.did, message.threadId);
-    const receipt: CarriedMessage = { type: 'OACoPReceipt', threadId: message.threadId, revision: message.revision, status: 'CANCELLED' };
+    const receipt: CarriedMessage = {
+      type: 'OACoPReceipt',
+      threadId: message.threadId,
+      revision: message.revision,
+      status: 'CANCELLED',
+    };
     await this.#send(known.initiator, receipt);
     if (from !== known.initiator) await this.#send(from, receipt);
     return ok(undefined);

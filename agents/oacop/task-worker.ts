@@ -44,7 +44,13 @@ export class TaskWorker {
     const known = (await this.options.store.getAgentState(this.did, key(message.threadId))) as TaskState | undefined;
     const next = assignTask(known, { from: envelope.sender.id, worker: this.did, message });
     if (!next.ok) {
-      await this.#send(envelope.sender.id, { type: 'OACoPError', threadId: message.threadId, code: next.error.code as never, message: next.error.message, inReplyTo: envelope.id });
+      await this.#send(envelope.sender.id, {
+        type: 'OACoPError',
+        threadId: message.threadId,
+        code: next.error.code as never,
+        message: next.error.message,
+        inReplyTo: envelope.id,
+      });
       return;
     }
     await this.#save(next.value);
@@ -69,11 +75,17 @@ export class TaskWorker {
       if (task === undefined) return;
       const blockedBy = this.#blockedBy(task);
       if (blockedBy.length === 0) {
-        if (task.status === 'BLOCKED') await this.#report(threadId, { status: 'IN_PROGRESS', progress: task.progress, comment: 'Unblocked.' });
+        if (task.status === 'BLOCKED')
+          await this.#report(threadId, { status: 'IN_PROGRESS', progress: task.progress, comment: 'Unblocked.' });
         await this.#report(threadId, { status: 'COMPLETED', progress: 100, comment: 'Done.' });
         return;
       }
-      if (task.status !== 'BLOCKED') await this.#report(threadId, { status: 'BLOCKED', progress: task.progress, comment: `Waiting for ${blockedBy.join(', ')}.` });
+      if (task.status !== 'BLOCKED')
+        await this.#report(threadId, {
+          status: 'BLOCKED',
+          progress: task.progress,
+          comment: `Waiting for ${blockedBy.join(', ')}.`,
+        });
     }
   }
 
@@ -106,6 +118,13 @@ export class TaskWorker {
 
   async #send(to: Did, message: CarriedMessage): Promise<void> {
     const { client } = this.options;
-    await client.post(client.sign('REQUEST', carrierPayload(message, `oacop_${globalThis.crypto.randomUUID()}`) as never, message.threadId, to));
+    await client.post(
+      client.sign(
+        'REQUEST',
+        carrierPayload(message, `oacop_${globalThis.crypto.randomUUID()}`) as never,
+        message.threadId,
+        to,
+      ),
+    );
   }
 }

@@ -14,7 +14,10 @@ export interface TestAgent {
   /** Publishes an AOR envelope from this agent; resolves on the broker's PUBACK. */
   send(topic: string, type: string, roomId: string, payload: Record<string, unknown>): Promise<string>;
   /** Resolves with the first message on a topic matching `test`, counting messages already seen. */
-  waitFor(test: (topic: string, envelope: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitFor(
+    test: (topic: string, envelope: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Heartbeats into a room every `everyMs` until closed. */
   heartbeat(roomId: string, description: string, everyMs?: number): void;
   /** Connects again after the broker dropped it (a server restart); its subscriptions are renewed. */
@@ -34,7 +37,11 @@ export interface AgentServer {
 }
 
 /** `npm run cli -- agents add <agentId> --json`, as an administrator would. */
-export async function addAgentCredential(agentId: string, dataDir = process.env.SWITCHBOARD_DATA_DIR, env: Record<string, string> = {}): Promise<string> {
+export async function addAgentCredential(
+  agentId: string,
+  dataDir = process.env.SWITCHBOARD_DATA_DIR,
+  env: Record<string, string> = {},
+): Promise<string> {
   if (!dataDir) throw new Error('global-setup did not set SWITCHBOARD_DATA_DIR');
   const { stdout } = await run(process.execPath, [...SERVER_CLI, 'agents', 'add', agentId, '--json'], {
     env: { ...process.env, ...env, DATA_DIR: dataDir },
@@ -46,10 +53,20 @@ export async function addAgentCredential(agentId: string, dataDir = process.env.
 export async function connectTestAgent(agentId: string, server?: AgentServer): Promise<TestAgent> {
   const url = server?.mqttUrl ?? process.env.SWITCHBOARD_MQTT_URL;
   if (!url) throw new Error('global-setup did not set SWITCHBOARD_MQTT_URL (no "MQTT for agents on" line)');
-  const password = await addAgentCredential(agentId, server?.dataDir ?? process.env.SWITCHBOARD_DATA_DIR, server?.externalBrokerEnv);
+  const password = await addAgentCredential(
+    agentId,
+    server?.dataDir ?? process.env.SWITCHBOARD_DATA_DIR,
+    server?.externalBrokerEnv,
+  );
   // Client ids are bound to the agent: its agentId, or one under it (`{agentId}/…`, embedded broker only).
   const clientId = server?.externalBrokerEnv ? agentId : `${agentId}/${randomUUID().slice(0, 6)}`;
-  const client = await mqtt.connectAsync(url, { protocolVersion: 5, username: agentId, password, clientId, reconnectPeriod: 0 });
+  const client = await mqtt.connectAsync(url, {
+    protocolVersion: 5,
+    username: agentId,
+    password,
+    clientId,
+    reconnectPeriod: 0,
+  });
   // A server killed under it resets the socket; without a listener that error would end the
   // test run. A dropped agent shows as a `waitFor` that times out instead.
   client.on('error', () => undefined);
@@ -68,7 +85,14 @@ export async function connectTestAgent(agentId: string, server?: AgentServer): P
   let timer: NodeJS.Timeout | undefined;
   const send: TestAgent['send'] = async (topic, type, roomId, payload) => {
     const id = `msg_${randomUUID()}`;
-    const envelope = { id, type, room_id: roomId, from: { kind: 'agent', id: agentId }, ts: Math.floor(Date.now() / 1000), payload };
+    const envelope = {
+      id,
+      type,
+      room_id: roomId,
+      from: { kind: 'agent', id: agentId },
+      ts: Math.floor(Date.now() / 1000),
+      payload,
+    };
     await client.publishAsync(topic, JSON.stringify(envelope), { qos: 1 });
     return id;
   };
@@ -93,7 +117,11 @@ export async function connectTestAgent(agentId: string, server?: AgentServer): P
         if (!check()) waiters.add(check);
       }),
     heartbeat(roomId, description, everyMs = 2_000) {
-      const beat = () => void send(`rooms/${roomId}/agents/${agentId}/heartbeat`, 'heartbeat', roomId, { ts: Math.floor(Date.now() / 1000), description }).catch(() => undefined);
+      const beat = () =>
+        void send(`rooms/${roomId}/agents/${agentId}/heartbeat`, 'heartbeat', roomId, {
+          ts: Math.floor(Date.now() / 1000),
+          description,
+        }).catch(() => undefined);
       beat();
       timer = setInterval(beat, everyMs);
     },

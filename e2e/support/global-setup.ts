@@ -8,8 +8,11 @@ import { SERVER_VARIABLES, slotVariable } from './server-slot';
  * change no state another can see (review mode, grants, who enrolled first).
  */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
-  if (!existsSync('dist/web/index.html') || !existsSync('dist/server/main.js')) throw new Error('Build first (npm run build); npm test does this.');
-  const servers = await Promise.all(Array.from({ length: config.workers }, () => startServer({ DEMO: '0' }, { enrollLinkWaitMs: 5_000 })));
+  if (!existsSync('dist/web/index.html') || !existsSync('dist/server/main.js'))
+    throw new Error('Build first (npm run build); npm test does this.');
+  const servers = await Promise.all(
+    Array.from({ length: config.workers }, () => startServer({ DEMO: '0' }, { enrollLinkWaitMs: 5_000 })),
+  );
   servers.forEach((server, slot) => {
     const values: Record<(typeof SERVER_VARIABLES)[number], string | undefined> = {
       SWITCHBOARD_URL: server.url,

@@ -41,7 +41,10 @@ export const INJECTION_CORPUS: readonly Payload[] = [
   { name: 'meta refresh', text: '<meta http-equiv="refresh" content="0;url=javascript:window.__pwned=29">' },
   { name: 'base href', text: '<base href="javascript:window.__pwned=30//">' },
   { name: 'form action', text: '<form><button formaction="javascript:window.__pwned=31">go</button></form>' },
-  { name: 'mutation XSS (math/style)', text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=32>' },
+  {
+    name: 'mutation XSS (math/style)',
+    text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=32>',
+  },
   { name: 'null byte in tag', text: '<scr\u0000ipt>window.__pwned=33</scr\u0000ipt>' },
   { name: 'right-to-left override', text: '\u202e>tpircs/<33=denwp__.wodniw>tpircs<' },
 ];

@@ -16,7 +16,9 @@ export interface KeyScanReport {
 
 export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<KeyScanReport> {
   const subtle = crypto.subtle;
-  const publicKey = await subtle.importKey('raw', new Uint8Array(publicKeyBytes), { name: 'Ed25519' }, false, ['verify']);
+  const publicKey = await subtle.importKey('raw', new Uint8Array(publicKeyBytes), { name: 'Ed25519' }, false, [
+    'verify',
+  ]);
   const message = new TextEncoder().encode('key-custody probe: sign me');
   // PKCS#8 wrapping of a 32-byte Ed25519 seed (RFC 8410 §7).
   const pkcs8Prefix = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
@@ -46,7 +48,8 @@ export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<
   const walk = (value: unknown, path: string): void => {
     if (value === null || value === undefined) return;
     if (typeof value === 'string') {
-      for (const bytes of decodings(value)) if (bytes.length === 32 || bytes.length === 64) candidates.push({ path, bytes });
+      for (const bytes of decodings(value))
+        if (bytes.length === 32 || bytes.length === 64) candidates.push({ path, bytes });
       return;
     }
     if (typeof value !== 'object' || seen.has(value)) return;
@@ -56,7 +59,10 @@ export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<
       return;
     }
     if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
-      const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      const bytes =
+        value instanceof ArrayBuffer
+          ? new Uint8Array(value)
+          : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
       if (bytes.length === 32 || bytes.length === 64) candidates.push({ path, bytes: bytes.slice() });
       return;
     }
@@ -81,10 +87,11 @@ export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<
       const store = db.transaction(storeName, 'readonly').objectStore(storeName);
       const [keys, all] = await Promise.all(
         [store.getAllKeys(), store.getAll()].map(
-          (request) => new Promise<unknown[]>((resolve, reject) => {
-            request.onsuccess = () => resolve(request.result as unknown[]);
-            request.onerror = () => reject(request.error ?? new Error(`reading ${storeName} failed`));
-          }),
+          (request) =>
+            new Promise<unknown[]>((resolve, reject) => {
+              request.onsuccess = () => resolve(request.result as unknown[]);
+              request.onerror = () => reject(request.error ?? new Error(`reading ${storeName} failed`));
+            }),
         ),
       );
       all!.forEach((value, i) => {
@@ -116,7 +123,13 @@ export async function scanIndexedDbForSecret(publicKeyBytes: number[]): Promise<
     const seeds = bytes.length === 64 ? [bytes.slice(0, 32)] : [bytes];
     for (const seed of seeds) {
       try {
-        const key = await subtle.importKey('pkcs8', new Uint8Array([...pkcs8Prefix, ...seed]), { name: 'Ed25519' }, false, ['sign']);
+        const key = await subtle.importKey(
+          'pkcs8',
+          new Uint8Array([...pkcs8Prefix, ...seed]),
+          { name: 'Ed25519' },
+          false,
+          ['sign'],
+        );
         const signature = await subtle.sign({ name: 'Ed25519' }, key, message);
         if (await subtle.verify({ name: 'Ed25519' }, publicKey, signature, message)) secretsFound.push(path);
       } catch {

@@ -36,7 +36,11 @@ export const E2E_PASSPHRASE = 'seven lanterns over the quarry';
  * Follows an enrollment link in a browser without a key: creates the key with its backup (the
  * file is downloaded and left alone), enrolls it, opens the console.
  */
-export async function enrollNewKey(page: Page, enrollUrl: string, role: 'Facilitator' | 'Observer' = 'Facilitator'): Promise<void> {
+export async function enrollNewKey(
+  page: Page,
+  enrollUrl: string,
+  role: 'Facilitator' | 'Observer' = 'Facilitator',
+): Promise<void> {
   await page.goto(enrollUrl);
   await createKey(page);
   await page.getByRole('button', { name: 'Enroll this key' }).click();
@@ -60,7 +64,10 @@ export async function createKey(page: Page, passphrase = E2E_PASSPHRASE): Promis
  * Writes an operator record as consoles before the CryptoKey kept it (raw secret bytes in
  * IndexedDB), for journeys about converting one. The page must already be on the console.
  */
-export async function storeLegacyKey(page: Page, key: { readonly did: string; readonly secretKey: Uint8Array }): Promise<void> {
+export async function storeLegacyKey(
+  page: Page,
+  key: { readonly did: string; readonly secretKey: Uint8Array },
+): Promise<void> {
   await page.evaluate(
     async ({ did, secretKey }) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -70,7 +77,10 @@ export async function storeLegacyKey(page: Page, key: { readonly did: string; re
         request.onerror = () => reject(request.error ?? new Error('indexedDB.open(switchboard-identity) failed'));
       });
       const tx = db.transaction('identity', 'readwrite');
-      tx.objectStore('identity').put({ did, secretKey: new Uint8Array(secretKey), createdAt: 1_700_000_000_000 }, 'operator');
+      tx.objectStore('identity').put(
+        { did, secretKey: new Uint8Array(secretKey), createdAt: 1_700_000_000_000 },
+        'operator',
+      );
       await new Promise((resolve) => (tx.oncomplete = resolve));
       db.close();
     },

@@ -8,8 +8,16 @@ export async function snap(page: Page, name: string, { fullPage = true }: { full
   for (const scheme of ['light', 'dark'] as const) {
     // The theme preference is "system" by default, so the emulated scheme picks the theme.
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((dark) => document.documentElement.classList.contains('dark') === dark, scheme === 'dark');
-    await page.screenshot({ path: `docs/screenshots/${name}-${scheme}.png`, fullPage, animations: 'disabled', caret: 'hide' });
+    await page.waitForFunction(
+      (dark) => document.documentElement.classList.contains('dark') === dark,
+      scheme === 'dark',
+    );
+    await page.screenshot({
+      path: `docs/screenshots/${name}-${scheme}.png`,
+      fullPage,
+      animations: 'disabled',
+      caret: 'hide',
+    });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -4,7 +4,12 @@
 // into the plain names the journeys and their helpers read.
 
 /** What a journey needs to know of its server. */
-export const SERVER_VARIABLES = ['SWITCHBOARD_URL', 'SWITCHBOARD_ENROLL_URL', 'SWITCHBOARD_DATA_DIR', 'SWITCHBOARD_MQTT_URL'] as const;
+export const SERVER_VARIABLES = [
+  'SWITCHBOARD_URL',
+  'SWITCHBOARD_ENROLL_URL',
+  'SWITCHBOARD_DATA_DIR',
+  'SWITCHBOARD_MQTT_URL',
+] as const;
 
 export const slotVariable = (name: (typeof SERVER_VARIABLES)[number], slot: number | string) => `${name}_${slot}`;
 

@@ -82,14 +82,21 @@ function waitForLine(read: () => string | undefined, waitMs: number): Promise<st
   });
 }
 
-export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-'));
   // Journeys register services on 127.0.0.1 (another server of the same run).
   const baseEnv = { PORT: '0', DATA_DIR: dataDir, ALLOW_PRIVATE_SERVICE_URLS: '1', ...env };
   let log = '';
   let current: Spawned | undefined = await spawnServer(baseEnv, (text) => (log += text));
   const first = current;
-  const enrollUrl = ENROLL_LINE.exec(log)?.[1] ?? (options.enrollLinkWaitMs ? await waitForLine(() => ENROLL_LINE.exec(log)?.[1], options.enrollLinkWaitMs) : undefined);
+  const enrollUrl =
+    ENROLL_LINE.exec(log)?.[1] ??
+    (options.enrollLinkWaitMs
+      ? await waitForLine(() => ENROLL_LINE.exec(log)?.[1], options.enrollLinkWaitMs)
+      : undefined);
   const mqttUrl = await waitForLine(() => MQTT_LINE.exec(log)?.[1], 5_000);
   const kill = async (signal: 'SIGKILL' | 'SIGTERM') => {
     const running = current;

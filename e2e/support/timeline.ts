@@ -10,7 +10,8 @@ export function shownMessageIds(page: Page): Promise<string[]> {
     el.scrollTop = 0;
     await frame();
     for (let guard = 0; guard < 500; guard++) {
-      for (const li of el.querySelectorAll<HTMLElement>('li[data-index]')) byIndex.set(Number(li.dataset.index), li.dataset.messageId ?? '');
+      for (const li of el.querySelectorAll<HTMLElement>('li[data-index]'))
+        byIndex.set(Number(li.dataset.index), li.dataset.messageId ?? '');
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
       el.scrollTop += el.clientHeight / 2;
       await frame();

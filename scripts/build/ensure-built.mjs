@@ -11,12 +11,18 @@ export function ensureBuilt(targets) {
   const stale = staleTargets(projectRoot, targets);
   if (stale.length === 0) return;
   console.error(`switchboard: building ${stale.join(' and ')} (sources changed since the last build)…`);
-  const result = spawnSync(process.execPath, [fileURLToPath(new URL('../build.mjs', import.meta.url)), ...stale, '--logLevel', 'warn'], {
-    cwd: projectRoot,
-    stdio: ['ignore', 2, 2],
-  });
+  const result = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../build.mjs', import.meta.url)), ...stale, '--logLevel', 'warn'],
+    {
+      cwd: projectRoot,
+      stdio: ['ignore', 2, 2],
+    },
+  );
   if (result.status !== 0) {
-    console.error(`switchboard: the build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}).`);
+    console.error(
+      `switchboard: the build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}).`,
+    );
     process.exit(1);
   }
 }

@@ -80,4 +80,3 @@ export function staleTargets(root, targets = Object.keys(TARGETS)) {
   const prints = fingerprints(root, targets);
   return targets.filter((target) => !isCurrent(root, target, prints[target]));
 }
-

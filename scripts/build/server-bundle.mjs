@@ -21,7 +21,9 @@ export async function bundleServer(root) {
     outdir,
     bundle: true,
     external: ['better-sqlite3', 'pg', 'pg-native', 'esbuild', 'vite', 'bufferutil', 'utf-8-validate'],
-    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
+    },
     platform: 'node',
     format: 'esm',
     target: 'node20.19',

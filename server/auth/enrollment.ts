@@ -31,7 +31,11 @@ export function consoleBaseUrl(host: string, port: number): string {
  * First start: with no operator enrolled yet, creates a facilitator token and returns the line
  * to print. A token left unused by an earlier start simply expires.
  */
-export async function firstStartEnrollmentLine(store: Store, baseUrl: string, now: number): Promise<string | undefined> {
+export async function firstStartEnrollmentLine(
+  store: Store,
+  baseUrl: string,
+  now: number,
+): Promise<string | undefined> {
   if ((await store.access.listOperators()).length > 0) return undefined;
   const token = await createEnrollmentToken(store, 'facilitator', now);
   return `Enroll the first facilitator: ${enrollmentLink(baseUrl, token)}`;

@@ -26,7 +26,9 @@ interface Cost {
 function derive(password: string, salt: Buffer, keyLength: number, { N, r, p }: Cost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // maxmem: scrypt needs 128·N·r bytes; Node's default cap (32 MiB) would refuse N = 2^18.
-    scrypt(password, salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

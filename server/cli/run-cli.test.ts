@@ -44,20 +44,27 @@ describe('ledger', () => {
   it('credits a DID (amounts add up exactly) so it can burn; prints the new balance', async () => {
     const dataDir = freshDataDir();
     const did = didKey();
-    expect(await cli(dataDir, 'ledger', 'credit', did, '10.5')).toEqual({ code: 0, stdout: `Credited 10.5 to ${did}; it now holds 10.5.\n`, stderr: '' });
+    expect(await cli(dataDir, 'ledger', 'credit', did, '10.5')).toEqual({
+      code: 0,
+      stdout: `Credited 10.5 to ${did}; it now holds 10.5.\n`,
+      stderr: '',
+    });
     const again = await cli(dataDir, 'ledger', 'credit', did, '0.25', '--json');
     expect(JSON.parse(again.stdout)).toEqual({ did, credited: '0.25', balance: '10.75' });
     expect(await withStore(dataDir, (store) => store.oacop.balanceOf(did))).toBe('10.75');
   });
 
-  it.each([['0'], ['0.00'], ['1.123456789'], ['abc'], ['1e5'], ['01']])('refuses the amount %s as a usage error, crediting nothing', async (amount) => {
-    const dataDir = freshDataDir();
-    const did = didKey();
-    const run = await cli(dataDir, 'ledger', 'credit', did, amount);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^switchboard: INVALID_AMOUNT: /);
-    expect(await withStore(dataDir, (store) => store.oacop.balanceOf(did))).toBe('0');
-  });
+  it.each([['0'], ['0.00'], ['1.123456789'], ['abc'], ['1e5'], ['01']])(
+    'refuses the amount %s as a usage error, crediting nothing',
+    async (amount) => {
+      const dataDir = freshDataDir();
+      const did = didKey();
+      const run = await cli(dataDir, 'ledger', 'credit', did, amount);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^switchboard: INVALID_AMOUNT: /);
+      expect(await withStore(dataDir, (store) => store.oacop.balanceOf(did))).toBe('0');
+    },
+  );
 
   it('refuses a DID that is not a did:key', async () => {
     const run = await cli(freshDataDir(), 'ledger', 'credit', 'did:web:example.com', '1');
@@ -106,20 +113,24 @@ describe('operators', () => {
     expect(added).toMatchObject({ code: 0, stderr: '', stdout: `${JSON.stringify({ did, role: 'observer' })}\n` });
     const changed = await cli(dataDir, 'operators', 'add', did, '--role', 'facilitator');
     expect(changed.stdout).toBe(`Operator ${did} is now facilitator (was observer).\n`);
-    expect(JSON.parse((await cli(dataDir, 'operators', 'list', '--json')).stdout)).toEqual([{ did, role: 'facilitator', createdAt: NOW }]);
+    expect(JSON.parse((await cli(dataDir, 'operators', 'list', '--json')).stdout)).toEqual([
+      { did, role: 'facilitator', createdAt: NOW },
+    ]);
     expect((await cli(dataDir, 'operators', 'list')).stdout).toContain(did);
   });
 
-  it.each([['did:key:zBad'], ['did:web:example.com'], ['not-a-did'], ['did:key:z6LSbysY2xFMRpGMhb7tFTLMpeuPRaqaWM1yECx2AtzE3KCc']])(
-    'refuses the did %s (exit 2, INVALID_DID)',
-    async (did) => {
-      const dataDir = freshDataDir();
-      const run = await cli(dataDir, 'operators', 'add', did, '--role', 'observer');
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/^switchboard: INVALID_DID: /);
-      expect(await withStore(dataDir, (store) => store.access.listOperators())).toEqual([]);
-    },
-  );
+  it.each([
+    ['did:key:zBad'],
+    ['did:web:example.com'],
+    ['not-a-did'],
+    ['did:key:z6LSbysY2xFMRpGMhb7tFTLMpeuPRaqaWM1yECx2AtzE3KCc'],
+  ])('refuses the did %s (exit 2, INVALID_DID)', async (did) => {
+    const dataDir = freshDataDir();
+    const run = await cli(dataDir, 'operators', 'add', did, '--role', 'observer');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^switchboard: INVALID_DID: /);
+    expect(await withStore(dataDir, (store) => store.access.listOperators())).toEqual([]);
+  });
 
   it('refuses a missing or unknown role as a usage error', async () => {
     const did = didKey();
@@ -131,7 +142,16 @@ describe('operators', () => {
 
   it('invite prints a one-time enrollment link whose token the store accepts once, for 24 hours', async () => {
     const dataDir = freshDataDir();
-    const run = await cli(dataDir, 'operators', 'invite', '--role', 'observer', '--base-url', 'https://console.example/', '--json');
+    const run = await cli(
+      dataDir,
+      'operators',
+      'invite',
+      '--role',
+      'observer',
+      '--base-url',
+      'https://console.example/',
+      '--json',
+    );
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const { link, role, expiresAt } = JSON.parse(run.stdout) as { link: string; role: string; expiresAt: number };
     expect(role).toBe('observer');
@@ -150,7 +170,15 @@ describe('operators', () => {
   });
 
   it('refuses a --base-url that is not http(s)', async () => {
-    const run = await cli(freshDataDir(), 'operators', 'invite', '--role', 'observer', '--base-url', 'javascript:alert(1)');
+    const run = await cli(
+      freshDataDir(),
+      'operators',
+      'invite',
+      '--role',
+      'observer',
+      '--base-url',
+      'javascript:alert(1)',
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^switchboard: INVALID_BASE_URL: /);
   });

@@ -84,7 +84,15 @@ type OptionName = keyof typeof OPTIONS;
 interface Command {
   readonly args: readonly string[];
   readonly options: readonly OptionName[];
-  run(ctx: { readonly args: readonly string[]; readonly values: Parsed['values']; readonly io: CliIo; readonly config: Config }, store: Store): Promise<void>;
+  run(
+    ctx: {
+      readonly args: readonly string[];
+      readonly values: Parsed['values'];
+      readonly io: CliIo;
+      readonly config: Config;
+    },
+    store: Store,
+  ): Promise<void>;
 }
 
 /** The dynamic-security admin of the broker at MQTT_URL; undefined without MQTT_URL. */
@@ -92,9 +100,17 @@ async function brokerAdmin(config: Config): Promise<DynsecAdmin | undefined> {
   const external = config.mqttExternal;
   if (!external) return undefined;
   if (!external.adminUsername || !external.adminPassword) {
-    throw refused('BROKER_ADMIN_REQUIRED', 'MQTT_URL is set: MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD (the dynamic-security admin) are needed to provision the broker');
+    throw refused(
+      'BROKER_ADMIN_REQUIRED',
+      'MQTT_URL is set: MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD (the dynamic-security admin) are needed to provision the broker',
+    );
   }
-  return DynsecAdmin.connect({ url: external.url, username: external.adminUsername, password: external.adminPassword, reservedUsernames: [external.username] });
+  return DynsecAdmin.connect({
+    url: external.url,
+    username: external.adminUsername,
+    password: external.adminPassword,
+    reservedUsernames: [external.username],
+  });
 }
 
 async function withBroker<T>(config: Config, work: (admin: DynsecAdmin | undefined) => Promise<T>): Promise<T> {
@@ -111,13 +127,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function role(value: string | undefined): OperatorRole {
   if (value === undefined) throw usage('ROLE_REQUIRED', '--role facilitator|observer is required');
-  if (value !== 'facilitator' && value !== 'observer') throw usage('INVALID_ROLE', `--role must be facilitator or observer, got "${value}"`);
+  if (value !== 'facilitator' && value !== 'observer')
+    throw usage('INVALID_ROLE', `--role must be facilitator or observer, got "${value}"`);
   return value;
 }
 
 function agentId(value: string): string {
   if (!isValidId(value)) {
-    throw usage('INVALID_AGENT_ID', `agentId must be 1-${MAX_ID_LENGTH} characters without whitespace, control characters, "/", "+" or "#"`);
+    throw usage(
+      'INVALID_AGENT_ID',
+      `agentId must be 1-${MAX_ID_LENGTH} characters without whitespace, control characters, "/", "+" or "#"`,
+    );
   }
   return value;
 }
@@ -127,12 +147,19 @@ function did(value: string): string {
     decodeDidKey(value);
     return value;
   } catch (error) {
-    throw usage('INVALID_DID', `${value.slice(0, 80)} is not an Ed25519 did:key: ${error instanceof Error ? error.message : String(error)}`);
+    throw usage(
+      'INVALID_DID',
+      `${value.slice(0, 80)} is not an Ed25519 did:key: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 function amount(value: string): string {
-  if (!isAmount(value) || toUnits(value) === 0n) throw usage('INVALID_AMOUNT', `amount must be a positive decimal with at most 8 decimals, got "${value.slice(0, 40)}"`);
+  if (!isAmount(value) || toUnits(value) === 0n)
+    throw usage(
+      'INVALID_AMOUNT',
+      `amount must be a positive decimal with at most 8 decimals, got "${value.slice(0, 40)}"`,
+    );
   return value;
 }
 
@@ -144,7 +171,8 @@ function baseUrl(value: string | undefined, config: Config): string {
   } catch {
     throw usage('INVALID_BASE_URL', `--base-url must be an absolute http(s) URL, got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage('INVALID_BASE_URL', `--base-url must be http or https, got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usage('INVALID_BASE_URL', `--base-url must be http or https, got "${value}"`);
   return `${url.origin}${url.pathname}`;
 }
 
@@ -156,12 +184,19 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       const id = agentId(args[0]!);
       const existing = await store.access.getAgentCredential(id);
       if (existing && !values.rotate) {
-        throw refused('AGENT_EXISTS', `agent "${id}" already has a credential (since ${iso(existing.createdAt)}); pass --rotate to replace it`);
+        throw refused(
+          'AGENT_EXISTS',
+          `agent "${id}" already has a credential (since ${iso(existing.createdAt)}); pass --rotate to replace it`,
+        );
       }
       const password = generateAgentPassword();
       // The broker first: a credential in the store that the broker refuses would mislead.
       await withBroker(config, async (admin) => void (await admin?.addAgent(id, password)));
-      await store.access.putAgentCredential({ agentId: id, passwordHash: await hashPassword(password), createdAt: io.now() });
+      await store.access.putAgentCredential({
+        agentId: id,
+        passwordHash: await hashPassword(password),
+        createdAt: io.now(),
+      });
       if (values.json) return json(io, { agentId: id, password });
       io.stdout(
         `${existing ? 'Replaced the credential of' : 'Created a credential for'} agent "${id}". Connect to the broker with\n` +
@@ -174,7 +209,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     args: [],
     options: ['json'],
     async run({ values, io }, store) {
-      const agents = (await store.access.listAgentCredentials()).map((a) => ({ agentId: a.agentId, createdAt: a.createdAt }));
+      const agents = (await store.access.listAgentCredentials()).map((a) => ({
+        agentId: a.agentId,
+        createdAt: a.createdAt,
+      }));
       if (values.json) return json(io, agents);
       if (agents.length === 0) return io.stdout('No agent credentials yet. Add one with: agents add <agentId>\n');
       io.stdout(agents.map((a) => `${a.agentId}\t${iso(a.createdAt)}\n`).join(''));
@@ -186,7 +224,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     async run({ args, io, config }, store) {
       const id = agentId(args[0]!);
       const onBroker = await withBroker(config, async (admin) => (await admin?.removeAgent(id)) ?? false);
-      if (!(await store.access.removeAgentCredential(id)) && !onBroker) throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
+      if (!(await store.access.removeAgentCredential(id)) && !onBroker)
+        throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
       io.stdout(`Removed the credential of agent "${id}"; it can no longer connect.\n`);
     },
   },
@@ -197,9 +236,17 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       const external = config.mqttExternal;
       if (!external) throw refused('MQTT_URL_REQUIRED', 'broker setup provisions an external broker; set MQTT_URL');
       const password = external.password ?? generateAgentPassword();
-      const outcome = await withBroker(config, (admin) => admin!.setupServer(external.username, password, external.clientId));
+      const outcome = await withBroker(config, (admin) =>
+        admin!.setupServer(external.username, password, external.clientId),
+      );
       const generated = external.password === undefined;
-      if (values.json) return json(io, { username: external.username, clientId: external.clientId, outcome, ...(generated ? { password } : {}) });
+      if (values.json)
+        return json(io, {
+          username: external.username,
+          clientId: external.clientId,
+          outcome,
+          ...(generated ? { password } : {}),
+        });
       io.stdout(
         `${outcome === 'created' ? 'Created' : 'Updated'} the server's broker client "${external.username}" (client id ${external.clientId}) ` +
           `and deny-by-default ACLs on ${external.url}.\n` +
@@ -227,7 +274,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       const existing = await store.access.getOperator(id);
       await store.access.putOperator({ did: id, role: wanted, createdAt: io.now() });
       if (values.json) return json(io, { did: id, role: wanted });
-      io.stdout(existing ? `Operator ${id} is now ${wanted} (was ${existing.role}).\n` : `Added operator ${id} as ${wanted}.\n`);
+      io.stdout(
+        existing ? `Operator ${id} is now ${wanted} (was ${existing.role}).\n` : `Added operator ${id} as ${wanted}.\n`,
+      );
     },
   },
   'operators list': {
@@ -236,7 +285,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     async run({ values, io }, store) {
       const operators = await store.access.listOperators();
       if (values.json) return json(io, operators);
-      if (operators.length === 0) return io.stdout('No operators yet. Invite one with: operators invite --role facilitator\n');
+      if (operators.length === 0)
+        return io.stdout('No operators yet. Invite one with: operators invite --role facilitator\n');
       io.stdout(operators.map((o) => `${o.role.padEnd(11)}\t${o.did}\t${iso(o.createdAt)}\n`).join(''));
     },
   },
@@ -249,7 +299,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       const now = io.now();
       const link = enrollmentLink(base, await createEnrollmentToken(store, wanted, now));
       if (values.json) return json(io, { role: wanted, link, expiresAt: now + ENROLLMENT_TTL_MS });
-      io.stdout(`One-time enrollment link for a new ${wanted} (single use, valid until ${iso(now + ENROLLMENT_TTL_MS)}):\n${link}\n`);
+      io.stdout(
+        `One-time enrollment link for a new ${wanted} (single use, valid until ${iso(now + ENROLLMENT_TTL_MS)}):\n${link}\n`,
+      );
     },
   },
 };

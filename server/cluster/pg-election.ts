@@ -54,7 +54,10 @@ export class PgElection implements RunOnce {
         await client.query('SELECT 1');
         return;
       }
-      const result = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [RUN_ONCE_LOCK.namespace, RUN_ONCE_LOCK.key]);
+      const result = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+        RUN_ONCE_LOCK.namespace,
+        RUN_ONCE_LOCK.key,
+      ]);
       if (!result.rows[0]?.locked || this.#stopped) return;
       try {
         this.#stopWork = await this.#start();
@@ -78,10 +81,16 @@ export class PgElection implements RunOnce {
 
   async #connection(): Promise<Client> {
     if (this.#client) return this.#client;
-    const client = new Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: RUN_ONCE_APPLICATION });
+    const client = new Client({
+      connectionString: this.#url,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      application_name: RUN_ONCE_APPLICATION,
+    });
     // With the connection goes the lock: stop at once rather than at the next check.
     client.on('error', (error) => {
-      if (this.#client === client) void this.#lost(`postgres: the run-once lock's connection was lost: ${error.message}`);
+      if (this.#client === client)
+        void this.#lost(`postgres: the run-once lock's connection was lost: ${error.message}`);
     });
     client.on('end', () => {
       if (this.#client === client) void this.#lost("postgres: the run-once lock's connection ended");
@@ -103,7 +112,9 @@ export class PgElection implements RunOnce {
     this.#log(why);
     if (stopWork) {
       this.#log('cluster: stopped the sweepers and the demo agents here; another instance takes over');
-      await stopWork().catch((error: unknown) => this.#log(`cluster: stopping the once-only work failed: ${(error as Error).message}`));
+      await stopWork().catch((error: unknown) =>
+        this.#log(`cluster: stopping the once-only work failed: ${(error as Error).message}`),
+      );
     }
   }
 
@@ -114,7 +125,9 @@ export class PgElection implements RunOnce {
       await client.query('SELECT pg_advisory_lock($1, $2)', [SHARE_LEAVE_LOCK.namespace, SHARE_LEAVE_LOCK.key]);
     } catch (error) {
       // Staying can only delay this instance's share until it is back; leaving alone loses it.
-      this.#log(`cluster: cannot tell whether other instances run (${describePgError(error)}); keeping this instance's share`);
+      this.#log(
+        `cluster: cannot tell whether other instances run (${describePgError(error)}); keeping this instance's share`,
+      );
       return false;
     }
     try {
@@ -131,7 +144,9 @@ export class PgElection implements RunOnce {
       this.#log(`cluster: deciding whether to leave the share group failed (${describePgError(error)})`);
       return false;
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1, $2)', [SHARE_LEAVE_LOCK.namespace, SHARE_LEAVE_LOCK.key]).catch(() => undefined);
+      await client
+        .query('SELECT pg_advisory_unlock($1, $2)', [SHARE_LEAVE_LOCK.namespace, SHARE_LEAVE_LOCK.key])
+        .catch(() => undefined);
     }
   }
 

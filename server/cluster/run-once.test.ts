@@ -34,7 +34,10 @@ async function until(condition: () => boolean): Promise<void> {
 describe('run once per cluster (PostgreSQL advisory lock)', () => {
   it('without a database the work runs at once, and stops once', async () => {
     let running = 0;
-    const alone: RunOnce = await startRunOnce({ databaseUrl: undefined, start: async () => ((running++, async () => void running--)) });
+    const alone: RunOnce = await startRunOnce({
+      databaseUrl: undefined,
+      start: async () => (running++, async () => void running--),
+    });
     expect([alone.leading, running]).toEqual([true, 1]);
     await alone.stop();
     await alone.stop();
@@ -44,7 +47,11 @@ describe('run once per cluster (PostgreSQL advisory lock)', () => {
   it('runs the work on exactly one of three instances; stopping the holder hands it to one other', async () => {
     const url = await pg.url();
     const log: string[] = [];
-    const [first, second, third] = [await instance(url, 'a', log), await instance(url, 'b', log), await instance(url, 'c', log)];
+    const [first, second, third] = [
+      await instance(url, 'a', log),
+      await instance(url, 'b', log),
+      await instance(url, 'c', log),
+    ];
     const all = [first, second, third];
     // The first to try holds it from its first attempt; the others keep trying.
     expect(all.map((i) => i.election.leading)).toEqual([true, false, false]);
@@ -67,7 +74,9 @@ describe('run once per cluster (PostgreSQL advisory lock)', () => {
     // The holder's session dies as in a crash or a network cut: PostgreSQL releases the lock.
     const admin = new Client({ connectionString: url });
     await admin.connect();
-    const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
+    const killed = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    );
     await admin.end();
     expect(killed.rowCount).toBe(1);
     await until(() => log.length >= 3);

@@ -33,7 +33,9 @@ beforeAll(async () => {
   for (const sb of [a, b]) {
     const ids: string[] = [];
     handed.set(sb, ids);
-    sb.broker.onMessage('rooms/+/public_candidates', (m: BrokerMessage) => ids.push(messageId(m.payload)), { shared: true });
+    sb.broker.onMessage('rooms/+/public_candidates', (m: BrokerMessage) => ids.push(messageId(m.payload)), {
+      shared: true,
+    });
   }
   await a.rooms.create({ id: 'r1', name: 'Cluster room', moderation: 'auto' });
 });
@@ -43,10 +45,12 @@ afterAll(async () => {
   await mosquitto?.stop();
 });
 
-const messageId = (payload: Uint8Array | string) => (JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload)) as { id: string }).id;
+const messageId = (payload: Uint8Array | string) =>
+  (JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload)) as { id: string }).id;
 
 /** A console over an instance's /mqtt, as the browser connects: session cookie, same origin. */
-const consoleOn = (sb: RunningSwitchboard, cookie: string) => connectClient(sb.url.replace('http', 'ws') + '/mqtt', { wsOptions: { headers: { cookie, origin: sb.url } } });
+const consoleOn = (sb: RunningSwitchboard, cookie: string) =>
+  connectClient(sb.url.replace('http', 'ws') + '/mqtt', { wsOptions: { headers: { cookie, origin: sb.url } } });
 
 async function agent(agentId: string): Promise<TestClient & { agentId: string }> {
   const password = await cluster.addAgent(agentId);
@@ -54,17 +58,47 @@ async function agent(agentId: string): Promise<TestClient & { agentId: string }>
 }
 
 /** Each agent publishes, all at once, the candidate ids that name it (`…_{agentId}_…`). */
-async function publishAll(clients: (TestClient & { agentId: string })[], taskId: string, ids: readonly string[]): Promise<void> {
+async function publishAll(
+  clients: (TestClient & { agentId: string })[],
+  taskId: string,
+  ids: readonly string[],
+): Promise<void> {
   await Promise.all(
-    clients.flatMap((c) => ids.filter((id) => id.includes(`_${c.agentId}_`)).map((id) => c.client.publishAsync(agentCandidateTopic('r1', c.agentId), candidate(c.agentId, taskId, id), { qos: 1 }))),
+    clients.flatMap((c) =>
+      ids
+        .filter((id) => id.includes(`_${c.agentId}_`))
+        .map((id) =>
+          c.client.publishAsync(agentCandidateTopic('r1', c.agentId), candidate(c.agentId, taskId, id), { qos: 1 }),
+        ),
+    ),
   );
 }
 
 const grant = (agentId: string, taskId: string, max: number) =>
-  JSON.stringify({ id: `g_${agentId}_${taskId}`, type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: TS, payload: { task_id: taskId, agent_id: agentId, max_messages: max, allowed_message_types: ['progress'], expires_at: TS + 3600 } });
+  JSON.stringify({
+    id: `g_${agentId}_${taskId}`,
+    type: 'mic_grant',
+    room_id: 'r1',
+    from: { kind: 'user', id: FACILITATOR },
+    ts: TS,
+    payload: {
+      task_id: taskId,
+      agent_id: agentId,
+      max_messages: max,
+      allowed_message_types: ['progress'],
+      expires_at: TS + 3600,
+    },
+  });
 
 const candidate = (agentId: string, taskId: string, id: string) =>
-  JSON.stringify({ id, type: 'result', room_id: 'r1', from: { kind: 'agent', id: agentId }, ts: TS, payload: { task_id: taskId, message_type: 'progress', content: { text: id } } });
+  JSON.stringify({
+    id,
+    type: 'result',
+    room_id: 'r1',
+    from: { kind: 'agent', id: agentId },
+    ts: TS,
+    payload: { task_id: taskId, message_type: 'progress', content: { text: id } },
+  });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (;;) {
@@ -81,7 +115,9 @@ async function decisions(ids: readonly string[], via: RunningSwitchboard = a): P
   for (const row of rows) {
     if (row.topicKind === 'public' && out.has(row.messageId ?? '')) out.get(row.messageId!)!.push('approved');
     if (row.topicKind === 'control' && row.type === 'reject') {
-      const about = (JSON.parse(new TextDecoder().decode(row.payload)) as { payload: { message_id?: string; reason: string } }).payload;
+      const about = (
+        JSON.parse(new TextDecoder().decode(row.payload)) as { payload: { message_id?: string; reason: string } }
+      ).payload;
       if (about.message_id && out.has(about.message_id)) out.get(about.message_id)!.push(`rejected:${about.reason}`);
     }
   }
@@ -91,9 +127,18 @@ async function decisions(ids: readonly string[], via: RunningSwitchboard = a): P
 const decidedCount = (d: Map<string, string[]>) => [...d.values()].reduce((n, list) => n + list.length, 0);
 
 /** Grants through a facilitator's console on `sb`, and waits until the grant is in the database. */
-async function grantThrough(sb: RunningSwitchboard, facilitator: TestClient, agentId: string, taskId: string, max: number) {
+async function grantThrough(
+  sb: RunningSwitchboard,
+  facilitator: TestClient,
+  agentId: string,
+  taskId: string,
+  max: number,
+) {
   await facilitator.client.publishAsync('rooms/r1/control', grant(agentId, taskId, max), { qos: 1 });
-  await until(() => sb.store.rooms.getGrant('r1', agentId, taskId), (g) => g !== undefined);
+  await until(
+    () => sb.store.rooms.getGrant('r1', agentId, taskId),
+    (g) => g !== undefined,
+  );
 }
 
 describe('two instances on one PostgreSQL and one Mosquitto', () => {
@@ -107,23 +152,44 @@ describe('two instances on one PostgreSQL and one Mosquitto', () => {
     const clients = await Promise.all(agents.map(agent));
     const ids = agents.flatMap((id) => Array.from({ length: 20 }, (_, i) => `c_${id}_${i}`));
     await publishAll(clients, 'exactly-once', ids);
-    await until(() => decisions(ids), (d) => decidedCount(d) >= ids.length);
+    await until(
+      () => decisions(ids),
+      (d) => decidedCount(d) >= ids.length,
+    );
     // Both took part, and between them they were handed each candidate once (handlers see a
     // candidate once its decision's hand-over is acknowledged, after the decision is stored).
-    const handedBoth = () => [a, b].map((sb) => handed.get(sb)!.filter((id) => ids.includes(id))) as [string[], string[]];
-    const [byA, byB] = await until(async () => handedBoth(), ([x, y]) => x.length + y.length >= ids.length);
+    const handedBoth = () =>
+      [a, b].map((sb) => handed.get(sb)!.filter((id) => ids.includes(id))) as [string[], string[]];
+    const [byA, byB] = await until(
+      async () => handedBoth(),
+      ([x, y]) => x.length + y.length >= ids.length,
+    );
     expect(byA.length).toBeGreaterThan(0);
     expect(byB.length).toBeGreaterThan(0);
     expect([...byA, ...byB].sort()).toEqual([...ids].sort());
     // A sentinel published by each instance after its decisions: each console has everything by then.
-    const sentinel = (n: string) => new TextEncoder().encode(JSON.stringify({ id: n, type: 'say', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: TS, payload: { text: 'end' } }));
+    const sentinel = (n: string) =>
+      new TextEncoder().encode(
+        JSON.stringify({
+          id: n,
+          type: 'say',
+          room_id: 'r1',
+          from: { kind: 'user', id: FACILITATOR },
+          ts: TS,
+          payload: { text: 'end' },
+        }),
+      );
     await a.broker.publish('rooms/r1/public', sentinel('z_a'));
     await b.broker.publish('rooms/r1/public', sentinel('z_b'));
-    for (const c of [onA, onB]) await Promise.all([c.until('rooms/r1/public', '"z_a"'), c.until('rooms/r1/public', '"z_b"')]);
+    for (const c of [onA, onB])
+      await Promise.all([c.until('rooms/r1/public', '"z_a"'), c.until('rooms/r1/public', '"z_b"')]);
     const final = await decisions(ids);
     expect([...final.values()].every((list) => list.length === 1 && list[0] === 'approved')).toBe(true);
     for (const c of [onA, onB]) {
-      const seen = c.received.filter((m) => m.topic === 'rooms/r1/public').map((m) => messageId(m.payload)).filter((id) => ids.includes(id));
+      const seen = c.received
+        .filter((m) => m.topic === 'rooms/r1/public')
+        .map((m) => messageId(m.payload))
+        .filter((id) => ids.includes(id));
       expect(seen.sort()).toEqual([...ids].sort());
     }
     await Promise.all([...clients, onA, onB].map((c) => c.client.endAsync(true)));
@@ -138,9 +204,15 @@ describe('two instances on one PostgreSQL and one Mosquitto', () => {
     const clients = await Promise.all(agents.map(agent));
     const ids = agents.flatMap((id) => Array.from({ length: 12 }, (_, i) => `b_${id}_${i}`));
     await publishAll(clients, 'budget', ids);
-    const d = await until(() => decisions(ids), (v) => decidedCount(v) >= ids.length);
+    const d = await until(
+      () => decisions(ids),
+      (v) => decidedCount(v) >= ids.length,
+    );
     const handedTo = (sb: RunningSwitchboard) => handed.get(sb)!.filter((id) => ids.includes(id)).length;
-    await until(async () => handedTo(a) + handedTo(b), (n) => n >= ids.length);
+    await until(
+      async () => handedTo(a) + handedTo(b),
+      (n) => n >= ids.length,
+    );
     expect(handedTo(a) > 0 && handedTo(b) > 0).toBe(true);
     for (const agentId of agents) {
       const mine = [...d].filter(([id]) => id.startsWith(`b_${agentId}_`)).map(([, list]) => list);
@@ -156,22 +228,39 @@ describe('two instances on one PostgreSQL and one Mosquitto', () => {
     const poll = fetch(`${a.url}/events?since=cur_${head}&recipient=${encodeURIComponent(agentA.did)}&timeout=30`);
     while (a.relay.feed.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const request = signed('REQUEST', { from: client, to: agentA, thread: 'th_cluster_wake' });
-    const posted = await fetch(`${b.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const posted = await fetch(`${b.url}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
     expect(posted.status).toBe(200);
     const page = (await (await poll).json()) as { ok: boolean; events: { id: string }[] };
     expect(page.ok).toBe(true);
     expect(page.events.map((e) => e.id)).toEqual([request.id]);
   });
 
-  it('takes at A a cursor B just issued, ahead of A\'s own feed, at its word: not clamped, nothing lost (decisions-agora.md §36)', async () => {
+  it("takes at A a cursor B just issued, ahead of A's own feed, at its word: not clamped, nothing lost (decisions-agora.md §36)", async () => {
     const request = signed('REQUEST', { from: client, to: agentA, thread: 'th_cluster_cursor' });
-    const posted = (await (await fetch(`${b.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as { cursor: string };
+    const posted = (await (
+      await fetch(`${b.url}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      })
+    ).json()) as { cursor: string };
     const seq = Number(posted.cursor.slice('cur_'.length));
-    const fromB = (await (await fetch(`${a.url}/events?since=${posted.cursor}&timeout=0`)).json()) as { events: unknown[]; cursor: string };
+    const fromB = (await (await fetch(`${a.url}/events?since=${posted.cursor}&timeout=0`)).json()) as {
+      events: unknown[];
+      cursor: string;
+    };
     expect(fromB).toMatchObject({ events: [], cursor: posted.cursor });
-    const before = (await (await fetch(`${a.url}/events?since=cur_${seq - 1}&timeout=0`)).json()) as { events: { id: string }[] };
+    const before = (await (await fetch(`${a.url}/events?since=cur_${seq - 1}&timeout=0`)).json()) as {
+      events: { id: string }[];
+    };
     expect(before.events.map((e) => e.id)).toEqual([request.id]);
-    const beyond = (await (await fetch(`${a.url}/events?since=cur_${seq + 1000}&timeout=0`)).json()) as { cursor: string };
+    const beyond = (await (await fetch(`${a.url}/events?since=cur_${seq + 1000}&timeout=0`)).json()) as {
+      cursor: string;
+    };
     expect(beyond.cursor).toBe(posted.cursor);
   });
 
@@ -183,7 +272,19 @@ describe('two instances on one PostgreSQL and one Mosquitto', () => {
     expect((await fetch(`${b.url}/api/rooms`, { headers: { origin: b.url } })).status).toBe(401);
     const observer = await consoleOn(b, cookie);
     await observer.client.subscribeAsync('rooms/r1/public', { qos: 1 });
-    await a.broker.publish('rooms/r1/public', new TextEncoder().encode(JSON.stringify({ id: 'n_obs', type: 'say', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: TS, payload: { text: 'to every console' } })));
+    await a.broker.publish(
+      'rooms/r1/public',
+      new TextEncoder().encode(
+        JSON.stringify({
+          id: 'n_obs',
+          type: 'say',
+          room_id: 'r1',
+          from: { kind: 'user', id: FACILITATOR },
+          ts: TS,
+          payload: { text: 'to every console' },
+        }),
+      ),
+    );
     await observer.until('rooms/r1/public', '"n_obs"');
     await observer.client.endAsync(true);
   });
@@ -191,7 +292,10 @@ describe('two instances on one PostgreSQL and one Mosquitto', () => {
   it('runs the sweepers and demo agents on exactly one instance, and on the other once it is gone', async () => {
     expect([a.cluster.leading, b.cluster.leading]).toEqual([true, false]);
     await a.close();
-    await until(async () => b.cluster.leading, (leading) => leading);
+    await until(
+      async () => b.cluster.leading,
+      (leading) => leading,
+    );
     expect(a.cluster.leading).toBe(false);
   });
 
@@ -202,12 +306,23 @@ describe('two instances on one PostgreSQL and one Mosquitto', () => {
     await grantThrough(b, facilitator, 'agent.seven', 'after-stop', 100);
     const [seven] = await Promise.all([agent('agent.seven')]);
     const ids = Array.from({ length: 10 }, (_, i) => `s_${i}`);
-    for (const id of ids) await seven.client.publishAsync(agentCandidateTopic('r1', 'agent.seven'), candidate('agent.seven', 'after-stop', id), { qos: 1 });
-    const d = await until(() => decisions(ids, b), (v) => decidedCount(v) >= ids.length);
+    for (const id of ids)
+      await seven.client.publishAsync(
+        agentCandidateTopic('r1', 'agent.seven'),
+        candidate('agent.seven', 'after-stop', id),
+        { qos: 1 },
+      );
+    const d = await until(
+      () => decisions(ids, b),
+      (v) => decidedCount(v) >= ids.length,
+    );
     expect([...d.values()].every((list) => list.length === 1 && list[0] === 'approved')).toBe(true);
     // Handlers see a candidate once the broker acknowledged its decision's hand-over, which comes
     // after the decision is stored (decisions-server.md §35).
-    const byB = await until(async () => handed.get(b)!.filter((id) => ids.includes(id)), (v) => v.length >= ids.length);
+    const byB = await until(
+      async () => handed.get(b)!.filter((id) => ids.includes(id)),
+      (v) => v.length >= ids.length,
+    );
     expect(byB.sort()).toEqual([...ids].sort());
     await Promise.all([seven, facilitator].map((c) => c.client.endAsync(true)));
   });

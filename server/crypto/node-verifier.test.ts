@@ -10,7 +10,9 @@ describe('node:crypto Ed25519 verifier', () => {
   it('gives the Wycheproof verdict on all 151 cases, like noble in strict mode', () => {
     expect(cases).toHaveLength(151);
     const disagreements = cases.filter(
-      (c) => verifyWithNode(c.signature, c.message, c.publicKey) !== c.expected || nobleVerify(c.signature, c.message, c.publicKey) !== c.expected,
+      (c) =>
+        verifyWithNode(c.signature, c.message, c.publicKey) !== c.expected ||
+        nobleVerify(c.signature, c.message, c.publicKey) !== c.expected,
     );
     expect(disagreements.map((c) => c.tcId)).toEqual([]);
   });
@@ -24,7 +26,9 @@ describe('node:crypto Ed25519 verifier', () => {
     expect(verifier.verify(did, message, signature)).toBe(true);
     expect(verifier.verify(did, message, signature)).toBe(true); // served from the cache
     expect(verifier.verify(did, Uint8Array.of(1, 2, 4), signature)).toBe(false);
-    expect(verifier.verify('did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme', message, signature)).toBe(false);
+    expect(verifier.verify('did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme', message, signature)).toBe(
+      false,
+    );
     expect(verifier.verify('did:web:example.com', message, signature)).toBe(false); // evicts the oldest entry
     expect(verifier.verify(did, message, signature.slice(1))).toBe(false);
   });

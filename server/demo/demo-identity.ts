@@ -3,8 +3,17 @@
 import { createHash } from 'node:crypto';
 import { identityFromSecretKey, type AgentIdentity } from '@agents/identity';
 
-const derived = (label: string) => (seed: number, key: string, name: string): AgentIdentity =>
-  identityFromSecretKey(new Uint8Array(createHash('sha256').update(`switchboard/demo/${label}/${seed >>> 0}/${key}`).digest()), name);
+const derived =
+  (label: string) =>
+  (seed: number, key: string, name: string): AgentIdentity =>
+    identityFromSecretKey(
+      new Uint8Array(
+        createHash('sha256')
+          .update(`switchboard/demo/${label}/${seed >>> 0}/${key}`)
+          .digest(),
+      ),
+      name,
+    );
 
 /** A demo Agora agent's identity (services, concierge, OACoP calendars). */
 export const demoIdentity = derived('agora');

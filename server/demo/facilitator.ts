@@ -48,7 +48,11 @@ interface Episode {
   readonly end: (how: EpisodeEnd) => void;
 }
 
-const ROGUE_GOALS = ['Summarise the open incidents in one line', 'Post a short status update', 'Confirm you can hear us'];
+const ROGUE_GOALS = [
+  'Summarise the open incidents in one line',
+  'Post a short status update',
+  'Confirm you can hear us',
+];
 const WORKER_TYPES: readonly MessageType[] = MESSAGE_TYPES;
 
 export class DemoFacilitator {
@@ -113,7 +117,8 @@ export class DemoFacilitator {
     for (let tries = 0; tries <= this.#agents.length; tries++) {
       if (this.#deck.length === 0) {
         this.#deck = shuffled(this.#deps.rng, this.#agents);
-        if (this.#deck[0] === this.#last && this.#deck.length > 1) [this.#deck[0], this.#deck[1]] = [this.#deck[1]!, this.#deck[0]!];
+        if (this.#deck[0] === this.#last && this.#deck.length > 1)
+          [this.#deck[0], this.#deck[1]] = [this.#deck[1]!, this.#deck[0]!];
       }
       const next = this.#deck.shift()!;
       if (this.#offline.has(next)) continue;
@@ -153,11 +158,17 @@ export class DemoFacilitator {
     });
     const episode = this.#current!;
     const timeout = new AbortController();
-    void sleep(this.#deps.timers, pace.episodeTimeoutMs, timeout.signal).then((elapsed) => elapsed && episode.end('timeout'));
+    void sleep(this.#deps.timers, pace.episodeTimeoutMs, timeout.signal).then(
+      (elapsed) => elapsed && episode.end('timeout'),
+    );
 
     // The grant goes first, so the agent holds its mic when the task arrives.
     await this.#send(controlTopic(roomId), 'mic_grant', {
-      task_id: taskId, agent_id: agentId, max_messages: maxMessages, allowed_message_types: allowed, expires_at: expiresAt,
+      task_id: taskId,
+      agent_id: agentId,
+      max_messages: maxMessages,
+      allowed_message_types: allowed,
+      expires_at: expiresAt,
     });
     await this.#send(inboxTopic(roomId, agentId), 'task', { task_id: taskId, goal, format, deadline: expiresAt });
     const how = await ended;
@@ -165,12 +176,19 @@ export class DemoFacilitator {
     this.#current = undefined;
     // Close the mic when the work is done (or abandoned) and the gateway has not already ended it.
     if ((how === 'result' && episode.approved < maxMessages) || how === 'timeout') {
-      await this.#send(controlTopic(roomId), 'mic_revoke', { task_id: taskId, agent_id: agentId, reason: how === 'result' ? 'task_complete' : 'task_timeout' });
+      await this.#send(controlTopic(roomId), 'mic_revoke', {
+        task_id: taskId,
+        agent_id: agentId,
+        reason: how === 'result' ? 'task_complete' : 'task_timeout',
+      });
     }
   }
 
   async #send<T extends EnvelopeType>(topic: string, type: T, payload: EnvelopeDraft<T>['payload']): Promise<void> {
-    const envelope = buildEnvelope({ type, roomId: this.#deps.roomId, from: DEMO_FACILITATOR, payload }, { newId: () => `msg_${this.#deps.newId()}`, now: this.#deps.now() / 1000 });
+    const envelope = buildEnvelope(
+      { type, roomId: this.#deps.roomId, from: DEMO_FACILITATOR, payload },
+      { newId: () => `msg_${this.#deps.newId()}`, now: this.#deps.now() / 1000 },
+    );
     await this.#deps.publish(topic, envelope);
   }
 
@@ -210,7 +228,9 @@ export class DemoFacilitator {
     const text = answerFor(question, this.#deps.workers, answerRng);
     const delay = randomInt(answerRng, pace.answerDelayMs[0], pace.answerDelayMs[1]);
     const done = sleep(timers, delay, this.#stop.signal)
-      .then((waited) => (waited ? this.#send(publicTopic(this.#deps.roomId), 'say', { text: `@${agentId} ${text}` }) : undefined))
+      .then((waited) =>
+        waited ? this.#send(publicTopic(this.#deps.roomId), 'say', { text: `@${agentId} ${text}` }) : undefined,
+      )
       .catch((error: unknown) => this.#deps.onError(error))
       .finally(() => this.#answers.delete(done));
     this.#answers.add(done);

@@ -14,13 +14,27 @@ function* subsets<T>(items: readonly T[]): Generator<T[]> {
 describe('planSteps (decision "within the grant")', () => {
   it('posts everything wished for, in order, when the grant allows it', () => {
     expect(planSteps({ maxMessages: 10, allowedMessageTypes: MESSAGE_TYPES }, ALL).map((s) => s.type)).toEqual([
-      'ack', 'clarifying_question', 'progress', 'finding', 'risk', 'progress', 'finding', 'artifact_link', 'result',
+      'ack',
+      'clarifying_question',
+      'progress',
+      'finding',
+      'risk',
+      'progress',
+      'finding',
+      'artifact_link',
+      'result',
     ]);
   });
 
   it('keeps the most important steps on a tight budget, the result last', () => {
-    expect(planSteps({ maxMessages: 3, allowedMessageTypes: MESSAGE_TYPES }, ALL).map((s) => s.type)).toEqual(['ack', 'finding', 'result']);
-    expect(planSteps({ maxMessages: 1, allowedMessageTypes: MESSAGE_TYPES }, NONE).map((s) => s.type)).toEqual(['result']);
+    expect(planSteps({ maxMessages: 3, allowedMessageTypes: MESSAGE_TYPES }, ALL).map((s) => s.type)).toEqual([
+      'ack',
+      'finding',
+      'result',
+    ]);
+    expect(planSteps({ maxMessages: 1, allowedMessageTypes: MESSAGE_TYPES }, NONE).map((s) => s.type)).toEqual([
+      'result',
+    ]);
   });
 
   it('never plans more than max_messages, nor a type the grant does not allow', () => {

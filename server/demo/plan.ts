@@ -39,8 +39,11 @@ const TIMELINE: readonly (PlanStep & { readonly priority: number; readonly wish?
 
 /** The steps to post, in order: the most important that the grant allows, at most `maxMessages`. */
 export function planSteps(grant: GrantLimits, wishes: Wishes): PlanStep[] {
-  if (!Number.isInteger(grant.maxMessages) || grant.maxMessages < 0) throw new RangeError('maxMessages must be a whole number');
-  const wanted = TIMELINE.filter((s) => (s.wish === undefined || wishes[s.wish]) && grant.allowedMessageTypes.includes(s.type));
+  if (!Number.isInteger(grant.maxMessages) || grant.maxMessages < 0)
+    throw new RangeError('maxMessages must be a whole number');
+  const wanted = TIMELINE.filter(
+    (s) => (s.wish === undefined || wishes[s.wish]) && grant.allowedMessageTypes.includes(s.type),
+  );
   const kept = new Set([...wanted].sort((a, b) => a.priority - b.priority).slice(0, grant.maxMessages));
   return wanted.filter((s) => kept.has(s)).map(({ type, index }) => ({ type, index }));
 }

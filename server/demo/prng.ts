@@ -29,7 +29,8 @@ export function deriveSeed(seed: number, ...labels: readonly string[]): number {
 
 /** An integer in [min, max], both included. */
 export function randomInt(rng: Random, min: number, max: number): number {
-  if (!(Number.isInteger(min) && Number.isInteger(max) && min <= max)) throw new RangeError(`bad range [${min}, ${max}]`);
+  if (!(Number.isInteger(min) && Number.isInteger(max) && min <= max))
+    throw new RangeError(`bad range [${min}, ${max}]`);
   return min + Math.floor(rng() * (max - min + 1));
 }
 

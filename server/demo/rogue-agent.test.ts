@@ -18,7 +18,15 @@ beforeEach(async () => {
   h = await startRoomHarness();
   await h.rooms.create({ id: 'demo', name: 'Demo room', moderation: 'auto' });
   w = await h.watcher();
-  rogue = await connectAgent({ url: h.url, agentId: ROGUE.agentId, password: PASSWORD, rooms: ['demo'], description: ROGUE.description, now: () => h.clock.now, reconnectPeriodMs: 0 });
+  rogue = await connectAgent({
+    url: h.url,
+    agentId: ROGUE.agentId,
+    password: PASSWORD,
+    rooms: ['demo'],
+    description: ROGUE.description,
+    now: () => h.clock.now,
+    reconnectPeriodMs: 0,
+  });
 });
 afterEach(async () => {
   await rogue.close();
@@ -30,8 +38,13 @@ it('gets each attempt refused with the expected reason, and its direct publish n
   const stopped = new AbortController();
   const done = new Promise<void>((resolve) => {
     runRogue(rogue, {
-      rng: mulberry32(1), pace: FAST, timers: REAL_TIMERS, now: () => h.clock.now, newId: () => `msg_${crypto.randomUUID()}`,
-      impersonate: 'agent.researcher', stopped: stopped.signal,
+      rng: mulberry32(1),
+      pace: FAST,
+      timers: REAL_TIMERS,
+      now: () => h.clock.now,
+      newId: () => `msg_${crypto.randomUUID()}`,
+      impersonate: 'agent.researcher',
+      stopped: stopped.signal,
       onTrick: (r) => {
         reports.push(r);
         if (r.trick === 'over_budget') resolve();
@@ -39,16 +52,39 @@ it('gets each attempt refused with the expected reason, and its direct publish n
     });
   });
   await h.facilitatorPublish('rooms/demo/control', {
-    id: 'grant_rogue', type: 'mic_grant', room_id: 'demo', from: F, ts: nowS(),
-    payload: { task_id: 'task_r', agent_id: ROGUE.agentId, max_messages: 2, allowed_message_types: ['ack', 'progress'], expires_at: nowS() + 120 },
+    id: 'grant_rogue',
+    type: 'mic_grant',
+    room_id: 'demo',
+    from: F,
+    ts: nowS(),
+    payload: {
+      task_id: 'task_r',
+      agent_id: ROGUE.agentId,
+      max_messages: 2,
+      allowed_message_types: ['ack', 'progress'],
+      expires_at: nowS() + 120,
+    },
   });
   await h.facilitatorPublish('rooms/demo/agents/agent.rogue/inbox', {
-    id: 'task_env_r', type: 'task', room_id: 'demo', from: F, ts: nowS(), payload: { task_id: 'task_r', goal: 'Post a short status update' },
+    id: 'task_env_r',
+    type: 'task',
+    room_id: 'demo',
+    from: F,
+    ts: nowS(),
+    payload: { task_id: 'task_r', goal: 'Post a short status update' },
   });
   await done;
   stopped.abort();
 
-  expect(reports.map((r) => r.trick)).toEqual(['no_grant', 'direct_public', 'impersonate', 'wrong_type', 'spend', 'spend', 'over_budget']);
+  expect(reports.map((r) => r.trick)).toEqual([
+    'no_grant',
+    'direct_public',
+    'impersonate',
+    'wrong_type',
+    'spend',
+    'spend',
+    'over_budget',
+  ]);
   for (const r of reports.slice(0, -1)) expect([r.trick, r.outcome]).toEqual([r.trick, EXPECTED[r.trick]]);
   // The gateway ends a grant when its budget is spent; one message more still learns the real cause.
   const overBudget = reports.at(-1)!.outcome;
@@ -58,7 +94,9 @@ it('gets each attempt refused with the expected reason, and its direct publish n
   // one before the harness's watcher does).
   // (The gateway's end-of-grant mic_revoke carries the same reason text, so wait for the reject.)
   const rejectReasons = () =>
-    w.received.filter((m) => m.topic === 'rooms/demo/control' && m.payload.includes('"type":"reject"')).map((m) => JSON.parse(m.payload).payload.reason as string);
+    w.received
+      .filter((m) => m.topic === 'rooms/demo/control' && m.payload.includes('"type":"reject"'))
+      .map((m) => JSON.parse(m.payload).payload.reason as string);
   for (let i = 0; i < 500 && !rejectReasons().includes(overBudget); i++) await new Promise((r) => setTimeout(r, 10));
   const rejects = rejectReasons();
   expect(rejects.slice(0, 3)).toEqual(['no_mic_grant', 'sender_mismatch', 'message_type_not_allowed']);
@@ -66,9 +104,23 @@ it('gets each attempt refused with the expected reason, and its direct publish n
 
   // The direct publish: refused with a PUBACK error (MQTT 5), the connection kept, nothing routed.
   expect(rogue.mqtt.connected).toBe(true);
-  await h.facilitatorPublish('rooms/demo/public', { id: 'say_sentinel', type: 'say', room_id: 'demo', from: F, ts: nowS(), payload: { text: 'sentinel' } });
+  await h.facilitatorPublish('rooms/demo/public', {
+    id: 'say_sentinel',
+    type: 'say',
+    room_id: 'demo',
+    from: F,
+    ts: nowS(),
+    payload: { text: 'sentinel' },
+  });
   const publics = await w.until('rooms/demo/public', 'say_sentinel');
-  const onPublic = publics.filter((m) => m.topic === 'rooms/demo/public').map((m) => JSON.parse(m.payload) as { from: { id: string }; payload: { message_type?: string } });
-  expect(onPublic.filter((e) => e.from.id === ROGUE.agentId).map((e) => e.payload.message_type)).toEqual(['ack', 'progress']);
-  expect(w.received.some((m) => m.payload.includes('Skipping the gateway') || m.payload.includes('Who needs moderation'))).toBe(false);
+  const onPublic = publics
+    .filter((m) => m.topic === 'rooms/demo/public')
+    .map((m) => JSON.parse(m.payload) as { from: { id: string }; payload: { message_type?: string } });
+  expect(onPublic.filter((e) => e.from.id === ROGUE.agentId).map((e) => e.payload.message_type)).toEqual([
+    'ack',
+    'progress',
+  ]);
+  expect(
+    w.received.some((m) => m.payload.includes('Skipping the gateway') || m.payload.includes('Who needs moderation')),
+  ).toBe(false);
 });

@@ -71,7 +71,8 @@ export function runRogue(agent: AgentClient, deps: RogueDeps): () => void {
 async function misbehave(agent: AgentClient, ctx: TaskContext, deps: RogueDeps): Promise<void> {
   const { rng } = deps;
   const report = (trick: RogueTrick, outcome: string) => deps.onTrick?.({ trick, taskId: ctx.taskId, outcome });
-  const pause = () => sleep(deps.timers, randomInt(rng, deps.pace.stepDelayMs[0], deps.pace.stepDelayMs[1]), deps.stopped);
+  const pause = () =>
+    sleep(deps.timers, randomInt(rng, deps.pace.stepDelayMs[0], deps.pace.stepDelayMs[1]), deps.stopped);
   const line = (trick: RogueTrick) => pick(rng, LINES[trick]);
   const envelope = (over: { taskId?: string; fromId?: string; type?: MessageType; text: string }): ResultEnvelope =>
     buildEnvelope(
@@ -93,7 +94,13 @@ async function misbehave(agent: AgentClient, ctx: TaskContext, deps: RogueDeps):
 
   if (!(await pause())) return;
   const direct = JSON.stringify(envelope({ type: 'ack', text: line('direct_public') }));
-  report('direct_public', await agent.mqtt.publishAsync(publicTopic(ctx.roomId), direct, { qos: 1 }).then(() => 'published', () => 'refused_by_broker'));
+  report(
+    'direct_public',
+    await agent.mqtt.publishAsync(publicTopic(ctx.roomId), direct, { qos: 1 }).then(
+      () => 'published',
+      () => 'refused_by_broker',
+    ),
+  );
 
   if (!(await pause())) return;
   report('impersonate', await submit(envelope({ fromId: deps.impersonate, text: line('impersonate') })));
@@ -131,7 +138,11 @@ function contentFor(taskId: string, type: MessageType, text: string): ResultPayl
     case 'risk':
       return { task_id: taskId, message_type: type, content: { text, severity: 'low' } };
     case 'artifact_link':
-      return { task_id: taskId, message_type: type, content: { label: text, url: 'https://example.com/switchboard-demo/rogue' } };
+      return {
+        task_id: taskId,
+        message_type: type,
+        content: { label: text, url: 'https://example.com/switchboard-demo/rogue' },
+      };
     default: {
       const unhandled: never = type;
       throw new Error(`unhandled message type ${String(unhandled)}`);

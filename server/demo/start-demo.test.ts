@@ -53,8 +53,12 @@ async function runDemo(seed: number, maxEpisodes: number): Promise<Run> {
   } finally {
     await h.close();
   }
-  const envelopes = w.received.filter((m) => m.topic.startsWith('rooms/demo/')).map((m) => ({ topic: m.topic, envelope: JSON.parse(m.payload) as Envelope }));
-  const approvals = envelopes.flatMap(({ topic, envelope: e }) => (topic === 'rooms/demo/public' && e.type === 'result' ? [`${e.from.id}:${e.payload.message_type}`] : []));
+  const envelopes = w.received
+    .filter((m) => m.topic.startsWith('rooms/demo/'))
+    .map((m) => ({ topic: m.topic, envelope: JSON.parse(m.payload) as Envelope }));
+  const approvals = envelopes.flatMap(({ topic, envelope: e }) =>
+    topic === 'rooms/demo/public' && e.type === 'result' ? [`${e.from.id}:${e.payload.message_type}`] : [],
+  );
   return { approvals, envelopes, tricks, errors };
 }
 
@@ -71,21 +75,30 @@ describe('the demo (decision "determinism")', () => {
     // Everyone had a turn (two rounds of a four-agent deck), with a visible mix of messages.
     const agents = new Set(first.approvals.map((a) => a.split(':')[0]));
     expect([...agents].sort()).toEqual(['agent.analyst', 'agent.researcher', 'agent.rogue', 'agent.scheduler']);
-    for (const id of ['agent.analyst', 'agent.researcher', 'agent.scheduler']) expect(first.approvals).toContain(`${id}:result`);
+    for (const id of ['agent.analyst', 'agent.researcher', 'agent.scheduler'])
+      expect(first.approvals).toContain(`${id}:result`);
     expect(first.approvals.some((a) => a.endsWith(':clarifying_question'))).toBe(true);
 
     // Grants (decision "within the grant"): never more than max_messages, only allowed types.
     const grants = first.envelopes.flatMap(({ envelope: e }) => (e.type === 'mic_grant' ? [e.payload] : []));
     for (const g of grants) {
       const used = first.envelopes.flatMap(({ topic, envelope: e }) =>
-        topic === 'rooms/demo/public' && e.type === 'result' && e.from.id === g.agent_id && e.payload.task_id === g.task_id ? [e.payload.message_type] : [],
+        topic === 'rooms/demo/public' &&
+        e.type === 'result' &&
+        e.from.id === g.agent_id &&
+        e.payload.task_id === g.task_id
+          ? [e.payload.message_type]
+          : [],
       );
       expect(used.length).toBeLessThanOrEqual(g.max_messages);
       for (const type of used) expect(g.allowed_message_types).toContain(type);
     }
 
     // Questions got answers: a say that mentions the asker follows each clarifying question.
-    const questions = first.envelopes.filter(({ topic, envelope: e }) => topic === 'rooms/demo/public' && e.type === 'result' && e.payload.message_type === 'clarifying_question');
+    const questions = first.envelopes.filter(
+      ({ topic, envelope: e }) =>
+        topic === 'rooms/demo/public' && e.type === 'result' && e.payload.message_type === 'clarifying_question',
+    );
     const says = first.envelopes.flatMap(({ envelope: e }) => (e.type === 'say' ? [e.payload.text] : []));
     for (const { envelope: q } of questions) expect(says.some((text) => text.startsWith(`@${q.from.id} `))).toBe(true);
 
@@ -93,11 +106,17 @@ describe('the demo (decision "determinism")', () => {
     const refused = first.tricks.filter((t) => t.outcome !== 'approved' && t.outcome !== 'refused_by_broker');
     const rejects = first.envelopes.filter(({ envelope: e }) => e.type === 'reject');
     expect(rejects).toHaveLength(refused.length);
-    expect(new Set(first.tricks.map((t) => t.trick))).toEqual(new Set(['no_grant', 'direct_public', 'impersonate', 'wrong_type', 'spend', 'over_budget']));
-    expect(first.tricks.filter((t) => t.trick === 'direct_public').every((t) => t.outcome === 'refused_by_broker')).toBe(true);
+    expect(new Set(first.tricks.map((t) => t.trick))).toEqual(
+      new Set(['no_grant', 'direct_public', 'impersonate', 'wrong_type', 'spend', 'over_budget']),
+    );
+    expect(
+      first.tricks.filter((t) => t.trick === 'direct_public').every((t) => t.outcome === 'refused_by_broker'),
+    ).toBe(true);
 
     // Everyone said goodbye on stop.
-    const offline = first.envelopes.filter(({ envelope: e }) => e.type === 'heartbeat' && e.payload.status === 'offline').map(({ envelope: e }) => e.from.id);
+    const offline = first.envelopes
+      .filter(({ envelope: e }) => e.type === 'heartbeat' && e.payload.status === 'offline')
+      .map(({ envelope: e }) => e.from.id);
     expect(offline.sort()).toEqual(['agent.analyst', 'agent.researcher', 'agent.rogue', 'agent.scheduler']);
   });
 
@@ -120,11 +139,26 @@ describe('the demo (decision "determinism")', () => {
       });
       await demo.finished;
       await h.facilitatorPublish('rooms/demo/control', {
-        id: 'grant_p', type: 'mic_grant', room_id: 'demo', from: F, ts: nowS,
-        payload: { task_id: 'task_p', agent_id: 'agent.analyst', max_messages: 2, allowed_message_types: ['ack', 'result'], expires_at: nowS + 60 },
+        id: 'grant_p',
+        type: 'mic_grant',
+        room_id: 'demo',
+        from: F,
+        ts: nowS,
+        payload: {
+          task_id: 'task_p',
+          agent_id: 'agent.analyst',
+          max_messages: 2,
+          allowed_message_types: ['ack', 'result'],
+          expires_at: nowS + 60,
+        },
       });
       await h.facilitatorPublish('rooms/demo/agents/agent.analyst/inbox', {
-        id: 'task_env_p', type: 'task', room_id: 'demo', from: F, ts: nowS, payload: { task_id: 'task_p', goal: 'Sanity-check the travel budget' },
+        id: 'task_env_p',
+        type: 'task',
+        room_id: 'demo',
+        from: F,
+        ts: nowS,
+        payload: { task_id: 'task_p', goal: 'Sanity-check the travel budget' },
       });
       const seen = await w.until('rooms/demo/public', '"message_type":"result"');
       const mine = seen.filter((m) => m.topic === 'rooms/demo/public').map((m) => JSON.parse(m.payload) as Envelope);

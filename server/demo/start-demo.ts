@@ -99,7 +99,9 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoHandle> 
     const rogue = await connect(ROGUE.agentId, ROGUE.description);
     runRogue(rogue, {
       rng: mulberry32(deriveSeed(seed, ROGUE.agentId)),
-      pace, timers, now,
+      pace,
+      timers,
+      now,
       newId: () => `msg_${token()}`,
       impersonate: RESEARCHER.agentId,
       stopped: stopped.signal,
@@ -111,7 +113,9 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoHandle> 
       rogueId: ROGUE.agentId,
       rng: mulberry32(deriveSeed(seed, 'facilitator')),
       answerRng: mulberry32(deriveSeed(seed, 'answers')),
-      pace, timers, now,
+      pace,
+      timers,
+      now,
       newId: token,
       publish: options.publishAsFacilitator,
       observe: options.observe,

@@ -20,7 +20,12 @@ export interface WorkerDeps {
   readonly now: () => number;
 }
 
-const ACKS = ['On it.', 'Taking this one; findings to follow.', 'Acknowledged, starting now.', 'Got it. I will keep updates short.'];
+const ACKS = [
+  'On it.',
+  'Taking this one; findings to follow.',
+  'Acknowledged, starting now.',
+  'Got it. I will keep updates short.',
+];
 
 /** Everything one task will say, drawn before the grant is known so the PRNG stays in step. */
 interface Script {
@@ -54,7 +59,11 @@ function writeScript(goal: string, deps: WorkerDeps): Script {
     question: topic.question,
     progress,
     findings,
-    risk: { ...risk, text: fill(risk.text, rng, vars), ...(risk.mitigation === undefined ? {} : { mitigation: fill(risk.mitigation, rng, vars) }) },
+    risk: {
+      ...risk,
+      text: fill(risk.text, rng, vars),
+      ...(risk.mitigation === undefined ? {} : { mitigation: fill(risk.mitigation, rng, vars) }),
+    },
     artifact: { label: topic.artifact.label, url: artifactUrl(topic.artifact.path) },
     result: fill(pick(rng, topic.results), rng, vars),
     delays: Array.from({ length: 9 }, () => randomInt(rng, deps.pace.stepDelayMs[0], deps.pace.stepDelayMs[1])),
@@ -88,7 +97,13 @@ async function work(script: Script, ctx: TaskContext, agentId: string, deps: Wor
 
 type Disclosure = Exclude<MessageType, 'clarifying_question'>;
 
-function post(type: Disclosure, index: number, script: Script, answer: string | undefined, ctx: TaskContext): Promise<CandidateOutcome> {
+function post(
+  type: Disclosure,
+  index: number,
+  script: Script,
+  answer: string | undefined,
+  ctx: TaskContext,
+): Promise<CandidateOutcome> {
   switch (type) {
     case 'ack':
       return ctx.ack(script.ack);

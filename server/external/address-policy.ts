@@ -23,7 +23,10 @@ const isLocalhostName = (hostname: string) => /(^|\.)localhost\.?$/i.test(hostna
 
 export class AddressRefusedError extends Error {
   override readonly name = 'AddressRefusedError';
-  constructor(readonly host: string, readonly address: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
     super(`${host} is ${address === host ? 'not a public address' : `at ${address}, not a public address`}`);
   }
 }
@@ -34,7 +37,10 @@ export class AddressRefusedError extends Error {
  * answering one public and one private address is refused whole: the connection could take
  * either).
  */
-export async function publicAddresses(hostname: string, resolve: typeof lookup = lookup): Promise<{ address: string; family: number }[]> {
+export async function publicAddresses(
+  hostname: string,
+  resolve: typeof lookup = lookup,
+): Promise<{ address: string; family: number }[]> {
   const literal = ipLiteral(hostname);
   if (literal !== undefined) {
     if (!isPublicAddress(literal)) throw new AddressRefusedError(hostname, literal);

@@ -19,14 +19,28 @@ describe('verifying bridged envelopes', () => {
     const request = signed('REQUEST', { from: client, to: agentA, ts: T0 });
     const offer = signed('OFFER', { from: agentA, to: client, ts: T0 });
     const forged = { ...offer, payload: { ...offer.payload, price: { amount: 0, currency: 'USD' } } };
-    expect(await verifyBridged(request, context)).toMatchObject({ kind: 'store', envelope: { trusted: true, reason: null, envelopeId: request.id } });
-    expect(await verifyBridged(forged, context)).toMatchObject({ kind: 'store', envelope: { trusted: false, reason: 'signature_invalid', envelopeId: offer.id, digest: null } });
-    expect(await verifyBridged(request, { ...context, now: T0 + 6 * 60_000 })).toMatchObject({ kind: 'store', envelope: { trusted: false, reason: 'timestamp_too_old' } });
-    expect(await verifyBridged({ version: '2.0' }, context)).toMatchObject({ kind: 'store', envelope: { trusted: false, reason: 'version_mismatch', threadId: null } });
+    expect(await verifyBridged(request, context)).toMatchObject({
+      kind: 'store',
+      envelope: { trusted: true, reason: null, envelopeId: request.id },
+    });
+    expect(await verifyBridged(forged, context)).toMatchObject({
+      kind: 'store',
+      envelope: { trusted: false, reason: 'signature_invalid', envelopeId: offer.id, digest: null },
+    });
+    expect(await verifyBridged(request, { ...context, now: T0 + 6 * 60_000 })).toMatchObject({
+      kind: 'store',
+      envelope: { trusted: false, reason: 'timestamp_too_old' },
+    });
+    expect(await verifyBridged({ version: '2.0' }, context)).toMatchObject({
+      kind: 'store',
+      envelope: { trusted: false, reason: 'version_mismatch', threadId: null },
+    });
     // Seen already with the same digest: a duplicate, nothing stored.
     const first = await verifyBridged(request, context);
     const digest = first.kind === 'store' ? first.envelope.digest : null;
-    expect(await verifyBridged(request, { ...context, knownDigest: async () => digest })).toEqual({ kind: 'duplicate' });
+    expect(await verifyBridged(request, { ...context, knownDigest: async () => digest })).toEqual({
+      kind: 'duplicate',
+    });
   });
 
   it('never applies an untrusted envelope to the thread state', async () => {
@@ -36,7 +50,10 @@ describe('verifying bridged envelopes', () => {
     const rows = [row(1, await verifyBridged(request, context)), row(2, await verifyBridged(forged, context))];
     const { thread, events } = foldBridgedThread('svc_1', 't1', rows);
     expect(thread).toMatchObject({ status: 'PENDING', untrusted: 1, state: { offers: [] } });
-    expect(events.map((e) => [e.trusted, e.applied, e.reason])).toEqual([[true, true, null], [false, false, 'signature_invalid']]);
+    expect(events.map((e) => [e.trusted, e.applied, e.reason])).toEqual([
+      [true, true, null],
+      [false, false, 'signature_invalid'],
+    ]);
   });
 
   it('applies an OFFER that arrived before its REQUEST (two polls) once the REQUEST is there', async () => {

@@ -17,11 +17,16 @@ export type BridgeVerdict =
 const field = (raw: unknown, key: string): unknown =>
   raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)[key] : undefined;
 
-const usableId = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 256;
+const usableId = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 256;
 
 export async function verifyBridged(
   raw: unknown,
-  context: { readonly now: number; readonly verifier: DidVerifier; readonly knownDigest: (id: string) => Promise<string | null | undefined> },
+  context: {
+    readonly now: number;
+    readonly verifier: DidVerifier;
+    readonly knownDigest: (id: string) => Promise<string | null | undefined>;
+  },
 ): Promise<BridgeVerdict> {
   const id = field(raw, 'id');
   const known = usableId(id) ? await context.knownDigest(id) : undefined;
@@ -38,7 +43,15 @@ export async function verifyBridged(
     if (checked.value.duplicate) return { kind: 'duplicate' };
     return {
       kind: 'store',
-      envelope: { envelopeId: checked.value.envelope.id, threadId: checked.value.envelope.thread.id, json, digest: checked.value.digest, trusted: true, reason: null, receivedAt: context.now },
+      envelope: {
+        envelopeId: checked.value.envelope.id,
+        threadId: checked.value.envelope.thread.id,
+        json,
+        digest: checked.value.digest,
+        trusted: true,
+        reason: null,
+        receivedAt: context.now,
+      },
     };
   }
   // Already stored under this id (trusted or not): a second reading changes nothing, and an

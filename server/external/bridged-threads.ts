@@ -30,7 +30,11 @@ export interface BridgedThreadView {
   readonly untrusted: number;
 }
 
-export function foldBridgedThread(serviceId: string, threadId: string, rows: readonly BridgedEnvelope[]): { thread: BridgedThreadView; events: BridgedEventView[] } {
+export function foldBridgedThread(
+  serviceId: string,
+  threadId: string,
+  rows: readonly BridgedEnvelope[],
+): { thread: BridgedThreadView; events: BridgedEventView[] } {
   let state: ThreadState = openThread(threadId);
   const verdicts = new Map<number, { applied: boolean; reason: string | null }>();
   const pending: { row: BridgedEnvelope; envelope: Envelope }[] = [];
@@ -51,20 +55,33 @@ export function foldBridgedThread(serviceId: string, threadId: string, rows: rea
     progress = false;
     for (const item of pending) {
       if (verdicts.get(item.row.seq)?.applied) continue;
-      const next: ThreadResult = transition(state, { type: 'message', envelope: item.envelope, now: item.row.receivedAt });
+      const next: ThreadResult = transition(state, {
+        type: 'message',
+        envelope: item.envelope,
+        now: item.row.receivedAt,
+      });
       if (next.ok) {
         state = next.value;
         progress = true;
         verdicts.set(item.row.seq, { applied: true, reason: null });
         appliedOrder.push(item.row.seq);
-      } else verdicts.set(item.row.seq, { applied: false, reason: String(next.error.details?.reason ?? next.error.code) });
+      } else
+        verdicts.set(item.row.seq, { applied: false, reason: String(next.error.details?.reason ?? next.error.code) });
     }
   }
   // Shown in the order the thread took them (REQUEST, OFFER, ACCEPT, RESULT, whatever order the
   // polls brought them in), then what was not applied, in arrival order.
   const position = new Map(appliedOrder.map((seq, i) => [seq, i]));
-  const ordered = [...rows].sort((x, y) => (position.get(x.seq) ?? Infinity) - (position.get(y.seq) ?? Infinity) || x.seq - y.seq);
-  const events: BridgedEventView[] = ordered.map((row) => ({ seq: row.seq, receivedAt: row.receivedAt, envelope: JSON.parse(row.json) as unknown, trusted: row.trusted, ...verdicts.get(row.seq)! }));
+  const ordered = [...rows].sort(
+    (x, y) => (position.get(x.seq) ?? Infinity) - (position.get(y.seq) ?? Infinity) || x.seq - y.seq,
+  );
+  const events: BridgedEventView[] = ordered.map((row) => ({
+    seq: row.seq,
+    receivedAt: row.receivedAt,
+    envelope: JSON.parse(row.json) as unknown,
+    trusted: row.trusted,
+    ...verdicts.get(row.seq)!,
+  }));
   return {
     thread: {
       id: threadId,
@@ -90,5 +107,7 @@ export function foldBridgedThreads(rows: readonly BridgedEnvelope[]): BridgedThr
     if (group) group.push(row);
     else groups.set(key, [row]);
   }
-  return [...groups.values()].map((g) => foldBridgedThread(g[0]!.serviceId, g[0]!.threadId!, g).thread).sort((a, b) => b.updatedAt - a.updatedAt);
+  return [...groups.values()]
+    .map((g) => foldBridgedThread(g[0]!.serviceId, g[0]!.threadId!, g).thread)
+    .sort((a, b) => b.updatedAt - a.updatedAt);
 }

@@ -94,7 +94,9 @@ export class RelayBridge {
 
   /** Starts pollers for new services or identities and stops those no longer wanted. */
   refresh(): Promise<void> {
-    this.#reconciling = this.#reconciling.then(() => this.#reconcile()).catch((error: unknown) => console.error('external relays: reconcile failed', error));
+    this.#reconciling = this.#reconciling
+      .then(() => this.#reconcile())
+      .catch((error: unknown) => console.error('external relays: reconcile failed', error));
     return this.#reconciling;
   }
 
@@ -149,7 +151,10 @@ export class RelayBridge {
   async #probeIfDue(service: ExternalService): Promise<void> {
     const now = this.#clock.now();
     const status = this.status.get(service.id);
-    const due = status.state === 'down' ? (status.nextRetryAt ?? 0) <= now : now - (this.#probedAt.get(service.id) ?? -Infinity) >= this.#probeMs;
+    const due =
+      status.state === 'down'
+        ? (status.nextRetryAt ?? 0) <= now
+        : now - (this.#probedAt.get(service.id) ?? -Infinity) >= this.#probeMs;
     if (!due) return;
     this.#probedAt.set(service.id, now);
     await this.check(service);
@@ -191,7 +196,13 @@ export class RelayBridge {
   }
 
   /** One long-poll and its page, stored with the cursor after it; returns how many were new. */
-  async #pollOnce(service: ExternalService, feed: string, role: Role, did: string, signal: AbortSignal): Promise<number> {
+  async #pollOnce(
+    service: ExternalService,
+    feed: string,
+    role: Role,
+    did: string,
+    signal: AbortSignal,
+  ): Promise<number> {
     const since = (await this.#store.services.getCursor(service.id, feed)) ?? 'cur_0';
     const query = new URLSearchParams({ since, [role]: did, timeout: String(this.#pollTimeoutS), limit: '100' });
     // A connection that hangs past the poll's own wait counts as down, not as waiting for ever.
@@ -216,9 +227,18 @@ export class RelayBridge {
     // A relay without the cursor extension (decisions-agora.md §21): resume from the last event's
     // ts, as the spec's loop does; the store's unique id drops what a relay that reads it
     // inclusively sends again.
-    const lastTs = [...page.data.events].reverse().map((e) => (e as { ts?: unknown } | null)?.ts).find((ts): ts is string => typeof ts === 'string');
+    const lastTs = [...page.data.events]
+      .reverse()
+      .map((e) => (e as { ts?: unknown } | null)?.ts)
+      .find((ts): ts is string => typeof ts === 'string');
     const cursor = page.data.cursor ?? lastTs ?? since;
-    const { stored } = await this.#store.services.appendBridgedPage({ serviceId: service.id, feed, envelopes, cursor, at: this.#clock.now() });
+    const { stored } = await this.#store.services.appendBridgedPage({
+      serviceId: service.id,
+      feed,
+      envelopes,
+      cursor,
+      at: this.#clock.now(),
+    });
     return stored;
   }
 }

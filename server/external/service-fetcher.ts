@@ -72,11 +72,13 @@ export class ServiceFetcher {
   /** undici and its pools, loaded at the first request: a console that calls no service never holds them. */
   #loadPools(): Promise<Pools> {
     if (this.#closed) return Promise.reject(new Error('this service fetcher is closed'));
-    this.#pools ??= Promise.all([import('undici'), import('./guarded-connector')]).then(([undici, { guardedConnector }]) => ({
-      fetch: undici.fetch,
-      open: new undici.Agent(),
-      guarded: new undici.Agent({ connect: guardedConnector(this.#lookup) }),
-    }));
+    this.#pools ??= Promise.all([import('undici'), import('./guarded-connector')]).then(
+      ([undici, { guardedConnector }]) => ({
+        fetch: undici.fetch,
+        open: new undici.Agent(),
+        guarded: new undici.Agent({ connect: guardedConnector(this.#lookup) }),
+      }),
+    );
     return this.#pools;
   }
 
@@ -91,7 +93,11 @@ export class ServiceFetcher {
       await publicAddresses(new URL(baseUrl).hostname, this.#lookup);
     } catch (error) {
       if (error instanceof AddressRefusedError) {
-        throw new CodedError('INVALID_REQUEST', `The URL must reach a public address: ${error.message}. An administrator may list it in EXTERNAL_SERVICES or set ALLOW_PRIVATE_SERVICE_URLS=1.`, { reason: 'url_not_public' });
+        throw new CodedError(
+          'INVALID_REQUEST',
+          `The URL must reach a public address: ${error.message}. An administrator may list it in EXTERNAL_SERVICES or set ALLOW_PRIVATE_SERVICE_URLS=1.`,
+          { reason: 'url_not_public' },
+        );
       }
     }
   }
@@ -104,8 +110,18 @@ export class ServiceFetcher {
     const timeout = AbortSignal.timeout(init.timeoutMs ?? this.#timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const trusted = this.allowPrivate || service.origin === 'env';
-    const unavailable = (reason: string, why: string) => new CodedError('SERVICE_UNAVAILABLE', `${service.name} cannot be reached (${why}); nothing was sent. Try again once it is back.`, { reason, service: service.id });
-    const bad = (reason: string, why: string, status?: number) => new CodedError('SERVICE_BAD_ANSWER', `${service.name} answered ${why}; its answer is not passed on.`, { reason, service: service.id, ...(status === undefined ? {} : { status }) });
+    const unavailable = (reason: string, why: string) =>
+      new CodedError(
+        'SERVICE_UNAVAILABLE',
+        `${service.name} cannot be reached (${why}); nothing was sent. Try again once it is back.`,
+        { reason, service: service.id },
+      );
+    const bad = (reason: string, why: string, status?: number) =>
+      new CodedError('SERVICE_BAD_ANSWER', `${service.name} answered ${why}; its answer is not passed on.`, {
+        reason,
+        service: service.id,
+        ...(status === undefined ? {} : { status }),
+      });
     let res: Response;
     try {
       const pools = await this.#loadPools();
@@ -114,7 +130,10 @@ export class ServiceFetcher {
         redirect: 'manual',
         signal,
         dispatcher: trusted ? pools.open : pools.guarded,
-        headers: { accept: 'application/json', ...(init.body ? { 'content-type': init.contentType ?? 'application/json' } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(init.body ? { 'content-type': init.contentType ?? 'application/json' } : {}),
+        },
         ...(init.body ? { body: init.body } : {}),
       });
     } catch (error) {
@@ -159,7 +178,9 @@ export class ServiceFetcher {
       return { status: res.status, body: parseJsonText(text, MAX_SERVICE_JSON_DEPTH) };
     } catch (error) {
       const deep = error instanceof CodedError && error.code === 'JSON_TOO_DEEP';
-      throw deep ? bad('too_deep', `JSON nested deeper than ${MAX_SERVICE_JSON_DEPTH}`, res.status) : bad('not_json', 'something that is not JSON', res.status);
+      throw deep
+        ? bad('too_deep', `JSON nested deeper than ${MAX_SERVICE_JSON_DEPTH}`, res.status)
+        : bad('not_json', 'something that is not JSON', res.status);
     }
   }
 

@@ -32,13 +32,29 @@ export class ServiceStatusBoard {
   constructor(private readonly now: () => number) {}
 
   get(serviceId: string): ServiceStatus {
-    return this.#statuses.get(serviceId) ?? { state: 'connecting', since: this.now(), lastOkAt: null, lastError: null, failures: 0, nextRetryAt: null };
+    return (
+      this.#statuses.get(serviceId) ?? {
+        state: 'connecting',
+        since: this.now(),
+        lastOkAt: null,
+        lastError: null,
+        failures: 0,
+        nextRetryAt: null,
+      }
+    );
   }
 
   ok(serviceId: string): void {
     const before = this.get(serviceId);
     const now = this.now();
-    this.#statuses.set(serviceId, { state: 'up', since: before.state === 'up' ? before.since : now, lastOkAt: now, lastError: null, failures: 0, nextRetryAt: null });
+    this.#statuses.set(serviceId, {
+      state: 'up',
+      since: before.state === 'up' ? before.since : now,
+      lastOkAt: now,
+      lastError: null,
+      failures: 0,
+      nextRetryAt: null,
+    });
   }
 
   /**
@@ -49,7 +65,14 @@ export class ServiceStatusBoard {
     const before = this.get(serviceId);
     const now = this.now();
     const delay = backoffDelay(failures, backoff);
-    this.#statuses.set(serviceId, { state: 'down', since: before.state === 'down' ? before.since : now, lastOkAt: before.lastOkAt, lastError: error, failures, nextRetryAt: now + delay });
+    this.#statuses.set(serviceId, {
+      state: 'down',
+      since: before.state === 'down' ? before.since : now,
+      lastOkAt: before.lastOkAt,
+      lastError: error,
+      failures,
+      nextRetryAt: now + delay,
+    });
     return delay;
   }
 

@@ -8,7 +8,11 @@ describe('EXTERNAL_SERVICES', () => {
   });
 
   it('reads the compact form: kind|name|url[|ro], entries separated by ;', () => {
-    expect(parseExternalServices(' relay|Acme relay|https://relay.acme.example/|ro ; negotiation|Acme deals|http://deals.acme.example:8080/base ;')).toEqual([
+    expect(
+      parseExternalServices(
+        ' relay|Acme relay|https://relay.acme.example/|ro ; negotiation|Acme deals|http://deals.acme.example:8080/base ;',
+      ),
+    ).toEqual([
       { name: 'Acme relay', baseUrl: 'https://relay.acme.example', kind: 'relay', readOnly: true },
       { name: 'Acme deals', baseUrl: 'http://deals.acme.example:8080/base', kind: 'negotiation', readOnly: false },
     ]);

@@ -34,7 +34,10 @@ export function normaliseBaseUrl(raw: string): string | undefined {
 
 function fromInput(input: z.infer<typeof ServiceInput>, where: string): ConfiguredService {
   const baseUrl = normaliseBaseUrl(input.url);
-  if (!baseUrl) throw new ServicesConfigError(`${where}: url must be an http(s) URL without credentials, query or fragment, got "${input.url}".`);
+  if (!baseUrl)
+    throw new ServicesConfigError(
+      `${where}: url must be an http(s) URL without credentials, query or fragment, got "${input.url}".`,
+    );
   return { name: input.name, baseUrl, kind: input.kind, readOnly: input.readOnly ?? false };
 }
 
@@ -52,7 +55,9 @@ export function parseExternalServices(raw: string | undefined): ConfiguredServic
     const parsed = z.array(ServiceInput).safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new ServicesConfigError(`EXTERNAL_SERVICES: entry ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'} (each needs name, url, kind relay|negotiation, readOnly?).`);
+      throw new ServicesConfigError(
+        `EXTERNAL_SERVICES: entry ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'} (each needs name, url, kind relay|negotiation, readOnly?).`,
+      );
     }
     services = parsed.data.map((s, i) => fromInput(s, `EXTERNAL_SERVICES[${i}]`));
   } else {
@@ -66,7 +71,10 @@ export function parseExternalServices(raw: string | undefined): ConfiguredServic
           throw new ServicesConfigError(`EXTERNAL_SERVICES entry ${i + 1} must be kind|name|url[|ro], got "${entry}".`);
         }
         const parsed = ServiceInput.safeParse({ kind, name, url: url ?? '', readOnly: flag === 'ro' });
-        if (!parsed.success) throw new ServicesConfigError(`EXTERNAL_SERVICES entry ${i + 1} must be kind|name|url[|ro] with kind relay or negotiation, got "${entry}".`);
+        if (!parsed.success)
+          throw new ServicesConfigError(
+            `EXTERNAL_SERVICES entry ${i + 1} must be kind|name|url[|ro] with kind relay or negotiation, got "${entry}".`,
+          );
         return fromInput(parsed.data, `EXTERNAL_SERVICES entry ${i + 1}`);
       });
   }
@@ -81,6 +89,11 @@ export function parseExternalServices(raw: string | undefined): ConfiguredServic
 
 /** Env entries keep their id across restarts (so their cursors do): kind plus the name's slug. */
 export function envServiceId(s: Pick<ConfiguredService, 'kind' | 'name'>): string {
-  const slug = s.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'service';
+  const slug =
+    s.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40) || 'service';
   return `env-${s.kind}-${slug}`;
 }

@@ -9,13 +9,31 @@ import { RelayBridge, type RelayBridgeOptions } from './relay-bridge';
 import { ServiceFetcher } from './service-fetcher';
 import { envServiceId } from './services-config';
 
-export async function startBridge(store: Store, clock: Clock, config: Pick<Config, 'externalServices' | 'allowPrivateServiceUrls'>, options: Partial<RelayBridgeOptions> = {}): Promise<RelayBridge> {
+export async function startBridge(
+  store: Store,
+  clock: Clock,
+  config: Pick<Config, 'externalServices' | 'allowPrivateServiceUrls'>,
+  options: Partial<RelayBridgeOptions> = {},
+): Promise<RelayBridge> {
   for (const s of config.externalServices ?? []) {
     const id = envServiceId(s);
     const existing = await store.services.getService(id);
-    await store.services.putService({ id, name: s.name, baseUrl: s.baseUrl, kind: s.kind, readOnly: s.readOnly, origin: 'env', createdAt: existing?.createdAt ?? clock.now() });
+    await store.services.putService({
+      id,
+      name: s.name,
+      baseUrl: s.baseUrl,
+      kind: s.kind,
+      readOnly: s.readOnly,
+      origin: 'env',
+      createdAt: existing?.createdAt ?? clock.now(),
+    });
   }
-  const bridge = new RelayBridge({ store, clock, outbound: new ServiceFetcher({ allowPrivate: config.allowPrivateServiceUrls ?? false }), ...options });
+  const bridge = new RelayBridge({
+    store,
+    clock,
+    outbound: new ServiceFetcher({ allowPrivate: config.allowPrivateServiceUrls ?? false }),
+    ...options,
+  });
   bridge.start();
   return bridge;
 }

@@ -3,7 +3,12 @@
 // Agents publish over MQTT; what reaches `public` and `control` is read back
 // from the server's broker port; decisions are in SQLite.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmbeddedRoomHarness, startExternalRoomHarness, type BrokerRoomHarness, type Watcher } from '../test-support/external-room-harness';
+import {
+  startEmbeddedRoomHarness,
+  startExternalRoomHarness,
+  type BrokerRoomHarness,
+  type Watcher,
+} from '../test-support/external-room-harness';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 
 let mosquitto: PrivateMosquitto | undefined;
@@ -14,7 +19,10 @@ afterAll(async () => {
   await mosquitto?.stop();
 });
 
-const CONTENT: Record<string, unknown> = { progress: { text: 'working' }, finding: { bullets: ['Option A is cheaper'] } };
+const CONTENT: Record<string, unknown> = {
+  progress: { text: 'working' },
+  finding: { bullets: ['Option A is cheaper'] },
+};
 const F = { kind: 'user', id: 'did:key:z6MkFacilitator' } as const;
 const R = 'agent.researcher';
 
@@ -29,14 +37,20 @@ describe.each(kinds)('gateway over $kind', ({ start }) => {
   let seq = 0;
   const nowS = () => Math.floor(h.clock.now / 1000);
 
-  function candidate(over: { id?: string; room?: string; from?: string; task?: string; messageType?: string; type?: string } = {}) {
+  function candidate(
+    over: { id?: string; room?: string; from?: string; task?: string; messageType?: string; type?: string } = {},
+  ) {
     return {
       id: over.id ?? `cand_${++seq}_${Math.random().toString(36).slice(2, 8)}`,
       type: over.type ?? 'result',
       room_id: over.room ?? 'r1',
       from: { kind: 'agent', id: over.from ?? R },
       ts: nowS(),
-      payload: { task_id: over.task ?? 'task_1', message_type: over.messageType ?? 'progress', content: CONTENT[over.messageType ?? 'progress'] },
+      payload: {
+        task_id: over.task ?? 'task_1',
+        message_type: over.messageType ?? 'progress',
+        content: CONTENT[over.messageType ?? 'progress'],
+      },
     };
   }
 
@@ -67,13 +81,17 @@ describe.each(kinds)('gateway over $kind', ({ start }) => {
   async function grantAndWait(g = grant()) {
     await h.facilitatorPublish('rooms/r1/control', g);
     await w.until('rooms/r1/control', g.id);
-    for (let i = 0; i < 100 && !(await h.store.rooms.getGrant('r1', R, g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 100 && !(await h.store.rooms.getGrant('r1', R, g.payload.task_id)); i++)
+      await new Promise((r) => setImmediate(r));
     return g;
   }
 
   async function rejectFor(messageId: string) {
     const seen = await w.until('rooms/r1/control', `"message_id":"${messageId}"`);
-    return JSON.parse(seen.at(-1)!.payload) as { type: string; payload: { reason: string; message_id: string; task_id?: string } };
+    return JSON.parse(seen.at(-1)!.payload) as {
+      type: string;
+      payload: { reason: string; message_id: string; task_id?: string };
+    };
   }
 
   beforeEach(async () => {
@@ -105,7 +123,12 @@ describe.each(kinds)('gateway over $kind', ({ start }) => {
 
     it.each([
       ['no grant', () => candidate(), 'no_mic_grant', false],
-      ['a type the grant does not allow', () => candidate({ messageType: 'finding' }), 'message_type_not_allowed', true],
+      [
+        'a type the grant does not allow',
+        () => candidate({ messageType: 'finding' }),
+        'message_type_not_allowed',
+        true,
+      ],
       ["another agent's name", () => candidate({ from: 'agent.analyst' }), 'sender_mismatch', true],
       ['another room in the envelope', () => candidate({ room: 'r2' }), 'room_mismatch', true],
       ['a non-result type', () => candidate({ type: 'say' }), 'invalid_envelope', true],
@@ -134,7 +157,9 @@ describe.each(kinds)('gateway over $kind', ({ start }) => {
       const [a, b, c] = [candidate(), candidate(), candidate()];
       for (const x of [a, b, c]) await publishCandidate(x);
       expect((await rejectFor(c.id)).payload.reason).toBe('message_limit_exceeded');
-      const publics = w.received.filter((m) => m.topic === 'rooms/r1/public').map((m) => (JSON.parse(m.payload) as { id: string }).id);
+      const publics = w.received
+        .filter((m) => m.topic === 'rooms/r1/public')
+        .map((m) => (JSON.parse(m.payload) as { id: string }).id);
       expect(publics).toEqual([a.id, b.id]);
     });
 
@@ -151,7 +176,9 @@ describe.each(kinds)('gateway over $kind', ({ start }) => {
       await publishCandidate(marker);
       await w.until('rooms/r1/public', marker.id);
       expect((await h.store.rooms.getGrant('r1', R, 'task_1'))?.spent).toBe(2);
-      const publics = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 100 })).messages.filter((m) => m.topicKind === 'public').map((m) => m.messageId);
+      const publics = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 100 })).messages
+        .filter((m) => m.topicKind === 'public')
+        .map((m) => m.messageId);
       expect(publics).toEqual([c.id, marker.id]);
     });
 
@@ -172,7 +199,9 @@ describe.each(kinds)('gateway over $kind', ({ start }) => {
 
     it('ignores candidates to a room nobody created (not stored, not decided)', async () => {
       const agent = await h.agent(R);
-      await agent.client.publishAsync(h.candidateTopic('ghost', R), JSON.stringify(candidate({ room: 'ghost' })), { qos: 1 }).catch(() => undefined);
+      await agent.client
+        .publishAsync(h.candidateTopic('ghost', R), JSON.stringify(candidate({ room: 'ghost' })), { qos: 1 })
+        .catch(() => undefined);
       const c = candidate();
       await publishCandidate(c);
       await rejectFor(c.id);
@@ -224,16 +253,45 @@ describe('gateway over mosquitto: the candidate subtopic is the authentication',
 
   it("an agent cannot publish on another agent's candidate subtopic, so it cannot spend that agent's grant", async () => {
     const nowS = Math.floor(h.clock.now / 1000);
-    const g = { id: 'grant_x', type: 'mic_grant', room_id: 'r1', from: F, ts: nowS, payload: { task_id: 't', agent_id: R, max_messages: 3, allowed_message_types: ['progress'], expires_at: nowS + 600 } };
+    const g = {
+      id: 'grant_x',
+      type: 'mic_grant',
+      room_id: 'r1',
+      from: F,
+      ts: nowS,
+      payload: {
+        task_id: 't',
+        agent_id: R,
+        max_messages: 3,
+        allowed_message_types: ['progress'],
+        expires_at: nowS + 600,
+      },
+    };
     await h.facilitatorPublish('rooms/r1/control', g);
     await w.until('rooms/r1/control', 'grant_x');
-    const forged = { id: 'forged_1', type: 'result', room_id: 'r1', from: { kind: 'agent', id: R }, ts: nowS, payload: { task_id: 't', message_type: 'progress', content: { text: 'x' } } };
+    const forged = {
+      id: 'forged_1',
+      type: 'result',
+      room_id: 'r1',
+      from: { kind: 'agent', id: R },
+      ts: nowS,
+      payload: { task_id: 't', message_type: 'progress', content: { text: 'x' } },
+    };
     const rogue = await h.agent('agent.rogue');
-    await expect(rogue.client.publishAsync(h.candidateTopic('r1', R), JSON.stringify(forged), { qos: 1 })).rejects.toThrow(/Not authorized/i);
+    await expect(
+      rogue.client.publishAsync(h.candidateTopic('r1', R), JSON.stringify(forged), { qos: 1 }),
+    ).rejects.toThrow(/Not authorized/i);
     // Its own subtopic works, and names it: the same envelope is a sender_mismatch.
-    await rogue.client.publishAsync(h.candidateTopic('r1', 'agent.rogue'), JSON.stringify({ ...forged, id: 'forged_2' }), { qos: 1 });
+    await rogue.client.publishAsync(
+      h.candidateTopic('r1', 'agent.rogue'),
+      JSON.stringify({ ...forged, id: 'forged_2' }),
+      { qos: 1 },
+    );
     const reject = await w.until('rooms/r1/control', '"message_id":"forged_2"');
-    expect(JSON.parse(reject.at(-1)!.payload)).toMatchObject({ type: 'reject', payload: { reason: 'sender_mismatch' } });
+    expect(JSON.parse(reject.at(-1)!.payload)).toMatchObject({
+      type: 'reject',
+      payload: { reason: 'sender_mismatch' },
+    });
     expect(w.received.filter((m) => m.payload.includes('forged_1'))).toEqual([]);
     expect((await h.store.rooms.getGrant('r1', R, 't'))?.spent).toBe(0);
   });

@@ -12,17 +12,26 @@ let w: Awaited<ReturnType<RoomHarness['watcher']>>;
 let seq = 0;
 const nowS = () => Math.floor(h.clock.now / 1000);
 // AOR §6 content for each message type the tests use.
-const CONTENT: Record<string, unknown> = { progress: { text: 'working' }, finding: { bullets: ['Option A is cheaper'] } };
+const CONTENT: Record<string, unknown> = {
+  progress: { text: 'working' },
+  finding: { bullets: ['Option A is cheaper'] },
+};
 const F = { kind: 'user', id: 'did:key:z6MkFacilitator' } as const;
 
-function candidate(over: { id?: string; room?: string; from?: string; task?: string; messageType?: string; type?: string } = {}) {
+function candidate(
+  over: { id?: string; room?: string; from?: string; task?: string; messageType?: string; type?: string } = {},
+) {
   return {
     id: over.id ?? `cand_${++seq}`,
     type: over.type ?? 'result',
     room_id: over.room ?? 'r1',
     from: { kind: 'agent', id: over.from ?? 'agent.researcher' },
     ts: nowS(),
-    payload: { task_id: over.task ?? 'task_1', message_type: over.messageType ?? 'progress', content: CONTENT[over.messageType ?? 'progress'] },
+    payload: {
+      task_id: over.task ?? 'task_1',
+      message_type: over.messageType ?? 'progress',
+      content: CONTENT[over.messageType ?? 'progress'],
+    },
   };
 }
 
@@ -54,13 +63,17 @@ async function grantAndWait(g = grant()) {
   await h.facilitatorPublish('rooms/r1/control', g);
   await w.until('rooms/r1/control', g.id);
   // The gateway handles control in order; wait until the grant is stored.
-  for (let i = 0; i < 100 && !(await h.store.rooms.getGrant('r1', 'agent.researcher', g.payload.task_id)); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 100 && !(await h.store.rooms.getGrant('r1', 'agent.researcher', g.payload.task_id)); i++)
+    await new Promise((r) => setImmediate(r));
   return g;
 }
 
 async function rejectFor(messageId: string) {
   const seen = await w.until('rooms/r1/control', `"message_id":"${messageId}"`);
-  return JSON.parse(seen.at(-1)!.payload) as { type: string; payload: { reason: string; message_id: string; task_id?: string } };
+  return JSON.parse(seen.at(-1)!.payload) as {
+    type: string;
+    payload: { reason: string; message_id: string; task_id?: string };
+  };
 }
 
 beforeEach(async () => {
@@ -87,7 +100,7 @@ describe('automatic moderation (AOR §7)', () => {
   it.each([
     ['no grant', () => candidate(), 'no_mic_grant', false],
     ['a type the grant does not allow', () => candidate({ messageType: 'finding' }), 'message_type_not_allowed', true],
-    ['another agent\'s name', () => candidate({ from: 'agent.analyst' }), 'sender_mismatch', true],
+    ["another agent's name", () => candidate({ from: 'agent.analyst' }), 'sender_mismatch', true],
     ['another room in the envelope', () => candidate({ room: 'r2' }), 'room_mismatch', true],
     ['a non-result type', () => candidate({ type: 'say' }), 'invalid_envelope', true],
     ['another task', () => candidate({ task: 'task_9' }), 'no_mic_grant', true],
@@ -98,7 +111,8 @@ describe('automatic moderation (AOR §7)', () => {
     const reject = await rejectFor(c.id);
     expect(reject.type).toBe('reject');
     expect(reject.payload).toMatchObject({ reason, message_id: c.id });
-    if (reason !== 'invalid_envelope' && reason !== 'room_mismatch' && reason !== 'sender_mismatch') expect(reject.payload.task_id).toBe(c.payload.task_id);
+    if (reason !== 'invalid_envelope' && reason !== 'room_mismatch' && reason !== 'sender_mismatch')
+      expect(reject.payload.task_id).toBe(c.payload.task_id);
     if (granted) expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
   });
 
@@ -124,14 +138,30 @@ describe('automatic moderation (AOR §7)', () => {
     const publics = w.received.filter((m) => m.topic === 'rooms/r1/public').map((m) => JSON.parse(m.payload).id);
     expect(publics).toEqual([a.id, b.id]);
     const ended = w.received.find((m) => m.topic === 'rooms/r1/control' && m.payload.includes('"type":"mic_revoke"'));
-    expect(JSON.parse(ended!.payload).payload).toMatchObject({ task_id: 'task_1', agent_id: 'agent.researcher', reason: 'message_limit_exceeded' });
+    expect(JSON.parse(ended!.payload).payload).toMatchObject({
+      task_id: 'task_1',
+      agent_id: 'agent.researcher',
+      reason: 'message_limit_exceeded',
+    });
   });
 
   it('refuses after a revoke', async () => {
     await grantAndWait();
-    await h.facilitatorPublish('rooms/r1/control', { id: 'rev_1', type: 'mic_revoke', room_id: 'r1', from: F, ts: nowS(), payload: { task_id: 'task_1', agent_id: 'agent.researcher', reason: 'task_cancelled' } });
+    await h.facilitatorPublish('rooms/r1/control', {
+      id: 'rev_1',
+      type: 'mic_revoke',
+      room_id: 'r1',
+      from: F,
+      ts: nowS(),
+      payload: { task_id: 'task_1', agent_id: 'agent.researcher', reason: 'task_cancelled' },
+    });
     await w.until('rooms/r1/control', 'rev_1');
-    for (let i = 0; i < 100 && (await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.endedAt === null; i++) await new Promise((r) => setImmediate(r));
+    for (
+      let i = 0;
+      i < 100 && (await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.endedAt === null;
+      i++
+    )
+      await new Promise((r) => setImmediate(r));
     const c = candidate();
     await publishCandidate(c);
     expect((await rejectFor(c.id)).payload.reason).toBe('mic_revoked');
@@ -142,7 +172,11 @@ describe('automatic moderation (AOR §7)', () => {
     h.clock.now += 31_000;
     await h.gateway.sweep();
     const end = await w.until('rooms/r1/control', 'mic_grant_expired');
-    expect(JSON.parse(end.at(-1)!.payload)).toMatchObject({ type: 'mic_revoke', from: { kind: 'system' }, payload: { reason: 'mic_grant_expired' } });
+    expect(JSON.parse(end.at(-1)!.payload)).toMatchObject({
+      type: 'mic_revoke',
+      from: { kind: 'system' },
+      payload: { reason: 'mic_grant_expired' },
+    });
     const c = candidate();
     await publishCandidate(c);
     expect((await rejectFor(c.id)).payload.reason).toBe('mic_grant_expired');
@@ -177,10 +211,15 @@ describe('a candidate sent again (decisions-server.md §30)', () => {
     await h.restart();
     w = await h.watcher();
     await publishCandidate(text);
-    const again = await Promise.race([w.until('rooms/r1/public', c.id), new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 3_000))]);
+    const again = await Promise.race([
+      w.until('rooms/r1/public', c.id),
+      new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 3_000)),
+    ]);
     expect(again).not.toBe('none');
     expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(1);
-    const copies = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 100, before: 1e12 })).messages.filter((m) => m.messageId === c.id);
+    const copies = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 100, before: 1e12 })).messages.filter(
+      (m) => m.messageId === c.id,
+    );
     expect(copies.map((m) => m.topicKind).sort()).toEqual(['public', 'public_candidates']);
   });
 
@@ -191,10 +230,21 @@ describe('a candidate sent again (decisions-server.md §30)', () => {
     await w.until('rooms/r1/public', c.id);
     // A second gateway on the same database, as after a restart, handed the same candidate again
     // before its recover() has run (an external broker delivers as soon as the server subscribes).
-    const restarted = new Gateway({ broker: h.broker, store: h.store, history: new HistoryRecorder(h.store, h.rooms), now: () => h.clock.now, newId: () => `msg_${randomUUID()}` });
+    const restarted = new Gateway({
+      broker: h.broker,
+      store: h.store,
+      history: new HistoryRecorder(h.store, h.rooms),
+      now: () => h.clock.now,
+      newId: () => `msg_${randomUUID()}`,
+    });
     let admitted = false;
     const again = restarted
-      .admitCandidate({ topic: 'rooms/r1/public_candidates', payload: new TextEncoder().encode(text), publisher: { kind: 'agent', agentId: 'agent.researcher' }, receivedAt: h.clock.now })
+      .admitCandidate({
+        topic: 'rooms/r1/public_candidates',
+        payload: new TextEncoder().encode(text),
+        publisher: { kind: 'agent', agentId: 'agent.researcher' },
+        receivedAt: h.clock.now,
+      })
       .then(() => (admitted = true));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(admitted).toBe(false);
@@ -245,7 +295,10 @@ describe('review mode', () => {
     const reject = await rejectFor(c.id);
     expect(reject.payload.reason).toBe('facilitator_rejected');
     expect((await h.store.rooms.getGrant('r1', 'agent.researcher', 'task_1'))?.spent).toBe(0);
-    const concurrent = await Promise.all([h.gateway.approveReview(item!.id, F.id), h.gateway.rejectReview(item!.id, F.id, 'x')]);
+    const concurrent = await Promise.all([
+      h.gateway.approveReview(item!.id, F.id),
+      h.gateway.rejectReview(item!.id, F.id, 'x'),
+    ]);
     expect(concurrent).toEqual([undefined, undefined]);
   });
 

@@ -44,7 +44,8 @@ class HandOverFailed extends Error {
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** What the memory of recent candidates knows a candidate by: room, authenticated agent, envelope id. */
-const candidateKey = (roomId: string, read: CandidateRead) => (read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined);
+const candidateKey = (roomId: string, read: CandidateRead) =>
+  read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
 const utf8 = new TextEncoder();
 const encode = (value: unknown) => utf8.encode(JSON.stringify(value));
 
@@ -75,7 +76,9 @@ export class Gateway {
     const { broker } = this.#deps;
     // Shared: a grant is applied by the instance whose console published it
     // (docs/decisions-cluster.md); candidates come through admitCandidate.
-    this.#unsubscribe.push(broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m)), { shared: true }));
+    this.#unsubscribe.push(
+      broker.onMessage('rooms/+/control', (m) => this.#enqueue(m, () => this.handleControl(m)), { shared: true }),
+    );
     if (sweepEveryMs !== false) this.#unsubscribe.push(this.sweepEvery(sweepEveryMs));
   }
 
@@ -111,12 +114,22 @@ export class Gateway {
       await this.#enqueueRoom(room.id, async () => {
         const seen: StoredRoomMessage[] = [];
         const decisions = new Map<string, StoredRoomMessage>();
-        const pending = await undecidedCandidates(this.#deps.store, room.id, (m) => seen.push(m), (id, m) => void (decisions.has(id) || decisions.set(id, m)));
+        const pending = await undecidedCandidates(
+          this.#deps.store,
+          room.id,
+          (m) => seen.push(m),
+          (id, m) => void (decisions.has(id) || decisions.set(id, m)),
+        );
         this.#recent.rememberStored(room.id, seen, decisions);
         for (const row of pending) {
           found++;
           // The agent the broker authenticated is the candidate's topic agent (history-recorder.ts).
-          const read = this.#read(room.id, { topic: row.topic, payload: row.payload, publisher: { kind: 'agent', agentId: row.topicAgentId! }, receivedAt: row.receivedAt });
+          const read = this.#read(room.id, {
+            topic: row.topic,
+            payload: row.payload,
+            publisher: { kind: 'agent', agentId: row.topicAgentId! },
+            receivedAt: row.receivedAt,
+          });
           await this.#record(row, read, { reusedId: false, forgetOnFailure: false });
         }
       });
@@ -131,7 +144,9 @@ export class Gateway {
   }
 
   #enqueue(message: BrokerMessage, work: () => Promise<void>): void {
-    void this.#enqueueRoom(message.topic.split('/')[1] ?? '', work).catch((error: unknown) => console.error(`Gateway failed on ${message.topic}:`, error));
+    void this.#enqueueRoom(message.topic.split('/')[1] ?? '', work).catch((error: unknown) =>
+      console.error(`Gateway failed on ${message.topic}:`, error),
+    );
   }
 
   /** Runs `work` after everything already queued for the room; rejects with its error. */
@@ -161,7 +176,11 @@ export class Gateway {
   }
 
   #rejectEnvelope(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string) {
-    return buildRejectEnvelope(roomId, { reason, detail, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) }, this.#stamp());
+    return buildRejectEnvelope(
+      roomId,
+      { reason, detail, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) },
+      this.#stamp(),
+    );
   }
 
   async #reject(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string): Promise<void> {
@@ -218,23 +237,29 @@ export class Gateway {
    * a review item, ends a grant whose budget this spend used up. Settles as admitCandidate does.
    * `forgetOnFailure`: a candidate that was not stored must be decided when it comes again.
    */
-  #record(row: NewRoomMessage | StoredRoomMessage, read: CandidateRead, options: { readonly reusedId: boolean; readonly forgetOnFailure: boolean }): Promise<void> {
+  #record(
+    row: NewRoomMessage | StoredRoomMessage,
+    read: CandidateRead,
+    options: { readonly reusedId: boolean; readonly forgetOnFailure: boolean },
+  ): Promise<void> {
     const { roomId } = row;
     const key = candidateKey(roomId, read);
     const decide = this.#decider(row, read, options.reusedId);
     const grantKey = read.ok ? { agentId: read.value.grantKey.agentId, taskId: read.value.grantKey.taskId } : undefined;
     // Not awaited by the room's queue (the pipelining above); reactions run in commit order, so
     // handing over in this callback keeps deliveries in history's order.
-    const recorded = this.#deps.store.rooms.recordCandidate(row, { grantKey, decide }).then(({ decision, ...record }) => {
-      const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
-      if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
-      if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
-        void this.#enqueueRoom(roomId, () => this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded)).catch((error: unknown) =>
-          console.error(`Gateway could not end a spent grant in ${roomId}:`, error),
-        );
-      }
-      return outcome;
-    });
+    const recorded = this.#deps.store.rooms
+      .recordCandidate(row, { grantKey, decide })
+      .then(({ decision, ...record }) => {
+        const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
+        if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
+        if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
+          void this.#enqueueRoom(roomId, () =>
+            this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded),
+          ).catch((error: unknown) => console.error(`Gateway could not end a spent grant in ${roomId}:`, error));
+        }
+        return outcome;
+      });
     this.#inFlight.add(recorded);
     void recorded.then(
       () => this.#inFlight.delete(recorded),
@@ -251,16 +276,31 @@ export class Gateway {
    * rather than assigned to a name: tsx (esbuild's keepNames) gives every arrow assigned to a
    * name a defineProperty call each time it is created (decisions-server.md §37).
    */
-  #decider(row: NewRoomMessage | StoredRoomMessage, read: CandidateRead, reusedId: boolean): CandidateJudgement['decide'] {
+  #decider(
+    row: NewRoomMessage | StoredRoomMessage,
+    read: CandidateRead,
+    reusedId: boolean,
+  ): CandidateJudgement['decide'] {
     const now = this.#deps.now();
     const rejectRow = this.#rejectRows(row.roomId, now);
-    return (grant, room) => decisionOf(reusedId && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now), row, now, rejectRow);
+    return (grant, room) =>
+      decisionOf(
+        reusedId && read.ok ? reusedIdVerdict(read.value) : verdictOf(read, grant, room, now),
+        row,
+        now,
+        rejectRow,
+      );
   }
 
   /** How a decision stores a reject: on the room's control topic, received `now`. */
   #rejectRows(roomId: string, now: number): RejectRow {
     return (reason, detail, messageId, taskId) =>
-      this.#deps.history.describe({ topic: controlTopic(roomId), payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)), publisher: null, receivedAt: now });
+      this.#deps.history.describe({
+        topic: controlTopic(roomId),
+        payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)),
+        publisher: null,
+        receivedAt: now,
+      });
   }
 
   /**
@@ -285,7 +325,12 @@ export class Gateway {
   }
 
   /** Ends a live grant with a control event (AOR has no "grant ended" type: a system revoke). */
-  async #endGrant(roomId: string, agentId: string, taskId: string, reason: 'mic_grant_expired' | 'message_limit_exceeded'): Promise<void> {
+  async #endGrant(
+    roomId: string,
+    agentId: string,
+    taskId: string,
+    reason: 'mic_grant_expired' | 'message_limit_exceeded',
+  ): Promise<void> {
     const stored = await this.#deps.store.rooms.getGrant(roomId, agentId, taskId);
     if (!stored) return;
     if (!(await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return;
@@ -297,7 +342,8 @@ export class Gateway {
     const topic = parseTopic(message.topic);
     if (!topic.ok || topic.value.kind !== 'control') return;
     // Grants come only from facilitators (the ACL lets no one else publish here) or the gateway.
-    if (message.publisher && !(message.publisher.kind === 'operator' && message.publisher.role === 'facilitator')) return;
+    if (message.publisher && !(message.publisher.kind === 'operator' && message.publisher.role === 'facilitator'))
+      return;
     const parsed = parseEnvelope(message.payload);
     if (!parsed.ok) return;
     const envelope = parsed.value;
@@ -314,8 +360,14 @@ export class Gateway {
       if (envelope.type !== 'mic_grant') return;
       const p = envelope.payload;
       await this.#deps.store.rooms.putGrant({
-        roomId, agentId, taskId, maxMessages: p.max_messages, allowedTypes: p.allowed_message_types,
-        expiresAt: p.expires_at, grantedAt: envelope.ts, grantMessageId: envelope.id,
+        roomId,
+        agentId,
+        taskId,
+        maxMessages: p.max_messages,
+        allowedTypes: p.allowed_message_types,
+        expiresAt: p.expires_at,
+        grantedAt: envelope.ts,
+        grantMessageId: envelope.id,
       });
     } else if (outcome.value.effect === 'revoked') {
       const reason = envelope.type === 'mic_revoke' ? (envelope.payload.reason ?? 'revoked') : 'revoked';
@@ -340,15 +392,27 @@ export class Gateway {
   async approveReview(itemId: number, by: string): Promise<ReviewItem | undefined> {
     const now = this.#deps.now();
     const result = await this.#deps.store.rooms.approveReviewItem(itemId, by, now, seconds(now), (item) =>
-      this.#deps.history.describe({ topic: publicTopic(item.roomId), payload: item.payload, publisher: null, receivedAt: now }),
+      this.#deps.history.describe({
+        topic: publicTopic(item.roomId),
+        payload: item.payload,
+        publisher: null,
+        receivedAt: now,
+      }),
     );
     if (!result) return undefined;
     const { item } = result;
     if (result.spend.ok) {
       await this.#deps.broker.publish(publicTopic(item.roomId), item.payload, 1);
-      if (result.spend.remaining === 0) await this.#endGrant(item.roomId, item.agentId, item.taskId, RejectReason.messageLimitExceeded);
+      if (result.spend.remaining === 0)
+        await this.#endGrant(item.roomId, item.agentId, item.taskId, RejectReason.messageLimitExceeded);
     } else {
-      await this.#reject(item.roomId, result.spend.reason, `Approved, but the grant refused: ${result.spend.reason}.`, item.messageId, item.taskId);
+      await this.#reject(
+        item.roomId,
+        result.spend.reason,
+        `Approved, but the grant refused: ${result.spend.reason}.`,
+        item.messageId,
+        item.taskId,
+      );
     }
     await this.#announceReview(item);
     return item;
@@ -366,7 +430,13 @@ export class Gateway {
   async #expireQueue(roomId: string, agentId: string, taskId: string): Promise<void> {
     for (const item of await this.#deps.store.rooms.listReviewItems(roomId, 'pending')) {
       if (item.agentId !== agentId || item.taskId !== taskId) continue;
-      const expired = await this.#deps.store.rooms.decideReviewItem(item.id, 'expired', null, 'grant ended', this.#deps.now());
+      const expired = await this.#deps.store.rooms.decideReviewItem(
+        item.id,
+        'expired',
+        null,
+        'grant ended',
+        this.#deps.now(),
+      );
       if (expired) await this.#announceReview(expired);
     }
   }

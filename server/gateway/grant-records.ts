@@ -18,7 +18,16 @@ export function toCoreGrant(stored: StoredGrant): CoreGrant {
     spent: stored.spent,
     // An ended grant is revoked for the core's purposes, except that an expiry stays an expiry
     // (checkGrant tests expiry first and reports mic_grant_expired).
-    ...(ended ? { revoked: { revokeId: `ended:${stored.grantMessageId}`, at: stored.endedAt ?? 0, by: { kind: 'system', id: 'gateway' }, reason: stored.endReason ?? 'ended' } } : {}),
+    ...(ended
+      ? {
+          revoked: {
+            revokeId: `ended:${stored.grantMessageId}`,
+            at: stored.endedAt ?? 0,
+            by: { kind: 'system', id: 'gateway' },
+            reason: stored.endReason ?? 'ended',
+          },
+        }
+      : {}),
     appliedControlIds: [stored.grantMessageId],
   };
 }

@@ -3,7 +3,12 @@ import { expect, it } from 'vitest';
 import type { BrokerMessage } from '../mqtt/broker-port';
 import { lateGateway } from './late-gateway';
 
-const message = (n: number): BrokerMessage => ({ topic: 'rooms/r1/public_candidates', payload: new Uint8Array([n]), publisher: { kind: 'agent', agentId: 'agent.a' }, receivedAt: n });
+const message = (n: number): BrokerMessage => ({
+  topic: 'rooms/r1/public_candidates',
+  payload: new Uint8Array([n]),
+  publisher: { kind: 'agent', agentId: 'agent.a' },
+  receivedAt: n,
+});
 
 it('holds candidates that come before the gateway, hands them over in order once attached, and the later ones at once', async () => {
   const slot = lateGateway();

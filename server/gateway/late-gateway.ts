@@ -18,7 +18,8 @@ export function lateGateway(): LateGateway {
   let resolveAttached!: (gateway: Admits) => void;
   const whenAttached = new Promise<Admits>((resolve) => (resolveAttached = resolve));
   return {
-    admitCandidate: (message) => (attached ? attached.admitCandidate(message) : whenAttached.then((gateway) => gateway.admitCandidate(message))),
+    admitCandidate: (message) =>
+      attached ? attached.admitCandidate(message) : whenAttached.then((gateway) => gateway.admitCandidate(message)),
     attach(gateway) {
       attached = gateway;
       resolveAttached(gateway);

@@ -53,7 +53,11 @@ it('forgets the oldest remembered candidate, not one admitted again after a forg
 it('answers like a list that forgets its oldest entry past the bound', () => {
   type Op = { kind: 'admit'; id: string; body: string } | { kind: 'forget'; id: string };
   const op = fc.oneof(
-    fc.record({ kind: fc.constant('admit' as const), id: fc.constantFrom('a', 'b', 'c', 'd'), body: fc.constantFrom('x', 'y') }),
+    fc.record({
+      kind: fc.constant('admit' as const),
+      id: fc.constantFrom('a', 'b', 'c', 'd'),
+      body: fc.constantFrom('x', 'y'),
+    }),
     fc.record({ kind: fc.constant('forget' as const), id: fc.constantFrom('a', 'b', 'c', 'd') }),
   );
   fc.assert(

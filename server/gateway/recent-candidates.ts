@@ -104,7 +104,11 @@ export class RecentCandidates {
    * first and remembered oldest first so that the newest are the last forgotten, each with the
    * decision stored for it, if any, by the candidate's id.
    */
-  rememberStored(roomId: string, newestFirst: readonly StoredRoomMessage[], decisions: ReadonlyMap<string, StoredRoomMessage>): void {
+  rememberStored(
+    roomId: string,
+    newestFirst: readonly StoredRoomMessage[],
+    decisions: ReadonlyMap<string, StoredRoomMessage>,
+  ): void {
     for (const m of [...newestFirst].reverse()) {
       this.admit(roomId, m.topicAgentId!, m.messageId!, m.payload);
       const decision = decisions.get(m.messageId!);

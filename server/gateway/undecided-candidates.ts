@@ -11,7 +11,8 @@ export const MAX_RECOVERY_SCAN = 5_000;
 const rejectedId = (m: StoredRoomMessage): string | undefined => {
   if (m.topicKind !== 'control' || m.type !== 'reject') return undefined;
   try {
-    const id = (JSON.parse(new TextDecoder().decode(m.payload)) as { payload?: { message_id?: unknown } }).payload?.message_id;
+    const id = (JSON.parse(new TextDecoder().decode(m.payload)) as { payload?: { message_id?: unknown } }).payload
+      ?.message_id;
     return typeof id === 'string' ? id : undefined;
   } catch {
     return undefined;

@@ -102,7 +102,11 @@ describe.skipIf(!canMount)('a full disk under DATA_DIR', () => {
     server = await startServerProcess({ DATA_DIR: dir });
     const setup = new SqliteStore({ file });
     await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
-    await setup.access.putAgentCredential({ agentId: 'agent.writer', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+    await setup.access.putAgentCredential({
+      agentId: 'agent.writer',
+      passwordHash: await hashPassword('pw'),
+      createdAt: Date.now(),
+    });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -132,7 +136,9 @@ describe.skipIf(!canMount)('a full disk under DATA_DIR', () => {
     const work = 'x'.repeat(16 * 1024);
     for (let i = 0; i < 5_000 && !refusedMqtt; i++) {
       try {
-        await agent.client.publishAsync('rooms/r1/agents/agent.writer/work', JSON.stringify({ n: i, work }), { qos: 1 });
+        await agent.client.publishAsync('rooms/r1/agents/agent.writer/work', JSON.stringify({ n: i, work }), {
+          qos: 1,
+        });
         accepted.push(`"n":${i},`);
       } catch (error) {
         refusedMqtt = error as Error;
@@ -153,7 +159,9 @@ describe.skipIf(!canMount)('a full disk under DATA_DIR', () => {
     server = undefined;
     const check = new SqliteStore({ file });
     const rooms = new Set((await check.rooms.listRooms()).map((r) => r.id));
-    const history = (await check.rooms.listMessages({ roomId: 'r1', limit: 10_000, topicKinds: ['work'] })).messages.map((m) => new TextDecoder().decode(m.payload));
+    const history = (
+      await check.rooms.listMessages({ roomId: 'r1', limit: 10_000, topicKinds: ['work'] })
+    ).messages.map((m) => new TextDecoder().decode(m.payload));
     await check.close();
     expect([...created, 'after_space'].filter((id) => !rooms.has(id))).toEqual([]);
     expect(accepted.filter((marker) => !history.some((h) => h.includes(marker)))).toEqual([]);

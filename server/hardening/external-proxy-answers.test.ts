@@ -30,7 +30,12 @@ async function setup() {
   const outbound = new ServiceFetcher({ allowPrivate: true, timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024 });
   const bridge = new RelayBridge({ store: temp.store, clock, outbound });
   const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, bridge });
-  const cookie = await sessionCookie(temp.store, encodeDidKey(keyPairFromSeed(new Uint8Array(32).fill(1)).publicKey), 'facilitator', clock.now());
+  const cookie = await sessionCookie(
+    temp.store,
+    encodeDidKey(keyPairFromSeed(new Uint8Array(32).fill(1)).publicKey),
+    'facilitator',
+    clock.now(),
+  );
   const headers = { cookie, origin: 'http://localhost' };
   const register = async (kind: 'relay' | 'negotiation') => {
     const res = await app.request('http://localhost/api/services', {

@@ -10,16 +10,22 @@ export interface OperatorClient extends TestClient {
   close(): Promise<void>;
 }
 
-export async function connectOperator(broker: EmbeddedBroker, did: string, options: { role?: 'facilitator' | 'observer'; clientId?: string } = {}): Promise<OperatorClient> {
+export async function connectOperator(
+  broker: EmbeddedBroker,
+  did: string,
+  options: { role?: 'facilitator' | 'observer'; clientId?: string } = {},
+): Promise<OperatorClient> {
   const role = options.role ?? 'facilitator';
   const http = createServer();
   broker.attachWebSocket(http, async () => ({ kind: 'operator', did, role }));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/mqtt`;
-  const client = await connectClient(url, options.clientId === undefined ? {} : { clientId: options.clientId }).catch(async (error: unknown) => {
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-    throw error;
-  });
+  const client = await connectClient(url, options.clientId === undefined ? {} : { clientId: options.clientId }).catch(
+    async (error: unknown) => {
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      throw error;
+    },
+  );
   return {
     ...client,
     async close() {

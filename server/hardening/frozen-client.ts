@@ -28,7 +28,8 @@ const utf8 = (text: string) => {
   return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
 };
 
-const packet = (first: number, body: Buffer) => Buffer.concat([Buffer.from([first]), remainingLength(body.length), body]);
+const packet = (first: number, body: Buffer) =>
+  Buffer.concat([Buffer.from([first]), remainingLength(body.length), body]);
 
 /** CONNECT, clean session, keep-alive 0 (§3.1.2.10: no keep-alive, so only the send limits can end it). */
 function connectPacket(clientId: string, credentials?: { username: string; password: string }): Buffer {
@@ -38,13 +39,19 @@ function connectPacket(clientId: string, credentials?: { username: string; passw
 }
 
 /** SUBSCRIBE one filter at QoS 1, packet id 1 (§3.8: fixed header flags 0b0010). */
-const subscribePacket = (filter: string) => packet(0x82, Buffer.concat([Buffer.from([0, 1]), utf8(filter), Buffer.from([1])]));
+const subscribePacket = (filter: string) =>
+  packet(0x82, Buffer.concat([Buffer.from([0, 1]), utf8(filter), Buffer.from([1])]));
 
 /** CONNACK (4 bytes) and a SUBACK for one filter (5 bytes). */
 const HANDSHAKE_BYTES = 9;
 
 /** An agent on MQTT/TCP that stops reading once subscribed. */
-export async function frozenAgent(brokerUrl: string, clientId: string, password: string, filter: string): Promise<FrozenClient> {
+export async function frozenAgent(
+  brokerUrl: string,
+  clientId: string,
+  password: string,
+  filter: string,
+): Promise<FrozenClient> {
   const url = new URL(brokerUrl);
   const socket = connect(Number(url.port), url.hostname);
   socket.on('error', () => undefined);
@@ -65,7 +72,12 @@ export async function frozenAgent(brokerUrl: string, clientId: string, password:
 }
 
 /** An operator's console on MQTT over WebSocket (as the browser connects) that stops reading once subscribed. */
-export async function frozenOperator(broker: EmbeddedBroker, did: string, clientId: string, filter: string): Promise<FrozenClient> {
+export async function frozenOperator(
+  broker: EmbeddedBroker,
+  did: string,
+  clientId: string,
+  filter: string,
+): Promise<FrozenClient> {
   const http = createServer();
   broker.attachWebSocket(http, async () => ({ kind: 'operator', did, role: 'observer' }));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

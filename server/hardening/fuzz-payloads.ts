@@ -16,37 +16,43 @@ function mutated(base: () => Record<string, unknown>): fc.Arbitrary<Uint8Array> 
       : [];
   const all = paths(base());
   const mode = fc.constantFrom('drop', 'any', 'same');
-  return fc.tuple(fc.constantFrom(...all), mode, fc.anything(), fc.string({ maxLength: 64 }), fc.integer()).map(([path, how, anything, text, int]) => {
-    const envelope = base();
-    let target = envelope as Record<string, unknown>;
-    for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
-    const last = path.at(-1)!;
-    const original = target[last];
-    if (how === 'drop') delete target[last];
-    else if (how === 'any') target[last] = anything;
-    else target[last] = typeof original === 'string' ? text : typeof original === 'number' ? int : anything;
-    return utf8(JSON.stringify(envelope));
-  });
+  return fc
+    .tuple(fc.constantFrom(...all), mode, fc.anything(), fc.string({ maxLength: 64 }), fc.integer())
+    .map(([path, how, anything, text, int]) => {
+      const envelope = base();
+      let target = envelope as Record<string, unknown>;
+      for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
+      const last = path.at(-1)!;
+      const original = target[last];
+      if (how === 'drop') delete target[last];
+      else if (how === 'any') target[last] = anything;
+      else target[last] = typeof original === 'string' ? text : typeof original === 'number' ? int : anything;
+      return utf8(JSON.stringify(envelope));
+    });
 }
 
 /** A valid envelope's bytes with an invalid UTF-8 sequence inside a string value. */
 function invalidUtf8(base: () => Record<string, unknown>): fc.Arbitrary<Uint8Array> {
-  return fc.constantFrom([0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]).map((bad) => {
-    const text = JSON.stringify({ ...base(), note: 'HOLE' });
-    const at = text.indexOf('HOLE');
-    const head = utf8(text.slice(0, at));
-    const tail = utf8(text.slice(at + 4));
-    return new Uint8Array([...head, ...bad, ...tail]);
-  });
+  return fc
+    .constantFrom([0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82])
+    .map((bad) => {
+      const text = JSON.stringify({ ...base(), note: 'HOLE' });
+      const at = text.indexOf('HOLE');
+      const head = utf8(text.slice(0, at));
+      const tail = utf8(text.slice(at + 4));
+      return new Uint8Array([...head, ...bad, ...tail]);
+    });
 }
 
 /**
  * Arrays or objects nested up to 200 000 deep (a recursive parser would overflow its stack),
  * kept under the broker's 512 KiB packet cap so the server, not the broker, has to decide.
  */
-const deep: fc.Arbitrary<Uint8Array> = fc.tuple(fc.integer({ min: 1_000, max: 200_000 }), fc.boolean()).map(([depth, objects]) =>
-  utf8(objects ? '{"a":'.repeat(depth / 3) + '1' + '}'.repeat(depth / 3) : '['.repeat(depth) + ']'.repeat(depth)),
-);
+const deep: fc.Arbitrary<Uint8Array> = fc
+  .tuple(fc.integer({ min: 1_000, max: 200_000 }), fc.boolean())
+  .map(([depth, objects]) =>
+    utf8(objects ? '{"a":'.repeat(depth / 3) + '1' + '}'.repeat(depth / 3) : '['.repeat(depth) + ']'.repeat(depth)),
+  );
 
 /** Just over the envelope limit, but under the broker's packet cap: the gateway must decide. */
 function huge(base: () => Record<string, unknown>): fc.Arbitrary<Uint8Array> {

@@ -11,23 +11,47 @@ const nowS = () => Math.floor(h.clock.now / 1000);
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 const candidate = (id: string, messageType = 'progress') => ({
-  id, type: 'result', room_id: 'r1', from: { kind: 'agent', id: AGENT }, ts: nowS(),
-  payload: { task_id: 'task_1', message_type: messageType, content: messageType === 'finding' ? { bullets: ['x'] } : { text: 'working' } },
+  id,
+  type: 'result',
+  room_id: 'r1',
+  from: { kind: 'agent', id: AGENT },
+  ts: nowS(),
+  payload: {
+    task_id: 'task_1',
+    message_type: messageType,
+    content: messageType === 'finding' ? { bullets: ['x'] } : { text: 'working' },
+  },
 });
 
 /** What the broker's beforeRoute does for an agent's candidate, without routing it to the gateway. */
 async function storeOnly(envelope: unknown) {
   const recorder = new HistoryRecorder(h.store, h.rooms);
-  await recorder.record({ topic: 'rooms/r1/public_candidates', payload: encode(envelope), publisher: { kind: 'agent', agentId: AGENT }, receivedAt: h.clock.now });
+  await recorder.record({
+    topic: 'rooms/r1/public_candidates',
+    payload: encode(envelope),
+    publisher: { kind: 'agent', agentId: AGENT },
+    receivedAt: h.clock.now,
+  });
 }
 
 async function grant() {
   const g = {
-    id: 'grant_1', type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: 'did:key:z6MkF' }, ts: nowS(),
-    payload: { task_id: 'task_1', agent_id: AGENT, max_messages: 10, allowed_message_types: ['progress'], expires_at: nowS() + 600 },
+    id: 'grant_1',
+    type: 'mic_grant',
+    room_id: 'r1',
+    from: { kind: 'user', id: 'did:key:z6MkF' },
+    ts: nowS(),
+    payload: {
+      task_id: 'task_1',
+      agent_id: AGENT,
+      max_messages: 10,
+      allowed_message_types: ['progress'],
+      expires_at: nowS() + 600,
+    },
   };
   await h.facilitatorPublish('rooms/r1/control', g);
-  for (let i = 0; i < 1_000 && !(await h.store.rooms.getGrant('r1', AGENT, 'task_1')); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 1_000 && !(await h.store.rooms.getGrant('r1', AGENT, 'task_1')); i++)
+    await new Promise((r) => setImmediate(r));
 }
 
 beforeEach(async () => {
@@ -49,11 +73,13 @@ describe('Gateway.recover', () => {
     await storeOnly(candidate('cand_c'));
 
     expect(await h.gateway.recover()).toBe(3);
-    expect(w.received.filter((m) => m.topic === 'rooms/r1/public').map((m) => (JSON.parse(m.payload) as { id: string }).id)).toEqual(['cand_decided', 'cand_a', 'cand_c']);
+    expect(
+      w.received.filter((m) => m.topic === 'rooms/r1/public').map((m) => (JSON.parse(m.payload) as { id: string }).id),
+    ).toEqual(['cand_decided', 'cand_a', 'cand_c']);
     const rejects = w.received.filter((m) => m.topic === 'rooms/r1/control' && m.payload.includes('"reject"'));
-    expect(rejects.map((m) => (JSON.parse(m.payload) as { payload: { message_id: string; reason: string } }).payload)).toEqual([
-      expect.objectContaining({ message_id: 'cand_b', reason: 'message_type_not_allowed' }),
-    ]);
+    expect(
+      rejects.map((m) => (JSON.parse(m.payload) as { payload: { message_id: string; reason: string } }).payload),
+    ).toEqual([expect.objectContaining({ message_id: 'cand_b', reason: 'message_type_not_allowed' })]);
     expect((await h.store.rooms.getGrant('r1', AGENT, 'task_1'))?.spent).toBe(3);
     // A second start finds nothing left.
     expect(await h.gateway.recover()).toBe(0);

@@ -25,7 +25,18 @@ async function start(env: Record<string, string> = {}) {
   dirs.push(dir);
   mkdirSync(join(dir, 'web'));
   writeFileSync(join(dir, 'web', 'index.html'), '<!doctype html><title>Switchboard</title>');
-  const sb = await startSwitchboard(loadConfig({ HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', DATA_DIR: dir, DEMO: '0', STATIC_DIR: join(dir, 'web'), ...env }), { clock: manualClock(Date.parse('2026-05-03T10:00:00Z')) });
+  const sb = await startSwitchboard(
+    loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MQTT_PORT: '0',
+      DATA_DIR: dir,
+      DEMO: '0',
+      STATIC_DIR: join(dir, 'web'),
+      ...env,
+    }),
+    { clock: manualClock(Date.parse('2026-05-03T10:00:00Z')) },
+  );
   running.push(sb);
   return sb;
 }
@@ -46,7 +57,9 @@ function get(sb: RunningSwitchboard, host: string, path: string): Promise<{ stat
 /** Whether the /mqtt upgrade opens (101) or the status it was refused with. */
 function upgrade(sb: RunningSwitchboard, host: string, cookie: string): Promise<number> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${sb.http.port}/mqtt`, 'mqtt', { headers: { host, origin: `http://${host}`, cookie } });
+    const ws = new WebSocket(`ws://127.0.0.1:${sb.http.port}/mqtt`, 'mqtt', {
+      headers: { host, origin: `http://${host}`, cookie },
+    });
     ws.once('open', () => (ws.close(), resolve(101)));
     ws.once('unexpected-response', (_req, res) => (ws.terminate(), resolve(res.statusCode ?? 0)));
     ws.once('error', () => resolve(0));
@@ -57,7 +70,13 @@ describe('the Host a request names', () => {
   it('is refused with 421 MISDIRECTED_REQUEST unless it is a loopback name, an IP literal or allowed', async () => {
     const sb = await start();
     const port = sb.http.port;
-    for (const host of [`evil.example:${port}`, 'evil.example', `localhost.evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `api.localhost:${port}`]) {
+    for (const host of [
+      `evil.example:${port}`,
+      'evil.example',
+      `localhost.evil.example:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `api.localhost:${port}`,
+    ]) {
       for (const path of ['/api/auth/challenge', '/', '/events?timeout=0', '/oap/manifest']) {
         const res = await get(sb, host, path);
         expect(res.status, `${host} ${path}`).toBe(421);
@@ -66,7 +85,14 @@ describe('the Host a request names', () => {
     }
     // An absolute request target does not get round the Host header.
     expect((await get(sb, `evil.example:${port}`, `http://127.0.0.1:${port}/api/auth/challenge`)).status).toBe(421);
-    for (const host of [`localhost:${port}`, `LOCALHOST:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, '127.0.0.1', `10.1.2.3:${port}`]) {
+    for (const host of [
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      '127.0.0.1',
+      `10.1.2.3:${port}`,
+    ]) {
       expect((await get(sb, host, '/api/auth/challenge')).status, host).toBe(200);
     }
     // A load balancer's probe names the instance however it likes.
@@ -84,7 +110,12 @@ describe('the Host a request names', () => {
 
   it('refuses the /mqtt upgrade under a foreign Host with 421, even with a session cookie and a matching Origin', async () => {
     const sb = await start();
-    const cookie = await sessionCookie(sb.store, 'did:key:z6MkHostCheckOperator', 'facilitator', Date.parse('2026-05-03T10:00:00Z'));
+    const cookie = await sessionCookie(
+      sb.store,
+      'did:key:z6MkHostCheckOperator',
+      'facilitator',
+      Date.parse('2026-05-03T10:00:00Z'),
+    );
     expect(await upgrade(sb, `evil.example:${sb.http.port}`, cookie)).toBe(421);
     expect(await upgrade(sb, `evil.example:${sb.http.port}`, '')).toBe(421);
     // Under an allowed Host, a missing session is still 401.
@@ -93,7 +124,10 @@ describe('the Host a request names', () => {
   });
 
   it('ALLOWED_HOSTS takes host names (a port is ignored), or * for any; anything else is a ConfigError', () => {
-    expect(loadConfig({ ALLOWED_HOSTS: 'Console.Example.com:443,b.example' }).allowedHosts).toEqual(['console.example.com', 'b.example']);
+    expect(loadConfig({ ALLOWED_HOSTS: 'Console.Example.com:443,b.example' }).allowedHosts).toEqual([
+      'console.example.com',
+      'b.example',
+    ]);
     expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*']);
     expect(loadConfig({}).allowedHosts).toEqual([]);
     for (const bad of ['https://console.example.com', 'a b', 'x/y', 'a,,b']) {

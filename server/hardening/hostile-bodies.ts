@@ -46,12 +46,28 @@ const wrongValue = fc.oneof(
  */
 export const wrongTypes = (template: Record<string, unknown>): fc.Arbitrary<HostileBody> => {
   const keys = Object.keys(template).filter((k) => typeof template[k] !== 'object' || template[k] === null);
-  const replaceOne = keys.length === 0
-    ? fc.constant(template)
-    : fc.tuple(fc.constantFrom(...keys), wrongValue).map(([key, value]) => ({ ...template, [key]: typeof template[key] === typeof value ? [value] : value }));
-  const notObject = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constant(null), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.boolean());
-  const missing = keys.length === 0 ? fc.constant({}) : fc.subarray(keys, { minLength: 1 }).map((drop) => Object.fromEntries(Object.entries(template).filter(([k]) => !drop.includes(k))));
-  return fc.oneof(replaceOne, notObject, missing).map((value) => ({ kind: 'wrong-types' as const, body: JSON.stringify(value) }));
+  const replaceOne =
+    keys.length === 0
+      ? fc.constant(template)
+      : fc
+          .tuple(fc.constantFrom(...keys), wrongValue)
+          .map(([key, value]) => ({ ...template, [key]: typeof template[key] === typeof value ? [value] : value }));
+  const notObject = fc.oneof(
+    fc.integer(),
+    fc.string({ maxLength: 20 }),
+    fc.constant(null),
+    fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+    fc.boolean(),
+  );
+  const missing =
+    keys.length === 0
+      ? fc.constant({})
+      : fc
+          .subarray(keys, { minLength: 1 })
+          .map((drop) => Object.fromEntries(Object.entries(template).filter(([k]) => !drop.includes(k))));
+  return fc
+    .oneof(replaceOne, notObject, missing)
+    .map((value) => ({ kind: 'wrong-types' as const, body: JSON.stringify(value) }));
 };
 
 /** [[[…]]] or {"a":{"a":…}} from 1,000 to 50,000 levels: a recursive parser or walker overflows. */
@@ -65,7 +81,14 @@ export const deepNesting: fc.Arbitrary<HostileBody> = fc
 /** A JSON-looking body with bytes no UTF-8 decoder accepts (lone continuation, overlong, 0xFF). */
 export const invalidUtf8 = (template: unknown): fc.Arbitrary<HostileBody> => {
   const bytes = new TextEncoder().encode(JSON.stringify(template));
-  const bad = fc.constantFrom([0xff], [0xc3, 0x28], [0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]);
+  const bad = fc.constantFrom(
+    [0xff],
+    [0xc3, 0x28],
+    [0x80],
+    [0xc0, 0xaf],
+    [0xed, 0xa0, 0x80],
+    [0xf8, 0x88, 0x80, 0x80, 0x80],
+  );
   return fc.tuple(fc.integer({ min: 0, max: bytes.length }), bad).map(([at, insert]) => ({
     kind: 'invalid-utf8' as const,
     body: new Uint8Array([...bytes.slice(0, at), ...insert, ...bytes.slice(at)]),

@@ -21,7 +21,8 @@ export async function startHostileService(): Promise<HostileService> {
   const requests: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let hugeWritten = 0;
-  const html = (res: ServerResponse, body: string, status = 200) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  const html = (res: ServerResponse, body: string, status = 200) =>
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   const server: Server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     req.resume();
@@ -35,7 +36,12 @@ export async function startHostileService(): Promise<HostileService> {
         return html(res, HOSTILE_HTML);
       case '/oap/negotiation/json-as-html':
         return res
-          .writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'sb_session=planted; Path=/', 'x-upstream': 'leaked', refresh: '0; url=https://evil.example' })
+          .writeHead(200, {
+            'content-type': 'text/html',
+            'set-cookie': 'sb_session=planted; Path=/',
+            'x-upstream': 'leaked',
+            refresh: '0; url=https://evil.example',
+          })
           .end('{"negotiation":{"id":"neg_1","note":"<script>alert(1)</script>"}}');
       case '/oap/negotiation/huge': {
         res.writeHead(200, { 'content-type': 'application/json' });

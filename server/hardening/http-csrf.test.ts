@@ -16,7 +16,13 @@ const watched = party(2).did;
 
 /** A concrete path for a route pattern, and a body that same-origin would send. */
 const concrete = (path: string) =>
-  path.replace(':id', 'ops').replace(':item', '1').replace(':did', watched).replace(':serviceId', 'svc_unknown').replace(':index', '0').replace('*', 'negotiation/x');
+  path
+    .replace(':id', 'ops')
+    .replace(':item', '1')
+    .replace(':did', watched)
+    .replace(':serviceId', 'svc_unknown')
+    .replace(':index', '0')
+    .replace('*', 'negotiation/x');
 const BODIES: Record<string, unknown> = {
   'POST /api/rooms': { id: 'csrf-room', name: 'CSRF room' },
   'PATCH /api/rooms/:id': { moderation: 'review' },
@@ -32,12 +38,18 @@ beforeAll(async () => {
   f = await fullApp();
   await f.harness.rooms.create({ id: 'ops', name: 'Operations', moderation: 'auto' });
   digest = openTableDigest(f.file);
-  const unsafe = [...new Map(f.app.routes.filter((r) => UNSAFE.has(r.method)).map((r) => [`${r.method} ${r.path}`, r])).values()];
+  const unsafe = [
+    ...new Map(f.app.routes.filter((r) => UNSAFE.has(r.method)).map((r) => [`${r.method} ${r.path}`, r])).values(),
+  ];
   cookieRoutes = [];
   for (const r of unsafe) {
     const key = `${r.method} ${r.path}`;
     const route = { key, method: r.method, path: concrete(r.path), body: JSON.stringify(BODIES[key] ?? {}) };
-    const anonymous = await f.app.request(route.path, { method: r.method, headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: route.body });
+    const anonymous = await f.app.request(route.path, {
+      method: r.method,
+      headers: { origin: ORIGIN, 'content-type': 'application/json' },
+      body: route.body,
+    });
     const code = ((await anonymous.json().catch(() => ({}))) as { code?: string }).code;
     if (code === 'UNAUTHORIZED' || COOKIE_USING.includes(key)) cookieRoutes.push(route);
   }
@@ -51,7 +63,15 @@ afterAll(async () => {
 describe('CSRF on every cookie-authenticated unsafe route (enumerated from app.routes)', () => {
   it('finds them all: rooms, services, the external proxy, the guided demo, /seed, logout', () => {
     const keys = cookieRoutes.map((r) => r.key);
-    for (const expected of ['POST /api/rooms', 'PATCH /api/rooms/:id', 'DELETE /api/services/:id', 'POST /api/external/:serviceId/events', 'POST /api/demo/negotiation', 'POST /seed', 'POST /api/auth/logout']) {
+    for (const expected of [
+      'POST /api/rooms',
+      'PATCH /api/rooms/:id',
+      'DELETE /api/services/:id',
+      'POST /api/external/:serviceId/events',
+      'POST /api/demo/negotiation',
+      'POST /seed',
+      'POST /api/auth/logout',
+    ]) {
       expect(keys).toContain(expected);
     }
     expect(keys.length).toBeGreaterThanOrEqual(13);
@@ -61,7 +81,11 @@ describe('CSRF on every cookie-authenticated unsafe route (enumerated from app.r
     for (const r of cookieRoutes) {
       for (const origin of ['https://evil.example', 'null', 'http://localhost:1', 'http://localhost.evil.example']) {
         const before = digest.digest();
-        const res = await f.app.request(r.path, { method: r.method, headers: { origin, cookie: f.facilitator, 'content-type': 'application/json' }, body: r.body });
+        const res = await f.app.request(r.path, {
+          method: r.method,
+          headers: { origin, cookie: f.facilitator, 'content-type': 'application/json' },
+          body: r.body,
+        });
         expect(res.status, `${r.key} from ${origin}`).toBe(403);
         expect(((await res.json()) as { code: string }).code).toBe('CSRF_REJECTED');
         expect(changedTables(before, digest.digest()), r.key).toEqual([]);
@@ -71,9 +95,17 @@ describe('CSRF on every cookie-authenticated unsafe route (enumerated from app.r
 
   it('refuses a missing Origin with Sec-Fetch-Site: cross-site (and a missing Origin with the cookie at all)', async () => {
     for (const r of cookieRoutes) {
-      for (const headers of [{ 'sec-fetch-site': 'cross-site' }, {}, { 'sec-fetch-site': 'cross-site', origin: ORIGIN }] as Record<string, string>[]) {
+      for (const headers of [
+        { 'sec-fetch-site': 'cross-site' },
+        {},
+        { 'sec-fetch-site': 'cross-site', origin: ORIGIN },
+      ] as Record<string, string>[]) {
         const before = digest.digest();
-        const res = await f.app.request(r.path, { method: r.method, headers: { ...headers, cookie: f.facilitator, 'content-type': 'application/json' }, body: r.body });
+        const res = await f.app.request(r.path, {
+          method: r.method,
+          headers: { ...headers, cookie: f.facilitator, 'content-type': 'application/json' },
+          body: r.body,
+        });
         expect(res.status, `${r.key} ${JSON.stringify(headers)}`).toBe(403);
         expect(((await res.json()) as { code: string }).code).toBe('CSRF_REJECTED');
         expect(changedTables(before, digest.digest()), r.key).toEqual([]);
@@ -81,10 +113,21 @@ describe('CSRF on every cookie-authenticated unsafe route (enumerated from app.r
     }
   });
 
-  it('lets the same request through from the console\'s own origin', async () => {
+  it("lets the same request through from the console's own origin", async () => {
     // Logout last: it ends the session the others use.
-    for (const r of [...cookieRoutes].sort((a, b) => Number(COOKIE_USING.includes(a.key)) - Number(COOKIE_USING.includes(b.key)))) {
-      const res = await f.app.request(r.path, { method: r.method, headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin', cookie: f.facilitator, 'content-type': 'application/json' }, body: r.body });
+    for (const r of [...cookieRoutes].sort(
+      (a, b) => Number(COOKIE_USING.includes(a.key)) - Number(COOKIE_USING.includes(b.key)),
+    )) {
+      const res = await f.app.request(r.path, {
+        method: r.method,
+        headers: {
+          origin: ORIGIN,
+          'sec-fetch-site': 'same-origin',
+          cookie: f.facilitator,
+          'content-type': 'application/json',
+        },
+        body: r.body,
+      });
       const code = res.status === 204 ? undefined : ((await res.json()) as { code?: string }).code;
       expect(code, r.key).not.toBe('CSRF_REJECTED');
       expect(res.status, r.key).not.toBe(401);

@@ -12,7 +12,8 @@ const send = (method: string, path: string, body: BodyInit, cookie = f.facilitat
   f.app.request(path, { method, headers: { origin: ORIGIN, cookie, 'content-type': 'application/json' }, body });
 const code = async (res: Response) => ((await res.json()) as { code: string }).code;
 /** `{"id":"bad<0xFF>","name":"x"}`: JSON apart from one byte that is not UTF-8. */
-const withInvalidByte = (before: string, after: string) => new Uint8Array([...new TextEncoder().encode(before), 0xff, ...new TextEncoder().encode(after)]);
+const withInvalidByte = (before: string, after: string) =>
+  new Uint8Array([...new TextEncoder().encode(before), 0xff, ...new TextEncoder().encode(after)]);
 
 beforeAll(async () => {
   f = await fullApp();
@@ -30,14 +31,23 @@ describe('found by the HTTP fuzz', () => {
   });
 
   it('the settings routes read JSON strictly too: invalid UTF-8 in a service or a watched DID is 400', async () => {
-    const service = await send('POST', '/api/services', withInvalidByte('{"name":"Relay', '","url":"http://127.0.0.1:9/","kind":"relay"}'));
+    const service = await send(
+      'POST',
+      '/api/services',
+      withInvalidByte('{"name":"Relay', '","url":"http://127.0.0.1:9/","kind":"relay"}'),
+    );
     expect(service.status).toBe(400);
     expect(await f.harness.store.services.listServices()).toEqual([]);
-    expect((await send('POST', '/api/services/watched', withInvalidByte('{"did":"did:key:z6Mk', '"}'))).status).toBe(400);
+    expect((await send('POST', '/api/services/watched', withInvalidByte('{"did":"did:key:z6Mk', '"}'))).status).toBe(
+      400,
+    );
   });
 
   it('DELETE /api/services/watched/:did with something that is not a did:key is 400 (it answered 200)', async () => {
-    const res = await f.app.request('/api/services/watched/not-a-did', { method: 'DELETE', headers: { origin: ORIGIN, cookie: f.facilitator } });
+    const res = await f.app.request('/api/services/watched/not-a-did', {
+      method: 'DELETE',
+      headers: { origin: ORIGIN, cookie: f.facilitator },
+    });
     expect(res.status).toBe(400);
     expect(await code(res)).toBe('INVALID_REQUEST');
   });
@@ -51,8 +61,16 @@ describe('found by the HTTP fuzz', () => {
   });
 
   it('an oversize burn envelope is 413 like every relay route (it was 400)', async () => {
-    const res = await f.app.request('/api/ledger/burns', { method: 'POST', headers: { 'content-type': 'application/json' }, body: oversizeBody(MAX_ENVELOPE_BYTES) });
+    const res = await f.app.request('/api/ledger/burns', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: oversizeBody(MAX_ENVELOPE_BYTES),
+    });
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ ok: false, code: 'INVALID_REQUEST', details: { reason: 'payload_too_large' } });
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      code: 'INVALID_REQUEST',
+      details: { reason: 'payload_too_large' },
+    });
   });
 });

@@ -23,29 +23,65 @@ afterEach(async () => {
   f = undefined;
 });
 
-const start = async (limits: Partial<HttpLimits>) => (f = await fullApp({ limits: { ...UNLIMITED_HTTP_LIMITS, ...limits } }));
+const start = async (limits: Partial<HttpLimits>) =>
+  (f = await fullApp({ limits: { ...UNLIMITED_HTTP_LIMITS, ...limits } }));
 /** Hono's node adapter reads the peer address from env.incoming (http/rate-limit.ts clientAddress). */
 const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
 const perMinute = (n: number) => ({ capacity: n, refillPerSecond: n / 60 });
-const body = async (res: Response) => (await res.json()) as { code?: string; ok?: boolean; details?: { retryAfterSeconds?: number } };
+const body = async (res: Response) =>
+  (await res.json()) as { code?: string; ok?: boolean; details?: { retryAfterSeconds?: number } };
 
-async function signIn(app: FullApp['app'], key: ReturnType<typeof operatorKey>, address = '10.0.0.1', path = '/api/auth/login', extra: Record<string, string> = {}) {
-  const challenge = (await (await app.request('/api/auth/challenge', {}, from(address))).json()) as { challenge: { nonce: string; expiresAt: number } };
+async function signIn(
+  app: FullApp['app'],
+  key: ReturnType<typeof operatorKey>,
+  address = '10.0.0.1',
+  path = '/api/auth/login',
+  extra: Record<string, string> = {},
+) {
+  const challenge = (await (await app.request('/api/auth/challenge', {}, from(address))).json()) as {
+    challenge: { nonce: string; expiresAt: number };
+  };
   const signature = key.sign(challengeDocument(challenge.challenge.nonce, challenge.challenge.expiresAt));
-  return app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ did: key.did, nonce: challenge.challenge.nonce, signature, ...extra }) }, from(address));
+  return app.request(
+    path,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ did: key.did, nonce: challenge.challenge.nonce, signature, ...extra }),
+    },
+    from(address),
+  );
 }
 
 let unique = 0;
 function envelope(type: MessageType, sender = party(1), now = f!.clock.now()) {
   unique++;
-  return JSON.stringify(signEnvelope(draft(type, { from: sender, to: party(2), id: `msg_limit_${unique}`, ts: now, thread: `thr_limit_${unique}`, meta: { ttl: 3600, hop: 0 } }) as UnsignedEnvelope, sender.secretKey));
+  return JSON.stringify(
+    signEnvelope(
+      draft(type, {
+        from: sender,
+        to: party(2),
+        id: `msg_limit_${unique}`,
+        ts: now,
+        thread: `thr_limit_${unique}`,
+        meta: { ttl: 3600, hop: 0 },
+      }) as UnsignedEnvelope,
+      sender.secretKey,
+    ),
+  );
 }
-const postEvent = (text: string, address = '10.0.0.1') => f!.app.request('/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }, from(address));
+const postEvent = (text: string, address = '10.0.0.1') =>
+  f!.app.request(
+    '/events',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: text },
+    from(address),
+  );
 
 describe('rate limits on sign-in and enrollment', () => {
   it('limits challenges per client address: 429 RATE_LIMITED with Retry-After, another address unaffected, refilled by the clock', async () => {
     const { app, clock } = await start({ authChallengesPerAddress: perMinute(3) });
-    for (let i = 0; i < 3; i++) expect((await app.request('/api/auth/challenge', {}, from('10.0.0.1'))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await app.request('/api/auth/challenge', {}, from('10.0.0.1'))).status).toBe(200);
     const refused = await app.request('/api/auth/challenge', {}, from('10.0.0.1'));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('20');
@@ -62,9 +98,14 @@ describe('rate limits on sign-in and enrollment', () => {
     // Another client on the operator's own address (127.0.0.1 for every local user) fails on purpose.
     const attacker = operatorKey();
     const failures: number[] = [];
-    for (let i = 0; i < 6; i++) failures.push((await signIn(app, { ...attacker, did: operator.did }, '127.0.0.1')).status);
+    for (let i = 0; i < 6; i++)
+      failures.push((await signIn(app, { ...attacker, did: operator.did }, '127.0.0.1')).status);
     expect(failures).toEqual([401, 401, 401, 429, 429, 429]);
-    const malformed = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, from('127.0.0.1'));
+    const malformed = await app.request(
+      '/api/auth/login',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      from('127.0.0.1'),
+    );
     expect(malformed.status).toBe(429);
     expect(malformed.headers.get('retry-after')).not.toBeNull();
     // The operator, from the same address, still gets a challenge and a session.
@@ -77,7 +118,8 @@ describe('rate limits on sign-in and enrollment', () => {
     const { app, clock, harness } = await start({ authPerDid: perMinute(2) });
     const victim = operatorKey();
     const other = operatorKey();
-    for (const key of [victim, other]) await harness.store.access.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
+    for (const key of [victim, other])
+      await harness.store.access.putOperator({ did: key.did, role: 'observer', createdAt: clock.now() });
     // An attacker, from many addresses, claims the victim's DID without its key.
     const impostor = operatorKey();
     for (let i = 0; i < 5; i++) {
@@ -114,7 +156,7 @@ describe('rate limits on sign-in and enrollment', () => {
 });
 
 describe('rate limits on the relay (POST /events)', () => {
-  it('limits per client address before reading the body, in the relay\'s error shape', async () => {
+  it("limits per client address before reading the body, in the relay's error shape", async () => {
     const { clock } = await start({ relayPerAddress: perMinute(2) });
     expect((await postEvent('{not json')).status).toBe(400);
     expect((await postEvent(envelope('REQUEST'))).status).toBe(200);
@@ -188,7 +230,7 @@ describe('long-poll limits', () => {
     }
   });
 
-  it('clamps the wait to the spec\'s 60 s maximum and defaults to 30 s', () => {
+  it("clamps the wait to the spec's 60 s maximum and defaults to 30 s", () => {
     expect(pollTimeoutMs(3600)).toBe(MAX_POLL_TIMEOUT_S * 1000);
     expect(pollTimeoutMs(1e12)).toBe(60_000);
     expect(pollTimeoutMs(undefined)).toBe(30_000);
@@ -227,11 +269,15 @@ describe('a client that never reads', () => {
   }, 120_000);
 });
 
-describe('the console\'s /mqtt WebSocket', () => {
+describe("the console's /mqtt WebSocket", () => {
   it(`closes the connection on a frame over ${MAX_PACKET_BYTES} bytes (ws maxPayload, 1009)`, async () => {
     await start({});
     const { server, url } = await f!.serve();
-    f!.harness.broker.attachWebSocket(server, async () => ({ kind: 'operator', did: 'did:key:z6MkHardeningFacilitator', role: 'facilitator' }));
+    f!.harness.broker.attachWebSocket(server, async () => ({
+      kind: 'operator',
+      did: 'did:key:z6MkHardeningFacilitator',
+      role: 'facilitator',
+    }));
     const ws = new WebSocket(`${url.replace('http', 'ws')}/mqtt`, 'mqtt');
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);

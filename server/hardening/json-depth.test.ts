@@ -19,7 +19,11 @@ function app() {
   temp = tempStore();
   const a = testApp({ staticDir: '/nonexistent', store: temp.store });
   const post = async (path: string, body: string) => {
-    const res = await a.request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost' }, body });
+    const res = await a.request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost' },
+      body,
+    });
     return { status: res.status, code: ((await res.json()) as { code?: string }).code };
   };
   return post;

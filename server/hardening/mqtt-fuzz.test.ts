@@ -29,21 +29,44 @@ const nowS = () => Math.floor(h.clock.now / 1000);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 const candidate = (messageType = 'progress') => ({
-  id: `cand_${++seq}`, type: 'result', room_id: 'r1', from: { kind: 'agent', id: AGENT }, ts: nowS(),
-  payload: { task_id: 'task_1', message_type: messageType, content: messageType === 'finding' ? { bullets: ['x'] } : { text: 'working' } },
+  id: `cand_${++seq}`,
+  type: 'result',
+  room_id: 'r1',
+  from: { kind: 'agent', id: AGENT },
+  ts: nowS(),
+  payload: {
+    task_id: 'task_1',
+    message_type: messageType,
+    content: messageType === 'finding' ? { bullets: ['x'] } : { text: 'working' },
+  },
 });
 const grant = (agentId: string, taskId: string, max = 10_000) => ({
-  id: `grant_${++seq}`, type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: nowS(),
-  payload: { task_id: taskId, agent_id: agentId, max_messages: max, allowed_message_types: ['ack', 'progress', 'result'], expires_at: nowS() + 86_400 },
+  id: `grant_${++seq}`,
+  type: 'mic_grant',
+  room_id: 'r1',
+  from: { kind: 'user', id: FACILITATOR },
+  ts: nowS(),
+  payload: {
+    task_id: taskId,
+    agent_id: agentId,
+    max_messages: max,
+    allowed_message_types: ['ack', 'progress', 'result'],
+    expires_at: nowS() + 86_400,
+  },
 });
 const heartbeat = () => ({
-  id: `hb_${++seq}`, type: 'heartbeat', room_id: 'r1', from: { kind: 'agent', id: AGENT }, ts: nowS(),
+  id: `hb_${++seq}`,
+  type: 'heartbeat',
+  room_id: 'r1',
+  from: { kind: 'agent', id: AGENT },
+  ts: nowS(),
   payload: { ts: nowS(), description: 'fuzzed' },
 });
 
 /** Resolves once the broker has routed `count` messages on `topic` (every server handler has run by then). */
 async function routed(topic: string, count: number): Promise<void> {
-  for (let i = 0; i < 100_000 && w.received.filter((m) => m.topic === topic).length < count; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 100_000 && w.received.filter((m) => m.topic === topic).length < count; i++)
+    await new Promise((r) => setImmediate(r));
   expect(w.received.filter((m) => m.topic === topic).length).toBeGreaterThanOrEqual(count);
 }
 
@@ -91,31 +114,36 @@ describe('rooms/+/public_candidates', () => {
   it(`gives each of ${CASES.candidates} hostile candidates exactly one decision: a coded reject, or an approval that spends one message`, async () => {
     const outcomes = { rejected: 0, approved: 0 };
     await fc.assert(
-      fc.asyncProperty(hostilePayload(() => candidate()), async (payload) => {
-        const controlBefore = onTopic('rooms/r1/control').length;
-        const publicBefore = onTopic('rooms/r1/public').length;
-        expect(await publish(agent, 'rooms/r1/public_candidates', payload)).toBe(true);
-        // A probe the grant refuses (finding is not allowed), answered after the case: the
-        // gateway decides a room's messages in order, so the case has been decided by then.
-        const probe = candidate('finding');
-        expect(await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(probe)))).toBe(true);
-        await w.until('rooms/r1/control', `"message_id":"${probe.id}"`);
-        const control = onTopic('rooms/r1/control').slice(controlBefore, -1);
-        const published = onTopic('rooms/r1/public').slice(publicBefore);
-        expect(control.length + published.length).toBe(1);
-        for (const m of control) {
-          const reject = JSON.parse(m.payload) as { type: string; payload: { reason: unknown } };
-          expect(reject.type).toBe('reject');
-          expect(isRejectReason(reject.payload.reason)).toBe(true);
-          outcomes.rejected++;
-        }
-        // Only a candidate the shared parser accepts may reach public, and then byte for byte.
-        for (const m of published) {
-          expect(parseEnvelope(payload).ok).toBe(true);
-          expect(m.payload).toBe(text(payload));
-          outcomes.approved++;
-        }
-      }),
+      fc.asyncProperty(
+        hostilePayload(() => candidate()),
+        async (payload) => {
+          const controlBefore = onTopic('rooms/r1/control').length;
+          const publicBefore = onTopic('rooms/r1/public').length;
+          expect(await publish(agent, 'rooms/r1/public_candidates', payload)).toBe(true);
+          // A probe the grant refuses (finding is not allowed), answered after the case: the
+          // gateway decides a room's messages in order, so the case has been decided by then.
+          const probe = candidate('finding');
+          expect(
+            await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(probe))),
+          ).toBe(true);
+          await w.until('rooms/r1/control', `"message_id":"${probe.id}"`);
+          const control = onTopic('rooms/r1/control').slice(controlBefore, -1);
+          const published = onTopic('rooms/r1/public').slice(publicBefore);
+          expect(control.length + published.length).toBe(1);
+          for (const m of control) {
+            const reject = JSON.parse(m.payload) as { type: string; payload: { reason: unknown } };
+            expect(reject.type).toBe('reject');
+            expect(isRejectReason(reject.payload.reason)).toBe(true);
+            outcomes.rejected++;
+          }
+          // Only a candidate the shared parser accepts may reach public, and then byte for byte.
+          for (const m of published) {
+            expect(parseEnvelope(payload).ok).toBe(true);
+            expect(m.payload).toBe(text(payload));
+            outcomes.approved++;
+          }
+        },
+      ),
       { seed: SEED, numRuns: CASES.candidates, endOnFailure: true },
     );
     // No budget spent without a message on public, and none on public without a spend.
@@ -146,24 +174,35 @@ describe('rooms/+/control', () => {
   it(`lets none of ${CASES.control} hostile control messages from a facilitator change a grant unless the shared parser accepts it`, async () => {
     const counts = { refusedByBroker: 0, dropped: 0, applied: 0 };
     await fc.assert(
-      fc.asyncProperty(hostilePayload(() => grant('agent.fuzz', 'task_fuzz', 5)), async (payload) => {
-        const grantsBefore = await h.store.rooms.listGrants({ roomId: 'r1' });
-        const accepted = await publish(facilitator, 'rooms/r1/control', payload);
-        const probe = grant('agent.probe', `probe_${++seq}`);
-        expect(await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(probe)))).toBe(true);
-        await until(() => h.store.rooms.getGrant('r1', 'agent.probe', probe.payload.task_id));
-        const changed = (await h.store.rooms.listGrants({ roomId: 'r1' })).filter((g) => g.agentId !== 'agent.probe' && !grantsBefore.some((b) => JSON.stringify(b) === JSON.stringify(g)));
-        const parsed = parseEnvelope(payload);
-        if (!accepted) counts.refusedByBroker++;
-        else if (changed.length === 0) counts.dropped++;
-        else counts.applied++;
-        // A change needs a well-formed mic_grant or mic_revoke (AOR §5, §7).
-        if (changed.length > 0) {
-          expect(parsed.ok && (parsed.value.type === 'mic_grant' || parsed.value.type === 'mic_revoke')).toBe(true);
-        }
-        // No control message from a facilitator makes the gateway speak (it rejects candidates only).
-        expect(onTopic('rooms/r1/control').every((m) => !m.payload.includes('"type":"reject"') || !m.payload.includes('task_fuzz'))).toBe(true);
-      }),
+      fc.asyncProperty(
+        hostilePayload(() => grant('agent.fuzz', 'task_fuzz', 5)),
+        async (payload) => {
+          const grantsBefore = await h.store.rooms.listGrants({ roomId: 'r1' });
+          const accepted = await publish(facilitator, 'rooms/r1/control', payload);
+          const probe = grant('agent.probe', `probe_${++seq}`);
+          expect(await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(probe)))).toBe(
+            true,
+          );
+          await until(() => h.store.rooms.getGrant('r1', 'agent.probe', probe.payload.task_id));
+          const changed = (await h.store.rooms.listGrants({ roomId: 'r1' })).filter(
+            (g) => g.agentId !== 'agent.probe' && !grantsBefore.some((b) => JSON.stringify(b) === JSON.stringify(g)),
+          );
+          const parsed = parseEnvelope(payload);
+          if (!accepted) counts.refusedByBroker++;
+          else if (changed.length === 0) counts.dropped++;
+          else counts.applied++;
+          // A change needs a well-formed mic_grant or mic_revoke (AOR §5, §7).
+          if (changed.length > 0) {
+            expect(parsed.ok && (parsed.value.type === 'mic_grant' || parsed.value.type === 'mic_revoke')).toBe(true);
+          }
+          // No control message from a facilitator makes the gateway speak (it rejects candidates only).
+          expect(
+            onTopic('rooms/r1/control').every(
+              (m) => !m.payload.includes('"type":"reject"') || !m.payload.includes('task_fuzz'),
+            ),
+          ).toBe(true);
+        },
+      ),
       { seed: SEED, numRuns: CASES.control, endOnFailure: true },
     );
     expect(counts.refusedByBroker + counts.dropped + counts.applied).toBe(CASES.control);
@@ -205,21 +244,28 @@ describe('rooms/+/agents/+/work', () => {
   it(`stores each of ${CASES.work} hostile work messages byte for byte in history and nothing else`, async () => {
     const topic = `rooms/r1/agents/${AGENT}/work`;
     await fc.assert(
-      fc.asyncProperty(hostilePayload(() => ({ ...heartbeat(), type: 'result' })), async (payload) => {
-        const grants = JSON.stringify(await h.store.rooms.listGrants({ roomId: 'r1' }));
-        const others = w.received.filter((m) => m.topic !== topic).length;
-        const count = onTopic(topic).length;
-        const newest = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor;
-        // Over the work cap (decision AOR 20): refused before it is stored or routed.
-        const fits = payload.byteLength <= MAX_WORK_BYTES;
-        expect(await publish(agent, topic, payload)).toBe(fits);
-        if (!fits) return void expect((await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor).toBe(newest);
-        await routed(topic, count + 1);
-        const page = await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] });
-        expect(Buffer.from(page.messages[0]!.payload).equals(Buffer.from(payload))).toBe(true);
-        expect(w.received.filter((m) => m.topic !== topic).length).toBe(others);
-        expect(JSON.stringify(await h.store.rooms.listGrants({ roomId: 'r1' }))).toBe(grants);
-      }),
+      fc.asyncProperty(
+        hostilePayload(() => ({ ...heartbeat(), type: 'result' })),
+        async (payload) => {
+          const grants = JSON.stringify(await h.store.rooms.listGrants({ roomId: 'r1' }));
+          const others = w.received.filter((m) => m.topic !== topic).length;
+          const count = onTopic(topic).length;
+          const newest = (await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] }))
+            .messages[0]?.cursor;
+          // Over the work cap (decision AOR 20): refused before it is stored or routed.
+          const fits = payload.byteLength <= MAX_WORK_BYTES;
+          expect(await publish(agent, topic, payload)).toBe(fits);
+          if (!fits)
+            return void expect(
+              (await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] })).messages[0]?.cursor,
+            ).toBe(newest);
+          await routed(topic, count + 1);
+          const page = await h.store.rooms.listMessages({ roomId: 'r1', limit: 1, topicKinds: ['work'] });
+          expect(Buffer.from(page.messages[0]!.payload).equals(Buffer.from(payload))).toBe(true);
+          expect(w.received.filter((m) => m.topic !== topic).length).toBe(others);
+          expect(JSON.stringify(await h.store.rooms.listGrants({ roomId: 'r1' }))).toBe(grants);
+        },
+      ),
       { seed: SEED, numRuns: CASES.work, endOnFailure: true },
     );
   });
@@ -234,7 +280,14 @@ describe('out-of-order and misaddressed protocol messages', () => {
   });
 
   it('drops a revoke that comes before any grant, and a later grant for that task still works', async () => {
-    const revoke = { id: `rev_${++seq}`, type: 'mic_revoke', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: nowS(), payload: { task_id: 'task_early', agent_id: AGENT, reason: 'early' } };
+    const revoke = {
+      id: `rev_${++seq}`,
+      type: 'mic_revoke',
+      room_id: 'r1',
+      from: { kind: 'user', id: FACILITATOR },
+      ts: nowS(),
+      payload: { task_id: 'task_early', agent_id: AGENT, reason: 'early' },
+    };
     expect(await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(revoke)))).toBe(true);
     const g = grant(AGENT, 'task_early', 1);
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)));
@@ -246,10 +299,20 @@ describe('out-of-order and misaddressed protocol messages', () => {
     const g = grant(AGENT, 'task_late', 5);
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)));
     await until(() => h.store.rooms.getGrant('r1', AGENT, 'task_late'));
-    const revoke = { id: `rev_${++seq}`, type: 'mic_revoke', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: nowS(), payload: { task_id: 'task_late', agent_id: AGENT, reason: 'done' } };
+    const revoke = {
+      id: `rev_${++seq}`,
+      type: 'mic_revoke',
+      room_id: 'r1',
+      from: { kind: 'user', id: FACILITATOR },
+      ts: nowS(),
+      payload: { task_id: 'task_late', agent_id: AGENT, reason: 'done' },
+    };
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(revoke)));
     await until(async () => ((await h.store.rooms.getGrant('r1', AGENT, 'task_late'))?.endedAt ? true : undefined));
-    const late = { ...candidate(), payload: { task_id: 'task_late', message_type: 'progress', content: { text: 'late' } } };
+    const late = {
+      ...candidate(),
+      payload: { task_id: 'task_late', message_type: 'progress', content: { text: 'late' } },
+    };
     await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(late)));
     const seen = await w.until('rooms/r1/control', `"message_id":"${late.id}"`);
     expect(JSON.parse(seen.at(-1)!.payload)).toMatchObject({ type: 'reject', payload: { reason: 'mic_revoked' } });
@@ -260,7 +323,10 @@ describe('out-of-order and misaddressed protocol messages', () => {
     const g = grant(AGENT, 'task_noack', 5);
     await publish(facilitator, 'rooms/r1/control', new TextEncoder().encode(JSON.stringify(g)));
     await until(() => h.store.rooms.getGrant('r1', AGENT, 'task_noack'));
-    const result = { ...candidate(), payload: { task_id: 'task_noack', message_type: 'progress', content: { text: 'no ack first' } } };
+    const result = {
+      ...candidate(),
+      payload: { task_id: 'task_noack', message_type: 'progress', content: { text: 'no ack first' } },
+    };
     await publish(agent, 'rooms/r1/public_candidates', new TextEncoder().encode(JSON.stringify(result)));
     await w.until('rooms/r1/public', result.id);
     expect((await h.store.rooms.getGrant('r1', AGENT, 'task_noack'))?.spent).toBe(1);

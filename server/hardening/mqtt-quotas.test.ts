@@ -16,7 +16,14 @@ const workTopic = (agentId: string) => `rooms/${ROOM}/agents/${agentId}/work`;
 
 /** A heartbeat envelope padded to exactly `size` bytes. */
 function heartbeatOf(agentId: string, n: number, size = 0): string {
-  const base = JSON.stringify({ id: `hb_${agentId}_${n}`, type: 'heartbeat', room_id: ROOM, from: { kind: 'agent', id: agentId }, ts: 1, payload: { ts: 1, description: '' } });
+  const base = JSON.stringify({
+    id: `hb_${agentId}_${n}`,
+    type: 'heartbeat',
+    room_id: ROOM,
+    from: { kind: 'agent', id: agentId },
+    ts: 1,
+    payload: { ts: 1, description: '' },
+  });
   return size === 0 ? base : base.replace('"description":""', `"description":"${'x'.repeat(size - base.length)}"`);
 }
 
@@ -33,11 +40,15 @@ async function flood(client: Awaited<ReturnType<RoomHarness['agent']>>, topic: s
   let accepted = 0;
   const refusals: string[] = [];
   const onPacket = (packet: Packet) => {
-    if (packet.cmd === 'puback' && (packet.reasonCode ?? 0) >= 0x80) refusals.push(`0x${packet.reasonCode!.toString(16)} ${packet.properties?.reasonString ?? ''}`);
+    if (packet.cmd === 'puback' && (packet.reasonCode ?? 0) >= 0x80)
+      refusals.push(`0x${packet.reasonCode!.toString(16)} ${packet.properties?.reasonString ?? ''}`);
   };
   client.client.on('packetreceive', onPacket);
   for (const payload of payloads) {
-    await client.client.publishAsync(topic, payload, { qos: 1 }).then(() => (accepted += 1), () => undefined);
+    await client.client.publishAsync(topic, payload, { qos: 1 }).then(
+      () => (accepted += 1),
+      () => undefined,
+    );
   }
   client.client.off('packetreceive', onPacket);
   return { accepted, refusals };
@@ -47,7 +58,9 @@ describe('per-agent message quota (MQTT_AGENT_MSGS)', () => {
   let h: RoomHarness;
   const log = vi.spyOn(console, 'error');
   beforeAll(async () => {
-    h = await startRoomHarness({ publishQuotas: { messages: { capacity: 20, refillPerSecond: 20 / 60 }, bytes: undefined } });
+    h = await startRoomHarness({
+      publishQuotas: { messages: { capacity: 20, refillPerSecond: 20 / 60 }, bytes: undefined },
+    });
     await h.rooms.create({ id: ROOM, name: 'Flood', moderation: 'auto' });
   });
   afterAll(() => h.close());
@@ -65,14 +78,22 @@ describe('per-agent message quota (MQTT_AGENT_MSGS)', () => {
     expect(lines).toEqual([expect.stringContaining('"agent.flood5" (message_rate_too_high')]);
   });
 
-  it('keeps counting across a reconnect (the quota is the agent\'s, not the connection\'s) and refills with time', async () => {
+  it("keeps counting across a reconnect (the quota is the agent's, not the connection's) and refills with time", async () => {
     const again = await h.agent('agent.flood5');
     expect((await flood(again, heartbeatTopic('agent.flood5'), [heartbeatOf('agent.flood5', 100)])).accepted).toBe(0);
     // Candidates count against the same budget as heartbeats.
     expect((await flood(again, `rooms/${ROOM}/public_candidates`, ['{}'])).accepted).toBe(0);
     expect(await stored(h, 'public_candidates', 'agent.flood5')).toHaveLength(0);
     h.clock.now += 6_000; // 6 s at 20 per minute: two messages
-    expect((await flood(again, heartbeatTopic('agent.flood5'), [101, 102, 103].map((n) => heartbeatOf('agent.flood5', n)))).accepted).toBe(2);
+    expect(
+      (
+        await flood(
+          again,
+          heartbeatTopic('agent.flood5'),
+          [101, 102, 103].map((n) => heartbeatOf('agent.flood5', n)),
+        )
+      ).accepted,
+    ).toBe(2);
     expect(await stored(h, 'heartbeat', 'agent.flood5')).toHaveLength(22);
   });
 
@@ -85,7 +106,12 @@ describe('per-agent message quota (MQTT_AGENT_MSGS)', () => {
     const agent = await h.agent('agent.flood4', 4);
     const closed = new Promise<void>((resolve) => agent.client.once('close', () => resolve()));
     for (let i = 0; i < 40 && agent.client.connected; i += 1) {
-      await Promise.race([agent.client.publishAsync(heartbeatTopic('agent.flood4'), heartbeatOf('agent.flood4', i), { qos: 1 }).catch(() => undefined), closed]);
+      await Promise.race([
+        agent.client
+          .publishAsync(heartbeatTopic('agent.flood4'), heartbeatOf('agent.flood4', i), { qos: 1 })
+          .catch(() => undefined),
+        closed,
+      ]);
     }
     expect(await stored(h, 'heartbeat', 'agent.flood4')).toHaveLength(20);
     await closed;
@@ -95,15 +121,21 @@ describe('per-agent message quota (MQTT_AGENT_MSGS)', () => {
 describe('per-agent byte quota (MQTT_AGENT_BYTES)', () => {
   let h: RoomHarness;
   beforeAll(async () => {
-    h = await startRoomHarness({ publishQuotas: { messages: undefined, bytes: { capacity: 64 * 1024, refillPerSecond: (64 * 1024) / 60 } } });
+    h = await startRoomHarness({
+      publishQuotas: { messages: undefined, bytes: { capacity: 64 * 1024, refillPerSecond: (64 * 1024) / 60 } },
+    });
     await h.rooms.create({ id: ROOM, name: 'Flood', moderation: 'auto' });
   });
   afterAll(() => h.close());
 
-  it('cuts a byte flood on the agent\'s own work topic at the quota: at most 64 KiB reach history', async () => {
+  it("cuts a byte flood on the agent's own work topic at the quota: at most 64 KiB reach history", async () => {
     const agent = await h.agent('agent.bytes');
     const chunk = JSON.stringify({ id: 'w', type: 'work', note: 'y'.repeat(16 * 1024 - 40) });
-    const { accepted, refusals } = await flood(agent, workTopic('agent.bytes'), Array.from({ length: 20 }, () => chunk));
+    const { accepted, refusals } = await flood(
+      agent,
+      workTopic('agent.bytes'),
+      Array.from({ length: 20 }, () => chunk),
+    );
     expect(refusals[0]).toMatch(/byte_quota_exceeded/);
     const rows = await stored(h, 'work', 'agent.bytes');
     expect(rows).toHaveLength(accepted);
@@ -133,7 +165,10 @@ describe('size caps on heartbeat and work (decision AOR 20)', () => {
 
   it('refuses work over 64 KiB and stores none of it', async () => {
     const agent = await h.agent('agent.big');
-    const result = await flood(agent, workTopic('agent.big'), ['z'.repeat(MAX_WORK_BYTES + 1), 'z'.repeat(MAX_WORK_BYTES)]);
+    const result = await flood(agent, workTopic('agent.big'), [
+      'z'.repeat(MAX_WORK_BYTES + 1),
+      'z'.repeat(MAX_WORK_BYTES),
+    ]);
     expect(result.accepted).toBe(1);
     expect(result.refusals[0]).toMatch(/payload_too_large/);
     expect((await stored(h, 'work', 'agent.big')).map((r) => r.payload.byteLength)).toEqual([MAX_WORK_BYTES]);
@@ -147,7 +182,9 @@ describe('on an external broker (Mosquitto), where the server takes quotas and c
   let markers = 0;
   beforeAll(async () => {
     mosquitto = await startPrivateMosquitto();
-    h = await startExternalRoomHarness(mosquitto, { publishQuotas: { messages: { capacity: 20, refillPerSecond: 20 / 60 }, bytes: undefined } });
+    h = await startExternalRoomHarness(mosquitto, {
+      publishQuotas: { messages: { capacity: 20, refillPerSecond: 20 / 60 }, bytes: undefined },
+    });
     await h.rooms.create({ id: ROOM, name: 'Flood', moderation: 'auto' });
     w = await h.watcher();
   });
@@ -164,24 +201,40 @@ describe('on an external broker (Mosquitto), where the server takes quotas and c
   async function settled(): Promise<void> {
     const marker = await h.agent('agent.marker');
     const id = `marker_${++markers}`;
-    await marker.client.publishAsync(heartbeatTopic('agent.marker'), heartbeatOf('agent.marker', markers).replace(/"id":"[^"]+"/, `"id":"${id}"`), { qos: 1 });
+    await marker.client.publishAsync(
+      heartbeatTopic('agent.marker'),
+      heartbeatOf('agent.marker', markers).replace(/"id":"[^"]+"/, `"id":"${id}"`),
+      { qos: 1 },
+    );
     await w.until(heartbeatTopic('agent.marker'), id);
   }
 
-  it('records an agent\'s heartbeats only up to its quota, and decides none of its candidates past it', async () => {
+  it("records an agent's heartbeats only up to its quota, and decides none of its candidates past it", async () => {
     const agent = await h.agent('agent.ext');
-    for (let i = 0; i < 50; i += 1) await agent.client.publishAsync(heartbeatTopic('agent.ext'), heartbeatOf('agent.ext', i), { qos: 1 });
-    const candidate = JSON.stringify({ id: 'cand_over', type: 'result', room_id: ROOM, from: { kind: 'agent', id: 'agent.ext' }, ts: 1, payload: { task_id: 't1', message_type: 'progress', content: { text: 'x' } } });
+    for (let i = 0; i < 50; i += 1)
+      await agent.client.publishAsync(heartbeatTopic('agent.ext'), heartbeatOf('agent.ext', i), { qos: 1 });
+    const candidate = JSON.stringify({
+      id: 'cand_over',
+      type: 'result',
+      room_id: ROOM,
+      from: { kind: 'agent', id: 'agent.ext' },
+      ts: 1,
+      payload: { task_id: 't1', message_type: 'progress', content: { text: 'x' } },
+    });
     await agent.client.publishAsync(h.candidateTopic(ROOM, 'agent.ext'), candidate, { qos: 1 });
     await settled();
     expect(await stored(h, 'heartbeat', 'agent.ext')).toHaveLength(20);
     expect(await stored(h, 'public_candidates', 'agent.ext')).toHaveLength(0);
-    expect(w.received.filter((m) => m.topic === `rooms/${ROOM}/control` && m.payload.includes('cand_over'))).toEqual([]);
+    expect(w.received.filter((m) => m.topic === `rooms/${ROOM}/control` && m.payload.includes('cand_over'))).toEqual(
+      [],
+    );
   });
 
   it('stores no heartbeat over 4 KiB and no work over 64 KiB', async () => {
     const agent = await h.agent('agent.big');
-    await agent.client.publishAsync(heartbeatTopic('agent.big'), heartbeatOf('agent.big', 1, MAX_HEARTBEAT_BYTES + 1), { qos: 1 });
+    await agent.client.publishAsync(heartbeatTopic('agent.big'), heartbeatOf('agent.big', 1, MAX_HEARTBEAT_BYTES + 1), {
+      qos: 1,
+    });
     await agent.client.publishAsync(workTopic('agent.big'), 'z'.repeat(MAX_WORK_BYTES + 1), { qos: 1 });
     await agent.client.publishAsync(workTopic('agent.big'), 'z'.repeat(MAX_WORK_BYTES), { qos: 1 });
     await settled();

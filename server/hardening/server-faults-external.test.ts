@@ -42,18 +42,28 @@ describe('server faults under load, external broker', () => {
     // agents send while it restarts.
     mosquitto = await startPrivateMosquitto({ tcpNoDelay: true, maxQueuedMessages: 100_000 });
     const env: Record<string, string> = {
-      DATA_DIR: dataDir, MQTT_URL: mosquitto.url, MQTT_ADMIN_USERNAME: mosquitto.admin.username,
-      MQTT_ADMIN_PASSWORD: mosquitto.admin.password, MQTT_CLIENT_ID: 'sb-faults',
+      DATA_DIR: dataDir,
+      MQTT_URL: mosquitto.url,
+      MQTT_ADMIN_USERNAME: mosquitto.admin.username,
+      MQTT_ADMIN_PASSWORD: mosquitto.admin.password,
+      MQTT_CLIENT_ID: 'sb-faults',
     };
     const cli = async (...argv: string[]) => {
       let stdout = '';
-      const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: () => undefined, env, cwd: dataDir, now: () => Date.now() });
+      const code = await runCli(argv, {
+        stdout: (t) => (stdout += t),
+        stderr: () => undefined,
+        env,
+        cwd: dataDir,
+        now: () => Date.now(),
+      });
       expect(code).toBe(0);
       return JSON.parse(stdout) as { password: string };
     };
     env.MQTT_PASSWORD = (await cli('broker', 'setup', '--json')).password;
     const passwords = new Map<string, string>();
-    for (const agentId of [...AGENTS, 'agent.listener']) passwords.set(agentId, (await cli('agents', 'add', agentId, '--json')).password);
+    for (const agentId of [...AGENTS, 'agent.listener'])
+      passwords.set(agentId, (await cli('agents', 'add', agentId, '--json')).password);
     const setup = new SqliteStore({ file });
     await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
@@ -64,12 +74,21 @@ describe('server faults under load, external broker', () => {
     const now = Math.floor(Date.now() / 1000);
     await grantFromConsole(server.url, cookie, FACILITATOR, AGENTS, now);
     const granted = new SqliteStore({ file });
-    for (let i = 0; i < 500 && (await Promise.all(AGENTS.map((a) => granted.rooms.getGrant('r1', a, 't1')))).some((g) => !g); i++) await sleep(10);
+    for (
+      let i = 0;
+      i < 500 && (await Promise.all(AGENTS.map((a) => granted.rooms.getGrant('r1', a, 't1')))).some((g) => !g);
+      i++
+    )
+      await sleep(10);
     await granted.close();
 
     // Agents and the public subscriber talk to Mosquitto, which stays up throughout.
     const seen = new Set<string>();
-    const listener = await connectClient(mosquitto.url, { username: 'agent.listener', password: passwords.get('agent.listener')!, clientId: 'agent.listener' });
+    const listener = await connectClient(mosquitto.url, {
+      username: 'agent.listener',
+      password: passwords.get('agent.listener')!,
+      clientId: 'agent.listener',
+    });
     clients.push(listener);
     listener.client.on('message', (_t, payload) => seen.add((JSON.parse(payload.toString()) as { id: string }).id));
     await listener.client.subscribeAsync('rooms/r1/public', { qos: 1 });
@@ -77,13 +96,21 @@ describe('server faults under load, external broker', () => {
     const acked = new Set<string>();
     let stop = false;
     const pumps = AGENTS.map(async (agentId) => {
-      const agent = await connectClient(mosquitto!.url, { username: agentId, password: passwords.get(agentId)!, clientId: agentId });
+      const agent = await connectClient(mosquitto!.url, {
+        username: agentId,
+        password: passwords.get(agentId)!,
+        clientId: agentId,
+      });
       clients.push(agent);
       let n = 0;
       while (!stop) {
         const id = `c_${agentId}_${++n}`;
         const body = JSON.stringify({
-          id, type: 'result', room_id: 'r1', from: { kind: 'agent', id: agentId }, ts: now,
+          id,
+          type: 'result',
+          room_id: 'r1',
+          from: { kind: 'agent', id: agentId },
+          ts: now,
           payload: { task_id: 't1', message_type: 'progress', content: { text: `step ${n}` } },
         });
         await agent.client.publishAsync(agentCandidateTopic('r1', agentId), body, { qos: 1 }).then(() => acked.add(id));
@@ -98,7 +125,9 @@ describe('server faults under load, external broker', () => {
       for (const deadline = Date.now() + 60_000; !condition(); await sleep(10)) {
         if (Date.now() > deadline) {
           const missing = [...acked].filter((id) => !seen.has(id));
-          throw new Error(`timed out waiting for ${what}: ${seen.size} approvals seen, ${missing.length} acknowledged candidates not (first: ${missing.slice(0, 3).join(', ')})\n${server?.output() ?? ''}`);
+          throw new Error(
+            `timed out waiting for ${what}: ${seen.size} approvals seen, ${missing.length} acknowledged candidates not (first: ${missing.slice(0, 3).join(', ')})\n${server?.output() ?? ''}`,
+          );
         }
       }
     };
@@ -115,11 +144,17 @@ describe('server faults under load, external broker', () => {
     stop = true;
     await Promise.all(pumps);
     // Everything acknowledged reaches the subscriber once the server has caught up.
-    await until(() => [...acked].every((id) => seen.has(id)), 'every acknowledged candidate to be approved and delivered');
+    await until(
+      () => [...acked].every((id) => seen.has(id)),
+      'every acknowledged candidate to be approved and delivered',
+    );
 
     const check = new SqliteStore({ file });
     const history = await allMessages(check, 'r1');
-    const spent = (await Promise.all(AGENTS.map((a) => check.rooms.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
+    const spent = (await Promise.all(AGENTS.map((a) => check.rooms.getGrant('r1', a, 't1')))).reduce(
+      (sum, g) => sum + (g?.spent ?? 0),
+      0,
+    );
     await check.close();
     const candidates = history.filter((m) => m.topicKind === 'public_candidates').map((m) => m.messageId!);
     const published = history.filter((m) => m.topicKind === 'public').map((m) => m.messageId!);

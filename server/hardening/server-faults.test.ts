@@ -35,7 +35,8 @@ describe('server faults under load', () => {
     const setup = new SqliteStore({ file });
     await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
     const hash = await hashPassword('pw');
-    for (const agentId of [...AGENTS, 'agent.listener']) await setup.access.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
+    for (const agentId of [...AGENTS, 'agent.listener'])
+      await setup.access.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -69,7 +70,11 @@ describe('server faults under load', () => {
         }
         const id = `c_${agentId}_${++n}`;
         const body = JSON.stringify({
-          id, type: 'result', room_id: 'r1', from: { kind: 'agent', id: agentId }, ts: now,
+          id,
+          type: 'result',
+          room_id: 'r1',
+          from: { kind: 'agent', id: agentId },
+          ts: now,
           payload: { task_id: 't1', message_type: 'progress', content: { text: `step ${n}` } },
         });
         // Acknowledged means recorded (history before routing): it must survive any crash.
@@ -91,7 +96,8 @@ describe('server faults under load', () => {
         const id = `room_${++k}`;
         const s = server!;
         const res = await fetch(`${s.url}/api/rooms`, {
-          method: 'POST', headers: { cookie, origin: s.url, 'content-type': 'application/json' },
+          method: 'POST',
+          headers: { cookie, origin: s.url, 'content-type': 'application/json' },
           body: JSON.stringify({ id, name: `Room ${k}`, moderation: 'auto' }),
         }).catch(() => undefined);
         if (res?.status === 201) createdRooms.add(id);
@@ -119,7 +125,11 @@ describe('server faults under load', () => {
 
     const check = new SqliteStore({ file });
     // The gateway decides what was acknowledged before the stop; let it finish.
-    const spentNow = async () => (await Promise.all(AGENTS.map((a) => check.rooms.getGrant('r1', a, 't1')))).reduce((sum, g) => sum + (g?.spent ?? 0), 0);
+    const spentNow = async () =>
+      (await Promise.all(AGENTS.map((a) => check.rooms.getGrant('r1', a, 't1')))).reduce(
+        (sum, g) => sum + (g?.spent ?? 0),
+        0,
+      );
     for (let i = 0; i < 500 && seen.size < (await spentNow()); i++) await sleep(10);
     const history = await allMessages(check, 'r1');
     const rooms = new Set((await check.rooms.listRooms()).map((r) => r.id));
@@ -144,7 +154,15 @@ describe('server faults under load', () => {
     expect(createdRooms.size).toBeGreaterThan(0);
     // Decided: every acknowledged candidate was approved or rejected, even those the crash or the
     // stop caught between recording and deciding (Gateway.recover at start).
-    const rejected = new Set(history.filter((m) => m.topicKind === 'control' && m.type === 'reject').map((m) => (JSON.parse(new TextDecoder().decode(m.payload)) as { payload: { message_id?: string } }).payload.message_id));
+    const rejected = new Set(
+      history
+        .filter((m) => m.topicKind === 'control' && m.type === 'reject')
+        .map(
+          (m) =>
+            (JSON.parse(new TextDecoder().decode(m.payload)) as { payload: { message_id?: string } }).payload
+              .message_id,
+        ),
+    );
     expect([...acked].filter((id) => !published.includes(id) && !rejected.has(id))).toEqual([]);
   }, 120_000);
 });

@@ -33,10 +33,19 @@ async function setup(bridgeOf?: (t: TempStore) => RelayBridge) {
   counter = await startHostileService();
   const bridge = bridgeOf?.(temp);
   const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, ...(bridge ? { bridge } : {}) });
-  const cookie = await sessionCookie(temp.store, encodeDidKey(keyPairFromSeed(new Uint8Array(32).fill(1)).publicKey), 'facilitator', clock.now());
+  const cookie = await sessionCookie(
+    temp.store,
+    encodeDidKey(keyPairFromSeed(new Uint8Array(32).fill(1)).publicKey),
+    'facilitator',
+    clock.now(),
+  );
   const headers = { cookie, origin: 'http://localhost' };
   const register = (url: string, kind: 'relay' | 'negotiation' = 'negotiation') =>
-    app.request('http://localhost/api/services', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Service ${url.slice(0, 60)}`, url, kind }) });
+    app.request('http://localhost/api/services', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Service ${url.slice(0, 60)}`, url, kind }),
+    });
   return { app, headers, register, port: new URL(counter.url).port };
 }
 
@@ -75,11 +84,18 @@ describe('registering a service URL (default configuration: public addresses onl
   it('checks the address again at connect time: a name that resolves to public when registered and to 127.0.0.1 afterwards is never connected to', async () => {
     let calls = 0;
     // The first answer (the registration's check) is public; every later one is loopback (DNS rebinding).
-    const rebinding = (async () => (calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof lookup;
-    const { app, headers, register, port } = await setup((t) => new RelayBridge({ store: t.store, clock, outbound: new ServiceFetcher({ lookup: rebinding }) }));
+    const rebinding = (async () =>
+      calls++ === 0
+        ? [{ address: '93.184.216.34', family: 4 }]
+        : [{ address: '127.0.0.1', family: 4 }]) as unknown as typeof lookup;
+    const { app, headers, register, port } = await setup(
+      (t) => new RelayBridge({ store: t.store, clock, outbound: new ServiceFetcher({ lookup: rebinding }) }),
+    );
     const created = await register(`http://rebind.example:${port}`);
     expect(created.status).toBe(201);
-    const { service } = (await created.json()) as { service: { id: string; status: { state: string; lastError: string } } };
+    const { service } = (await created.json()) as {
+      service: { id: string; status: { state: string; lastError: string } };
+    };
     expect(service.status.state).toBe('down');
     expect(service.status.lastError).toMatch(/not a public address/);
     const proxied = await app.request(`http://localhost/api/external/${service.id}/oap/manifest`, { headers });
@@ -92,7 +108,14 @@ describe('registering a service URL (default configuration: public addresses onl
   it('ALLOW_PRIVATE_SERVICE_URLS=1 lets a local setup register and reach 127.0.0.1', async () => {
     const config = loadConfig({ ALLOW_PRIVATE_SERVICE_URLS: '1' });
     expect(config.allowPrivateServiceUrls).toBe(true);
-    const { register, port } = await setup((t) => new RelayBridge({ store: t.store, clock, outbound: new ServiceFetcher({ allowPrivate: config.allowPrivateServiceUrls ?? false }) }));
+    const { register, port } = await setup(
+      (t) =>
+        new RelayBridge({
+          store: t.store,
+          clock,
+          outbound: new ServiceFetcher({ allowPrivate: config.allowPrivateServiceUrls ?? false }),
+        }),
+    );
     const created = await register(`http://127.0.0.1:${port}`);
     expect(created.status).toBe(201);
     expect(counter!.requests).toContain('GET /oap/manifest');
@@ -105,7 +128,8 @@ describe('registering a service URL (default configuration: public addresses onl
     expect(config.allowPrivateServiceUrls).toBe(false);
     const bridge = await startBridge(temp.store, clock, config, { reconcileMs: 50, probeMs: 50 });
     stops.push(() => bridge.stop());
-    for (let i = 0; i < 200 && !counter.requests.includes('GET /oap/manifest'); i += 1) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && !counter.requests.includes('GET /oap/manifest'); i += 1)
+      await new Promise((r) => setTimeout(r, 25));
     expect(counter.requests).toContain('GET /oap/manifest');
   });
 });
@@ -114,6 +138,8 @@ describe('ALLOW_PRIVATE_SERVICE_URLS', () => {
   it('is 0 or 1; anything else is a one-line ConfigError', () => {
     expect(loadConfig({}).allowPrivateServiceUrls).toBe(false);
     expect(loadConfig({ ALLOW_PRIVATE_SERVICE_URLS: '0' }).allowPrivateServiceUrls).toBe(false);
-    expect(() => loadConfig({ ALLOW_PRIVATE_SERVICE_URLS: 'yes' })).toThrow(/^ALLOW_PRIVATE_SERVICE_URLS must be 0 or 1, got "yes"\.$/);
+    expect(() => loadConfig({ ALLOW_PRIVATE_SERVICE_URLS: 'yes' })).toThrow(
+      /^ALLOW_PRIVATE_SERVICE_URLS must be 0 or 1, got "yes"\.$/,
+    );
   });
 });

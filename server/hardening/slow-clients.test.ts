@@ -41,11 +41,19 @@ async function scene(limits: SendLimits): Promise<Scene> {
   const harness = (h = await startRoomHarness({ sendLimits: limits }));
   const agent = await harness.agent('healthy-agent');
   await agent.client.subscribeAsync(TOPIC, { qos: 1 });
-  const console_ = await connectOperator(harness.broker, 'did:key:z6MkSlowHealthyConsole', { role: 'observer', clientId: 'did:key:z6MkSlowHealthyConsole/healthy-console' });
+  const console_ = await connectOperator(harness.broker, 'did:key:z6MkSlowHealthyConsole', {
+    role: 'observer',
+    clientId: 'did:key:z6MkSlowHealthyConsole/healthy-console',
+  });
   closers.push(() => console_.close());
   await console_.client.subscribeAsync('rooms/#', { qos: 1 });
   const frozen = [
-    await frozenOperator(harness.broker, 'did:key:z6MkSlowFrozenConsole', 'did:key:z6MkSlowFrozenConsole/frozen-console', 'rooms/#'),
+    await frozenOperator(
+      harness.broker,
+      'did:key:z6MkSlowFrozenConsole',
+      'did:key:z6MkSlowFrozenConsole/frozen-console',
+      'rooms/#',
+    ),
     await frozenAgent(harness.url, 'frozen-agent', PASSWORD, 'rooms/+/public'),
   ];
   for (const f of frozen) closers.push(() => f.close());
@@ -81,16 +89,29 @@ describe('a console and an agent that subscribe and never read', () => {
       for (const q of queued) peak = Math.max(peak, q ?? 0);
       if (Number.isNaN(cutAt) && queued.every((q) => q === undefined)) cutAt = i;
     }
-    await until(() => frozen.every((f) => harness.broker.queuedBytes(f.clientId) === undefined), 'both frozen clients disconnected');
-    await until(() => agent.received.length >= total && healthyConsole.received.length >= total, 'healthy subscribers got every message');
+    await until(
+      () => frozen.every((f) => harness.broker.queuedBytes(f.clientId) === undefined),
+      'both frozen clients disconnected',
+    );
+    await until(
+      () => agent.received.length >= total && healthyConsole.received.length >= total,
+      'healthy subscribers got every message',
+    );
     expectAllInOrder(agent, total);
     expectAllInOrder(healthyConsole, total);
-    console.info(`slow clients: both frozen clients cut by message ${cutAt} of ${total}; peak held for one ${(peak / MiB).toFixed(2)} MiB (budget ${limits.maxBufferedBytes / MiB} MiB)`);
+    console.info(
+      `slow clients: both frozen clients cut by message ${cutAt} of ${total}; peak held for one ${(peak / MiB).toFixed(2)} MiB (budget ${limits.maxBufferedBytes / MiB} MiB)`,
+    );
     // At most the budget, one more packet (the write that crossed it) and, on the WebSocket, the
     // frame its socket was sending.
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(limits.maxBufferedBytes + 2 * (MESSAGE.length + 64));
-    expect(cuts.filter((line) => line.includes('send_buffer_full')).map((line) => /"([^"]+)"/.exec(line)?.[1]).sort()).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
+    expect(
+      cuts
+        .filter((line) => line.includes('send_buffer_full'))
+        .map((line) => /"([^"]+)"/.exec(line)?.[1])
+        .sort(),
+    ).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
     expect(harness.broker.queuedBytes('did:key:z6MkSlowHealthyConsole/healthy-console')).toBe(0);
   });
 
@@ -108,10 +129,21 @@ describe('a console and an agent that subscribe and never read', () => {
       for (const f of frozen) if ((harness.broker.queuedBytes(f.clientId) ?? full) >= full) backedUp.add(f.clientId);
     }
     expect(backedUp.size).toBe(frozen.length);
-    await until(() => frozen.every((f) => harness.broker.queuedBytes(f.clientId) === undefined), 'both frozen clients disconnected');
-    expect(cuts.filter((line) => line.includes('drain_timeout')).map((line) => /"([^"]+)"/.exec(line)?.[1]).sort()).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
+    await until(
+      () => frozen.every((f) => harness.broker.queuedBytes(f.clientId) === undefined),
+      'both frozen clients disconnected',
+    );
+    expect(
+      cuts
+        .filter((line) => line.includes('drain_timeout'))
+        .map((line) => /"([^"]+)"/.exec(line)?.[1])
+        .sort(),
+    ).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
     expect(cuts.some((line) => line.includes('send_buffer_full'))).toBe(false);
-    await until(() => agent.received.length >= sent && healthyConsole.received.length >= sent, 'healthy subscribers got every message');
+    await until(
+      () => agent.received.length >= sent && healthyConsole.received.length >= sent,
+      'healthy subscribers got every message',
+    );
     expectAllInOrder(agent, sent);
     expectAllInOrder(healthyConsole, sent);
   });
@@ -123,7 +155,8 @@ describe('a console and an agent that subscribe and never read', () => {
     await lagging.client.subscribeAsync(TOPIC, { qos: 1 });
     lagging.client.stream.pause();
     let sent = 0;
-    while ((harness.broker.queuedBytes(lagging.client.options.clientId!) ?? 0) === 0 && sent < 50_000) await harness.broker.publish(TOPIC, numbered(sent++));
+    while ((harness.broker.queuedBytes(lagging.client.options.clientId!) ?? 0) === 0 && sent < 50_000)
+      await harness.broker.publish(TOPIC, numbered(sent++));
     expect(harness.broker.queuedBytes(lagging.client.options.clientId!)).toBeGreaterThan(0);
     for (let i = 0; i < 100; i++) await harness.broker.publish(TOPIC, numbered(sent++));
     lagging.client.stream.resume();

@@ -47,10 +47,15 @@ describe('slow requests', () => {
     const port = await listen({ requestTimeoutMs: 1_000 });
     const socket = await open(port);
     const ended = closed(socket);
-    socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
     const drip = setInterval(() => socket.writable && socket.write(' '), 300);
     const started = Date.now();
-    const outcome = await Promise.race([ended, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000))]);
+    const outcome = await Promise.race([
+      ended,
+      new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000)),
+    ]);
     clearInterval(drip);
     expect(outcome).not.toBe('still open');
     expect(outcome).toMatch(/^HTTP\/1\.1 408|^$/);
@@ -63,7 +68,10 @@ describe('slow requests', () => {
     const ended = closed(socket);
     socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
     const drip = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 300);
-    const outcome = await Promise.race([ended, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000))]);
+    const outcome = await Promise.race([
+      ended,
+      new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000)),
+    ]);
     clearInterval(drip);
     expect(outcome).not.toBe('still open');
   }, 20_000);
@@ -89,9 +97,16 @@ describe('connections per address', () => {
 describe('HTTP_REQUEST_TIMEOUT_MS and HTTP_CONNECTIONS_PER_ADDRESS', () => {
   it('default to 30 s and 256, and refuse what is not a whole number in range with a one-line ConfigError', () => {
     expect(loadConfig({}).listen).toEqual({ requestTimeoutMs: 30_000, connectionsPerAddress: 256 });
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_CONNECTIONS_PER_ADDRESS: '16' }).listen).toEqual({ requestTimeoutMs: 5_000, connectionsPerAddress: 16 });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_CONNECTIONS_PER_ADDRESS: '16' }).listen).toEqual({
+      requestTimeoutMs: 5_000,
+      connectionsPerAddress: 16,
+    });
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '10s' })).toThrow(ConfigError);
-    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '10s' })).toThrow(/^HTTP_REQUEST_TIMEOUT_MS must be a whole number/);
-    expect(() => loadConfig({ HTTP_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/^HTTP_CONNECTIONS_PER_ADDRESS must be a whole number/);
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '10s' })).toThrow(
+      /^HTTP_REQUEST_TIMEOUT_MS must be a whole number/,
+    );
+    expect(() => loadConfig({ HTTP_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(
+      /^HTTP_CONNECTIONS_PER_ADDRESS must be a whole number/,
+    );
   });
 });

@@ -90,7 +90,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const agoraRate = options.agoraRate ?? 20;
   const log = options.log ?? (() => undefined);
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-soak-'));
-  const running = await startSwitchboard({ ...loadConfig({}), host: '127.0.0.1', port: 0, mqttPort: 0, dataDir, demo: false, staticDir: join(dataDir, 'no-static') });
+  const running = await startSwitchboard({
+    ...loadConfig({}),
+    host: '127.0.0.1',
+    port: 0,
+    mqttPort: 0,
+    dataDir,
+    demo: false,
+    staticDir: join(dataDir, 'no-static'),
+  });
   const clients: TestClient[] = [];
   let stopping = false;
   try {
@@ -98,9 +106,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await running.rooms.create({ id: ROOM, name: 'Soak', moderation: 'auto' });
     const agentIds = Array.from({ length: agentsCount }, (_, i) => `agent.soak${i}`);
     const hash = await hashPassword('soak-pw');
-    for (const agentId of [...agentIds, 'agent.listener']) await store.access.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
+    for (const agentId of [...agentIds, 'agent.listener'])
+      await store.access.putAgentCredential({ agentId, passwordHash: hash, createdAt: Date.now() });
     const cookie = await sessionCookie(store, FACILITATOR, 'facilitator');
-    const facilitator = await connectClient(`${running.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: running.url } } });
+    const facilitator = await connectClient(`${running.url.replace('http', 'ws')}/mqtt`, {
+      wsOptions: { headers: { cookie, origin: running.url } },
+    });
     clients.push(facilitator);
 
     const publicIds = new Set<string>();
@@ -114,10 +125,24 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const grantsIssued: { agentId: string; taskId: string }[] = [];
     const grant = async (agentId: string, taskId: string) => {
       const now = Math.floor(Date.now() / 1000);
-      await facilitator.client.publishAsync(`rooms/${ROOM}/control`, JSON.stringify({
-        id: `grant_${agentId}_${taskId}`, type: 'mic_grant', room_id: ROOM, from: { kind: 'user', id: FACILITATOR }, ts: now,
-        payload: { task_id: taskId, agent_id: agentId, max_messages: PER_GRANT, allowed_message_types: ['progress'], expires_at: now + 86_400 },
-      }), { qos: 1 });
+      await facilitator.client.publishAsync(
+        `rooms/${ROOM}/control`,
+        JSON.stringify({
+          id: `grant_${agentId}_${taskId}`,
+          type: 'mic_grant',
+          room_id: ROOM,
+          from: { kind: 'user', id: FACILITATOR },
+          ts: now,
+          payload: {
+            task_id: taskId,
+            agent_id: agentId,
+            max_messages: PER_GRANT,
+            allowed_message_types: ['progress'],
+            expires_at: now + 86_400,
+          },
+        }),
+        { qos: 1 },
+      );
       while (!(await store.rooms.getGrant(ROOM, agentId, taskId))) await sleep(5);
       grantsIssued.push({ agentId, taskId });
     };
@@ -127,14 +152,29 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const agent = await connectClient(running.mqttUrl, { username: agentId, password: 'soak-pw' });
       clients.push(agent);
       agent.client.on('message', (topic, payload) => {
-        if (topic === `rooms/${ROOM}/control` && payload.includes(`"reject"`) && payload.includes(`c_${agentId}_`)) counts.rejectsSeen++;
+        if (topic === `rooms/${ROOM}/control` && payload.includes(`"reject"`) && payload.includes(`c_${agentId}_`))
+          counts.rejectsSeen++;
       });
       await agent.client.subscribeAsync(`rooms/${ROOM}/control`, { qos: 1 });
       const heartbeat = setInterval(() => {
         const now = Math.floor(Date.now() / 1000);
-        void agent.client.publishAsync(`rooms/${ROOM}/agents/${agentId}/heartbeat`, JSON.stringify({
-          id: `hb_${agentId}_${now}`, type: 'heartbeat', room_id: ROOM, from: { kind: 'agent', id: agentId }, ts: now, payload: { ts: now, description: 'soak' },
-        }), { qos: 0 }).then(() => counts.heartbeats++, () => undefined);
+        void agent.client
+          .publishAsync(
+            `rooms/${ROOM}/agents/${agentId}/heartbeat`,
+            JSON.stringify({
+              id: `hb_${agentId}_${now}`,
+              type: 'heartbeat',
+              room_id: ROOM,
+              from: { kind: 'agent', id: agentId },
+              ts: now,
+              payload: { ts: now, description: 'soak' },
+            }),
+            { qos: 0 },
+          )
+          .then(
+            () => counts.heartbeats++,
+            () => undefined,
+          );
       }, 1_000);
       let task = 0;
       let used = PER_GRANT;
@@ -147,10 +187,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
             used = 0;
           }
           const now = Math.floor(Date.now() / 1000);
-          await agent.client.publishAsync(`rooms/${ROOM}/public_candidates`, JSON.stringify({
-            id: `c_${agentId}_${n}`, type: 'result', room_id: ROOM, from: { kind: 'agent', id: agentId }, ts: now,
-            payload: { task_id: `t${task}`, message_type: refused ? 'finding' : 'progress', content: refused ? { bullets: ['not granted'] } : { text: `step ${n}` } },
-          }), { qos: 1 });
+          await agent.client.publishAsync(
+            `rooms/${ROOM}/public_candidates`,
+            JSON.stringify({
+              id: `c_${agentId}_${n}`,
+              type: 'result',
+              room_id: ROOM,
+              from: { kind: 'agent', id: agentId },
+              ts: now,
+              payload: {
+                task_id: `t${task}`,
+                message_type: refused ? 'finding' : 'progress',
+                content: refused ? { bullets: ['not granted'] } : { text: `step ${n}` },
+              },
+            }),
+            { qos: 1 },
+          );
           counts.acked++;
           if (refused) counts.refusedByDesign++;
           else used++;
@@ -181,12 +233,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       let k = 0;
       while (!stopping) {
         k++;
-        const envelope = signDocument({
-          version: '1.0', id: `msg_soak_${k}`, ts: new Date().toISOString(), type: 'REQUEST', sender: { id: posterDid, name: 'Soak poster' },
-          payload: { request_id: `req_soak_${k}`, intent: 'translation.en_zh', params: { text: 'Hello' }, constraints: { max_cost_usd: 0.01 } },
-          thread: { id: `thread_soak_${k}` }, meta: { ttl: 300, hop: 0 },
-        }, 'sig', poster.secretKey);
-        const res = await fetch(`${running.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+        const envelope = signDocument(
+          {
+            version: '1.0',
+            id: `msg_soak_${k}`,
+            ts: new Date().toISOString(),
+            type: 'REQUEST',
+            sender: { id: posterDid, name: 'Soak poster' },
+            payload: {
+              request_id: `req_soak_${k}`,
+              intent: 'translation.en_zh',
+              params: { text: 'Hello' },
+              constraints: { max_cost_usd: 0.01 },
+            },
+            thread: { id: `thread_soak_${k}` },
+            meta: { ttl: 300, hop: 0 },
+          },
+          'sig',
+          poster.secretKey,
+        );
+        const res = await fetch(`${running.url}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(envelope),
+        });
         if (res.ok) {
           posted.add(envelope.id);
           counts.agoraPosted++;
@@ -210,7 +280,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const sampler = setInterval(() => {
       sample();
       const last = samples.at(-1)!;
-      log(`t=${last.atS}s rss=${last.rssMb}MB heap=${last.heapMb}MB acked=${counts.acked} public=${publicIds.size} polls=${counts.longPolls}`);
+      log(
+        `t=${last.atS}s rss=${last.rssMb}MB heap=${last.heapMb}MB acked=${counts.acked} public=${publicIds.size} polls=${counts.longPolls}`,
+      );
     }, 1_000);
 
     const pollers = seenByPoller.map((_, i) => pollLoop(i));
@@ -236,7 +308,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // Forward from the start: without `after` a page is the newest one.
     let cursor = 0;
     for (;;) {
-      const page = await store.rooms.listMessages({ roomId: ROOM, limit: 5_000, topicKinds: ['public'], after: cursor });
+      const page = await store.rooms.listMessages({
+        roomId: ROOM,
+        limit: 5_000,
+        topicKinds: ['public'],
+        after: cursor,
+      });
       for (const m of page.messages) if (m.messageId) history.add(m.messageId);
       if (!page.hasMore) break;
       cursor = page.messages.at(-1)?.cursor ?? cursor;

@@ -11,7 +11,11 @@ export interface TableDigest {
 export function openTableDigest(file: string) {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   const names = () =>
-    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all() as { name: string }[]
+    ).map((r) => r.name);
   return {
     digest(): TableDigest {
       const tables: Record<string, { rows: number; hash: string }> = {};
@@ -20,7 +24,11 @@ export function openTableDigest(file: string) {
         let rows = 0;
         for (const row of db.prepare(`SELECT * FROM "${name}"`).iterate() as Iterable<Record<string, unknown>>) {
           rows++;
-          hash.update(JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : typeof value === 'bigint' ? String(value) : value)));
+          hash.update(
+            JSON.stringify(row, (_key, value: unknown) =>
+              Buffer.isBuffer(value) ? value.toString('base64') : typeof value === 'bigint' ? String(value) : value,
+            ),
+          );
           hash.update('\n');
         }
         tables[name] = { rows, hash: hash.digest('hex') };

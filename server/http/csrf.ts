@@ -26,7 +26,10 @@ export function csrfProtection() {
     }
     // "null" (sandboxed frames, some redirects) never matches.
     if (origin !== requestOrigin(c)) {
-      throw new CodedError('CSRF_REJECTED', `Cross-origin request refused: Origin ${origin.slice(0, 200)} is not this server.`);
+      throw new CodedError(
+        'CSRF_REJECTED',
+        `Cross-origin request refused: Origin ${origin.slice(0, 200)} is not this server.`,
+      );
     }
     return next();
   });

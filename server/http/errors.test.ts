@@ -31,26 +31,57 @@ const send = async (path: string, body?: BodyInit) => {
 
 describe('handleError', () => {
   it('answers a body past its cap 413 PAYLOAD_TOO_LARGE, and on an Agora route as the relay reason payload_too_large', async () => {
-    expect(await send('/coded/body', '123456789')).toEqual({ status: 413, retryAfter: null, body: { code: 'PAYLOAD_TOO_LARGE', message: 'A request body may be at most 8 bytes.', details: { limit: 8 } } });
+    expect(await send('/coded/body', '123456789')).toEqual({
+      status: 413,
+      retryAfter: null,
+      body: { code: 'PAYLOAD_TOO_LARGE', message: 'A request body may be at most 8 bytes.', details: { limit: 8 } },
+    });
     expect(await send('/agora/body', '123456789')).toEqual({
       status: 413,
       retryAfter: null,
-      body: { ok: false, code: 'INVALID_REQUEST', message: 'A request body may be at most 8 bytes.', details: { limit: 8, reason: 'payload_too_large' } },
+      body: {
+        ok: false,
+        code: 'INVALID_REQUEST',
+        message: 'A request body may be at most 8 bytes.',
+        details: { limit: 8, reason: 'payload_too_large' },
+      },
     });
   });
 
   it('refuses bytes that are not UTF-8: INVALID_REQUEST, not_json on an Agora route', async () => {
-    expect(await send('/coded/body', new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', message: 'The body is not UTF-8 text.' } });
-    expect(await send('/agora/body', new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({ status: 400, body: { ok: false, code: 'INVALID_REQUEST', details: { reason: 'not_json' } } });
+    expect(await send('/coded/body', new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST', message: 'The body is not UTF-8 text.' },
+    });
+    expect(await send('/agora/body', new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({
+      status: 400,
+      body: { ok: false, code: 'INVALID_REQUEST', details: { reason: 'not_json' } },
+    });
   });
 
   it('sets Retry-After on 429 in both families', async () => {
-    expect(await send('/coded/limited')).toEqual({ status: 429, retryAfter: '7', body: { code: 'RATE_LIMITED', message: 'Too many tests; try again in 7 s.', details: { retryAfterSeconds: 7 } } });
-    expect(await send('/agora/limited')).toMatchObject({ status: 429, retryAfter: '7', body: { ok: false, code: 'RATE_LIMITED' } });
+    expect(await send('/coded/limited')).toEqual({
+      status: 429,
+      retryAfter: '7',
+      body: { code: 'RATE_LIMITED', message: 'Too many tests; try again in 7 s.', details: { retryAfterSeconds: 7 } },
+    });
+    expect(await send('/agora/limited')).toMatchObject({
+      status: 429,
+      retryAfter: '7',
+      body: { ok: false, code: 'RATE_LIMITED' },
+    });
   });
 
   it('takes an Agora refusal status from its reason, a coded error status from its code', async () => {
-    expect(await send('/agora/refusal')).toEqual({ status: 409, retryAfter: null, body: { ok: false, code: 'INVALID_REQUEST', message: 'closed', details: { reason: 'thread_closed' } } });
-    expect(await send('/agora/coded')).toEqual({ status: 402, retryAfter: null, body: { ok: false, code: 'INSUFFICIENT_BALANCE', message: 'poor' } });
+    expect(await send('/agora/refusal')).toEqual({
+      status: 409,
+      retryAfter: null,
+      body: { ok: false, code: 'INVALID_REQUEST', message: 'closed', details: { reason: 'thread_closed' } },
+    });
+    expect(await send('/agora/coded')).toEqual({
+      status: 402,
+      retryAfter: null,
+      body: { ok: false, code: 'INSUFFICIENT_BALANCE', message: 'poor' },
+    });
   });
 });

@@ -129,9 +129,14 @@ const AGORA_STATUS_BY_REASON: Readonly<Record<string, ContentfulStatusCode>> = {
   offer_expired: 409,
 };
 
-export function statusForAgoraError(error: { readonly code: string; readonly details?: { readonly reason?: unknown } }): ContentfulStatusCode {
+export function statusForAgoraError(error: {
+  readonly code: string;
+  readonly details?: { readonly reason?: unknown };
+}): ContentfulStatusCode {
   const reason = error.details?.reason;
-  return (typeof reason === 'string' ? AGORA_STATUS_BY_REASON[reason] : undefined) ?? AGORA_STATUS_BY_CODE[error.code] ?? 400;
+  return (
+    (typeof reason === 'string' ? AGORA_STATUS_BY_REASON[reason] : undefined) ?? AGORA_STATUS_BY_CODE[error.code] ?? 400
+  );
 }
 
 export function statusForCode(code: string): ContentfulStatusCode {
@@ -147,13 +152,30 @@ interface Answer {
 }
 
 function answerFor(error: unknown, family: ErrorFamily, c: Context): Answer {
-  if (error instanceof AgoraRefusal) return { status: statusForAgoraError(error.error), code: error.code, message: error.message, details: error.details };
+  if (error instanceof AgoraRefusal)
+    return {
+      status: statusForAgoraError(error.error),
+      code: error.code,
+      message: error.message,
+      details: error.details,
+    };
   // On the relay's routes a body it will not read is an Agora refusal like any other (payload_too_large, not_json).
   if (error instanceof BodyRefusal && family === 'agora') {
     const refusal = agoraError(error.agoraReason, error.message, error.details);
-    return { status: statusForAgoraError(refusal), code: refusal.code, message: refusal.message, details: refusal.details };
+    return {
+      status: statusForAgoraError(refusal),
+      code: refusal.code,
+      message: refusal.message,
+      details: refusal.details,
+    };
   }
-  if (isCodedError(error)) return { status: statusForCode(error.code), code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  if (isCodedError(error))
+    return {
+      status: statusForCode(error.code),
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    };
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     return { status, code: CODE_BY_STATUS[status] ?? 'INVALID_REQUEST', message: error.message || 'Request refused.' };
@@ -165,7 +187,11 @@ function answerFor(error: unknown, family: ErrorFamily, c: Context): Answer {
     return { status: 503, code: storage.code, message: storage.message };
   }
   console.error('Unhandled error while serving', c.req.method, c.req.path, error);
-  return { status: 500, code: 'INTERNAL_ERROR', message: 'The server failed to handle this request; it has been logged.' };
+  return {
+    status: 500,
+    code: 'INTERNAL_ERROR',
+    message: 'The server failed to handle this request; it has been logged.',
+  };
 }
 
 /** app.onError: every error body is shaped here, in the family of the route that threw. */

@@ -37,7 +37,10 @@ export function isAllowedHost(host: string | undefined, allowed: AllowedHosts): 
 
 /** The refusal of a request, or a /mqtt upgrade, under a Host this server does not answer to: 421. */
 export const misdirected = (host: string | undefined) =>
-  new CodedError('MISDIRECTED_REQUEST', `This server does not answer to the host ${JSON.stringify((host ?? '').slice(0, 200))}; an administrator lists the names it is reached by in ALLOWED_HOSTS.`);
+  new CodedError(
+    'MISDIRECTED_REQUEST',
+    `This server does not answer to the host ${JSON.stringify((host ?? '').slice(0, 200))}; an administrator lists the names it is reached by in ALLOWED_HOSTS.`,
+  );
 
 export const hostCheck = (allowed: AllowedHosts) =>
   createMiddleware(async (c, next) => {

@@ -44,7 +44,9 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 /** Throws JSON_TOO_DEEP (400) when `text` nests deeper than `maxDepth`. */
 export function assertJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
   if (jsonDepth(text, maxDepth) > maxDepth) {
-    throw new CodedError('JSON_TOO_DEEP', `JSON may nest objects and arrays at most ${maxDepth} deep.`, { limit: maxDepth });
+    throw new CodedError('JSON_TOO_DEEP', `JSON may nest objects and arrays at most ${maxDepth} deep.`, {
+      limit: maxDepth,
+    });
   }
 }
 

@@ -26,15 +26,25 @@ const ref = (id: string) => ({ $ref: uri(id) });
 
 /** Every zod schema the contract exports, by its export name. */
 function namedSchemas(): Map<z.ZodType, string> {
-  const names = new Map<z.ZodType, string>([[CodedErrorBody, 'CodedError'], [AgoraErrorBody, 'AgoraError'], [Envelope, 'Envelope']]);
+  const names = new Map<z.ZodType, string>([
+    [CodedErrorBody, 'CodedError'],
+    [AgoraErrorBody, 'AgoraError'],
+    [Envelope, 'Envelope'],
+  ]);
   for (const module of [relayContract, negotiationContract, authContract, roomContract, consoleContract]) {
-    for (const [name, value] of Object.entries(module)) if (value instanceof z.ZodType && !names.has(value)) names.set(value, name);
+    for (const [name, value] of Object.entries(module))
+      if (value instanceof z.ZodType && !names.has(value)) names.set(value, name);
   }
   return names;
 }
 
 const operationId = (op: Operation) =>
-  op.method + op.path.split('/').filter(Boolean).map((part) => part.replace(/[{}]/g, '').replace(/(^|[-_.])(\w)/g, (_m, _s, ch: string) => ch.toUpperCase())).join('');
+  op.method +
+  op.path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => part.replace(/[{}]/g, '').replace(/(^|[-_.])(\w)/g, (_m, _s, ch: string) => ch.toUpperCase()))
+    .join('');
 
 function withoutIdentity(schema: Record<string, unknown>) {
   const { $schema: _schema, $id: _id, ...rest } = schema;
@@ -52,15 +62,33 @@ function convert(entries: ReadonlyMap<z.ZodType, string>, io: 'input' | 'output'
   const { schemas } = z.toJSONSchema(registry, { uri, unrepresentable: 'any', io });
   const { __shared: shared, ...named } = schemas as Record<string, Record<string, unknown>>;
   const all = { ...named, ...((shared?.['$defs'] as Record<string, Record<string, unknown>> | undefined) ?? {}) };
-  const text = JSON.stringify(Object.fromEntries(Object.entries(all).map(([id, schema]) => [id in named ? id : `${io}_${id}`, withoutIdentity(schema)])));
-  return JSON.parse(text.replace(/#\/components\/schemas\/__shared#\/\$defs\/(\w+)/g, `#/components/schemas/${io}_$1`)) as Record<string, unknown>;
+  const text = JSON.stringify(
+    Object.fromEntries(
+      Object.entries(all).map(([id, schema]) => [id in named ? id : `${io}_${id}`, withoutIdentity(schema)]),
+    ),
+  );
+  return JSON.parse(
+    text.replace(/#\/components\/schemas\/__shared#\/\$defs\/(\w+)/g, `#/components/schemas/${io}_$1`),
+  ) as Record<string, unknown>;
 }
 
 function parameters(op: Operation) {
-  const path = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const path = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const query = Object.entries(op.query?.shape ?? {}).map(([name, schema]) => {
     const field = schema as z.ZodType;
-    return { name, in: 'query', required: !field.safeParse(undefined).success, schema: withoutIdentity(z.toJSONSchema(field, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>) };
+    return {
+      name,
+      in: 'query',
+      required: !field.safeParse(undefined).success,
+      schema: withoutIdentity(
+        z.toJSONSchema(field, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>,
+      ),
+    };
   });
   return [...path, ...query];
 }
@@ -78,22 +106,40 @@ export function openApiDocument(operations: readonly Operation[] = OPERATIONS) {
     const id = operationId(op);
     const responses: Record<string, unknown> = {};
     for (const [status, answer] of Object.entries(op.responses)) {
-      responses[status] = { description: answer.description, ...(answer.schema ? { content: { 'application/json': { schema: ref(idOf(answers, answer.schema, `${id}${status}`)) } } } : {}) };
+      responses[status] = {
+        description: answer.description,
+        ...(answer.schema
+          ? { content: { 'application/json': { schema: ref(idOf(answers, answer.schema, `${id}${status}`)) } } }
+          : {}),
+      };
     }
     const error = ref(op.errors === 'agora' ? 'AgoraError' : 'CodedError');
-    for (const [status, codes] of Object.entries(op.refusals ?? {})) responses[status] ??= { description: codes, content: { 'application/json': { schema: error } } };
+    for (const [status, codes] of Object.entries(op.refusals ?? {}))
+      responses[status] ??= { description: codes, content: { 'application/json': { schema: error } } };
     const params = parameters(op);
     (paths[op.path] ??= {})[op.method] = {
       operationId: id,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       ...(params.length ? { parameters: params } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(idOf(requests, op.body, `${id}Body`)) } } } } : {}),
+      ...(op.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: ref(idOf(requests, op.body, `${id}Body`)) } },
+            },
+          }
+        : {}),
       responses,
     };
   }
   // Request bodies are shown as read (input: a field with a default is optional), answers as
   // written (output); a body's own schema takes the input form.
   const schemas = { ...convert(answers, 'output'), ...convert(requests, 'input') };
-  return { openapi: '3.1.0', info: { title: 'Switchboard API', version: VERSION, description: DESCRIPTION }, paths, components: { schemas } };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Switchboard API', version: VERSION, description: DESCRIPTION },
+    paths,
+    components: { schemas },
+  };
 }

@@ -27,7 +27,8 @@ export class TokenBucketLimiter {
   readonly #maxKeys: number;
 
   constructor(private readonly options: TokenBucketOptions) {
-    if (!(options.capacity >= 1) || !(options.refillPerSecond > 0)) throw new RangeError('capacity must be ≥ 1 and refillPerSecond > 0');
+    if (!(options.capacity >= 1) || !(options.refillPerSecond > 0))
+      throw new RangeError('capacity must be ≥ 1 and refillPerSecond > 0');
     this.#maxKeys = options.maxKeys ?? 10_000;
   }
 
@@ -35,7 +36,13 @@ export class TokenBucketLimiter {
     const now = this.options.clock.now();
     const previous = this.#buckets.get(key);
     const bucket: Bucket = previous
-      ? { tokens: Math.min(this.options.capacity, previous.tokens + ((now - previous.at) / 1000) * this.options.refillPerSecond), at: now }
+      ? {
+          tokens: Math.min(
+            this.options.capacity,
+            previous.tokens + ((now - previous.at) / 1000) * this.options.refillPerSecond,
+          ),
+          at: now,
+        }
       : { tokens: this.options.capacity, at: now };
     this.#buckets.delete(key); // re-inserted last: Map order is least recently seen first
     if (this.#buckets.size >= this.#maxKeys) this.#buckets.delete(this.#buckets.keys().next().value as string);

@@ -2,7 +2,10 @@
 // declared length and counterparty services' answers.
 
 /** The bytes, or undefined once they pass `max` (the stream is cancelled, the rest never read). */
-export async function readCapped(stream: ReadableStream<Uint8Array> | null | undefined, max: number): Promise<Buffer<ArrayBuffer> | undefined> {
+export async function readCapped(
+  stream: ReadableStream<Uint8Array> | null | undefined,
+  max: number,
+): Promise<Buffer<ArrayBuffer> | undefined> {
   const reader = stream?.getReader();
   if (!reader) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];

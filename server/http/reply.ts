@@ -17,5 +17,9 @@ type Written<T> = T extends readonly unknown[]
     ? { readonly [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Written<T[K]> }
     : T;
 
-export const reply = <S extends z.ZodType, T extends Written<z.input<S>> & {}, U extends ContentfulStatusCode>(c: Context, _answer: S, body: T, status: U) =>
-  c.json(body, status);
+export const reply = <S extends z.ZodType, T extends Written<z.input<S>> & {}, U extends ContentfulStatusCode>(
+  c: Context,
+  _answer: S,
+  body: T,
+  status: U,
+) => c.json(body, status);

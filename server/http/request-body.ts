@@ -30,7 +30,12 @@ export class BodyRefusal extends CodedError {
 }
 
 const tooLarge = (limit: number, size?: number) =>
-  new BodyRefusal('PAYLOAD_TOO_LARGE', `A request body may be at most ${limit} bytes.`, 'payload_too_large', size === undefined ? { limit } : { limit, size });
+  new BodyRefusal(
+    'PAYLOAD_TOO_LARGE',
+    `A request body may be at most ${limit} bytes.`,
+    'payload_too_large',
+    size === undefined ? { limit } : { limit, size },
+  );
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -64,13 +69,18 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes, declared);
   // A declared length frames the body (the HTTP parser ends it there), so one within the limit is
   // read whole and directly, without the web stream an undeclared (chunked) body is read through.
-  const bytes = Number.isFinite(declared) ? new Uint8Array(await c.req.arrayBuffer()) : await readCapped(c.req.raw.body, maxBytes);
+  const bytes = Number.isFinite(declared)
+    ? new Uint8Array(await c.req.arrayBuffer())
+    : await readCapped(c.req.raw.body, maxBytes);
   if (!bytes || bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   return bytes;
 }
 
 /** The body as text: at most `maxBytes`, and UTF-8 (Hono's decoder would put U+FFFD for bad bytes). */
-export async function readBodyText(c: Context, maxBytes: number): Promise<{ readonly text: string; readonly bytes: number }> {
+export async function readBodyText(
+  c: Context,
+  maxBytes: number,
+): Promise<{ readonly text: string; readonly bytes: number }> {
   const bytes = await readBodyBytes(c, maxBytes);
   try {
     return { text: strictUtf8.decode(bytes), bytes: bytes.byteLength };
@@ -85,7 +95,13 @@ export async function readBodyJson(c: Context, maxBytes: number): Promise<unknow
   try {
     return parseJsonText(text);
   } catch (error) {
-    if (error instanceof CodedError) throw new BodyRefusal(error.code as 'INVALID_REQUEST' | 'JSON_TOO_DEEP', error.message, 'not_json', error.details);
+    if (error instanceof CodedError)
+      throw new BodyRefusal(
+        error.code as 'INVALID_REQUEST' | 'JSON_TOO_DEEP',
+        error.message,
+        'not_json',
+        error.details,
+      );
     throw error;
   }
 }
@@ -107,7 +123,11 @@ export interface JsonBodyOptions {
 export function invalidBody(error: z.ZodError): CodedError {
   const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const first = issues[0];
-  return new CodedError('INVALID_REQUEST', first ? `Invalid body: ${first.path || '(root)'} ${first.message}` : 'Invalid body.', { issues });
+  return new CodedError(
+    'INVALID_REQUEST',
+    first ? `Invalid body: ${first.path || '(root)'} ${first.message}` : 'Invalid body.',
+    { issues },
+  );
 }
 
 /**

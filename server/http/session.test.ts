@@ -62,7 +62,10 @@ describe('requireSession', () => {
   it('answers 401 UNAUTHORIZED without a session, with a malformed one, and once it expired', async () => {
     const app = guardedApp();
     const cookie = await signedIn('facilitator');
-    for (const headers of [{}, { cookie: 'theme=dark' }, { cookie: `${SESSION_COOKIE}=short` }] as Record<string, string>[]) {
+    for (const headers of [{}, { cookie: 'theme=dark' }, { cookie: `${SESSION_COOKIE}=short` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await app.request('/observe', { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
@@ -75,7 +78,10 @@ describe('requireSession', () => {
 describe('sessionFromCookieHeader', () => {
   it('resolves a Cookie header to the session, as the /mqtt upgrade needs', async () => {
     const cookie = await signedIn('facilitator', 'did:key:zMqtt');
-    expect(await sessionFromCookieHeader(temp.store, cookie, clock.now())).toMatchObject({ did: 'did:key:zMqtt', role: 'facilitator' });
+    expect(await sessionFromCookieHeader(temp.store, cookie, clock.now())).toMatchObject({
+      did: 'did:key:zMqtt',
+      role: 'facilitator',
+    });
     expect(await sessionFromCookieHeader(temp.store, undefined, clock.now())).toBeUndefined();
     expect(await sessionFromCookieHeader(temp.store, null, clock.now())).toBeUndefined();
     expect(await sessionFromCookieHeader(temp.store, 'sb_session=' + 'A'.repeat(43), clock.now())).toBeUndefined();

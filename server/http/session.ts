@@ -37,7 +37,11 @@ export function sessionTokenFromCookieHeader(cookieHeader: string | null | undef
 }
 
 /** Resolves a Cookie header to a live session, or undefined. For non-Hono callers (/mqtt). */
-export async function sessionFromCookieHeader(store: Store, cookieHeader: string | null | undefined, now: number): Promise<Session | undefined> {
+export async function sessionFromCookieHeader(
+  store: Store,
+  cookieHeader: string | null | undefined,
+  now: number,
+): Promise<Session | undefined> {
   const token = sessionTokenFromCookieHeader(cookieHeader);
   return token === undefined ? undefined : store.access.getSession(tokenHash(token), now);
 }

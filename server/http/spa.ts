@@ -39,6 +39,9 @@ export function spaRoutes(staticDir: string): Hono {
   }
   app.use('/assets/*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs(IMMUTABLE) }));
   app.use('*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs('no-cache') }));
-  app.get('*', serveStatic({ root: staticDir, path: 'index.html', precompressed: true, onFound: cachedAs('no-cache') }));
+  app.get(
+    '*',
+    serveStatic({ root: staticDir, path: 'index.html', precompressed: true, onFound: cachedAs('no-cache') }),
+  );
   return app;
 }

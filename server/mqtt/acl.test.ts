@@ -6,7 +6,12 @@ import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
 const agent: BrokerIdentity = { kind: 'agent', agentId: 'agent.researcher' };
 const facilitator: BrokerIdentity = { kind: 'operator', did: 'did:key:z6MkF', role: 'facilitator' };
 const observer: BrokerIdentity = { kind: 'operator', did: 'did:key:z6MkO', role: 'observer' };
-const env = (type: string, fromId = 'did:key:z6MkF', fromKind = 'user', roomId = 'r1') => ({ type, roomId, fromKind, fromId });
+const env = (type: string, fromId = 'did:key:z6MkF', fromKind = 'user', roomId = 'r1') => ({
+  type,
+  roomId,
+  fromKind,
+  fromId,
+});
 
 describe('topic filters', () => {
   it.each([
@@ -30,8 +35,15 @@ describe('topic filters', () => {
 
   it('covers only what the allowed filter matches, for random topics', () => {
     const level = fc.constantFrom('rooms', 'r1', 'r2', 'agents', 'a', 'b', 'inbox', 'public', '+');
-    const filterArb = fc.tuple(fc.array(level, { minLength: 1, maxLength: 5 }), fc.boolean()).map(([ls, hash]) => [...ls, ...(hash ? ['#'] : [])].join('/'));
-    const topicArb = fc.array(fc.constantFrom('rooms', 'r1', 'r2', 'agents', 'a', 'b', 'inbox', 'public'), { minLength: 1, maxLength: 6 }).map((ls) => ls.join('/'));
+    const filterArb = fc
+      .tuple(fc.array(level, { minLength: 1, maxLength: 5 }), fc.boolean())
+      .map(([ls, hash]) => [...ls, ...(hash ? ['#'] : [])].join('/'));
+    const topicArb = fc
+      .array(fc.constantFrom('rooms', 'r1', 'r2', 'agents', 'a', 'b', 'inbox', 'public'), {
+        minLength: 1,
+        maxLength: 6,
+      })
+      .map((ls) => ls.join('/'));
     fc.assert(
       fc.property(filterArb, filterArb, fc.array(topicArb, { maxLength: 30 }), (allowed, requested, topics) => {
         if (!filterCovers(allowed, requested)) return;
@@ -75,7 +87,10 @@ describe('§8 ACL: agents', () => {
   ])('publish %s → %s', (topic, ok) => expect(mayPublish(agent, { topic, retain: false }).ok).toBe(ok));
 
   it('refuses retained publishes even where publishing is allowed', () => {
-    expect(mayPublish(agent, { topic: 'rooms/r1/public_candidates', retain: true })).toEqual({ ok: false, reason: 'retain_not_allowed' });
+    expect(mayPublish(agent, { topic: 'rooms/r1/public_candidates', retain: true })).toEqual({
+      ok: false,
+      reason: 'retain_not_allowed',
+    });
   });
 });
 
@@ -107,10 +122,15 @@ describe('§8 ACL: operators', () => {
   });
 
   it('refuses a facilitator publish whose payload is not an envelope', () => {
-    expect(mayPublish(facilitator, { topic: 'rooms/r1/public', retain: false })).toEqual({ ok: false, reason: 'invalid_envelope' });
+    expect(mayPublish(facilitator, { topic: 'rooms/r1/public', retain: false })).toEqual({
+      ok: false,
+      reason: 'invalid_envelope',
+    });
   });
 
   it('keeps observers read-only', () => {
-    expect(mayPublish(observer, { topic: 'rooms/r1/public', retain: false, envelope: env('say', 'did:key:z6MkO') })).toEqual({ ok: false, reason: 'observer_read_only' });
+    expect(
+      mayPublish(observer, { topic: 'rooms/r1/public', retain: false, envelope: env('say', 'did:key:z6MkO') }),
+    ).toEqual({ ok: false, reason: 'observer_read_only' });
   });
 });

@@ -42,7 +42,8 @@ export interface PublishRequest {
   readonly topic: string;
   readonly retain: boolean;
   /** The envelope's type, room and sender, when the payload is an AOR envelope; operators' publishes need them. */
-  readonly envelope?: { readonly type: string; readonly roomId: string; readonly fromKind: string; readonly fromId: string } | undefined;
+  readonly envelope?:
+    { readonly type: string; readonly roomId: string; readonly fromKind: string; readonly fromId: string } | undefined;
 }
 
 export function mayPublish(identity: BrokerIdentity, request: PublishRequest): AclVerdict {

@@ -58,14 +58,19 @@ export class ConsoleBridge {
     const unsubscribe = CONSOLE_FILTERS.map((filter) =>
       options.upstream.onMessage(filter, (message) => {
         if (forwarded.has(message.payload)) return;
-        local.publish(message.topic, message.payload, 1).catch((error: unknown) => console.error(`Console bridge could not relay ${message.topic}:`, error));
+        local
+          .publish(message.topic, message.payload, 1)
+          .catch((error: unknown) => console.error(`Console bridge could not relay ${message.topic}:`, error));
       }),
     );
     return new ConsoleBridge(local, unsubscribe);
   }
 
   /** Serves consoles at `/mqtt` on the console's HTTP server, authenticated by `authenticate`. */
-  attachWebSocket(server: HttpServer, authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>): void {
+  attachWebSocket(
+    server: HttpServer,
+    authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>,
+  ): void {
     this.#local.attachWebSocket(server, authenticate);
   }
 

@@ -38,7 +38,9 @@ const sentinel = (marker: string) => new TextEncoder().encode(JSON.stringify({ s
 
 describe('CONNECT', () => {
   it.each([4, 5] as const)('accepts a valid credential over MQTT v%i', async (protocolVersion) => {
-    expect(await tryConnect(url, { username: 'agent.researcher', password: 'pw-researcher', protocolVersion })).toBe('connected');
+    expect(await tryConnect(url, { username: 'agent.researcher', password: 'pw-researcher', protocolVersion })).toBe(
+      'connected',
+    );
   });
 
   it.each([
@@ -46,13 +48,24 @@ describe('CONNECT', () => {
     ['an unknown agent', { username: 'agent.ghost', password: 'pw' }],
     ['no credentials', {}],
   ])('refuses %s', async (_label, credentials) => {
-    expect(await tryConnect(url, { ...credentials, protocolVersion: 5 })).toMatch(/Bad User Name or Password|Not authorized/i);
+    expect(await tryConnect(url, { ...credentials, protocolVersion: 5 })).toMatch(
+      /Bad User Name or Password|Not authorized/i,
+    );
   });
 
-  it("refuses a client id held by another agent instead of disconnecting it", async () => {
-    const holder = await connectClient(url, { username: 'agent.researcher', password: 'pw-researcher', clientId: 'agent.researcher/shared' });
+  it('refuses a client id held by another agent instead of disconnecting it', async () => {
+    const holder = await connectClient(url, {
+      username: 'agent.researcher',
+      password: 'pw-researcher',
+      clientId: 'agent.researcher/shared',
+    });
     clients.push(holder);
-    const result = await tryConnect(url, { username: 'agent.analyst', password: 'pw-analyst', clientId: 'agent.researcher/shared', protocolVersion: 5 });
+    const result = await tryConnect(url, {
+      username: 'agent.analyst',
+      password: 'pw-analyst',
+      clientId: 'agent.researcher/shared',
+      protocolVersion: 5,
+    });
     expect(result).toMatch(/Not authorized/i);
     expect(holder.client.connected).toBe(true);
   });
@@ -63,9 +76,15 @@ describe('agents may publish only candidates and their own heartbeat and work', 
     const a = await agent('agent.researcher', v);
     const watcher = await agent('agent.analyst');
     await watcher.client.subscribeAsync('rooms/+/control', { qos: 1 });
-    for (const topic of ['rooms/r1/public_candidates', 'rooms/r1/agents/agent.researcher/heartbeat', 'rooms/r1/agents/agent.researcher/work']) {
+    for (const topic of [
+      'rooms/r1/public_candidates',
+      'rooms/r1/agents/agent.researcher/heartbeat',
+      'rooms/r1/agents/agent.researcher/work',
+    ]) {
       await a.client.publishAsync(topic, `allowed-${v}`, { qos: 1 });
-      expect(routed.some((m) => m.topic === topic && new TextDecoder().decode(m.payload) === `allowed-${v}`)).toBe(true);
+      expect(routed.some((m) => m.topic === topic && new TextDecoder().decode(m.payload) === `allowed-${v}`)).toBe(
+        true,
+      );
     }
   });
 
@@ -81,9 +100,13 @@ describe('agents may publish only candidates and their own heartbeat and work', 
     const watcher = await agent('agent.analyst');
     const observer = await connectClient(url, { username: 'agent.analyst', password: 'pw-analyst' });
     clients.push(observer);
-    await watcher.client.subscribeAsync(['rooms/+/public', 'rooms/+/control', 'rooms/+/agents/agent.analyst/inbox'], { qos: 1 });
+    await watcher.client.subscribeAsync(['rooms/+/public', 'rooms/+/control', 'rooms/+/agents/agent.analyst/inbox'], {
+      qos: 1,
+    });
     const a = await agent('agent.researcher');
-    await expect(a.client.publishAsync(topic, 'forbidden', { qos: 1 })).rejects.toThrow(/Not authorized|not_permitted|not_a_room_topic/i);
+    await expect(a.client.publishAsync(topic, 'forbidden', { qos: 1 })).rejects.toThrow(
+      /Not authorized|not_permitted|not_a_room_topic/i,
+    );
     expect(routed.some((m) => m.topic === topic && new TextDecoder().decode(m.payload) === 'forbidden')).toBe(false);
     await broker.publish('rooms/r1/public', sentinel(topic));
     const before = await watcher.until('rooms/r1/public', topic);
@@ -100,21 +123,26 @@ describe('agents may publish only candidates and their own heartbeat and work', 
 
   it('refuses retained publishes (they would replay outside moderation)', async () => {
     const a = await agent('agent.researcher');
-    await expect(a.client.publishAsync('rooms/r1/public_candidates', 'retained', { qos: 1, retain: true })).rejects.toThrow();
+    await expect(
+      a.client.publishAsync('rooms/r1/public_candidates', 'retained', { qos: 1, retain: true }),
+    ).rejects.toThrow();
     expect(routed.some((m) => new TextDecoder().decode(m.payload) === 'retained')).toBe(false);
   });
 });
 
 describe('agents may subscribe only to public, control and their own inbox', () => {
-  it.each(['rooms/+/public', 'rooms/r1/control', 'rooms/+/agents/agent.researcher/inbox'])('grants %s', async (filter) => {
-    const a = await agent('agent.researcher');
-    expect(await subscribeCode(a.client, filter)).toBe(1);
-  });
+  it.each(['rooms/+/public', 'rooms/r1/control', 'rooms/+/agents/agent.researcher/inbox'])(
+    'grants %s',
+    async (filter) => {
+      const a = await agent('agent.researcher');
+      expect(await subscribeCode(a.client, filter)).toBe(1);
+    },
+  );
 
   it.each([
-    ['another agent\'s inbox', 'rooms/r1/agents/agent.analyst/inbox', 'rooms/r1/agents/agent.analyst/inbox'],
+    ["another agent's inbox", 'rooms/r1/agents/agent.analyst/inbox', 'rooms/r1/agents/agent.analyst/inbox'],
     ['any inbox by wildcard', 'rooms/+/agents/+/inbox', 'rooms/r1/agents/agent.analyst/inbox'],
-    ['another agent\'s work', 'rooms/r1/agents/agent.analyst/work', 'rooms/r1/agents/agent.analyst/work'],
+    ["another agent's work", 'rooms/r1/agents/agent.analyst/work', 'rooms/r1/agents/agent.analyst/work'],
     ['its own work', 'rooms/r1/agents/agent.researcher/work', 'rooms/r1/agents/agent.researcher/work'],
     ['everything', '#', 'rooms/r1/agents/agent.analyst/inbox'],
     ['all room topics', 'rooms/#', 'rooms/r1/agents/agent.analyst/work'],

@@ -124,7 +124,8 @@ export class EmbeddedBroker implements BrokerPort {
         const recheck = broker.#recheckBeforePublish(client);
         if (!recheck) return broker.#authorizePublish(identity, packet, callback, options);
         recheck.then(
-          (valid) => (valid ? broker.#authorizePublish(identity, packet, callback, options) : broker.#revoke(client, callback)),
+          (valid) =>
+            valid ? broker.#authorizePublish(identity, packet, callback, options) : broker.#revoke(client, callback),
           () => callback(new Error('not_checked')),
         );
       },
@@ -147,7 +148,12 @@ export class EmbeddedBroker implements BrokerPort {
   }
 
   /** The ACL, then `beforeRoute` (recorded before anyone can see it). */
-  #authorizePublish(identity: BrokerIdentity, packet: PublishPacket, callback: (error?: Error | null) => void, options: EmbeddedBrokerOptions): void {
+  #authorizePublish(
+    identity: BrokerIdentity,
+    packet: PublishPacket,
+    callback: (error?: Error | null) => void,
+    options: EmbeddedBrokerOptions,
+  ): void {
     const verdict = mayPublish(identity, {
       topic: packet.topic,
       retain: packet.retain,
@@ -157,20 +163,33 @@ export class EmbeddedBroker implements BrokerPort {
     const refused = overLimit(identity, packet, options.publishQuotas);
     if (refused) return callback(new Error(refused));
     if (!options.beforeRoute) return callback(null);
-    const message = { topic: packet.topic, payload: toBytes(packet.payload), publisher: identity, receivedAt: this.#now() };
+    const message = {
+      topic: packet.topic,
+      payload: toBytes(packet.payload),
+      publisher: identity,
+      receivedAt: this.#now(),
+    };
     Promise.resolve(options.beforeRoute(message)).then(
       () => callback(null),
       (error: unknown) => {
         if (error instanceof RefusedPublish) return callback(new Error(error.message));
         const storage = storageFailure(error);
-        if (storage) console.error(`switchboard: ${storage.code}: refused a publish on ${packet.topic} that could not be recorded.`);
+        if (storage)
+          console.error(
+            `switchboard: ${storage.code}: refused a publish on ${packet.topic} that could not be recorded.`,
+          );
         else console.error('Refused a publish that could not be recorded:', error);
         callback(new Error('not_recorded'));
       },
     );
   }
 
-  async #authenticate(client: Client, username: string | undefined, password: Buffer | undefined, options: EmbeddedBrokerOptions) {
+  async #authenticate(
+    client: Client,
+    username: string | undefined,
+    password: Buffer | undefined,
+    options: EmbeddedBrokerOptions,
+  ) {
     let identity: BrokerIdentity | undefined;
     let stillValid: StillValid | undefined;
     if (client.req) {
@@ -193,7 +212,8 @@ export class EmbeddedBroker implements BrokerPort {
     const holderIdentity = holder ? this.#identities.get(holder) : undefined;
     if (holderIdentity && !sameIdentity(holderIdentity, identity)) throw authError('identifier_rejected', 2);
     this.#identities.set(client, identity);
-    if (stillValid) this.#liveChecks.set(client, { stillValid, everyPublish: identity.kind === 'operator', checkedAt: this.#now() });
+    if (stillValid)
+      this.#liveChecks.set(client, { stillValid, everyPublish: identity.kind === 'operator', checkedAt: this.#now() });
   }
 
   /** Undefined when the client's last check still stands for this publish, else the check. */
@@ -210,7 +230,9 @@ export class EmbeddedBroker implements BrokerPort {
 
   #revoke(client: Client, callback?: (error: Error) => void): void {
     callback?.(new Error('not_authorized'));
-    console.log(`switchboard: disconnected MQTT client ${JSON.stringify(client.id ?? '')}: its credential or session was revoked.`);
+    console.log(
+      `switchboard: disconnected MQTT client ${JSON.stringify(client.id ?? '')}: its credential or session was revoked.`,
+    );
     client.close();
   }
 
@@ -263,7 +285,14 @@ export class EmbeddedBroker implements BrokerPort {
   publish(topic: string, payload: Uint8Array, qos: 0 | 1 = 1): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#aedes.publish(
-        { cmd: 'publish', topic, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), qos, retain: false, dup: false },
+        {
+          cmd: 'publish',
+          topic,
+          payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength),
+          qos,
+          retain: false,
+          dup: false,
+        },
         (error) => (error ? reject(error) : resolve()),
       );
     });
@@ -299,8 +328,15 @@ export class EmbeddedBroker implements BrokerPort {
    * connection is open: once it answers otherwise (logged out, expired, another role), the
    * connection ends.
    */
-  attachWebSocket(server: HttpServer, authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>): void {
-    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PACKET_BYTES, handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false) });
+  attachWebSocket(
+    server: HttpServer,
+    authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>,
+  ): void {
+    const wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: MAX_PACKET_BYTES,
+      handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
+    });
     this.#wss = wss;
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = (request.url ?? '').split('?')[0];
@@ -325,7 +361,12 @@ export class EmbeddedBroker implements BrokerPort {
           // A coded refusal (a Host this server does not answer to: 421) is answered as the HTTP routes answer it.
           if (!isCodedError(error)) return refuseUpgrade(socket, 500, 'Internal Server Error');
           const status = statusForCode(error.code);
-          refuseUpgrade(socket, status, STATUS_CODES[status] ?? 'Refused', JSON.stringify({ code: error.code, message: error.message }));
+          refuseUpgrade(
+            socket,
+            status,
+            STATUS_CODES[status] ?? 'Refused',
+            JSON.stringify({ code: error.code, message: error.message }),
+          );
         },
       );
     });
@@ -336,7 +377,9 @@ export class EmbeddedBroker implements BrokerPort {
     const client = this.#aedes.handle(connection, request);
     this.#queued.set(client, () => queuedBytes(connection, socket));
     applySendLimits(connection, this.#sendLimits, (reason) => {
-      console.error(`switchboard: SLOW_CLIENT: disconnected MQTT client ${JSON.stringify(client.id ?? '')} (${reason}); it was not reading what it subscribed to.`);
+      console.error(
+        `switchboard: SLOW_CLIENT: disconnected MQTT client ${JSON.stringify(client.id ?? '')} (${reason}); it was not reading what it subscribed to.`,
+      );
     });
   }
 
@@ -370,7 +413,9 @@ export class EmbeddedBroker implements BrokerPort {
     // A TCP server's close waits for every open connection to end, and connected agents never
     // end theirs: stop listening now, and close() lets aedes disconnect every client, then waits
     // (decisions-server.md §22).
-    const tcp = ws.then(() => new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve())));
+    const tcp = ws.then(
+      () => new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve())),
+    );
     return { ws, tcp };
   }
 
@@ -388,7 +433,11 @@ export class EmbeddedBroker implements BrokerPort {
  * MQTT 5 client gets PUBACK 0x87 with the reason as its Reason String, a 3.1.1 client is
  * disconnected (aedes' answer to any refused publish; 3.1.1 has no negative acknowledgement).
  */
-function overLimit(identity: BrokerIdentity, packet: PublishPacket, quotas: PublishQuotas | undefined): string | undefined {
+function overLimit(
+  identity: BrokerIdentity,
+  packet: PublishPacket,
+  quotas: PublishQuotas | undefined,
+): string | undefined {
   const bytes = Buffer.byteLength(packet.payload);
   const size = checkPayloadSize(packet.topic, bytes);
   if (!size.ok) return size.error.code;
@@ -399,7 +448,9 @@ function overLimit(identity: BrokerIdentity, packet: PublishPacket, quotas: Publ
 
 function refuseUpgrade(socket: Duplex, status: number, text: string, json = ''): void {
   const type = json ? 'Content-Type: application/json\r\n' : '';
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+  );
 }
 
 function sameIdentity(a: BrokerIdentity, b: BrokerIdentity): boolean {
@@ -420,5 +471,7 @@ function isAssignedId(client: Client): boolean {
 }
 
 function toBytes(payload: Buffer | string): Uint8Array {
-  return typeof payload === 'string' ? new TextEncoder().encode(payload) : new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
+  return typeof payload === 'string'
+    ? new TextEncoder().encode(payload)
+    : new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
 }

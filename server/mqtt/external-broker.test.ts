@@ -41,7 +41,13 @@ afterEach(async () => {
 });
 
 async function port(options: Partial<ExternalBrokerOptions> = {}): Promise<ExternalBroker> {
-  const broker = await ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId: uniqueClientId('port-test'), log: () => undefined, ...options });
+  const broker = await ExternalBroker.connect({
+    url: mosquitto.url,
+    ...SERVER,
+    clientId: uniqueClientId('port-test'),
+    log: () => undefined,
+    ...options,
+  });
   open.push(broker);
   return broker;
 }
@@ -165,7 +171,9 @@ describe('ExternalBroker over Mosquitto', () => {
     let toBroker: { socket: Socket; args: Parameters<Socket['setNoDelay']> }[];
     try {
       await port();
-      toBroker = setNoDelay.mock.contexts.map((socket, i) => ({ socket: socket as Socket, args: setNoDelay.mock.calls[i]! })).filter(({ socket }) => socket.remotePort === brokerPort);
+      toBroker = setNoDelay.mock.contexts
+        .map((socket, i) => ({ socket: socket as Socket, args: setNoDelay.mock.calls[i]! }))
+        .filter(({ socket }) => socket.remotePort === brokerPort);
     } finally {
       setNoDelay.mockRestore(); // (which also forgets the calls)
     }
@@ -178,7 +186,14 @@ describe('ExternalBroker over Mosquitto', () => {
     // One client id for three connections in turn: the broker keeps its session between them.
     const clientId = uniqueClientId('port-test');
     const connect = (beforeDispatch: NonNullable<ExternalBrokerOptions['beforeDispatch']>) =>
-      ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId, sessionExpirySeconds: 300, log: () => undefined, beforeDispatch });
+      ExternalBroker.connect({
+        url: mosquitto.url,
+        ...SERVER,
+        clientId,
+        sessionExpirySeconds: 300,
+        log: () => undefined,
+        beforeDispatch,
+      });
     const started: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -267,7 +282,15 @@ describe('ExternalBroker over Mosquitto', () => {
     ['a wrong password', () => ({ password: 'wrong' }), 'BROKER_AUTH_FAILED'],
     ['a closed port', () => ({ url: 'mqtt://127.0.0.1:1' }), 'BROKER_UNREACHABLE'],
   ])('refuses to start with %s, as a coded error', async (_label, over, code) => {
-    await expect(ExternalBroker.connect({ url: mosquitto.url, ...SERVER, clientId: uniqueClientId('bad'), log: () => undefined, ...over() })).rejects.toMatchObject({ code });
+    await expect(
+      ExternalBroker.connect({
+        url: mosquitto.url,
+        ...SERVER,
+        clientId: uniqueClientId('bad'),
+        log: () => undefined,
+        ...over(),
+      }),
+    ).rejects.toMatchObject({ code });
   });
 });
 
@@ -294,7 +317,8 @@ describe('ExternalBroker clustered (shareGroup)', () => {
     const [x, y] = [await member(), await member()];
     const a = await agent();
     const sent = Array.from({ length: 6 }, (_, i) => `cand-${i}`);
-    for (const text of [...sent, 'refuse-me']) await a.client.publishAsync(agentCandidateTopic('r1', R), text, { qos: 1 });
+    for (const text of [...sent, 'refuse-me'])
+      await a.client.publishAsync(agentCandidateTopic('r1', R), text, { qos: 1 });
     await x.broker.publish('rooms/r1/public', bytes('from-x'));
     await a.client.publishAsync(agentCandidateTopic('r1', R), 'sentinel', { qos: 1 });
     await Promise.all([x.all.until('sentinel'), y.all.until('sentinel'), x.all.until('from-x'), y.all.until('from-x')]);
@@ -330,8 +354,13 @@ describe('ExternalBroker clustered (shareGroup)', () => {
 
   it('a broker role without the $share permission (set up before clusters): records and decides every message itself', async () => {
     const role = 'switchboard-server-old';
-    await admin.ensureRole(role, SERVER_ACLS.filter((acl) => !acl.topic.startsWith('$share/')));
-    await admin.send([{ command: 'createClient', username: 'server-old', password: 'pw-old', roles: [{ rolename: role, priority: 0 }] }]);
+    await admin.ensureRole(
+      role,
+      SERVER_ACLS.filter((acl) => !acl.topic.startsWith('$share/')),
+    );
+    await admin.send([
+      { command: 'createClient', username: 'server-old', password: 'pw-old', roles: [{ rolename: role, priority: 0 }] },
+    ]);
     const old = await member({ username: 'server-old', password: 'pw-old' });
     const a = await agent();
     await a.client.publishAsync(agentCandidateTopic('r1', R), 'old-role', { qos: 1 });

@@ -161,7 +161,10 @@ export class ExternalBroker implements BrokerPort {
       await client.endAsync(true).catch(() => undefined);
       const message = (error as Error).message;
       if (/not authorized|bad user name or password/i.test(message)) {
-        throw new CodedError('BROKER_AUTH_FAILED', `the broker at MQTT_URL ${options.url} refused "${options.username}" (${message}); run \`npm run cli -- broker setup\` and check MQTT_USERNAME / MQTT_PASSWORD`);
+        throw new CodedError(
+          'BROKER_AUTH_FAILED',
+          `the broker at MQTT_URL ${options.url} refused "${options.username}" (${message}); run \`npm run cli -- broker setup\` and check MQTT_USERNAME / MQTT_PASSWORD`,
+        );
       }
       throw new CodedError('BROKER_UNREACHABLE', `cannot reach the broker at MQTT_URL ${options.url}: ${message}`);
     });
@@ -198,9 +201,13 @@ export class ExternalBroker implements BrokerPort {
 
   async #subscribeAll(sessionPresent: boolean): Promise<void> {
     this.#attempt = 0;
-    if (this.#lastError) this.#log(`MQTT broker ${this.#options.url}: connected again${sessionPresent ? ' (session kept)' : ''}`);
+    if (this.#lastError)
+      this.#log(`MQTT broker ${this.#options.url}: connected again${sessionPresent ? ' (session kept)' : ''}`);
     this.#lastError = '';
-    const shared = this.#options.shareGroup === undefined || this.#leftShareGroup ? [] : AGENT_WRITABLE_FILTERS.map((f) => this.#subscribeShared(f));
+    const shared =
+      this.#options.shareGroup === undefined || this.#leftShareGroup
+        ? []
+        : AGENT_WRITABLE_FILTERS.map((f) => this.#subscribeShared(f));
     await Promise.all([...[...this.#brokerFilters].map((f) => this.#subscribe(f)), ...shared]);
     if (this.#ready) this.#options.onStatus?.({ connected: true, sessionPresent });
   }
@@ -211,7 +218,8 @@ export class ExternalBroker implements BrokerPort {
       // No Local: the broker does not echo our own publishes (they are dispatched here, once).
       // Retain As Published: a retained publish is recognisable. Retain Handling 2: nothing
       // retained is replayed at subscribe time.
-      const properties = this.#options.shareGroup === undefined ? {} : { properties: { subscriptionIdentifier: FANOUT_SUBSCRIPTION } };
+      const properties =
+        this.#options.shareGroup === undefined ? {} : { properties: { subscriptionIdentifier: FANOUT_SUBSCRIPTION } };
       const granted = await this.#client.subscribeAsync(filter, { qos: 1, nl: true, rap: true, rh: 2, ...properties });
       const code = granted[0]?.qos ?? 0x80;
       if (code >= 0x80) this.#log(`MQTT broker refused the subscription ${filter} (reason ${code})`);
@@ -229,12 +237,17 @@ export class ExternalBroker implements BrokerPort {
     const shared = `$share/${this.#options.shareGroup}/${filter}`;
     if (!this.#client.connected) return;
     try {
-      const granted = await this.#client.subscribeAsync(shared, { qos: 1, rap: true, properties: { subscriptionIdentifier: SHARED_SUBSCRIPTION } });
+      const granted = await this.#client.subscribeAsync(shared, {
+        qos: 1,
+        rap: true,
+        properties: { subscriptionIdentifier: SHARED_SUBSCRIPTION },
+      });
       const code = granted[0]?.qos ?? 0x80;
       if (code >= 0x80) this.#sharedRefusedBy(shared, String(code));
     } catch (error) {
       // mqtt.js rejects a SUBACK refusal (with the packet) rather than resolving with its code.
-      if ((error as { packet?: { cmd?: string } }).packet?.cmd === 'suback') this.#sharedRefusedBy(shared, (error as Error).message);
+      if ((error as { packet?: { cmd?: string } }).packet?.cmd === 'suback')
+        this.#sharedRefusedBy(shared, (error as Error).message);
       else if (!this.#closing) this.#log(`MQTT subscription ${shared} failed: ${(error as Error).message}`);
     }
   }
@@ -244,7 +257,10 @@ export class ExternalBroker implements BrokerPort {
    * this instance records and decides every copy it gets, which is right for one instance only.
    */
   #sharedRefusedBy(filter: string, why: string): void {
-    if (!this.#sharedRefused) this.#log(`MQTT broker refused the shared subscription ${filter} (${why}): this instance now records and decides every candidate itself, so run only one; run \`npm run cli -- broker setup\` again to allow several`);
+    if (!this.#sharedRefused)
+      this.#log(
+        `MQTT broker refused the shared subscription ${filter} (${why}): this instance now records and decides every candidate itself, so run only one; run \`npm run cli -- broker setup\` again to allow several`,
+      );
     this.#sharedRefused = true;
   }
 
@@ -265,7 +281,8 @@ export class ExternalBroker implements BrokerPort {
     // Stopping: not handled and never acknowledged, so the broker sends it again to this session.
     if (this.#intakeStopped) return new Promise<void>(() => undefined);
     const wireTopic = packet.topic;
-    const payload = typeof packet.payload === 'string' ? new TextEncoder().encode(packet.payload) : toBytes(packet.payload);
+    const payload =
+      typeof packet.payload === 'string' ? new TextEncoder().encode(packet.payload) : toBytes(packet.payload);
     const copy = this.#copyKind(packet);
     if (packet.retain) {
       // The shared copy's receiver clears it (one clear per retained publish, not one per instance).
@@ -273,7 +290,11 @@ export class ExternalBroker implements BrokerPort {
       // A retained publish would replay to later subscribers outside moderation; the ACL cannot
       // refuse it, so it is refused here (never recorded or handled) and cleared from the broker.
       if (payload.byteLength > 0 && AGENT_WRITABLE.some((re) => re.test(wireTopic))) {
-        this.#client.publishAsync(wireTopic, Buffer.alloc(0), { qos: 1, retain: true }).catch((e: unknown) => this.#log(`Could not clear a retained message on ${wireTopic}: ${(e as Error).message}`));
+        this.#client
+          .publishAsync(wireTopic, Buffer.alloc(0), { qos: 1, retain: true })
+          .catch((e: unknown) =>
+            this.#log(`Could not clear a retained message on ${wireTopic}: ${(e as Error).message}`),
+          );
       }
       return;
     }
@@ -318,9 +339,13 @@ export class ExternalBroker implements BrokerPort {
 
   /** Publishes as the server, then hands the message to this process's handlers (as aedes does). */
   async publish(topic: string, payload: Uint8Array, qos: 0 | 1 = 1): Promise<void> {
-    if (this.#closing) throw new CodedError('BROKER_CLOSED', `not publishing to ${topic}: the broker connection is closed`);
+    if (this.#closing)
+      throw new CodedError('BROKER_CLOSED', `not publishing to ${topic}: the broker connection is closed`);
     this.#coalesce();
-    await this.#client.publishAsync(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), { qos, retain: false });
+    await this.#client.publishAsync(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), {
+      qos,
+      retain: false,
+    });
     this.#dispatch({ topic, payload, publisher: null, receivedAt: this.#now() });
   }
 
@@ -347,7 +372,11 @@ export class ExternalBroker implements BrokerPort {
     this.#leftShareGroup = true;
     if (!this.#client.connected) return;
     const shared = AGENT_WRITABLE_FILTERS.map((f) => `$share/${this.#options.shareGroup}/${f}`);
-    await this.#client.unsubscribeAsync(shared).catch((error: unknown) => this.#log(`MQTT: could not leave the shared subscription: ${(error as Error).message}`));
+    await this.#client
+      .unsubscribeAsync(shared)
+      .catch((error: unknown) =>
+        this.#log(`MQTT: could not leave the shared subscription: ${(error as Error).message}`),
+      );
   }
 
   /**

@@ -6,9 +6,16 @@ import { isValidId } from '@shared/aor/ids';
 
 const CANDIDATE_SUBTOPIC = /^rooms\/([^/]+)\/public_candidates\/([^/]+)$/;
 /** Topics an agent may publish to (and so may leave a retained message on). */
-export const AGENT_WRITABLE = [/^rooms\/[^/]+\/public_candidates\/[^/]+$/, /^rooms\/[^/]+\/agents\/[^/]+\/(heartbeat|work)$/];
+export const AGENT_WRITABLE = [
+  /^rooms\/[^/]+\/public_candidates\/[^/]+$/,
+  /^rooms\/[^/]+\/agents\/[^/]+\/(heartbeat|work)$/,
+];
 /** The same topics as filters: what the shared subscription carries (agents publish nothing else). */
-export const AGENT_WRITABLE_FILTERS = ['rooms/+/public_candidates/+', 'rooms/+/agents/+/heartbeat', 'rooms/+/agents/+/work'] as const;
+export const AGENT_WRITABLE_FILTERS = [
+  'rooms/+/public_candidates/+',
+  'rooms/+/agents/+/heartbeat',
+  'rooms/+/agents/+/work',
+] as const;
 
 /** The spec's topic and the authenticated agent for a per-agent candidate subtopic. */
 export function normalizeCandidate(topic: string): { topic: string; agentId: string } | undefined {

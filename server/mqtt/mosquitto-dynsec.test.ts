@@ -46,7 +46,12 @@ afterEach(async () => {
 
 /** An agent's one connection: its credential is bound to client id = agentId. */
 async function agent(agentId: string, protocolVersion: 4 | 5 = 5): Promise<TestClient> {
-  const c = await connectClient(broker.url, { username: agentId, password: passwords.get(agentId) ?? '', clientId: agentId, protocolVersion });
+  const c = await connectClient(broker.url, {
+    username: agentId,
+    password: passwords.get(agentId) ?? '',
+    clientId: agentId,
+    protocolVersion,
+  });
   open.push(c);
   return c;
 }
@@ -55,7 +60,9 @@ const text = (s: string) => new TextEncoder().encode(s);
 
 describe('provisioning through dynamic security', () => {
   it.each([4, 5] as const)('an agent connects with its password over MQTT v%i', async (protocolVersion) => {
-    expect(await tryConnect(broker.url, { username: R, password: 'pw-researcher', clientId: R, protocolVersion })).toBe('connected');
+    expect(await tryConnect(broker.url, { username: R, password: 'pw-researcher', clientId: R, protocolVersion })).toBe(
+      'connected',
+    );
   });
 
   it.each([
@@ -64,12 +71,19 @@ describe('provisioning through dynamic security', () => {
     ['no credentials', {}],
     ['another client id than its agentId', { username: R, password: 'pw-researcher', clientId: 'elsewhere' }],
   ])('refuses %s', async (_label, credentials) => {
-    expect(await tryConnect(broker.url, { ...credentials, protocolVersion: 5 })).toMatch(/Bad User Name or Password|Not authorized/i);
+    expect(await tryConnect(broker.url, { ...credentials, protocolVersion: 5 })).toMatch(
+      /Bad User Name or Password|Not authorized/i,
+    );
   });
 
   it("refuses an agent taking another agent's client id, and leaves the holder connected", async () => {
     const holder = await agent(R);
-    const attempt = await tryConnect(broker.url, { username: A, password: 'pw-analyst', clientId: R, protocolVersion: 5 });
+    const attempt = await tryConnect(broker.url, {
+      username: A,
+      password: 'pw-analyst',
+      clientId: R,
+      protocolVersion: 5,
+    });
     expect(attempt).toMatch(/Bad User Name or Password|Not authorized/i);
     // A round trip on the holder's connection after the refusal: it is still the same session.
     await holder.client.publishAsync(`rooms/r1/agents/${R}/heartbeat`, 'still-here', { qos: 1 });
@@ -78,7 +92,12 @@ describe('provisioning through dynamic security', () => {
   });
 
   it("refuses an agent taking the server's client id, and leaves the server connected", async () => {
-    const attempt = await tryConnect(broker.url, { username: R, password: 'pw-researcher', clientId: SERVER.clientId, protocolVersion: 5 });
+    const attempt = await tryConnect(broker.url, {
+      username: R,
+      password: 'pw-researcher',
+      clientId: SERVER.clientId,
+      protocolVersion: 5,
+    });
     expect(attempt).toMatch(/Bad User Name or Password|Not authorized/i);
     await server.client.publishAsync('rooms/r1/public', 'server-still-here', { qos: 1 });
     await everything.until('rooms/r1/public', 'server-still-here');
@@ -87,51 +106,97 @@ describe('provisioning through dynamic security', () => {
 
   it("refuses an agent resuming another's persistent session: the queued QoS 1 messages wait for their owner", async () => {
     const inbox = `rooms/r1/agents/${R}/inbox`;
-    const owner = await connectClient(broker.url, { username: R, password: 'pw-researcher', clientId: R, clean: false, protocolVersion: 4 });
+    const owner = await connectClient(broker.url, {
+      username: R,
+      password: 'pw-researcher',
+      clientId: R,
+      clean: false,
+      protocolVersion: 4,
+    });
     await owner.client.subscribeAsync(inbox, { qos: 1 });
     await owner.client.endAsync();
     await server.client.publishAsync(inbox, 'queued-for-owner', { qos: 1 });
-    const attempt = await tryConnect(broker.url, { username: A, password: 'pw-analyst', clientId: R, clean: false, protocolVersion: 4 });
+    const attempt = await tryConnect(broker.url, {
+      username: A,
+      password: 'pw-analyst',
+      clientId: R,
+      clean: false,
+      protocolVersion: 4,
+    });
     expect(attempt).toMatch(/Bad User Name or Password|Not authorized/i);
     // The broker sends the queued message right after CONNACK: listen before connecting.
-    const back = mqtt.connect(broker.url, { username: R, password: 'pw-researcher', clientId: R, clean: false, protocolVersion: 4, reconnectPeriod: 0 });
-    const received = await new Promise<string>((resolve) => back.on('message', (topic, payload) => topic === inbox && resolve(payload.toString())));
+    const back = mqtt.connect(broker.url, {
+      username: R,
+      password: 'pw-researcher',
+      clientId: R,
+      clean: false,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
+    const received = await new Promise<string>((resolve) =>
+      back.on('message', (topic, payload) => topic === inbox && resolve(payload.toString())),
+    );
     expect(received).toBe('queued-for-owner');
     await back.endAsync(true);
   });
 
-  it('rotating an agent\'s password disconnects the connection made with the old one', async () => {
+  it("rotating an agent's password disconnects the connection made with the old one", async () => {
     await admin.addAgent('agent.rotated', 'old-pw');
-    const before = await connectClient(broker.url, { username: 'agent.rotated', password: 'old-pw', clientId: 'agent.rotated' });
+    const before = await connectClient(broker.url, {
+      username: 'agent.rotated',
+      password: 'old-pw',
+      clientId: 'agent.rotated',
+    });
     const closed = new Promise<void>((resolve) => before.client.once('close', () => resolve()));
     expect(await admin.addAgent('agent.rotated', 'new-pw')).toBe('updated');
     await closed;
-    expect(await tryConnect(broker.url, { username: 'agent.rotated', password: 'new-pw', clientId: 'agent.rotated' })).toBe('connected');
+    expect(
+      await tryConnect(broker.url, { username: 'agent.rotated', password: 'new-pw', clientId: 'agent.rotated' }),
+    ).toBe('connected');
     await before.client.endAsync(true);
   });
 
   it('is idempotent, and adding again replaces the password', async () => {
     expect(await admin.addAgent('agent.rotating', 'first')).toBe('created');
     expect(await admin.addAgent('agent.rotating', 'second')).toBe('updated');
-    expect(await tryConnect(broker.url, { username: 'agent.rotating', password: 'first', clientId: 'agent.rotating' })).toMatch(/Bad User Name or Password|Not authorized/i);
-    expect(await tryConnect(broker.url, { username: 'agent.rotating', password: 'second', clientId: 'agent.rotating' })).toBe('connected');
+    expect(
+      await tryConnect(broker.url, { username: 'agent.rotating', password: 'first', clientId: 'agent.rotating' }),
+    ).toMatch(/Bad User Name or Password|Not authorized/i);
+    expect(
+      await tryConnect(broker.url, { username: 'agent.rotating', password: 'second', clientId: 'agent.rotating' }),
+    ).toBe('connected');
     expect(await admin.listAgents()).toEqual(expect.arrayContaining(['agent.rotating', R, A]));
   });
 
   it('removing an agent disconnects it and refuses it from then on', async () => {
     await admin.addAgent('agent.leaving', 'pw-leaving');
-    const leaving = await connectClient(broker.url, { username: 'agent.leaving', password: 'pw-leaving', clientId: 'agent.leaving' });
+    const leaving = await connectClient(broker.url, {
+      username: 'agent.leaving',
+      password: 'pw-leaving',
+      clientId: 'agent.leaving',
+    });
     const closed = new Promise<void>((resolve) => leaving.client.once('close', () => resolve()));
     expect(await admin.removeAgent('agent.leaving')).toBe(true);
     await closed;
-    expect(await tryConnect(broker.url, { username: 'agent.leaving', password: 'pw-leaving', clientId: 'agent.leaving' })).toMatch(/Bad User Name or Password|Not authorized/i);
+    expect(
+      await tryConnect(broker.url, { username: 'agent.leaving', password: 'pw-leaving', clientId: 'agent.leaving' }),
+    ).toMatch(/Bad User Name or Password|Not authorized/i);
     expect(await admin.removeAgent('agent.leaving')).toBe(false);
     expect(await admin.listAgents()).not.toContain('agent.leaving');
     await leaving.client.endAsync(true);
   });
 
   it('brings a tampered role back to the §8 rules', async () => {
-    await admin.send([{ command: 'addRoleACL', rolename: agentRoleName(R), acltype: 'publishClientSend', topic: 'rooms/+/public', allow: true, priority: 100 }]);
+    await admin.send([
+      {
+        command: 'addRoleACL',
+        rolename: agentRoleName(R),
+        acltype: 'publishClientSend',
+        topic: 'rooms/+/public',
+        allow: true,
+        priority: 100,
+      },
+    ]);
     await admin.addAgent(R, 'pw-researcher');
     const r = await agent(R);
     await expect(r.client.publishAsync('rooms/r1/public', 'tampered', { qos: 1 })).rejects.toThrow(/Not authorized/i);
@@ -139,7 +204,9 @@ describe('provisioning through dynamic security', () => {
 
   it('sets deny-by-default ACL access', async () => {
     const [answer] = await admin.send([{ command: 'getDefaultACLAccess' }]);
-    expect(answer?.data?.acls).toEqual(expect.arrayContaining(DEFAULT_ACL_ACCESS.map((a) => expect.objectContaining(a))));
+    expect(answer?.data?.acls).toEqual(
+      expect.arrayContaining(DEFAULT_ACL_ACCESS.map((a) => expect.objectContaining(a))),
+    );
   });
 
   it.each([
@@ -152,14 +219,18 @@ describe('provisioning through dynamic security', () => {
   });
 
   it('neither takes over nor removes a client Switchboard did not create', async () => {
-    await admin.send([{ command: 'createClient', username: 'legacy', password: 'legacy-pw', roles: [{ rolename: 'admin' }] }]);
+    await admin.send([
+      { command: 'createClient', username: 'legacy', password: 'legacy-pw', roles: [{ rolename: 'admin' }] },
+    ]);
     await expect(admin.addAgent('legacy', 'pw')).rejects.toMatchObject({ code: 'BROKER_CLIENT_NOT_MANAGED' });
     await expect(admin.removeAgent('legacy')).rejects.toMatchObject({ code: 'BROKER_CLIENT_NOT_MANAGED' });
     expect(await tryConnect(broker.url, { username: 'legacy', password: 'legacy-pw' })).toBe('connected');
   });
 
   it('reports a wrong admin password as a coded error', async () => {
-    await expect(DynsecAdmin.connect({ url: broker.url, username: broker.admin.username, password: 'wrong' })).rejects.toMatchObject({ code: 'BROKER_AUTH_FAILED' });
+    await expect(
+      DynsecAdmin.connect({ url: broker.url, username: broker.admin.username, password: 'wrong' }),
+    ).rejects.toMatchObject({ code: 'BROKER_AUTH_FAILED' });
   });
 });
 
@@ -203,10 +274,13 @@ describe('§8 on Mosquitto: agents publish only their own candidates, heartbeat 
 });
 
 describe('§8 on Mosquitto: agents subscribe only to public, control and their own inbox', () => {
-  it.each(['rooms/+/public', 'rooms/r1/control', `rooms/+/agents/${R}/inbox`, `rooms/r1/agents/${R}/inbox`])('grants %s', async (filter) => {
-    const r = await agent(R);
-    expect(await subscribeCode(r.client, filter)).toBe(1);
-  });
+  it.each(['rooms/+/public', 'rooms/r1/control', `rooms/+/agents/${R}/inbox`, `rooms/r1/agents/${R}/inbox`])(
+    'grants %s',
+    async (filter) => {
+      const r = await agent(R);
+      expect(await subscribeCode(r.client, filter)).toBe(1);
+    },
+  );
 
   it.each([
     ["another agent's inbox", `rooms/r1/agents/${A}/inbox`, `rooms/r1/agents/${A}/inbox`],

@@ -29,7 +29,13 @@ export const agentRoleName = (agentId: string) => `${AGENT_ROLE_PREFIX}${agentId
 /** The per-agent candidate topic of external-broker mode. */
 export const agentCandidateTopic = (roomId: string, agentId: string) => `rooms/${roomId}/public_candidates/${agentId}`;
 
-export type AclType = 'publishClientSend' | 'publishClientReceive' | 'subscribeLiteral' | 'subscribePattern' | 'unsubscribeLiteral' | 'unsubscribePattern';
+export type AclType =
+  | 'publishClientSend'
+  | 'publishClientReceive'
+  | 'subscribeLiteral'
+  | 'subscribePattern'
+  | 'unsubscribeLiteral'
+  | 'unsubscribePattern';
 
 export interface DynsecAcl {
   readonly acltype: AclType;
@@ -125,7 +131,9 @@ interface ClientInfo {
 
 /** Made by Switchboard: no groups, no role but ours, and ours or at least our description. */
 const isManaged = (client: ClientInfo, rolename: string, textname: string) =>
-  client.groups.length === 0 && client.roles.every((r) => r.rolename === rolename) && (client.roles.length > 0 || client.textname === textname);
+  client.groups.length === 0 &&
+  client.roles.every((r) => r.rolename === rolename) &&
+  (client.roles.length > 0 || client.textname === textname);
 
 const sameAcl = (a: DynsecAcl, b: DynsecAcl) => a.acltype === b.acltype && a.topic === b.topic;
 
@@ -133,7 +141,10 @@ export class DynsecAdmin {
   readonly #client: MqttClient;
   readonly #timeoutMs: number;
   readonly #reserved: ReadonlySet<string>;
-  readonly #pending = new Map<string, { resolve: (r: DynsecResponse[]) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #pending = new Map<
+    string,
+    { resolve: (r: DynsecResponse[]) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
 
   private constructor(client: MqttClient, options: DynsecConnection) {
     this.#client = client;
@@ -158,7 +169,10 @@ export class DynsecAdmin {
     } catch (error) {
       const message = (error as Error).message;
       if (/not authorized|bad user name or password/i.test(message)) {
-        throw new CodedError('BROKER_AUTH_FAILED', `the broker at ${options.url} refused the admin "${options.username}" (${message}); check MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD`);
+        throw new CodedError(
+          'BROKER_AUTH_FAILED',
+          `the broker at ${options.url} refused the admin "${options.username}" (${message}); check MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD`,
+        );
       }
       throw new CodedError('BROKER_UNREACHABLE', `cannot reach the broker at ${options.url}: ${message}`);
     }
@@ -169,7 +183,10 @@ export class DynsecAdmin {
       if ((granted[0]?.qos ?? 0x80) >= 0x80) throw new Error('refused');
     } catch {
       await client.endAsync(true);
-      throw new CodedError('DYNSEC_NOT_ADMIN', `"${options.username}" may not read ${DYNSEC_RESPONSE_TOPIC}; it is not the dynamic-security admin`);
+      throw new CodedError(
+        'DYNSEC_NOT_ADMIN',
+        `"${options.username}" may not read ${DYNSEC_RESPONSE_TOPIC}; it is not the dynamic-security admin`,
+      );
     }
     return admin;
   }
@@ -205,7 +222,12 @@ export class DynsecAdmin {
     const answered = new Promise<DynsecResponse[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(batch);
-        reject(new CodedError('DYNSEC_TIMEOUT', `no answer on ${DYNSEC_RESPONSE_TOPIC} within ${this.#timeoutMs} ms: is the dynamic-security plugin loaded?`));
+        reject(
+          new CodedError(
+            'DYNSEC_TIMEOUT',
+            `no answer on ${DYNSEC_RESPONSE_TOPIC} within ${this.#timeoutMs} ms: is the dynamic-security plugin loaded?`,
+          ),
+        );
       }, this.#timeoutMs);
       this.#pending.set(batch, { resolve, reject, timer });
     });
@@ -219,14 +241,20 @@ export class DynsecAdmin {
       throw new CodedError('DYNSEC_FAILED', `cannot send to ${DYNSEC_TOPIC}: ${(error as Error).message}`);
     }
     const responses = await answered;
-    return commands.map((c, i) => responses.find((r) => r.correlationData === `${batch}:${i}`) ?? { command: c.command, error: 'no answer' });
+    return commands.map(
+      (c, i) =>
+        responses.find((r) => r.correlationData === `${batch}:${i}`) ?? { command: c.command, error: 'no answer' },
+    );
   }
 
   /** One command; its error (other than those in `tolerate`) is thrown as DYNSEC_FAILED. */
   async #one(command: Command, tolerate: readonly string[] = []): Promise<DynsecResponse> {
     const [response] = await this.send([command]);
     if (response?.error && !tolerate.includes(response.error)) {
-      throw new CodedError('DYNSEC_FAILED', `dynamic-security ${command.command} failed: ${response.error}`, { command: command.command, error: response.error });
+      throw new CodedError('DYNSEC_FAILED', `dynamic-security ${command.command} failed: ${response.error}`, {
+        command: command.command,
+        error: response.error,
+      });
     }
     return response!;
   }
@@ -234,7 +262,11 @@ export class DynsecAdmin {
   async #all(commands: readonly Command[]): Promise<void> {
     const responses = await this.send(commands);
     const failed = responses.find((r) => r.error);
-    if (failed) throw new CodedError('DYNSEC_FAILED', `dynamic-security ${failed.command} failed: ${failed.error}`, { command: failed.command, error: failed.error });
+    if (failed)
+      throw new CodedError('DYNSEC_FAILED', `dynamic-security ${failed.command} failed: ${failed.error}`, {
+        command: failed.command,
+        error: failed.error,
+      });
   }
 
   /** Deny-by-default for every client without a matching ACL. */
@@ -251,9 +283,12 @@ export class DynsecAdmin {
       return this.ensureRole(rolename, acls); // created meanwhile by someone else: reconcile
     }
     const current = ((got.data?.role as { acls?: DynsecAcl[] } | undefined)?.acls ?? []) as DynsecAcl[];
-    const wanted = (a: DynsecAcl) => acls.find((b) => sameAcl(a, b) && a.allow === b.allow && a.priority === b.priority);
+    const wanted = (a: DynsecAcl) =>
+      acls.find((b) => sameAcl(a, b) && a.allow === b.allow && a.priority === b.priority);
     const stale = current.filter((a) => !wanted(a));
-    const missing = acls.filter((b) => !current.some((a) => sameAcl(a, b) && a.allow === b.allow && a.priority === b.priority));
+    const missing = acls.filter(
+      (b) => !current.some((a) => sameAcl(a, b) && a.allow === b.allow && a.priority === b.priority),
+    );
     await this.#all([
       ...stale.map((a) => ({ command: 'removeRoleACL', rolename, acltype: a.acltype, topic: a.topic })),
       ...missing.map((a) => ({ command: 'addRoleACL', rolename, ...a })),
@@ -264,42 +299,72 @@ export class DynsecAdmin {
     const got = await this.#one({ command: 'getClient', username }, ['Client not found']);
     if (got.error) return undefined;
     const client = (got.data?.client ?? {}) as Partial<ClientInfo>;
-    return { username, ...(client.textname ? { textname: client.textname } : {}), roles: client.roles ?? [], groups: client.groups ?? [] };
+    return {
+      username,
+      ...(client.textname ? { textname: client.textname } : {}),
+      roles: client.roles ?? [],
+      groups: client.groups ?? [],
+    };
   }
 
   /**
    * A client with this password and exactly this one role. An existing client that carries other
    * roles or groups was not made by Switchboard, and is refused rather than taken over.
    */
-  async #ensureClient(username: string, password: string, rolename: string, textname: string, clientid: string | undefined): Promise<'created' | 'updated'> {
+  async #ensureClient(
+    username: string,
+    password: string,
+    rolename: string,
+    textname: string,
+    clientid: string | undefined,
+  ): Promise<'created' | 'updated'> {
     const existing = await this.#getClient(username);
     if (!existing) {
       const created = await this.#one(
-        { command: 'createClient', username, password, textname, ...(clientid === undefined ? {} : { clientid }), roles: [{ rolename, priority: 0 }] },
+        {
+          command: 'createClient',
+          username,
+          password,
+          textname,
+          ...(clientid === undefined ? {} : { clientid }),
+          roles: [{ rolename, priority: 0 }],
+        },
         ['Client already exists'],
       );
       if (!created.error) return 'created';
       return this.#ensureClient(username, password, rolename, textname, clientid);
     }
     if (!isManaged(existing, rolename, textname)) {
-      throw new CodedError('BROKER_CLIENT_NOT_MANAGED', `the broker already has a client "${username}" that Switchboard did not create (roles: ${existing.roles.map((r) => r.rolename).join(', ') || 'none'}); remove it there first`, { username });
+      throw new CodedError(
+        'BROKER_CLIENT_NOT_MANAGED',
+        `the broker already has a client "${username}" that Switchboard did not create (roles: ${existing.roles.map((r) => r.rolename).join(', ') || 'none'}); remove it there first`,
+        { username },
+      );
     }
     await this.#all([
       { command: 'setClientPassword', username, password },
       // An empty client id lifts the binding.
       { command: 'setClientId', username, clientid: clientid ?? '' },
-      ...(existing.roles.some((r) => r.rolename === rolename) ? [] : [{ command: 'addClientRole', username, rolename, priority: 0 }]),
+      ...(existing.roles.some((r) => r.rolename === rolename)
+        ? []
+        : [{ command: 'addClientRole', username, rolename, priority: 0 }]),
       { command: 'enableClient', username },
     ]);
     return 'updated';
   }
 
   #checkAgentId(agentId: string): void {
-    if (!isValidId(agentId)) throw new CodedError('INVALID_AGENT_ID', `"${String(agentId).slice(0, 80)}" is not an AOR agentId`);
-    if (this.#reserved.has(agentId)) throw new CodedError('RESERVED_USERNAME', `"${agentId}" is the broker username of the server or its admin; choose another agentId`);
+    if (!isValidId(agentId))
+      throw new CodedError('INVALID_AGENT_ID', `"${String(agentId).slice(0, 80)}" is not an AOR agentId`);
+    if (this.#reserved.has(agentId))
+      throw new CodedError(
+        'RESERVED_USERNAME',
+        `"${agentId}" is the broker username of the server or its admin; choose another agentId`,
+      );
     // Newer Mosquitto versions substitute a level of exactly %c / %u in ACL topics with the
     // connecting client's id or username; an agent named so would get a pattern, not a topic.
-    if (agentId === '%c' || agentId === '%u') throw new CodedError('INVALID_AGENT_ID', `"${agentId}" is an ACL substitution pattern in Mosquitto`);
+    if (agentId === '%c' || agentId === '%u')
+      throw new CodedError('INVALID_AGENT_ID', `"${agentId}" is an ACL substitution pattern in Mosquitto`);
   }
 
   /**
@@ -310,10 +375,20 @@ export class DynsecAdmin {
    * agent bound to its own id, no agent can disconnect another agent or the server by reusing
    * its client id (the embedded broker refuses such a newcomer instead).
    */
-  async addAgent(agentId: string, password: string, options: { bindClientId?: boolean } = {}): Promise<'created' | 'updated'> {
+  async addAgent(
+    agentId: string,
+    password: string,
+    options: { bindClientId?: boolean } = {},
+  ): Promise<'created' | 'updated'> {
     this.#checkAgentId(agentId);
     await this.ensureRole(agentRoleName(agentId), agentAcls(agentId));
-    return this.#ensureClient(agentId, password, agentRoleName(agentId), AGENT_TEXT_NAME, options.bindClientId === false ? undefined : agentId);
+    return this.#ensureClient(
+      agentId,
+      password,
+      agentRoleName(agentId),
+      AGENT_TEXT_NAME,
+      options.bindClientId === false ? undefined : agentId,
+    );
   }
 
   /**
@@ -325,7 +400,11 @@ export class DynsecAdmin {
     const rolename = agentRoleName(agentId);
     const existing = await this.#getClient(agentId);
     if (existing && !isManaged(existing, rolename, AGENT_TEXT_NAME)) {
-      throw new CodedError('BROKER_CLIENT_NOT_MANAGED', `the broker's client "${agentId}" was not created by Switchboard; not removing it`, { username: agentId });
+      throw new CodedError(
+        'BROKER_CLIENT_NOT_MANAGED',
+        `the broker's client "${agentId}" was not created by Switchboard; not removing it`,
+        { username: agentId },
+      );
     }
     if (existing) await this.#one({ command: 'deleteClient', username: agentId }, ['Client not found']);
     await this.#one({ command: 'deleteRole', rolename }, ['Role not found']);
@@ -335,8 +414,11 @@ export class DynsecAdmin {
   /** Agents Switchboard provisioned on this broker (clients holding an agent role). */
   async listAgents(): Promise<string[]> {
     const got = await this.#one({ command: 'listClients', verbose: true });
-    const clients = ((got.data?.clients ?? []) as { username: string; roles?: { rolename: string }[] }[]);
-    return clients.filter((c) => c.roles?.some((r) => r.rolename === agentRoleName(c.username))).map((c) => c.username).sort();
+    const clients = (got.data?.clients ?? []) as { username: string; roles?: { rolename: string }[] }[];
+    return clients
+      .filter((c) => c.roles?.some((r) => r.rolename === agentRoleName(c.username)))
+      .map((c) => c.username)
+      .sort();
   }
 
   /**
@@ -344,7 +426,11 @@ export class DynsecAdmin {
    * client with this password, bound to `clientId` (null: not bound). Run by
    * `npm run cli -- broker setup`.
    */
-  async setupServer(username: string, password: string, clientId: string | null = DEFAULT_SERVER_CLIENT_ID): Promise<'created' | 'updated'> {
+  async setupServer(
+    username: string,
+    password: string,
+    clientId: string | null = DEFAULT_SERVER_CLIENT_ID,
+  ): Promise<'created' | 'updated'> {
     await this.setDefaultAcl();
     await this.ensureRole(SERVER_ROLE, SERVER_ACLS);
     return this.#ensureClient(username, password, SERVER_ROLE, SERVER_TEXT_NAME, clientId ?? undefined);

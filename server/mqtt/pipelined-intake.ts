@@ -14,13 +14,21 @@
 import type { Socket } from 'node:net';
 import type { IPublishPacket, MqttClient, Packet } from 'mqtt';
 
-type SendPacket = (packet: Packet & { messageId?: number }, callback?: (error?: Error) => void, ...rest: unknown[]) => void;
+type SendPacket = (
+  packet: Packet & { messageId?: number },
+  callback?: (error?: Error) => void,
+  ...rest: unknown[]
+) => void;
 
 /**
  * Installs the pipelined intake on `client`: `receive` runs for every PUBLISH as it arrives, and a
  * QoS 1 message is acknowledged once its promise resolves (with `beforeWrite` called first).
  */
-export function pipelineIntake(client: MqttClient, receive: (packet: IPublishPacket) => Promise<void>, beforeWrite: () => void): void {
+export function pipelineIntake(
+  client: MqttClient,
+  receive: (packet: IPublishPacket) => Promise<void>,
+  beforeWrite: () => void,
+): void {
   const held = new Map<number, Promise<void>>();
   const internals = client as unknown as { _sendPacket: SendPacket };
   const send = internals._sendPacket.bind(client);

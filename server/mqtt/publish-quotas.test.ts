@@ -8,7 +8,11 @@ const quiet = () => undefined;
 describe('PublishQuotas', () => {
   it('takes a publish from both buckets or from neither: a refusal by the byte bucket spends no message', () => {
     const clock = manualClock();
-    const quotas = new PublishQuotas({ messages: { capacity: 3, refillPerSecond: 1 }, bytes: { capacity: 100, refillPerSecond: 10 } }, clock, quiet);
+    const quotas = new PublishQuotas(
+      { messages: { capacity: 3, refillPerSecond: 1 }, bytes: { capacity: 100, refillPerSecond: 10 } },
+      clock,
+      quiet,
+    );
     expect(quotas.take('a', 60)).toEqual({ ok: true });
     expect(quotas.take('a', 60)).toEqual({ ok: false, reason: 'byte_quota_exceeded', retryAfterSeconds: 2 });
     expect(quotas.take('a', 40)).toEqual({ ok: true });
@@ -21,7 +25,11 @@ describe('PublishQuotas', () => {
   it('reports an agent going over once, and again only after one of its publishes was accepted', () => {
     const clock = manualClock();
     const over: string[] = [];
-    const quotas = new PublishQuotas({ messages: { capacity: 1, refillPerSecond: 1 }, bytes: undefined }, clock, (agentId, reason) => over.push(`${agentId} ${reason}`));
+    const quotas = new PublishQuotas(
+      { messages: { capacity: 1, refillPerSecond: 1 }, bytes: undefined },
+      clock,
+      (agentId, reason) => over.push(`${agentId} ${reason}`),
+    );
     quotas.take('a', 1);
     quotas.take('a', 1);
     quotas.take('a', 1);
@@ -32,9 +40,13 @@ describe('PublishQuotas', () => {
   });
 
   it('reads byte rates with units', () => {
-    expect(parseByteRate('16MiB/min')).toEqual({ capacity: 16 * 1024 * 1024, refillPerSecond: (16 * 1024 * 1024) / 60 });
+    expect(parseByteRate('16MiB/min')).toEqual({
+      capacity: 16 * 1024 * 1024,
+      refillPerSecond: (16 * 1024 * 1024) / 60,
+    });
     expect(parseByteRate('512KiB/s')).toEqual({ capacity: 512 * 1024, refillPerSecond: 512 * 1024 });
     expect(parseByteRate('65536/h')).toEqual({ capacity: 65536, refillPerSecond: 65536 / 3600 });
-    for (const bad of ['16MB/min', '0/s', '1.5MiB/s', 'MiB/s', '16 MiB / min x']) expect(parseByteRate(bad)).toBeUndefined();
+    for (const bad of ['16MB/min', '0/s', '1.5MiB/s', 'MiB/s', '16 MiB / min x'])
+      expect(parseByteRate(bad)).toBeUndefined();
   });
 });

@@ -33,7 +33,8 @@ export const UNLIMITED_PUBLISH_QUOTAS: PublishQuotaLimits = { messages: undefine
 
 export type QuotaReason = 'message_rate_too_high' | 'byte_quota_exceeded';
 
-export type QuotaVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: QuotaReason; readonly retryAfterSeconds: number };
+export type QuotaVerdict =
+  { readonly ok: true } | { readonly ok: false; readonly reason: QuotaReason; readonly retryAfterSeconds: number };
 
 interface Buckets {
   messages: number;
@@ -99,23 +100,43 @@ export class PublishQuotas {
   }
 }
 
-function refusal(bucket: Buckets, messages: Rate | undefined, byteRate: Rate | undefined, bytes: number): Extract<QuotaVerdict, { ok: false }> | undefined {
+function refusal(
+  bucket: Buckets,
+  messages: Rate | undefined,
+  byteRate: Rate | undefined,
+  bytes: number,
+): Extract<QuotaVerdict, { ok: false }> | undefined {
   if (messages && bucket.messages < 1) {
-    return { ok: false, reason: 'message_rate_too_high', retryAfterSeconds: Math.ceil((1 - bucket.messages) / messages.refillPerSecond) };
+    return {
+      ok: false,
+      reason: 'message_rate_too_high',
+      retryAfterSeconds: Math.ceil((1 - bucket.messages) / messages.refillPerSecond),
+    };
   }
   if (byteRate && bucket.bytes < bytes) {
     // A message larger than the whole bucket waits for a full bucket, and is refused then too:
     // config.ts keeps the bucket at least as large as the biggest packet the broker takes.
-    return { ok: false, reason: 'byte_quota_exceeded', retryAfterSeconds: Math.ceil((Math.min(bytes, byteRate.capacity) - bucket.bytes) / byteRate.refillPerSecond) };
+    return {
+      ok: false,
+      reason: 'byte_quota_exceeded',
+      retryAfterSeconds: Math.ceil((Math.min(bytes, byteRate.capacity) - bucket.bytes) / byteRate.refillPerSecond),
+    };
   }
   return undefined;
 }
 
 function describeRate(rate: Rate | undefined, unit: string): string {
-  return rate ? `${Math.round(rate.capacity)} ${unit} at once, ${Math.round(rate.refillPerSecond)} ${unit}/s after` : 'unlimited';
+  return rate
+    ? `${Math.round(rate.capacity)} ${unit} at once, ${Math.round(rate.refillPerSecond)} ${unit}/s after`
+    : 'unlimited';
 }
 
 function logOver(agentId: string, reason: QuotaReason, limits: PublishQuotaLimits): void {
-  const quota = reason === 'message_rate_too_high' ? describeRate(limits.messages, 'messages') : describeRate(limits.bytes, 'bytes');
-  console.error(`switchboard: MQTT_QUOTA: refusing publishes from agent ${JSON.stringify(agentId)} (${reason}; quota ${quota}) until its budget refills.`);
+  const quota =
+    reason === 'message_rate_too_high'
+      ? describeRate(limits.messages, 'messages')
+      : describeRate(limits.bytes, 'bytes');
+  console.error(
+    `switchboard: MQTT_QUOTA: refusing publishes from agent ${JSON.stringify(agentId)} (${reason}; quota ${quota}) until its budget refills.`,
+  );
 }

@@ -37,7 +37,10 @@ let seq = 0;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'switchboard-revocation-'));
-  sb = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0', MQTT_REVALIDATE_MS: String(REVALIDATE_MS) }), { clock });
+  sb = await startSwitchboard(
+    loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0', MQTT_REVALIDATE_MS: String(REVALIDATE_MS) }),
+    { clock },
+  );
   await sb.rooms.create({ id: 'ops', name: 'Operations', moderation: 'auto' });
   sb.broker.onMessage('#', (m) => void routed.push(`${m.topic} ${new TextDecoder().decode(m.payload)}`));
 });
@@ -49,7 +52,13 @@ afterAll(async () => {
 
 async function cli(...args: string[]): Promise<string> {
   let out = '';
-  const code = await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), env: { DATA_DIR: dataDir }, cwd: dataDir, now: () => clock.now() });
+  const code = await runCli(args, {
+    stdout: (t) => (out += t),
+    stderr: (t) => (out += t),
+    env: { DATA_DIR: dataDir },
+    cwd: dataDir,
+    now: () => clock.now(),
+  });
   expect(code, out).toBe(0);
   return out;
 }
@@ -75,10 +84,23 @@ async function stored(marker: string): Promise<number> {
 }
 
 const envelope = (type: string, payload: object) =>
-  JSON.stringify({ id: `m_${++seq}`, type, room_id: 'ops', from: { kind: 'user', id: FACILITATOR }, ts: Math.floor(clock.now() / 1000), payload });
+  JSON.stringify({
+    id: `m_${++seq}`,
+    type,
+    room_id: 'ops',
+    from: { kind: 'user', id: FACILITATOR },
+    ts: Math.floor(clock.now() / 1000),
+    payload,
+  });
 const say = (text: string) => envelope('say', { text });
 const bigGrant = (marker: string) =>
-  envelope('mic_grant', { task_id: marker, agent_id: 'agent.any', max_messages: 1000, allowed_message_types: ['progress'], expires_at: Math.floor(clock.now() / 1000) + 3600 });
+  envelope('mic_grant', {
+    task_id: marker,
+    agent_id: 'agent.any',
+    max_messages: 1000,
+    allowed_message_types: ['progress'],
+    expires_at: Math.floor(clock.now() / 1000) + 3600,
+  });
 
 async function console_(cookie: string): Promise<TestClient> {
   return connectClient(`${sb.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: sb.url } } });
@@ -91,7 +113,10 @@ async function console_(cookie: string): Promise<TestClient> {
  */
 async function refusedPublish(c: TestClient, topic: string, payload: string): Promise<void> {
   const outcome = await Promise.race([
-    c.client.publishAsync(topic, payload, { qos: 1 }).then(() => 'acknowledged', () => 'refused'),
+    c.client.publishAsync(topic, payload, { qos: 1 }).then(
+      () => 'acknowledged',
+      () => 'refused',
+    ),
     closed(c),
   ]);
   expect(outcome).not.toBe('acknowledged');
@@ -134,27 +159,41 @@ describe('an agent connection', () => {
   let agents = 0;
   async function agent(): Promise<{ agentId: string; c: TestClient }> {
     const agentId = `agent.revoked-${++agents}`;
-    await sb.store.access.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: clock.now() });
+    await sb.store.access.putAgentCredential({
+      agentId,
+      passwordHash: await hashPassword('pw'),
+      createdAt: clock.now(),
+    });
     return { agentId, c: await connectClient(sb.mqttUrl, { username: agentId, password: 'pw', clientId: agentId }) };
   }
   const heartbeat = (agentId: string, marker: string) =>
-    JSON.stringify({ id: `hb_${++seq}`, type: 'heartbeat', room_id: 'ops', from: { kind: 'agent', id: agentId }, ts: Math.floor(clock.now() / 1000), payload: { ts: Math.floor(clock.now() / 1000), description: marker } });
+    JSON.stringify({
+      id: `hb_${++seq}`,
+      type: 'heartbeat',
+      room_id: 'ops',
+      from: { kind: 'agent', id: agentId },
+      ts: Math.floor(clock.now() / 1000),
+      payload: { ts: Math.floor(clock.now() / 1000), description: marker },
+    });
 
   it.each([
     ['agents remove', (agentId: string) => cli('agents', 'remove', agentId)],
     ['agents add --rotate', (agentId: string) => cli('agents', 'add', agentId, '--rotate')],
-  ])('after `%s` (the CLI, same data directory), its next publish is not delivered and the connection is closed', async (_label, revoke) => {
-    const { agentId, c } = await agent();
-    const topic = `rooms/ops/agents/${agentId}/heartbeat`;
-    await c.client.publishAsync(topic, heartbeat(agentId, 'before-revocation'), { qos: 1 });
-    await revoke(agentId);
-    // An agent's publish relies on a check at most REVALIDATE_MS old (by the server's clock).
-    clock.advance(REVALIDATE_MS);
-    const marker = `after-revocation-${agentId}`;
-    await refusedPublish(c, topic, heartbeat(agentId, marker));
-    await closed(c);
-    expect(await routedBefore(marker)).toEqual([]);
-  });
+  ])(
+    'after `%s` (the CLI, same data directory), its next publish is not delivered and the connection is closed',
+    async (_label, revoke) => {
+      const { agentId, c } = await agent();
+      const topic = `rooms/ops/agents/${agentId}/heartbeat`;
+      await c.client.publishAsync(topic, heartbeat(agentId, 'before-revocation'), { qos: 1 });
+      await revoke(agentId);
+      // An agent's publish relies on a check at most REVALIDATE_MS old (by the server's clock).
+      clock.advance(REVALIDATE_MS);
+      const marker = `after-revocation-${agentId}`;
+      await refusedPublish(c, topic, heartbeat(agentId, marker));
+      await closed(c);
+      expect(await routedBefore(marker)).toEqual([]);
+    },
+  );
 
   it.each([
     ['agents remove', (agentId: string) => cli('agents', 'remove', agentId)],
@@ -177,12 +216,19 @@ describe('an agent connection', () => {
 describe('logout without waiting for the sweep', () => {
   it('closes the console socket at once: the server checks open sockets when a session ends', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-revocation-'));
-    const other = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dir, DEMO: '0', MQTT_REVALIDATE_MS: '600000' }));
+    const other = await startSwitchboard(
+      loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dir, DEMO: '0', MQTT_REVALIDATE_MS: '600000' }),
+    );
     try {
       const cookie = await sessionCookie(other.store, FACILITATOR, 'facilitator');
-      const c = await connectClient(`${other.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: other.url } } });
+      const c = await connectClient(`${other.url.replace('http', 'ws')}/mqtt`, {
+        wsOptions: { headers: { cookie, origin: other.url } },
+      });
       const gone = closed(c);
-      const out = await fetch(`${other.url}/api/auth/logout`, { method: 'POST', headers: { cookie, origin: other.url } });
+      const out = await fetch(`${other.url}/api/auth/logout`, {
+        method: 'POST',
+        headers: { cookie, origin: other.url },
+      });
       expect(out.status).toBe(204);
       await gone;
     } finally {
@@ -200,10 +246,19 @@ describe('the check on publish, before any sweep', () => {
     const brokerClock = manualClock();
     let valid = true;
     const delivered: string[] = [];
-    const broker = await EmbeddedBroker.create({ verifyAgent: async () => async () => valid, revalidateEveryMs: HOUR, now: () => brokerClock.now(), beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)) });
+    const broker = await EmbeddedBroker.create({
+      verifyAgent: async () => async () => valid,
+      revalidateEveryMs: HOUR,
+      now: () => brokerClock.now(),
+      beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)),
+    });
     const { port } = await broker.listenTcp('127.0.0.1', 0);
     try {
-      const c = await connectClient(`mqtt://127.0.0.1:${port}`, { username: 'agent.a', password: 'pw', clientId: 'agent.a' });
+      const c = await connectClient(`mqtt://127.0.0.1:${port}`, {
+        username: 'agent.a',
+        password: 'pw',
+        clientId: 'agent.a',
+      });
       valid = false;
       // Within the interval the agent's last check stands (the hot path reads no store) …
       await c.client.publishAsync('rooms/r1/agents/agent.a/work', 'within-interval', { qos: 1 });
@@ -217,16 +272,28 @@ describe('the check on publish, before any sweep', () => {
     }
   });
 
-  it("checks every publish of an operator: a role changed a moment ago refuses the next one", async () => {
+  it('checks every publish of an operator: a role changed a moment ago refuses the next one', async () => {
     let identity: BrokerIdentity = { kind: 'operator', did: FACILITATOR, role: 'facilitator' };
     const delivered: string[] = [];
-    const broker = await EmbeddedBroker.create({ verifyAgent: async () => false, revalidateEveryMs: HOUR, beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)) });
+    const broker = await EmbeddedBroker.create({
+      verifyAgent: async () => false,
+      revalidateEveryMs: HOUR,
+      beforeRoute: (m) => void delivered.push(new TextDecoder().decode(m.payload)),
+    });
     const http = createServer();
     broker.attachWebSocket(http, async () => identity);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     try {
       const c = await connectClient(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/mqtt`);
-      const sayIn = (text: string) => JSON.stringify({ id: `m_${++seq}`, type: 'say', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: 1, payload: { text } });
+      const sayIn = (text: string) =>
+        JSON.stringify({
+          id: `m_${++seq}`,
+          type: 'say',
+          room_id: 'r1',
+          from: { kind: 'user', id: FACILITATOR },
+          ts: 1,
+          payload: { text },
+        });
       await c.client.publishAsync('rooms/r1/public', sayIn('as-facilitator'), { qos: 1 });
       identity = { ...identity, role: 'observer' };
       await refusedPublish(c, 'rooms/r1/public', sayIn('as-observer'));
@@ -257,7 +324,10 @@ describe('a revocation through the CLI without waiting for the sweep', () => {
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'switchboard-revocation-'));
       env = { DATA_DIR: dir, ...(await engineEnv()) };
-      other = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DEMO: '0', MQTT_REVALIDATE_MS: '600000', ...env }), { clock: still });
+      other = await startSwitchboard(
+        loadConfig({ PORT: '0', MQTT_PORT: '0', DEMO: '0', MQTT_REVALIDATE_MS: '600000', ...env }),
+        { clock: still },
+      );
       await other.rooms.create({ id: 'ops', name: 'Operations', moderation: 'auto' });
       other.broker.onMessage('#', (m) => void seen.push(`${m.topic} ${new TextDecoder().decode(m.payload)}`));
     });
@@ -269,7 +339,13 @@ describe('a revocation through the CLI without waiting for the sweep', () => {
 
     async function cliHere(...args: string[]): Promise<void> {
       let out = '';
-      const code = await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), env, cwd: dir, now: () => still.now() });
+      const code = await runCli(args, {
+        stdout: (t) => (out += t),
+        stderr: (t) => (out += t),
+        env,
+        cwd: dir,
+        now: () => still.now(),
+      });
       expect(code, out).toBe(0);
     }
 
@@ -284,13 +360,24 @@ describe('a revocation through the CLI without waiting for the sweep', () => {
     it.each([
       ['agents remove', (agentId: string) => cliHere('agents', 'remove', agentId)],
       ['agents add --rotate', (agentId: string) => cliHere('agents', 'add', agentId, '--rotate')],
-    ])('`%s` closes the agent\'s connection at once, and its next publish is not delivered', async (_label, revoke) => {
+    ])("`%s` closes the agent's connection at once, and its next publish is not delivered", async (_label, revoke) => {
       const agentId = `agent.signalled-${++agents}`;
-      await other.store.access.putAgentCredential({ agentId, passwordHash: await hashPassword('pw'), createdAt: still.now() });
+      await other.store.access.putAgentCredential({
+        agentId,
+        passwordHash: await hashPassword('pw'),
+        createdAt: still.now(),
+      });
       const c = await connectClient(other.mqttUrl, { username: agentId, password: 'pw', clientId: agentId });
       const topic = `rooms/ops/agents/${agentId}/heartbeat`;
       const beat = (marker: string) =>
-        JSON.stringify({ id: `hb_${++seq}`, type: 'heartbeat', room_id: 'ops', from: { kind: 'agent', id: agentId }, ts: Math.floor(still.now() / 1000), payload: { ts: Math.floor(still.now() / 1000), description: marker } });
+        JSON.stringify({
+          id: `hb_${++seq}`,
+          type: 'heartbeat',
+          room_id: 'ops',
+          from: { kind: 'agent', id: agentId },
+          ts: Math.floor(still.now() / 1000),
+          payload: { ts: Math.floor(still.now() / 1000), description: marker },
+        });
       await c.client.publishAsync(topic, beat(`before-${agentId}`), { qos: 1 });
       await revoke(agentId);
       await closed(c);
@@ -299,10 +386,12 @@ describe('a revocation through the CLI without waiting for the sweep', () => {
       expect(await seenBefore(marker)).toEqual([]);
     });
 
-    it('`operators add --role observer` closes a facilitator\'s console at once', async () => {
+    it("`operators add --role observer` closes a facilitator's console at once", async () => {
       const did = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
       const cookie = await sessionCookie(other.store, did, 'facilitator', still.now());
-      const c = await connectClient(`${other.url.replace('http', 'ws')}/mqtt`, { wsOptions: { headers: { cookie, origin: other.url } } });
+      const c = await connectClient(`${other.url.replace('http', 'ws')}/mqtt`, {
+        wsOptions: { headers: { cookie, origin: other.url } },
+      });
       await cliHere('operators', 'add', did, '--role', 'observer');
       await closed(c);
     });

@@ -13,7 +13,12 @@ function peer() {
     },
   });
   connection.on('error', () => undefined);
-  return { connection, readAll: () => { while (pending.length) pending.shift()!(); } };
+  return {
+    connection,
+    readAll: () => {
+      while (pending.length) pending.shift()!();
+    },
+  };
 }
 
 const KiB = 1024;
@@ -42,11 +47,13 @@ describe('applySendLimits', () => {
     expect(connection.destroyed).toBe(true);
     expect(connection.write(chunk)).toBe(true);
     expect(cuts).toEqual(['send_buffer_full']);
-    return new Promise<void>((resolve) => setImmediate(() => {
-      expect(error).toBeInstanceOf(SlowClientError);
-      expect((error as SlowClientError).reason).toBe('send_buffer_full');
-      resolve();
-    }));
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        expect(error).toBeInstanceOf(SlowClientError);
+        expect((error as SlowClientError).reason).toBe('send_buffer_full');
+        resolve();
+      }),
+    );
   });
 
   it('cuts a client whose queue stays past the high-water mark until the drain deadline', () => {

@@ -36,7 +36,11 @@ export class SlowClientError extends Error {
  * byte budget, or when the queue has not drained within the deadline, the connection is destroyed
  * with a SlowClientError. `onCut` learns why.
  */
-export function applySendLimits(connection: Duplex, limits: SendLimits, onCut?: (reason: SlowClientReason) => void): void {
+export function applySendLimits(
+  connection: Duplex,
+  limits: SendLimits,
+  onCut?: (reason: SlowClientReason) => void,
+): void {
   const write = connection.write.bind(connection) as (...args: unknown[]) => boolean;
   let deadline: NodeJS.Timeout | undefined;
   const clear = () => {

@@ -19,7 +19,9 @@ import type { DidVerifier } from '../crypto/node-verifier';
 import type { NegotiationRecord, NegotiationSave, NegotiationStore } from '../store/negotiation-store';
 import { TOOL_MANIFEST, toolLimits } from './tool-manifest';
 
-export type OpenAdmission = (openerDid: string) => { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+export type OpenAdmission = (
+  openerDid: string,
+) => { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 
 export type PartyEvent = 'propose' | 'accept' | 'reject' | 'withdraw';
 
@@ -82,10 +84,21 @@ export class NegotiationService {
     const state = opened.value;
     const admitted = admit?.(state.opened_by);
     if (admitted && !admitted.ok) {
-      return fail('RATE_LIMITED', `Too many negotiations opened by this DID; try again in ${admitted.retryAfterSeconds} s.`, { retryAfterSeconds: admitted.retryAfterSeconds });
+      return fail(
+        'RATE_LIMITED',
+        `Too many negotiations opened by this DID; try again in ${admitted.retryAfterSeconds} s.`,
+        { retryAfterSeconds: admitted.retryAfterSeconds },
+      );
     }
-    const created = await this.store.create({ id: state.negotiation_id, state, limits: this.limits, deadlineAt: null, createdAt: now });
-    if (!created) return fail(Code.NEGOTIATION_ID_REUSED, `Negotiation ${state.negotiation_id} already exists; mint a new id.`);
+    const created = await this.store.create({
+      id: state.negotiation_id,
+      state,
+      limits: this.limits,
+      deadlineAt: null,
+      createdAt: now,
+    });
+    if (!created)
+      return fail(Code.NEGOTIATION_ID_REUSED, `Negotiation ${state.negotiation_id} already exists; mint a new id.`);
     const record = await this.store.get(state.negotiation_id);
     return record ? ok(record) : notFound(state.negotiation_id);
   }
@@ -102,7 +115,12 @@ export class NegotiationService {
       return ok({
         ...save,
         // A clock behind the head (another instance, a step back) must not refuse a valid acceptance.
-        appendLog: (head) => appendEntry(head, { agreement, now: head === null ? now : Math.max(now, Date.parse(head.timestamp)), verify: this.check }),
+        appendLog: (head) =>
+          appendEntry(head, {
+            agreement,
+            now: head === null ? now : Math.max(now, Date.parse(head.timestamp)),
+            verify: this.check,
+          }),
       });
     });
   }
@@ -113,12 +131,16 @@ export class NegotiationService {
       const next = cosignAgreement(record.state, body, now, this.check);
       if (!next.ok) return next;
       const agreement = next.value.agreement;
-      if (agreement === null || record.logIndex === null) return fail(Code.INVALID_TRANSITION, 'The agreement is not logged yet.');
+      if (agreement === null || record.logIndex === null)
+        return fail(Code.INVALID_TRANSITION, 'The agreement is not logged yet.');
       return ok({
         state: next.value,
         deadlineAt: null,
         now,
-        updateLogView: { index: record.logIndex, decide: (entry) => updateEntrySignatures(entry, agreement, this.check) },
+        updateLogView: {
+          index: record.logIndex,
+          decide: (entry) => updateEntrySignatures(entry, agreement, this.check),
+        },
       });
     });
   }
@@ -126,14 +148,19 @@ export class NegotiationService {
   /** POST /oap/transparency-log/{index}/redact. */
   async redact(index: number, body: unknown): Promise<Result<LogEntry>> {
     const now = this.#clock.now();
-    return this.store.updateLogView(index, (entry) => applyRedactionRequest(entry, body, { now, clockSkewMs: this.limits.clockSkewMs, verify: this.check }));
+    return this.store.updateLogView(index, (entry) =>
+      applyRedactionRequest(entry, body, { now, clockSkewMs: this.limits.clockSkewMs, verify: this.check }),
+    );
   }
 
   /**
    * Loads, ticks (a lapsed negotiation is saved EXPIRED first), decides and saves by
    * compare-and-set; on a lost race, decides again on what won.
    */
-  async #decide(id: string, decide: (record: NegotiationRecord, now: number) => Result<NegotiationSave>): Promise<Result<Applied>> {
+  async #decide(
+    id: string,
+    decide: (record: NegotiationRecord, now: number) => Result<NegotiationSave>,
+  ): Promise<Result<Applied>> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const record = await this.store.get(id);
       if (!record) return notFound(id);

@@ -40,10 +40,16 @@ export function negotiationReadGuard(deps: ReadAccessDeps): ReadGuard {
     if (!verdict.ok) throw new CodedError(verdict.error.code, verdict.error.message, verdict.error.details);
     const { keyid, nonce, staleAt } = verdict.value;
     if (!nonces.remember(keyid, nonce, staleAt, nowSeconds)) {
-      throw new CodedError(HTTP_SIGNATURE_CODES.REPLAYED, 'This signature was used before: sign each request with a new nonce.');
+      throw new CodedError(
+        HTTP_SIGNATURE_CODES.REPLAYED,
+        'This signature was used before: sign each request with a new nonce.',
+      );
     }
     if (record === undefined || !(record.state.parties as readonly string[]).includes(keyid)) {
-      throw new CodedError('NOT_A_PARTY', 'Only the parties (or an operator) may read a negotiation that is not public.');
+      throw new CodedError(
+        'NOT_A_PARTY',
+        'Only the parties (or an operator) may read a negotiation that is not public.',
+      );
     }
     return record;
   };

@@ -13,4 +13,5 @@ export const TOOL_MANIFEST: ManifestDeclaration = {
   },
 };
 
-export const toolLimits = (manifest: ManifestDeclaration = TOOL_MANIFEST): NegotiationLimits => unwrap(limitsFromManifest(manifest));
+export const toolLimits = (manifest: ManifestDeclaration = TOOL_MANIFEST): NegotiationLimits =>
+  unwrap(limitsFromManifest(manifest));

@@ -14,7 +14,9 @@ import { fromUnits, isAmount, toUnits } from '@shared/oacop/ledger-amount';
 export const BURN_INTENT = 'oapp.burn';
 
 /** Counted once the burn's signature verifies, per burner DID (http/rate-limit.ts). */
-export type BurnerBudget = (did: string) => { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+export type BurnerBudget = (
+  did: string,
+) => { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 
 export const txIdOf = (envelopeId: string): string => `oap:tx:${envelopeId}`;
 
@@ -23,13 +25,21 @@ export function isBurn(envelope: Envelope): boolean {
 }
 
 /** Verifies and records a burn; the same signed burn again answers the same record. */
-export async function recordBurn(relay: AgoraRelay, store: OacopStore, text: string, bytes: number, budget?: BurnerBudget): Promise<BurnRecordRow> {
+export async function recordBurn(
+  relay: AgoraRelay,
+  store: OacopStore,
+  text: string,
+  bytes: number,
+  budget?: BurnerBudget,
+): Promise<BurnRecordRow> {
   const verified = await relay.verify(text, bytes);
   if (!verified.ok) throw new CodedError(verified.error.code, verified.error.message, verified.error.details);
   const { envelope } = verified.value;
   const allowed = budget?.(envelope.sender.id);
   if (allowed && !allowed.ok) {
-    throw new CodedError('RATE_LIMITED', `Too many burns from this DID; try again in ${allowed.retryAfterSeconds} s.`, { retryAfterSeconds: allowed.retryAfterSeconds });
+    throw new CodedError('RATE_LIMITED', `Too many burns from this DID; try again in ${allowed.retryAfterSeconds} s.`, {
+      retryAfterSeconds: allowed.retryAfterSeconds,
+    });
   }
   if (!isBurn(envelope)) throw new CodedError('INVALID_REQUEST', `A burn is a REQUEST with intent ${BURN_INTENT}.`);
   const amount = (envelope.payload.params as { amount?: unknown } | undefined)?.amount;
@@ -40,7 +50,10 @@ export async function recordBurn(relay: AgoraRelay, store: OacopStore, text: str
   const outcome = await store.recordBurn({ txId, burnedBy: envelope.sender.id, amount, burnedAt: relay.now() });
   if (outcome === 'conflict') throw new CodedError('CONFLICT', `Transaction ${txId} exists with other content.`);
   if (outcome === 'insufficient') {
-    throw new CodedError('INSUFFICIENT_BALANCE', `${envelope.sender.id.slice(0, 80)} holds ${await store.balanceOf(envelope.sender.id)}, less than ${amount}.`);
+    throw new CodedError(
+      'INSUFFICIENT_BALANCE',
+      `${envelope.sender.id.slice(0, 80)} holds ${await store.balanceOf(envelope.sender.id)}, less than ${amount}.`,
+    );
   }
   const record = await store.getBurn(txId);
   if (!record) throw new Error(`burn ${txId} vanished`);
@@ -50,7 +63,10 @@ export async function recordBurn(relay: AgoraRelay, store: OacopStore, text: str
 /** What an agent's invitation check reads (check-invitation.ts `ledgerLookup`), preloaded. */
 export async function burnLookup(store: OacopStore, txId: string | undefined): Promise<BurnInvitationLookup> {
   const record = txId === undefined ? undefined : await store.getBurn(txId);
-  return (id) => (record && id === record.txId ? { amount: record.amount, burnedBy: record.burnedBy, ...(record.usedFor ? { usedFor: record.usedFor } : {}) } : undefined);
+  return (id) =>
+    record && id === record.txId
+      ? { amount: record.amount, burnedBy: record.burnedBy, ...(record.usedFor ? { usedFor: record.usedFor } : {}) }
+      : undefined;
 }
 
 /** What each demo agent holds at start: enough to pay for its invitations, the same on every run. */

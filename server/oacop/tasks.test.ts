@@ -37,12 +37,25 @@ describe('OACoP tasks through the relay', () => {
     r = relayApp();
     const fetch = (input: string, init?: RequestInit) => r.app.request(input, init);
     let n = 0;
-    const party = (key: string) => new AgoraClient(demoIdentity(1, key, key), fetch, '', () => r.clock.now(), () => `${key}-${++n}`);
+    const party = (key: string) =>
+      new AgoraClient(
+        demoIdentity(1, key, key),
+        fetch,
+        '',
+        () => r.clock.now(),
+        () => `${key}-${++n}`,
+      );
     const manager = party('manager');
     const worker = party('worker');
     const cookie = await sessionCookie(r.temp.store, 'did:key:z6MkReader', 'observer', r.clock.now());
     const send = async (from: AgoraClient, to: AgoraClient, message: CarriedMessage) =>
-      expect((await r.post(from.sign('REQUEST', carrierPayload(message, `req_${++n}`) as never, message.threadId, to.identity.did))).status).toBe(200);
+      expect(
+        (
+          await r.post(
+            from.sign('REQUEST', carrierPayload(message, `req_${++n}`) as never, message.threadId, to.identity.did),
+          )
+        ).status,
+      ).toBe(200);
     const board = async () => (await (await r.get('/api/tasks', { cookie })).json()) as TaskBoard;
 
     await send(manager, worker, assign(PROJECT, 'Project Alpha'));
@@ -51,8 +64,16 @@ describe('OACoP tasks through the relay', () => {
 
     let b = await board();
     expect(b.columns.ASSIGNED).toEqual([PROJECT, DRAFT, REVIEW]);
-    expect(b.tree.map((node) => [node.task.threadId, node.children.map((c) => c.task.threadId)])).toEqual([[PROJECT, [DRAFT, REVIEW]]]);
-    expect(b.tasks.find((t) => t.threadId === REVIEW)).toMatchObject({ blocked: true, blockedBy: [DRAFT], manager: manager.identity.did, worker: worker.identity.did, deadline: '2026-02-20T12:00:00Z' });
+    expect(b.tree.map((node) => [node.task.threadId, node.children.map((c) => c.task.threadId)])).toEqual([
+      [PROJECT, [DRAFT, REVIEW]],
+    ]);
+    expect(b.tasks.find((t) => t.threadId === REVIEW)).toMatchObject({
+      blocked: true,
+      blockedBy: [DRAFT],
+      manager: manager.identity.did,
+      worker: worker.identity.did,
+      deadline: '2026-02-20T12:00:00Z',
+    });
 
     // Only the worker reports (§4.2); the review cannot complete while the draft is open.
     await send(manager, worker, { type: 'TaskUpdate', threadId: DRAFT, status: 'ACCEPTED' });
@@ -66,9 +87,19 @@ describe('OACoP tasks through the relay', () => {
     expect(b.tasks.find((t) => t.threadId === REVIEW)).toMatchObject({ status: 'ACCEPTED', blocked: true });
 
     await send(worker, manager, { type: 'TaskUpdate', threadId: DRAFT, status: 'ACCEPTED' });
-    await send(worker, manager, { type: 'TaskUpdate', threadId: DRAFT, status: 'IN_PROGRESS', progress: 40, comment: 'Draft started.' });
+    await send(worker, manager, {
+      type: 'TaskUpdate',
+      threadId: DRAFT,
+      status: 'IN_PROGRESS',
+      progress: 40,
+      comment: 'Draft started.',
+    });
     b = await board();
-    expect(b.tasks.find((t) => t.threadId === DRAFT)).toMatchObject({ status: 'IN_PROGRESS', progress: 40, comment: 'Draft started.' });
+    expect(b.tasks.find((t) => t.threadId === DRAFT)).toMatchObject({
+      status: 'IN_PROGRESS',
+      progress: 40,
+      comment: 'Draft started.',
+    });
     await send(worker, manager, { type: 'TaskUpdate', threadId: DRAFT, status: 'COMPLETED' });
     b = await board();
     expect(b.tasks.find((t) => t.threadId === DRAFT)).toMatchObject({ status: 'COMPLETED', progress: 100 });
@@ -79,16 +110,34 @@ describe('OACoP tasks through the relay', () => {
   it('a demo calendar agent works its task, reports BLOCKED while a dependency held by another worker is open, then completes it', async () => {
     r = relayApp();
     const fetch = (input: string, init?: RequestInit) => r.app.request(input, init);
-    demo = await startOacopDemo({ fetch, baseUrl: '', seed: 7, now: () => r.clock.now(), store: r.temp.store, pollSeconds: 1 });
+    demo = await startOacopDemo({
+      fetch,
+      baseUrl: '',
+      seed: 7,
+      now: () => r.clock.now(),
+      store: r.temp.store,
+      pollSeconds: 1,
+    });
     let n = 0;
-    const party = (key: string) => new AgoraClient(demoIdentity(1, key, key), fetch, '', () => r.clock.now(), () => `${key}-${++n}`);
+    const party = (key: string) =>
+      new AgoraClient(
+        demoIdentity(1, key, key),
+        fetch,
+        '',
+        () => r.clock.now(),
+        () => `${key}-${++n}`,
+      );
     const manager = party('manager');
     const worker = party('worker');
     const ada = oacopDemoIdentity(7, DEMO_CALENDARS[0]!).did;
     const cookie = await sessionCookie(r.temp.store, 'did:key:z6MkReader', 'observer', r.clock.now());
     const send = async (from: AgoraClient, to: string, message: CarriedMessage) =>
-      expect((await r.post(from.sign('REQUEST', carrierPayload(message, `req_${++n}`) as never, message.threadId, to))).status).toBe(200);
-    const task = async (id: string) => ((await (await r.get('/api/tasks', { cookie })).json()) as TaskBoard).tasks.find((t) => t.threadId === id);
+      expect(
+        (await r.post(from.sign('REQUEST', carrierPayload(message, `req_${++n}`) as never, message.threadId, to)))
+          .status,
+      ).toBe(200);
+    const task = async (id: string) =>
+      ((await (await r.get('/api/tasks', { cookie })).json()) as TaskBoard).tasks.find((t) => t.threadId === id);
     const until = async (id: string, status: string) => {
       for (let i = 0; i < 500; i++) {
         if ((await task(id))?.status === status) return;
@@ -100,13 +149,20 @@ describe('OACoP tasks through the relay', () => {
     await send(manager, worker.identity.did, assign(DRAFT, 'Draft the report'));
     await send(manager, ada, assign(REVIEW, 'Review the report', { dependencies: [DRAFT] }));
     await until(REVIEW, 'BLOCKED');
-    expect(await task(REVIEW)).toMatchObject({ worker: ada, progress: 70, comment: `Waiting for ${DRAFT}.`, blockedBy: [DRAFT] });
+    expect(await task(REVIEW)).toMatchObject({
+      worker: ada,
+      progress: 70,
+      comment: `Waiting for ${DRAFT}.`,
+      blockedBy: [DRAFT],
+    });
 
     await send(worker, manager.identity.did, { type: 'TaskUpdate', threadId: DRAFT, status: 'ACCEPTED' });
     await send(worker, manager.identity.did, { type: 'TaskUpdate', threadId: DRAFT, status: 'COMPLETED' });
     await until(REVIEW, 'COMPLETED');
     const board = (await (await r.get('/api/tasks', { cookie })).json()) as TaskBoard;
-    const fromAda = board.log.filter((e) => e.outcome === 'applied' && e.to === manager.identity.did && e.from === ada).map((e) => e.seq);
+    const fromAda = board.log
+      .filter((e) => e.outcome === 'applied' && e.to === manager.identity.did && e.from === ada)
+      .map((e) => e.seq);
     expect(fromAda.length).toBeGreaterThanOrEqual(6); // ACCEPTED, 30, 70, BLOCKED, IN_PROGRESS, COMPLETED
     expect(board.log.filter((e) => e.outcome === 'refused')).toEqual([]);
   });

@@ -19,14 +19,26 @@ import { ok } from '@shared/errors';
 import type { Result } from '@shared/errors';
 import type { Clock } from '../clock';
 import { DidVerifier } from '../crypto/node-verifier';
-import type { NewRelayEnvelope, RelayStore, StoredRelayEnvelope, ThreadDecision, ThreadRecord } from '../store/relay-store';
+import type {
+  NewRelayEnvelope,
+  RelayStore,
+  StoredRelayEnvelope,
+  ThreadDecision,
+  ThreadRecord,
+} from '../store/relay-store';
 import type { EventFeed } from './event-feed';
 
 /** Agora "a size limit (64 KiB)" (decisions-agora.md §18), on the request body as sent. */
 export const MAX_ENVELOPE_BYTES = 64 * 1024;
 
 export type PostOutcome =
-  | { readonly ok: true; readonly id: string; readonly duplicate: boolean; readonly envelope: StoredRelayEnvelope; readonly thread?: ThreadRecord }
+  | {
+      readonly ok: true;
+      readonly id: string;
+      readonly duplicate: boolean;
+      readonly envelope: StoredRelayEnvelope;
+      readonly thread?: ThreadRecord;
+    }
   | { readonly ok: false; readonly error: AgoraError };
 
 export type Verified = AcceptedEnvelope & { readonly json: string };
@@ -68,13 +80,21 @@ export class AgoraRelay {
    */
   async verify(text: string, bytes: number): Promise<Result<Verified, AgoraError>> {
     if (bytes > MAX_ENVELOPE_BYTES) {
-      return { ok: false, error: agoraError('payload_too_large', `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes; this one is ${bytes}.`, { limit: MAX_ENVELOPE_BYTES, size: bytes }) };
+      return {
+        ok: false,
+        error: agoraError(
+          'payload_too_large',
+          `An envelope may be at most ${MAX_ENVELOPE_BYTES} bytes; this one is ${bytes}.`,
+          { limit: MAX_ENVELOPE_BYTES, size: bytes },
+        ),
+      };
     }
     // Duplicate keys would let the relay verify one reading and a client act on another.
     const parsed = parseStrictJson(text);
     if (!parsed.ok) return { ok: false, error: agoraError('not_json', parsed.error.message) };
     const raw = parsed.value;
-    const id = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+    const id =
+      raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
     // The replay memory is the store's unique id: read it first, re-checked inside the append.
     const known = typeof id === 'string' && id.length <= 256 ? await this.store.findDigest(id) : undefined;
     let json = '';
@@ -105,7 +125,13 @@ export class AgoraRelay {
       // Stateless OACoP checks only (§7 schemas and the cross-field rules): the revision rule and
       // everything else that needs a thread is each receiving agent's (OACoP §3.4.2).
       const { code, message, details } = carried.error;
-      return { ok: false, error: agoraError('oacop_invalid_message', message, { oacopCode: code, ...(details ? { oacop: details } : {}) }) };
+      return {
+        ok: false,
+        error: agoraError('oacop_invalid_message', message, {
+          oacopCode: code,
+          ...(details ? { oacop: details } : {}),
+        }),
+      };
     }
     const now = this.#clock.now();
     const record = toRecord(envelope, 'event', digest, now, expiresAt, json);
@@ -113,11 +139,22 @@ export class AgoraRelay {
     switch (outcome.outcome) {
       case 'stored':
         this.feed.publish(outcome.envelope);
-        return { ok: true, id: envelope.id, duplicate: false, envelope: outcome.envelope, ...(outcome.thread ? { thread: outcome.thread } : {}) };
+        return {
+          ok: true,
+          id: envelope.id,
+          duplicate: false,
+          envelope: outcome.envelope,
+          ...(outcome.thread ? { thread: outcome.thread } : {}),
+        };
       case 'duplicate':
         return { ok: true, id: envelope.id, duplicate: true, envelope: outcome.envelope };
       case 'id_conflict':
-        return { ok: false, error: agoraError('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, { id: envelope.id }) };
+        return {
+          ok: false,
+          error: agoraError('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, {
+            id: envelope.id,
+          }),
+        };
       case 'refused':
         return { ok: false, error: outcome.error };
       default:
@@ -138,7 +175,14 @@ export class AgoraRelay {
   }
 }
 
-export function toRecord(envelope: Envelope, kind: NewRelayEnvelope['kind'], digest: string, now: number, expiresAt: number, json: string): NewRelayEnvelope {
+export function toRecord(
+  envelope: Envelope,
+  kind: NewRelayEnvelope['kind'],
+  digest: string,
+  now: number,
+  expiresAt: number,
+  json: string,
+): NewRelayEnvelope {
   return {
     id: envelope.id,
     kind,

@@ -5,7 +5,8 @@ import { UtcTimestamp, timestampMs } from '@shared/agora/fields';
 
 const CURSOR = /^cur_(0|[1-9]\d{0,15})$/;
 
-export type Since = { readonly kind: 'cursor'; readonly seq: number } | { readonly kind: 'timestamp'; readonly ms: number };
+export type Since =
+  { readonly kind: 'cursor'; readonly seq: number } | { readonly kind: 'timestamp'; readonly ms: number };
 
 export const formatCursor = (seq: number): string => `cur_${seq}`;
 

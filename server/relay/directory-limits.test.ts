@@ -51,7 +51,15 @@ const agentsQuery = (who: Party) =>
   signed('REQUEST', {
     from: who,
     thread: 'q',
-    payload: { intent: 'osnap.agents_query', params: { sender_agent_id: who.did, receiver_agent_id: 'directory', message_type: 'agents_query', metadata: { timestamp: new Date(T0).toISOString() } } } as never,
+    payload: {
+      intent: 'osnap.agents_query',
+      params: {
+        sender_agent_id: who.did,
+        receiver_agent_id: 'directory',
+        message_type: 'agents_query',
+        metadata: { timestamp: new Date(T0).toISOString() },
+      },
+    } as never,
   });
 
 const code = async (res: Response) => ((await res.json()) as { code?: string }).code;
@@ -60,7 +68,8 @@ describe('directory write budgets', () => {
   it('with the defaults, one address cannot fill the directory: the measured 300 registrations in a burst are cut', async () => {
     r = relayApp();
     const statuses: number[] = [];
-    for (let i = 0; i < 300; i++) statuses.push((await r.post(registration(manyParty(i)), '/agents', {}, '10.0.0.1')).status);
+    for (let i = 0; i < 300; i++)
+      statuses.push((await r.post(registration(manyParty(i)), '/agents', {}, '10.0.0.1')).status);
     const stored = statuses.filter((s) => s === 200).length;
     expect(stored).toBeGreaterThanOrEqual(60); // the e2e directory journey registers 60 at once
     expect(stored).toBeLessThan(300);
@@ -79,7 +88,9 @@ describe('directory write budgets', () => {
     expect(await refused.json()).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
     expect(await code(await r.post(registration(party(12)), '/events', {}, '10.0.0.1'))).toBe('RATE_LIMITED');
     // Events (not registrations) from that address still flow: they have their own budget.
-    expect((await r.post(signed('REQUEST', { from: client, thread: 'th_limits' }), '/events', {}, '10.0.0.1')).status).toBe(200);
+    expect(
+      (await r.post(signed('REQUEST', { from: client, thread: 'th_limits' }), '/events', {}, '10.0.0.1')).status,
+    ).toBe(200);
     expect((await r.post(registration(party(13)), '/agents', {}, '10.0.0.2')).status).toBe(200);
     r.clock.advance(30_000);
     expect((await r.post(registration(party(14)), '/agents', {}, '10.0.0.1')).status).toBe(200);
@@ -102,10 +113,12 @@ describe('directory write budgets', () => {
     expect((await r.post(registration(agentA, T0 + 3), '/agents', {}, '10.0.0.1')).status).toBe(200);
   });
 
-  it('counts signed directory queries against the relay\'s envelope budgets, per address and per signer', async () => {
+  it("counts signed directory queries against the relay's envelope budgets, per address and per signer", async () => {
     r = relayApp({ limits: { ...UNLIMITED_HTTP_LIMITS, relayPerAddress: perMinute(2) } });
     expect((await r.post(agentsQuery(client), '/agents/query', {}, '10.0.0.1')).status).toBe(200);
-    expect((await r.post(signed('REQUEST', { from: client, thread: 'th_q' }), '/events', {}, '10.0.0.1')).status).toBe(200);
+    expect((await r.post(signed('REQUEST', { from: client, thread: 'th_q' }), '/events', {}, '10.0.0.1')).status).toBe(
+      200,
+    );
     expect(await code(await r.post(agentsQuery(client), '/agents/query', {}, '10.0.0.1'))).toBe('RATE_LIMITED');
     r.services.feed.close();
     await r.temp.dispose();

@@ -23,7 +23,12 @@ const manifest = (who: Party, name: string, intents: string[]) => ({
 });
 
 const registration = (who: Party, params: Record<string, unknown>, ts = T0): Envelope =>
-  signed('REQUEST', { from: who, ts, thread: 'directory', payload: { intent: DIRECTORY_REGISTER_INTENT, params } as never });
+  signed('REQUEST', {
+    from: who,
+    ts,
+    thread: 'directory',
+    payload: { intent: DIRECTORY_REGISTER_INTENT, params } as never,
+  });
 
 const reason = async (res: Response) => ((await res.json()) as { details?: { reason?: string } }).details?.reason;
 const agentIds = async (res: Response) => ((await res.json()) as { agent_id: string }[]).map((e) => e.agent_id);
@@ -31,7 +36,10 @@ const agentIds = async (res: Response) => ((await res.json()) as { agent_id: str
 describe('directory', () => {
   it('registers a manifest by signed envelope and lists it as an OSNAP entry with tools and presence', async () => {
     r = relayApp();
-    const res = await r.post(registration(agentA, { manifest: manifest(agentA, 'Translator', ['translation.en_zh']) }), '/agents');
+    const res = await r.post(
+      registration(agentA, { manifest: manifest(agentA, 'Translator', ['translation.en_zh']) }),
+      '/agents',
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, registered: agentA.did });
     const list = (await (await r.get('/agents')).json()) as Record<string, unknown>[];
@@ -40,7 +48,14 @@ describe('directory', () => {
         agent_id: agentA.did,
         agent_name: 'Translator',
         scope: 'public',
-        tools: { 'translation.en_zh': { description: 'translation.en_zh', kind: 'task', request_format: { text: 'string' }, SLA: '5 seconds' } },
+        tools: {
+          'translation.en_zh': {
+            description: 'translation.en_zh',
+            kind: 'task',
+            request_format: { text: 'string' },
+            SLA: '5 seconds',
+          },
+        },
         presence: { status: 'unknown', last_seen_at: null, sources: [] },
         manifest: expect.objectContaining({ id: 'cap_Translator' }),
       }),
@@ -53,10 +68,17 @@ describe('directory', () => {
 
   it('refuses a manifest whose key is not the signer, an invalid one, and an older registration; stores none', async () => {
     r = relayApp();
-    expect(await reason(await r.post(registration(agentA, { manifest: manifest(agentB, 'Impostor', ['x.y']) }), '/agents'))).toBe('manifest_key_mismatch');
-    expect(await reason(await r.post(registration(agentA, { manifest: { name: 'no intents' } }), '/agents'))).toBe('manifest_invalid');
+    expect(
+      await reason(await r.post(registration(agentA, { manifest: manifest(agentB, 'Impostor', ['x.y']) }), '/agents')),
+    ).toBe('manifest_key_mismatch');
+    expect(await reason(await r.post(registration(agentA, { manifest: { name: 'no intents' } }), '/agents'))).toBe(
+      'manifest_invalid',
+    );
     await r.post(registration(agentA, { manifest: manifest(agentA, 'New', ['a.b']) }, T0), '/agents');
-    const older = await r.post(registration(agentA, { manifest: manifest(agentA, 'Old', ['a.b']) }, T0 - 1000), '/agents');
+    const older = await r.post(
+      registration(agentA, { manifest: manifest(agentA, 'Old', ['a.b']) }, T0 - 1000),
+      '/agents',
+    );
     expect([older.status, await reason(older)]).toEqual([409, 'manifest_stale']);
     const entries = (await (await r.get('/agents')).json()) as { agent_name: string }[];
     expect(entries.map((e) => e.agent_name)).toEqual(['New']);
@@ -72,20 +94,40 @@ describe('directory', () => {
   });
 
   it('shows an aor_agent_id as an unverified claim with no AOR presence, unless the console linked that AOR agent to this DID', async () => {
-    const presence = { agentStatus: (id: string) => (id === 'agent.victim' ? { status: 'online' as const, lastSeenAt: T0 } : undefined) };
+    const presence = {
+      agentStatus: (id: string) => (id === 'agent.victim' ? { status: 'online' as const, lastSeenAt: T0 } : undefined),
+    };
     r = relayApp({ services: { presence } });
     // agentA claims another agent's AOR identity to borrow its heartbeats.
-    await r.post(registration(agentA, { manifest: manifest(agentA, 'Impostor', ['a.b']), aor_agent_id: 'agent.victim' }), '/agents');
+    await r.post(
+      registration(agentA, { manifest: manifest(agentA, 'Impostor', ['a.b']), aor_agent_id: 'agent.victim' }),
+      '/agents',
+    );
     const [claimed] = (await (await r.get('/agents')).json()) as Record<string, unknown>[];
-    expect(claimed).toMatchObject({ presence: { status: 'unknown', sources: [] }, aor_agent: { agent_id: 'agent.victim', verified: false } });
+    expect(claimed).toMatchObject({
+      presence: { status: 'unknown', sources: [] },
+      aor_agent: { agent_id: 'agent.victim', verified: false },
+    });
     r.services.feed.close();
     await r.temp.dispose();
 
     // The console bound agent.victim's credential to agentA: the same agent, with its heartbeats.
-    r = relayApp({ services: { presence, aorLinks: { linkedDid: (id) => (id === 'agent.victim' ? agentA.did : undefined) } } });
-    await r.post(registration(agentA, { manifest: manifest(agentA, 'Linked', ['a.b']), aor_agent_id: 'agent.victim' }), '/agents');
-    await r.post(registration(agentB, { manifest: manifest(agentB, 'Other', ['a.b']), aor_agent_id: 'agent.victim' }), '/agents');
-    const entries = (await (await r.get('/agents')).json()) as { agent_id: string; presence: { sources: string[] }; aor_agent: unknown }[];
+    r = relayApp({
+      services: { presence, aorLinks: { linkedDid: (id) => (id === 'agent.victim' ? agentA.did : undefined) } },
+    });
+    await r.post(
+      registration(agentA, { manifest: manifest(agentA, 'Linked', ['a.b']), aor_agent_id: 'agent.victim' }),
+      '/agents',
+    );
+    await r.post(
+      registration(agentB, { manifest: manifest(agentB, 'Other', ['a.b']), aor_agent_id: 'agent.victim' }),
+      '/agents',
+    );
+    const entries = (await (await r.get('/agents')).json()) as {
+      agent_id: string;
+      presence: { sources: string[] };
+      aor_agent: unknown;
+    }[];
     expect(entries.map((e) => [e.agent_id, e.presence.sources, e.aor_agent])).toEqual([
       [agentA.did, ['aor'], { agent_id: 'agent.victim', verified: true }],
       [agentB.did, [], { agent_id: 'agent.victim', verified: false }],
@@ -95,7 +137,14 @@ describe('directory', () => {
   it('filters by capability (dotted namespace) and scope; shows a private agent only to DIDs it authorizes', async () => {
     r = relayApp();
     await r.post(registration(agentA, { manifest: manifest(agentA, 'Translator', ['translation.en_zh']) }), '/agents');
-    await r.post(registration(agentB, { manifest: manifest(agentB, 'Secret', ['translation.en_fr']), scope: 'private', authorized_agents: [client.did] }), '/agents');
+    await r.post(
+      registration(agentB, {
+        manifest: manifest(agentB, 'Secret', ['translation.en_fr']),
+        scope: 'private',
+        authorized_agents: [client.did],
+      }),
+      '/agents',
+    );
     expect(await agentIds(await r.get('/agents'))).toEqual([agentA.did]);
     expect(await agentIds(await r.get('/agents?capability=translation'))).toEqual([agentA.did]);
     expect(await agentIds(await r.get('/agents?capability=weather'))).toEqual([]);
@@ -103,7 +152,10 @@ describe('directory', () => {
 
     // The operator's session identifies the caller.
     const allowed = await sessionCookie(r.temp.store, client.did, 'observer', r.clock.now());
-    const entries = (await (await r.get('/agents?scope=private', { cookie: allowed })).json()) as { agent_id: string; authorized_agents: string[] }[];
+    const entries = (await (await r.get('/agents?scope=private', { cookie: allowed })).json()) as {
+      agent_id: string;
+      authorized_agents: string[];
+    }[];
     expect(entries).toEqual([expect.objectContaining({ agent_id: agentB.did, authorized_agents: [client.did] })]);
     const other = await sessionCookie(r.temp.store, stranger.did, 'facilitator', r.clock.now());
     expect(await agentIds(await r.get('/agents?scope=private', { cookie: other }))).toEqual([]);
@@ -117,33 +169,65 @@ describe('directory', () => {
         thread: 'q',
         payload: {
           intent: `osnap.${type}`,
-          params: { sender_agent_id: who.did, receiver_agent_id: receiver, message_type: type, metadata: { timestamp: new Date(T0).toISOString() }, ...(type === 'agents_query' ? { payload: { scope: 'private' } } : {}) },
+          params: {
+            sender_agent_id: who.did,
+            receiver_agent_id: receiver,
+            message_type: type,
+            metadata: { timestamp: new Date(T0).toISOString() },
+            ...(type === 'agents_query' ? { payload: { scope: 'private' } } : {}),
+          },
         } as never,
       });
-    const signedAnswer = (await (await r.post(query(client, 'agents_query', 'directory'), '/agents/query')).json()) as { message: { message_type: string; payload: { agent_id: string }[] } };
+    const signedAnswer = (await (await r.post(query(client, 'agents_query', 'directory'), '/agents/query')).json()) as {
+      message: { message_type: string; payload: { agent_id: string }[] };
+    };
     expect(signedAnswer.message.message_type).toBe('agents_response');
     expect(signedAnswer.message.payload.map((e) => e.agent_id)).toEqual([agentB.did]);
-    const strangerAnswer = (await (await r.post(query(stranger, 'agents_query', 'directory'), '/agents/query')).json()) as { message: { payload: unknown[] } };
+    const strangerAnswer = (await (
+      await r.post(query(stranger, 'agents_query', 'directory'), '/agents/query')
+    ).json()) as { message: { payload: unknown[] } };
     expect(strangerAnswer.message.payload).toEqual([]);
 
     // tools_query answered with tools_response; a private agent is unknown to a stranger.
-    const tools = (await (await r.post(query(client, 'tools_query', agentB.did), '/agents/query')).json()) as { message: Record<string, unknown> };
+    const tools = (await (await r.post(query(client, 'tools_query', agentB.did), '/agents/query')).json()) as {
+      message: Record<string, unknown>;
+    };
     expect(tools.message).toMatchObject({
       sender_agent_id: agentB.did,
       receiver_agent_id: client.did,
       message_type: 'tools_response',
-      payload: { information_tools: [], task_tools: [{ name: 'translation.en_fr', description: 'translation.en_fr', request_format: { text: 'string' }, SLA: '5 seconds' }] },
+      payload: {
+        information_tools: [],
+        task_tools: [
+          {
+            name: 'translation.en_fr',
+            description: 'translation.en_fr',
+            request_format: { text: 'string' },
+            SLA: '5 seconds',
+          },
+        ],
+      },
     });
     expect((await r.post(query(stranger, 'tools_query', agentB.did), '/agents/query')).status).toBe(404);
     expect((await r.get(`/agents/${encodeURIComponent(agentB.did)}/tools`)).status).toBe(404);
     expect((await r.get(`/agents/${encodeURIComponent(agentB.did)}/tools`, { cookie: allowed })).status).toBe(200);
-    expect(await (await r.get(`/agents/${encodeURIComponent(agentA.did)}/tools`)).json()).toMatchObject({ message_type: 'tools_response' });
+    expect(await (await r.get(`/agents/${encodeURIComponent(agentA.did)}/tools`)).json()).toMatchObject({
+      message_type: 'tools_response',
+    });
 
     // The OSNAP sender must be the signer.
     const forged = signed('REQUEST', {
       from: stranger,
       thread: 'q',
-      payload: { intent: 'osnap.agents_query', params: { sender_agent_id: client.did, receiver_agent_id: 'directory', message_type: 'agents_query', metadata: { timestamp: new Date(T0).toISOString() } } } as never,
+      payload: {
+        intent: 'osnap.agents_query',
+        params: {
+          sender_agent_id: client.did,
+          receiver_agent_id: 'directory',
+          message_type: 'agents_query',
+          metadata: { timestamp: new Date(T0).toISOString() },
+        },
+      } as never,
     });
     const refused = await r.post(forged, '/agents/query');
     expect([refused.status, await reason(refused)]).toEqual([403, 'not_a_party']);
@@ -156,8 +240,18 @@ describe('POST /seed', () => {
     expect((await r.post('', '/seed')).status).toBe(401);
     // Same-origin, as the console sends it: a cookie without Origin is a CSRF refusal (decisions-server §28).
     const origin = 'http://localhost';
-    expect((await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()) })).status).toBe(403);
-    const res = await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()) });
+    expect(
+      (
+        await r.post('', '/seed', {
+          origin,
+          cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()),
+        })
+      ).status,
+    ).toBe(403);
+    const res = await r.post('', '/seed', {
+      origin,
+      cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()),
+    });
     expect(await res.json()).toEqual({ ok: true, count: 12 });
     const threads = await r.services.relay.store.listThreads({ limit: 10 });
     expect(threads.map((t) => t.state.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
@@ -167,9 +261,19 @@ describe('POST /seed', () => {
     r = relayApp({ demo: true });
     expect((await r.post('', '/seed')).status).toBe(401);
     const origin = 'http://localhost';
-    expect((await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()) })).status).toBe(403);
+    expect(
+      (
+        await r.post('', '/seed', {
+          origin,
+          cookie: await sessionCookie(r.temp.store, agentA.did, 'observer', r.clock.now()),
+        })
+      ).status,
+    ).toBe(403);
     expect(await r.services.relay.store.headSeq()).toBe(0);
-    const res = await r.post('', '/seed', { origin, cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()) });
+    const res = await r.post('', '/seed', {
+      origin,
+      cookie: await sessionCookie(r.temp.store, client.did, 'facilitator', r.clock.now()),
+    });
     expect(await res.json()).toEqual({ ok: true, count: 12 });
   });
 });

@@ -22,7 +22,9 @@ import { toRecord } from './agora-relay';
 export const RELAY_ONLINE_MS = 5 * 60_000;
 
 export interface PresenceSource {
-  agentStatus(agentId: string): { readonly status: 'online' | 'stale' | 'offline'; readonly lastSeenAt: number } | undefined;
+  agentStatus(
+    agentId: string,
+  ): { readonly status: 'online' | 'stale' | 'offline'; readonly lastSeenAt: number } | undefined;
 }
 
 /**
@@ -47,7 +49,11 @@ export interface DirectoryPresence {
   readonly sources: readonly ('aor' | 'relay' | 'listening')[];
 }
 
-export type DirectoryEntry = AgentEntry & { readonly presence: DirectoryPresence; readonly registered_at: string; readonly aor_agent?: AorAgentClaim };
+export type DirectoryEntry = AgentEntry & {
+  readonly presence: DirectoryPresence;
+  readonly registered_at: string;
+  readonly aor_agent?: AorAgentClaim;
+};
 
 export interface RegisterResult {
   readonly did: string;
@@ -82,7 +88,10 @@ export class Directory {
       registeredAt: r.registeredAt,
       envelopeId: envelope.id,
     };
-    const outcome = await this.relay.store.register(toRecord(envelope, 'registration', digest, this.relay.now(), expiresAt, json), record);
+    const outcome = await this.relay.store.register(
+      toRecord(envelope, 'registration', digest, this.relay.now(), expiresAt, json),
+      record,
+    );
     switch (outcome) {
       case 'stored':
       case 'duplicate':
@@ -90,9 +99,19 @@ export class Directory {
         if (outcome === 'stored') this.relay.feed.noticeOwn(await this.relay.store.headSeq());
         return ok({ did: r.did, id: envelope.id, outcome });
       case 'stale':
-        return { ok: false, error: agoraError('manifest_stale', 'A newer registration of this agent is already in the directory.', { did: r.did }) };
+        return {
+          ok: false,
+          error: agoraError('manifest_stale', 'A newer registration of this agent is already in the directory.', {
+            did: r.did,
+          }),
+        };
       case 'id_conflict':
-        return { ok: false, error: agoraError('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, { id: envelope.id }) };
+        return {
+          ok: false,
+          error: agoraError('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, {
+            id: envelope.id,
+          }),
+        };
       default:
         throw new TypeError('unknown register outcome');
     }
@@ -107,7 +126,10 @@ export class Directory {
     return visible
       .map((entry) => {
         const record = byDid.get(entry.agent_id)!;
-        const aor = record.aorAgentId === null ? undefined : { agent_id: record.aorAgentId, verified: this.aorLinks?.linkedDid(record.aorAgentId) === record.did };
+        const aor =
+          record.aorAgentId === null
+            ? undefined
+            : { agent_id: record.aorAgentId, verified: this.aorLinks?.linkedDid(record.aorAgentId) === record.did };
         return {
           ...entry,
           presence: this.#presence(record, lastEvents.get(record.did), aor),
@@ -124,7 +146,11 @@ export class Directory {
     return record && answerToolsQuery(query, toEntry(record), this.relay.now());
   }
 
-  #presence(record: DirectoryRecord, lastEventAt: number | undefined, claim: AorAgentClaim | undefined): DirectoryPresence {
+  #presence(
+    record: DirectoryRecord,
+    lastEventAt: number | undefined,
+    claim: AorAgentClaim | undefined,
+  ): DirectoryPresence {
     const now = this.relay.now();
     // A self-asserted aor_agent_id would let any agent wear another's heartbeats: only a link the console made counts.
     const aor = claim?.verified ? this.presence?.agentStatus(claim.agent_id) : undefined;
@@ -136,14 +162,25 @@ export class Directory {
     if (listening) sources.push('listening');
     const lastSeen = Math.max(aor?.lastSeenAt ?? -Infinity, lastEventAt ?? -Infinity, listening ? now : -Infinity);
     const status: DirectoryPresence['status'] =
-      aor?.status === 'online' || listening || relayOnline ? 'online' : aor?.status === 'stale' ? 'stale' : sources.length > 0 ? 'offline' : 'unknown';
+      aor?.status === 'online' || listening || relayOnline
+        ? 'online'
+        : aor?.status === 'stale'
+          ? 'stale'
+          : sources.length > 0
+            ? 'offline'
+            : 'unknown';
     return { status, last_seen_at: Number.isFinite(lastSeen) ? new Date(lastSeen).toISOString() : null, sources };
   }
 }
 
 export function toEntry(record: DirectoryRecord): AgentEntry {
   return directoryEntry(
-    { did: record.did, scope: record.scope, authorized_agents: [...record.authorizedAgents] as `did:key:z${string}`[], manifest: record.manifest as CapabilityManifest },
+    {
+      did: record.did,
+      scope: record.scope,
+      authorized_agents: [...record.authorizedAgents] as `did:key:z${string}`[],
+      manifest: record.manifest as CapabilityManifest,
+    },
     record.endpoint ?? undefined,
   );
 }

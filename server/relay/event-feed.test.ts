@@ -37,8 +37,16 @@ describe('EventFeed', () => {
     f.publish(envelope(1));
     f.publish(envelope(2, { type: 'OFFER' }));
     f.publish(envelope(3));
-    expect(await f.wait(1, { type: 'REQUEST' }, 10, 0)).toEqual({ kind: 'events', events: [envelope(3)], hasMore: false });
-    expect(await f.wait(0, {}, 2, 0)).toEqual({ kind: 'events', events: [envelope(1), envelope(2, { type: 'OFFER' })], hasMore: true });
+    expect(await f.wait(1, { type: 'REQUEST' }, 10, 0)).toEqual({
+      kind: 'events',
+      events: [envelope(3)],
+      hasMore: false,
+    });
+    expect(await f.wait(0, {}, 2, 0)).toEqual({
+      kind: 'events',
+      events: [envelope(1), envelope(2, { type: 'OFFER' })],
+      hasMore: true,
+    });
     // Expired and non-event envelopes are never delivered.
     f.publish(envelope(4, { expiresAt: NOW - 1 }));
     expect(await f.wait(3, {}, 10, 0)).toEqual({ kind: 'timeout' });

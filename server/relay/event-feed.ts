@@ -98,7 +98,8 @@ export class EventFeed {
     if (envelope.kind !== 'event') return;
     const now = this.#now();
     for (const waiter of this.#waiters) {
-      if (envelope.seq > waiter.afterSeq && matchesFilter(envelope, waiter.filter, now)) waiter.settle({ kind: 'events', events: [envelope], hasMore: false });
+      if (envelope.seq > waiter.afterSeq && matchesFilter(envelope, waiter.filter, now))
+        waiter.settle({ kind: 'events', events: [envelope], hasMore: false });
     }
   }
 
@@ -130,7 +131,13 @@ export class EventFeed {
    * (a fresh start, another instance, or a commit whose publish has not run yet) only means the
    * waiter takes envelopes past it; a gap the feed cannot vouch for still sends it to the store.
    */
-  wait(afterSeq: number, filter: FeedFilter, limit: number, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
+  wait(
+    afterSeq: number,
+    filter: FeedFilter,
+    limit: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<WaitOutcome> {
     if (afterSeq < this.#lastSeq) {
       // Envelopes arrived between the caller's read and now: answer from the window if it can.
       if (afterSeq + 1 < this.#coveredFrom) return Promise.resolve({ kind: 'refetch' });

@@ -11,7 +11,16 @@ afterEach(async () => {
   await r.temp.dispose();
 });
 
-const body = async (res: Response) => (await res.json()) as { ok: boolean; id?: string; code?: string; cursor?: string; duplicate?: boolean; thread?: { status: string }; details?: { reason: string } };
+const body = async (res: Response) =>
+  (await res.json()) as {
+    ok: boolean;
+    id?: string;
+    code?: string;
+    cursor?: string;
+    duplicate?: boolean;
+    thread?: { status: string };
+    details?: { reason: string };
+  };
 const all = async () => page(await r.get('/events?since=cur_0&timeout=0'));
 
 describe('POST /events', () => {
@@ -20,7 +29,12 @@ describe('POST /events', () => {
     const request = signed('REQUEST', { from: client, to: agentA, thread: 'th_store' });
     const res = await r.post(request);
     expect(res.status).toBe(200);
-    expect(await body(res)).toEqual({ ok: true, id: request.id, cursor: 'cur_1', thread: { id: 'th_store', status: 'PENDING' } });
+    expect(await body(res)).toEqual({
+      ok: true,
+      id: request.id,
+      cursor: 'cur_1',
+      thread: { id: 'th_store', status: 'PENDING' },
+    });
     const got = await r.get('/events?since=cur_0&timeout=0');
     expect(await got.text()).toBe(`{"ok":true,"events":[${canonicalize(request)}],"hasMore":false,"cursor":"cur_1"}`);
   });
@@ -44,14 +58,44 @@ describe('POST /events', () => {
     const cases: [unknown, number, string, string][] = [
       ['{not json', 400, 'INVALID_REQUEST', 'not_json'],
       ['{"id":"a","id":"b"}', 400, 'INVALID_REQUEST', 'not_json'],
-      [{ ...signed('REQUEST', { from: client, thread: 'th_x' }), version: '1.0.0' }, 400, 'INVALID_REQUEST', 'version_mismatch'],
-      [{ ...signed('REQUEST', { from: client, thread: 'th_x' }), thread: undefined }, 400, 'INVALID_REQUEST', 'schema_invalid'],
-      [{ ...signed('REQUEST', { from: client, thread: 'th_x' }), sender: { id: agentA.did } }, 403, 'FORBIDDEN', 'signature_invalid'],
+      [
+        { ...signed('REQUEST', { from: client, thread: 'th_x' }), version: '1.0.0' },
+        400,
+        'INVALID_REQUEST',
+        'version_mismatch',
+      ],
+      [
+        { ...signed('REQUEST', { from: client, thread: 'th_x' }), thread: undefined },
+        400,
+        'INVALID_REQUEST',
+        'schema_invalid',
+      ],
+      [
+        { ...signed('REQUEST', { from: client, thread: 'th_x' }), sender: { id: agentA.did } },
+        403,
+        'FORBIDDEN',
+        'signature_invalid',
+      ],
       [signed('REQUEST', { from: client, thread: 'th_x', ts: T0 - 5 * 60_000 }), 400, 'TIMEOUT', 'timestamp_too_old'],
-      [signed('REQUEST', { from: client, thread: 'th_x', ts: T0 + 5 * 60_000 }), 400, 'INVALID_REQUEST', 'timestamp_in_future'],
-      [signed('REQUEST', { from: client, thread: 'th_x', ts: T0 - 2000, meta: { ttl: 1 } }), 400, 'TIMEOUT', 'ttl_expired'],
+      [
+        signed('REQUEST', { from: client, thread: 'th_x', ts: T0 + 5 * 60_000 }),
+        400,
+        'INVALID_REQUEST',
+        'timestamp_in_future',
+      ],
+      [
+        signed('REQUEST', { from: client, thread: 'th_x', ts: T0 - 2000, meta: { ttl: 1 } }),
+        400,
+        'TIMEOUT',
+        'ttl_expired',
+      ],
       [signed('REQUEST', { from: client, thread: 'th_x', id: request.id }), 409, 'FORBIDDEN', 'id_conflict'],
-      [signed('REQUEST', { from: client, thread: 'th_x', payload: { params: { text: 'x'.repeat(70_000) } } }), 413, 'INVALID_REQUEST', 'payload_too_large'],
+      [
+        signed('REQUEST', { from: client, thread: 'th_x', payload: { params: { text: 'x'.repeat(70_000) } } }),
+        413,
+        'INVALID_REQUEST',
+        'payload_too_large',
+      ],
       [signed('OFFER', { from: agentA, thread: 'th_none' }), 409, 'INVALID_REQUEST', 'thread_not_started'],
     ];
     for (const [envelope, status, code, reason] of cases) {
@@ -74,8 +118,14 @@ describe('POST /events', () => {
     expect(await status(await r.post(signed('OFFER', { from: agentB, to: client, thread })))).toBe('PENDING');
     const notClient = await r.post(signed('ACCEPT', { from: stranger, thread, payload: { offer_id: offerA.id } }));
     expect([notClient.status, (await body(notClient)).details?.reason]).toEqual([403, 'not_the_client']);
-    expect(await status(await r.post(signed('ACCEPT', { from: client, to: agentA, thread, payload: { offer_id: offerA.id } })))).toBe('ACTIVE');
-    const second = await r.post(signed('ACCEPT', { from: client, to: agentA, thread, payload: { offer_id: offerA.id } }));
+    expect(
+      await status(
+        await r.post(signed('ACCEPT', { from: client, to: agentA, thread, payload: { offer_id: offerA.id } })),
+      ),
+    ).toBe('ACTIVE');
+    const second = await r.post(
+      signed('ACCEPT', { from: client, to: agentA, thread, payload: { offer_id: offerA.id } }),
+    );
     expect([second.status, (await body(second)).details?.reason]).toEqual([409, 'duplicate_accept']);
     const lateOffer = await r.post(signed('OFFER', { from: agentB, to: client, thread }));
     expect((await body(lateOffer)).details?.reason).toBe('thread_not_pending');
@@ -86,7 +136,13 @@ describe('POST /events', () => {
     expect((await body(closed)).details?.reason).toBe('thread_closed');
     const stored = await r.services.relay.store.getThread(thread);
     expect(stored?.state.status).toBe('COMPLETED');
-    expect((await r.services.relay.store.threadEvents(thread, 100)).map((e) => e.type)).toEqual(['REQUEST', 'OFFER', 'OFFER', 'ACCEPT', 'RESULT']);
+    expect((await r.services.relay.store.threadEvents(thread, 100)).map((e) => e.type)).toEqual([
+      'REQUEST',
+      'OFFER',
+      'OFFER',
+      'ACCEPT',
+      'RESULT',
+    ]);
   });
 
   it('times threads out: the sweeper moves a PENDING thread with no OFFER to ERROR, which then takes nothing', async () => {
@@ -124,7 +180,17 @@ describe('POST /events', () => {
     const reopened = new SqliteStore({ file });
     // Disposing closes the reopened store too, not only the first one.
     const first = r.temp;
-    r = relayApp({ temp: { store: reopened, dir: first.dir, dispose: async () => { await reopened.close(); await first.dispose(); } }, clock: r.clock });
+    r = relayApp({
+      temp: {
+        store: reopened,
+        dir: first.dir,
+        dispose: async () => {
+          await reopened.close();
+          await first.dispose();
+        },
+      },
+      clock: r.clock,
+    });
     const again = await r.post(request);
     expect(await body(again)).toMatchObject({ ok: true, duplicate: true });
     const reused = await r.post(signed('REQUEST', { from: client, thread: 'th_other', id: request.id }));
@@ -141,7 +207,8 @@ describe('GET /events', () => {
     const two = signed('REQUEST', { from: client, to: agentB, thread: 'th_f2' });
     const three = signed('OFFER', { from: agentA, to: client, thread: 'th_f1' });
     for (const e of [one, two, three]) await r.post(e);
-    const ids = async (query: string) => (await page(await r.get(`/events?since=cur_0&timeout=0&${query}`))).events.map((e) => e.id);
+    const ids = async (query: string) =>
+      (await page(await r.get(`/events?since=cur_0&timeout=0&${query}`))).events.map((e) => e.id);
     expect(await ids(`recipient=${encodeURIComponent(agentA.did)}`)).toEqual([one.id]);
     expect(await ids(`sender=${encodeURIComponent(agentA.did)}`)).toEqual([three.id]);
     expect(await ids('type=OFFER')).toEqual([three.id]);
@@ -151,14 +218,21 @@ describe('GET /events', () => {
     const rest = await page(await r.get(`/events?since=${first.cursor}&timeout=0&limit=2`));
     expect([rest.events.map((e) => e.id), rest.hasMore, rest.cursor]).toEqual([[three.id], false, 'cur_3']);
     // A filter that matched nothing still moves the cursor to the head it read.
-    expect(await page(await r.get('/events?since=cur_0&timeout=0&type=RESULT'))).toEqual({ ok: true, events: [], hasMore: false, cursor: 'cur_3' });
+    expect(await page(await r.get('/events?since=cur_0&timeout=0&type=RESULT'))).toEqual({
+      ok: true,
+      events: [],
+      hasMore: false,
+      cursor: 'cur_3',
+    });
   });
 
   it('a cursor never misses an event that a since=<last ts> resume loses (decisions-agora.md §3)', async () => {
     r = relayApp();
     const first = signed('REQUEST', { from: client, thread: 'th_c1', ts: T0 });
     await r.post(first);
-    const seen = await page(await r.get(`/events?since=${encodeURIComponent(new Date(T0 - 1000).toISOString())}&timeout=0`));
+    const seen = await page(
+      await r.get(`/events?since=${encodeURIComponent(new Date(T0 - 1000).toISOString())}&timeout=0`),
+    );
     expect(seen.events.map((e) => e.id)).toEqual([first.id]);
     // Arrives later, with a ts a minute older than the last one the client saw (within ±5 min).
     const backdated = signed('REQUEST', { from: client, thread: 'th_c2', ts: T0 - 60_000 });
@@ -174,7 +248,9 @@ describe('GET /events', () => {
     const first = signed('REQUEST', { from: client, thread: 'th_after1', ts: T0 });
     await r.post(first);
     // The spec's own loop: start from a time, then resume with the last event's ts.
-    const seen = await page(await r.get(`/events?since=${encodeURIComponent(new Date(T0 - 1000).toISOString())}&timeout=0`));
+    const seen = await page(
+      await r.get(`/events?since=${encodeURIComponent(new Date(T0 - 1000).toISOString())}&timeout=0`),
+    );
     expect(seen.events.map((e) => e.id)).toEqual([first.id]);
     const resumed = r.get(`/events?since=${encodeURIComponent(seen.events.at(-1)!.ts)}&timeout=30`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -202,7 +278,12 @@ describe('GET /events', () => {
   it('clamps a cursor beyond the store head to that head, and it moves nothing: the next event still wakes a waiter', async () => {
     r = relayApp();
     await r.post(signed('REQUEST', { from: client, thread: 'th_future1' }));
-    expect(await page(await r.get('/events?since=cur_999999999&timeout=0'))).toEqual({ ok: true, events: [], hasMore: false, cursor: 'cur_1' });
+    expect(await page(await r.get('/events?since=cur_999999999&timeout=0'))).toEqual({
+      ok: true,
+      events: [],
+      hasMore: false,
+      cursor: 'cur_1',
+    });
     const waiting = r.get('/events?since=cur_1&timeout=30');
     await new Promise((resolve) => setTimeout(resolve, 20));
     const next = signed('REQUEST', { from: client, thread: 'th_future2' });
@@ -230,10 +311,22 @@ describe('GET /events', () => {
 
   it('refuses a missing or malformed since, a repeated parameter, an unknown type, with INVALID_REQUEST', async () => {
     r = relayApp();
-    for (const query of ['', 'since=yesterday', 'since=cur_-1', 'since=cur_1&since=cur_2', 'since=cur_0&type=task_request', 'since=cur_0&timeout=-1', 'since=cur_0&limit=501']) {
+    for (const query of [
+      '',
+      'since=yesterday',
+      'since=cur_-1',
+      'since=cur_1&since=cur_2',
+      'since=cur_0&type=task_request',
+      'since=cur_0&timeout=-1',
+      'since=cur_0&limit=501',
+    ]) {
       const res = await r.get(`/events?${query}`);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
-      expect(await res.json()).toMatchObject({ ok: false, code: 'INVALID_REQUEST', details: { reason: 'schema_invalid' } });
+      expect(await res.json()).toMatchObject({
+        ok: false,
+        code: 'INVALID_REQUEST',
+        details: { reason: 'schema_invalid' },
+      });
     }
   });
 });

@@ -44,14 +44,20 @@ function request(signer: Signer, now: number, overrides: Json = {}): Json {
     ts: new Date(now).toISOString().replace('.000Z', 'Z'),
     type: 'REQUEST',
     sender: { id: signer.did, name: 'Interop client' },
-    payload: { request_id: 'req_01jqk7z9', intent: 'translation.en_zh', params: { text: 'Hello world' }, constraints: { max_cost_usd: 0.01 } },
+    payload: {
+      request_id: 'req_01jqk7z9',
+      intent: 'translation.en_zh',
+      params: { text: 'Hello world' },
+      constraints: { max_cost_usd: 0.01 },
+    },
     thread: { id: `thread_${Math.random().toString(36).slice(2)}` },
     meta: { ttl: 300, hop: 0 },
     ...overrides,
   };
 }
 
-const reasonOf = async (res: Response) => ((await res.json()) as { details?: { reason?: string } }).details?.reason ?? 'ok';
+const reasonOf = async (res: Response) =>
+  ((await res.json()) as { details?: { reason?: string } }).details?.reason ?? 'ok';
 
 describe('interop: envelopes signed by independent code', () => {
   it('accepts an envelope signed exactly as the spec describes', async () => {
@@ -78,10 +84,16 @@ describe('interop: envelopes signed by independent code', () => {
     sigBytes[10] = (sigBytes[10] ?? 0) ^ 0x01;
     const flippedSig = { ...honest, id: 'msg_flipsig', sig: sigBytes.toString('base64url') };
     // Signed by another key than sender.id names.
-    const otherKey = { ...specSign(request(signer, now, { id: 'msg_otherkey' }), other), sender: { id: signer.did, name: 'Interop client' } };
+    const otherKey = {
+      ...specSign(request(signer, now, { id: 'msg_otherkey' }), other),
+      sender: { id: signer.did, name: 'Interop client' },
+    };
     // Signed over a non-canonical encoding (JSON.stringify in insertion order, not JCS).
     const plain = request(signer, now, { id: 'msg_noncanonical' });
-    const nonCanonical = { ...plain, sig: Buffer.from(edSign(null, Buffer.from(JSON.stringify(plain)), signer.privateKey)).toString('base64url') };
+    const nonCanonical = {
+      ...plain,
+      sig: Buffer.from(edSign(null, Buffer.from(JSON.stringify(plain)), signer.privateKey)).toString('base64url'),
+    };
     // A signature with a non-canonical encoding: padded base64url, and S + L (RFC 8032 §5.1.7).
     const padded = { ...specSign(request(signer, now, { id: 'msg_padded' }), signer) };
     padded.sig = `${padded.sig as string}==`;
@@ -106,7 +118,12 @@ describe('interop: envelopes signed by independent code', () => {
     for (const [name, envelope, status, code, reason] of expected) {
       const res = await r.post(envelope);
       const answer = (await res.json()) as { code: string; details: { reason: string } };
-      expect({ name, status: res.status, code: answer.code, reason: answer.details.reason }).toEqual({ name, status, code, reason });
+      expect({ name, status: res.status, code: answer.code, reason: answer.details.reason }).toEqual({
+        name,
+        status,
+        code,
+        reason,
+      });
     }
     // The honest envelope re-posted is still fine (idempotent); nothing else was stored.
     expect(await reasonOf(await r.post(honest))).toBe('ok');

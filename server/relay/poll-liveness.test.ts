@@ -22,12 +22,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const cursor = fc.oneof(
-  fc.integer({ min: 0, max: 5 }),
-  fc.integer({ min: 6, max: 1_000_000 }),
-  fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
-).map((seq) => `cur_${seq}`);
-const timestamp = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) }).map((ms) => new Date(ms).toISOString());
+const cursor = fc
+  .oneof(
+    fc.integer({ min: 0, max: 5 }),
+    fc.integer({ min: 6, max: 1_000_000 }),
+    fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+  )
+  .map((seq) => `cur_${seq}`);
+const timestamp = fc
+  .integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) })
+  .map((ms) => new Date(ms).toISOString());
 const poll = fc.record({
   since: fc.oneof(cursor, timestamp),
   // Mostly answers at once; sometimes a real one-second long-poll held while /health is asked.
@@ -45,7 +49,10 @@ describe('GET /events liveness', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(poll, { minLength: 1, maxLength: 5 }), async (polls) => {
         for (const p of polls) {
-          const answer = fetch(`${server!.url}/events?since=${encodeURIComponent(p.since)}&timeout=${p.timeout}${p.filter}`, { signal: AbortSignal.timeout(5_000) }).then(
+          const answer = fetch(
+            `${server!.url}/events?since=${encodeURIComponent(p.since)}&timeout=${p.timeout}${p.filter}`,
+            { signal: AbortSignal.timeout(5_000) },
+          ).then(
             async (res) => [res.status, await res.text()] as const,
             (error: unknown) => [0, String(error)] as const,
           );

@@ -31,11 +31,16 @@ export class QueryReplayGuard {
   /** Admits a verified query (its ts already inside the window) the first time only. */
   admit(signer: string, id: string, ts: number, now: number): Result<void, AgoraError> {
     if (ts < this.#startedAt) {
-      return agoraFail('query_replayed', 'This query was signed before the relay started and may have been answered; sign a fresh one.', { id });
+      return agoraFail(
+        'query_replayed',
+        'This query was signed before the relay started and may have been answered; sign a fresh one.',
+        { id },
+      );
     }
     const remembered = this.#memory.remember(`${signer}\n${id}`, '', now);
     if (!remembered.ok) return remembered;
-    if (remembered.value === 'duplicate') return agoraFail('query_replayed', `Query ${id} was already answered; sign a fresh one.`, { id });
+    if (remembered.value === 'duplicate')
+      return agoraFail('query_replayed', `Query ${id} was already answered; sign a fresh one.`, { id });
     return ok(undefined);
   }
 }

@@ -19,16 +19,42 @@ const query = (who: Party, id?: string, ts = T0) =>
     ts,
     thread: 'q',
     ...(id === undefined ? {} : { id }),
-    payload: { intent: 'osnap.agents_query', params: { sender_agent_id: who.did, receiver_agent_id: 'directory', message_type: 'agents_query', metadata: { timestamp: new Date(ts).toISOString() }, payload: { scope: 'private' } } } as never,
+    payload: {
+      intent: 'osnap.agents_query',
+      params: {
+        sender_agent_id: who.did,
+        receiver_agent_id: 'directory',
+        message_type: 'agents_query',
+        metadata: { timestamp: new Date(ts).toISOString() },
+        payload: { scope: 'private' },
+      },
+    } as never,
   });
 
-const answer = async (res: Response) => (await res.json()) as { ok: boolean; message?: { payload: { agent_id: string }[] }; details?: { reason: string } };
+const answer = async (res: Response) =>
+  (await res.json()) as { ok: boolean; message?: { payload: { agent_id: string }[] }; details?: { reason: string } };
 
 describe('POST /agents/query replay', () => {
   it('answers a signed agents_query once; the same envelope again is refused and shows nothing', async () => {
     r = relayApp();
-    const manifest = { id: 'cap_s', name: 'Secret', intents: [{ id: 'a.b', name: 'a.b', input_schema: {} }], pricing: { model: 'free' }, auth: { methods: ['ed25519'], public_key: agentB.did.slice('did:key:'.length) } };
-    await r.post(signed('REQUEST', { from: agentB, thread: 'directory', payload: { intent: DIRECTORY_REGISTER_INTENT, params: { manifest, scope: 'private', authorized_agents: [client.did] } } as never }), '/agents');
+    const manifest = {
+      id: 'cap_s',
+      name: 'Secret',
+      intents: [{ id: 'a.b', name: 'a.b', input_schema: {} }],
+      pricing: { model: 'free' },
+      auth: { methods: ['ed25519'], public_key: agentB.did.slice('did:key:'.length) },
+    };
+    await r.post(
+      signed('REQUEST', {
+        from: agentB,
+        thread: 'directory',
+        payload: {
+          intent: DIRECTORY_REGISTER_INTENT,
+          params: { manifest, scope: 'private', authorized_agents: [client.did] },
+        } as never,
+      }),
+      '/agents',
+    );
     const q = query(client);
     const first = await answer(await r.post(q, '/agents/query'));
     expect(first.message?.payload.map((e) => e.agent_id)).toEqual([agentB.did]);
@@ -38,7 +64,10 @@ describe('POST /agents/query replay', () => {
     expect(JSON.stringify(body)).not.toContain(agentB.did);
     // Four minutes on, still inside the ±5 min window: still refused.
     r.clock.advance(4 * 60_000);
-    expect(await answer(await r.post(q, '/agents/query'))).toMatchObject({ ok: false, details: { reason: 'query_replayed' } });
+    expect(await answer(await r.post(q, '/agents/query'))).toMatchObject({
+      ok: false,
+      details: { reason: 'query_replayed' },
+    });
     // A fresh query (new id) is answered; the same id signed by someone else is their own query.
     expect((await r.post(query(client, undefined, r.clock.now()), '/agents/query')).status).toBe(200);
     expect((await r.post(query(stranger, q.id, r.clock.now()), '/agents/query')).status).toBe(200);

@@ -37,7 +37,12 @@ export function createRelayServices(options: RelayServiceOptions): RelayServices
     timeouts: options.timeouts ?? DEFAULT_THREAD_TIMEOUTS,
     ...(options.verifier ? { verifier: options.verifier } : {}),
   });
-  return { relay, feed, directory: new Directory(relay, options.presence, options.aorLinks), queries: new QueryReplayGuard({ startedAt: options.clock.now() }) };
+  return {
+    relay,
+    feed,
+    directory: new Directory(relay, options.presence, options.aorLinks),
+    queries: new QueryReplayGuard({ startedAt: options.clock.now() }),
+  };
 }
 
 /**

@@ -25,7 +25,11 @@ describe('a crash loses nothing that was published', () => {
     server = await startServerProcess({ DATA_DIR: dataDir });
     const setup = new SqliteStore({ file });
     await setup.rooms.ensureRoom({ id: 'r1', name: 'Room', moderation: 'auto' });
-    await setup.access.putAgentCredential({ agentId: 'agent.writer', passwordHash: await hashPassword('pw'), createdAt: Date.now() });
+    await setup.access.putAgentCredential({
+      agentId: 'agent.writer',
+      passwordHash: await hashPassword('pw'),
+      createdAt: Date.now(),
+    });
     const cookie = await sessionCookie(setup, FACILITATOR, 'facilitator');
     await setup.close();
 
@@ -33,10 +37,24 @@ describe('a crash loses nothing that was published', () => {
     const facilitator = await connectClient(wsUrl, { wsOptions: { headers: { cookie, origin: server.url } } });
     await facilitator.client.subscribeAsync('rooms/r1/public', { qos: 1 });
     const now = Math.floor(Date.now() / 1000);
-    await facilitator.client.publishAsync('rooms/r1/control', JSON.stringify({
-      id: 'grant_1', type: 'mic_grant', room_id: 'r1', from: { kind: 'user', id: FACILITATOR }, ts: now,
-      payload: { task_id: 't1', agent_id: 'agent.writer', max_messages: 10_000, allowed_message_types: ['progress'], expires_at: now + 3600 },
-    }), { qos: 1 });
+    await facilitator.client.publishAsync(
+      'rooms/r1/control',
+      JSON.stringify({
+        id: 'grant_1',
+        type: 'mic_grant',
+        room_id: 'r1',
+        from: { kind: 'user', id: FACILITATOR },
+        ts: now,
+        payload: {
+          task_id: 't1',
+          agent_id: 'agent.writer',
+          max_messages: 10_000,
+          allowed_message_types: ['progress'],
+          expires_at: now + 3600,
+        },
+      }),
+      { qos: 1 },
+    );
 
     const seen = new Set<string>();
     const enough = new Promise<void>((resolve) => {
@@ -54,10 +72,18 @@ describe('a crash loses nothing that was published', () => {
       // Bounded backlog: a real agent does not queue tens of thousands of unacknowledged messages.
       for (let i = 0; i < 20 && agent.client.connected && sent - seen.size < 300; i++) {
         const id = `c_${++sent}`;
-        agent.client.publish('rooms/r1/public_candidates', JSON.stringify({
-          id, type: 'result', room_id: 'r1', from: { kind: 'agent', id: 'agent.writer' }, ts: now,
-          payload: { task_id: 't1', message_type: 'progress', content: { text: `step ${sent}` } },
-        }), { qos: 1 });
+        agent.client.publish(
+          'rooms/r1/public_candidates',
+          JSON.stringify({
+            id,
+            type: 'result',
+            room_id: 'r1',
+            from: { kind: 'agent', id: 'agent.writer' },
+            ts: now,
+            payload: { task_id: 't1', message_type: 'progress', content: { text: `step ${sent}` } },
+          }),
+          { qos: 1 },
+        );
       }
     }, 2);
     await enough;

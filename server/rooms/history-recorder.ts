@@ -68,7 +68,12 @@ export class HistoryRecorder {
       roomId: topic.roomId,
       topic: message.topic,
       topicKind: topic.kind,
-      topicAgentId: 'agentId' in topic ? topic.agentId : topic.kind === 'public_candidates' && message.publisher?.kind === 'agent' ? message.publisher.agentId : null,
+      topicAgentId:
+        'agentId' in topic
+          ? topic.agentId
+          : topic.kind === 'public_candidates' && message.publisher?.kind === 'agent'
+            ? message.publisher.agentId
+            : null,
       ...(envelope === undefined ? envelopeFields(message.payload) : columnsOf(envelope)),
       payload: message.payload,
       receivedAt: message.receivedAt,
@@ -106,7 +111,11 @@ export class HistoryRecorder {
  * this instance only watches is admitted when its room exists. A message to a room nobody created
  * is refused either way, as the embedded broker refuses it.
  */
-export function recordOnArrival(history: HistoryRecorder, admitCandidate: (message: BrokerMessage) => Promise<void>, quotas?: PublishQuotas) {
+export function recordOnArrival(
+  history: HistoryRecorder,
+  admitCandidate: (message: BrokerMessage) => Promise<void>,
+  quotas?: PublishQuotas,
+) {
   return {
     beforeDispatch: async (message: BrokerMessage) => {
       if (!message.topic.startsWith('rooms/')) return;
@@ -129,7 +138,12 @@ export function recordOnArrival(history: HistoryRecorder, admitCandidate: (messa
  */
 function withinQuota(quotas: PublishQuotas, message: BrokerMessage): void {
   const topic = parseTopic(message.topic);
-  const agentId = message.publisher?.kind === 'agent' ? message.publisher.agentId : topic.ok && 'agentId' in topic.value && topic.value.kind !== 'inbox' ? topic.value.agentId : undefined;
+  const agentId =
+    message.publisher?.kind === 'agent'
+      ? message.publisher.agentId
+      : topic.ok && 'agentId' in topic.value && topic.value.kind !== 'inbox'
+        ? topic.value.agentId
+        : undefined;
   if (agentId === undefined) return;
   const verdict = quotas.take(agentId, message.payload.byteLength);
   if (!verdict.ok) throw new RefusedPublish(verdict.reason);

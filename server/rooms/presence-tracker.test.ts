@@ -31,13 +31,25 @@ afterEach(async () => {
 });
 
 const heartbeat = (agentId: string, payload: object) =>
-  JSON.stringify({ id: `hb_${Math.random()}`, type: 'heartbeat', room_id: 'r1', from: { kind: 'agent', id: agentId }, ts: Math.floor(clock.now / 1000), payload });
+  JSON.stringify({
+    id: `hb_${Math.random()}`,
+    type: 'heartbeat',
+    room_id: 'r1',
+    from: { kind: 'agent', id: agentId },
+    ts: Math.floor(clock.now / 1000),
+    payload,
+  });
 
 async function agentWithWill(agentId: string): Promise<TestClient> {
   const c = await connectClient(url, {
     username: agentId,
     password: 'x',
-    will: { topic: `rooms/r1/agents/${agentId}/heartbeat`, payload: Buffer.from(heartbeat(agentId, { ts: 0, status: 'offline' })), qos: 1, retain: false },
+    will: {
+      topic: `rooms/r1/agents/${agentId}/heartbeat`,
+      payload: Buffer.from(heartbeat(agentId, { ts: 0, status: 'offline' })),
+      qos: 1,
+      retain: false,
+    },
   });
   clients.push(c);
   return c;
@@ -46,21 +58,35 @@ async function agentWithWill(agentId: string): Promise<TestClient> {
 describe('presence', () => {
   it('is online after a heartbeat, with its description, and stale after three missed intervals', async () => {
     const a = await agentWithWill('agent.a');
-    await a.client.publishAsync('rooms/r1/agents/agent.a/heartbeat', heartbeat('agent.a', { ts: 1, description: 'Researcher' }), { qos: 1 });
-    expect(tracker.list('r1')).toMatchObject([{ agentId: 'agent.a', status: 'online', description: 'Researcher', lastSeenAt: 1_000_000 }]);
+    await a.client.publishAsync(
+      'rooms/r1/agents/agent.a/heartbeat',
+      heartbeat('agent.a', { ts: 1, description: 'Researcher' }),
+      { qos: 1 },
+    );
+    expect(tracker.list('r1')).toMatchObject([
+      { agentId: 'agent.a', status: 'online', description: 'Researcher', lastSeenAt: 1_000_000 },
+    ]);
     clock.now += 15_000;
     tracker.sweep();
     expect(tracker.list('r1')[0]?.status).toBe('online');
     clock.now += 1;
     tracker.sweep();
     expect(tracker.list('r1')[0]?.status).toBe('stale');
-    expect(announced).toEqual([{ agentId: 'agent.a', status: 'online' }, { agentId: 'agent.a', status: 'stale' }]);
+    expect(announced).toEqual([
+      { agentId: 'agent.a', status: 'online' },
+      { agentId: 'agent.a', status: 'stale' },
+    ]);
   });
 
   it('is offline at once through the MQTT last will when the connection dies', async () => {
     const a = await agentWithWill('agent.b');
     await a.client.publishAsync('rooms/r1/agents/agent.b/heartbeat', heartbeat('agent.b', { ts: 1 }), { qos: 1 });
-    const offline = new Promise<void>((resolve) => broker.onMessage(presenceTopicOf('r1'), (m) => new TextDecoder().decode(m.payload).includes('"offline"') && resolve()));
+    const offline = new Promise<void>((resolve) =>
+      broker.onMessage(
+        presenceTopicOf('r1'),
+        (m) => new TextDecoder().decode(m.payload).includes('"offline"') && resolve(),
+      ),
+    );
     a.client.stream.destroy(); // no DISCONNECT: the broker publishes the will
     await offline;
     expect(tracker.list('r1')[0]?.status).toBe('offline');
@@ -84,7 +110,15 @@ describe('presence', () => {
 
   it('agentStatus gives the directory the best presence across rooms, undefined for an unknown agent', async () => {
     broker.onMessage('#', () => undefined);
-    const hb = (room: string) => JSON.stringify({ id: `hb_${room}`, type: 'heartbeat', room_id: room, from: { kind: 'agent', id: 'agent.e' }, ts: 1, payload: { ts: 1 } });
+    const hb = (room: string) =>
+      JSON.stringify({
+        id: `hb_${room}`,
+        type: 'heartbeat',
+        room_id: room,
+        from: { kind: 'agent', id: 'agent.e' },
+        ts: 1,
+        payload: { ts: 1 },
+      });
     void broker.publish('rooms/r1/agents/agent.e/heartbeat', new TextEncoder().encode(hb('r1')));
     await new Promise<void>((resolve) => setImmediate(resolve));
     clock.now += 60_000;

@@ -47,7 +47,9 @@ export class PresenceTracker {
 
   list(roomId: string): AgentPresence[] {
     const now = this.now();
-    return [...(this.#entries.get(roomId) ?? new Map<string, Entry>())].map(([agentId, e]) => view(roomId, agentId, e, now)).sort((a, b) => a.agentId.localeCompare(b.agentId));
+    return [...(this.#entries.get(roomId) ?? new Map<string, Entry>())]
+      .map(([agentId, e]) => view(roomId, agentId, e, now))
+      .sort((a, b) => a.agentId.localeCompare(b.agentId));
   }
 
   /**
@@ -62,7 +64,12 @@ export class PresenceTracker {
       const entry = agents.get(agentId);
       if (!entry) continue;
       const current = view(roomId, agentId, entry, now);
-      if (!best || rank[current.status] > rank[best.status] || (rank[current.status] === rank[best.status] && current.lastSeenAt > best.lastSeenAt)) best = current;
+      if (
+        !best ||
+        rank[current.status] > rank[best.status] ||
+        (rank[current.status] === rank[best.status] && current.lastSeenAt > best.lastSeenAt)
+      )
+        best = current;
     }
     return best;
   }
@@ -79,7 +86,8 @@ export class PresenceTracker {
 
   /** Announces agents that went stale since the last sweep. */
   sweep(): void {
-    for (const [roomId, agents] of this.#entries) for (const [agentId, entry] of agents) this.#announce(roomId, agentId, entry);
+    for (const [roomId, agents] of this.#entries)
+      for (const [agentId, entry] of agents) this.#announce(roomId, agentId, entry);
   }
 
   #heartbeat(message: BrokerMessage): void {
@@ -106,7 +114,13 @@ export class PresenceTracker {
     const current = view(roomId, agentId, entry, this.now());
     if (current.status === entry.announced) return;
     entry.announced = current.status;
-    void this.broker.publish(presenceTopicOf(roomId), new TextEncoder().encode(JSON.stringify({ kind: 'presence', agent: current })), 0).catch(() => undefined);
+    void this.broker
+      .publish(
+        presenceTopicOf(roomId),
+        new TextEncoder().encode(JSON.stringify({ kind: 'presence', agent: current })),
+        0,
+      )
+      .catch(() => undefined);
   }
 }
 

@@ -7,13 +7,20 @@ import type { RoomStore } from '../store/store';
 export const RETENTION_SWEEP_MS = 60_000;
 
 /** Sweeps every `everyMs` on a timer that does not keep the process alive; the stop waits for a sweep under way. */
-export function startRetentionSweeper(rooms: Pick<RoomStore, 'applyRetention'>, clock: Clock, everyMs = RETENTION_SWEEP_MS): () => Promise<void> {
+export function startRetentionSweeper(
+  rooms: Pick<RoomStore, 'applyRetention'>,
+  clock: Clock,
+  everyMs = RETENTION_SWEEP_MS,
+): () => Promise<void> {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
     running = rooms
       .applyRetention(clock.now())
-      .then(() => undefined, (error: unknown) => console.error('History retention sweep failed:', error))
+      .then(
+        () => undefined,
+        (error: unknown) => console.error('History retention sweep failed:', error),
+      )
       .finally(() => (running = undefined));
   }, everyMs);
   timer.unref();

@@ -32,12 +32,14 @@ export interface AgentRouteDeps {
   readonly limits?: EventRouteLimits;
 }
 
-const notFound = (did: string) => new CodedError('NOT_FOUND', `No agent ${did.slice(0, 300)} in the directory that you may see.`);
+const notFound = (did: string) =>
+  new CodedError('NOT_FOUND', `No agent ${did.slice(0, 300)} in the directory that you may see.`);
 
 export function agentRoutes(deps: AgentRouteDeps) {
   const { services, store, clock, limits } = deps;
   const { relay, directory } = services;
-  const sessionDid = async (c: Context) => (await sessionFromCookieHeader(store, c.req.header('cookie'), clock.now()))?.did;
+  const sessionDid = async (c: Context) =>
+    (await sessionFromCookieHeader(store, c.req.header('cookie'), clock.now()))?.did;
 
   return new Hono()
     .get('/', async (c) => {
@@ -53,7 +55,15 @@ export function agentRoutes(deps: AgentRouteDeps) {
       const verified = accepted(await relay.verify(body.text, body.bytes));
       takeBudget(limits?.registrationsPerDid, verified.envelope.sender.id, 'directory registrations from this agent');
       const registered = accepted(await directory.registerVerified(verified));
-      return c.json({ ok: true as const, id: registered.id, registered: registered.did, ...(registered.outcome === 'duplicate' ? { duplicate: true } : {}) }, 200);
+      return c.json(
+        {
+          ok: true as const,
+          id: registered.id,
+          registered: registered.did,
+          ...(registered.outcome === 'duplicate' ? { duplicate: true } : {}),
+        },
+        200,
+      );
     })
     .post('/query', agoraErrors, async (c) => {
       takeBudget(limits?.perAddress, clientAddress(c), 'envelopes from this address');
@@ -66,11 +76,23 @@ export function agentRoutes(deps: AgentRouteDeps) {
       const message = parseOsnapMessage((envelope.payload as { params?: unknown }).params);
       if (!message.ok) throw new CodedError(message.error.code, message.error.message, message.error.details);
       const osnap = message.value;
-      if ((osnap.message_type !== 'agents_query' && osnap.message_type !== 'tools_query') || intent !== QUERY_INTENTS[osnap.message_type]) {
-        throw new AgoraRefusal(agoraError('schema_invalid', 'A directory query is a REQUEST with intent osnap.agents_query or osnap.tools_query and the OSNAP message as payload.params.'));
+      if (
+        (osnap.message_type !== 'agents_query' && osnap.message_type !== 'tools_query') ||
+        intent !== QUERY_INTENTS[osnap.message_type]
+      ) {
+        throw new AgoraRefusal(
+          agoraError(
+            'schema_invalid',
+            'A directory query is a REQUEST with intent osnap.agents_query or osnap.tools_query and the OSNAP message as payload.params.',
+          ),
+        );
       }
       if (osnap.sender_agent_id !== envelope.sender.id) {
-        throw new AgoraRefusal(agoraError('not_a_party', 'sender_agent_id must be the DID that signed the envelope.', { sender: envelope.sender.id }));
+        throw new AgoraRefusal(
+          agoraError('not_a_party', 'sender_agent_id must be the DID that signed the envelope.', {
+            sender: envelope.sender.id,
+          }),
+        );
       }
       accepted(services.queries.admit(envelope.sender.id, envelope.id, timestampMs(envelope.ts), relay.now()));
       if (osnap.message_type === 'tools_query') {
@@ -79,7 +101,11 @@ export function agentRoutes(deps: AgentRouteDeps) {
         return c.json({ ok: true as const, message: answer }, 200);
       }
       const { capability, scope } = (osnap as OsnapMessageOf<'agents_query'>).payload ?? {};
-      const entries = await directory.list({ caller: envelope.sender.id, ...(capability ? { capability } : {}), ...(scope ? { scope } : {}) });
+      const entries = await directory.list({
+        caller: envelope.sender.id,
+        ...(capability ? { capability } : {}),
+        ...(scope ? { scope } : {}),
+      });
       const answer: OsnapMessageOf<'agents_response'> = {
         sender_agent_id: osnap.receiver_agent_id,
         receiver_agent_id: envelope.sender.id,

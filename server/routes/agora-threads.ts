@@ -30,7 +30,11 @@ export function agoraThreadRoutes(services: RelayServices, session: SessionDeps)
     .use('*', requireSession(session))
     .get('/', async (c) => {
       const parsed = AgoraThreadListQuery.safeParse(c.req.query());
-      if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'party is a DID, status one of OPEN|PENDING|ACTIVE|COMPLETED|ERROR, limit 1–200.');
+      if (!parsed.success)
+        throw new CodedError(
+          'INVALID_REQUEST',
+          'party is a DID, status one of OPEN|PENDING|ACTIVE|COMPLETED|ERROR, limit 1–200.',
+        );
       const { party, status, limit = 50 } = parsed.data;
       const threads = await store.listThreads({ ...(party ? { party } : {}), ...(status ? { status } : {}), limit });
       return reply(c, AgoraThreadList, { threads: threads.map(view) }, 200);
@@ -44,7 +48,12 @@ export function agoraThreadRoutes(services: RelayServices, session: SessionDeps)
         AgoraThreadDetail,
         {
           thread: view(thread),
-          events: events.map((e) => ({ seq: e.seq, cursor: formatCursor(e.seq), receivedAt: e.receivedAt, envelope: JSON.parse(e.json) as unknown })),
+          events: events.map((e) => ({
+            seq: e.seq,
+            cursor: formatCursor(e.seq),
+            receivedAt: e.receivedAt,
+            envelope: JSON.parse(e.json) as unknown,
+          })),
         },
         200,
       );

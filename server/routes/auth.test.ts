@@ -66,7 +66,11 @@ describe('GET /api/auth/challenge', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = (await res.json()) as { challenge: Challenge };
     expect(Object.keys(body)).toEqual(['challenge']);
-    expect(body.challenge).toEqual({ purpose: 'switchboard-login', nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: clock.now() + CHALLENGE_TTL_MS });
+    expect(body.challenge).toEqual({
+      purpose: 'switchboard-login',
+      nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      expiresAt: clock.now() + CHALLENGE_TTL_MS,
+    });
     expect(Buffer.from(body.challenge.nonce, 'base64url')).toHaveLength(32);
     expect(await temp.store.access.consumeChallenge(body.challenge.nonce, clock.now())).toBe(body.challenge.expiresAt);
   });
@@ -102,8 +106,13 @@ describe('enroll, session, logout, login', () => {
     expect(await login.json()).toEqual({ did: key.did, role: 'facilitator' });
     const secondCookie = cookieOf(login);
     expect(secondCookie).not.toBe(firstCookie);
-    expect(await (await app.request('/api/auth/session', { headers: { cookie: secondCookie } })).json()).toEqual({ did: key.did, role: 'facilitator' });
-    expect(await temp.store.access.listAudit({ limit: 10 })).toMatchObject([{ action: 'operator_enrolled', actorDid: key.did, details: { role: 'facilitator' } }]);
+    expect(await (await app.request('/api/auth/session', { headers: { cookie: secondCookie } })).json()).toEqual({
+      did: key.did,
+      role: 'facilitator',
+    });
+    expect(await temp.store.access.listAudit({ limit: 10 })).toMatchObject([
+      { action: 'operator_enrolled', actorDid: key.did, details: { role: 'facilitator' } },
+    ]);
   });
 
   it('sets the session cookie HttpOnly, SameSite=Strict, Path=/, for 12 hours, Secure only over https', async () => {
@@ -121,7 +130,10 @@ describe('enroll, session, logout, login', () => {
     expect(https.status).toBe(200);
     expect(https.headers.get('set-cookie')).toContain('Secure');
     // Behind a TLS-terminating proxy.
-    const proxied = await post('/api/auth/login', await signedBody(key), { 'x-forwarded-proto': 'https', origin: 'https://localhost' });
+    const proxied = await post('/api/auth/login', await signedBody(key), {
+      'x-forwarded-proto': 'https',
+      origin: 'https://localhost',
+    });
     expect(proxied.status).toBe(200);
     expect(proxied.headers.get('set-cookie')).toContain('Secure');
   });
@@ -142,7 +154,11 @@ describe('enroll, session, logout, login', () => {
   });
 
   it('answers GET /session with 401 UNAUTHORIZED without a cookie or with a made-up one', async () => {
-    const attempts: Record<string, string>[] = [{}, { cookie: `sb_session=${'A'.repeat(43)}` }, { cookie: 'sb_session=nonsense' }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { cookie: `sb_session=${'A'.repeat(43)}` },
+      { cookie: 'sb_session=nonsense' },
+    ];
     for (const headers of attempts) {
       const res = await app.request('/api/auth/session', { headers });
       expect(res.status).toBe(401);
@@ -158,7 +174,10 @@ describe('enroll, session, logout, login', () => {
     const key = operatorKey();
     const cookie = cookieOf(await enroll(key));
     await temp.store.access.putOperator({ did: key.did, role: 'observer', createdAt: 0 });
-    expect(await (await app.request('/api/auth/session', { headers: { cookie } })).json()).toEqual({ did: key.did, role: 'observer' });
+    expect(await (await app.request('/api/auth/session', { headers: { cookie } })).json()).toEqual({
+      did: key.did,
+      role: 'observer',
+    });
   });
 });
 
@@ -203,7 +222,14 @@ describe('login refusals', () => {
     const res = await post('/api/auth/login', body);
     expect(res.status).toBe(401);
     expect(await errorCode(res)).toBe('SIGNATURE_INVALID');
-    const retry = await post('/api/auth/login', { ...body, signature: key.sign({ purpose: 'switchboard-login', nonce: body.nonce, expiresAt: clock.now() + CHALLENGE_TTL_MS }) });
+    const retry = await post('/api/auth/login', {
+      ...body,
+      signature: key.sign({
+        purpose: 'switchboard-login',
+        nonce: body.nonce,
+        expiresAt: clock.now() + CHALLENGE_TTL_MS,
+      }),
+    });
     expect(await errorCode(retry)).toBe('CHALLENGE_INVALID');
   });
 
@@ -246,7 +272,12 @@ describe('login refusals', () => {
   });
 
   it('answers a body over 16 KiB with 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await post('/api/auth/login', { did: key.did, nonce: 'x', signature: 'y', padding: 'p'.repeat(17 * 1024) });
+    const res = await post('/api/auth/login', {
+      did: key.did,
+      nonce: 'x',
+      signature: 'y',
+      padding: 'p'.repeat(17 * 1024),
+    });
     expect(res.status).toBe(413);
     expect(await errorCode(res)).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -339,8 +370,18 @@ describe('CSRF on /api/', () => {
 
 describe('rate limit on /api/auth', () => {
   it('answers a failed sign-in over the address budget with 429 RATE_LIMITED and Retry-After, then recovers', async () => {
-    const limited = testApp({ staticDir: '/nonexistent', store: temp.store, clock, limits: { authPerAddress: { capacity: 3, refillPerSecond: 0.5 } } });
-    const failedLogin = () => limited.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const limited = testApp({
+      staticDir: '/nonexistent',
+      store: temp.store,
+      clock,
+      limits: { authPerAddress: { capacity: 3, refillPerSecond: 0.5 } },
+    });
+    const failedLogin = () =>
+      limited.request('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
     for (let i = 0; i < 3; i++) expect((await failedLogin()).status).toBe(400);
     const refused = await failedLogin();
     expect(refused.status).toBe(429);

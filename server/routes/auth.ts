@@ -16,7 +16,13 @@ import { clientAddress, rateLimit, type TokenBucketLimiter } from '../http/rate-
 import { reply } from '../http/reply';
 import { isHttps } from '../http/request-origin';
 import { bodyCap, jsonBody } from '../http/request-body';
-import { requireSession, SESSION_COOKIE, SESSION_TTL_MS, sessionTokenFromCookieHeader, type SessionVariables } from '../http/session';
+import {
+  requireSession,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionTokenFromCookieHeader,
+  type SessionVariables,
+} from '../http/session';
 import type { Operator, Store } from '../store/store';
 
 export const CHALLENGE_PURPOSE: LoginChallenge['purpose'] = 'switchboard-login';
@@ -44,7 +50,11 @@ export interface AuthDeps {
 }
 
 /** The object the client signs (its canonical bytes), rebuilt from the stored challenge. */
-export const challengeDocument = (nonce: string, expiresAt: number) => ({ purpose: CHALLENGE_PURPOSE, nonce, expiresAt });
+export const challengeDocument = (nonce: string, expiresAt: number) => ({
+  purpose: CHALLENGE_PURPOSE,
+  nonce,
+  expiresAt,
+});
 
 export function authRoutes(deps: AuthDeps) {
   const { store, clock, verifier } = deps;
@@ -68,7 +78,11 @@ export function authRoutes(deps: AuthDeps) {
 
   async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role'>) {
     const token = randomToken();
-    await store.access.createSession(tokenHash(token), { did: operator.did, role: operator.role, expiresAt: clock.now() + SESSION_TTL_MS });
+    await store.access.createSession(tokenHash(token), {
+      did: operator.did,
+      role: operator.role,
+      expiresAt: clock.now() + SESSION_TTL_MS,
+    });
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'Strict',
@@ -115,7 +129,11 @@ export function authRoutes(deps: AuthDeps) {
         await verifySignedChallenge(body);
         takeDidBudget(body.did);
         const operator = await store.access.getOperator(body.did);
-        if (!operator) throw new CodedError('NOT_ENROLLED', 'This key is not enrolled as an operator; ask a facilitator for an enrollment link.');
+        if (!operator)
+          throw new CodedError(
+            'NOT_ENROLLED',
+            'This key is not enrolled as an operator; ask a facilitator for an enrollment link.',
+          );
         return reply(c, OperatorSession, await startSession(c, operator), 200);
       })
       // The challenge is checked before the token, so a bad signature does not burn the token.
@@ -125,10 +143,21 @@ export function authRoutes(deps: AuthDeps) {
         takeDidBudget(body.did);
         const now = clock.now();
         const role = await store.access.consumeEnrollment(tokenHash(body.token), now);
-        if (role === undefined) throw new CodedError('ENROLLMENT_INVALID', 'The enrollment link is unknown, already used or expired; ask for a new one.');
+        if (role === undefined)
+          throw new CodedError(
+            'ENROLLMENT_INVALID',
+            'The enrollment link is unknown, already used or expired; ask for a new one.',
+          );
         // An operator enrolling again takes the new link's role.
         await store.access.putOperator({ did: body.did, role, createdAt: now });
-        await store.access.appendAudit({ at: now, actorDid: body.did, action: 'operator_enrolled', roomId: null, messageId: null, details: { role } });
+        await store.access.appendAudit({
+          at: now,
+          actorDid: body.did,
+          action: 'operator_enrolled',
+          roomId: null,
+          messageId: null,
+          details: { role },
+        });
         deps.sessionsChanged?.();
         return reply(c, OperatorSession, await startSession(c, { did: body.did, role }), 200);
       })

@@ -3,7 +3,11 @@
 // between the demo's agents that ends co-signed while earlier ones stay as they were.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testApp } from '../test-support/test-app';
-import { NEGOTIATION_PACES, startNegotiationDemo, type NegotiationDemoHandle } from '../demo/negotiation/negotiation-demo';
+import {
+  NEGOTIATION_PACES,
+  startNegotiationDemo,
+  type NegotiationDemoHandle,
+} from '../demo/negotiation/negotiation-demo';
 import { NegotiationService } from '../negotiation/negotiation-service';
 import { DidVerifier } from '../crypto/node-verifier';
 import { manualClock } from '../test-support/manual-clock';
@@ -28,7 +32,10 @@ function setup() {
   const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations, guidedDemo: slot });
   const store = temp.store;
   const post = (cookie: string | undefined, origin: string | null = 'http://localhost') =>
-    app.request('http://localhost/api/demo/negotiation', { method: 'POST', headers: { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) } });
+    app.request('http://localhost/api/demo/negotiation', {
+      method: 'POST',
+      headers: { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) },
+    });
   const startDemo = () => {
     // The agents' own steps wait on real (tiny) timers, as in the server; the clock stands still.
     demo = startNegotiationDemo({
@@ -47,7 +54,12 @@ function setup() {
 async function settled(store: TempStore['store'], id: string) {
   for (let i = 0; i < 400; i++) {
     const record = await store.negotiations.get(id);
-    if (record?.state.status === 'ACCEPTED' && record.state.agreement && Object.keys(record.state.agreement.signatures).length === 2) return record;
+    if (
+      record?.state.status === 'ACCEPTED' &&
+      record.state.agreement &&
+      Object.keys(record.state.agreement.signatures).length === 2
+    )
+      return record;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`negotiation ${id} did not end co-signed`);

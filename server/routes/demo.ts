@@ -11,7 +11,9 @@ import { requireSession, type SessionDeps } from '../http/session';
 
 export interface GuidedDemoPort {
   /** Starts a fresh pricing negotiation between two demo agents; answers once it is opened. */
-  guidedPricing(run: string): Promise<{ readonly negotiationId: string; readonly names: Readonly<Record<string, string>> }>;
+  guidedPricing(
+    run: string,
+  ): Promise<{ readonly negotiationId: string; readonly names: Readonly<Record<string, string>> }>;
 }
 
 /** Filled in once the demo agents run (they start after the server listens); empty with DEMO=0. */
@@ -22,7 +24,11 @@ export interface GuidedDemoSlot {
 export function demoRoutes(slot: GuidedDemoSlot, session: SessionDeps) {
   return new Hono().post('/negotiation', requireSession(session, 'facilitator'), async (c) => {
     const port = slot.port;
-    if (!port) throw new CodedError('SERVICE_UNAVAILABLE', 'The demo agents are not running on this server. Start it with DEMO=1 to use the guided demo.');
+    if (!port)
+      throw new CodedError(
+        'SERVICE_UNAVAILABLE',
+        'The demo agents are not running on this server. Start it with DEMO=1 to use the guided demo.',
+      );
     const run = globalThis.crypto.randomUUID();
     const started = await port.guidedPricing(run);
     return reply(c, DemoStarted, { negotiation_id: started.negotiationId, names: started.names }, 201);

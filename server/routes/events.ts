@@ -38,7 +38,8 @@ export interface EventRouteLimits {
 /** A registration's own budgets, once its signature verified: per address, then per signer. */
 export function takeRegistrationBudget(c: Context, limits: EventRouteLimits | undefined, signer: string): void {
   const byAddress = limits?.registrationsPerAddress.take(clientAddress(c));
-  if (byAddress && !byAddress.ok) throw rateLimited(byAddress.retryAfterSeconds, 'directory registrations from this address');
+  if (byAddress && !byAddress.ok)
+    throw rateLimited(byAddress.retryAfterSeconds, 'directory registrations from this address');
   const byDid = limits?.registrationsPerDid.take(signer);
   if (byDid && !byDid.ok) throw rateLimited(byDid.retryAfterSeconds, 'directory registrations from this agent');
 }
@@ -54,12 +55,15 @@ export const pollTimeoutMs = (requestedSeconds: number | undefined): number =>
   Math.min(requestedSeconds ?? DEFAULT_POLL_TIMEOUT_S, MAX_POLL_TIMEOUT_S) * 1000;
 
 /** Throws an Agora failure for the error handler to answer (http/errors.ts); passes a success through. */
-export function accepted<T>(result: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AgoraError }): T {
+export function accepted<T>(
+  result: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AgoraError },
+): T {
   if (!result.ok) throw new AgoraRefusal(result.error);
   return result.value;
 }
 
-const invalid = (message: string, extra: Record<string, unknown> = {}) => new AgoraRefusal(agoraError('schema_invalid', message, extra));
+const invalid = (message: string, extra: Record<string, unknown> = {}) =>
+  new AgoraRefusal(agoraError('schema_invalid', message, extra));
 
 const pageBody = (events: readonly StoredRelayEnvelope[], hasMore: boolean, cursor: number): string =>
   `{"ok":true,"events":[${events.map((e) => e.json).join(',')}],"hasMore":${hasMore},"cursor":"${formatCursor(cursor)}"}`;
@@ -103,7 +107,9 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
       const raw = c.req.queries();
       const repeated = Object.entries(raw).find(([, values]) => values.length > 1);
       if (repeated) throw invalid(`Give ${repeated[0]} at most once.`, { parameter: repeated[0] });
-      const parsed = PollQuery.safeParse(Object.fromEntries(Object.entries(raw).map(([key, values]) => [key, values[0]])));
+      const parsed = PollQuery.safeParse(
+        Object.fromEntries(Object.entries(raw).map(([key, values]) => [key, values[0]])),
+      );
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw invalid(`Invalid query: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}`.trim(), {
@@ -112,7 +118,10 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
       }
       const q = parsed.data;
       const since = parseSince(q.since);
-      if (!since) throw invalid('since must be an ISO 8601 UTC timestamp (2026-02-02T15:30:00Z) or a cursor (cur_123) from an earlier answer.');
+      if (!since)
+        throw invalid(
+          'since must be an ISO 8601 UTC timestamp (2026-02-02T15:30:00Z) or a cursor (cur_123) from an earlier answer.',
+        );
       const filter: FeedFilter = {
         ...(q.recipient === undefined ? {} : { recipient: q.recipient }),
         ...(q.sender === undefined ? {} : { sender: q.sender }),
@@ -131,7 +140,13 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
       }
     });
 
-  async function poll(c: Context, q: z.infer<typeof PollQuery>, since: NonNullable<ReturnType<typeof parseSince>>, filter: FeedFilter, deadline: number): Promise<Response> {
+  async function poll(
+    c: Context,
+    q: z.infer<typeof PollQuery>,
+    since: NonNullable<ReturnType<typeof parseSince>>,
+    filter: FeedFilter,
+    deadline: number,
+  ): Promise<Response> {
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
     let afterSeq = since.kind === 'cursor' ? since.seq : undefined;
     for (let refetches = 0; ; refetches++) {

@@ -25,7 +25,11 @@ async function setup() {
   const call = (method: string, path: string, cookie: string, body?: unknown) =>
     app.request(`http://localhost/api/services/watched${path}`, {
       method,
-      headers: { cookie, origin: 'http://localhost', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        cookie,
+        origin: 'http://localhost',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   return { call, facilitator, observer };

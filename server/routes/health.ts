@@ -6,4 +6,6 @@ import { VERSION } from '../version';
 
 // Agora "Health Check" answers `{ ok, version }`; `version` stays the release (as before, and
 // as the spec's "1.0.0" reads), and `agora` adds the protocol version (decisions-agora.md).
-export const healthRoutes = new Hono().get('/', (c) => reply(c, Health, { ok: true, version: VERSION, agora: AGORA_VERSION }, 200));
+export const healthRoutes = new Hono().get('/', (c) =>
+  reply(c, Health, { ok: true, version: VERSION, agora: AGORA_VERSION }, 200),
+);

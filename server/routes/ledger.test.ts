@@ -12,9 +12,20 @@ let r: RelayApp;
 afterEach(async () => r.temp.dispose());
 
 let n = 0;
-const client = (key: string) => new AgoraClient(demoIdentity(1, `ledger-${key}`, key), (i, init) => r.app.request(i, init), '', () => r.clock.now(), () => `${key}-${++n}`);
+const client = (key: string) =>
+  new AgoraClient(
+    demoIdentity(1, `ledger-${key}`, key),
+    (i, init) => r.app.request(i, init),
+    '',
+    () => r.clock.now(),
+    () => `${key}-${++n}`,
+  );
 const burn = (who: AgoraClient, amount: string, headers: Record<string, string> = {}) =>
-  r.post(who.sign('REQUEST', { request_id: `burn_${++n}`, intent: 'oapp.burn', params: { amount } } as never, `burn_${n}`), '/api/ledger/burns', headers);
+  r.post(
+    who.sign('REQUEST', { request_id: `burn_${++n}`, intent: 'oapp.burn', params: { amount } } as never, `burn_${n}`),
+    '/api/ledger/burns',
+    headers,
+  );
 
 describe('POST /api/ledger/burns', () => {
   it('refuses a burn beyond the balance (coded, nothing stored), so 300 huge burns from one DID cost what it holds', async () => {
@@ -38,9 +49,15 @@ describe('POST /api/ledger/burns', () => {
     expect(first.status).toBe(201);
     const txId = ((await first.json()) as { txId: string }).txId;
     expect((await r.get(`/api/ledger/burns/${encodeURIComponent(txId)}`)).status).toBe(200);
-    expect(await (await r.get(`/api/ledger/balances/${encodeURIComponent(payer.identity.did)}`)).json()).toEqual({ did: payer.identity.did, balance: '1' });
+    expect(await (await r.get(`/api/ledger/balances/${encodeURIComponent(payer.identity.did)}`)).json()).toEqual({
+      did: payer.identity.did,
+      balance: '1',
+    });
     const second = await burn(payer, '2');
-    expect({ status: second.status, code: ((await second.json()) as { code: string }).code }).toEqual({ status: 402, code: 'INSUFFICIENT_BALANCE' });
+    expect({ status: second.status, code: ((await second.json()) as { code: string }).code }).toEqual({
+      status: 402,
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(await r.temp.store.oacop.balanceOf(payer.identity.did)).toBe('1');
   });
 
@@ -67,12 +84,27 @@ describe('the demo', () => {
   it('credits its seeded agents a fixed amount, topped up (not added) on a restart', async () => {
     r = relayApp();
     const fetch = (input: string, init?: RequestInit) => r.app.request(input, init);
-    const options = { fetch, baseUrl: '', seed: 2026, now: () => r.clock.now(), store: r.temp.store, pollSeconds: 1, onError: () => undefined };
+    const options = {
+      fetch,
+      baseUrl: '',
+      seed: 2026,
+      now: () => r.clock.now(),
+      store: r.temp.store,
+      pollSeconds: 1,
+      onError: () => undefined,
+    };
     const dids = DEMO_CALENDARS.map((profile) => oacopDemoIdentity(2026, profile).did);
     const first = await startOacopDemo(options);
     await first.stop();
     expect(await Promise.all(dids.map((did) => r.temp.store.oacop.balanceOf(did)))).toEqual(dids.map(() => '100'));
-    expect(await r.temp.store.oacop.recordBurn({ txId: 'oap:tx:demo-spend', burnedBy: dids[0]!, amount: '30', burnedAt: r.clock.now() })).toBe('stored');
+    expect(
+      await r.temp.store.oacop.recordBurn({
+        txId: 'oap:tx:demo-spend',
+        burnedBy: dids[0]!,
+        amount: '30',
+        burnedAt: r.clock.now(),
+      }),
+    ).toBe('stored');
     r.clock.advance(60_000);
     const second = await startOacopDemo(options);
     await second.stop();

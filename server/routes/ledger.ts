@@ -13,23 +13,30 @@ import { recordBurn } from '../oacop/ledger';
 import { MAX_ENVELOPE_BYTES, type AgoraRelay } from '../relay/agora-relay';
 import type { OacopStore } from '../store/oacop-store';
 
-export function ledgerRoutes(relay: AgoraRelay, store: OacopStore, limits: Pick<HttpLimits, 'burnsPerAddress' | 'burnsPerDid'>, clock: Clock) {
+export function ledgerRoutes(
+  relay: AgoraRelay,
+  store: OacopStore,
+  limits: Pick<HttpLimits, 'burnsPerAddress' | 'burnsPerDid'>,
+  clock: Clock,
+) {
   const perAddress = new TokenBucketLimiter({ ...limits.burnsPerAddress, clock });
   const perDid = new TokenBucketLimiter({ ...limits.burnsPerDid, clock });
-  return new Hono()
-    // A burn is a signed Agora envelope, so its refusals take the relay's shape (http/error-family.ts).
-    .post('/burns', agoraErrors, rateLimit(perAddress), async (c) => {
-      const body = await readBodyText(c, MAX_ENVELOPE_BYTES);
-      return c.json(await recordBurn(relay, store, body.text, body.bytes, (did) => perDid.take(did)), 201);
-    })
-    .get('/balances/:did', async (c) => {
-      const did = c.req.param('did');
-      if (!isDidKey(did)) throw new CodedError('INVALID_REQUEST', 'Balances are held by did:key DIDs.');
-      return c.json({ did, balance: await store.balanceOf(did) }, 200);
-    })
-    .get('/burns/:txId', async (c) => {
-      const record = await store.getBurn(c.req.param('txId'));
-      if (!record) throw new CodedError('NOT_FOUND', `No transaction ${c.req.param('txId').slice(0, 256)}.`);
-      return c.json(record, 200);
-    });
+  return (
+    new Hono()
+      // A burn is a signed Agora envelope, so its refusals take the relay's shape (http/error-family.ts).
+      .post('/burns', agoraErrors, rateLimit(perAddress), async (c) => {
+        const body = await readBodyText(c, MAX_ENVELOPE_BYTES);
+        return c.json(await recordBurn(relay, store, body.text, body.bytes, (did) => perDid.take(did)), 201);
+      })
+      .get('/balances/:did', async (c) => {
+        const did = c.req.param('did');
+        if (!isDidKey(did)) throw new CodedError('INVALID_REQUEST', 'Balances are held by did:key DIDs.');
+        return c.json({ did, balance: await store.balanceOf(did) }, 200);
+      })
+      .get('/burns/:txId', async (c) => {
+        const record = await store.getBurn(c.req.param('txId'));
+        if (!record) throw new CodedError('NOT_FOUND', `No transaction ${c.req.param('txId').slice(0, 256)}.`);
+        return c.json(record, 200);
+      })
+  );
 }

@@ -16,16 +16,24 @@ afterEach(async () => h.temp.dispose());
 const ORIGIN = 'http://localhost';
 let nonceCounter = 0;
 function signedHeaders(identity: PartyIdentity, path: string, over: { created?: number; nonce?: string } = {}) {
-  return signRequest({ method: 'GET', url: `${ORIGIN}${path}`, header: () => undefined }, {
-    keyid: identity.did,
-    secretKey: identity.secretKey,
-    created: over.created ?? Math.floor(h.clock.now() / 1000),
-    nonce: over.nonce ?? `test-nonce-${++nonceCounter}`,
-  });
+  return signRequest(
+    { method: 'GET', url: `${ORIGIN}${path}`, header: () => undefined },
+    {
+      keyid: identity.did,
+      secretKey: identity.secretKey,
+      created: over.created ?? Math.floor(h.clock.now() / 1000),
+      nonce: over.nonce ?? `test-nonce-${++nonceCounter}`,
+    },
+  );
 }
 
 async function acceptedDeal(mine: 'public' | 'confidential') {
-  const id = await h.buyer.open(h.seller.did, { category: 'scheduling', mine, theirs: 'public', regulated: { [h.buyer.did]: 'medical' } });
+  const id = await h.buyer.open(h.seller.did, {
+    category: 'scheduling',
+    mine,
+    theirs: 'public',
+    regulated: { [h.buyer.did]: 'medical' },
+  });
   await h.buyer.propose(id, { patient_ref: 'PAT-0042', room: 'B-12', note: 'post-op check' }, 30 * MIN);
   await h.seller.accept(id);
   return id;
@@ -54,7 +62,11 @@ describe('reading a confidential negotiation', () => {
       expect({ path, status: party.status }).toEqual({ path, status: 200 });
       expect(await party.text()).toContain('PAT-0042');
       const stranger = await h.get(`${ORIGIN}${path}`, signedHeaders(h.stranger.identity, path));
-      expect({ path, status: stranger.status, code: ((await stranger.json()) as { code: string }).code }).toEqual({ path, status: 403, code: 'NOT_A_PARTY' });
+      expect({ path, status: stranger.status, code: ((await stranger.json()) as { code: string }).code }).toEqual({
+        path,
+        status: 403,
+        code: 'NOT_A_PARTY',
+      });
     }
     const cookie = await sessionCookie(h.temp.store, h.stranger.did, 'observer', h.clock.now());
     expect((await h.get(`${ORIGIN}/oap/negotiation/${id}`, { cookie })).status).toBe(200);
@@ -70,16 +82,34 @@ describe('reading a confidential negotiation', () => {
     const path = `/oap/negotiation/${id}`;
     const headers = signedHeaders(h.buyer.identity, path);
     expect((await h.get(`${ORIGIN}${path}`, headers)).status).toBe(200);
-    const codeOf = async (res: Response) => ({ status: res.status, code: ((await res.json()) as { code: string }).code });
-    expect(await codeOf(await h.get(`${ORIGIN}${path}`, headers))).toEqual({ status: 401, code: 'HTTP_SIGNATURE_REPLAYED' });
+    const codeOf = async (res: Response) => ({
+      status: res.status,
+      code: ((await res.json()) as { code: string }).code,
+    });
+    expect(await codeOf(await h.get(`${ORIGIN}${path}`, headers))).toEqual({
+      status: 401,
+      code: 'HTTP_SIGNATURE_REPLAYED',
+    });
     const old = signedHeaders(h.buyer.identity, path);
     h.clock.advance(10 * MIN);
     expect(await codeOf(await h.get(`${ORIGIN}${path}`, old))).toEqual({ status: 401, code: 'HTTP_SIGNATURE_EXPIRED' });
     const fresh = signedHeaders(h.buyer.identity, path);
-    const tampered = { ...fresh, 'signature-input': fresh['signature-input'].replace(/nonce="[^"]+"/, 'nonce="another-nonce"') };
-    expect(await codeOf(await h.get(`${ORIGIN}${path}`, tampered))).toEqual({ status: 401, code: 'HTTP_SIGNATURE_INVALID' });
-    expect(await codeOf(await h.get(`${ORIGIN}${path}/agreement`, signedHeaders(h.buyer.identity, path)))).toEqual({ status: 401, code: 'HTTP_SIGNATURE_INVALID' });
-    expect(await codeOf(await h.get(`http://127.0.0.2${path}`, signedHeaders(h.buyer.identity, path)))).toEqual({ status: 401, code: 'HTTP_SIGNATURE_INVALID' });
+    const tampered = {
+      ...fresh,
+      'signature-input': fresh['signature-input'].replace(/nonce="[^"]+"/, 'nonce="another-nonce"'),
+    };
+    expect(await codeOf(await h.get(`${ORIGIN}${path}`, tampered))).toEqual({
+      status: 401,
+      code: 'HTTP_SIGNATURE_INVALID',
+    });
+    expect(await codeOf(await h.get(`${ORIGIN}${path}/agreement`, signedHeaders(h.buyer.identity, path)))).toEqual({
+      status: 401,
+      code: 'HTTP_SIGNATURE_INVALID',
+    });
+    expect(await codeOf(await h.get(`http://127.0.0.2${path}`, signedHeaders(h.buyer.identity, path)))).toEqual({
+      status: 401,
+      code: 'HTTP_SIGNATURE_INVALID',
+    });
   });
 
   it('the public log shows a commitment the parties can open, neither the id nor anything that finds it', async () => {
@@ -97,7 +127,9 @@ describe('reading a confidential negotiation', () => {
     }
     // The agreement a party reads carries the commitment's opening.
     const path = `/oap/negotiation/${id}/agreement`;
-    const agreement = (await (await h.get(`${ORIGIN}${path}`, signedHeaders(h.buyer.identity, path))).json()) as { log_commitment: { salt: string; digest: string } };
+    const agreement = (await (await h.get(`${ORIGIN}${path}`, signedHeaders(h.buyer.identity, path))).json()) as {
+      log_commitment: { salt: string; digest: string };
+    };
     expect(fieldDigest(agreement.log_commitment.salt, '/negotiation_id', id)).toBe(agreement.log_commitment.digest);
     expect(log).toContain(agreement.log_commitment.digest);
   });

@@ -11,7 +11,12 @@ import { negotiationCommitment } from '@shared/negotiation/field-commitments';
 import { reply } from '../http/reply';
 import { readBodyJson } from '../http/request-body';
 import type { NegotiationService, PartyEvent } from '../negotiation/negotiation-service';
-import { actionsByParty, agreementSigning, agreementVerdict, negotiationSummary } from '../negotiation/negotiation-views';
+import {
+  actionsByParty,
+  agreementSigning,
+  agreementVerdict,
+  negotiationSummary,
+} from '../negotiation/negotiation-views';
 import { negotiationReadGuard } from '../negotiation/read-access';
 import type { SessionDeps } from '../http/session';
 import type { HttpLimits } from '../http/limits';
@@ -61,39 +66,69 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
   });
   const app = new Hono()
     .post('/open', rateLimit(opensPerAddress, clientAddress), async (c) => {
-      const opened = await service.open(await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES), (did) => opensPerDid.take(did));
-      if (!opened.ok && opened.error.code === 'RATE_LIMITED') throw rateLimited(opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
+      const opened = await service.open(await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES), (did) =>
+        opensPerDid.take(did),
+      );
+      if (!opened.ok && opened.error.code === 'RATE_LIMITED')
+        throw rateLimited(opened.error.details?.['retryAfterSeconds'] as number, 'negotiations opened by this DID');
       const record = unwrap(opened);
       return reply(c, Opened, { negotiation: negotiationSummary(record, service.now()) }, 201);
     })
-    .get('/:id', async (c) => reply(c, NegotiationDetail, await negotiationDetail(service, await readable(c, await service.store.get(c.req.param('id')))), 200))
+    .get('/:id', async (c) =>
+      reply(
+        c,
+        NegotiationDetail,
+        await negotiationDetail(service, await readable(c, await service.store.get(c.req.param('id')))),
+        200,
+      ),
+    )
     .get('/:id/agreement', async (c) => {
       const record = await readable(c, await service.store.get(c.req.param('id')));
       const agreement = record.state.agreement;
-      if (agreement === null) throw new CodedError('NOT_FOUND', 'This negotiation has no agreement (yet).', { state: record.state.status });
+      if (agreement === null)
+        throw new CodedError('NOT_FOUND', 'This negotiation has no agreement (yet).', { state: record.state.status });
       const entry = record.logIndex === null ? undefined : await service.store.logEntry(record.logIndex);
       // Still c.json: AgreementAnswer's recursive term values are too deep for reply's type.
-      return c.json({
-        agreement,
-        verdict: agreementVerdict(agreement),
-        signing: agreementSigning(agreement),
-        log: entry ? { index: entry.index, entry } : null,
-        // What a non-public entry shows instead of the negotiation id, and how a party opens it.
-        log_commitment: negotiationCommitment(agreement),
-      }, 200);
+      return c.json(
+        {
+          agreement,
+          verdict: agreementVerdict(agreement),
+          signing: agreementSigning(agreement),
+          log: entry ? { index: entry.index, entry } : null,
+          // What a non-public entry shows instead of the negotiation id, and how a party opens it.
+          log_commitment: negotiationCommitment(agreement),
+        },
+        200,
+      );
     })
     .post('/:id/agreement/cosign', async (c) => {
       const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.cosign(c.req.param('id'), body));
       const agreement = applied.record.state.agreement;
       // c.json: CosignAnswer's agreement (recursive term values) is too deep for reply's type.
-      return c.json({ negotiation: negotiationSummary(applied.record, service.now()), agreement, verdict: agreementVerdict(agreement), log_entry: applied.entry ?? null }, 200);
+      return c.json(
+        {
+          negotiation: negotiationSummary(applied.record, service.now()),
+          agreement,
+          verdict: agreementVerdict(agreement),
+          log_entry: applied.entry ?? null,
+        },
+        200,
+      );
     });
   for (const event of EVENTS) {
     app.post(`/:id/${event}`, async (c) => {
       const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.apply(c.req.param('id'), event, body));
-      return reply(c, StepAnswer, { negotiation: negotiationSummary(applied.record, service.now()), ...(applied.entry ? { log_entry: applied.entry } : {}) }, 200);
+      return reply(
+        c,
+        StepAnswer,
+        {
+          negotiation: negotiationSummary(applied.record, service.now()),
+          ...(applied.entry ? { log_entry: applied.entry } : {}),
+        },
+        200,
+      );
     });
   }
   return app;

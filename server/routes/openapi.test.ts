@@ -40,11 +40,14 @@ describe('GET /openapi.json', () => {
         .filter((r) => r.method !== 'ALL' && r.path !== '/*')
         .map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`),
     );
-    const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`)),
+    );
     expect([...routed].filter((route) => !documented.has(route))).toEqual([]);
     expect([...documented].filter((op) => !routed.has(op))).toEqual([]);
     expect(routed.size).toBeGreaterThan(60);
-    for (const match of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) expect(doc.components.schemas).toHaveProperty(match[1]!);
+    for (const match of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g))
+      expect(doc.components.schemas).toHaveProperty(match[1]!);
   });
 
   it('declares answers that real answers parse with', async () => {
@@ -70,13 +73,21 @@ describe('GET /openapi.json', () => {
     const coded = await get('/api/rooms');
     expect(coded.status).toBe(401);
     expect(CodedErrorBody.safeParse(coded.body).success).toBe(true);
-    const agora = await f.app.request('/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const agora = await f.app.request('/events', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(AgoraErrorBody.safeParse(await agora.json()).success).toBe(true);
   });
 
   it('declares the console answers exactly, and answers with items parse with them', async () => {
     const write = { cookie: f.facilitator, origin: 'http://localhost', 'content-type': 'application/json' };
-    const created = await f.app.request('/api/rooms', { method: 'POST', headers: write, body: JSON.stringify({ id: 'contract-room', name: 'Contract', moderation: 'review' }) });
+    const created = await f.app.request('/api/rooms', {
+      method: 'POST',
+      headers: write,
+      body: JSON.stringify({ id: 'contract-room', name: 'Contract', moderation: 'review' }),
+    });
     expect(created.status).toBe(201);
     expect((await f.app.request('/seed', { method: 'POST', headers: write })).status).toBe(200);
     const read = async (path: string, documented: string) => {
@@ -104,7 +115,8 @@ describe('GET /openapi.json', () => {
       ['/api/services/watched', '/api/services/watched'],
       ['/api/external/threads', '/api/external/threads'],
       ['/api/external/negotiations', '/api/external/negotiations'],
-    ] as const) await read(path, documented);
+    ] as const)
+      await read(path, documented);
     const { services = [] } = await read('/api/services', '/api/services');
     expect(services.length).toBeGreaterThanOrEqual(2);
   });

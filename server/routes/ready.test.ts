@@ -15,11 +15,19 @@ describe('GET /ready', () => {
   it('is a coded 503 naming the check that fails, with Retry-After', async () => {
     const store = new SqliteStore({ file: ':memory:' });
     let connected = false;
-    const app = testApp({ staticDir: '/nonexistent', store, readiness: { broker: () => (connected ? null : 'not connected') } });
+    const app = testApp({
+      staticDir: '/nonexistent',
+      store,
+      readiness: { broker: () => (connected ? null : 'not connected') },
+    });
     const res = await app.request('/ready');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
-    expect(await res.json()).toMatchObject({ ready: false, code: 'NOT_READY', checks: { store: 'ok', broker: 'not connected' } });
+    expect(await res.json()).toMatchObject({
+      ready: false,
+      code: 'NOT_READY',
+      checks: { store: 'ok', broker: 'not connected' },
+    });
     connected = true;
     expect((await app.request('/ready')).status).toBe(200);
     await store.close();

@@ -38,9 +38,19 @@ export function readyRoutes(store: Store, checks: Readonly<Record<string, Readin
       }
     }
     const problems = Object.fromEntries(Object.entries(results).filter(([, problem]) => problem !== null));
-    const status = Object.fromEntries(Object.entries(results).map(([name, problem]) => [name, problem === null ? 'ok' : problem]));
+    const status = Object.fromEntries(
+      Object.entries(results).map(([name, problem]) => [name, problem === null ? 'ok' : problem]),
+    );
     if (Object.keys(problems).length === 0) return c.json({ ready: true as const, checks: status }, 200);
     c.header('Retry-After', '5');
-    return c.json({ ready: false as const, code: 'NOT_READY', message: `Not ready: ${Object.keys(problems).join(', ')}.`, checks: status }, 503);
+    return c.json(
+      {
+        ready: false as const,
+        code: 'NOT_READY',
+        message: `Not ready: ${Object.keys(problems).join(', ')}.`,
+        checks: status,
+      },
+      503,
+    );
   });
 }

@@ -3,7 +3,19 @@
 // review items. Publishing (say, task, grants) goes over MQTT at /mqtt, not here.
 import { Hono } from 'hono';
 import { ROOM_TOPIC_KINDS, AGENT_TOPIC_KINDS } from '@shared/aor/topics';
-import { AuditPage, CreateRoomBody, GrantList, MessagePage, PresenceList, RejectBody, ReviewDecision, ReviewList, RoomAnswer, RoomList, RoomSettingsBody } from '@shared/contract/rooms';
+import {
+  AuditPage,
+  CreateRoomBody,
+  GrantList,
+  MessagePage,
+  PresenceList,
+  RejectBody,
+  ReviewDecision,
+  ReviewList,
+  RoomAnswer,
+  RoomList,
+  RoomSettingsBody,
+} from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
@@ -69,7 +81,10 @@ function intParam(value: string | undefined, name: string): number | undefined {
 }
 
 function listParam(values: string[] | undefined): string[] | undefined {
-  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const list = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   return list.length ? list : undefined;
 }
 
@@ -81,7 +96,8 @@ export function roomRoutes(deps: RoomRouteDeps) {
   /** Items never move between rooms, so checking membership before deciding is race-free. */
   const requirePendingItem = async (roomId: string, itemId: number) => {
     const pending = await store.rooms.listReviewItems(roomId, 'pending');
-    if (!pending.some((i) => i.id === itemId)) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+    if (!pending.some((i) => i.id === itemId))
+      throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
   };
 
   const requireRoom = async (id: string) => {
@@ -99,7 +115,11 @@ export function roomRoutes(deps: RoomRouteDeps) {
         {
           rooms: list.map((room) => {
             const agents = presence.list(room.id);
-            return { ...room, agentsPresent: agents.filter((a) => a.status !== 'offline').length, agents: agents.length };
+            return {
+              ...room,
+              agentsPresent: agents.filter((a) => a.status !== 'offline').length,
+              agents: agents.length,
+            };
           }),
         },
         200,
@@ -109,7 +129,14 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const body = c.req.valid('json');
       if (await store.rooms.getRoom(body.id)) throw new CodedError('CONFLICT', `A room "${body.id}" already exists.`);
       const room = await rooms.create(body);
-      await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'room.create', roomId: room.id, messageId: null, details: { name: room.name, moderation: room.moderation } });
+      await store.access.appendAudit({
+        at: clock.now(),
+        actorDid: c.get('session').did,
+        action: 'room.create',
+        roomId: room.id,
+        messageId: null,
+        details: { name: room.name, moderation: room.moderation },
+      });
       return reply(c, RoomAnswer, { room }, 201);
     })
     .get('/:id', reader, async (c) => reply(c, RoomAnswer, { room: await requireRoom(c.req.param('id')) }, 200))
@@ -120,11 +147,25 @@ export function roomRoutes(deps: RoomRouteDeps) {
       if (moderation !== undefined) {
         await store.rooms.setModeration(room.id, moderation);
         await gateway.announceModeration(room.id, moderation);
-        await store.access.appendAudit({ at: clock.now(), actorDid, action: 'room.moderation', roomId: room.id, messageId: null, details: { from: room.moderation, to: moderation } });
+        await store.access.appendAudit({
+          at: clock.now(),
+          actorDid,
+          action: 'room.moderation',
+          roomId: room.id,
+          messageId: null,
+          details: { from: room.moderation, to: moderation },
+        });
       }
       if (retention !== undefined) {
         await store.rooms.setRetention(room.id, retention);
-        await store.access.appendAudit({ at: clock.now(), actorDid, action: 'room.retention', roomId: room.id, messageId: null, details: { from: room.retention ?? null, to: retention } });
+        await store.access.appendAudit({
+          at: clock.now(),
+          actorDid,
+          action: 'room.retention',
+          roomId: room.id,
+          messageId: null,
+          details: { from: room.retention ?? null, to: retention },
+        });
       }
       return reply(c, RoomAnswer, { room: await requireRoom(room.id) }, 200);
     })
@@ -132,7 +173,8 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const room = await requireRoom(c.req.param('id'));
       const before = intParam(c.req.query('before'), 'before');
       const after = intParam(c.req.query('after'), 'after');
-      if (before !== undefined && after !== undefined) throw new CodedError('INVALID_REQUEST', 'Give either before or after, not both.');
+      if (before !== undefined && after !== undefined)
+        throw new CodedError('INVALID_REQUEST', 'Give either before or after, not both.');
       const limit = Math.min(intParam(c.req.query('limit'), 'limit') ?? 100, MAX_PAGE);
       if (limit < 1) throw new CodedError('INVALID_REQUEST', 'limit must be at least 1.');
       const topicKinds = listParam(c.req.queries('topic'));
@@ -159,7 +201,17 @@ export function roomRoutes(deps: RoomRouteDeps) {
     .get('/:id/grants', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const active = c.req.query('active');
-      return reply(c, GrantList, { grants: await store.rooms.listGrants({ roomId: room.id, ...(active === undefined ? {} : { active: active !== 'false' }) }) }, 200);
+      return reply(
+        c,
+        GrantList,
+        {
+          grants: await store.rooms.listGrants({
+            roomId: room.id,
+            ...(active === undefined ? {} : { active: active !== 'false' }),
+          }),
+        },
+        200,
+      );
     })
     .get('/:id/review', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -176,7 +228,14 @@ export function roomRoutes(deps: RoomRouteDeps) {
       await requirePendingItem(room.id, itemId);
       const item = await gateway.approveReview(itemId, c.get('session').did);
       if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
-      await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.approve', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId } });
+      await store.access.appendAudit({
+        at: clock.now(),
+        actorDid: c.get('session').did,
+        action: 'review.approve',
+        roomId: room.id,
+        messageId: item.messageId,
+        details: { itemId, agentId: item.agentId, taskId: item.taskId },
+      });
       return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
     })
     .post('/:id/review/:item/reject', facilitator, jsonBody(RejectBody), async (c) => {
@@ -186,13 +245,31 @@ export function roomRoutes(deps: RoomRouteDeps) {
       await requirePendingItem(room.id, itemId);
       const item = await gateway.rejectReview(itemId, c.get('session').did, reason);
       if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
-      await store.access.appendAudit({ at: clock.now(), actorDid: c.get('session').did, action: 'review.reject', roomId: room.id, messageId: item.messageId, details: { itemId, agentId: item.agentId, taskId: item.taskId, reason } });
+      await store.access.appendAudit({
+        at: clock.now(),
+        actorDid: c.get('session').did,
+        action: 'review.reject',
+        roomId: room.id,
+        messageId: item.messageId,
+        details: { itemId, agentId: item.agentId, taskId: item.taskId, reason },
+      });
       return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
     })
     .get('/:id/audit', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const before = intParam(c.req.query('before'), 'before');
       const limit = Math.min(intParam(c.req.query('limit'), 'limit') ?? 100, MAX_PAGE);
-      return reply(c, AuditPage, { entries: await store.access.listAudit({ roomId: room.id, limit, ...(before !== undefined ? { before } : {}) }) }, 200);
+      return reply(
+        c,
+        AuditPage,
+        {
+          entries: await store.access.listAudit({
+            roomId: room.id,
+            limit,
+            ...(before !== undefined ? { before } : {}),
+          }),
+        },
+        200,
+      );
     });
 }

@@ -47,10 +47,8 @@ export function schedulingRoutes(models: OacopReadModels, session: SessionDeps) 
 }
 
 export function taskRoutes(models: OacopReadModels, session: SessionDeps) {
-  return new Hono()
-    .use('*', requireSession(session))
-    .get('/', async (c) => {
-      await models.catchUp();
-      return reply(c, TaskBoardAnswer, models.tasks.board(), 200);
-    });
+  return new Hono().use('*', requireSession(session)).get('/', async (c) => {
+    await models.catchUp();
+    return reply(c, TaskBoardAnswer, models.tasks.board(), 200);
+  });
 }

@@ -16,7 +16,8 @@ export const DEFAULT_LOG_PAGE = 100;
 export const MAX_LOG_PAGE = 1000;
 
 function indexParam(raw: string): number {
-  if (!/^(0|[1-9][0-9]{0,14})$/.test(raw)) throw new CodedError('INVALID_REQUEST', 'The index is a non-negative integer.');
+  if (!/^(0|[1-9][0-9]{0,14})$/.test(raw))
+    throw new CodedError('INVALID_REQUEST', 'The index is a non-negative integer.');
   return Number(raw);
 }
 
@@ -30,7 +31,12 @@ export function transparencyLogRoutes(service: NegotiationService) {
       const page = await store.logPage(from, parsed.data.limit ?? DEFAULT_LOG_PAGE);
       const last = page.entries.at(-1);
       const next = last !== undefined && last.index + 1 < page.size ? last.index + 1 : null;
-      return reply(c, LogPage, { entries: page.entries.map(publishedEntry), size: page.size, head: page.head, next_from: next }, 200);
+      return reply(
+        c,
+        LogPage,
+        { entries: page.entries.map(publishedEntry), size: page.size, head: page.head, next_from: next },
+        200,
+      );
     })
     .get('/:index', async (c) => {
       const index = indexParam(c.req.param('index'));

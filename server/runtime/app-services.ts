@@ -11,7 +11,10 @@ import { createRelayServices, watchStoreHead, type RelayServices } from '../rela
 import type { PresenceTracker } from '../rooms/presence-tracker';
 import type { Store } from '../store/store';
 
-export type AppServices = Pick<AppOptions, 'store' | 'clock' | 'verifier' | 'relay' | 'negotiations' | 'oacop' | 'bridge' | 'guidedDemo'>;
+export type AppServices = Pick<
+  AppOptions,
+  'store' | 'clock' | 'verifier' | 'relay' | 'negotiations' | 'oacop' | 'bridge' | 'guidedDemo'
+>;
 
 export interface ServiceParts {
   readonly store: Store;
@@ -28,7 +31,12 @@ export interface ServiceParts {
 export function buildAppServices(parts: ServiceParts): AppServices {
   const { store, clock, bridge } = parts;
   const verifier = new DidVerifier();
-  const relay = createRelayServices({ store: store.relay, clock, verifier, ...(parts.presence ? { presence: parts.presence } : {}) });
+  const relay = createRelayServices({
+    store: store.relay,
+    clock,
+    verifier,
+    ...(parts.presence ? { presence: parts.presence } : {}),
+  });
   return {
     store,
     clock,

@@ -53,7 +53,11 @@ export function brokerFor(config: Config): OpenBroker {
   const external = config.mqttExternal;
   if (!external) return (deps) => openEmbeddedBroker(config, deps);
   const password = external.password;
-  if (!password) throw new ConfigError('MQTT_PASSWORD is required with MQTT_URL (the server\'s broker credential, from `npm run cli -- broker setup`).');
+  if (!password)
+    throw new ConfigError(
+      "MQTT_PASSWORD is required with MQTT_URL (the server's broker credential, from `npm run cli -- broker setup`).",
+    );
   // Loaded only with MQTT_URL, like the MQTT client and the PostgreSQL driver (decisions-server.md §49).
-  return async (deps) => (await import('./external-adapter')).connectExternalBroker(config, { ...external, password }, deps);
+  return async (deps) =>
+    (await import('./external-adapter')).connectExternalBroker(config, { ...external, password }, deps);
 }

@@ -14,12 +14,21 @@ export type ConsoleAuthenticator = (request: IncomingMessage) => Promise<BrokerI
  * this server is known by (the upgrade does not pass through the app's host check): another Host
  * is refused with 421 as the routes refuse it (decisions-server.md §43).
  */
-export function consoleAuthenticator(store: Store, clock: Clock, allowedHosts: AllowedHosts = []): ConsoleAuthenticator {
+export function consoleAuthenticator(
+  store: Store,
+  clock: Clock,
+  allowedHosts: AllowedHosts = [],
+): ConsoleAuthenticator {
   return async (request) => {
     if (!isAllowedHost(request.headers.host, allowedHosts)) throw misdirected(request.headers.host);
     // Same-origin only: a page elsewhere must not ride the operator's cookie into /mqtt.
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== `http://${request.headers.host}` && origin !== `https://${request.headers.host}`) return null;
+    if (
+      origin !== undefined &&
+      origin !== `http://${request.headers.host}` &&
+      origin !== `https://${request.headers.host}`
+    )
+      return null;
     const session = await sessionFromCookieHeader(store, request.headers.cookie, clock.now());
     return session ? { kind: 'operator', did: session.did, role: session.role } : null;
   };

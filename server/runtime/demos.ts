@@ -44,7 +44,10 @@ export function startRoomDemoAgents(
   config: Config,
   brokerUrl: string,
   parts: RoomDemoParts,
-  external?: { readonly addAgent: (agentId: string, password: string) => Promise<void>; readonly candidateTopic: StartDemoOptions['candidateTopic'] },
+  external?: {
+    readonly addAgent: (agentId: string, password: string) => Promise<void>;
+    readonly candidateTopic: StartDemoOptions['candidateTopic'];
+  },
 ): Promise<DemoHandle> {
   const { store, rooms, history, broker, clock } = parts;
   return startDemo({
@@ -55,7 +58,11 @@ export function startRoomDemoAgents(
     provisionAgent: async (agentId) => {
       const password = generateAgentPassword();
       await external?.addAgent(agentId, password);
-      await store.access.putAgentCredential({ agentId, passwordHash: await hashPassword(password), createdAt: clock.now() });
+      await store.access.putAgentCredential({
+        agentId,
+        passwordHash: await hashPassword(password),
+        createdAt: clock.now(),
+      });
       return password;
     },
     ...(external?.candidateTopic ? { candidateTopic: external.candidateTopic } : {}),
@@ -70,8 +77,19 @@ export function startRoomDemoAgents(
 }
 
 /** The demo agents that speak HTTP to this instance: Agora, RFC 0002 negotiations, OACoP. */
-export function httpDemos(config: Config, address: AddressInfo, clock: Clock, store: Store, guided: GuidedDemoSlot): StartWork[] {
-  const common = { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init), baseUrl: localUrl(config, 'http', address), seed: config.demoSeed, now: () => clock.now() };
+export function httpDemos(
+  config: Config,
+  address: AddressInfo,
+  clock: Clock,
+  store: Store,
+  guided: GuidedDemoSlot,
+): StartWork[] {
+  const common = {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
+    baseUrl: localUrl(config, 'http', address),
+    seed: config.demoSeed,
+    now: () => clock.now(),
+  };
   return [
     async () => stopping(await startAgoraDemo(common)),
     async () => {
@@ -90,6 +108,7 @@ export function httpDemos(config: Config, address: AddressInfo, clock: Clock, st
       };
     },
     // The calendar and resource agents (demo-calendars.ts).
-    async () => stopping(await startOacopDemo({ ...common, store, replyDelayMs: DEMO_PACES[config.demoPace].stepDelayMs })),
+    async () =>
+      stopping(await startOacopDemo({ ...common, store, replyDelayMs: DEMO_PACES[config.demoPace].stepDelayMs })),
   ];
 }

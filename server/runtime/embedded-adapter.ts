@@ -49,20 +49,31 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
       broker.attachWebSocket(http, authenticate);
       return { url: `mqtt://${urlHost(address)}:${address.port}`, stop: () => broker.stopListening() };
     },
-    roomDemo: (parts) => async () => stopping(await startRoomDemoAgents(config, localUrl(config, 'mqtt', agents!), parts)),
+    roomDemo: (parts) => async () =>
+      stopping(await startRoomDemoAgents(config, localUrl(config, 'mqtt', agents!), parts)),
     handOver: async () => undefined,
     close: () => broker.close(),
   };
 }
 
 /** MQTT_PORT unset: 1883 when free, else any free port. Set and taken: a one-line ConfigError. */
-async function listenForAgents(broker: EmbeddedBroker, host: string, configured: number | undefined): Promise<AddressInfo> {
+async function listenForAgents(
+  broker: EmbeddedBroker,
+  host: string,
+  configured: number | undefined,
+): Promise<AddressInfo> {
   try {
     return await broker.listenTcp(host, configured ?? DEFAULT_MQTT_PORT);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EADDRINUSE') throw new ConfigError(`cannot listen for MQTT on ${host}:${configured ?? DEFAULT_MQTT_PORT}: ${(error as Error).message}`);
-    if (configured !== undefined) throw new ConfigError(`MQTT_PORT ${configured} on ${host} is taken; set MQTT_PORT to a free port (or 0 for any).`);
+    if (code !== 'EADDRINUSE')
+      throw new ConfigError(
+        `cannot listen for MQTT on ${host}:${configured ?? DEFAULT_MQTT_PORT}: ${(error as Error).message}`,
+      );
+    if (configured !== undefined)
+      throw new ConfigError(
+        `MQTT_PORT ${configured} on ${host} is taken; set MQTT_PORT to a free port (or 0 for any).`,
+      );
     return broker.listenTcp(host, 0);
   }
 }

@@ -15,7 +15,11 @@ import type { BrokerAdapter, BrokerDeps } from './broker-adapter';
 import { startRoomDemoAgents, type RoomDemoParts } from './demos';
 import { recordWithAudit } from './operator-audit';
 
-export async function connectExternalBroker(config: Config, mqtt: ExternalMqttConfig & { readonly password: string }, deps: BrokerDeps): Promise<BrokerAdapter> {
+export async function connectExternalBroker(
+  config: Config,
+  mqtt: ExternalMqttConfig & { readonly password: string },
+  deps: BrokerDeps,
+): Promise<BrokerAdapter> {
   const { store, history, clock, admitCandidate } = deps;
   let broker: ExternalBroker;
   try {
@@ -27,7 +31,11 @@ export async function connectExternalBroker(config: Config, mqtt: ExternalMqttCo
       now: () => clock.now(),
       // Each agent message is recorded and decided by the one instance the broker hands it to.
       shareGroup: GATEWAY_SHARE_GROUP,
-      ...recordOnArrival(history, admitCandidate, new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock)),
+      ...recordOnArrival(
+        history,
+        admitCandidate,
+        new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
+      ),
     });
   } catch (error) {
     if (isCodedError(error)) throw new ConfigError(error.message);
@@ -63,8 +71,15 @@ export async function connectExternalBroker(config: Config, mqtt: ExternalMqttCo
     },
     roomDemo(parts) {
       const { adminUsername, adminPassword } = mqtt;
-      if (adminUsername && adminPassword) return roomDemoOverDynsec(config, { url: mqtt.url, serverUsername: mqtt.username, adminUsername, adminPassword }, parts);
-      console.log('Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.');
+      if (adminUsername && adminPassword)
+        return roomDemoOverDynsec(
+          config,
+          { url: mqtt.url, serverUsername: mqtt.username, adminUsername, adminPassword },
+          parts,
+        );
+      console.log(
+        'Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.',
+      );
       return undefined;
     },
     async handOver(cluster) {
@@ -82,11 +97,21 @@ export async function connectExternalBroker(config: Config, mqtt: ExternalMqttCo
 /** The room demo's agents, each registered with the broker's dynamic security before it connects. */
 function roomDemoOverDynsec(
   config: Config,
-  broker: { readonly url: string; readonly serverUsername: string; readonly adminUsername: string; readonly adminPassword: string },
+  broker: {
+    readonly url: string;
+    readonly serverUsername: string;
+    readonly adminUsername: string;
+    readonly adminPassword: string;
+  },
   parts: RoomDemoParts,
 ): StartWork {
   return async () => {
-    const dynsec = await DynsecAdmin.connect({ url: broker.url, username: broker.adminUsername, password: broker.adminPassword, reservedUsernames: [broker.serverUsername] });
+    const dynsec = await DynsecAdmin.connect({
+      url: broker.url,
+      username: broker.adminUsername,
+      password: broker.adminPassword,
+      reservedUsernames: [broker.serverUsername],
+    });
     const demo = await startRoomDemoAgents(config, broker.url, parts, {
       addAgent: async (agentId, password) => void (await dynsec.addAgent(agentId, password)),
       candidateTopic: agentCandidateTopic,

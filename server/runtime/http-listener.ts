@@ -10,7 +10,12 @@ import { DEFAULT_LISTEN_LIMITS, type ListenLimits } from '../http/limits';
 export type HttpListener = { readonly server: ServerType; readonly address: AddressInfo };
 
 /** The HTTP listener, held to the request timeout and the per-address connection cap (decisions-server.md §44). */
-export function listenHttp(app: AppType, host: string, port: number, limits: Partial<ListenLimits> = {}): Promise<HttpListener> {
+export function listenHttp(
+  app: AppType,
+  host: string,
+  port: number,
+  limits: Partial<ListenLimits> = {},
+): Promise<HttpListener> {
   const requestTimeout = limits.requestTimeoutMs ?? DEFAULT_LISTEN_LIMITS.requestTimeoutMs;
   const perAddress = limits.connectionsPerAddress ?? DEFAULT_LISTEN_LIMITS.connectionsPerAddress;
   return new Promise((resolve, reject) => {
@@ -32,8 +37,10 @@ export function listenHttp(app: AppType, host: string, port: number, limits: Par
     );
     capConnectionsPerAddress(server as HttpServer, perAddress);
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ConfigError(`port ${port} on ${host} is taken; set PORT to a free port (or 0 for any).`));
-      else if (error.code === 'EACCES') reject(new ConfigError(`not allowed to listen on ${host}:${port}; set PORT above 1023 or HOST.`));
+      if (error.code === 'EADDRINUSE')
+        reject(new ConfigError(`port ${port} on ${host} is taken; set PORT to a free port (or 0 for any).`));
+      else if (error.code === 'EACCES')
+        reject(new ConfigError(`not allowed to listen on ${host}:${port}; set PORT above 1023 or HOST.`));
       else reject(new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`));
     });
   });

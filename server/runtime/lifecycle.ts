@@ -26,6 +26,9 @@ export class Lifecycle {
 
   /** After a failed start: stops what started, in reverse, ignoring their failures so the start's own error is the one reported. */
   async unwind(): Promise<void> {
-    for (const stop of this.#stops.splice(0).reverse()) await Promise.resolve().then(stop).catch(() => undefined);
+    for (const stop of this.#stops.splice(0).reverse())
+      await Promise.resolve()
+        .then(stop)
+        .catch(() => undefined);
   }
 }

@@ -15,7 +15,10 @@ import { Lifecycle } from './lifecycle';
  * threads → ERROR, valid_until → EXPIRED, history beyond a room's retention) and the demo agents,
  * started in order and stopped in reverse.
  */
-export function onceOnlyWork(parts: { gateway: Gateway; relay: RelayServices; clock: Clock; negotiations: NegotiationService; store: Store }, demos: StartWork[]): StartWork {
+export function onceOnlyWork(
+  parts: { gateway: Gateway; relay: RelayServices; clock: Clock; negotiations: NegotiationService; store: Store },
+  demos: StartWork[],
+): StartWork {
   return async () => {
     const work = new Lifecycle();
     work.started(parts.gateway.sweepEvery());

@@ -26,7 +26,10 @@ let cookie: string;
 beforeAll(async () => {
   const env = { PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: await pg.url() };
   // The Agora fixtures are signed at T0: both instances' protocol clocks stand there.
-  [one, two] = await Promise.all([startSwitchboard(loadConfig(env), { clock: manualClock(T0) }), startSwitchboard(loadConfig(env), { clock: manualClock(T0) })]);
+  [one, two] = await Promise.all([
+    startSwitchboard(loadConfig(env), { clock: manualClock(T0) }),
+    startSwitchboard(loadConfig(env), { clock: manualClock(T0) }),
+  ]);
   cookie = await sessionCookie(one.store, FACILITATOR, 'facilitator');
 });
 
@@ -36,15 +39,26 @@ afterAll(async () => {
 });
 
 const api = (sb: RunningSwitchboard, path: string, init: RequestInit = {}) =>
-  fetch(sb.url + path, { ...init, headers: { cookie, origin: sb.url, 'content-type': 'application/json', ...init.headers } });
+  fetch(sb.url + path, {
+    ...init,
+    headers: { cookie, origin: sb.url, 'content-type': 'application/json', ...init.headers },
+  });
 
 describe('two instances on one PostgreSQL database', () => {
   it('a room created through one instance is listed by the other, with a session made on the first', async () => {
-    const created = await api(one, '/api/rooms', { method: 'POST', body: JSON.stringify({ id: 'pg-ops', name: 'On PostgreSQL', moderation: 'review' }) });
+    const created = await api(one, '/api/rooms', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'pg-ops', name: 'On PostgreSQL', moderation: 'review' }),
+    });
     expect(created.status).toBe(201);
-    const again = await api(two, '/api/rooms', { method: 'POST', body: JSON.stringify({ id: 'pg-ops', name: 'Again' }) });
+    const again = await api(two, '/api/rooms', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'pg-ops', name: 'Again' }),
+    });
     expect(again.status).toBe(409);
-    const listed = (await (await api(two, '/api/rooms')).json()) as { rooms: { id: string; name: string; moderation: string }[] };
+    const listed = (await (await api(two, '/api/rooms')).json()) as {
+      rooms: { id: string; name: string; moderation: string }[];
+    };
     expect(listed.rooms.find((r) => r.id === 'pg-ops')).toMatchObject({ name: 'On PostgreSQL', moderation: 'review' });
   });
 
@@ -54,13 +68,19 @@ describe('two instances on one PostgreSQL database', () => {
     const poll = fetch(`${two.url}/events?since=cur_${head}&recipient=${encodeURIComponent(agentA.did)}&timeout=30`);
     while (two.relay.feed.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const request = signed('REQUEST', { from: client, to: agentA, thread: 'th_pg_two_instances' });
-    const posted = await fetch(`${one.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const posted = await fetch(`${one.url}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
     expect(posted.status).toBe(200);
     const page = (await (await poll).json()) as { ok: boolean; events: { id: string }[]; cursor: string };
     expect(page.ok).toBe(true);
     expect(page.events.map((e) => e.id)).toEqual([request.id]);
     // And it reads back on either instance, byte for byte the same.
-    const [fromOne, fromTwo] = await Promise.all([one, two].map(async (sb) => (await fetch(`${sb.url}/events?since=cur_${head}&timeout=0`)).text()));
+    const [fromOne, fromTwo] = await Promise.all(
+      [one, two].map(async (sb) => (await fetch(`${sb.url}/events?since=cur_${head}&timeout=0`)).text()),
+    );
     expect(fromTwo).toBe(fromOne);
     expect(fromOne).toContain(request.id);
   });
@@ -79,8 +99,23 @@ describe('store-head watch over LISTEN/NOTIFY', () => {
       while (services.feed.lastSeq < head) await new Promise((resolve) => setTimeout(resolve, 10));
       const waiting = services.feed.wait(head, {}, 10, 10_000);
       const appended = await writer.relay.appendEvent(
-        { id: 'notify-1', kind: 'event', digest: 'd', type: 'REQUEST', sender: 's', recipient: 'r', threadId: 'tn', ts: T0, receivedAt: T0, expiresAt: T0 + 60_000, json: '{}' },
-        (thread) => ({ ok: true, value: { state: { status: 'OPEN', threadId: thread?.threadId ?? 'tn' } as never, deadlineAt: null } }),
+        {
+          id: 'notify-1',
+          kind: 'event',
+          digest: 'd',
+          type: 'REQUEST',
+          sender: 's',
+          recipient: 'r',
+          threadId: 'tn',
+          ts: T0,
+          receivedAt: T0,
+          expiresAt: T0 + 60_000,
+          json: '{}',
+        },
+        (thread) => ({
+          ok: true,
+          value: { state: { status: 'OPEN', threadId: thread?.threadId ?? 'tn' } as never, deadlineAt: null },
+        }),
       );
       expect(appended.outcome).toBe('stored');
       // 'refetch': the feed learnt of a seq it did not publish itself, and the waiter re-reads.

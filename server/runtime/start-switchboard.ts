@@ -63,31 +63,58 @@ export async function startSwitchboard(config: Config, options: StartOptions = {
   }
 }
 
-async function start(config: Config, options: StartOptions, openBroker: OpenBroker, life: Lifecycle): Promise<RunningSwitchboard> {
+async function start(
+  config: Config,
+  options: StartOptions,
+  openBroker: OpenBroker,
+  life: Lifecycle,
+): Promise<RunningSwitchboard> {
   const clock = options.clock ?? systemClock;
-  const store = await life.open(() => openStore(config), (opened) => opened.close());
+  const store = await life.open(
+    () => openStore(config),
+    (opened) => opened.close(),
+  );
   const rooms = new RoomRegistry(store);
   const history = new HistoryRecorder(store, rooms);
 
   // The broker's intake hands candidates to the gateway, which needs the broker: they wait in
   // this slot until it is bound, in their order (decisions-server.md §34).
   const candidates = lateGateway();
-  const broker = await life.open(() => openBroker({ store, history, clock, admitCandidate: candidates.admitCandidate }), (opened) => opened.close());
-  const gateway = new Gateway({ broker: broker.port, store, history, now: () => clock.now(), newId: () => `msg_${randomUUID()}`, confirmHandOver: broker.confirmHandOver });
+  const broker = await life.open(
+    () => openBroker({ store, history, clock, admitCandidate: candidates.admitCandidate }),
+    (opened) => opened.close(),
+  );
+  const gateway = new Gateway({
+    broker: broker.port,
+    store,
+    history,
+    now: () => clock.now(),
+    newId: () => `msg_${randomUUID()}`,
+    confirmHandOver: broker.confirmHandOver,
+  });
   candidates.attach(gateway);
   // Candidates acknowledged before a crash are decided now (server decision 20); the grant sweep
   // runs on the instance that runs the cluster's timers (once-only.ts).
-  await life.open(async () => {
-    gateway.start(false);
-    await gateway.recover();
-  }, () => gateway.stop());
+  await life.open(
+    async () => {
+      gateway.start(false);
+      await gateway.recover();
+    },
+    () => gateway.stop(),
+  );
 
   const presence = new PresenceTracker(broker.port, () => clock.now());
   broker.onAgentGone((agentId) => presence.disconnected(agentId));
   presence.start();
   life.started(() => presence.stop());
   const bridge = await startBridge(store, clock, config, options.bridge);
-  const services = buildAppServices({ store, clock, bridge, presence, demo: { on: config.demo, seed: config.demoSeed } });
+  const services = buildAppServices({
+    store,
+    clock,
+    bridge,
+    presence,
+    demo: { on: config.demo, seed: config.demoSeed },
+  });
   life.started(startRelayTimers(services.relay.services, bridge));
   // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
   // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
@@ -102,13 +129,28 @@ async function start(config: Config, options: StartOptions, openBroker: OpenBrok
     readiness: { broker: () => broker.down() },
     sessionsChanged: () => broker.revalidateConsoles(),
   });
-  const http = await life.open(() => listenHttp(app, config.host, config.port, config.listen), (listener) => closeHttp(listener.server));
-  const mqtt = await life.open(() => broker.serve(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts)), (serving) => serving.stop());
+  const http = await life.open(
+    () => listenHttp(app, config.host, config.port, config.listen),
+    (listener) => closeHttp(listener.server),
+  );
+  const mqtt = await life.open(
+    () => broker.serve(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts)),
+    (serving) => serving.stop(),
+  );
 
   const roomDemo = config.demo ? broker.roomDemo({ store, rooms, history, broker: broker.port, clock }) : undefined;
-  const demos = config.demo ? [...(roomDemo ? [roomDemo] : []), ...httpDemos(config, http.address, clock, store, services.guidedDemo)] : [];
+  const demos = config.demo
+    ? [...(roomDemo ? [roomDemo] : []), ...httpDemos(config, http.address, clock, store, services.guidedDemo)]
+    : [];
   const cluster = await life.open(
-    () => startRunOnce({ databaseUrl: config.databaseUrl, start: onceOnlyWork({ gateway, relay: services.relay.services, clock, negotiations: services.negotiations, store }, demos) }),
+    () =>
+      startRunOnce({
+        databaseUrl: config.databaseUrl,
+        start: onceOnlyWork(
+          { gateway, relay: services.relay.services, clock, negotiations: services.negotiations, store },
+          demos,
+        ),
+      }),
     (running) => running.stop(),
   );
   // The first step of close(): with an external broker, this instance's share of the agents'

@@ -3,11 +3,13 @@
 // PostgreSQL, and no engine repeats them.
 
 export function checkLimit(limit: number, max: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new RangeError(`limit must be an integer from 1 to ${max}, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max)
+    throw new RangeError(`limit must be an integer from 1 to ${max}, got ${limit}`);
 }
 
 export function checkCursor(value: number | undefined, name: string): void {
-  if (value !== undefined && !Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer cursor, got ${value}`);
+  if (value !== undefined && !Number.isSafeInteger(value))
+    throw new RangeError(`${name} must be an integer cursor, got ${value}`);
 }
 
 /** AOR §7 compares whole seconds: a grant is live through the whole second `expires_at`. */
@@ -20,5 +22,6 @@ export function wholeSeconds(now: number): number {
 export const MAX_FILTER_VALUES = 100;
 
 export function checkFilterList(values: readonly unknown[] | undefined): void {
-  if ((values?.length ?? 0) > MAX_FILTER_VALUES) throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
+  if ((values?.length ?? 0) > MAX_FILTER_VALUES)
+    throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
 }

@@ -7,7 +7,6 @@ import type { RelayStore } from './relay-store';
 import type { AccessStore, RoomStore, StoreParts } from './store';
 import { checkCursor, checkFilterList, checkLimit, wholeSeconds } from './arguments';
 
-
 /** For some of a part's methods, a check that throws or answers the arguments the engine gets. */
 type Checks<T> = { readonly [K in keyof T]?: T[K] extends (...args: infer A) => unknown ? (...args: A) => A : never };
 
@@ -77,7 +76,11 @@ export function checkedParts(parts: StoreParts): StoreParts {
  */
 function checked<T extends object>(part: T, checks: Checks<T>): T {
   const methods: Record<string, unknown> = {};
-  for (let proto: object | null = Object.getPrototypeOf(part); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto: object | null = Object.getPrototypeOf(part);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const value: unknown = Object.getOwnPropertyDescriptor(proto, name)?.value;
       if (name === 'constructor' || name in methods || typeof value !== 'function') continue;

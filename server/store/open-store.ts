@@ -32,11 +32,16 @@ async function openPostgres(url: string): Promise<Store> {
     throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got a ${protocol}// one.`);
   }
   // Loaded only with DATABASE_URL: a SQLite server never holds the PostgreSQL driver in memory.
-  const [{ describePgError, redactUrl }, { openPgStore }] = await Promise.all([import('./pg/pg-pool'), import('./pg/pg-store')]);
+  const [{ describePgError, redactUrl }, { openPgStore }] = await Promise.all([
+    import('./pg/pg-pool'),
+    import('./pg/pg-store'),
+  ]);
   try {
     return await openPgStore({ url });
   } catch (error) {
     // The password never reaches the message (redactUrl).
-    throw new ConfigError(`cannot open the PostgreSQL database ${redactUrl(url)} (DATABASE_URL): ${describePgError(error)}`);
+    throw new ConfigError(
+      `cannot open the PostgreSQL database ${redactUrl(url)} (DATABASE_URL): ${describePgError(error)}`,
+    );
   }
 }

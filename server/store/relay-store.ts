@@ -129,7 +129,11 @@ export interface RelayStore {
 
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
   /** Newest activity first. `party` matches the client or any agent named in the state. */
-  listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]>;
+  listThreads(filter: {
+    readonly party?: string;
+    readonly status?: string;
+    readonly limit: number;
+  }): Promise<ThreadRecord[]>;
   /** Threads whose deadlineAt < now, oldest deadline first. */
   listDueThreads(now: number, limit: number): Promise<ThreadRecord[]>;
   /** Writes `next` only if the thread is still at `expectedVersion`; false when someone got there first. */

@@ -67,7 +67,11 @@ export interface ServiceRegistryStore {
   /** The stored digest of a bridged envelope (the bridge's replay memory), per service. */
   findBridgedDigest(serviceId: string, envelopeId: string): Promise<string | null | undefined>;
   /** In local arrival order; `threadId` narrows to one thread. */
-  listBridged(filter: { readonly serviceId?: string; readonly threadId?: string; readonly limit: number }): Promise<BridgedEnvelope[]>;
+  listBridged(filter: {
+    readonly serviceId?: string;
+    readonly threadId?: string;
+    readonly limit: number;
+  }): Promise<BridgedEnvelope[]>;
 
   /** DIDs the console watches besides its operators' (their envelopes are bridged too). */
   listWatched(): Promise<string[]>;

@@ -21,6 +21,7 @@ export function storageFailure(error: unknown): StorageFailure | undefined {
   let failure: StorageFailureCode | undefined;
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') failure = 'STORAGE_FULL';
   else if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') failure = 'STORAGE_READ_ONLY';
-  else if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'EIO') failure = 'STORAGE_UNAVAILABLE';
+  else if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'EIO')
+    failure = 'STORAGE_UNAVAILABLE';
   return failure && { code: failure, message: MESSAGES[failure] };
 }

@@ -131,7 +131,8 @@ export type CandidateDecision =
   | { readonly kind: 'review'; readonly item: NewReviewItem };
 
 /** Whether a candidate is one history already holds (recordCandidate). */
-export const isStored = (message: NewRoomMessage | StoredRoomMessage): message is StoredRoomMessage => 'cursor' in message;
+export const isStored = (message: NewRoomMessage | StoredRoomMessage): message is StoredRoomMessage =>
+  'cursor' in message;
 
 /**
  * How the gateway decides a candidate from what the transaction reads: the grant the candidate
@@ -245,7 +246,10 @@ export interface RoomStore {
    * history already holds (it has a cursor: stored before a crash and never decided, found by
    * recovery) is not stored again; only its decision is.
    */
-  recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord>;
+  recordCandidate(
+    candidate: NewRoomMessage | StoredRoomMessage,
+    judgement: CandidateJudgement,
+  ): Promise<CandidateRecord>;
 
   // Review mode: each item is decided once.
   addReviewItem(item: NewReviewItem): Promise<ReviewItem>;
@@ -255,9 +259,21 @@ export interface RoomStore {
    * the approved copy appended. When the grant refuses, the item ends `rejected` with that reason.
    * Undefined when the item was not pending (decided once, whoever comes second).
    */
-  approveReviewItem(id: number, by: string, at: number, nowSeconds: number, message: (item: ReviewItem) => NewRoomMessage): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined>;
+  approveReviewItem(
+    id: number,
+    by: string,
+    at: number,
+    nowSeconds: number,
+    message: (item: ReviewItem) => NewRoomMessage,
+  ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined>;
   /** Moves a pending item to `status`; returns undefined when it was already decided. */
-  decideReviewItem(id: number, status: 'approved' | 'rejected' | 'expired', by: string | null, reason: string | null, at: number): Promise<ReviewItem | undefined>;
+  decideReviewItem(
+    id: number,
+    status: 'approved' | 'rejected' | 'expired',
+    by: string | null,
+    reason: string | null,
+    at: number,
+  ): Promise<ReviewItem | undefined>;
 }
 
 /** Agent credentials, operators, enrollment, login challenges, sessions and the audit log (`store.access`). */
@@ -295,7 +311,11 @@ export interface AccessStore {
   // Audit log of facilitator actions.
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first; the last id of a page is the `before` of the next. */
-  listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]>;
+  listAudit(filter: {
+    readonly roomId?: string;
+    readonly limit: number;
+    readonly before?: number;
+  }): Promise<AuditEntry[]>;
 }
 
 /** A store's named parts, as each engine builds them and every caller names them (`store.rooms.putGrant`). */

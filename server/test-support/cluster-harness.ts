@@ -34,7 +34,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const { mosquitto } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-cluster-'));
   const run = randomBytes(3).toString('hex');
-  const admin = await DynsecAdmin.connect({ url: mosquitto.url, username: mosquitto.admin.username, password: mosquitto.admin.password, reservedUsernames: [] });
+  const admin = await DynsecAdmin.connect({
+    url: mosquitto.url,
+    username: mosquitto.admin.username,
+    password: mosquitto.admin.password,
+    reservedUsernames: [],
+  });
   const instances: RunningSwitchboard[] = [];
   const envs = new Map<RunningSwitchboard, NodeJS.ProcessEnv>();
   let count = 0;
@@ -51,8 +56,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const password = randomBytes(18).toString('base64url');
     await admin.setupServer(username, password, username);
     const env = {
-      PORT: '0', DEMO: '0', DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl,
-      MQTT_URL: mosquitto.url, MQTT_USERNAME: username, MQTT_PASSWORD: password, MQTT_CLIENT_ID: username,
+      PORT: '0',
+      DEMO: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: options.databaseUrl,
+      MQTT_URL: mosquitto.url,
+      MQTT_USERNAME: username,
+      MQTT_PASSWORD: password,
+      MQTT_CLIENT_ID: username,
       ...options.env,
     };
     return start(env);

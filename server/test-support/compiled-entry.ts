@@ -11,7 +11,11 @@ export const SERVER_CLI: readonly string[] = ['--enable-source-maps', 'dist/serv
 export function ensureServerBuilt(): void {
   const result = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', "import { ensureBuilt } from './scripts/build/ensure-built.mjs'; ensureBuilt(['server']);"],
+    [
+      '--input-type=module',
+      '-e',
+      "import { ensureBuilt } from './scripts/build/ensure-built.mjs'; ensureBuilt(['server']);",
+    ],
     { encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit'] },
   );
   if (result.status !== 0) throw new Error(`building the server failed (exit ${result.status ?? result.signal})`);

@@ -74,7 +74,10 @@ function portWatcher(broker: BrokerPort): Watcher {
   };
 }
 
-export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, options: { dataDir?: string; publishQuotas?: PublishQuotaLimits } = {}): Promise<BrokerRoomHarness> {
+export async function startExternalRoomHarness(
+  mosquitto: PrivateMosquitto,
+  options: { dataDir?: string; publishQuotas?: PublishQuotaLimits } = {},
+): Promise<BrokerRoomHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-rooms-ext-'));
   const clock = { now: Date.UTC(2026, 10, 22, 12, 0, 0) };
   const admin = await DynsecAdmin.connect({ url: mosquitto.url, ...mosquitto.admin });
@@ -88,10 +91,18 @@ export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, opti
 
   const harness: BrokerRoomHarness = {
     kind: 'mosquitto',
-    get store() { return parts.store; },
-    get broker() { return parts.broker; },
-    get gateway() { return parts.gateway; },
-    get rooms() { return parts.rooms; },
+    get store() {
+      return parts.store;
+    },
+    get broker() {
+      return parts.broker;
+    },
+    get gateway() {
+      return parts.gateway;
+    },
+    get rooms() {
+      return parts.rooms;
+    },
     clock,
     candidateTopic: agentCandidateTopic,
     async agent(agentId, protocolVersion = 5) {
@@ -99,7 +110,12 @@ export async function startExternalRoomHarness(mosquitto: PrivateMosquitto, opti
         await admin.addAgent(agentId, PASSWORD);
         provisioned.add(agentId);
       }
-      const client = await connectClient(mosquitto.url, { username: agentId, password: PASSWORD, clientId: agentId, protocolVersion });
+      const client = await connectClient(mosquitto.url, {
+        username: agentId,
+        password: PASSWORD,
+        clientId: agentId,
+        protocolVersion,
+      });
       clients.push(client);
       return client;
     },
@@ -132,7 +148,13 @@ async function stop(parts: Awaited<ReturnType<typeof wire>>): Promise<void> {
   await parts.store.close();
 }
 
-async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: number }, clientId: string, publishQuotas: PublishQuotaLimits | undefined) {
+async function wire(
+  mosquitto: PrivateMosquitto,
+  dataDir: string,
+  clock: { now: number },
+  clientId: string,
+  publishQuotas: PublishQuotaLimits | undefined,
+) {
   const store = new SqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
   const rooms = new RoomRegistry(store);
   const recorder = new HistoryRecorder(store, rooms);
@@ -146,9 +168,20 @@ async function wire(mosquitto: PrivateMosquitto, dataDir: string, clock: { now: 
     now: () => clock.now,
     // Room messages are stored on arrival, before any handler sees them, and candidates with
     // their decision, as the server stores them.
-    ...recordOnArrival(recorder, candidates.admitCandidate, publishQuotas && new PublishQuotas(publishQuotas, { now: () => clock.now })),
+    ...recordOnArrival(
+      recorder,
+      candidates.admitCandidate,
+      publishQuotas && new PublishQuotas(publishQuotas, { now: () => clock.now }),
+    ),
   });
-  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}`, confirmHandOver: true });
+  const gateway = new Gateway({
+    broker,
+    store,
+    history: recorder,
+    now: () => clock.now,
+    newId: () => `msg_${randomUUID()}`,
+    confirmHandOver: true,
+  });
   candidates.attach(gateway);
   gateway.start(60_000);
   // As the server starts it (runtime/start-switchboard.ts): what was stored but not decided is decided now.
@@ -161,10 +194,18 @@ export async function startEmbeddedRoomHarness(): Promise<BrokerRoomHarness> {
   const h = await startRoomHarness();
   return {
     kind: 'aedes',
-    get store() { return h.store; },
-    get broker() { return h.broker; },
-    get gateway() { return h.gateway; },
-    get rooms() { return h.rooms; },
+    get store() {
+      return h.store;
+    },
+    get broker() {
+      return h.broker;
+    },
+    get gateway() {
+      return h.gateway;
+    },
+    get rooms() {
+      return h.rooms;
+    },
     clock: h.clock,
     candidateTopic: (roomId) => `rooms/${roomId}/public_candidates`,
     agent: (agentId, v) => h.agent(agentId, v),

@@ -26,7 +26,9 @@ export interface FullApp {
   close(): Promise<void>;
 }
 
-export async function fullApp(options: { limits?: Partial<HttpLimits>; extra?: Partial<AppOptions> } = {}): Promise<FullApp> {
+export async function fullApp(
+  options: { limits?: Partial<HttpLimits>; extra?: Partial<AppOptions> } = {},
+): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-full-app-'));
   const staticDir = join(dir, 'static');
   mkdirSync(staticDir);
@@ -42,7 +44,12 @@ export async function fullApp(options: { limits?: Partial<HttpLimits>; extra?: P
     ...(options.limits ? { limits: options.limits } : {}),
     ...options.extra,
   });
-  const facilitator = await sessionCookie(harness.store, 'did:key:z6MkHardeningFacilitator', 'facilitator', harness.clock.now);
+  const facilitator = await sessionCookie(
+    harness.store,
+    'did:key:z6MkHardeningFacilitator',
+    'facilitator',
+    harness.clock.now,
+  );
   const observer = await sessionCookie(harness.store, 'did:key:z6MkHardeningObserver', 'observer', harness.clock.now);
   const servers: ServerType[] = [];
   return {

@@ -24,7 +24,13 @@ export const ownClientId = (options: IClientOptions) =>
   options.clientId ?? (options.username ? `${options.username}/${randomUUID().slice(0, 8)}` : '');
 
 export async function connectClient(url: string, options: IClientOptions = {}): Promise<TestClient> {
-  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5_000, protocolVersion: 5, ...options, clientId: ownClientId(options) });
+  const client = await mqtt.connectAsync(url, {
+    reconnectPeriod: 0,
+    connectTimeout: 5_000,
+    protocolVersion: 5,
+    ...options,
+    clientId: ownClientId(options),
+  });
   const received: Received[] = [];
   const waiters: { topic: string; marker: string; resolve: (r: Received[]) => void }[] = [];
   client.on('message', (topic, payload) => {
@@ -51,7 +57,12 @@ export async function connectClient(url: string, options: IClientOptions = {}): 
 /** Connection refusal as an error message, or 'connected'. */
 export async function tryConnect(url: string, options: IClientOptions): Promise<string> {
   try {
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5_000, ...options, clientId: ownClientId(options) });
+    const client = await mqtt.connectAsync(url, {
+      reconnectPeriod: 0,
+      connectTimeout: 5_000,
+      ...options,
+      clientId: ownClientId(options),
+    });
     await client.endAsync(true);
     return 'connected';
   } catch (error) {

@@ -18,7 +18,10 @@ export const T0 = Date.parse('2026-05-03T10:00:00Z');
  * concurrent requests then really interleave between their read and their compare-and-set
  * (with the synchronous SQLite driver alone, each request runs to completion in turn).
  */
-export function withOverlappingReads(store: NegotiationStore, batch: number): NegotiationStore & { overlapped: number } {
+export function withOverlappingReads(
+  store: NegotiationStore,
+  batch: number,
+): NegotiationStore & { overlapped: number } {
   let waiting: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   const release = () => {
@@ -49,15 +52,25 @@ export function withOverlappingReads(store: NegotiationStore, batch: number): Ne
   });
 }
 
-export function negotiationApp(options: { temp?: TempStore; clock?: ReturnType<typeof manualClock>; overlapReads?: number; verifier?: DidVerifier } = {}) {
+export function negotiationApp(
+  options: {
+    temp?: TempStore;
+    clock?: ReturnType<typeof manualClock>;
+    overlapReads?: number;
+    verifier?: DidVerifier;
+  } = {},
+) {
   const temp = options.temp ?? tempStore();
   const clock = options.clock ?? manualClock(T0);
-  const store = options.overlapReads ? withOverlappingReads(temp.store.negotiations, options.overlapReads) : temp.store.negotiations;
+  const store = options.overlapReads
+    ? withOverlappingReads(temp.store.negotiations, options.overlapReads)
+    : temp.store.negotiations;
   const service = new NegotiationService({ store, clock, verifier: options.verifier ?? new DidVerifier() });
   const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations: service });
   const fetch = (input: string, init?: RequestInit) => app.request(input, init);
   const rng = mulberry32(7);
-  const party = (key: string) => new NegotiationParty(negotiationIdentity(1, key, key), fetch, '', () => clock.now(), seededBytes(rng));
+  const party = (key: string) =>
+    new NegotiationParty(negotiationIdentity(1, key, key), fetch, '', () => clock.now(), seededBytes(rng));
   return {
     app,
     store,
@@ -68,7 +81,11 @@ export function negotiationApp(options: { temp?: TempStore; clock?: ReturnType<t
     seller: party('seller'),
     stranger: party('stranger'),
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
     get: (path: string, headers: Record<string, string> = {}) => app.request(path, { headers }),
   };
 }

@@ -18,7 +18,9 @@ export interface PgTestDatabase {
 async function admin<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect().catch((error: unknown) => {
-    throw new Error(`PostgreSQL for tests is not reachable at ${url} (set TEST_DATABASE_URL): ${(error as Error).message || String(error)}`);
+    throw new Error(
+      `PostgreSQL for tests is not reachable at ${url} (set TEST_DATABASE_URL): ${(error as Error).message || String(error)}`,
+    );
   });
   try {
     return await work(client);
@@ -67,7 +69,8 @@ export function usePgDatabase(): PgTestDatabase {
         statements.sort((x, y) => Number(/operators|"rooms"/.test(x)) - Number(/operators|"rooms"/.test(y)));
         // The negotiation log's and negotiations' triggers refuse every delete (they are kept by
         // design); a test reset is the one writer allowed past them: replica mode skips triggers.
-        if (statements.length > 0) await client.query(['SET session_replication_role = replica;', ...statements].join('\n'));
+        if (statements.length > 0)
+          await client.query(['SET session_replication_role = replica;', ...statements].join('\n'));
       });
     },
   };

@@ -32,7 +32,12 @@ export interface PrivateMosquittoOptions {
   readonly maxQueuedMessages?: number;
 }
 
-const MOSQUITTO_CANDIDATES = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto', '/usr/local/sbin/mosquitto', '/usr/local/bin/mosquitto'];
+const MOSQUITTO_CANDIDATES = [
+  '/usr/sbin/mosquitto',
+  '/usr/bin/mosquitto',
+  '/usr/local/sbin/mosquitto',
+  '/usr/local/bin/mosquitto',
+];
 const PLUGIN_CANDIDATES = [
   '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so',
   '/usr/lib/aarch64-linux-gnu/mosquitto_dynamic_security.so',
@@ -44,9 +49,17 @@ const PLUGIN_CANDIDATES = [
 /** Where mosquitto and its dynamic-security plugin are, or what is missing. */
 function findMosquitto(): { ok: true; binary: string; plugin: string } | { ok: false; why: string } {
   const binary = process.env.MOSQUITTO_BIN ?? MOSQUITTO_CANDIDATES.find((p) => existsSync(p));
-  if (!binary || !existsSync(binary)) return { ok: false, why: `mosquitto is not installed (looked in ${MOSQUITTO_CANDIDATES.join(', ')}; set MOSQUITTO_BIN)` };
+  if (!binary || !existsSync(binary))
+    return {
+      ok: false,
+      why: `mosquitto is not installed (looked in ${MOSQUITTO_CANDIDATES.join(', ')}; set MOSQUITTO_BIN)`,
+    };
   const plugin = process.env.MOSQUITTO_DYNSEC_PLUGIN ?? PLUGIN_CANDIDATES.find((p) => existsSync(p));
-  if (!plugin || !existsSync(plugin)) return { ok: false, why: `the mosquitto dynamic-security plugin is not installed (looked in ${PLUGIN_CANDIDATES.join(', ')}; set MOSQUITTO_DYNSEC_PLUGIN)` };
+  if (!plugin || !existsSync(plugin))
+    return {
+      ok: false,
+      why: `the mosquitto dynamic-security plugin is not installed (looked in ${PLUGIN_CANDIDATES.join(', ')}; set MOSQUITTO_DYNSEC_PLUGIN)`,
+    };
   return { ok: true, binary, plugin };
 }
 
@@ -123,7 +136,12 @@ export async function startPrivateMosquitto(options: PrivateMosquittoOptions = {
   throw new Error(`private mosquitto did not start:\n${lastLog}`);
 }
 
-async function tryStart(binary: string, plugin: string, port: number, options: PrivateMosquittoOptions): Promise<{ ok: true; broker: PrivateMosquitto } | { ok: false; log: string }> {
+async function tryStart(
+  binary: string,
+  plugin: string,
+  port: number,
+  options: PrivateMosquittoOptions,
+): Promise<{ ok: true; broker: PrivateMosquitto } | { ok: false; log: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-mosquitto-'));
   const admin = { username: 'switchboard-admin', password: randomBytes(18).toString('base64url') };
   const dynsecFile = join(dir, 'dynamic-security.json');

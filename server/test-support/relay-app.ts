@@ -31,8 +31,19 @@ export function relayApp(
 ): RelayApp {
   const temp = options.temp ?? tempStore();
   const clock = options.clock ?? manualClock(T0);
-  const services = createRelayServices({ store: temp.store.relay, clock, ...(options.timeouts ? { timeouts: options.timeouts } : {}), ...options.services });
-  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, relay: { services, demo: options.demo ?? false, demoSeed: 7 }, ...(options.limits ? { limits: options.limits } : {}) });
+  const services = createRelayServices({
+    store: temp.store.relay,
+    clock,
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...options.services,
+  });
+  const app = testApp({
+    staticDir: '/nonexistent',
+    store: temp.store,
+    clock,
+    relay: { services, demo: options.demo ?? false, demoSeed: 7 },
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   return {
     app,
     services,
@@ -41,7 +52,11 @@ export function relayApp(
     post: async (body, path = '/events', headers = {}, from) =>
       app.request(
         path,
-        { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        },
         // Hono's node adapter reads the peer address from env.incoming.
         from === undefined ? undefined : { incoming: { socket: { remoteAddress: from } } },
       ),

@@ -48,11 +48,21 @@ export async function startRoomHarness(options: RoomHarnessOptions = {}): Promis
   let parts = await wire(dataDir, clock, options);
 
   const harness: RoomHarness = {
-    get store() { return parts.store; },
-    get broker() { return parts.broker; },
-    get gateway() { return parts.gateway; },
-    get rooms() { return parts.rooms; },
-    get url() { return parts.url; },
+    get store() {
+      return parts.store;
+    },
+    get broker() {
+      return parts.broker;
+    },
+    get gateway() {
+      return parts.gateway;
+    },
+    get rooms() {
+      return parts.rooms;
+    },
+    get url() {
+      return parts.url;
+    },
     clock,
     async agent(agentId, protocolVersion = 5) {
       const client = await connectClient(parts.url, { username: agentId, password: PASSWORD, protocolVersion });
@@ -67,7 +77,11 @@ export async function startRoomHarness(options: RoomHarnessOptions = {}): Promis
       parts.broker.onMessage('#', (m) => {
         const entry = { topic: m.topic, payload: new TextDecoder().decode(m.payload) };
         received.push(entry);
-        for (const w of [...waiters]) if (w.topic === m.topic && entry.payload.includes(w.marker)) { waiters.splice(waiters.indexOf(w), 1); w.resolve([...received]); }
+        for (const w of [...waiters])
+          if (w.topic === m.topic && entry.payload.includes(w.marker)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve([...received]);
+          }
       });
       return {
         client: undefined as never,
@@ -116,7 +130,13 @@ async function wire(dataDir: string, clock: { now: number }, { sendLimits, publi
     ...(publishQuotas ? { publishQuotas: new PublishQuotas(publishQuotas, { now: () => clock.now }) } : {}),
   });
   const address = await broker.listenTcp('127.0.0.1', 0);
-  const gateway = new Gateway({ broker, store, history: recorder, now: () => clock.now, newId: () => `msg_${randomUUID()}` });
+  const gateway = new Gateway({
+    broker,
+    store,
+    history: recorder,
+    now: () => clock.now,
+    newId: () => `msg_${randomUUID()}`,
+  });
   candidates.attach(gateway);
   gateway.start(60_000);
   await gateway.recover();

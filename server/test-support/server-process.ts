@@ -11,7 +11,10 @@ export interface ServerProcess {
 }
 
 /** `entry`: the node arguments that run the server; the compiled bundle by default. */
-export function startServerProcess(env: Record<string, string>, entry: readonly string[] = SERVER_MAIN): Promise<ServerProcess> {
+export function startServerProcess(
+  env: Record<string, string>,
+  entry: readonly string[] = SERVER_MAIN,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, entry, {
     env: { ...process.env, PORT: '0', MQTT_PORT: '0', DEMO: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,7 +52,10 @@ export function killed(child: ChildProcess): Promise<void> {
 export function stopped(s: ServerProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   if (signal === 'SIGKILL') return killed(s.child);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not stop within 30 s of SIGTERM:\n${s.output()}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not stop within 30 s of SIGTERM:\n${s.output()}`)),
+      30_000,
+    );
     s.child.once('exit', () => {
       clearTimeout(timer);
       resolve();
@@ -57,4 +63,3 @@ export function stopped(s: ServerProcess, signal: 'SIGKILL' | 'SIGTERM'): Promis
     s.child.kill('SIGTERM');
   });
 }
-

@@ -9,12 +9,20 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../http/limits';
 import { buildAppServices } from '../runtime/app-services';
 import type { Store } from '../store/store';
 
-export type TestAppOptions = Partial<Omit<AppOptions, 'limits'>> & { readonly store: Store; readonly limits?: Partial<HttpLimits> };
+export type TestAppOptions = Partial<Omit<AppOptions, 'limits'>> & {
+  readonly store: Store;
+  readonly limits?: Partial<HttpLimits>;
+};
 
 export function testApp(options: TestAppOptions) {
   const { store } = options;
   const clock = options.clock ?? systemClock;
-  const services = buildAppServices({ store, clock, bridge: options.bridge ?? new RelayBridge({ store, clock }), demo: { on: false, seed: 2026 } });
+  const services = buildAppServices({
+    store,
+    clock,
+    bridge: options.bridge ?? new RelayBridge({ store, clock }),
+    demo: { on: false, seed: 2026 },
+  });
   return createApp({
     staticDir: '/nonexistent',
     allowedHosts: [],

@@ -10,7 +10,14 @@ const example = {
   name: 'Translation Service',
   description: 'High-quality translation using LLMs',
   version: '1.0.0',
-  intents: [{ id: 'translation.en_zh', name: 'English to Chinese', input_schema: { type: 'object' }, output_schema: { type: 'object' } }],
+  intents: [
+    {
+      id: 'translation.en_zh',
+      name: 'English to Chinese',
+      input_schema: { type: 'object' },
+      output_schema: { type: 'object' },
+    },
+  ],
   pricing: { model: 'metered', currency: 'USD', metered_unit: 'character', metered_rate: 0.00001 },
   privacy_policy: 'https://example.com/privacy',
   supported_languages: ['en', 'zh', 'ja', 'ko'],
@@ -43,7 +50,8 @@ describe('CapabilityManifest', () => {
       { ...example, auth: { methods: ['ed25519'], public_key: 'did:web:example.com' } },
       { ...example, privacy_policy: 'ftp://example.com/privacy' },
     ];
-    for (const manifest of bad) expect(CapabilityManifest.safeParse(manifest).success, JSON.stringify(manifest)).toBe(false);
+    for (const manifest of bad)
+      expect(CapabilityManifest.safeParse(manifest).success, JSON.stringify(manifest)).toBe(false);
     expect(CapabilityManifest.safeParse({ ...example, pricing: { model: 'free' } }).success).toBe(true);
   });
 });

@@ -46,12 +46,16 @@ export const CapabilityManifest = z.looseObject({
   intents: z
     .array(Intent)
     .min(1)
-    .refine((intents) => new Set(intents.map((intent) => intent.id)).size === intents.length, { message: 'intent ids must be unique' }),
+    .refine((intents) => new Set(intents.map((intent) => intent.id)).size === intents.length, {
+      message: 'intent ids must be unique',
+    }),
   pricing: Pricing,
   privacy_policy: z.url({ protocol: /^https?$/ }).optional(),
   supported_languages: z.array(z.string().min(1)).optional(),
   auth: z.looseObject({
-    methods: z.array(z.string().min(1)).refine((methods) => methods.includes('ed25519'), { message: 'Agora v1.0 needs "ed25519"' }),
+    methods: z
+      .array(z.string().min(1))
+      .refine((methods) => methods.includes('ed25519'), { message: 'Agora v1.0 needs "ed25519"' }),
     public_key: PublicKey,
   }),
 });

@@ -19,7 +19,12 @@ describe('checkIncoming', () => {
     const result = check(JSON.parse(JSON.stringify(request)));
     expect(result).toEqual({
       ok: true,
-      value: { envelope: request, digest: envelopeDigest(request), duplicate: false, expiresAt: T0 + DEFAULT_TTL_SECONDS * 1000 },
+      value: {
+        envelope: request,
+        digest: envelopeDigest(request),
+        duplicate: false,
+        expiresAt: T0 + DEFAULT_TTL_SECONDS * 1000,
+      },
     });
   });
 
@@ -101,7 +106,9 @@ describe('checkIncoming', () => {
     // Wrong version and bad signature and stale: version wins.
     expect(reason(check({ ...request, version: '2.0', sig: 'x' }, T0 + 3_600_000))).toBe('version_mismatch');
     // Bad signature and stale: signature wins.
-    expect(reason(check({ ...request, sig: request.sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) }, T0 + 3_600_000))).toBe('signature_invalid');
+    expect(
+      reason(check({ ...request, sig: request.sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) }, T0 + 3_600_000)),
+    ).toBe('signature_invalid');
     // Replayed with other content and ttl-expired: replay wins.
     const short = signed('REQUEST', { from: client, meta: { ttl: 1 } });
     const seen: ReplayView = { lookup: (id) => (id === short.id ? 'another digest' : undefined) };
@@ -116,7 +123,9 @@ describe('checkIncoming', () => {
   it('returns the envelope with unknown fields intact, so a relay can store exactly what was signed', () => {
     const extended = signed('OFFER', { from: agentA, payload: { x_vendor: { tier: 1 } } });
     const result = check(JSON.parse(JSON.stringify(extended)));
-    expect(result.ok && (result.value.envelope as Envelope & { payload: { x_vendor: unknown } }).payload.x_vendor).toEqual({ tier: 1 });
+    expect(
+      result.ok && (result.value.envelope as Envelope & { payload: { x_vendor: unknown } }).payload.x_vendor,
+    ).toEqual({ tier: 1 });
   });
 
   it('uses an injected signature check and digest, with the signer DID and the exact signed bytes', () => {

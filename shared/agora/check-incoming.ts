@@ -50,7 +50,8 @@ export interface AcceptedEnvelope {
  */
 export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<AcceptedEnvelope, AgoraError> {
   const { now, seen, verify, digest: digestOf = sha256Hex } = ctx;
-  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('ctx.now must be a finite number of milliseconds');
+  if (typeof now !== 'number' || !Number.isFinite(now))
+    throw new TypeError('ctx.now must be a finite number of milliseconds');
 
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return agoraFail('schema_invalid', 'An Agora envelope must be a JSON object.', { issues: [] });
@@ -86,7 +87,9 @@ export function checkIncoming(raw: unknown, ctx: IncomingContext): Result<Accept
   const digest = digestOf(canonical);
   const known = seen.lookup(envelope.id, now);
   if (known !== undefined && known !== digest) {
-    return agoraFail('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, { id: envelope.id });
+    return agoraFail('id_conflict', `Message id ${envelope.id} was already used for a different envelope.`, {
+      id: envelope.id,
+    });
   }
 
   const ttlSeconds = envelope.meta?.ttl ?? DEFAULT_TTL_SECONDS;

@@ -13,7 +13,8 @@ const manifest = (publicKey: string) => ({
   pricing: { model: 'free' },
   auth: { methods: ['ed25519'], public_key: publicKey },
 });
-const envelope = (params: unknown, from = agentA) => unsignedAs('REQUEST', { from, payload: { intent: DIRECTORY_REGISTER_INTENT, params } as never });
+const envelope = (params: unknown, from = agentA) =>
+  unsignedAs('REQUEST', { from, payload: { intent: DIRECTORY_REGISTER_INTENT, params } as never });
 
 describe('directory registration', () => {
   it('reads a registration whose manifest key is the signer, in either key form, public by default', () => {
@@ -28,14 +29,22 @@ describe('directory registration', () => {
     expect(reason(readRegistration(envelope({ manifest: manifest(agentB.did) })))).toBe('manifest_key_mismatch');
     expect(reason(readRegistration(unsignedAs('REQUEST', { from: agentA })))).toBe('manifest_invalid');
     expect(reason(readRegistration(unsignedAs('OFFER', { from: agentA })))).toBe('manifest_invalid');
-    expect(reason(readRegistration(envelope({ manifest: { ...manifest(agentA.did), intents: [] } })))).toBe('manifest_invalid');
-    expect(reason(readRegistration(envelope({ manifest: manifest(agentA.did), scope: 'secret' })))).toBe('manifest_invalid');
-    expect(reason(readRegistration(envelope({ manifest: manifest(agentA.did), authorized_agents: ['agent-123'] })))).toBe('manifest_invalid');
+    expect(reason(readRegistration(envelope({ manifest: { ...manifest(agentA.did), intents: [] } })))).toBe(
+      'manifest_invalid',
+    );
+    expect(reason(readRegistration(envelope({ manifest: manifest(agentA.did), scope: 'secret' })))).toBe(
+      'manifest_invalid',
+    );
+    expect(
+      reason(readRegistration(envelope({ manifest: manifest(agentA.did), authorized_agents: ['agent-123'] }))),
+    ).toBe('manifest_invalid');
     expect(isRegistration(unsignedAs('REQUEST', { from: client }))).toBe(false);
   });
 
   it('builds the OSNAP entry: intents as task tools with request_format and SLA, private entries with their list', () => {
-    const read = readRegistration(envelope({ manifest: manifest(agentA.did), scope: 'private', authorized_agents: [client.did] }));
+    const read = readRegistration(
+      envelope({ manifest: manifest(agentA.did), scope: 'private', authorized_agents: [client.did] }),
+    );
     if (!read.ok) throw new Error('expected a registration');
     expect(directoryEntry(read.value, 'https://agent.example.com')).toEqual({
       agent_id: agentA.did,
@@ -43,7 +52,12 @@ describe('directory registration', () => {
       agent_description: 'Translates',
       agent_endpoint: 'https://agent.example.com',
       tools: {
-        'translation.en_zh': { description: 'English to Chinese', kind: 'task', request_format: { text: 'string' }, SLA: '2 seconds' },
+        'translation.en_zh': {
+          description: 'English to Chinese',
+          kind: 'task',
+          request_format: { text: 'string' },
+          SLA: '2 seconds',
+        },
         'translation.en_fr': { description: 'translation.en_fr', kind: 'task' },
       },
       scope: 'private',

@@ -56,12 +56,22 @@ export function readRegistration(envelope: Envelope): Result<Registration, Agora
   }
   const did = manifestDid(params.data.manifest);
   if (did !== envelope.sender.id) {
-    return agoraFail('manifest_key_mismatch', 'manifest.auth.public_key must be the key that signed the envelope (sender.id).', {
-      manifestDid: did,
-      senderId: envelope.sender.id,
-    });
+    return agoraFail(
+      'manifest_key_mismatch',
+      'manifest.auth.public_key must be the key that signed the envelope (sender.id).',
+      {
+        manifestDid: did,
+        senderId: envelope.sender.id,
+      },
+    );
   }
-  return ok({ ...params.data, did, scope: params.data.scope ?? 'public', registeredAt: Date.parse(envelope.ts), envelopeId: envelope.id });
+  return ok({
+    ...params.data,
+    did,
+    scope: params.data.scope ?? 'public',
+    registeredAt: Date.parse(envelope.ts),
+    envelopeId: envelope.id,
+  });
 }
 
 /**
@@ -69,7 +79,10 @@ export function readRegistration(envelope: Envelope): Result<Registration, Agora
  * (`request_format` its input schema, `SLA` when the intent declares one). The manifest itself
  * rides along (`manifest`, our extension) so a console can show pricing and languages.
  */
-export function directoryEntry(registration: Pick<Registration, 'did' | 'scope' | 'authorized_agents' | 'manifest'>, endpoint?: string): AgentEntry {
+export function directoryEntry(
+  registration: Pick<Registration, 'did' | 'scope' | 'authorized_agents' | 'manifest'>,
+  endpoint?: string,
+): AgentEntry {
   const { manifest } = registration;
   const tools: Record<string, ToolDeclaration> = {};
   for (const intent of manifest.intents) {

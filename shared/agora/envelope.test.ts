@@ -10,7 +10,12 @@ const example = {
   type: 'REQUEST',
   sender: { id: client.did, name: 'MyAgent', url: 'https://myagent.example.com' },
   recipient: { id: agentA.did },
-  payload: { request_id: 'req_01jqk7z9', intent: 'translation.en_zh', params: { text: 'Hello world' }, constraints: { max_cost_usd: 0.01 } },
+  payload: {
+    request_id: 'req_01jqk7z9',
+    intent: 'translation.en_zh',
+    params: { text: 'Hello world' },
+    constraints: { max_cost_usd: 0.01 },
+  },
   thread: { id: 'thread_01jqk7za' },
   meta: { ttl: 300, hop: 0 },
   sig: 'base64url_encoded_ed25519_signature',
@@ -47,7 +52,9 @@ describe('Envelope schema', () => {
   it('checks the payload against the schema of its type', () => {
     const offerAsRequest = { ...example, payload: { request_id: 'req_01jqk7z9', plan: 'x' } };
     expect(Envelope.safeParse(offerAsRequest).success).toBe(false);
-    expect(Envelope.safeParse({ ...example, type: 'OFFER', payload: { request_id: 'req_01jqk7z9', plan: 'x' } }).success).toBe(true);
+    expect(
+      Envelope.safeParse({ ...example, type: 'OFFER', payload: { request_id: 'req_01jqk7z9', plan: 'x' } }).success,
+    ).toBe(true);
   });
 
   it('refuses unknown types, other versions, non-did:key parties and malformed fields', () => {

@@ -18,7 +18,11 @@ const examples = {
     eta_seconds: 2,
     valid_until: '2026-02-02T15:35:00Z',
   },
-  ACCEPT: { request_id: 'req_01jqk7z9', accepted_at: '2026-02-02T15:31:00Z', terms: { price_usd: 0.005, deadline: '2026-02-02T15:36:00Z' } },
+  ACCEPT: {
+    request_id: 'req_01jqk7z9',
+    accepted_at: '2026-02-02T15:31:00Z',
+    terms: { price_usd: 0.005, deadline: '2026-02-02T15:36:00Z' },
+  },
   RESULT: {
     request_id: 'req_01jqk7z9',
     status: 'success',
@@ -26,7 +30,11 @@ const examples = {
     artifacts: [],
     metrics: { latency_ms: 1200, cost_actual: 0.005 },
   },
-  ERROR: { code: 'INSUFFICIENT_BUDGET', message: 'Request budget too low for this intent', details: { min_required: 0.01, provided: 0.001 } },
+  ERROR: {
+    code: 'INSUFFICIENT_BUDGET',
+    message: 'Request budget too low for this intent',
+    details: { min_required: 0.01, provided: 0.001 },
+  },
 };
 
 describe('payload schemas', () => {

@@ -14,6 +14,9 @@ describe('reject reasons', () => {
       message: 'late',
       details: { reason: 'ttl_expired', ttl: 5 },
     });
-    expect(agoraFail('not_a_party', 'no')).toEqual({ ok: false, error: { code: 'FORBIDDEN', message: 'no', details: { reason: 'not_a_party' } } });
+    expect(agoraFail('not_a_party', 'no')).toEqual({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: 'no', details: { reason: 'not_a_party' } },
+    });
   });
 });

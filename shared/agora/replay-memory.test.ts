@@ -21,7 +21,8 @@ describe('ReplayMemory', () => {
     expect(memory.remember('m1', 'd1', T + MIN)).toEqual({ ok: true, value: 'duplicate' });
     const conflict = memory.remember('m1', 'other', T + MIN);
     expect(conflict.ok).toBe(false);
-    if (!conflict.ok) expect(conflict.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'id_conflict', id: 'm1' } });
+    if (!conflict.ok)
+      expect(conflict.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'id_conflict', id: 'm1' } });
     expect(memory.lookup('m1', T + MIN)).toBe('d1');
   });
 

@@ -71,10 +71,13 @@ export class ReplayMemory implements ReplayView {
     this.prune(now);
     const known = this.lookup(id, now);
     if (known === digest) return ok('duplicate');
-    if (known !== undefined) return agoraFail('id_conflict', `Message id ${id} was already used for a different envelope.`, { id });
+    if (known !== undefined)
+      return agoraFail('id_conflict', `Message id ${id} was already used for a different envelope.`, { id });
     this.#entries.delete(id); // an expired entry, if any, so re-insertion moves it to the end
     if (this.#entries.size >= this.capacity && this.prune(now, true) === 0) {
-      return agoraFail('replay_memory_full', 'Too many recent messages; try again shortly.', { capacity: this.capacity });
+      return agoraFail('replay_memory_full', 'Too many recent messages; try again shortly.', {
+        capacity: this.capacity,
+      });
     }
     this.#entries.set(id, { digest, seenAt: now });
     return ok('remembered');
@@ -104,5 +107,6 @@ export class ReplayMemory implements ReplayView {
 }
 
 function assertTime(now: number): void {
-  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('now must be a finite number of milliseconds');
+  if (typeof now !== 'number' || !Number.isFinite(now))
+    throw new TypeError('now must be a finite number of milliseconds');
 }

@@ -42,7 +42,10 @@ describe('signEnvelope / verifyEnvelope', () => {
   });
 
   it('detects any change to a signed field, unknown fields included', () => {
-    const envelope = signEnvelope({ ...draft('REQUEST', { from: client }), x_extra: { n: 1 } } as UnsignedEnvelope, client.secretKey);
+    const envelope = signEnvelope(
+      { ...draft('REQUEST', { from: client }), x_extra: { n: 1 } } as UnsignedEnvelope,
+      client.secretKey,
+    );
     expect(verifyEnvelope(envelope).ok).toBe(true);
     expect(reasonOf(verifyEnvelope({ ...envelope, x_extra: { n: 2 } } as Envelope))).toBe('signature_invalid');
     expect(reasonOf(verifyEnvelope({ ...envelope, ts: '2026-02-02T15:30:01Z' }))).toBe('signature_invalid');
@@ -54,7 +57,9 @@ describe('signEnvelope / verifyEnvelope', () => {
     const envelope = signed('REQUEST', { from: client });
     expect(reasonOf(verifyEnvelope({ ...envelope, sig: 'not base64url!' }))).toBe('signature_malformed');
     expect(reasonOf(verifyEnvelope({ ...envelope, sig: '' }))).toBe('signature_malformed');
-    expect(reasonOf(verifyEnvelope({ ...envelope, sender: { id: 'did:key:zNotAKey' } } as unknown as Envelope))).toBe('signer_invalid');
+    expect(reasonOf(verifyEnvelope({ ...envelope, sender: { id: 'did:key:zNotAKey' } } as unknown as Envelope))).toBe(
+      'signer_invalid',
+    );
     const notJson = { ...envelope, payload: { ...envelope.payload, at: new Date(0) } } as unknown as Envelope;
     expect(reasonOf(verifyEnvelope(notJson))).toBe('not_json');
   });
@@ -70,7 +75,9 @@ describe('signEnvelope / verifyEnvelope', () => {
 
 describe('cross-check against the published agora vector (primitives only: older layout)', () => {
   it('JCS of the input with sender.signature "" is the published canonical form, and its signature verifies', () => {
-    const input = readVectorJson<{ sender: Record<string, unknown> } & Record<string, unknown>>('agora/request-basic.input.json');
+    const input = readVectorJson<{ sender: Record<string, unknown> } & Record<string, unknown>>(
+      'agora/request-basic.input.json',
+    );
     const canonical = readVectorText('agora/request-basic.canonical.json').trim();
     const stripped = { ...input, sender: { ...input.sender, signature: '' } };
     expect(canonicalize(stripped)).toBe(canonical);

@@ -58,7 +58,10 @@ export function verifyEnvelope(envelope: Envelope, check?: DidSignatureCheck): R
 }
 
 /** {@link verifyEnvelope}, also handing back the envelope's canonical (JCS) text, sig included. */
-export function verifyEnvelopeText(envelope: Envelope, check?: DidSignatureCheck): Result<{ readonly envelope: Envelope; readonly canonical: string }, AgoraError> {
+export function verifyEnvelopeText(
+  envelope: Envelope,
+  check?: DidSignatureCheck,
+): Result<{ readonly envelope: Envelope; readonly canonical: string }, AgoraError> {
   const { verdict, canonical } = verifyDocumentText(envelope, SIG_FIELD, envelope.sender.id, check);
   if (verdict.ok) return ok({ envelope, canonical: canonical! });
   switch (verdict.code) {

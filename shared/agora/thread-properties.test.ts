@@ -51,8 +51,14 @@ interface Scenario {
 }
 
 const scenario: fc.Arbitrary<Scenario> = fc.record({
-  opening: fc.option(fc.record({ from: fc.constantFrom(0, 0, 0, 1, 3), to: fc.constantFrom(-1, -1, -1, 0, 1, 2) }), { freq: 8 }),
-  steps: fc.array(fc.oneof({ weight: 10, arbitrary: messageStep }, { weight: 1, arbitrary: tickStep }), { minLength: 1, maxLength: 60, size: 'medium' }),
+  opening: fc.option(fc.record({ from: fc.constantFrom(0, 0, 0, 1, 3), to: fc.constantFrom(-1, -1, -1, 0, 1, 2) }), {
+    freq: 8,
+  }),
+  steps: fc.array(fc.oneof({ weight: 10, arbitrary: messageStep }, { weight: 1, arbitrary: tickStep }), {
+    minLength: 1,
+    maxLength: 60,
+    size: 'medium',
+  }),
 });
 
 /** The sender a well-behaved party in that role would be, given the thread so far. */
@@ -92,7 +98,11 @@ function play(s: Scenario): Observed[] {
   const pick = (i: number): Party | undefined => (i < 0 ? undefined : parties[i]);
   if (s.opening) {
     const to = pick(s.opening.to);
-    events.push({ type: 'message', now, envelope: unsignedAs('REQUEST', { from: parties[s.opening.from] as Party, ...(to ? { to } : {}), id: 'req_msg' }) });
+    events.push({
+      type: 'message',
+      now,
+      envelope: unsignedAs('REQUEST', { from: parties[s.opening.from] as Party, ...(to ? { to } : {}), id: 'req_msg' }),
+    });
   }
   const observed: Observed[] = [];
   let state: ThreadState = openThread('thread_1');
@@ -108,7 +118,11 @@ function play(s: Scenario): Observed[] {
   for (const step of s.steps) {
     now += step.dt;
     if (step.kind === 'tick') {
-      apply({ type: 'tick', now, timeouts: { noOfferMs: 5 * 60_000, noAcceptMs: 15 * 60_000, noResultMs: 10 * 60_000 } });
+      apply({
+        type: 'tick',
+        now,
+        timeouts: { noOfferMs: 5 * 60_000, noAcceptMs: 15 * 60_000, noResultMs: 10 * 60_000 },
+      });
       continue;
     }
     counter += 1;
@@ -129,7 +143,14 @@ function play(s: Scenario): Observed[] {
   return observed;
 }
 
-const EDGES = new Set<string>(['OPEN>PENDING', 'PENDING>PENDING', 'PENDING>ACTIVE', 'PENDING>ERROR', 'ACTIVE>COMPLETED', 'ACTIVE>ERROR']);
+const EDGES = new Set<string>([
+  'OPEN>PENDING',
+  'PENDING>PENDING',
+  'PENDING>ACTIVE',
+  'PENDING>ERROR',
+  'ACTIVE>COMPLETED',
+  'ACTIVE>ERROR',
+]);
 const edge = (from: ThreadStatus, to: ThreadStatus) => `${from}>${to}`;
 const typeOf = (event: ThreadEvent) => (event.type === 'message' ? event.envelope.type : 'tick');
 

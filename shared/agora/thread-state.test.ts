@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THREAD_TIMEOUTS, expectedMessages, isTerminal, openThread, threadDeadline, tick } from './thread-state';
+import {
+  DEFAULT_THREAD_TIMEOUTS,
+  expectedMessages,
+  isTerminal,
+  openThread,
+  threadDeadline,
+  tick,
+} from './thread-state';
 import type { ActiveThread, PendingThread, ThreadState, ThreadTimeouts } from './thread-state';
 import { T0, agentA, client } from './test-support/fixtures';
 
@@ -14,23 +21,41 @@ const pending: PendingThread = {
   requestedAt: T0,
   offers: [],
 };
-const withOffer: PendingThread = { ...pending, offers: [{ offerId: 'msg_offer', agent: agentA.did, receivedAt: T0 + 10 }] };
-const active: ActiveThread = { ...withOffer, status: 'ACTIVE', accepted: { offerId: 'msg_offer', agent: agentA.did, acceptId: 'msg_acc', at: T0 + 100 } };
+const withOffer: PendingThread = {
+  ...pending,
+  offers: [{ offerId: 'msg_offer', agent: agentA.did, receivedAt: T0 + 10 }],
+};
+const active: ActiveThread = {
+  ...withOffer,
+  status: 'ACTIVE',
+  accepted: { offerId: 'msg_offer', agent: agentA.did, acceptId: 'msg_acc', at: T0 + 100 },
+};
 
 describe('tick', () => {
   it('PENDING without an OFFER ends in ERROR (timeout, no_offer) once the limit is passed', () => {
     expect(tick(pending, T0 + 1000, timeouts)).toBe(pending);
-    expect(tick(pending, T0 + 1001, timeouts)).toEqual({ ...pending, status: 'ERROR', ended: { type: 'timeout', phase: 'no_offer', from: 'PENDING', at: T0 + 1001 } });
+    expect(tick(pending, T0 + 1001, timeouts)).toEqual({
+      ...pending,
+      status: 'ERROR',
+      ended: { type: 'timeout', phase: 'no_offer', from: 'PENDING', at: T0 + 1001 },
+    });
   });
 
   it('PENDING with offers but no ACCEPT ends after noAcceptMs (our addition)', () => {
     expect(tick(withOffer, T0 + 5000, timeouts)).toBe(withOffer);
-    expect(tick(withOffer, T0 + 5001, timeouts)).toMatchObject({ status: 'ERROR', ended: { type: 'timeout', phase: 'no_accept' } });
+    expect(tick(withOffer, T0 + 5001, timeouts)).toMatchObject({
+      status: 'ERROR',
+      ended: { type: 'timeout', phase: 'no_accept' },
+    });
   });
 
   it('ACTIVE without a RESULT ends after noResultMs, counted from the ACCEPT', () => {
     expect(tick(active, T0 + 3100, timeouts)).toBe(active);
-    expect(tick(active, T0 + 3101, timeouts)).toMatchObject({ status: 'ERROR', accepted: active.accepted, ended: { type: 'timeout', phase: 'no_result', from: 'ACTIVE' } });
+    expect(tick(active, T0 + 3101, timeouts)).toMatchObject({
+      status: 'ERROR',
+      accepted: active.accepted,
+      ended: { type: 'timeout', phase: 'no_result', from: 'ACTIVE' },
+    });
   });
 
   it('leaves OPEN and terminal threads alone, and Infinity disables a timeout', () => {
@@ -49,7 +74,11 @@ describe('tick', () => {
 
 describe('isTerminal / expectedMessages', () => {
   it('knows the terminal states and what each state takes next', () => {
-    const completed: ThreadState = { ...active, status: 'COMPLETED', result: { messageId: 'r', status: 'success', at: T0 } };
+    const completed: ThreadState = {
+      ...active,
+      status: 'COMPLETED',
+      result: { messageId: 'r', status: 'success', at: T0 },
+    };
     const failed = tick(pending, T0 + 1e6, timeouts);
     expect([openThread('t'), pending, active].map(isTerminal)).toEqual([false, false, false]);
     expect([completed, failed].map(isTerminal)).toEqual([true, true]);

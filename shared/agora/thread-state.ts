@@ -25,9 +25,27 @@ export interface Acceptance {
 
 /** Why a thread ended in ERROR, keyed on `type`. */
 export type ErrorEnding =
-  | { readonly type: 'error_message'; readonly by: string; readonly code: string; readonly messageId: string; readonly from: 'PENDING' | 'ACTIVE'; readonly at: number }
-  | { readonly type: 'cancelled'; readonly by: string; readonly messageId: string; readonly from: 'ACTIVE'; readonly at: number }
-  | { readonly type: 'timeout'; readonly phase: 'no_offer' | 'no_accept' | 'no_result'; readonly from: 'PENDING' | 'ACTIVE'; readonly at: number };
+  | {
+      readonly type: 'error_message';
+      readonly by: string;
+      readonly code: string;
+      readonly messageId: string;
+      readonly from: 'PENDING' | 'ACTIVE';
+      readonly at: number;
+    }
+  | {
+      readonly type: 'cancelled';
+      readonly by: string;
+      readonly messageId: string;
+      readonly from: 'ACTIVE';
+      readonly at: number;
+    }
+  | {
+      readonly type: 'timeout';
+      readonly phase: 'no_offer' | 'no_accept' | 'no_result';
+      readonly from: 'PENDING' | 'ACTIVE';
+      readonly at: number;
+    };
 
 interface Started {
   readonly threadId: string;
@@ -49,7 +67,11 @@ export type CompletedThread = Started & {
   readonly accepted: Acceptance;
   readonly result: { readonly messageId: string; readonly status: string; readonly at: number };
 };
-export type ErrorThread = Started & { readonly status: 'ERROR'; readonly accepted?: Acceptance; readonly ended: ErrorEnding };
+export type ErrorThread = Started & {
+  readonly status: 'ERROR';
+  readonly accepted?: Acceptance;
+  readonly ended: ErrorEnding;
+};
 
 export type ThreadState = OpenThread | PendingThread | ActiveThread | CompletedThread | ErrorThread;
 
@@ -88,7 +110,11 @@ export function tick(state: ThreadState, now: number, timeouts: ThreadTimeouts =
       const noOffer = state.offers.length === 0;
       const limit = noOffer ? timeouts.noOfferMs : timeouts.noAcceptMs;
       if (now - state.requestedAt <= limit) return state;
-      return { ...state, status: 'ERROR', ended: { type: 'timeout', phase: noOffer ? 'no_offer' : 'no_accept', from: 'PENDING', at: now } };
+      return {
+        ...state,
+        status: 'ERROR',
+        ended: { type: 'timeout', phase: noOffer ? 'no_offer' : 'no_accept', from: 'PENDING', at: now },
+      };
     }
     case 'ACTIVE':
       if (now - state.accepted.at <= timeouts.noResultMs) return state;

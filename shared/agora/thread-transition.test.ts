@@ -41,20 +41,32 @@ describe('OPEN', () => {
   });
 
   it('anything else before a REQUEST is thread_not_started; ERROR included (no parties yet)', () => {
-    for (const envelope of [offerA, acceptA, resultA, unsignedAs('ERROR', { from: client }), unsignedAs('CANCEL', { from: client })]) {
+    for (const envelope of [
+      offerA,
+      acceptA,
+      resultA,
+      unsignedAs('ERROR', { from: client }),
+      unsignedAs('CANCEL', { from: client }),
+    ]) {
       expect(reason(step(openThread('thread_1'), envelope))).toBe('thread_not_started');
     }
   });
 
   it('a message for another thread is thread_mismatch', () => {
     expect(reason(step(openThread('thread_2'), request))).toBe('thread_mismatch');
-    expect(reason(step(run(request), unsignedAs('OFFER', { from: agentA, thread: 'thread_2' })))).toBe('thread_mismatch');
+    expect(reason(step(run(request), unsignedAs('OFFER', { from: agentA, thread: 'thread_2' })))).toBe(
+      'thread_mismatch',
+    );
   });
 });
 
 describe('PENDING', () => {
   it('takes several OFFERs, from several agents, and records valid_until', () => {
-    const withValidity = unsignedAs('OFFER', { from: agentA, id: 'offer_a2', payload: { valid_until: '2026-02-02T15:35:00Z' } });
+    const withValidity = unsignedAs('OFFER', {
+      from: agentA,
+      id: 'offer_a2',
+      payload: { valid_until: '2026-02-02T15:35:00Z' },
+    });
     const state = run(request, offerA, offerB, withValidity);
     expect(state.status === 'PENDING' && state.offers).toEqual([
       { offerId: 'offer_a', agent: agentA.did, receivedAt: T0 + 1 },
@@ -68,7 +80,9 @@ describe('PENDING', () => {
     expect(reason(step(state, unsignedAs('REQUEST', { from: client })))).toBe('thread_already_started');
     expect(reason(step(state, unsignedAs('OFFER', { from: client })))).toBe('client_cannot_offer');
     expect(reason(step(state, unsignedAs('OFFER', { from: agentB, to: stranger })))).toBe('recipient_mismatch');
-    expect(reason(step(state, unsignedAs('OFFER', { from: agentB, payload: { request_id: 'req_2' } })))).toBe('request_id_mismatch');
+    expect(reason(step(state, unsignedAs('OFFER', { from: agentB, payload: { request_id: 'req_2' } })))).toBe(
+      'request_id_mismatch',
+    );
     expect(reason(step(state, offerA))).toBe('duplicate_message');
     expect(reason(step(state, unsignedAs('OFFER', { from: agentB, to: client })))).toBe('ok:PENDING');
   });
@@ -81,7 +95,10 @@ describe('PENDING', () => {
 
   it('ACCEPT by offer_id moves to ACTIVE and binds the offering agent', () => {
     const state = run(request, offerA, offerB, acceptA);
-    expect(state).toMatchObject({ status: 'ACTIVE', accepted: { offerId: 'offer_a', agent: agentA.did, acceptId: 'acc', at: T0 + 3 } });
+    expect(state).toMatchObject({
+      status: 'ACTIVE',
+      accepted: { offerId: 'offer_a', agent: agentA.did, acceptId: 'acc', at: T0 + 3 },
+    });
   });
 
   it('ACCEPT without offer_id: the latest offer of recipient.id, or of the only agent that offered', () => {
@@ -94,10 +111,20 @@ describe('PENDING', () => {
 
   it('ACCEPT must come from the client and name an existing, unexpired offer unambiguously', () => {
     const state = run(request, offerA, offerB);
-    expect(reason(step(state, unsignedAs('ACCEPT', { from: agentA, payload: { offer_id: 'offer_a' } })))).toBe('not_the_client');
-    expect(reason(step(state, unsignedAs('ACCEPT', { from: client, payload: { offer_id: 'offer_a', request_id: 'req_9' } })))).toBe('request_id_mismatch');
-    expect(reason(step(state, unsignedAs('ACCEPT', { from: client, payload: { offer_id: 'nope' } })))).toBe('offer_not_found');
-    expect(reason(step(state, unsignedAs('ACCEPT', { from: client, to: agentB, payload: { offer_id: 'offer_a' } })))).toBe('recipient_mismatch');
+    expect(reason(step(state, unsignedAs('ACCEPT', { from: agentA, payload: { offer_id: 'offer_a' } })))).toBe(
+      'not_the_client',
+    );
+    expect(
+      reason(
+        step(state, unsignedAs('ACCEPT', { from: client, payload: { offer_id: 'offer_a', request_id: 'req_9' } })),
+      ),
+    ).toBe('request_id_mismatch');
+    expect(reason(step(state, unsignedAs('ACCEPT', { from: client, payload: { offer_id: 'nope' } })))).toBe(
+      'offer_not_found',
+    );
+    expect(
+      reason(step(state, unsignedAs('ACCEPT', { from: client, to: agentB, payload: { offer_id: 'offer_a' } }))),
+    ).toBe('recipient_mismatch');
     expect(reason(step(state, unsignedAs('ACCEPT', { from: client })))).toBe('offer_ambiguous');
     expect(reason(step(state, unsignedAs('ACCEPT', { from: client, to: stranger })))).toBe('offer_not_found');
     expect(reason(step(run(request), unsignedAs('ACCEPT', { from: client })))).toBe('offer_not_found');
@@ -105,7 +132,10 @@ describe('PENDING', () => {
 
   it('an OFFER past its valid_until cannot be accepted (at the receiver clock; valid_until itself is still valid)', () => {
     const validUntil = T0 + 60_000;
-    const state = run(request, unsignedAs('OFFER', { from: agentA, id: 'offer_a', payload: { valid_until: iso(validUntil) } }));
+    const state = run(
+      request,
+      unsignedAs('OFFER', { from: agentA, id: 'offer_a', payload: { valid_until: iso(validUntil) } }),
+    );
     expect(reason(step(state, acceptA, validUntil))).toBe('ok:ACTIVE');
     const late = step(state, acceptA, validUntil + 1);
     expect(reason(late)).toBe('offer_expired');
@@ -122,11 +152,22 @@ describe('PENDING', () => {
     const byClient = step(run(request, offerA), unsignedAs('ERROR', { from: client, id: 'err' }), T0 + 9);
     expect(byClient.ok && byClient.value).toMatchObject({
       status: 'ERROR',
-      ended: { type: 'error_message', by: client.did, code: 'INSUFFICIENT_BUDGET', messageId: 'err', from: 'PENDING', at: T0 + 9 },
+      ended: {
+        type: 'error_message',
+        by: client.did,
+        code: 'INSUFFICIENT_BUDGET',
+        messageId: 'err',
+        from: 'PENDING',
+        at: T0 + 9,
+      },
     });
-    expect(reason(step(run(addressed), unsignedAs('ERROR', { from: agentA, payload: { code: 'INTENT_NOT_SUPPORTED' } })))).toBe('ok:ERROR');
+    expect(
+      reason(step(run(addressed), unsignedAs('ERROR', { from: agentA, payload: { code: 'INTENT_NOT_SUPPORTED' } }))),
+    ).toBe('ok:ERROR');
     expect(reason(step(run(request, offerA), unsignedAs('ERROR', { from: agentA })))).toBe('not_a_party');
-    expect(reason(step(run(request), unsignedAs('ERROR', { from: client, payload: { request_id: 'req_9' } })))).toBe('request_id_mismatch');
+    expect(reason(step(run(request), unsignedAs('ERROR', { from: client, payload: { request_id: 'req_9' } })))).toBe(
+      'request_id_mismatch',
+    );
     expect(reason(step(run(addressed), unsignedAs('ERROR', { from: client, to: agentB })))).toBe('recipient_mismatch');
   });
 });
@@ -136,7 +177,9 @@ describe('ACTIVE', () => {
 
   it('exactly one ACCEPT per thread', () => {
     expect(reason(step(active, acceptA))).toBe('duplicate_accept');
-    expect(reason(step(active, unsignedAs('ACCEPT', { from: client, payload: { offer_id: 'offer_b' } })))).toBe('duplicate_accept');
+    expect(reason(step(active, unsignedAs('ACCEPT', { from: client, payload: { offer_id: 'offer_b' } })))).toBe(
+      'duplicate_accept',
+    );
   });
 
   it('no more OFFERs', () => {
@@ -145,22 +188,32 @@ describe('ACTIVE', () => {
 
   it('RESULT from the accepted agent completes the thread', () => {
     const done = step(active, resultA, T0 + 50);
-    expect(done.ok && done.value).toMatchObject({ status: 'COMPLETED', result: { messageId: 'res', status: 'success', at: T0 + 50 } });
+    expect(done.ok && done.value).toMatchObject({
+      status: 'COMPLETED',
+      result: { messageId: 'res', status: 'success', at: T0 + 50 },
+    });
   });
 
   it('RESULT from anyone else, to someone else, or for another request is refused', () => {
     expect(reason(step(active, unsignedAs('RESULT', { from: agentB })))).toBe('not_the_accepted_agent');
     expect(reason(step(active, unsignedAs('RESULT', { from: client })))).toBe('not_the_accepted_agent');
     expect(reason(step(active, unsignedAs('RESULT', { from: agentA, to: agentB })))).toBe('recipient_mismatch');
-    expect(reason(step(active, unsignedAs('RESULT', { from: agentA, payload: { request_id: 'req_2' } })))).toBe('request_id_mismatch');
+    expect(reason(step(active, unsignedAs('RESULT', { from: agentA, payload: { request_id: 'req_2' } })))).toBe(
+      'request_id_mismatch',
+    );
   });
 
   it('CANCEL by the client ends in ERROR (cancelled); by anyone else, or misaddressed, it is refused', () => {
     const cancelled = step(active, unsignedAs('CANCEL', { from: client, to: agentA, id: 'cxl' }), T0 + 7);
-    expect(cancelled.ok && cancelled.value).toMatchObject({ status: 'ERROR', ended: { type: 'cancelled', by: client.did, messageId: 'cxl', from: 'ACTIVE', at: T0 + 7 } });
+    expect(cancelled.ok && cancelled.value).toMatchObject({
+      status: 'ERROR',
+      ended: { type: 'cancelled', by: client.did, messageId: 'cxl', from: 'ACTIVE', at: T0 + 7 },
+    });
     expect(reason(step(active, unsignedAs('CANCEL', { from: agentA })))).toBe('not_the_client');
     expect(reason(step(active, unsignedAs('CANCEL', { from: client, to: agentB })))).toBe('recipient_mismatch');
-    expect(reason(step(active, unsignedAs('CANCEL', { from: client, payload: { request_id: 'req_2' } })))).toBe('request_id_mismatch');
+    expect(reason(step(active, unsignedAs('CANCEL', { from: client, payload: { request_id: 'req_2' } })))).toBe(
+      'request_id_mismatch',
+    );
   });
 
   it('ERROR from either party ends the thread; from a non-accepted offerer it is not_a_party', () => {
@@ -176,7 +229,14 @@ describe('terminal states', () => {
     const completed = run(request, offerA, acceptA, resultA);
     const failed = run(request, unsignedAs('ERROR', { from: client }));
     for (const state of [completed, failed]) {
-      for (const envelope of [request, offerA, acceptA, resultA, unsignedAs('ERROR', { from: client }), unsignedAs('CANCEL', { from: client })]) {
+      for (const envelope of [
+        request,
+        offerA,
+        acceptA,
+        resultA,
+        unsignedAs('ERROR', { from: client }),
+        unsignedAs('CANCEL', { from: client }),
+      ]) {
         const result = step(state, envelope);
         expect(reason(result)).toBe('thread_closed');
         expect(!result.ok && result.error.details.status).toBe(state.status);
@@ -190,14 +250,19 @@ describe('tick events', () => {
     const state = run(request);
     const timeouts = { noOfferMs: 10, noAcceptMs: 10, noResultMs: 10 };
     expect(transition(state, { type: 'tick', now: T0 + 5, timeouts })).toEqual({ ok: true, value: state });
-    expect(transition(state, { type: 'tick', now: T0 + 11, timeouts })).toMatchObject({ ok: true, value: { status: 'ERROR', ended: { phase: 'no_offer' } } });
+    expect(transition(state, { type: 'tick', now: T0 + 11, timeouts })).toMatchObject({
+      ok: true,
+      value: { status: 'ERROR', ended: { phase: 'no_offer' } },
+    });
     expect(transition(state, { type: 'tick', now: T0 + 1 })).toEqual({ ok: true, value: state });
   });
 });
 
 describe('defensive checks', () => {
   it('throws on events and message types outside the unions', () => {
-    expect(() => transition(openThread('thread_1'), { type: 'nudge' } as unknown as Parameters<typeof transition>[1])).toThrow(/Unhandled thread event/);
+    expect(() =>
+      transition(openThread('thread_1'), { type: 'nudge' } as unknown as Parameters<typeof transition>[1]),
+    ).toThrow(/Unhandled thread event/);
     const odd = { ...offerA, type: 'PING' } as unknown as Envelope;
     expect(() => step(run(request), odd)).toThrow(/Unhandled message type/);
   });

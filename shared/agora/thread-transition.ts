@@ -34,7 +34,8 @@ function applyMessage(state: ThreadState, envelope: Envelope, now: number): Thre
     return agoraFail('thread_mismatch', `The message belongs to thread ${envelope.thread.id}, not ${state.threadId}.`);
   }
   if (state.status === 'OPEN') {
-    if (envelope.type !== 'REQUEST') return agoraFail('thread_not_started', 'A thread starts with a REQUEST.', { type: envelope.type });
+    if (envelope.type !== 'REQUEST')
+      return agoraFail('thread_not_started', 'A thread starts with a REQUEST.', { type: envelope.type });
     return ok({
       status: 'PENDING',
       threadId: state.threadId,
@@ -71,7 +72,8 @@ type Live = PendingThread | ActiveThread;
 
 function applyOffer(state: Live, envelope: EnvelopeOf<'OFFER'>, now: number): ThreadResult {
   // "PENDING | Agent sends OFFER | PENDING | Multiple OFFERs allowed"
-  if (state.status !== 'PENDING') return agoraFail('thread_not_pending', 'OFFERs are taken only while the thread is PENDING.');
+  if (state.status !== 'PENDING')
+    return agoraFail('thread_not_pending', 'OFFERs are taken only while the thread is PENDING.');
   const agent = envelope.sender.id;
   if (agent === state.client) return agoraFail('client_cannot_offer', 'The client cannot offer on its own REQUEST.');
   if (state.addressedTo !== undefined && agent !== state.addressedTo) {
@@ -95,7 +97,8 @@ function applyOffer(state: Live, envelope: EnvelopeOf<'OFFER'>, now: number): Th
 function applyAccept(state: Live, envelope: EnvelopeOf<'ACCEPT'>, now: number): ThreadResult {
   // "One ACCEPT per thread"
   if (state.status === 'ACTIVE') return agoraFail('duplicate_accept', 'The thread already has its ACCEPT.');
-  if (envelope.sender.id !== state.client) return agoraFail('not_the_client', 'Only the client that sent the REQUEST may ACCEPT.');
+  if (envelope.sender.id !== state.client)
+    return agoraFail('not_the_client', 'Only the client that sent the REQUEST may ACCEPT.');
   const refused = checkRequestId(state, envelope.payload.request_id);
   if (refused) return refused;
   const found = findAcceptedOffer(state, envelope);
@@ -103,11 +106,19 @@ function applyAccept(state: Live, envelope: EnvelopeOf<'ACCEPT'>, now: number): 
   const offer = found.value;
   // "offer.valid_until … Client checks before ACCEPT": we check again, at the receiver's clock.
   if (offer.validUntil !== undefined && now > offer.validUntil) {
-    return agoraFail('offer_expired', `OFFER ${offer.offerId} expired at ${new Date(offer.validUntil).toISOString()}.`, {
-      offerId: offer.offerId,
-    });
+    return agoraFail(
+      'offer_expired',
+      `OFFER ${offer.offerId} expired at ${new Date(offer.validUntil).toISOString()}.`,
+      {
+        offerId: offer.offerId,
+      },
+    );
   }
-  return ok({ ...state, status: 'ACTIVE', accepted: { offerId: offer.offerId, agent: offer.agent, acceptId: envelope.id, at: now } });
+  return ok({
+    ...state,
+    status: 'ACTIVE',
+    accepted: { offerId: offer.offerId, agent: offer.agent, acceptId: envelope.id, at: now },
+  });
 }
 
 /**
@@ -121,7 +132,10 @@ function findAcceptedOffer(state: PendingThread, envelope: EnvelopeOf<'ACCEPT'>)
     const offer = state.offers.find((candidate) => candidate.offerId === offerId);
     if (offer === undefined) return agoraFail('offer_not_found', `No OFFER ${offerId} in this thread.`, { offerId });
     if (recipient !== undefined && recipient !== offer.agent) {
-      return agoraFail('recipient_mismatch', 'The ACCEPT is addressed to an agent other than the one that made the offer.');
+      return agoraFail(
+        'recipient_mismatch',
+        'The ACCEPT is addressed to an agent other than the one that made the offer.',
+      );
     }
     return ok(offer);
   }
@@ -133,55 +147,79 @@ function findAcceptedOffer(state: PendingThread, envelope: EnvelopeOf<'ACCEPT'>)
       : agoraFail('offer_ambiguous', 'Several agents offered: name one with payload.offer_id or recipient.');
   }
   const offer = state.offers.findLast((candidate) => candidate.agent === agent);
-  if (offer === undefined) return agoraFail('offer_not_found', 'The recipient made no OFFER in this thread.', { recipient: agent });
+  if (offer === undefined)
+    return agoraFail('offer_not_found', 'The recipient made no OFFER in this thread.', { recipient: agent });
   return ok(offer);
 }
 
 function applyResult(state: Live, envelope: EnvelopeOf<'RESULT'>, now: number): ThreadResult {
   // "ACTIVE | Agent sends RESULT | COMPLETED"
-  if (state.status !== 'ACTIVE') return agoraFail('thread_not_active', 'A RESULT is taken only while the thread is ACTIVE.');
+  if (state.status !== 'ACTIVE')
+    return agoraFail('thread_not_active', 'A RESULT is taken only while the thread is ACTIVE.');
   if (envelope.sender.id !== state.accepted.agent) {
     return agoraFail('not_the_accepted_agent', 'Only the agent whose offer was accepted may send the RESULT.');
   }
   const refused = checkRecipient(state, envelope) ?? checkRequestId(state, envelope.payload.request_id);
   if (refused) return refused;
-  return ok({ ...state, status: 'COMPLETED', result: { messageId: envelope.id, status: envelope.payload.status, at: now } });
+  return ok({
+    ...state,
+    status: 'COMPLETED',
+    result: { messageId: envelope.id, status: envelope.payload.status, at: now },
+  });
 }
 
 function applyCancel(state: Live, envelope: EnvelopeOf<'CANCEL'>, now: number): ThreadResult {
   // "ACTIVE | Client sends CANCEL | ERROR"
-  if (state.status !== 'ACTIVE') return agoraFail('thread_not_active', 'CANCEL applies to an ACTIVE thread; while PENDING, send ERROR.');
+  if (state.status !== 'ACTIVE')
+    return agoraFail('thread_not_active', 'CANCEL applies to an ACTIVE thread; while PENDING, send ERROR.');
   if (envelope.sender.id !== state.client) return agoraFail('not_the_client', 'Only the client may CANCEL.');
   const refused = checkRecipient(state, envelope) ?? checkRequestId(state, envelope.payload.request_id);
   if (refused) return refused;
-  return ok({ ...state, status: 'ERROR', ended: { type: 'cancelled', by: envelope.sender.id, messageId: envelope.id, from: 'ACTIVE', at: now } });
+  return ok({
+    ...state,
+    status: 'ERROR',
+    ended: { type: 'cancelled', by: envelope.sender.id, messageId: envelope.id, from: 'ACTIVE', at: now },
+  });
 }
 
 function applyError(state: Live, envelope: EnvelopeOf<'ERROR'>, now: number): ThreadResult {
   // "*any* | ERROR message | ERROR", from either party of the thread.
   const sender = envelope.sender.id;
   if (sender !== state.client && sender !== boundAgent(state)) {
-    return agoraFail('not_a_party', 'Only the client or the agent bound to the thread may end it with ERROR.', { sender });
+    return agoraFail('not_a_party', 'Only the client or the agent bound to the thread may end it with ERROR.', {
+      sender,
+    });
   }
   const { request_id: requestId } = envelope.payload;
-  const refused = checkRecipient(state, envelope) ?? (requestId === undefined ? undefined : checkRequestId(state, requestId));
+  const refused =
+    checkRecipient(state, envelope) ?? (requestId === undefined ? undefined : checkRequestId(state, requestId));
   if (refused) return refused;
   return ok({
     ...state,
     status: 'ERROR',
-    ended: { type: 'error_message', by: sender, code: envelope.payload.code, messageId: envelope.id, from: state.status, at: now },
+    ended: {
+      type: 'error_message',
+      by: sender,
+      code: envelope.payload.code,
+      messageId: envelope.id,
+      from: state.status,
+      at: now,
+    },
   });
 }
 
 /** The agent a thread is bound to: the accepted one, else the one the REQUEST named. */
-const boundAgent = (state: Live): string | undefined => (state.status === 'ACTIVE' ? state.accepted.agent : state.addressedTo);
+const boundAgent = (state: Live): string | undefined =>
+  state.status === 'ACTIVE' ? state.accepted.agent : state.addressedTo;
 
 /** A `recipient`, when present, must be the sender's counterparty (when that is known). */
 function checkRecipient(state: Live, envelope: Envelope): AgoraFailure | undefined {
   const recipient = envelope.recipient?.id;
   const counterparty = envelope.sender.id === state.client ? boundAgent(state) : state.client;
   if (recipient === undefined || counterparty === undefined || recipient === counterparty) return undefined;
-  return agoraFail('recipient_mismatch', 'The message is addressed to someone who is not the other party.', { recipient });
+  return agoraFail('recipient_mismatch', 'The message is addressed to someone who is not the other party.', {
+    recipient,
+  });
 }
 
 function checkRequestId(state: Live, requestId: string): AgoraFailure | undefined {

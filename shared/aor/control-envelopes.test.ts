@@ -10,7 +10,11 @@ const stamp = (id = 'msg_ctl_1', now = T0 + 0.7) => ({ newId: () => id, now });
 
 describe('buildRejectEnvelope (AOR §5.7)', () => {
   it('builds the spec example from the gateway', () => {
-    const reject = buildRejectEnvelope('room_1', { reason: 'mic_grant_expired', messageId: 'msg_123', taskId: 'task_42' }, stamp());
+    const reject = buildRejectEnvelope(
+      'room_1',
+      { reason: 'mic_grant_expired', messageId: 'msg_123', taskId: 'task_42' },
+      stamp(),
+    );
     expect(reject).toEqual({
       id: 'msg_ctl_1',
       type: 'reject',
@@ -41,7 +45,12 @@ describe('buildRejectEnvelope (AOR §5.7)', () => {
   });
 
   it('speaks as a facilitator in review mode', () => {
-    const reject = buildRejectEnvelope('room_1', { reason: 'facilitator_rejected', messageId: 'msg_123' }, stamp(), FACILITATOR);
+    const reject = buildRejectEnvelope(
+      'room_1',
+      { reason: 'facilitator_rejected', messageId: 'msg_123' },
+      stamp(),
+      FACILITATOR,
+    );
     expect(reject.from).toEqual(FACILITATOR);
   });
 

@@ -2,7 +2,14 @@
 // that ends a grant by time or budget, and any other envelope a facilitator sends. Ids and time
 // are passed in, so the core stays deterministic.
 import { CodedError } from '../errors';
-import { Envelope, type EnvelopeOf, type EnvelopeType, type From, type MicRevokeEnvelope, type RejectEnvelope } from './envelope';
+import {
+  Envelope,
+  type EnvelopeOf,
+  type EnvelopeType,
+  type From,
+  type MicRevokeEnvelope,
+  type RejectEnvelope,
+} from './envelope';
 import type { GrantRecord } from './mic-grants';
 import type { RejectReason } from './reject-reasons';
 import { wholeSeconds } from './time';
@@ -50,7 +57,12 @@ export interface RejectNotice {
 }
 
 /** The `reject` for `rooms/{roomId}/control`; `roomId` is the candidate's topic room. */
-export function buildRejectEnvelope(roomId: string, notice: RejectNotice, stamp: Stamp, from: From = GATEWAY_SENDER): RejectEnvelope {
+export function buildRejectEnvelope(
+  roomId: string,
+  notice: RejectNotice,
+  stamp: Stamp,
+  from: From = GATEWAY_SENDER,
+): RejectEnvelope {
   return buildEnvelope(
     {
       type: 'reject',

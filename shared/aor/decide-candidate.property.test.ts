@@ -20,7 +20,17 @@ const TASKS = ['task_1', 'task_2'] as const;
 type SenderKind = 'agent' | 'user' | 'system';
 type Event =
   | { kind: 'tick'; seconds: number }
-  | { kind: 'grant'; room: string; envRoom: string; agent: string; task: string; max: number; allowed: MessageType[]; ttl: number; from: SenderKind }
+  | {
+      kind: 'grant';
+      room: string;
+      envRoom: string;
+      agent: string;
+      task: string;
+      max: number;
+      allowed: MessageType[];
+      ttl: number;
+      from: SenderKind;
+    }
   | { kind: 'revoke'; room: string; envRoom: string; agent: string; task: string; from: SenderKind }
   | { kind: 'redeliver'; pick: number }
   | {
@@ -41,7 +51,8 @@ const otherRoom = (r: string): string => (r === ROOMS[0] ? ROOMS[1] : ROOMS[0]);
 const otherAgent = (a: string): string => (a === AGENTS[0] ? AGENTS[1] : AGENTS[0]);
 
 // Mostly the honest value, sometimes another one, so both paths are exercised.
-const mostly = <T>(honest: fc.Arbitrary<T>, other: fc.Arbitrary<T>) => fc.oneof({ arbitrary: honest, weight: 9 }, { arbitrary: other, weight: 1 });
+const mostly = <T>(honest: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: honest, weight: 9 }, { arbitrary: other, weight: 1 });
 // One hot (room, agent, task) key, so candidates often meet grants and exhaust budgets.
 const room = mostly(fc.constant(ROOMS[0]), fc.constantFrom(...ROOMS));
 const agent = mostly(fc.constant(AGENTS[0]), fc.constantFrom(...AGENTS));
@@ -49,7 +60,10 @@ const task = mostly(fc.constant(TASKS[0]), fc.constantFrom(...TASKS));
 const controlFrom = mostly(fc.constantFrom<SenderKind>('user', 'system'), fc.constant<SenderKind>('agent'));
 
 const event: fc.Arbitrary<Event> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.constantFrom(0, 0.5, 1, 2, 3, 7) }), weight: 3 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.constantFrom(0, 0.5, 1, 2, 3, 7) }),
+    weight: 3,
+  },
   {
     arbitrary: fc
       .record({
@@ -57,7 +71,10 @@ const event: fc.Arbitrary<Event> = fc.oneof(
         agent,
         task,
         max: fc.integer({ min: 1, max: 3 }),
-        allowed: fc.oneof(fc.constant<MessageType[]>([...MESSAGE_TYPES]), fc.subarray<MessageType>([...MESSAGE_TYPES], { minLength: 1 })),
+        allowed: fc.oneof(
+          fc.constant<MessageType[]>([...MESSAGE_TYPES]),
+          fc.subarray<MessageType>([...MESSAGE_TYPES], { minLength: 1 }),
+        ),
         ttl: fc.integer({ min: 0, max: 12 }),
         from: controlFrom,
         moved: mostly(fc.constant(false), fc.constant(true)),
@@ -96,7 +113,6 @@ const event: fc.Arbitrary<Event> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('approve' as const), pick: fc.nat() }), weight: 3 },
 );
 
-
 const events = fc.array(event, { minLength: 20, maxLength: 120, size: 'medium' });
 
 const INVARIANTS = ['budget', 'expiry', 'revoke', 'types', 'room', 'sender', 'grant', 'purity'] as const;
@@ -125,7 +141,10 @@ interface Run {
 }
 
 function run(sequence: readonly Event[]): Run {
-  const violations = Object.fromEntries(INVARIANTS.map((name) => [name, [] as string[]])) as Record<Invariant, string[]>;
+  const violations = Object.fromEntries(INVARIANTS.map((name) => [name, [] as string[]])) as Record<
+    Invariant,
+    string[]
+  >;
   const reasons = new Set<GatewayRejectReason>();
   let state: GrantState = emptyGrantState;
   let now = T0;
@@ -144,7 +163,13 @@ function run(sequence: readonly Event[]): Run {
     const key = grantKeyId({ roomId: topicRoom, agentId: p.agent_id, taskId: p.task_id });
     if (envelope.type === 'mic_grant') {
       const g = envelope.payload;
-      inForce.set(key, { id: envelope.id, max: g.max_messages, allowed: g.allowed_message_types, expiresAt: g.expires_at, revoked: false });
+      inForce.set(key, {
+        id: envelope.id,
+        max: g.max_messages,
+        allowed: g.allowed_message_types,
+        expiresAt: g.expires_at,
+        revoked: false,
+      });
     } else {
       const g = inForce.get(key);
       if (g) g.revoked = true;
@@ -156,7 +181,8 @@ function run(sequence: readonly Event[]): Run {
     const { envelope, grantKey, topicRoom, authAgent } = p;
     const at = `${via} ${envelope.id} at ${now}`;
     if (envelope.room_id !== topicRoom || grantKey.roomId !== topicRoom) violations.room.push(at);
-    if (envelope.from.kind !== 'agent' || envelope.from.id !== authAgent || grantKey.agentId !== authAgent) violations.sender.push(at);
+    if (envelope.from.kind !== 'agent' || envelope.from.id !== authAgent || grantKey.agentId !== authAgent)
+      violations.sender.push(at);
     const g = inForce.get(grantKeyId(grantKey));
     if (!g) return void violations.grant.push(at);
     if (g.revoked) violations.revoke.push(at);
@@ -177,9 +203,22 @@ function run(sequence: readonly Event[]): Run {
       case 'revoke': {
         const payload =
           e.kind === 'grant'
-            ? { task_id: e.task, agent_id: e.agent, max_messages: e.max, allowed_message_types: e.allowed, expires_at: ts + e.ttl }
+            ? {
+                task_id: e.task,
+                agent_id: e.agent,
+                max_messages: e.max,
+                allowed_message_types: e.allowed,
+                expires_at: ts + e.ttl,
+              }
             : { task_id: e.task, agent_id: e.agent };
-        const envelope = { id: `c${serial++}`, type: e.kind === 'grant' ? 'mic_grant' : 'mic_revoke', room_id: e.envRoom, from: { kind: e.from, id: 'op' }, ts, payload } as Envelope;
+        const envelope = {
+          id: `c${serial++}`,
+          type: e.kind === 'grant' ? 'mic_grant' : 'mic_revoke',
+          room_id: e.envRoom,
+          from: { kind: e.from, id: 'op' },
+          ts,
+          payload,
+        } as Envelope;
         sent.push({ topicRoom: e.room, envelope });
         control(e.room, envelope, true, e.from !== 'agent' && e.envRoom === e.room);
         break;
@@ -196,21 +235,43 @@ function run(sequence: readonly Event[]): Run {
           room_id: e.envRoom,
           from: { kind: e.fromKind, id: e.fromId },
           ts,
-          payload: e.shape === 'say' ? { text: 'hi' } : { task_id: e.task, message_type: e.messageType, content: CONTENT_EXAMPLES[e.messageType] },
+          payload:
+            e.shape === 'say'
+              ? { text: 'hi' }
+              : { task_id: e.task, message_type: e.messageType, content: CONTENT_EXAMPLES[e.messageType] },
         };
         const text = JSON.stringify(envelope);
-        const input = { bytes: e.shape === 'truncated' ? text.slice(0, -1) : text, topicRoomId: e.topicRoom, authenticatedAgentId: e.authAgent, grants: state, now };
+        const input = {
+          bytes: e.shape === 'truncated' ? text.slice(0, -1) : text,
+          topicRoomId: e.topicRoom,
+          authenticatedAgentId: e.authAgent,
+          grants: state,
+          now,
+        };
         const checked = checkCandidate(input);
         if (checked.verdict === 'reject') reasons.add(checked.reason);
         if (e.mode === 'review') {
-          if (checked.verdict === 'approve') pending.push({ envelope: checked.envelope, grantKey: checked.grantKey, topicRoom: e.topicRoom, authAgent: e.authAgent });
+          if (checked.verdict === 'approve')
+            pending.push({
+              envelope: checked.envelope,
+              grantKey: checked.grantKey,
+              topicRoom: e.topicRoom,
+              authAgent: e.authAgent,
+            });
           break;
         }
         const decided = decideCandidate(input);
         if (decided.verdict !== checked.verdict) violations.purity.push(`check and decide disagree on ${envelope.id}`);
-        if (decided.verdict === 'reject' && decided.state !== state) violations.purity.push(`reject changed state: ${envelope.id}`);
+        if (decided.verdict === 'reject' && decided.state !== state)
+          violations.purity.push(`reject changed state: ${envelope.id}`);
         state = decided.state;
-        if (decided.verdict === 'approve') approved('auto', { envelope: decided.envelope, grantKey: decided.grantKey, topicRoom: e.topicRoom, authAgent: e.authAgent });
+        if (decided.verdict === 'approve')
+          approved('auto', {
+            envelope: decided.envelope,
+            grantKey: decided.grantKey,
+            topicRoom: e.topicRoom,
+            authAgent: e.authAgent,
+          });
         break;
       }
       case 'approve': {

@@ -57,7 +57,10 @@ describe('checkCandidate: every reject reason (AOR §7)', () => {
       messageId: 'msg_123',
     });
     const grant = { ...micGrant({ from: { kind: 'agent', id: 'agent.researcher' } }) };
-    expect(checkCandidate(input({ bytes: bytesOf(grant) }))).toMatchObject({ reason: 'invalid_envelope', taskId: 'task_42' });
+    expect(checkCandidate(input({ bytes: bytesOf(grant) }))).toMatchObject({
+      reason: 'invalid_envelope',
+      taskId: 'task_42',
+    });
   });
 
   it('room_mismatch when room_id differs from the topic room (decision "room from topic")', () => {
@@ -74,7 +77,10 @@ describe('checkCandidate: every reject reason (AOR §7)', () => {
   it('sender_mismatch when from.id is not the authenticated agent (decision "sender check")', () => {
     const grants = fold(micGrant(), micGrant({ id: 'g2', agentId: 'agent.other' }));
     const spoof = bytesOf(resultEnvelope({ from: { kind: 'agent', id: 'agent.other' } }));
-    expect(checkCandidate(input({ bytes: spoof, grants }))).toMatchObject({ verdict: 'reject', reason: 'sender_mismatch' });
+    expect(checkCandidate(input({ bytes: spoof, grants }))).toMatchObject({
+      verdict: 'reject',
+      reason: 'sender_mismatch',
+    });
   });
 
   it('sender_mismatch when from.kind is not agent, even with the right id (decision "sender check")', () => {
@@ -94,7 +100,12 @@ describe('checkCandidate: every reject reason (AOR §7)', () => {
 
   it('mic_grant_expired one second after expires_at, approved at the exact second (decision "inclusive expiry")', () => {
     expect(checkCandidate(input({ now: T0 + 60 })).verdict).toBe('approve');
-    expect(checkCandidate(input({ now: T0 + 61 }))).toMatchObject({ verdict: 'reject', reason: 'mic_grant_expired', messageId: 'msg_123', taskId: 'task_42' });
+    expect(checkCandidate(input({ now: T0 + 61 }))).toMatchObject({
+      verdict: 'reject',
+      reason: 'mic_grant_expired',
+      messageId: 'msg_123',
+      taskId: 'task_42',
+    });
   });
 
   it('mic_revoked after a revoke', () => {
@@ -113,7 +124,11 @@ describe('checkCandidate: every reject reason (AOR §7)', () => {
   });
 
   it('checks room before sender before type (decision "check order")', () => {
-    const wrongEverything = { ...resultEnvelope({ roomId: 'room_2', from: { kind: 'user', id: 'x' } }), type: 'say', payload: { text: 'hi' } };
+    const wrongEverything = {
+      ...resultEnvelope({ roomId: 'room_2', from: { kind: 'user', id: 'x' } }),
+      type: 'say',
+      payload: { text: 'hi' },
+    };
     expect(checkCandidate(input({ bytes: bytesOf(wrongEverything) }))).toMatchObject({ reason: 'room_mismatch' });
     const wrongSenderAndType = { ...wrongEverything, room_id: 'room_1' };
     expect(checkCandidate(input({ bytes: bytesOf(wrongSenderAndType) }))).toMatchObject({ reason: 'sender_mismatch' });

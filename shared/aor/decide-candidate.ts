@@ -62,7 +62,11 @@ export function readCandidate(source: CandidateSource): Result<ReadCandidate, Ca
   const envelope = parsed.value;
   const ids = { messageId: envelope.id, ...taskIdOf(envelope.payload) };
   if (envelope.room_id !== source.topicRoomId) {
-    return fail(RejectReason.roomMismatch, `room_id ${envelope.room_id} differs from the topic's room ${source.topicRoomId}.`, ids);
+    return fail(
+      RejectReason.roomMismatch,
+      `room_id ${envelope.room_id} differs from the topic's room ${source.topicRoomId}.`,
+      ids,
+    );
   }
   if (envelope.from.kind !== 'agent' || envelope.from.id !== source.authenticatedAgentId) {
     return fail(
@@ -87,7 +91,10 @@ export function checkCandidate(input: CandidateInput): CandidateVerdict {
   const read = readCandidate(input);
   if (!read.ok) return rejectOf(read.error);
   const { envelope, grantKey } = read.value;
-  const checked = checkGrant(getGrant(input.grants, grantKey), { messageType: envelope.payload.message_type, now: input.now });
+  const checked = checkGrant(getGrant(input.grants, grantKey), {
+    messageType: envelope.payload.message_type,
+    now: input.now,
+  });
   if (!checked.ok) return rejectOf(checked.error, envelope);
   return { verdict: 'approve', envelope, grantKey, grant: checked.value, remaining: remainingMessages(checked.value) };
 }

@@ -52,8 +52,12 @@ describe('parseEnvelope', () => {
   });
 
   it('refuses unknown top-level and from fields (decision "strictness")', () => {
-    expect(problemOf(JSON.stringify({ ...EXAMPLES.say, roomId: 'room_1' })).details).toMatchObject({ problem: 'schema' });
-    expect(problemOf(JSON.stringify({ ...EXAMPLES.say, from: { kind: 'user', id: 'u', name: 'U' } })).details).toMatchObject({ problem: 'schema' });
+    expect(problemOf(JSON.stringify({ ...EXAMPLES.say, roomId: 'room_1' })).details).toMatchObject({
+      problem: 'schema',
+    });
+    expect(
+      problemOf(JSON.stringify({ ...EXAMPLES.say, from: { kind: 'user', id: 'u', name: 'U' } })).details,
+    ).toMatchObject({ problem: 'schema' });
   });
 
   it.each([
@@ -70,7 +74,10 @@ describe('parseEnvelope', () => {
   });
 
   it('names the path of what is wrong and carries usable ids for the reject', () => {
-    const bad = { ...EXAMPLES.result, payload: { task_id: 'task_42', message_type: 'finding', content: { bullets: ['ok', ''] } } };
+    const bad = {
+      ...EXAMPLES.result,
+      payload: { task_id: 'task_42', message_type: 'finding', content: { bullets: ['ok', ''] } },
+    };
     const error = problemOf(bytesOf(bad));
     expect(error.details).toMatchObject({ problem: 'schema', messageId: 'msg_123', taskId: 'task_42' });
     expect(error.details?.issues).toEqual([expect.objectContaining({ path: 'payload.content.bullets[1]' })]);
@@ -100,7 +107,9 @@ describe('parseEnvelope', () => {
     const bytes = bytesOf(EXAMPLES.say);
     const broken = new Uint8Array([...bytes.slice(0, 10), 0xc3, 0x28, ...bytes.slice(10)]);
     expect(problemOf(broken).details).toEqual({ problem: 'invalid_utf8' });
-    expect(problemOf(JSON.stringify(EXAMPLES.say).replace('review', 'rev\ud800iew')).details).toEqual({ problem: 'invalid_utf8' });
+    expect(problemOf(JSON.stringify(EXAMPLES.say).replace('review', 'rev\ud800iew')).details).toEqual({
+      problem: 'invalid_utf8',
+    });
   });
 
   it('accepts exactly MAX_ENVELOPE_BYTES and refuses one byte more (decision "size")', () => {

@@ -113,16 +113,23 @@ export function parseEnvelope(input: Uint8Array | string): Result<Envelope> {
 
   const parsed = Envelope.safeParse(json.value);
   if (parsed.success) return ok(parsed.data);
-  const issues = parsed.error.issues.map(
-    (issue): EnvelopeIssue => ({ path: formatPath(issue.path), message: issue.message }),
-  );
-  const summary = issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ');
+  const issues = parsed.error.issues.map((issue): EnvelopeIssue => ({
+    path: formatPath(issue.path),
+    message: issue.message,
+  }));
+  const summary = issues
+    .slice(0, 3)
+    .map((i) => `${i.path}: ${i.message}`)
+    .join('; ');
   return invalid('schema', `Not an AOR envelope: ${summary}`, { issues, ...idsOf(json.value) });
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(envelope)';
-  return path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)), '');
+  return path.reduce<string>(
+    (out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)),
+    '',
+  );
 }
 
 /** The message and task ids of something that failed the schema, where they are usable. */

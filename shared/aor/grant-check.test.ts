@@ -5,7 +5,13 @@ import { applyControl, emptyGrantState, getGrant, type GrantRecord } from './mic
 import { micGrant, micRevoke, T0 } from './test-support/fixtures';
 
 const KEY = { roomId: 'room_1', agentId: 'agent.researcher', taskId: 'task_42' };
-const granted = unwrap(applyControl(emptyGrantState, micGrant({ maxMessages: 2, allowed: ['ack', 'finding'], expiresAt: T0 + 60 }), 'room_1')).state;
+const granted = unwrap(
+  applyControl(
+    emptyGrantState,
+    micGrant({ maxMessages: 2, allowed: ['ack', 'finding'], expiresAt: T0 + 60 }),
+    'room_1',
+  ),
+).state;
 const grant = getGrant(granted, KEY) as GrantRecord;
 const use = { messageType: 'finding' as const, now: T0 };
 
@@ -29,7 +35,10 @@ describe('checkGrant (AOR §7)', () => {
   });
 
   it('mic_revoked after a revoke, naming its reason', () => {
-    const revoked = getGrant(unwrap(applyControl(granted, micRevoke({ reason: 'task_cancelled' }), 'room_1')).state, KEY);
+    const revoked = getGrant(
+      unwrap(applyControl(granted, micRevoke({ reason: 'task_cancelled' }), 'room_1')).state,
+      KEY,
+    );
     const result = checkGrant(revoked, use);
     expect(result).toMatchObject({ ok: false, error: { code: 'mic_revoked', details: { revokeId: 'msg_revoke_1' } } });
     if (!result.ok) expect(result.error.message).toContain('task_cancelled');
@@ -38,8 +47,14 @@ describe('checkGrant (AOR §7)', () => {
   });
 
   it('reports expiry before revocation (decision "check order")', () => {
-    const revoked = getGrant(unwrap(applyControl(granted, micRevoke({ ts: T0 + 61, reason: 'mic_grant_expired' }), 'room_1')).state, KEY);
-    expect(checkGrant(revoked, { ...use, now: T0 + 61 })).toMatchObject({ ok: false, error: { code: 'mic_grant_expired' } });
+    const revoked = getGrant(
+      unwrap(applyControl(granted, micRevoke({ ts: T0 + 61, reason: 'mic_grant_expired' }), 'room_1')).state,
+      KEY,
+    );
+    expect(checkGrant(revoked, { ...use, now: T0 + 61 })).toMatchObject({
+      ok: false,
+      error: { code: 'mic_grant_expired' },
+    });
   });
 
   it('message_type_not_allowed for a type outside the grant', () => {
@@ -51,7 +66,10 @@ describe('checkGrant (AOR §7)', () => {
 
   it('message_limit_exceeded once max_messages are spent', () => {
     expect(checkGrant({ ...grant, spent: 1 }, use).ok).toBe(true);
-    expect(checkGrant({ ...grant, spent: 2 }, use)).toMatchObject({ ok: false, error: { code: 'message_limit_exceeded' } });
+    expect(checkGrant({ ...grant, spent: 2 }, use)).toMatchObject({
+      ok: false,
+      error: { code: 'message_limit_exceeded' },
+    });
   });
 
   it('refuses a clock that is not Unix seconds', () => {
@@ -70,11 +88,16 @@ describe('spendGrant', () => {
   });
 
   it('re-checks at spend time: a grant that expired while the candidate waited is not spent (decision "review mode")', () => {
-    expect(spendGrant(granted, KEY, { ...use, now: T0 + 61 })).toMatchObject({ ok: false, error: { code: 'mic_grant_expired' } });
+    expect(spendGrant(granted, KEY, { ...use, now: T0 + 61 })).toMatchObject({
+      ok: false,
+      error: { code: 'mic_grant_expired' },
+    });
   });
 
   it('spends against the grant in force at approval, with its allowed types', () => {
-    const narrowed = unwrap(applyControl(granted, micGrant({ id: 'g2', ts: T0 + 1, allowed: ['ack'] }), 'room_1')).state;
+    const narrowed = unwrap(
+      applyControl(granted, micGrant({ id: 'g2', ts: T0 + 1, allowed: ['ack'] }), 'room_1'),
+    ).state;
     expect(spendGrant(narrowed, KEY, use)).toMatchObject({ ok: false, error: { code: 'message_type_not_allowed' } });
   });
 

@@ -55,10 +55,16 @@ export function checkGrant(grant: GrantRecord | undefined, use: GrantUse): Resul
   const { grantId } = grant;
   switch (grantRefusal(standing, use.now)) {
     case RejectReason.micGrantExpired:
-      return fail(RejectReason.micGrantExpired, `Mic grant ${grantId} expired at ${grant.expiresAt}.`, { grantId, expiresAt: grant.expiresAt });
+      return fail(RejectReason.micGrantExpired, `Mic grant ${grantId} expired at ${grant.expiresAt}.`, {
+        grantId,
+        expiresAt: grant.expiresAt,
+      });
     case RejectReason.micRevoked: {
       const why = grant.revoked?.reason === undefined ? '' : ` (${grant.revoked.reason})`;
-      return fail(RejectReason.micRevoked, `Mic grant ${grantId} was revoked${why}.`, { grantId, revokeId: grant.revoked?.revokeId });
+      return fail(RejectReason.micRevoked, `Mic grant ${grantId} was revoked${why}.`, {
+        grantId,
+        revokeId: grant.revoked?.revokeId,
+      });
     }
     case RejectReason.messageTypeNotAllowed:
       return fail(RejectReason.messageTypeNotAllowed, `Mic grant ${grantId} does not allow ${use.messageType}.`, {
@@ -66,10 +72,14 @@ export function checkGrant(grant: GrantRecord | undefined, use: GrantUse): Resul
         allowed: grant.allowedMessageTypes,
       });
     case RejectReason.messageLimitExceeded:
-      return fail(RejectReason.messageLimitExceeded, `Mic grant ${grantId} has used all ${grant.maxMessages} messages.`, {
-        grantId,
-        maxMessages: grant.maxMessages,
-      });
+      return fail(
+        RejectReason.messageLimitExceeded,
+        `Mic grant ${grantId} has used all ${grant.maxMessages} messages.`,
+        {
+          grantId,
+          maxMessages: grant.maxMessages,
+        },
+      );
     case RejectReason.noMicGrant: // a grant in hand is never "no grant"
     case undefined:
       return ok(grant);

@@ -3,13 +3,20 @@ import { isCodedError } from '../errors';
 import { AorId, assertValidId, isValidId, MAX_ID_LENGTH } from './ids';
 
 describe('isValidId', () => {
-  it.each(['msg_123', 'room_1', 'agent.researcher', 'task_42', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', 'a', 'ä-ü', 'x'.repeat(MAX_ID_LENGTH), '😀'.repeat(MAX_ID_LENGTH)])(
-    'accepts %s',
-    (id) => {
-      expect(isValidId(id)).toBe(true);
-      expect(AorId.safeParse(id).success).toBe(true);
-    },
-  );
+  it.each([
+    'msg_123',
+    'room_1',
+    'agent.researcher',
+    'task_42',
+    'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+    'a',
+    'ä-ü',
+    'x'.repeat(MAX_ID_LENGTH),
+    '😀'.repeat(MAX_ID_LENGTH),
+  ])('accepts %s', (id) => {
+    expect(isValidId(id)).toBe(true);
+    expect(AorId.safeParse(id).success).toBe(true);
+  });
 
   it.each([
     ['empty', ''],
@@ -51,6 +58,8 @@ describe('assertValidId', () => {
   });
 
   it('reports the type of a non-string', () => {
-    expect(() => assertValidId(7, 'agentId')).toThrow(expect.objectContaining({ details: { name: 'agentId', value: 'number' } }));
+    expect(() => assertValidId(7, 'agentId')).toThrow(
+      expect.objectContaining({ details: { name: 'agentId', value: 'number' } }),
+    );
   });
 });

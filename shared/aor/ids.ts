@@ -13,8 +13,7 @@ const ID_PATTERN = /^[^\s/+#\p{Cc}\p{Cf}\p{Cs}]{1,128}$/u;
 
 const ID_RULE = `1–${MAX_ID_LENGTH} characters, without whitespace, control characters, "/", "+" or "#"`;
 
-export const isValidId = (value: unknown): value is string =>
-  typeof value === 'string' && ID_PATTERN.test(value);
+export const isValidId = (value: unknown): value is string => typeof value === 'string' && ID_PATTERN.test(value);
 
 /** Schema for any AOR id field. */
 export const AorId = z.string().regex(ID_PATTERN, `must be an AOR id: ${ID_RULE}`);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../errors';
 import type { Envelope } from './envelope';
-import { applyControl, emptyGrantState, expiredGrants, getGrant, grantKeyId, remainingMessages, type GrantState } from './mic-grants';
+import {
+  applyControl,
+  emptyGrantState,
+  expiredGrants,
+  getGrant,
+  grantKeyId,
+  remainingMessages,
+  type GrantState,
+} from './mic-grants';
 import { FACILITATOR, micGrant, micRevoke, resultEnvelope, T0 } from './test-support/fixtures';
 
 const KEY = { roomId: 'room_1', agentId: 'agent.researcher', taskId: 'task_42' };
@@ -35,7 +43,12 @@ describe('applyControl: mic_grant (AOR §5.3)', () => {
     const old = fold(micGrant({ maxMessages: 1 }), micRevoke({ ts: T0 + 5 }));
     const { state, effect } = apply(old, micGrant({ id: 'msg_grant_2', ts: T0 + 6, maxMessages: 3, allowed: ['ack'] }));
     expect(effect).toBe('replaced');
-    expect(getGrant(state, KEY)).toMatchObject({ grantId: 'msg_grant_2', maxMessages: 3, allowedMessageTypes: ['ack'], spent: 0 });
+    expect(getGrant(state, KEY)).toMatchObject({
+      grantId: 'msg_grant_2',
+      maxMessages: 3,
+      allowedMessageTypes: ['ack'],
+      spent: 0,
+    });
     expect(getGrant(state, KEY)?.revoked).toBeUndefined();
   });
 
@@ -61,7 +74,11 @@ describe('applyControl: mic_grant (AOR §5.3)', () => {
   });
 
   it('keeps grants for other tasks, agents and rooms apart', () => {
-    const state = fold(micGrant(), micGrant({ id: 'g2', taskId: 'task_43' }), micGrant({ id: 'g3', agentId: 'agent.other' }));
+    const state = fold(
+      micGrant(),
+      micGrant({ id: 'g2', taskId: 'task_43' }),
+      micGrant({ id: 'g3', agentId: 'agent.other' }),
+    );
     const other = apply(state, micGrant({ id: 'g4', roomId: 'room_2' }), 'room_2').state;
     expect(other.grants.size).toBe(4);
     expect(getGrant(other, { ...KEY, roomId: 'room_2' })?.grantId).toBe('g4');
@@ -72,7 +89,12 @@ describe('applyControl: mic_revoke (AOR §5.4)', () => {
   it('invalidates the grant in force and remembers why (decision "revoke semantics")', () => {
     const { state, effect } = apply(fold(micGrant()), micRevoke({ reason: 'task_cancelled' }));
     expect(effect).toBe('revoked');
-    expect(getGrant(state, KEY)?.revoked).toEqual({ revokeId: 'msg_revoke_1', at: T0 + 10, by: FACILITATOR, reason: 'task_cancelled' });
+    expect(getGrant(state, KEY)?.revoked).toEqual({
+      revokeId: 'msg_revoke_1',
+      at: T0 + 10,
+      by: FACILITATOR,
+      reason: 'task_cancelled',
+    });
   });
 
   it('without a reason records none', () => {
@@ -116,8 +138,14 @@ describe('applyControl: what it refuses or ignores', () => {
 
   it('refuses grants and revokes from an agent (decision "control from agents")', () => {
     const agent = { kind: 'agent', id: 'agent.researcher' } as const;
-    expect(applyControl(emptyGrantState, micGrant({ from: agent }), 'room_1')).toMatchObject({ ok: false, error: { code: 'unauthorized_control' } });
-    expect(applyControl(fold(micGrant()), micRevoke({ from: agent }), 'room_1')).toMatchObject({ ok: false, error: { code: 'unauthorized_control' } });
+    expect(applyControl(emptyGrantState, micGrant({ from: agent }), 'room_1')).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized_control' },
+    });
+    expect(applyControl(fold(micGrant()), micRevoke({ from: agent }), 'room_1')).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized_control' },
+    });
   });
 
   it('accepts grants from a system sender (console automations)', () => {

@@ -88,9 +88,13 @@ export function applyControl(state: GrantState, envelope: Envelope, topicRoomId:
     });
   }
   if (envelope.from.kind === 'agent') {
-    return fail('unauthorized_control', `${envelope.type} from agent ${envelope.from.id} refused: only a facilitator grants or revokes.`, {
-      messageId: envelope.id,
-    });
+    return fail(
+      'unauthorized_control',
+      `${envelope.type} from agent ${envelope.from.id} refused: only a facilitator grants or revokes.`,
+      {
+        messageId: envelope.id,
+      },
+    );
   }
   return ok(envelope.type === 'mic_grant' ? grant(state, envelope, topicRoomId) : revoke(state, envelope, topicRoomId));
 }

@@ -31,7 +31,13 @@ export function checkPayloadSize(topic: string, byteLength: number): Result<void
   const parsed = parseTopic(topic);
   const limit = parsed.ok ? LIMITS[parsed.value.kind] : undefined;
   if (!parsed.ok || limit === undefined || byteLength <= limit) return FITS;
-  return fail('payload_too_large', `A ${parsed.value.kind} message may carry at most ${limit} bytes; this one has ${byteLength}.`, {
-    topicKind: parsed.value.kind, limit, size: byteLength,
-  });
+  return fail(
+    'payload_too_large',
+    `A ${parsed.value.kind} message may carry at most ${limit} bytes; this one has ${byteLength}.`,
+    {
+      topicKind: parsed.value.kind,
+      limit,
+      size: byteLength,
+    },
+  );
 }

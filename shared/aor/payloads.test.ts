@@ -47,13 +47,17 @@ describe('result payloads (AOR §5.6, §6)', () => {
 
   it('checks each content against its own message_type', () => {
     // A finding's content is not a valid ack.
-    expect(ResultPayload.safeParse({ task_id: 't', message_type: 'ack', content: CONTENT_EXAMPLES.finding }).success).toBe(false);
+    expect(
+      ResultPayload.safeParse({ task_id: 't', message_type: 'ack', content: CONTENT_EXAMPLES.finding }).success,
+    ).toBe(false);
   });
 
   it('refuses an unknown message_type and a missing or bad task_id', () => {
     expect(ResultPayload.safeParse({ task_id: 't', message_type: 'poem', content: { text: 'x' } }).success).toBe(false);
     expect(ResultPayload.safeParse({ message_type: 'ack', content: { text: 'x' } }).success).toBe(false);
-    expect(ResultPayload.safeParse({ task_id: 'a/b', message_type: 'ack', content: { text: 'x' } }).success).toBe(false);
+    expect(ResultPayload.safeParse({ task_id: 'a/b', message_type: 'ack', content: { text: 'x' } }).success).toBe(
+      false,
+    );
   });
 
   it('keeps unknown fields in payload and content (decision "strictness")', () => {
@@ -62,7 +66,8 @@ describe('result payloads (AOR §5.6, §6)', () => {
   });
 
   it('risk severity is one of low, medium, high, critical and optional', () => {
-    for (const severity of ['low', 'medium', 'high', 'critical']) expect(RiskContent.safeParse({ text: 'r', severity }).success).toBe(true);
+    for (const severity of ['low', 'medium', 'high', 'critical'])
+      expect(RiskContent.safeParse({ text: 'r', severity }).success).toBe(true);
     expect(RiskContent.safeParse({ text: 'r' }).success).toBe(true);
     expect(RiskContent.safeParse({ text: 'r', severity: 'severe' }).success).toBe(false);
   });
@@ -86,7 +91,14 @@ describe('envelope payloads (AOR §5)', () => {
   });
 
   it('task needs task_id and goal; format and deadline are optional (decision "payload fields")', () => {
-    expect(TaskPayload.safeParse({ task_id: 'task_42', goal: 'Find 3 options with pros/cons', format: 'bullets', deadline: 1734531000 }).success).toBe(true);
+    expect(
+      TaskPayload.safeParse({
+        task_id: 'task_42',
+        goal: 'Find 3 options with pros/cons',
+        format: 'bullets',
+        deadline: 1734531000,
+      }).success,
+    ).toBe(true);
     expect(TaskPayload.safeParse({ task_id: 'task_42', goal: 'Find options' }).success).toBe(true);
     expect(TaskPayload.safeParse({ task_id: 'task_42' }).success).toBe(false);
     expect(TaskPayload.safeParse({ task_id: 'task_42', goal: 'g', deadline: 1734531000000 }).success).toBe(false);
@@ -114,9 +126,14 @@ describe('envelope payloads (AOR §5)', () => {
   });
 
   it('mic_revoke: reason optional, non-empty when present', () => {
-    expect(MicRevokePayload.safeParse({ task_id: 'task_42', agent_id: 'agent.researcher', reason: 'task_cancelled' }).success).toBe(true);
+    expect(
+      MicRevokePayload.safeParse({ task_id: 'task_42', agent_id: 'agent.researcher', reason: 'task_cancelled' })
+        .success,
+    ).toBe(true);
     expect(MicRevokePayload.safeParse({ task_id: 'task_42', agent_id: 'agent.researcher' }).success).toBe(true);
-    expect(MicRevokePayload.safeParse({ task_id: 'task_42', agent_id: 'agent.researcher', reason: '' }).success).toBe(false);
+    expect(MicRevokePayload.safeParse({ task_id: 'task_42', agent_id: 'agent.researcher', reason: '' }).success).toBe(
+      false,
+    );
     expect(MicRevokePayload.safeParse({ task_id: 'task_42' }).success).toBe(false);
   });
 
@@ -127,7 +144,9 @@ describe('envelope payloads (AOR §5)', () => {
   });
 
   it('reject: reason required; message_id, task_id and detail optional (decision "reject payload")', () => {
-    expect(RejectPayload.safeParse({ message_id: 'msg_123', task_id: 'task_42', reason: 'mic_grant_expired' }).success).toBe(true);
+    expect(
+      RejectPayload.safeParse({ message_id: 'msg_123', task_id: 'task_42', reason: 'mic_grant_expired' }).success,
+    ).toBe(true);
     expect(RejectPayload.safeParse({ reason: 'invalid_envelope', detail: 'Not valid JSON' }).success).toBe(true);
     expect(RejectPayload.safeParse({ reason: 'some_other_implementations_reason' }).success).toBe(true);
     expect(RejectPayload.safeParse({ message_id: 'msg_123' }).success).toBe(false);

@@ -24,8 +24,16 @@ export function presenceStatus(record: PresenceRecord, now: number): PresenceSta
 
 /** The record after a heartbeat at `at`; `offline` marks a last will or a goodbye. */
 export function afterHeartbeat(previous: PresenceRecord | undefined, at: number, offline: boolean): PresenceRecord {
-  if (offline) return { lastSeenAt: previous?.lastSeenAt ?? at, intervalMs: previous?.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS, offlineAt: at };
+  if (offline)
+    return {
+      lastSeenAt: previous?.lastSeenAt ?? at,
+      intervalMs: previous?.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+      offlineAt: at,
+    };
   const gap = previous && previous.offlineAt === null ? at - previous.lastSeenAt : DEFAULT_HEARTBEAT_INTERVAL_MS;
-  const intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, gap > 0 ? gap : DEFAULT_HEARTBEAT_INTERVAL_MS));
+  const intervalMs = Math.min(
+    MAX_INTERVAL_MS,
+    Math.max(MIN_INTERVAL_MS, gap > 0 ? gap : DEFAULT_HEARTBEAT_INTERVAL_MS),
+  );
   return { lastSeenAt: at, intervalMs, offlineAt: null };
 }

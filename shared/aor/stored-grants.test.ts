@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { decideSpend, endRevokes, grantPut, spendRefusal, type StoredGrantState } from './stored-grants';
 
-const live: StoredGrantState = { grantMessageId: 'g1', grantedAt: 100, maxMessages: 2, expiresAt: 200, spent: 0, endedAt: null, endReason: null };
+const live: StoredGrantState = {
+  grantMessageId: 'g1',
+  grantedAt: 100,
+  maxMessages: 2,
+  expiresAt: 200,
+  spent: 0,
+  endedAt: null,
+  endReason: null,
+};
 
 describe('grantPut (decisions-server.md §1)', () => {
   it('inserts where no grant is in force', () => {
@@ -32,11 +40,16 @@ describe('spendRefusal and decideSpend (decisions-server.md §2)', () => {
   });
   it('names an end as a revocation, except an end for the budget', () => {
     expect(spendRefusal({ ...live, endedAt: 1, endReason: 'revoked' }, 150)).toBe('mic_revoked');
-    expect(spendRefusal({ ...live, spent: 2, endedAt: 1, endReason: 'message_limit_exceeded' }, 150)).toBe('message_limit_exceeded');
+    expect(spendRefusal({ ...live, spent: 2, endedAt: 1, endReason: 'message_limit_exceeded' }, 150)).toBe(
+      'message_limit_exceeded',
+    );
     expect(endRevokes({ endedAt: 1, endReason: 'message_limit_exceeded' })).toBe(false);
   });
   it('spends nothing from an ended grant, whatever budget it has left', () => {
-    expect(decideSpend({ ...live, endedAt: 1, endReason: 'message_limit_exceeded' }, 150)).toEqual({ ok: false, reason: 'message_limit_exceeded' });
+    expect(decideSpend({ ...live, endedAt: 1, endReason: 'message_limit_exceeded' }, 150)).toEqual({
+      ok: false,
+      reason: 'message_limit_exceeded',
+    });
   });
   it('names the budget last', () => {
     expect(decideSpend({ ...live, spent: 2 }, 150)).toEqual({ ok: false, reason: 'message_limit_exceeded' });

@@ -36,7 +36,10 @@ export const endRevokes = (grant: Pick<StoredGrantState, 'endedAt' | 'endReason'
  * grant lifts an end, as in mic-grants.ts); the same message again (an MQTT QoS 1 redelivery) or
  * an older one changes nothing, so a duplicate never refills a budget.
  */
-export function grantPut(current: Pick<StoredGrantState, 'grantMessageId' | 'grantedAt'> | undefined, next: Pick<StoredGrantState, 'grantMessageId' | 'grantedAt'>): 'insert' | 'replace' | 'keep' {
+export function grantPut(
+  current: Pick<StoredGrantState, 'grantMessageId' | 'grantedAt'> | undefined,
+  next: Pick<StoredGrantState, 'grantMessageId' | 'grantedAt'>,
+): 'insert' | 'replace' | 'keep' {
   if (!current) return 'insert';
   return next.grantMessageId !== current.grantMessageId && next.grantedAt >= current.grantedAt ? 'replace' : 'keep';
 }
@@ -46,7 +49,12 @@ export function grantPut(current: Pick<StoredGrantState, 'grantMessageId' | 'gra
  * undefined when it goes through. An ended grant spends nothing, whatever its end's reason.
  */
 export function spendRefusal(grant: StoredGrantState | undefined, now: number): SpendRefusal | undefined {
-  const standing = grant && { expiresAt: grant.expiresAt, revoked: endRevokes(grant), spent: grant.spent, maxMessages: grant.maxMessages };
+  const standing = grant && {
+    expiresAt: grant.expiresAt,
+    revoked: endRevokes(grant),
+    spent: grant.spent,
+    maxMessages: grant.maxMessages,
+  };
   // No message type is checked here, so the refusal is never message_type_not_allowed.
   const refusal = grantRefusal(standing, now) as SpendRefusal | undefined;
   return refusal ?? (grant && grant.endedAt !== null ? RejectReason.messageLimitExceeded : undefined);

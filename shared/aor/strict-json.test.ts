@@ -4,7 +4,10 @@ import { findForbiddenKey, parseStrictJson } from './strict-json';
 
 describe('parseStrictJson', () => {
   it('parses ordinary JSON', () => {
-    expect(parseStrictJson('{"a":[1,{"b":"x"}],"c":null}')).toEqual({ ok: true, value: { a: [1, { b: 'x' }], c: null } });
+    expect(parseStrictJson('{"a":[1,{"b":"x"}],"c":null}')).toEqual({
+      ok: true,
+      value: { a: [1, { b: 'x' }], c: null },
+    });
   });
 
   it('refuses text that is not JSON', () => {
@@ -52,25 +55,43 @@ describe('findForbiddenKey', () => {
 describe('findForbiddenKey, for any JSON', () => {
   // Keys and strings with quotes, backslashes, control characters and non-ASCII text, which
   // JSON.stringify escapes: the scan must find each string's end and decode each key as JSON does.
-  const character = fc.oneof(fc.constantFrom('"', '\\', 'a', '\n', 'é', '\u2028', '𐀀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+  const character = fc.oneof(
+    fc.constantFrom('"', '\\', 'a', '\n', 'é', '\u2028', '𐀀'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  );
   const text = fc.string({ unit: character, maxLength: 6 }).filter((s) => s !== '__proto__');
   const value = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), tie('object')),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie('node'), { maxLength: 3 }),
+      tie('object'),
+    ),
     object: fc.dictionary(text, tie('node'), { maxKeys: 4 }),
   }));
 
   it('finds nothing in what JSON.stringify writes, escapes and nesting included', () => {
-    fc.assert(fc.property(value.node, (v) => findForbiddenKey(JSON.stringify(v)) === undefined), { numRuns: 2000 });
+    fc.assert(
+      fc.property(value.node, (v) => findForbiddenKey(JSON.stringify(v)) === undefined),
+      { numRuns: 2000 },
+    );
   });
 
   it('finds a key written twice in one object, however it is escaped', () => {
     fc.assert(
       fc.property(value.object, text, value.node, fc.boolean(), (object, key, repeated, escapeAll) => {
         // The same key once more, last in the object; escapeAll spells every character as \uXXXX.
-        const spelled = escapeAll ? `"${Array.from({ length: key.length }, (_, i) => `\\u${key.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"` : JSON.stringify(key);
+        const spelled = escapeAll
+          ? `"${Array.from({ length: key.length }, (_, i) => `\\u${key.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`
+          : JSON.stringify(key);
         const once = JSON.stringify({ ...object, [key]: 0 });
         const twice = `${once.slice(0, -1)},${spelled}:${JSON.stringify(repeated)}}`;
-        return findForbiddenKey(JSON.stringify({ outer: [JSON.parse(once)] })) === undefined && findForbiddenKey(`{"outer":[${twice}]}`) === key;
+        return (
+          findForbiddenKey(JSON.stringify({ outer: [JSON.parse(once)] })) === undefined &&
+          findForbiddenKey(`{"outer":[${twice}]}`) === key
+        );
       }),
       { numRuns: 2000 },
     );

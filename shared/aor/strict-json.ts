@@ -16,7 +16,9 @@ export function parseStrictJson(text: string): Result<unknown, { code: JsonProbl
     return fail('invalid_json', `Not valid JSON: ${(error as Error).message}`);
   }
   const key = findForbiddenKey(text);
-  return key === undefined ? ok(value) : fail('duplicate_key', `Object key ${JSON.stringify(key)} is repeated or forbidden.`);
+  return key === undefined
+    ? ok(value)
+    : fail('duplicate_key', `Object key ${JSON.stringify(key)} is repeated or forbidden.`);
 }
 
 const QUOTE = 0x22;

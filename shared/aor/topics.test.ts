@@ -92,8 +92,15 @@ describe('parseTopic', () => {
   it('round-trips every topic it builds', () => {
     const id = fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }).filter(isValidId);
     const topic: fc.Arbitrary<AorTopic> = fc.oneof(
-      fc.record({ kind: fc.constantFrom('public' as const, 'public_candidates' as const, 'control' as const), roomId: id }),
-      fc.record({ kind: fc.constantFrom('inbox' as const, 'heartbeat' as const, 'work' as const), roomId: id, agentId: id }),
+      fc.record({
+        kind: fc.constantFrom('public' as const, 'public_candidates' as const, 'control' as const),
+        roomId: id,
+      }),
+      fc.record({
+        kind: fc.constantFrom('inbox' as const, 'heartbeat' as const, 'work' as const),
+        roomId: id,
+        agentId: id,
+      }),
     );
     fc.assert(
       fc.property(topic, (t) => {
@@ -104,7 +111,8 @@ describe('parseTopic', () => {
   });
 
   it('never accepts a topic whose ids hold a separator or wildcard', () => {
-    const bad = fc.tuple(fc.string({ maxLength: 4 }), fc.constantFrom('+', '#', ''), fc.string({ maxLength: 4 }))
+    const bad = fc
+      .tuple(fc.string({ maxLength: 4 }), fc.constantFrom('+', '#', ''), fc.string({ maxLength: 4 }))
       .map(([a, w, b]) => (w === '' ? '' : a + w + b));
     fc.assert(
       fc.property(bad, fc.constantFrom('public', 'control', 'public_candidates'), (roomId, kind) => {

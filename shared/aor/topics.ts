@@ -59,14 +59,17 @@ export function parseTopic(topic: string): Result<AorTopic> {
   if (typeof topic !== 'string') throw new TypeError('topic must be a string');
   const levels = topic.split('/');
   const [root, roomId, third, agentId, fifth] = levels;
-  if (root !== 'rooms' || roomId === undefined || third === undefined) return invalidTopic(topic, 'not under rooms/{roomId}/');
+  if (root !== 'rooms' || roomId === undefined || third === undefined)
+    return invalidTopic(topic, 'not under rooms/{roomId}/');
   if (!isValidId(roomId)) return invalidTopic(topic, 'invalid roomId');
   if (levels.length === 3) {
     return isOneOf(ROOM_TOPIC_KINDS, third) ? ok({ kind: third, roomId }) : invalidTopic(topic, 'unknown room topic');
   }
   if (levels.length === 5 && third === 'agents' && agentId !== undefined && fifth !== undefined) {
     if (!isValidId(agentId)) return invalidTopic(topic, 'invalid agentId');
-    return isOneOf(AGENT_TOPIC_KINDS, fifth) ? ok({ kind: fifth, roomId, agentId }) : invalidTopic(topic, 'unknown agent topic');
+    return isOneOf(AGENT_TOPIC_KINDS, fifth)
+      ? ok({ kind: fifth, roomId, agentId })
+      : invalidTopic(topic, 'unknown agent topic');
   }
   return invalidTopic(topic, 'wrong number of levels');
 }

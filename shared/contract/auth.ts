@@ -3,8 +3,16 @@ import { z } from 'zod';
 import { isDidKey } from '../crypto/did-key';
 import { operation } from './operation';
 
-const Did = z.string().max(128).refine((value): boolean => isDidKey(value), 'must be an Ed25519 did:key (did:key:z…)');
-const Base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
+const Did = z
+  .string()
+  .max(128)
+  .refine((value): boolean => isDidKey(value), 'must be an Ed25519 did:key (did:key:z…)');
+const Base64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
 
 export const LoginBody = z.object({ did: Did, nonce: Base64url(128), signature: Base64url(128) });
 export type LoginBody = z.infer<typeof LoginBody>;
@@ -19,17 +27,64 @@ export type OperatorSession = z.infer<typeof OperatorSession>;
 
 /** What the browser signs: checked strictly, so it never signs another document a server slips in. */
 export const LoginChallenge = z
-  .object({ purpose: z.literal('switchboard-login'), nonce: z.string().min(1).max(512), expiresAt: z.union([z.string().min(1).max(64), z.number().finite()]) })
+  .object({
+    purpose: z.literal('switchboard-login'),
+    nonce: z.string().min(1).max(512),
+    expiresAt: z.union([z.string().min(1).max(64), z.number().finite()]),
+  })
   .strict();
 export type LoginChallenge = z.infer<typeof LoginChallenge>;
 export const Challenge = z.object({ challenge: LoginChallenge });
 
-const SIGN_IN_REFUSALS = { 400: 'INVALID_REQUEST, JSON_TOO_DEEP', 401: 'CHALLENGE_INVALID, SIGNATURE_INVALID, ENROLLMENT_INVALID', 403: 'NOT_ENROLLED, CSRF_REJECTED', 413: 'PAYLOAD_TOO_LARGE', 429: 'RATE_LIMITED' };
+const SIGN_IN_REFUSALS = {
+  400: 'INVALID_REQUEST, JSON_TOO_DEEP',
+  401: 'CHALLENGE_INVALID, SIGNATURE_INVALID, ENROLLMENT_INVALID',
+  403: 'NOT_ENROLLED, CSRF_REJECTED',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'RATE_LIMITED',
+};
 
 export const AUTH_OPERATIONS = [
-  operation({ method: 'get', path: '/api/auth/challenge', errors: 'coded', summary: 'A challenge to sign (expires in minutes, single use)', responses: { 200: { description: 'The challenge', schema: Challenge } }, refusals: { 429: 'RATE_LIMITED' } }),
-  operation({ method: 'post', path: '/api/auth/login', errors: 'coded', summary: 'Sign in with a signed challenge', body: LoginBody, responses: { 200: { description: 'Signed in (sets the session cookie)', schema: OperatorSession } }, refusals: SIGN_IN_REFUSALS }),
-  operation({ method: 'post', path: '/api/auth/enroll', errors: 'coded', summary: 'Enroll a key with an enrollment token', body: EnrollBody, responses: { 200: { description: 'Enrolled and signed in', schema: OperatorSession } }, refusals: SIGN_IN_REFUSALS }),
-  operation({ method: 'get', path: '/api/auth/session', errors: 'coded', summary: 'Who the session cookie belongs to', responses: { 200: { description: 'The session', schema: OperatorSession } }, refusals: { 401: 'UNAUTHORIZED' } }),
-  operation({ method: 'post', path: '/api/auth/logout', errors: 'coded', summary: 'End the session', responses: { 204: { description: 'Signed out' } }, refusals: { 403: 'CSRF_REJECTED', 429: 'RATE_LIMITED' } }),
+  operation({
+    method: 'get',
+    path: '/api/auth/challenge',
+    errors: 'coded',
+    summary: 'A challenge to sign (expires in minutes, single use)',
+    responses: { 200: { description: 'The challenge', schema: Challenge } },
+    refusals: { 429: 'RATE_LIMITED' },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/auth/login',
+    errors: 'coded',
+    summary: 'Sign in with a signed challenge',
+    body: LoginBody,
+    responses: { 200: { description: 'Signed in (sets the session cookie)', schema: OperatorSession } },
+    refusals: SIGN_IN_REFUSALS,
+  }),
+  operation({
+    method: 'post',
+    path: '/api/auth/enroll',
+    errors: 'coded',
+    summary: 'Enroll a key with an enrollment token',
+    body: EnrollBody,
+    responses: { 200: { description: 'Enrolled and signed in', schema: OperatorSession } },
+    refusals: SIGN_IN_REFUSALS,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/auth/session',
+    errors: 'coded',
+    summary: 'Who the session cookie belongs to',
+    responses: { 200: { description: 'The session', schema: OperatorSession } },
+    refusals: { 401: 'UNAUTHORIZED' },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/auth/logout',
+    errors: 'coded',
+    summary: 'End the session',
+    responses: { 204: { description: 'Signed out' } },
+    refusals: { 403: 'CSRF_REJECTED', 429: 'RATE_LIMITED' },
+  }),
 ];

@@ -23,9 +23,18 @@ export const AgoraThreadState = z.looseObject({
   client: z.string().optional(),
   addressedTo: z.string().optional(),
   requestedAt: z.number().optional(),
-  offers: z.array(z.looseObject({ offerId: z.string(), agent: z.string(), validUntil: z.number().optional() })).optional(),
+  offers: z
+    .array(z.looseObject({ offerId: z.string(), agent: z.string(), validUntil: z.number().optional() }))
+    .optional(),
   accepted: z.looseObject({ offerId: z.string(), agent: z.string() }).optional(),
-  ended: z.looseObject({ type: z.string(), phase: z.string().optional(), code: z.string().optional(), by: z.string().optional() }).optional(),
+  ended: z
+    .looseObject({
+      type: z.string(),
+      phase: z.string().optional(),
+      code: z.string().optional(),
+      by: z.string().optional(),
+    })
+    .optional(),
 });
 export const AgoraThreadView = z.object({
   id: z.string(),
@@ -52,7 +61,12 @@ export type AgoraThreadEvent = z.infer<typeof AgoraThreadEvent>;
 export const AgoraThreadDetail = z.object({ thread: AgoraThreadView, events: z.array(AgoraThreadEvent) });
 export type AgoraThreadDetail = z.infer<typeof AgoraThreadDetail>;
 
-export const ServiceInput = z.object({ name: z.string().trim().min(1).max(80), url: z.string().max(2048), kind: z.enum(['relay', 'negotiation']), readOnly: z.boolean().optional() });
+export const ServiceInput = z.object({
+  name: z.string().trim().min(1).max(80),
+  url: z.string().max(2048),
+  kind: z.enum(['relay', 'negotiation']),
+  readOnly: z.boolean().optional(),
+});
 export type ServiceInput = z.infer<typeof ServiceInput>;
 // An Ed25519 did:key that decodes (the multicodec and key length checked), as the relay requires of sender.id.
 export const WatchedDid = z.string().max(256).refine(isDidKey, 'did must be an Ed25519 did:key.');
@@ -84,7 +98,12 @@ export const ServiceAdded = z.object({ service: ExternalServiceView });
 export const WatchedList = z.object({ watched: z.array(z.string()) });
 
 /** Where a bridged thread or negotiation comes from, as the server describes it. */
-export const ExternalSource = z.object({ id: z.string(), name: z.string(), readOnly: z.boolean(), status: ServiceStatus });
+export const ExternalSource = z.object({
+  id: z.string(),
+  name: z.string(),
+  readOnly: z.boolean(),
+  status: ServiceStatus,
+});
 export type ExternalSource = z.infer<typeof ExternalSource>;
 /** A thread folded from envelopes bridged from an external relay (server/external/bridged-threads.ts). */
 export const BridgedThread = z.object({
@@ -110,7 +129,10 @@ export const BridgedEvent = z.object({
 });
 export type BridgedEvent = z.infer<typeof BridgedEvent>;
 export const BridgedThreadDetail = z.object({
-  thread: AgoraThreadView.omit({ version: true, deadlineAt: true }).extend({ serviceId: z.string(), untrusted: z.number() }),
+  thread: AgoraThreadView.omit({ version: true, deadlineAt: true }).extend({
+    serviceId: z.string(),
+    untrusted: z.number(),
+  }),
   events: z.array(BridgedEvent),
   source: ExternalSource,
 });
@@ -144,7 +166,9 @@ export const SchedulingThreadSummary = z.object({
   duration: z.string().nullable(),
   timeWindow: Slot.nullable(),
   finalSlot: Slot.nullable(),
-  participants: z.array(z.object({ did: z.string(), required: z.boolean(), phase: ParticipantPhase, revision: z.number() })),
+  participants: z.array(
+    z.object({ did: z.string(), required: z.boolean(), phase: ParticipantPhase, revision: z.number() }),
+  ),
   bestSlot: CandidateSlot.nullable(),
   openedAt: z.number(),
   updatedAt: z.number(),
@@ -154,38 +178,214 @@ export const SchedulingThreadList = z.object({ threads: z.array(SchedulingThread
 // The thread's and the board's deeper parts are shared/oacop's projections
 // (SchedulingThreadView, TaskBoard); only what the console keys on is declared here.
 export const SchedulingThreadAnswer = z.object({
-  thread: z.looseObject({ threadId: z.string(), state: z.looseObject({ status: z.string(), revision: z.number() }), participants: z.array(z.looseObject({ did: z.string() })) }),
+  thread: z.looseObject({
+    threadId: z.string(),
+    state: z.looseObject({ status: z.string(), revision: z.number() }),
+    participants: z.array(z.looseObject({ did: z.string() })),
+  }),
 });
-export const TaskBoardAnswer = z.looseObject({ tasks: z.array(z.looseObject({ threadId: z.string() })), columns: z.record(z.string(), z.array(z.string())), tree: z.array(z.unknown()) });
+export const TaskBoardAnswer = z.looseObject({
+  tasks: z.array(z.looseObject({ threadId: z.string() })),
+  columns: z.record(z.string(), z.array(z.string())),
+  tree: z.array(z.unknown()),
+});
 
 const SESSION = { 401: 'UNAUTHORIZED' };
-const FACILITATOR = { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 413: 'PAYLOAD_TOO_LARGE' };
+const FACILITATOR = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN, CSRF_REJECTED',
+  413: 'PAYLOAD_TOO_LARGE',
+};
 const PROXY = { 403: 'SERVICE_READ_ONLY', 404: 'NOT_FOUND', 502: 'SERVICE_BAD_ANSWER', 503: 'SERVICE_UNAVAILABLE' };
 /** What an external service answered, with its status, re-serialised as JSON (decisions-server.md §40). */
 export const ForwardedAnswer = z.record(z.string(), z.unknown());
 export type ForwardedAnswer = z.infer<typeof ForwardedAnswer>;
-const proxied = { description: 'What the service answered, with its status, re-serialised as JSON (decisions-server.md §40)', schema: ForwardedAnswer };
+const proxied = {
+  description: 'What the service answered, with its status, re-serialised as JSON (decisions-server.md §40)',
+  schema: ForwardedAnswer,
+};
 
 export const CONSOLE_OPERATIONS = [
-  operation({ method: 'get', path: '/api/agora/threads', errors: 'coded', summary: 'Agora threads', query: AgoraThreadListQuery, responses: { 200: { description: 'Threads', schema: AgoraThreadList } }, refusals: { ...SESSION, 400: 'INVALID_REQUEST' } }),
-  operation({ method: 'get', path: '/api/agora/threads/{id}', errors: 'coded', summary: 'One Agora thread with every envelope', responses: { 200: { description: 'The thread', schema: AgoraThreadDetail } }, refusals: { ...SESSION, 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/scheduling/threads', errors: 'coded', summary: 'OACoP scheduling threads', responses: { 200: { description: 'Summaries', schema: SchedulingThreadList } }, refusals: SESSION }),
-  operation({ method: 'get', path: '/api/scheduling/threads/{id}', errors: 'coded', summary: 'One scheduling thread', responses: { 200: { description: 'The thread', schema: SchedulingThreadAnswer } }, refusals: { ...SESSION, 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/tasks', errors: 'coded', summary: 'OACoP task board', responses: { 200: { description: 'The board', schema: TaskBoardAnswer } }, refusals: SESSION }),
-  operation({ method: 'post', path: '/api/ledger/burns', errors: 'agora', summary: 'Burn (OACoP §6.2): a signed REQUEST with intent oapp.burn', body: SignedEnvelope, responses: { 201: { description: 'Recorded', schema: Loose } }, refusals: { 400: 'INVALID_REQUEST', 402: 'INSUFFICIENT_BALANCE', 403: 'FORBIDDEN', 409: 'CONFLICT', 413: 'INVALID_REQUEST', 429: 'RATE_LIMITED' } }),
-  operation({ method: 'get', path: '/api/ledger/balances/{did}', errors: 'coded', summary: 'A DID\'s balance (public)', responses: { 200: { description: 'Balance', schema: z.object({ did: z.string(), balance: z.string() }) } }, refusals: { 400: 'INVALID_REQUEST' } }),
-  operation({ method: 'get', path: '/api/ledger/burns/{txId}', errors: 'coded', summary: 'One burn (public)', responses: { 200: { description: 'The burn', schema: Loose } }, refusals: { 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/services', errors: 'coded', summary: 'External relays and negotiation services, built-in first', responses: { 200: { description: 'Services', schema: ServiceList } }, refusals: SESSION }),
-  operation({ method: 'post', path: '/api/services', errors: 'coded', summary: 'Add a service (facilitator)', body: ServiceInput, responses: { 201: { description: 'Added', schema: ServiceAdded } }, refusals: { ...FACILITATOR, 409: 'CONFLICT' } }),
-  operation({ method: 'delete', path: '/api/services/{id}', errors: 'coded', summary: 'Remove a service added here (facilitator)', responses: { 204: { description: 'Removed' } }, refusals: { ...FACILITATOR, 404: 'NOT_FOUND' } }),
-  operation({ method: 'get', path: '/api/services/watched', errors: 'coded', summary: 'DIDs followed on external relays', responses: { 200: { description: 'Watched', schema: WatchedList } }, refusals: SESSION }),
-  operation({ method: 'post', path: '/api/services/watched', errors: 'coded', summary: 'Follow a DID (facilitator)', body: WatchedInput, responses: { 200: { description: 'Watched', schema: WatchedList } }, refusals: FACILITATOR }),
-  operation({ method: 'delete', path: '/api/services/watched/{did}', errors: 'coded', summary: 'Stop following a DID (facilitator)', responses: { 200: { description: 'Watched', schema: WatchedList } }, refusals: FACILITATOR }),
-  operation({ method: 'get', path: '/api/external/threads', errors: 'coded', summary: 'Threads fetched from external relays', responses: { 200: { description: 'Threads', schema: BridgedThreadList } }, refusals: SESSION }),
-  operation({ method: 'get', path: '/api/external/negotiations', errors: 'coded', summary: 'Negotiations fetched from external services', responses: { 200: { description: 'Negotiations', schema: ExternalNegotiationList } }, refusals: SESSION }),
-  operation({ method: 'get', path: '/api/external/{serviceId}/threads/{threadId}', errors: 'coded', summary: 'One external thread', responses: { 200: { description: 'The thread', schema: BridgedThreadDetail } }, refusals: { ...SESSION, ...PROXY } }),
-  operation({ method: 'post', path: '/api/external/{serviceId}/events', errors: 'coded', summary: 'Forward a signed envelope to an external relay', body: SignedEnvelope, responses: { 200: proxied }, refusals: { ...FACILITATOR, ...PROXY } }),
-  operation({ method: 'get', path: '/api/external/{serviceId}/oap/{path}', errors: 'coded', summary: 'Read from an external negotiation service (path: the rest of /oap/…)', responses: { 200: proxied }, refusals: { ...SESSION, ...PROXY } }),
-  operation({ method: 'post', path: '/api/external/{serviceId}/oap/{path}', errors: 'coded', summary: 'Forward a signed RFC 0002 document to an external negotiation service', body: Loose, responses: { 200: proxied }, refusals: { ...FACILITATOR, ...PROXY } }),
-  operation({ method: 'post', path: '/api/demo/negotiation', errors: 'coded', summary: 'Start a guided demo negotiation (facilitator)', responses: { 201: { description: 'Started', schema: DemoStarted } }, refusals: { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 503: 'SERVICE_UNAVAILABLE' } }),
+  operation({
+    method: 'get',
+    path: '/api/agora/threads',
+    errors: 'coded',
+    summary: 'Agora threads',
+    query: AgoraThreadListQuery,
+    responses: { 200: { description: 'Threads', schema: AgoraThreadList } },
+    refusals: { ...SESSION, 400: 'INVALID_REQUEST' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/agora/threads/{id}',
+    errors: 'coded',
+    summary: 'One Agora thread with every envelope',
+    responses: { 200: { description: 'The thread', schema: AgoraThreadDetail } },
+    refusals: { ...SESSION, 404: 'NOT_FOUND' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/scheduling/threads',
+    errors: 'coded',
+    summary: 'OACoP scheduling threads',
+    responses: { 200: { description: 'Summaries', schema: SchedulingThreadList } },
+    refusals: SESSION,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/scheduling/threads/{id}',
+    errors: 'coded',
+    summary: 'One scheduling thread',
+    responses: { 200: { description: 'The thread', schema: SchedulingThreadAnswer } },
+    refusals: { ...SESSION, 404: 'NOT_FOUND' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/tasks',
+    errors: 'coded',
+    summary: 'OACoP task board',
+    responses: { 200: { description: 'The board', schema: TaskBoardAnswer } },
+    refusals: SESSION,
+  }),
+  operation({
+    method: 'post',
+    path: '/api/ledger/burns',
+    errors: 'agora',
+    summary: 'Burn (OACoP §6.2): a signed REQUEST with intent oapp.burn',
+    body: SignedEnvelope,
+    responses: { 201: { description: 'Recorded', schema: Loose } },
+    refusals: {
+      400: 'INVALID_REQUEST',
+      402: 'INSUFFICIENT_BALANCE',
+      403: 'FORBIDDEN',
+      409: 'CONFLICT',
+      413: 'INVALID_REQUEST',
+      429: 'RATE_LIMITED',
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/ledger/balances/{did}',
+    errors: 'coded',
+    summary: "A DID's balance (public)",
+    responses: { 200: { description: 'Balance', schema: z.object({ did: z.string(), balance: z.string() }) } },
+    refusals: { 400: 'INVALID_REQUEST' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/ledger/burns/{txId}',
+    errors: 'coded',
+    summary: 'One burn (public)',
+    responses: { 200: { description: 'The burn', schema: Loose } },
+    refusals: { 404: 'NOT_FOUND' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/services',
+    errors: 'coded',
+    summary: 'External relays and negotiation services, built-in first',
+    responses: { 200: { description: 'Services', schema: ServiceList } },
+    refusals: SESSION,
+  }),
+  operation({
+    method: 'post',
+    path: '/api/services',
+    errors: 'coded',
+    summary: 'Add a service (facilitator)',
+    body: ServiceInput,
+    responses: { 201: { description: 'Added', schema: ServiceAdded } },
+    refusals: { ...FACILITATOR, 409: 'CONFLICT' },
+  }),
+  operation({
+    method: 'delete',
+    path: '/api/services/{id}',
+    errors: 'coded',
+    summary: 'Remove a service added here (facilitator)',
+    responses: { 204: { description: 'Removed' } },
+    refusals: { ...FACILITATOR, 404: 'NOT_FOUND' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/services/watched',
+    errors: 'coded',
+    summary: 'DIDs followed on external relays',
+    responses: { 200: { description: 'Watched', schema: WatchedList } },
+    refusals: SESSION,
+  }),
+  operation({
+    method: 'post',
+    path: '/api/services/watched',
+    errors: 'coded',
+    summary: 'Follow a DID (facilitator)',
+    body: WatchedInput,
+    responses: { 200: { description: 'Watched', schema: WatchedList } },
+    refusals: FACILITATOR,
+  }),
+  operation({
+    method: 'delete',
+    path: '/api/services/watched/{did}',
+    errors: 'coded',
+    summary: 'Stop following a DID (facilitator)',
+    responses: { 200: { description: 'Watched', schema: WatchedList } },
+    refusals: FACILITATOR,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/external/threads',
+    errors: 'coded',
+    summary: 'Threads fetched from external relays',
+    responses: { 200: { description: 'Threads', schema: BridgedThreadList } },
+    refusals: SESSION,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/external/negotiations',
+    errors: 'coded',
+    summary: 'Negotiations fetched from external services',
+    responses: { 200: { description: 'Negotiations', schema: ExternalNegotiationList } },
+    refusals: SESSION,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/external/{serviceId}/threads/{threadId}',
+    errors: 'coded',
+    summary: 'One external thread',
+    responses: { 200: { description: 'The thread', schema: BridgedThreadDetail } },
+    refusals: { ...SESSION, ...PROXY },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/external/{serviceId}/events',
+    errors: 'coded',
+    summary: 'Forward a signed envelope to an external relay',
+    body: SignedEnvelope,
+    responses: { 200: proxied },
+    refusals: { ...FACILITATOR, ...PROXY },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/external/{serviceId}/oap/{path}',
+    errors: 'coded',
+    summary: 'Read from an external negotiation service (path: the rest of /oap/…)',
+    responses: { 200: proxied },
+    refusals: { ...SESSION, ...PROXY },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/external/{serviceId}/oap/{path}',
+    errors: 'coded',
+    summary: 'Forward a signed RFC 0002 document to an external negotiation service',
+    body: Loose,
+    responses: { 200: proxied },
+    refusals: { ...FACILITATOR, ...PROXY },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/demo/negotiation',
+    errors: 'coded',
+    summary: 'Start a guided demo negotiation (facilitator)',
+    responses: { 201: { description: 'Started', schema: DemoStarted } },
+    refusals: { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 503: 'SERVICE_UNAVAILABLE' },
+  }),
 ];

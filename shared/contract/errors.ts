@@ -8,6 +8,11 @@ export const CodedErrorBody = z
 export type CodedErrorBody = z.infer<typeof CodedErrorBody>;
 
 export const AgoraErrorBody = z
-  .object({ ok: z.literal(false), code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    ok: z.literal(false),
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
   .describe('Agora v1.0 "Error Codes" table code; `details.reason` names the failure (decisions-agora.md).');
 export type AgoraErrorBody = z.infer<typeof AgoraErrorBody>;

@@ -7,4 +7,10 @@ import type { Operation } from './operation';
 import { RELAY_OPERATIONS } from './relay';
 import { ROOM_OPERATIONS } from './rooms';
 
-export const OPERATIONS: readonly Operation[] = [...RELAY_OPERATIONS, ...NEGOTIATION_OPERATIONS, ...AUTH_OPERATIONS, ...ROOM_OPERATIONS, ...CONSOLE_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [
+  ...RELAY_OPERATIONS,
+  ...NEGOTIATION_OPERATIONS,
+  ...AUTH_OPERATIONS,
+  ...ROOM_OPERATIONS,
+  ...CONSOLE_OPERATIONS,
+];

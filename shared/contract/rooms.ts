@@ -8,13 +8,23 @@ export type Moderation = z.infer<typeof Moderation>;
 
 const RoomId = z.string().refine(isValidId, `must be 1–${MAX_ID_LENGTH} characters without spaces, "/", "+" or "#"`);
 
-export const CreateRoomBody = z.object({ id: RoomId, name: z.string().trim().min(1).max(200), moderation: Moderation.default('auto') });
+export const CreateRoomBody = z.object({
+  id: RoomId,
+  name: z.string().trim().min(1).max(200),
+  moderation: Moderation.default('auto'),
+});
 export type CreateRoomBody = z.input<typeof CreateRoomBody>;
 
 /** Retention as the store keeps it (decisions-server.md §25); `null` for the whole setting keeps everything. */
 export const RetentionSetting = z
-  .strictObject({ maxMessages: z.int().min(1).max(1_000_000_000).nullable(), maxAgeDays: z.int().min(1).max(36_500).nullable() })
-  .refine((r) => r.maxMessages !== null || r.maxAgeDays !== null, 'give maxMessages or maxAgeDays; retention: null keeps everything');
+  .strictObject({
+    maxMessages: z.int().min(1).max(1_000_000_000).nullable(),
+    maxAgeDays: z.int().min(1).max(36_500).nullable(),
+  })
+  .refine(
+    (r) => r.maxMessages !== null || r.maxAgeDays !== null,
+    'give maxMessages or maxAgeDays; retention: null keeps everything',
+  );
 export const RoomSettingsBody = z
   .object({ moderation: Moderation.optional(), retention: RetentionSetting.nullable().optional() })
   .refine((b) => b.moderation !== undefined || b.retention !== undefined, 'give moderation, retention or both');
@@ -24,9 +34,20 @@ export const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) }
 /** How much history the room keeps (PATCH /api/rooms/:id {retention}); absent: everything. */
 export const Retention = z.object({ maxMessages: z.number().nullable(), maxAgeDays: z.number().nullable() });
 export type Retention = z.infer<typeof Retention>;
-export const Room = z.object({ id: z.string(), name: z.string(), moderation: Moderation, createdAt: z.number(), retention: Retention.optional() });
+export const Room = z.object({
+  id: z.string(),
+  name: z.string(),
+  moderation: Moderation,
+  createdAt: z.number(),
+  retention: Retention.optional(),
+});
 export type Room = z.infer<typeof Room>;
-export const RoomSummary = Room.extend({ lastActivityAt: z.number().nullable(), messageCount: z.number(), agentsPresent: z.number(), agents: z.number() });
+export const RoomSummary = Room.extend({
+  lastActivityAt: z.number().nullable(),
+  messageCount: z.number(),
+  agentsPresent: z.number(),
+  agents: z.number(),
+});
 export type RoomSummary = z.infer<typeof RoomSummary>;
 
 /** A stored message as the console shows it: the exact text, and the envelope when it parses. */
@@ -110,18 +131,104 @@ export const ReviewDecision = z.object({ item: ReviewItem });
 export const AuditPage = z.object({ entries: z.array(AuditEntry) });
 
 const READ = { 401: 'UNAUTHORIZED', 404: 'ROOM_NOT_FOUND' };
-const WRITE = { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 404: 'ROOM_NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE' };
+const WRITE = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN, CSRF_REJECTED',
+  404: 'ROOM_NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+};
 
 export const ROOM_OPERATIONS = [
-  operation({ method: 'get', path: '/api/rooms', errors: 'coded', summary: 'Rooms with message count, last activity and agents present', responses: { 200: { description: 'Rooms', schema: RoomList } }, refusals: { 401: 'UNAUTHORIZED' } }),
-  operation({ method: 'post', path: '/api/rooms', errors: 'coded', summary: 'Create a room (facilitator)', body: CreateRoomBody, responses: { 201: { description: 'Created', schema: RoomAnswer } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
-  operation({ method: 'get', path: '/api/rooms/{id}', errors: 'coded', summary: 'One room', responses: { 200: { description: 'The room', schema: RoomAnswer } }, refusals: READ }),
-  operation({ method: 'patch', path: '/api/rooms/{id}', errors: 'coded', summary: 'Set moderation and retention (facilitator)', body: RoomSettingsBody, responses: { 200: { description: 'The room', schema: RoomAnswer } }, refusals: WRITE }),
-  operation({ method: 'get', path: '/api/rooms/{id}/messages', errors: 'coded', summary: 'History by cursor (after, before, limit, kinds, from)', responses: { 200: { description: 'A page', schema: MessagePage } }, refusals: { ...READ, 400: 'INVALID_REQUEST' } }),
-  operation({ method: 'get', path: '/api/rooms/{id}/agents', errors: 'coded', summary: 'Agents present', responses: { 200: { description: 'Presence', schema: PresenceList } }, refusals: READ }),
-  operation({ method: 'get', path: '/api/rooms/{id}/grants', errors: 'coded', summary: 'Mic grants (active=true for live ones)', responses: { 200: { description: 'Grants', schema: GrantList } }, refusals: READ }),
-  operation({ method: 'get', path: '/api/rooms/{id}/review', errors: 'coded', summary: 'The review queue (status=pending)', responses: { 200: { description: 'Items', schema: ReviewList } }, refusals: READ }),
-  operation({ method: 'post', path: '/api/rooms/{id}/review/{item}/approve', errors: 'coded', summary: 'Approve a held message (facilitator)', responses: { 200: { description: 'Decided', schema: ReviewDecision } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
-  operation({ method: 'post', path: '/api/rooms/{id}/review/{item}/reject', errors: 'coded', summary: 'Reject a held message (facilitator)', body: RejectBody, responses: { 200: { description: 'Decided', schema: ReviewDecision } }, refusals: { ...WRITE, 409: 'CONFLICT' } }),
-  operation({ method: 'get', path: '/api/rooms/{id}/audit', errors: 'coded', summary: 'Audit entries, newest first (before, limit)', responses: { 200: { description: 'Entries', schema: AuditPage } }, refusals: { ...READ, 400: 'INVALID_REQUEST' } }),
+  operation({
+    method: 'get',
+    path: '/api/rooms',
+    errors: 'coded',
+    summary: 'Rooms with message count, last activity and agents present',
+    responses: { 200: { description: 'Rooms', schema: RoomList } },
+    refusals: { 401: 'UNAUTHORIZED' },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/rooms',
+    errors: 'coded',
+    summary: 'Create a room (facilitator)',
+    body: CreateRoomBody,
+    responses: { 201: { description: 'Created', schema: RoomAnswer } },
+    refusals: { ...WRITE, 409: 'CONFLICT' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}',
+    errors: 'coded',
+    summary: 'One room',
+    responses: { 200: { description: 'The room', schema: RoomAnswer } },
+    refusals: READ,
+  }),
+  operation({
+    method: 'patch',
+    path: '/api/rooms/{id}',
+    errors: 'coded',
+    summary: 'Set moderation and retention (facilitator)',
+    body: RoomSettingsBody,
+    responses: { 200: { description: 'The room', schema: RoomAnswer } },
+    refusals: WRITE,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}/messages',
+    errors: 'coded',
+    summary: 'History by cursor (after, before, limit, kinds, from)',
+    responses: { 200: { description: 'A page', schema: MessagePage } },
+    refusals: { ...READ, 400: 'INVALID_REQUEST' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}/agents',
+    errors: 'coded',
+    summary: 'Agents present',
+    responses: { 200: { description: 'Presence', schema: PresenceList } },
+    refusals: READ,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}/grants',
+    errors: 'coded',
+    summary: 'Mic grants (active=true for live ones)',
+    responses: { 200: { description: 'Grants', schema: GrantList } },
+    refusals: READ,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}/review',
+    errors: 'coded',
+    summary: 'The review queue (status=pending)',
+    responses: { 200: { description: 'Items', schema: ReviewList } },
+    refusals: READ,
+  }),
+  operation({
+    method: 'post',
+    path: '/api/rooms/{id}/review/{item}/approve',
+    errors: 'coded',
+    summary: 'Approve a held message (facilitator)',
+    responses: { 200: { description: 'Decided', schema: ReviewDecision } },
+    refusals: { ...WRITE, 409: 'CONFLICT' },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/rooms/{id}/review/{item}/reject',
+    errors: 'coded',
+    summary: 'Reject a held message (facilitator)',
+    body: RejectBody,
+    responses: { 200: { description: 'Decided', schema: ReviewDecision } },
+    refusals: { ...WRITE, 409: 'CONFLICT' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}/audit',
+    errors: 'coded',
+    summary: 'Audit entries, newest first (before, limit)',
+    responses: { 200: { description: 'Entries', schema: AuditPage } },
+    refusals: { ...READ, 400: 'INVALID_REQUEST' },
+  }),
 ];

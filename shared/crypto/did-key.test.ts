@@ -62,8 +62,16 @@ describe('did:key (Ed25519)', () => {
     ['not a did', 'did:web:example.com', 'DID_INVALID'],
     ['another multibase', 'did:key:m7QFAk', 'DID_UNSUPPORTED_ENCODING'],
     ['bad base58 alphabet', 'did:key:z0OIl', 'DID_INVALID'],
-    ['too short key', `did:key:z${base58.encode(Uint8Array.of(0xed, 0x01, ...new Uint8Array(31)))}`, 'DID_INVALID_KEY_LENGTH'],
-    ['too long key', `did:key:z${base58.encode(Uint8Array.of(0xed, 0x01, ...new Uint8Array(33)))}`, 'DID_INVALID_KEY_LENGTH'],
+    [
+      'too short key',
+      `did:key:z${base58.encode(Uint8Array.of(0xed, 0x01, ...new Uint8Array(31)))}`,
+      'DID_INVALID_KEY_LENGTH',
+    ],
+    [
+      'too long key',
+      `did:key:z${base58.encode(Uint8Array.of(0xed, 0x01, ...new Uint8Array(33)))}`,
+      'DID_INVALID_KEY_LENGTH',
+    ],
     ['empty payload', 'did:key:z', 'DID_UNSUPPORTED_KEY_TYPE'],
   ])('refuses %s', (_label, did, code) => {
     expect(codeOf(() => decodeDidKey(did))).toBe(code);

@@ -32,7 +32,10 @@ export function decodeDidKey(did: string): Uint8Array {
   }
   // Rule 2: multicodec 0xed01 (Ed25519 public key) only.
   if (decoded.length < 2 || decoded[0] !== 0xed || decoded[1] !== 0x01) {
-    throw new CodedError('DID_UNSUPPORTED_KEY_TYPE', 'Only Ed25519 did:key identifiers (multicodec 0xed01) are accepted.');
+    throw new CodedError(
+      'DID_UNSUPPORTED_KEY_TYPE',
+      'Only Ed25519 did:key identifiers (multicodec 0xed01) are accepted.',
+    );
   }
   // Rule 3: exactly 32 key bytes.
   const key = decoded.slice(2);

@@ -4,7 +4,12 @@ import { fromHex, toHex } from './bytes';
 import { generateKeyPair, keyPairFromSeed, publicKeyOf, sign, verify } from './ed25519';
 import { loadWycheproofCases } from './test-support/wycheproof';
 
-interface Rfc8032Case { secretKey: string; publicKey: string; message: string; signature: string }
+interface Rfc8032Case {
+  secretKey: string;
+  publicKey: string;
+  message: string;
+  signature: string;
+}
 
 describe('Ed25519 (strict RFC 8032)', () => {
   const rfc = readVectorJson<Rfc8032Case[]>('ed25519/rfc8032-section-7.1.json');

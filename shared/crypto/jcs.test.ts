@@ -8,7 +8,14 @@ describe('RFC 8785 canonicalization', () => {
   const names = listVectors('jcs/input');
 
   it('has all six published input/output pairs', () => {
-    expect(names).toEqual(['arrays.json', 'french.json', 'structures.json', 'unicode.json', 'values.json', 'weird.json']);
+    expect(names).toEqual([
+      'arrays.json',
+      'french.json',
+      'structures.json',
+      'unicode.json',
+      'values.json',
+      'weird.json',
+    ]);
   });
 
   it.each(names)('canonicalizes %s byte for byte', (name) => {

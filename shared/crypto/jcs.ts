@@ -54,9 +54,13 @@ export function canonicalize(value: unknown): string {
  * canonical members. A relay needs both for every envelope: the signed bytes leave out the
  * signature, and the digest and the stored text keep it.
  */
-export function canonicalizeWithout(object: Readonly<Record<string, unknown>>, field: string): { readonly whole: string; readonly without: string } {
+export function canonicalizeWithout(
+  object: Readonly<Record<string, unknown>>,
+  field: string,
+): { readonly whole: string; readonly without: string } {
   assertJson(object, '$', new Set());
-  if (object === null || typeof object !== 'object' || Array.isArray(object)) throw new CodedError('JCS_INVALID', '$ is not a JSON object');
+  if (object === null || typeof object !== 'object' || Array.isArray(object))
+    throw new CodedError('JCS_INVALID', '$ is not a JSON object');
   const whole: string[] = [];
   const without: string[] = [];
   for (const key of Object.keys(object).sort()) {

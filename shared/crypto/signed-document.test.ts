@@ -35,7 +35,9 @@ describe('detached JSON signatures', () => {
   it('reports missing, malformed and foreign signatures with distinct codes', () => {
     const signed = signDocument(doc, 'sig', keys.secretKey);
     expect(verifyDocument(doc, 'sig', did)).toMatchObject({ code: 'SIGNATURE_MISSING' });
-    expect(verifyDocument({ ...signed, sig: 'not base64url!' }, 'sig', did)).toMatchObject({ code: 'SIGNATURE_MALFORMED' });
+    expect(verifyDocument({ ...signed, sig: 'not base64url!' }, 'sig', did)).toMatchObject({
+      code: 'SIGNATURE_MALFORMED',
+    });
     expect(verifyDocument(signed, 'sig', 'did:web:x')).toMatchObject({ code: 'SIGNER_INVALID' });
     const other = encodeDidKey(generateKeyPair().publicKey);
     expect(verifyDocument(signed, 'sig', other)).toMatchObject({ code: 'SIGNATURE_INVALID' });

@@ -30,7 +30,12 @@ export function signDocument<T extends JsonObject, F extends string>(
 
 export type SignatureVerdict =
   | { readonly ok: true }
-  | { readonly ok: false; readonly code: 'SIGNATURE_MISSING' | 'SIGNATURE_MALFORMED' | 'SIGNATURE_INVALID' | 'SIGNER_INVALID' | 'NOT_CANONICALIZABLE'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code:
+        'SIGNATURE_MISSING' | 'SIGNATURE_MALFORMED' | 'SIGNATURE_INVALID' | 'SIGNER_INVALID' | 'NOT_CANONICALIZABLE';
+      readonly message: string;
+    };
 
 /**
  * A strict RFC 8032 Ed25519 check by signer DID. The default decodes the did:key and verifies
@@ -39,10 +44,16 @@ export type SignatureVerdict =
  */
 export type DidSignatureCheck = (signerDid: string, message: Uint8Array, signature: Uint8Array) => boolean;
 
-const nobleCheck: DidSignatureCheck = (signerDid, message, signature) => verify(signature, message, decodeDidKey(signerDid));
+const nobleCheck: DidSignatureCheck = (signerDid, message, signature) =>
+  verify(signature, message, decodeDidKey(signerDid));
 
 /** Verifies `document[field]` against the Ed25519 key of `signerDid`; never throws on bad input. */
-export function verifyDocument(document: JsonObject, field: string, signerDid: string, check: DidSignatureCheck = nobleCheck): SignatureVerdict {
+export function verifyDocument(
+  document: JsonObject,
+  field: string,
+  signerDid: string,
+  check: DidSignatureCheck = nobleCheck,
+): SignatureVerdict {
   return verifyDocumentText(document, field, signerDid, check).verdict;
 }
 
@@ -63,7 +74,13 @@ export function verifyDocumentText(
   try {
     decodeDidKey(signerDid);
   } catch (error) {
-    return { verdict: { ok: false, code: 'SIGNER_INVALID', message: error instanceof Error ? error.message : 'Bad signer DID.' } };
+    return {
+      verdict: {
+        ok: false,
+        code: 'SIGNER_INVALID',
+        message: error instanceof Error ? error.message : 'Bad signer DID.',
+      },
+    };
   }
   let signatureBytes: Uint8Array;
   try {
@@ -73,12 +90,25 @@ export function verifyDocumentText(
   }
   let texts: { whole: string; without: string };
   try {
-    if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new CodedError('INVALID_REQUEST', 'A signed document must be a JSON object.');
+    if (document === null || typeof document !== 'object' || Array.isArray(document))
+      throw new CodedError('INVALID_REQUEST', 'A signed document must be a JSON object.');
     texts = canonicalizeWithout(document, field);
   } catch (error) {
-    return { verdict: { ok: false, code: 'NOT_CANONICALIZABLE', message: error instanceof Error ? error.message : 'Not JSON.' } };
+    return {
+      verdict: {
+        ok: false,
+        code: 'NOT_CANONICALIZABLE',
+        message: error instanceof Error ? error.message : 'Not JSON.',
+      },
+    };
   }
   return check(signerDid, utf8(texts.without), signatureBytes)
     ? { verdict: { ok: true }, canonical: texts.whole }
-    : { verdict: { ok: false, code: 'SIGNATURE_INVALID', message: 'The signature does not verify against the signer\'s did:key.' } };
+    : {
+        verdict: {
+          ok: false,
+          code: 'SIGNATURE_INVALID',
+          message: "The signature does not verify against the signer's did:key.",
+        },
+      };
 }

@@ -7,20 +7,28 @@ import { keyPairFromSeed, sign, verify } from '../crypto/ed25519';
 import { signRequest, verifyRequest, type VerifyOptions } from './request-signature';
 import { signatureBase, type SignableRequest } from './signature-base';
 
-const request = (url: string, headers: Record<string, string> = {}, method = 'GET'): SignableRequest =>
-  ({ method, url, header: (name) => headers[name] });
+const request = (url: string, headers: Record<string, string> = {}, method = 'GET'): SignableRequest => ({
+  method,
+  url,
+  header: (name) => headers[name],
+});
 
 describe('RFC 9421 §B.2.6 (Ed25519)', () => {
   // §B.1.4 test-key-ed25519, as the JWK's d and x.
   const seed = decodeBase64url('n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU');
   const publicKey = decodeBase64url('JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs');
-  const b2 = request('https://example.com/foo?param=Value&Pet=dog', {
-    date: 'Tue, 20 Apr 2021 02:07:55 GMT',
-    'content-type': 'application/json',
-    'content-length': '18',
-  }, 'POST');
+  const b2 = request(
+    'https://example.com/foo?param=Value&Pet=dog',
+    {
+      date: 'Tue, 20 Apr 2021 02:07:55 GMT',
+      'content-type': 'application/json',
+      'content-length': '18',
+    },
+    'POST',
+  );
   const components = ['date', '@method', '@path', '@authority', 'content-type', 'content-length'];
-  const paramsValue = '("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"';
+  const paramsValue =
+    '("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"';
   const expectedBase = [
     '"date": Tue, 20 Apr 2021 02:07:55 GMT',
     '"@method": POST',
@@ -42,9 +50,17 @@ describe('RFC 9421 §B.2.6 (Ed25519)', () => {
     const built = new TextEncoder().encode(signatureBase(b2, components, paramsValue));
     expect(verify(bytes, built, publicKey)).toBe(true);
     expect(sign(built, seed)).toEqual(bytes);
-    const headers = signRequest(b2, { keyid: 'test-key-ed25519', secretKey: seed, created: 1618884473, nonce: 'unused', components });
+    const headers = signRequest(b2, {
+      keyid: 'test-key-ed25519',
+      secretKey: seed,
+      created: 1618884473,
+      nonce: 'unused',
+      components,
+    });
     // Our signer adds nonce and alg, so its bytes differ; the signature is still over the base it declares.
-    expect(headers['signature-input']).toMatch(/^sig=\("date" "@method" "@path" "@authority" "content-type" "content-length"\);created=1618884473;nonce="unused";alg="ed25519";keyid="test-key-ed25519"$/);
+    expect(headers['signature-input']).toMatch(
+      /^sig=\("date" "@method" "@path" "@authority" "content-type" "content-length"\);created=1618884473;nonce="unused";alg="ed25519";keyid="test-key-ed25519"$/,
+    );
   });
 });
 
@@ -52,10 +68,17 @@ describe('verifyRequest', () => {
   const key = keyPairFromSeed(new Uint8Array(32).fill(7));
   const did = encodeDidKey(key.publicKey);
   const url = 'https://tool.example/oap/negotiation/neg_1?x=1';
-  const check: VerifyOptions['check'] = (signer, message, signature) => verify(signature, message, decodeDidKey(signer));
+  const check: VerifyOptions['check'] = (signer, message, signature) =>
+    verify(signature, message, decodeDidKey(signer));
   const options: VerifyOptions = { now: 1_000_000, maxAgeSeconds: 60, skewSeconds: 10, check };
   const signed = (over: Partial<Parameters<typeof signRequest>[1]> = {}, target = url) => {
-    const headers = signRequest(request(target), { keyid: did, secretKey: key.secretKey, created: 1_000_000, nonce: 'nonce-0001', ...over });
+    const headers = signRequest(request(target), {
+      keyid: did,
+      secretKey: key.secretKey,
+      created: 1_000_000,
+      nonce: 'nonce-0001',
+      ...over,
+    });
     return headers;
   };
   const verifyWith = (headers: Record<string, string>, target = url, method = 'GET', opts = options) =>
@@ -85,11 +108,22 @@ describe('verifyRequest', () => {
 
   it('refuses a tampered parameter and a signature by another key under this keyid', () => {
     const good = signed();
-    const tampered = { ...good, 'signature-input': good['signature-input'].replace('created=1000000', 'created=1000001') };
+    const tampered = {
+      ...good,
+      'signature-input': good['signature-input'].replace('created=1000000', 'created=1000001'),
+    };
     expect(verifyWith(tampered).ok).toBe(false);
     const other = keyPairFromSeed(new Uint8Array(32).fill(9));
-    const forged = signRequest(request(url), { keyid: did, secretKey: other.secretKey, created: 1_000_000, nonce: 'nonce-0001' });
+    const forged = signRequest(request(url), {
+      keyid: did,
+      secretKey: other.secretKey,
+      created: 1_000_000,
+      nonce: 'nonce-0001',
+    });
     expect(verifyWith(forged)).toMatchObject({ ok: false, error: { code: 'HTTP_SIGNATURE_INVALID' } });
-    expect(verifyWith({ 'signature-input': 'not a dictionary (', signature: good.signature })).toMatchObject({ ok: false, error: { code: 'HTTP_SIGNATURE_INVALID' } });
+    expect(verifyWith({ 'signature-input': 'not a dictionary (', signature: good.signature })).toMatchObject({
+      ok: false,
+      error: { code: 'HTTP_SIGNATURE_INVALID' },
+    });
   });
 });

@@ -36,7 +36,10 @@ export interface SignOptions {
 }
 
 /** The Signature-Input and Signature headers for `request`. */
-export function signRequest(request: SignableRequest, options: SignOptions): { 'signature-input': string; signature: string } {
+export function signRequest(
+  request: SignableRequest,
+  options: SignOptions,
+): { 'signature-input': string; signature: string } {
   const components = options.components ?? READ_COMPONENTS;
   const params: SignatureParams = {
     created: options.created,
@@ -48,7 +51,10 @@ export function signRequest(request: SignableRequest, options: SignOptions): { '
   const paramsValue = serializeSignatureParams(components, params);
   const signature = sign(utf8(signatureBase(request, components, paramsValue)), options.secretKey);
   const label = options.label ?? SIGNATURE_LABEL;
-  return { 'signature-input': `${label}=${paramsValue}`, signature: serializeDictionary(new Map([[label, [signature.slice().buffer, new Map()] as Item]])) };
+  return {
+    'signature-input': `${label}=${paramsValue}`,
+    signature: serializeDictionary(new Map([[label, [signature.slice().buffer, new Map()] as Item]])),
+  };
 }
 
 export interface VerifyOptions {
@@ -108,14 +114,20 @@ export function verifyRequest(request: SignableRequest, options: VerifyOptions):
   const keyid = params.get('keyid');
   const nonce = params.get('nonce');
   const alg = params.get('alg');
-  if (typeof created !== 'number' || !Number.isInteger(created)) return fail(Code.INVALID, 'The signature needs an integer created parameter.');
-  if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires))) return fail(Code.INVALID, 'expires is an integer.');
-  if (typeof keyid !== 'string' || !isDidKey(keyid)) return fail(Code.INVALID, 'keyid must be the signer\'s did:key.');
-  if (typeof nonce !== 'string' || nonce.length < 8 || nonce.length > 128) return fail(Code.INVALID, 'The signature needs a nonce (8–128 characters).');
+  if (typeof created !== 'number' || !Number.isInteger(created))
+    return fail(Code.INVALID, 'The signature needs an integer created parameter.');
+  if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires)))
+    return fail(Code.INVALID, 'expires is an integer.');
+  if (typeof keyid !== 'string' || !isDidKey(keyid)) return fail(Code.INVALID, "keyid must be the signer's did:key.");
+  if (typeof nonce !== 'string' || nonce.length < 8 || nonce.length > 128)
+    return fail(Code.INVALID, 'The signature needs a nonce (8–128 characters).');
   if (alg !== undefined && alg !== 'ed25519') return fail(Code.INVALID, 'Only alg="ed25519" is accepted.');
-  if (created > options.now + options.skewSeconds) return fail(Code.EXPIRED, 'The signature was created in the future.', { created });
-  if (created < options.now - options.maxAgeSeconds) return fail(Code.EXPIRED, `The signature is older than ${options.maxAgeSeconds} s.`, { created });
-  if (typeof expires === 'number' && expires < options.now) return fail(Code.EXPIRED, 'The signature has expired.', { expires });
+  if (created > options.now + options.skewSeconds)
+    return fail(Code.EXPIRED, 'The signature was created in the future.', { created });
+  if (created < options.now - options.maxAgeSeconds)
+    return fail(Code.EXPIRED, `The signature is older than ${options.maxAgeSeconds} s.`, { created });
+  if (typeof expires === 'number' && expires < options.now)
+    return fail(Code.EXPIRED, 'The signature has expired.', { expires });
 
   let base: string;
   try {

@@ -29,14 +29,20 @@ export class SignatureBaseError extends Error {}
 
 function derived(component: string, url: URL, method: string): string {
   switch (component) {
-    case '@method': return method.toUpperCase();
+    case '@method':
+      return method.toUpperCase();
     // §2.2.3: host[:port] lower-cased, the default port omitted (URL.host does both).
-    case '@authority': return url.host.toLowerCase();
-    case '@path': return url.pathname === '' ? '/' : url.pathname;
+    case '@authority':
+      return url.host.toLowerCase();
+    case '@path':
+      return url.pathname === '' ? '/' : url.pathname;
     // §2.2.7: an absent query is "?".
-    case '@query': return url.search === '' ? '?' : url.search;
-    case '@target-uri': return url.href;
-    default: throw new SignatureBaseError(`Unsupported derived component ${component}.`);
+    case '@query':
+      return url.search === '' ? '?' : url.search;
+    case '@target-uri':
+      return url.href;
+    default:
+      throw new SignatureBaseError(`Unsupported derived component ${component}.`);
   }
 }
 
@@ -64,7 +70,8 @@ export function signatureBase(request: SignableRequest, components: readonly str
   const lines = components.map((component) => {
     if (seen.has(component)) throw new SignatureBaseError(`Component ${component} is listed twice.`);
     seen.add(component);
-    if (component !== component.toLowerCase() || component === '@signature-params') throw new SignatureBaseError(`Bad component ${component}.`);
+    if (component !== component.toLowerCase() || component === '@signature-params')
+      throw new SignatureBaseError(`Bad component ${component}.`);
     const value = component.startsWith('@') ? derived(component, url, request.method) : request.header(component);
     if (value === undefined) throw new SignatureBaseError(`The request has no ${component} header.`);
     // §2.1: obsolete line folding and surrounding whitespace are not part of the value.

@@ -12,7 +12,16 @@ import type { Proposal } from './documents';
 import { NegotiationErrorCode as Code } from './error-codes';
 import { commitmentHash, digestMap } from './field-commitments';
 import {
-  AgreementId, Category, HashString, NegotiationId, PartyDid, ProposalId, SaltSeed, Signature, Terms, Timestamp,
+  AgreementId,
+  Category,
+  HashString,
+  NegotiationId,
+  PartyDid,
+  ProposalId,
+  SaltSeed,
+  Signature,
+  Terms,
+  Timestamp,
 } from './primitives';
 
 export const AgreementMetadata = z.strictObject({
@@ -62,11 +71,14 @@ export const agreementIdFor = (negotiationId: string, proposalId: string): strin
 export function termsWindowProblem(terms: Terms): string | null {
   const from = terms['effective_from'];
   const until = terms['effective_until'];
-  if (from !== undefined && !Timestamp.safeParse(from).success) return 'terms.effective_from must be an RFC 3339 UTC timestamp.';
+  if (from !== undefined && !Timestamp.safeParse(from).success)
+    return 'terms.effective_from must be an RFC 3339 UTC timestamp.';
   if (until === undefined) return null;
   if (!Timestamp.safeParse(until).success) return 'terms.effective_until must be an RFC 3339 UTC timestamp.';
   if (from === undefined) return 'terms.effective_until requires terms.effective_from.';
-  return Date.parse(until as string) > Date.parse(from as string) ? null : 'terms.effective_until must be after terms.effective_from.';
+  return Date.parse(until as string) > Date.parse(from as string)
+    ? null
+    : 'terms.effective_until must be after terms.effective_from.';
 }
 
 export const agreementHash = (body: AgreementBody): HashString => commitmentHash(digestMap(body));
@@ -112,9 +124,11 @@ export const agreementSignatureVerifies = (
   party: PartyDid,
   signature: string,
   check?: DidSignatureCheck,
-): boolean => (check === undefined
-  ? verifyDocument({ ...statement(a), signature }, 'signature', party)
-  : verifyDocument({ ...statement(a), signature }, 'signature', party, check)).ok;
+): boolean =>
+  (check === undefined
+    ? verifyDocument({ ...statement(a), signature }, 'signature', party)
+    : verifyDocument({ ...statement(a), signature }, 'signature', party, check)
+  ).ok;
 
 export type SignatureStatus = 'valid' | 'missing' | 'invalid';
 
@@ -128,30 +142,47 @@ export interface AgreementVerdict {
 /** Checks the schema and the hash, then reports each party's signature. */
 export function verifyAgreement(input: unknown, check?: DidSignatureCheck): Result<AgreementVerdict> {
   const parsed = Agreement.safeParse(input);
-  if (!parsed.success) return fail(Code.AGREEMENT_INVALID, 'Not a valid agreement document.', { issues: parsed.error.issues });
+  if (!parsed.success)
+    return fail(Code.AGREEMENT_INVALID, 'Not a valid agreement document.', { issues: parsed.error.issues });
   const a = parsed.data;
   if (a.parties[0] === a.parties[1]) return fail(Code.AGREEMENT_INVALID, 'An agreement needs two distinct parties.');
   const strangers = Object.keys(a.signatures).filter((did) => !a.parties.includes(did as PartyDid));
-  if (strangers.length > 0) return fail(Code.AGREEMENT_INVALID, 'The agreement carries signatures of non-parties.', { signers: strangers });
+  if (strangers.length > 0)
+    return fail(Code.AGREEMENT_INVALID, 'The agreement carries signatures of non-parties.', { signers: strangers });
   const { agreement_hash: claimed, signatures, ...body } = a;
   const actual = agreementHash(body);
-  if (actual !== claimed) return fail(Code.AGREEMENT_HASH_MISMATCH, 'agreement_hash does not match the agreement.', { claimed, actual });
+  if (actual !== claimed)
+    return fail(Code.AGREEMENT_HASH_MISMATCH, 'agreement_hash does not match the agreement.', { claimed, actual });
   const status: Record<PartyDid, SignatureStatus> = {};
   for (const party of a.parties) {
     const signature = signatures[party];
-    status[party] = signature === undefined ? 'missing' : agreementSignatureVerifies(a, party, signature, check) ? 'valid' : 'invalid';
+    status[party] =
+      signature === undefined
+        ? 'missing'
+        : agreementSignatureVerifies(a, party, signature, check)
+          ? 'valid'
+          : 'invalid';
   }
   return ok({ agreement_hash: claimed, signatures: status, complete: a.parties.every((p) => status[p] === 'valid') });
 }
 
 /** Adds one party's signature, refusing strangers, second signatures and signatures that fail. */
-export function addAgreementSignature(agreement: Agreement, party: PartyDid, signature: string, check?: DidSignatureCheck): Result<Agreement> {
+export function addAgreementSignature(
+  agreement: Agreement,
+  party: PartyDid,
+  signature: string,
+  check?: DidSignatureCheck,
+): Result<Agreement> {
   const verdict = verifyAgreement(agreement, check);
   if (!verdict.ok) return verdict;
   if (!agreement.parties.includes(party)) return fail(Code.NOT_A_PARTY, `${party} is not a party to this agreement.`);
-  if (agreement.signatures[party] !== undefined) return fail(Code.AGREEMENT_ALREADY_SIGNED, `${party} has already signed this agreement.`);
+  if (agreement.signatures[party] !== undefined)
+    return fail(Code.AGREEMENT_ALREADY_SIGNED, `${party} has already signed this agreement.`);
   if (!agreementSignatureVerifies(agreement, party, signature, check)) {
-    return fail(Code.AGREEMENT_SIGNATURE_INVALID, `The signature does not verify against ${party} over the agreement statement.`);
+    return fail(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+      `The signature does not verify against ${party} over the agreement statement.`,
+    );
   }
   return ok({ ...agreement, signatures: { ...agreement.signatures, [party]: signature } });
 }

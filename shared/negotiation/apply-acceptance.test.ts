@@ -6,7 +6,19 @@ import { NegotiationErrorCode as Code } from './error-codes';
 import { toTimestamp } from './primitives';
 import { latestProposal, NegotiationState, type NegotiationState as State } from './state';
 import {
-  acceptanceDoc, alice, bob, carol, ctx, HOUR, MINUTE, opened, proposalDoc, SEED, T0, tamper, type TestParty,
+  acceptanceDoc,
+  alice,
+  bob,
+  carol,
+  ctx,
+  HOUR,
+  MINUTE,
+  opened,
+  proposalDoc,
+  SEED,
+  T0,
+  tamper,
+  type TestParty,
 } from './test-support/fixtures';
 import { transition } from './transition';
 
@@ -46,7 +58,10 @@ describe('accept (§3.2, §3.5)', () => {
     const window = { effective_from: '2026-05-04T00:00:00Z', effective_until: '2026-11-04T00:00:00Z' };
     const s1 = step(opened(), alice, { terms: window });
     const withWindow = unwrap(accept(s1, acceptanceDoc(s1, bob))).agreement;
-    expect([withWindow?.effective_from, withWindow?.effective_until]).toEqual([window.effective_from, window.effective_until]);
+    expect([withWindow?.effective_from, withWindow?.effective_until]).toEqual([
+      window.effective_from,
+      window.effective_until,
+    ]);
     const s1b = step(opened(), alice);
     const open = unwrap(accept(s1b, acceptanceDoc(s1b, bob))).agreement;
     expect([open?.effective_from, open?.effective_until]).toEqual([toTimestamp(T0), null]);
@@ -90,9 +105,13 @@ describe('accept (§3.2, §3.5)', () => {
   it('requires agreement_signature over exactly the agreement this acceptance produces', () => {
     const s1 = step(opened(), alice);
     const other = agreementOnAcceptance(s1, latestProposal(s1)!, toTimestamp(T0), 'B'.repeat(43));
-    expect(codeOf(s1, acceptanceDoc(s1, bob, { agreement_signature: signAgreement(other, bob.secretKey) }))).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
+    expect(codeOf(s1, acceptanceDoc(s1, bob, { agreement_signature: signAgreement(other, bob.secretKey) }))).toBe(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+    );
     const own = agreementOnAcceptance(s1, latestProposal(s1)!, toTimestamp(T0), SEED);
-    expect(codeOf(s1, acceptanceDoc(s1, bob, { agreement_signature: signAgreement(own, alice.secretKey) }))).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
+    expect(codeOf(s1, acceptanceDoc(s1, bob, { agreement_signature: signAgreement(own, alice.secretKey) }))).toBe(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+    );
   });
 
   it('treats the first acceptance as terminal (§5 "Race Conditions")', () => {

@@ -7,14 +7,20 @@ import { NegotiationErrorCode as Code } from './error-codes';
 import { advance, isParty, latestProposal, receivedAt, type NegotiationState, type TransitionContext } from './state';
 import { checkClock, parseDocument, verifySignature } from './verify-document';
 
-export function applyAcceptance(state: NegotiationState, input: unknown, ctx: TransitionContext): Result<NegotiationState> {
+export function applyAcceptance(
+  state: NegotiationState,
+  input: unknown,
+  ctx: TransitionContext,
+): Result<NegotiationState> {
   const latest = latestProposal(state);
-  if (latest === null) return fail(Code.INVALID_TRANSITION, 'There is no proposal to accept yet.', { status: state.status });
+  if (latest === null)
+    return fail(Code.INVALID_TRANSITION, 'There is no proposal to accept yet.', { status: state.status });
   const parsed = parseDocument(Acceptance, input, 'acceptance');
   if (!parsed.ok) return parsed;
   const a = parsed.value;
 
-  if (a.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The acceptance names another negotiation.');
+  if (a.negotiation_id !== state.negotiation_id)
+    return fail(Code.NEGOTIATION_MISMATCH, 'The acceptance names another negotiation.');
   if (!isParty(state, a.by)) return fail(Code.NOT_A_PARTY, `${a.by} is not a party to this negotiation.`);
   const signed = verifySignature(a, a.by, 'acceptance', ctx.verify);
   if (!signed.ok) return signed;
@@ -29,10 +35,14 @@ export function applyAcceptance(state: NegotiationState, input: unknown, ctx: Tr
 
   const agreement = agreementOnAcceptance(state, latest, a.at, a.salt_seed);
   if (!agreementSignatureVerifies(agreement, a.by, a.agreement_signature, ctx.verify)) {
-    return fail(Code.AGREEMENT_SIGNATURE_INVALID, 'agreement_signature does not sign the agreement this acceptance produces.', {
-      agreement_id: agreement.agreement_id,
-      agreement_hash: agreement.agreement_hash,
-    });
+    return fail(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+      'agreement_signature does not sign the agreement this acceptance produces.',
+      {
+        agreement_id: agreement.agreement_id,
+        agreement_hash: agreement.agreement_hash,
+      },
+    );
   }
   const signedAgreement = { ...agreement, signatures: { [a.by]: a.agreement_signature } };
   const item = { type: 'accept', document: a, received_at: receivedAt(ctx.now) } as const;
@@ -43,7 +53,12 @@ export function applyAcceptance(state: NegotiationState, input: unknown, ctx: Tr
  * The agreement that accepting `proposal` at `acceptedAt` with `saltSeed` produces: what the
  * accepter's client shows and signs as `agreement_signature`, and what the transition checks.
  */
-export function agreementOnAcceptance(state: NegotiationState, proposal: Proposal, acceptedAt: string, saltSeed: string): Agreement {
+export function agreementOnAcceptance(
+  state: NegotiationState,
+  proposal: Proposal,
+  acceptedAt: string,
+  saltSeed: string,
+): Agreement {
   return buildAgreement({
     negotiation_id: state.negotiation_id,
     parties: state.parties,

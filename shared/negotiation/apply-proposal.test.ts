@@ -6,7 +6,8 @@ import { NegotiationState, proposals, type NegotiationState as State } from './s
 import { alice, bob, carol, ctx, HOUR, opened, proposalDoc, T0, tamper, type TestParty } from './test-support/fixtures';
 import { transition } from './transition';
 
-const propose = (state: State, document: unknown, now = T0) => transition(state, { type: 'propose', document }, ctx(now));
+const propose = (state: State, document: unknown, now = T0) =>
+  transition(state, { type: 'propose', document }, ctx(now));
 const codeOf = (state: State, document: unknown) => {
   const r = propose(state, document);
   return r.ok ? 'ok' : r.error.code;
@@ -65,12 +66,16 @@ describe('propose and counter (§3.2)', () => {
 
   it('requires previous_proposal_id to name the most recent live proposal (§5)', () => {
     const s0 = opened();
-    expect(codeOf(s0, proposalDoc(s0, alice, { previous_proposal_id: 'prp_ghost' }))).toBe(Code.STALE_PREVIOUS_PROPOSAL);
+    expect(codeOf(s0, proposalDoc(s0, alice, { previous_proposal_id: 'prp_ghost' }))).toBe(
+      Code.STALE_PREVIOUS_PROPOSAL,
+    );
     const s1 = step(s0, alice);
     expect(codeOf(s1, proposalDoc(s1, bob, { previous_proposal_id: null }))).toBe(Code.STALE_PREVIOUS_PROPOSAL);
     const s2 = step(s1, bob);
     // Countering the superseded round-1 proposal is a replay against a dead proposal.
-    expect(codeOf(s2, proposalDoc(s2, alice, { previous_proposal_id: proposals(s2)[0]!.proposal_id }))).toBe(Code.STALE_PREVIOUS_PROPOSAL);
+    expect(codeOf(s2, proposalDoc(s2, alice, { previous_proposal_id: proposals(s2)[0]!.proposal_id }))).toBe(
+      Code.STALE_PREVIOUS_PROPOSAL,
+    );
   });
 
   it('refuses a party countering its own proposal (decision: turns alternate)', () => {
@@ -104,9 +109,13 @@ describe('propose and counter (§3.2)', () => {
     const terms = (t: Record<string, unknown>) => proposalDoc(s, alice, { terms: t as never });
     expect(codeOf(s, terms({ effective_from: 'soon' }))).toBe(Code.INVALID_TERMS);
     expect(codeOf(s, terms({ effective_until: '2026-11-04T00:00:00Z' }))).toBe(Code.INVALID_TERMS);
-    expect(codeOf(s, terms({ effective_from: '2026-11-04T00:00:00Z', effective_until: '2026-05-04T00:00:00Z' }))).toBe(Code.INVALID_TERMS);
+    expect(codeOf(s, terms({ effective_from: '2026-11-04T00:00:00Z', effective_until: '2026-05-04T00:00:00Z' }))).toBe(
+      Code.INVALID_TERMS,
+    );
     expect(codeOf(s, terms({ effective_from: '2026-05-04T00:00:00Z', effective_until: 7 }))).toBe(Code.INVALID_TERMS);
-    expect(codeOf(s, terms({ effective_from: '2026-05-04T00:00:00Z', effective_until: '2026-11-04T00:00:00Z' }))).toBe('ok');
+    expect(codeOf(s, terms({ effective_from: '2026-05-04T00:00:00Z', effective_until: '2026-11-04T00:00:00Z' }))).toBe(
+      'ok',
+    );
   });
 
   it('leaves the state untouched when it refuses', () => {

@@ -4,7 +4,18 @@ import { NegotiationErrorCode as Code } from './error-codes';
 import { toTimestamp } from './primitives';
 import { latestProposal, type NegotiationState as State } from './state';
 import {
-  alice, bob, carol, ctx, MINUTE, opened, proposalDoc, rejectionDoc, T0, tamper, withdrawalDoc, type TestParty,
+  alice,
+  bob,
+  carol,
+  ctx,
+  MINUTE,
+  opened,
+  proposalDoc,
+  rejectionDoc,
+  T0,
+  tamper,
+  withdrawalDoc,
+  type TestParty,
 } from './test-support/fixtures';
 import { transition } from './transition';
 
@@ -30,7 +41,9 @@ describe('reject (§3.2)', () => {
     expect(run(s1, 'reject', rejectionDoc(s1, alice))).toBe(Code.NOT_RECIPIENT);
     expect(run(s1, 'reject', rejectionDoc(s1, carol))).toBe(Code.NOT_A_PARTY);
     const s2 = step(s1, bob);
-    expect(run(s2, 'reject', rejectionDoc(s2, alice, { proposal_id: latestProposal(s1)!.proposal_id }))).toBe(Code.STALE_PROPOSAL);
+    expect(run(s2, 'reject', rejectionDoc(s2, alice, { proposal_id: latestProposal(s1)!.proposal_id }))).toBe(
+      Code.STALE_PROPOSAL,
+    );
   });
 
   it('refuses a foreign negotiation, a bad signature, a skewed clock, a malformed document', () => {
@@ -57,7 +70,9 @@ describe('withdraw (§3.1 Walk Away)', () => {
   it('refuses a stranger, a foreign negotiation, a bad signature, a skewed clock', () => {
     const s0 = opened();
     expect(run(s0, 'withdraw', withdrawalDoc(s0, carol))).toBe(Code.NOT_A_PARTY);
-    expect(run(s0, 'withdraw', withdrawalDoc(s0, alice, { negotiation_id: 'neg_other' }))).toBe(Code.NEGOTIATION_MISMATCH);
+    expect(run(s0, 'withdraw', withdrawalDoc(s0, alice, { negotiation_id: 'neg_other' }))).toBe(
+      Code.NEGOTIATION_MISMATCH,
+    );
     const doc = withdrawalDoc(s0, alice);
     expect(run(s0, 'withdraw', { ...doc, by: bob.did })).toBe(Code.SIGNATURE_INVALID);
     expect(run(s0, 'withdraw', withdrawalDoc(s0, alice, { at: toTimestamp(T0 + 10 * MINUTE) }))).toBe(Code.CLOCK_SKEW);

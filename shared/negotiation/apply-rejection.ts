@@ -6,14 +6,20 @@ import { advance, isParty, latestProposal, receivedAt, type NegotiationState, ty
 import { checkClock, parseDocument, verifySignature } from './verify-document';
 
 /** POST /oap/negotiation/{id}/reject: the recipient refuses the most recent proposal. */
-export function applyRejection(state: NegotiationState, input: unknown, ctx: TransitionContext): Result<NegotiationState> {
+export function applyRejection(
+  state: NegotiationState,
+  input: unknown,
+  ctx: TransitionContext,
+): Result<NegotiationState> {
   const latest = latestProposal(state);
-  if (latest === null) return fail(Code.INVALID_TRANSITION, 'There is no proposal to reject yet.', { status: state.status });
+  if (latest === null)
+    return fail(Code.INVALID_TRANSITION, 'There is no proposal to reject yet.', { status: state.status });
   const parsed = parseDocument(Rejection, input, 'rejection');
   if (!parsed.ok) return parsed;
   const r = parsed.value;
 
-  if (r.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The rejection names another negotiation.');
+  if (r.negotiation_id !== state.negotiation_id)
+    return fail(Code.NEGOTIATION_MISMATCH, 'The rejection names another negotiation.');
   if (!isParty(state, r.by)) return fail(Code.NOT_A_PARTY, `${r.by} is not a party to this negotiation.`);
   const signed = verifySignature(r, r.by, 'rejection', ctx.verify);
   if (!signed.ok) return signed;
@@ -28,12 +34,17 @@ export function applyRejection(state: NegotiationState, input: unknown, ctx: Tra
 }
 
 /** POST /oap/negotiation/{id}/withdraw: §3.1 Walk Away, by either party, before or after proposals. */
-export function applyWithdrawal(state: NegotiationState, input: unknown, ctx: TransitionContext): Result<NegotiationState> {
+export function applyWithdrawal(
+  state: NegotiationState,
+  input: unknown,
+  ctx: TransitionContext,
+): Result<NegotiationState> {
   const parsed = parseDocument(Withdrawal, input, 'withdrawal');
   if (!parsed.ok) return parsed;
   const w = parsed.value;
 
-  if (w.negotiation_id !== state.negotiation_id) return fail(Code.NEGOTIATION_MISMATCH, 'The withdrawal names another negotiation.');
+  if (w.negotiation_id !== state.negotiation_id)
+    return fail(Code.NEGOTIATION_MISMATCH, 'The withdrawal names another negotiation.');
   if (!isParty(state, w.by)) return fail(Code.NOT_A_PARTY, `${w.by} is not a party to this negotiation.`);
   const signed = verifySignature(w, w.by, 'withdrawal', ctx.verify);
   if (!signed.ok) return signed;

@@ -5,7 +5,18 @@ import { availableActions, nextProposalSkeleton } from './available-actions';
 import { cosignAgreement } from './cosign';
 import { tick } from './expire';
 import { latestProposal, type NegotiationState } from './state';
-import { acceptanceDoc, alice, bob, carol, ctx, HOUR, opened, proposalDoc, rejectionDoc, T0 } from './test-support/fixtures';
+import {
+  acceptanceDoc,
+  alice,
+  bob,
+  carol,
+  ctx,
+  HOUR,
+  opened,
+  proposalDoc,
+  rejectionDoc,
+  T0,
+} from './test-support/fixtures';
 import { transition } from './transition';
 
 const propose = (s: NegotiationState, from = alice) =>
@@ -36,7 +47,9 @@ describe('availableActions', () => {
     const acc = unwrap(transition(s1, { type: 'accept', document: acceptanceDoc(s1, bob) }, ctx()));
     expect(availableActions(acc, alice.did, T0)).toEqual(['cosign']);
     expect(availableActions(acc, bob.did, T0)).toEqual([]);
-    const done = unwrap(cosignAgreement(acc, { by: alice.did, signature: signAgreement(acc.agreement!, alice.secretKey) }, T0));
+    const done = unwrap(
+      cosignAgreement(acc, { by: alice.did, signature: signAgreement(acc.agreement!, alice.secretKey) }, T0),
+    );
     expect(availableActions(done, alice.did, T0)).toEqual([]);
     const rej = unwrap(transition(s1, { type: 'reject', document: rejectionDoc(s1, bob) }, ctx()));
     expect(availableActions(rej, bob.did, T0)).toEqual([]);
@@ -46,9 +59,18 @@ describe('availableActions', () => {
   it('nextProposalSkeleton names the round, the predecessor and the recipient', () => {
     const s0 = opened();
     expect(nextProposalSkeleton(s0, bob.did)).toEqual({
-      negotiation_id: s0.negotiation_id, previous_proposal_id: null, from: bob.did, to: alice.did, round: 1, category: 'pricing',
+      negotiation_id: s0.negotiation_id,
+      previous_proposal_id: null,
+      from: bob.did,
+      to: alice.did,
+      round: 1,
+      category: 'pricing',
     });
     const s1 = propose(s0);
-    expect(nextProposalSkeleton(s1, bob.did)).toMatchObject({ previous_proposal_id: latestProposal(s1)?.proposal_id, round: 2, to: alice.did });
+    expect(nextProposalSkeleton(s1, bob.did)).toMatchObject({
+      previous_proposal_id: latestProposal(s1)?.proposal_id,
+      round: 2,
+      to: alice.did,
+    });
   });
 });

@@ -15,10 +15,15 @@ export function availableActions(state: NegotiationState, party: string, now: nu
   if (latest === null) return ['propose', 'withdraw'];
   if (hasExpired(latest, now)) return [];
   if (latest.to !== party) return ['withdraw'];
-  return latest.round < state.max_rounds ? ['propose', 'accept', 'reject', 'withdraw'] : ['accept', 'reject', 'withdraw'];
+  return latest.round < state.max_rounds
+    ? ['propose', 'accept', 'reject', 'withdraw']
+    : ['accept', 'reject', 'withdraw'];
 }
 
-export type ProposalSkeleton = Pick<Proposal, 'negotiation_id' | 'previous_proposal_id' | 'from' | 'to' | 'round' | 'category'>;
+export type ProposalSkeleton = Pick<
+  Proposal,
+  'negotiation_id' | 'previous_proposal_id' | 'from' | 'to' | 'round' | 'category'
+>;
 
 /** The fields of `from`'s next proposal that the state machine dictates; the caller adds id, terms, validity. */
 export function nextProposalSkeleton(state: NegotiationState, from: PartyDid): ProposalSkeleton {

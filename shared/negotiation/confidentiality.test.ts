@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIDENTIALITY_CLASSES, mostRestrictive, regulatedObligations, REGULATED_OBLIGATIONS } from './confidentiality';
+import {
+  CONFIDENTIALITY_CLASSES,
+  mostRestrictive,
+  regulatedObligations,
+  REGULATED_OBLIGATIONS,
+} from './confidentiality';
 import { alice, bob } from './test-support/fixtures';
 
 describe('confidentiality (§3.7)', () => {
@@ -13,7 +18,12 @@ describe('confidentiality (§3.7)', () => {
 
   it('flags a regulated party facing an unregulated counterparty', () => {
     expect(regulatedObligations([alice.did, bob.did], { [alice.did]: 'legal' })).toEqual([
-      { party: alice.did, profession: 'legal', obligations: [...REGULATED_OBLIGATIONS.legal], counterparty_unregulated: true },
+      {
+        party: alice.did,
+        profession: 'legal',
+        obligations: [...REGULATED_OBLIGATIONS.legal],
+        counterparty_unregulated: true,
+      },
     ]);
   });
 

@@ -46,11 +46,13 @@ export function regulatedObligations(
     const profession = regulated[party];
     if (profession === undefined) return [];
     const other = parties[1 - i] as PartyDid;
-    return [{
-      party,
-      profession,
-      obligations: [...REGULATED_OBLIGATIONS[profession]],
-      counterparty_unregulated: regulated[other] === undefined,
-    }];
+    return [
+      {
+        party,
+        profession,
+        obligations: [...REGULATED_OBLIGATIONS[profession]],
+        counterparty_unregulated: regulated[other] === undefined,
+      },
+    ];
   });
 }

@@ -25,17 +25,30 @@ describe('cosignAgreement (§3.5 signed Agreement, §5 co-signature)', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.status).toBe('ACCEPTED');
-    expect(r.value.history.at(-1)).toEqual({ type: 'cosign', by: alice.did, signature, received_at: '2026-05-03T10:00:01.000Z' });
+    expect(r.value.history.at(-1)).toEqual({
+      type: 'cosign',
+      by: alice.did,
+      signature,
+      received_at: '2026-05-03T10:00:01.000Z',
+    });
     expect(unwrap(verifyAgreement(r.value.agreement)).complete).toBe(true);
     expect(r.value.agreement?.agreement_hash).toBe(s.agreement?.agreement_hash);
   });
 
   it('refuses a second signature, a stranger, a bad signature, malformed input', () => {
     const s = accepted();
-    expect(codeOf(s, { by: bob.did, signature: signAgreement(s.agreement!, bob.secretKey) })).toBe(Code.AGREEMENT_ALREADY_SIGNED);
-    expect(codeOf(s, { by: carol.did, signature: signAgreement(s.agreement!, carol.secretKey) })).toBe(Code.NOT_A_PARTY);
-    expect(codeOf(s, { by: alice.did, signature: tamper(signAgreement(s.agreement!, alice.secretKey)) })).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
-    expect(codeOf(s, { by: alice.did, signature: signAgreement(s.agreement!, bob.secretKey) })).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
+    expect(codeOf(s, { by: bob.did, signature: signAgreement(s.agreement!, bob.secretKey) })).toBe(
+      Code.AGREEMENT_ALREADY_SIGNED,
+    );
+    expect(codeOf(s, { by: carol.did, signature: signAgreement(s.agreement!, carol.secretKey) })).toBe(
+      Code.NOT_A_PARTY,
+    );
+    expect(codeOf(s, { by: alice.did, signature: tamper(signAgreement(s.agreement!, alice.secretKey)) })).toBe(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+    );
+    expect(codeOf(s, { by: alice.did, signature: signAgreement(s.agreement!, bob.secretKey) })).toBe(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+    );
     expect(codeOf(s, { by: alice.did })).toBe(Code.INVALID_DOCUMENT);
   });
 
@@ -43,12 +56,16 @@ describe('cosignAgreement (§3.5 signed Agreement, §5 co-signature)', () => {
     expect(codeOf(opened(), { by: alice.did, signature: 'x' })).toBe(Code.INVALID_TRANSITION);
     const s = accepted();
     const altered = { ...s, agreement: { ...s.agreement!, terms: { price_per_call_eur: '0.0001' } } };
-    expect(codeOf(altered, { by: alice.did, signature: signAgreement(s.agreement!, alice.secretKey) })).toBe(Code.AGREEMENT_HASH_MISMATCH);
+    expect(codeOf(altered, { by: alice.did, signature: signAgreement(s.agreement!, alice.secretKey) })).toBe(
+      Code.AGREEMENT_HASH_MISMATCH,
+    );
   });
 
   it('does not reopen the negotiation: transitions stay refused', () => {
     const s = accepted();
-    const done = unwrap(cosignAgreement(s, { by: alice.did, signature: signAgreement(s.agreement!, alice.secretKey) }, T0));
+    const done = unwrap(
+      cosignAgreement(s, { by: alice.did, signature: signAgreement(s.agreement!, alice.secretKey) }, T0),
+    );
     const r = transition(done, { type: 'expire' }, ctx());
     expect(r.ok ? 'ok' : r.error.code).toBe(Code.NEGOTIATION_TERMINAL);
   });

@@ -13,14 +13,25 @@ import { parseDocument } from './verify-document';
 export const CoSignature = z.strictObject({ by: PartyDid, signature: Signature });
 export type CoSignature = z.infer<typeof CoSignature>;
 
-export function cosignAgreement(state: NegotiationState, input: unknown, now: number, check?: DidSignatureCheck): Result<NegotiationState> {
+export function cosignAgreement(
+  state: NegotiationState,
+  input: unknown,
+  now: number,
+  check?: DidSignatureCheck,
+): Result<NegotiationState> {
   if (state.status !== 'ACCEPTED' || state.agreement === null) {
-    return fail(Code.INVALID_TRANSITION, 'Only an accepted negotiation has an agreement to co-sign.', { status: state.status });
+    return fail(Code.INVALID_TRANSITION, 'Only an accepted negotiation has an agreement to co-sign.', {
+      status: state.status,
+    });
   }
   const parsed = parseDocument(CoSignature, input, 'co-signature');
   if (!parsed.ok) return parsed;
   const { by, signature } = parsed.value;
   const signed = addAgreementSignature(state.agreement, by, signature, check);
   if (!signed.ok) return signed;
-  return ok(advance(state, { type: 'cosign', by, signature, received_at: receivedAt(now) }, 'ACCEPTED', { agreement: signed.value }));
+  return ok(
+    advance(state, { type: 'cosign', by, signature, received_at: receivedAt(now) }, 'ACCEPTED', {
+      agreement: signed.value,
+    }),
+  );
 }

@@ -6,9 +6,7 @@
 import { z } from 'zod';
 import { signDocument } from '../crypto/signed-document';
 import { ConfidentialityClass, RegulatedProfession } from './confidentiality';
-import {
-  Category, NegotiationId, PartyDid, ProposalId, SaltSeed, Signature, Terms, Timestamp,
-} from './primitives';
+import { Category, NegotiationId, PartyDid, ProposalId, SaltSeed, Signature, Terms, Timestamp } from './primitives';
 
 const Reason = z.string().max(1000);
 

@@ -24,7 +24,11 @@ describe('expiry (§3.2 expire, §3.4 valid_until)', () => {
     const s1 = proposed();
     const expired = tick(s1, UNTIL + 1);
     expect(expired.status).toBe('EXPIRED');
-    expect(expired.history.at(-1)).toEqual({ type: 'expire', proposal_id: latestProposal(s1)?.proposal_id, received_at: toTimestamp(UNTIL + 1) });
+    expect(expired.history.at(-1)).toEqual({
+      type: 'expire',
+      proposal_id: latestProposal(s1)?.proposal_id,
+      received_at: toTimestamp(UNTIL + 1),
+    });
     expect(s1.status).toBe('PROPOSED');
   });
 

@@ -11,7 +11,9 @@ export function applyExpiry(state: NegotiationState, now: number): Result<Negoti
   if (latest === null || !hasExpired(latest, now)) {
     return fail(Code.NOT_EXPIRED, 'Nothing has expired.', latest === null ? {} : { valid_until: latest.valid_until });
   }
-  return ok(advance(state, { type: 'expire', proposal_id: latest.proposal_id, received_at: receivedAt(now) }, 'EXPIRED'));
+  return ok(
+    advance(state, { type: 'expire', proposal_id: latest.proposal_id, received_at: receivedAt(now) }, 'EXPIRED'),
+  );
 }
 
 /** EXPIRED if due, otherwise the very same state object (so callers can test `next === state`). */

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64url } from '../crypto/base64url';
 import { sha256Hex } from '../crypto/sha256';
 import {
-  commitmentHash, committedFields, digestMap, fieldDigest, fieldSalt, isMaterialPointer, MATERIAL_POINTERS, termPointer,
+  commitmentHash,
+  committedFields,
+  digestMap,
+  fieldDigest,
+  fieldSalt,
+  isMaterialPointer,
+  MATERIAL_POINTERS,
+  termPointer,
   type CommittedAgreement,
 } from './field-commitments';
 import { alice, bob, SEED } from './test-support/fixtures';
@@ -25,7 +32,12 @@ describe('field commitments (§6 redaction)', () => {
   });
 
   it('commits to the material fields, then each term in key order', () => {
-    expect(committedFields(agreement).map(([p]) => p)).toEqual([...MATERIAL_POINTERS, '/terms/a', '/terms/b', '/terms/slot~1time~0zone']);
+    expect(committedFields(agreement).map(([p]) => p)).toEqual([
+      ...MATERIAL_POINTERS,
+      '/terms/a',
+      '/terms/b',
+      '/terms/slot~1time~0zone',
+    ]);
     expect(MATERIAL_POINTERS.every(isMaterialPointer)).toBe(true);
     expect(isMaterialPointer('/terms/a')).toBe(false);
   });
@@ -40,7 +52,9 @@ describe('field commitments (§6 redaction)', () => {
 
   it('a digest is sha256 of the JCS array [salt, pointer, value]', () => {
     expect(fieldDigest('salt', '/terms/a', 'x')).toBe(sha256Hex('["salt","/terms/a","x"]'));
-    expect(fieldDigest('salt', '/terms/b', { z: 1, a: [true, null] })).toBe(sha256Hex('["salt","/terms/b",{"a":[true,null],"z":1}]'));
+    expect(fieldDigest('salt', '/terms/b', { z: 1, a: [true, null] })).toBe(
+      sha256Hex('["salt","/terms/b",{"a":[true,null],"z":1}]'),
+    );
   });
 
   it('the commitment hash is sha256- + hex of the JCS digest map', () => {

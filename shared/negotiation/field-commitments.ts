@@ -9,7 +9,14 @@ import { sha256, sha256Hex } from '../crypto/sha256';
 import type { HashString, PartyDid, Terms } from './primitives';
 
 /** Fields outside `terms` are material: they say who agreed to what, when; never redactable. */
-export const MATERIAL_FIELDS = ['agreement_id', 'negotiation_id', 'parties', 'effective_from', 'effective_until', 'metadata'] as const;
+export const MATERIAL_FIELDS = [
+  'agreement_id',
+  'negotiation_id',
+  'parties',
+  'effective_from',
+  'effective_until',
+  'metadata',
+] as const;
 export const MATERIAL_POINTERS: readonly string[] = MATERIAL_FIELDS.map((field) => `/${field}`);
 
 export const isMaterialPointer = (pointer: string): boolean => MATERIAL_POINTERS.includes(pointer);
@@ -22,7 +29,8 @@ export const isMaterialPointer = (pointer: string): boolean => MATERIAL_POINTERS
 export const NEGOTIATION_ID_POINTER = '/negotiation_id';
 
 /** Material fields a public entry must disclose in the clear. */
-export const isDisclosedMaterialPointer = (pointer: string): boolean => isMaterialPointer(pointer) && pointer !== NEGOTIATION_ID_POINTER;
+export const isDisclosedMaterialPointer = (pointer: string): boolean =>
+  isMaterialPointer(pointer) && pointer !== NEGOTIATION_ID_POINTER;
 
 /** The parts of an agreement that are committed to; salts derive from `salt_seed`. */
 export interface CommittedAgreement {
@@ -42,7 +50,9 @@ export const termPointer = (key: string): string => `/terms/${key.replaceAll('~'
 /** Every committed field as [JSON Pointer, value]: the material fields, then one per term. */
 export function committedFields(agreement: CommittedAgreement): Array<readonly [string, unknown]> {
   const material = MATERIAL_FIELDS.map((field) => [`/${field}`, agreement[field]] as const);
-  const terms = Object.keys(agreement.terms).sort().map((key) => [termPointer(key), agreement.terms[key]] as const);
+  const terms = Object.keys(agreement.terms)
+    .sort()
+    .map((key) => [termPointer(key), agreement.terms[key]] as const);
   return [...material, ...terms];
 }
 
@@ -69,7 +79,15 @@ export const commitmentHash = (digests: Readonly<Record<string, string>>): HashS
   `sha256-${sha256Hex(canonicalBytes(digests))}`;
 
 /** The commitment a non-public log entry publishes instead of the negotiation id, with its opening. */
-export function negotiationCommitment(agreement: CommittedAgreement): { pointer: string; salt: string; digest: string } {
+export function negotiationCommitment(agreement: CommittedAgreement): {
+  pointer: string;
+  salt: string;
+  digest: string;
+} {
   const salt = fieldSalt(agreement.salt_seed, NEGOTIATION_ID_POINTER);
-  return { pointer: NEGOTIATION_ID_POINTER, salt, digest: fieldDigest(salt, NEGOTIATION_ID_POINTER, agreement.negotiation_id) };
+  return {
+    pointer: NEGOTIATION_ID_POINTER,
+    salt,
+    digest: fieldDigest(salt, NEGOTIATION_ID_POINTER, agreement.negotiation_id),
+  };
 }

@@ -10,7 +10,8 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const MAX_ULID_TIME = 2 ** 48 - 1;
 
 export function ulid(now: number, random: RandomSource = randomBytes): string {
-  if (!Number.isInteger(now) || now < 0 || now > MAX_ULID_TIME) throw new RangeError('now must be an integer millisecond time within 48 bits');
+  if (!Number.isInteger(now) || now < 0 || now > MAX_ULID_TIME)
+    throw new RangeError('now must be an integer millisecond time within 48 bits');
   let time = '';
   for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
   const entropy = random(10);
@@ -18,8 +19,11 @@ export function ulid(now: number, random: RandomSource = randomBytes): string {
   return time + base32crockford.encode(entropy);
 }
 
-export const newId = <P extends 'neg' | 'prp' | 'agr'>(prefix: P, now: number, random: RandomSource = randomBytes): `${P}_${string}` =>
-  `${prefix}_${ulid(now, random)}`;
+export const newId = <P extends 'neg' | 'prp' | 'agr'>(
+  prefix: P,
+  now: number,
+  random: RandomSource = randomBytes,
+): `${P}_${string}` => `${prefix}_${ulid(now, random)}`;
 
 /** The seed an accepter draws for an agreement's per-field salts (field-commitments.ts). */
 export const newSaltSeed = (random: RandomSource = randomBytes): string => encodeBase64url(random(32));

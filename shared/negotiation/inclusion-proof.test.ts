@@ -15,7 +15,11 @@ describe('inclusion proofs (decision: proof format)', () => {
     for (const entry of log) {
       const proof = unwrap(inclusionProof(log, entry.index));
       expect(proof.links).toHaveLength(log.length - entry.index);
-      expect(unwrap(verifyInclusion(proof, head))).toEqual({ index: entry.index, integrity_hash: entry.integrity_hash, size: log.length });
+      expect(unwrap(verifyInclusion(proof, head))).toEqual({
+        index: entry.index,
+        integrity_hash: entry.integrity_hash,
+        size: log.length,
+      });
     }
   });
 
@@ -28,11 +32,16 @@ describe('inclusion proofs (decision: proof format)', () => {
   it('refuses another head, a changed link, a gap, time going back, malformed proofs', () => {
     const proof = unwrap(inclusionProof(log, 1));
     expect(code(verifyInclusion(proof, log[2]!.entry_hash))).toBe(Code.LOG_HEAD_MISMATCH);
-    const swapped = { ...proof, links: [{ ...proof.links[0]!, integrity_hash: log[0]!.integrity_hash }, ...proof.links.slice(1)] };
+    const swapped = {
+      ...proof,
+      links: [{ ...proof.links[0]!, integrity_hash: log[0]!.integrity_hash }, ...proof.links.slice(1)],
+    };
     expect(code(verifyInclusion(swapped, head))).toBe(Code.LOG_PREV_HASH_MISMATCH);
     const lastOnly = { ...proof, links: [{ ...proof.links.at(-1)!, integrity_hash: log[0]!.integrity_hash }] };
     expect(code(verifyInclusion({ index: 3, links: lastOnly.links }, head))).toBe(Code.LOG_HEAD_MISMATCH);
-    expect(code(verifyInclusion({ ...proof, links: [proof.links[0], proof.links[2]] }, head))).toBe(Code.LOG_INDEX_MISMATCH);
+    expect(code(verifyInclusion({ ...proof, links: [proof.links[0], proof.links[2]] }, head))).toBe(
+      Code.LOG_INDEX_MISMATCH,
+    );
     expect(code(verifyInclusion({ ...proof, index: 0 }, head))).toBe(Code.LOG_INDEX_MISMATCH);
     const l0 = { ...proof.links[0]!, timestamp: toTimestamp(T0 + 10 * 60_000) };
     const l1 = { ...proof.links[1]!, prev_hash: entryHash(l0) };

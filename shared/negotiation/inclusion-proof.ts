@@ -37,9 +37,12 @@ export function verifyInclusion(input: unknown, headHash: string): Result<Inclus
   let hash: HashString | null = null;
   let time = -Infinity;
   for (const [k, link] of links.entries()) {
-    if (link.index !== index + k) return fail(Code.LOG_INDEX_MISMATCH, 'Proof links are not consecutive entries.', { at: k });
-    if (hash !== null && link.prev_hash !== hash) return fail(Code.LOG_PREV_HASH_MISMATCH, 'Proof links do not chain.', { at: k });
-    if (Date.parse(link.timestamp) < time) return fail(Code.LOG_TIMESTAMP_REGRESSION, 'Proof links go back in time.', { at: k });
+    if (link.index !== index + k)
+      return fail(Code.LOG_INDEX_MISMATCH, 'Proof links are not consecutive entries.', { at: k });
+    if (hash !== null && link.prev_hash !== hash)
+      return fail(Code.LOG_PREV_HASH_MISMATCH, 'Proof links do not chain.', { at: k });
+    if (Date.parse(link.timestamp) < time)
+      return fail(Code.LOG_TIMESTAMP_REGRESSION, 'Proof links go back in time.', { at: k });
     hash = entryHash(link);
     time = Date.parse(link.timestamp);
   }

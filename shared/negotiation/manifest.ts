@@ -45,10 +45,14 @@ export function limitsFromManifest(
     return fail(Code.INVALID_DOCUMENT, 'Not a RFC 0002 §3.6 manifest declaration.', { issues: parsed.error.issues });
   }
   const n = parsed.data.negotiation;
-  if (!n.supported) return fail(Code.NEGOTIATION_NOT_SUPPORTED, 'The manifest does not declare negotiation.supported = true.');
+  if (!n.supported)
+    return fail(Code.NEGOTIATION_NOT_SUPPORTED, 'The manifest does not declare negotiation.supported = true.');
   // §3.1 defines Acceptance as creating a binding Agreement; this core implements nothing else.
   if (n.binding_acceptance === false) {
-    return fail(Code.NEGOTIATION_NOT_SUPPORTED, 'Only binding acceptance is supported (binding_acceptance must be true).');
+    return fail(
+      Code.NEGOTIATION_NOT_SUPPORTED,
+      'Only binding acceptance is supported (binding_acceptance must be true).',
+    );
   }
   return ok({
     categories: n.categories ?? DEFAULT_LIMITS.categories,

@@ -6,15 +6,42 @@ import { availableActions } from './available-actions';
 import { cosignAgreement } from './cosign';
 import { tick } from './expire';
 import { toTimestamp } from './primitives';
-import { hasExpired, isTerminal, latestProposal, proposals, type NegotiationEvent, type NegotiationState } from './state';
 import {
-  acceptanceDoc, alice, bob, carol, ctx, limits, MINUTE, opened, proposalDoc, rejectionDoc, T0, tamper, withdrawalDoc, type TestParty,
+  hasExpired,
+  isTerminal,
+  latestProposal,
+  proposals,
+  type NegotiationEvent,
+  type NegotiationState,
+} from './state';
+import {
+  acceptanceDoc,
+  alice,
+  bob,
+  carol,
+  ctx,
+  limits,
+  MINUTE,
+  opened,
+  proposalDoc,
+  rejectionDoc,
+  T0,
+  tamper,
+  withdrawalDoc,
+  type TestParty,
 } from './test-support/fixtures';
 import { replayHistory } from './replay';
 import { transition } from './transition';
 
 const KINDS = ['propose', 'accept', 'reject', 'withdraw', 'expire', 'cosign', 'tick'] as const;
-const FAULTS = ['bad-signature', 'wrong-round', 'stale-previous', 'reused-id', 'stale-proposal', 'skewed-clock'] as const;
+const FAULTS = [
+  'bad-signature',
+  'wrong-round',
+  'stale-previous',
+  'reused-id',
+  'stale-proposal',
+  'skewed-clock',
+] as const;
 type Kind = (typeof KINDS)[number];
 type Fault = (typeof FAULTS)[number] | 'none';
 
@@ -23,12 +50,21 @@ const WEIGHTS: Record<Kind, number> = { propose: 8, accept: 3, reject: 1, withdr
 const command = fc.record({
   actor: fc.constantFrom(alice, bob, bob, alice, carol),
   kind: fc.oneof(...KINDS.map((k) => ({ weight: WEIGHTS[k], arbitrary: fc.constant(k) }))),
-  fault: fc.oneof({ weight: 3, arbitrary: fc.constant<Fault>('none') }, { weight: 1, arbitrary: fc.constantFrom<Fault>(...FAULTS) }),
-  advanceMinutes: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 90 }) }),
+  fault: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Fault>('none') },
+    { weight: 1, arbitrary: fc.constantFrom<Fault>(...FAULTS) },
+  ),
+  advanceMinutes: fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 0, max: 5 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 90 }) },
+  ),
   validityMinutes: fc.integer({ min: 1, max: 90 }),
 });
 type Command = { actor: TestParty; kind: Kind; fault: Fault; advanceMinutes: number; validityMinutes: number };
-const scenario = fc.record({ maxRounds: fc.integer({ min: 1, max: 4 }), commands: fc.array(command, { minLength: 1, maxLength: 24 }) });
+const scenario = fc.record({
+  maxRounds: fc.integer({ min: 1, max: 4 }),
+  commands: fc.array(command, { minLength: 1, maxLength: 24 }),
+});
 
 /** The document for `cmd`, and whether its fault actually applies (a fault that cannot apply is no fault). */
 function documentFor(state: NegotiationState, cmd: Command, now: number): { document: unknown; faulty: boolean } {
@@ -37,14 +73,17 @@ function documentFor(state: NegotiationState, cmd: Command, now: number): { docu
   const latest = earlier.at(-1);
   const superseded = earlier.at(-2);
   const signed = <T extends { signature: string }>(doc: T): { document: unknown; faulty: boolean } =>
-    fault === 'bad-signature' ? { document: { ...doc, signature: tamper(doc.signature) }, faulty: true } : { document: doc, faulty: false };
+    fault === 'bad-signature'
+      ? { document: { ...doc, signature: tamper(doc.signature) }, faulty: true }
+      : { document: doc, faulty: false };
   switch (cmd.kind) {
     case 'propose': {
       const overrides: Record<string, unknown> = { valid_until: toTimestamp(now + cmd.validityMinutes * MINUTE) };
       if (fault === 'wrong-round') overrides['round'] = earlier.length + 2;
       if (fault === 'stale-previous') overrides['previous_proposal_id'] = superseded?.proposal_id ?? 'prp_ghost';
       if (fault === 'reused-id' && latest) overrides['proposal_id'] = earlier[0]?.proposal_id;
-      const faulty = ['wrong-round', 'stale-previous'].includes(fault) || (fault === 'reused-id' && latest !== undefined);
+      const faulty =
+        ['wrong-round', 'stale-previous'].includes(fault) || (fault === 'reused-id' && latest !== undefined);
       const doc = proposalDoc(state, actor, overrides);
       return faulty ? { document: doc, faulty } : signed(doc);
     }
@@ -54,7 +93,8 @@ function documentFor(state: NegotiationState, cmd: Command, now: number): { docu
       const at = fault === 'skewed-clock' ? now - 10 * MINUTE : now;
       const overrides = fault === 'stale-proposal' && superseded ? { proposal_id: superseded.proposal_id } : {};
       const faulty = fault === 'skewed-clock' || (fault === 'stale-proposal' && superseded !== undefined);
-      const doc = cmd.kind === 'accept' ? acceptanceDoc(state, actor, overrides, at) : rejectionDoc(state, actor, overrides, at);
+      const doc =
+        cmd.kind === 'accept' ? acceptanceDoc(state, actor, overrides, at) : rejectionDoc(state, actor, overrides, at);
       return faulty ? { document: doc, faulty } : signed(doc);
     }
     case 'withdraw': {
@@ -91,7 +131,8 @@ function run({ maxRounds, commands }: { maxRounds: number; commands: Command[] }
     now += cmd.advanceMinutes * MINUTE;
     if (cmd.kind === 'tick') {
       const next = tick(state, now);
-      const due = !isTerminal(state.status) && latestProposal(state) !== null && hasExpired(latestProposal(state)!, now);
+      const due =
+        !isTerminal(state.status) && latestProposal(state) !== null && hasExpired(latestProposal(state)!, now);
       expect(next === state).toBe(!due);
       if (due) expect(next.status).toBe('EXPIRED');
       state = next;
@@ -101,9 +142,14 @@ function run({ maxRounds, commands }: { maxRounds: number; commands: Command[] }
     const { document, faulty } = documentFor(state, cmd, now);
     const before = structuredClone(state);
     const allowed = availableActions(state, cmd.actor.did, now);
-    const r = cmd.kind === 'cosign'
-      ? cosignAgreement(state, document, now)
-      : transition(state, (cmd.kind === 'expire' ? { type: 'expire' } : { type: cmd.kind, document }) as NegotiationEvent, ctx(now));
+    const r =
+      cmd.kind === 'cosign'
+        ? cosignAgreement(state, document, now)
+        : transition(
+            state,
+            (cmd.kind === 'expire' ? { type: 'expire' } : { type: cmd.kind, document }) as NegotiationEvent,
+            ctx(now),
+          );
 
     // A refused or accepted event never mutates the state it was given.
     expect(state).toEqual(before);

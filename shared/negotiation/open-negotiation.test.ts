@@ -37,7 +37,12 @@ describe('openNegotiation', () => {
   it('flags a regulated party facing an unregulated one (§3.7)', () => {
     const r = openNegotiation(openDoc({ regulated: { [bob.did]: 'medical' } }), ctx());
     expect(r.ok && r.value.regulated_obligations).toEqual([
-      { party: bob.did, profession: 'medical', obligations: expect.arrayContaining(['patient-confidentiality']), counterparty_unregulated: true },
+      {
+        party: bob.did,
+        profession: 'medical',
+        obligations: expect.arrayContaining(['patient-confidentiality']),
+        counterparty_unregulated: true,
+      },
     ]);
   });
 
@@ -53,8 +58,12 @@ describe('openNegotiation', () => {
 
   it('requires a confidentiality class for each party and no one else', () => {
     expect(codeOf(openDoc({ confidentiality: { [alice.did]: 'public' } }))).toBe(Code.PARTIES_INVALID);
-    expect(codeOf(openDoc({ confidentiality: { [alice.did]: 'public', [carol.did]: 'public' } }))).toBe(Code.PARTIES_INVALID);
-    expect(codeOf(openDoc({ confidentiality: { [alice.did]: 'public', [bob.did]: 'public', [carol.did]: 'public' } }))).toBe(Code.PARTIES_INVALID);
+    expect(codeOf(openDoc({ confidentiality: { [alice.did]: 'public', [carol.did]: 'public' } }))).toBe(
+      Code.PARTIES_INVALID,
+    );
+    expect(
+      codeOf(openDoc({ confidentiality: { [alice.did]: 'public', [bob.did]: 'public', [carol.did]: 'public' } })),
+    ).toBe(Code.PARTIES_INVALID);
     expect(codeOf(openDoc({ regulated: { [carol.did]: 'legal' } }))).toBe(Code.PARTIES_INVALID);
   });
 
@@ -85,7 +94,11 @@ describe('openNegotiation', () => {
     expect(codeOf(unsigned)).toBe(Code.INVALID_DOCUMENT);
     expect(codeOf({ ...doc, extra: 1 })).toBe(Code.INVALID_DOCUMENT);
     expect(codeOf({ ...doc, parties: ['did:web:agent-a.example', bob.did] })).toBe(Code.INVALID_DOCUMENT);
-    expect(codeOf(signNegotiationDocument<OpenDocument>({ ...doc, at: '2026-05-03 10:00' } as OpenDocument, alice.secretKey))).toBe(Code.INVALID_DOCUMENT);
+    expect(
+      codeOf(
+        signNegotiationDocument<OpenDocument>({ ...doc, at: '2026-05-03 10:00' } as OpenDocument, alice.secretKey),
+      ),
+    ).toBe(Code.INVALID_DOCUMENT);
     expect(codeOf(null)).toBe(Code.INVALID_DOCUMENT);
   });
 });

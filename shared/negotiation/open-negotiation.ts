@@ -14,7 +14,9 @@ export function openNegotiation(input: unknown, ctx: TransitionContext): Result<
 
   // §3.1 "exactly two Negotiating Parties" wins over §1's "two or more" (decisions: parties).
   if (doc.parties.length !== 2 || doc.parties[0] === doc.parties[1]) {
-    return fail(Code.PARTIES_INVALID, 'A negotiation has exactly two distinct parties (RFC 0002 §3.1).', { count: doc.parties.length });
+    return fail(Code.PARTIES_INVALID, 'A negotiation has exactly two distinct parties (RFC 0002 §3.1).', {
+      count: doc.parties.length,
+    });
   }
   const parties = [doc.parties[0], doc.parties[1]] as [PartyDid, PartyDid];
   if (!parties.includes(doc.opened_by)) return fail(Code.NOT_A_PARTY, 'opened_by must be one of the two parties.');
@@ -38,7 +40,9 @@ export function openNegotiation(input: unknown, ctx: TransitionContext): Result<
     return fail(Code.CATEGORY_NOT_SUPPORTED, `Category "${doc.category}" is not offered (§3.6).`, { categories });
   }
   if (doc.max_rounds !== undefined && doc.max_rounds > maxRounds) {
-    return fail(Code.MAX_ROUNDS_EXCEEDED, `max_rounds ${doc.max_rounds} exceeds this Tool's ${maxRounds} (§3.6).`, { max_rounds: maxRounds });
+    return fail(Code.MAX_ROUNDS_EXCEEDED, `max_rounds ${doc.max_rounds} exceeds this Tool's ${maxRounds} (§3.6).`, {
+      max_rounds: maxRounds,
+    });
   }
 
   const classes = parties.map((p) => doc.confidentiality[p]) as [ConfidentialityClass, ConfidentialityClass];

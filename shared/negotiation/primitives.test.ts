@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Category, HashString, NegotiationId, PartyDid, Signature, Terms, Timestamp, timeOf, toTimestamp } from './primitives';
+import {
+  Category,
+  HashString,
+  NegotiationId,
+  PartyDid,
+  Signature,
+  Terms,
+  Timestamp,
+  timeOf,
+  toTimestamp,
+} from './primitives';
 import { alice } from './test-support/fixtures';
 
 const ok = (schema: { safeParse: (v: unknown) => { success: boolean } }, v: unknown) => schema.safeParse(v).success;

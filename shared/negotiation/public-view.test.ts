@@ -15,7 +15,11 @@ describe('public views of an agreement (§6)', () => {
     expect(defaultRedactions(a)).toEqual([]);
     const view = unwrap(publicView(a));
     expect(view.disclosures['/terms/fee_eur']).toEqual({ value: '120.00', salt: expect.any(String) });
-    expect(unwrap(verifyView(view, a.agreement_hash))).toEqual({ agreement_id: a.agreement_id, parties: [alice.did, bob.did], redacted: [] });
+    expect(unwrap(verifyView(view, a.agreement_hash))).toEqual({
+      agreement_id: a.agreement_id,
+      parties: [alice.did, bob.did],
+      redacted: [],
+    });
   });
 
   it('above public, the terms are redacted by default (§3.7) and the view still verifies', () => {
@@ -23,7 +27,12 @@ describe('public views of an agreement (§6)', () => {
     expect(defaultRedactions(a)).toEqual(['/negotiation_id', '/terms/attendee_note', '/terms/fee_eur', '/terms/slot']);
     const view = unwrap(publicView(a));
     expect(view.disclosures['/terms/slot']).toEqual({ digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(unwrap(verifyView(view, a.agreement_hash)).redacted).toEqual(['/negotiation_id', '/terms/attendee_note', '/terms/fee_eur', '/terms/slot']);
+    expect(unwrap(verifyView(view, a.agreement_hash)).redacted).toEqual([
+      '/negotiation_id',
+      '/terms/attendee_note',
+      '/terms/fee_eur',
+      '/terms/slot',
+    ]);
   });
 
   it('redacting only some fields, and redacting an already public view, both keep the hash', () => {
@@ -40,18 +49,42 @@ describe('public views of an agreement (§6)', () => {
     expect(codeOf(publicView(a, ['/parties']))).toBe(Code.MATERIAL_FIELD_REDACTED);
     expect(codeOf(publicView(a, ['/terms/nope']))).toBe(Code.UNKNOWN_FIELD);
     expect(codeOf(redactView(unwrap(publicView(a)), ['/metadata']))).toBe(Code.MATERIAL_FIELD_REDACTED);
-    expect(codeOf(redactView(unwrap(publicView(a)), ['/terms'])) ).toBe(Code.UNKNOWN_FIELD);
+    expect(codeOf(redactView(unwrap(publicView(a)), ['/terms']))).toBe(Code.UNKNOWN_FIELD);
   });
 
   it('detects a changed value, salt or digest, and a hidden material field', () => {
     const a = signedAgreement(5, { confidentiality: 'internal' });
     const view = unwrap(publicView(a, ['/terms/slot']));
-    const withField = (pointer: string, d: unknown): PublicView => ({ ...view, disclosures: { ...view.disclosures, [pointer]: d as never } });
-    expect(codeOf(verifyView(withField('/terms/fee_eur', { value: '1.00', salt: (view.disclosures['/terms/fee_eur'] as { salt: string }).salt }), a.agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
-    expect(codeOf(verifyView(withField('/terms/fee_eur', { value: '120.00', salt: 'A'.repeat(22) }), a.agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
-    expect(codeOf(verifyView(withField('/terms/slot', { digest: '0'.repeat(64) }), a.agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
+    const withField = (pointer: string, d: unknown): PublicView => ({
+      ...view,
+      disclosures: { ...view.disclosures, [pointer]: d as never },
+    });
+    expect(
+      codeOf(
+        verifyView(
+          withField('/terms/fee_eur', {
+            value: '1.00',
+            salt: (view.disclosures['/terms/fee_eur'] as { salt: string }).salt,
+          }),
+          a.agreement_hash,
+        ),
+      ),
+    ).toBe(Code.INTEGRITY_MISMATCH);
+    expect(
+      codeOf(verifyView(withField('/terms/fee_eur', { value: '120.00', salt: 'A'.repeat(22) }), a.agreement_hash)),
+    ).toBe(Code.INTEGRITY_MISMATCH);
+    expect(codeOf(verifyView(withField('/terms/slot', { digest: '0'.repeat(64) }), a.agreement_hash))).toBe(
+      Code.INTEGRITY_MISMATCH,
+    );
     const d = view.disclosures['/effective_from'] as { value: unknown; salt: string };
-    expect(codeOf(verifyView(withField('/effective_from', { digest: fieldDigest(d.salt, '/effective_from', d.value) }), a.agreement_hash))).toBe(Code.MATERIAL_FIELD_REDACTED);
+    expect(
+      codeOf(
+        verifyView(
+          withField('/effective_from', { digest: fieldDigest(d.salt, '/effective_from', d.value) }),
+          a.agreement_hash,
+        ),
+      ),
+    ).toBe(Code.MATERIAL_FIELD_REDACTED);
     expect(codeOf(verifyView(view, signedAgreement(6).agreement_hash))).toBe(Code.INTEGRITY_MISMATCH);
   });
 
@@ -75,7 +108,9 @@ describe('public views of an agreement (§6)', () => {
       '/effective_until': { value: null, salt: 'A'.repeat(22) },
       '/metadata': { value: {}, salt: 'A'.repeat(22) },
     };
-    const hash = commitmentHash(Object.fromEntries(Object.entries(disclosures).map(([p, d]) => [p, fieldDigest(d.salt, p, d.value)])));
+    const hash = commitmentHash(
+      Object.fromEntries(Object.entries(disclosures).map(([p, d]) => [p, fieldDigest(d.salt, p, d.value)])),
+    );
     expect(codeOf(verifyView({ disclosures, signatures: {} }, hash))).toBe(Code.AGREEMENT_INVALID);
   });
 });
@@ -93,15 +128,23 @@ describe('the negotiation id of a non-public agreement (decisions: log commitmen
 
   it('stays in the clear for a public agreement; other material fields stay unredactable', () => {
     const a = signedAgreement(22);
-    expect(unwrap(publicView(a)).disclosures['/negotiation_id']).toEqual({ value: a.negotiation_id, salt: expect.any(String) });
+    expect(unwrap(publicView(a)).disclosures['/negotiation_id']).toEqual({
+      value: a.negotiation_id,
+      salt: expect.any(String),
+    });
     expect(codeOf(publicView(a, ['/agreement_id']))).toBe(Code.MATERIAL_FIELD_REDACTED);
-    const hiddenParties = { ...unwrap(publicView(a)), disclosures: { ...unwrap(publicView(a)).disclosures, '/parties': { digest: '0'.repeat(64) } } };
+    const hiddenParties = {
+      ...unwrap(publicView(a)),
+      disclosures: { ...unwrap(publicView(a)).disclosures, '/parties': { digest: '0'.repeat(64) } },
+    };
     expect(codeOf(verifyView(hiddenParties, a.agreement_hash))).toBe(Code.MATERIAL_FIELD_REDACTED);
   });
 
   it('an entry stored with the id in the clear is served concealed, with the same entry hash', () => {
     const a = signedAgreement(23, { confidentiality: 'restricted' });
-    const legacy = unwrap(appendEntry(null, { agreement: a, now: Date.parse('2026-05-04T00:00:00Z'), redact: ['/terms/fee_eur'] }));
+    const legacy = unwrap(
+      appendEntry(null, { agreement: a, now: Date.parse('2026-05-04T00:00:00Z'), redact: ['/terms/fee_eur'] }),
+    );
     expect(JSON.stringify(legacy)).toContain(a.negotiation_id);
     const served = publishedEntry(legacy);
     expect(JSON.stringify(served)).not.toContain(a.negotiation_id);

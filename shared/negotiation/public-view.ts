@@ -7,7 +7,13 @@ import { fail, ok, type Result } from '../errors';
 import { agreementSignatureVerifies, type Agreement } from './agreement';
 import { NegotiationErrorCode as Code } from './error-codes';
 import {
-  commitmentHash, committedFields, fieldDigest, fieldSalt, isDisclosedMaterialPointer, isMaterialPointer, MATERIAL_POINTERS,
+  commitmentHash,
+  committedFields,
+  fieldDigest,
+  fieldSalt,
+  isDisclosedMaterialPointer,
+  isMaterialPointer,
+  MATERIAL_POINTERS,
   NEGOTIATION_ID_POINTER,
 } from './field-commitments';
 import { AgreementId, HexDigest, PartyDid, Salt, Signature, type HashString } from './primitives';
@@ -36,24 +42,42 @@ const isRedacted = (d: Disclosure): d is { digest: string } => 'digest' in d;
 export const defaultRedactions = (agreement: Agreement): string[] =>
   agreement.metadata.confidentiality === 'public'
     ? []
-    : [NEGOTIATION_ID_POINTER, ...committedFields(agreement).map(([pointer]) => pointer).filter((pointer) => !isMaterialPointer(pointer))];
+    : [
+        NEGOTIATION_ID_POINTER,
+        ...committedFields(agreement)
+          .map(([pointer]) => pointer)
+          .filter((pointer) => !isMaterialPointer(pointer)),
+      ];
 
 function checkRedactable(known: readonly string[], redact: readonly string[]): Result<true> {
   const material = redact.filter(isDisclosedMaterialPointer);
-  if (material.length > 0) return fail(Code.MATERIAL_FIELD_REDACTED, 'Material fields cannot be redacted (§6); only the negotiation id may be published as its commitment.', { pointers: material });
+  if (material.length > 0)
+    return fail(
+      Code.MATERIAL_FIELD_REDACTED,
+      'Material fields cannot be redacted (§6); only the negotiation id may be published as its commitment.',
+      { pointers: material },
+    );
   const unknown = redact.filter((p) => !known.includes(p));
   if (unknown.length > 0) return fail(Code.UNKNOWN_FIELD, 'The agreement has no such field.', { pointers: unknown });
   return ok(true);
 }
 
-export function publicView(agreement: Agreement, redact: readonly string[] = defaultRedactions(agreement)): Result<PublicView> {
+export function publicView(
+  agreement: Agreement,
+  redact: readonly string[] = defaultRedactions(agreement),
+): Result<PublicView> {
   const fields = committedFields(agreement);
-  const allowed = checkRedactable(fields.map(([pointer]) => pointer), redact);
+  const allowed = checkRedactable(
+    fields.map(([pointer]) => pointer),
+    redact,
+  );
   if (!allowed.ok) return allowed;
   const disclosures: Record<string, Disclosure> = {};
   for (const [pointer, value] of fields) {
     const salt = fieldSalt(agreement.salt_seed, pointer);
-    disclosures[pointer] = redact.includes(pointer) ? { digest: fieldDigest(salt, pointer, value) } : { value: value as z.core.util.JSONType, salt };
+    disclosures[pointer] = redact.includes(pointer)
+      ? { digest: fieldDigest(salt, pointer, value) }
+      : { value: value as z.core.util.JSONType, salt };
   }
   return ok({ disclosures, signatures: { ...agreement.signatures } });
 }
@@ -64,7 +88,8 @@ export function redactView(view: PublicView, redact: readonly string[]): Result<
   if (!allowed.ok) return allowed;
   const disclosures: Record<string, Disclosure> = {};
   for (const [pointer, d] of Object.entries(view.disclosures)) {
-    disclosures[pointer] = redact.includes(pointer) && !isRedacted(d) ? { digest: fieldDigest(d.salt, pointer, d.value) } : d;
+    disclosures[pointer] =
+      redact.includes(pointer) && !isRedacted(d) ? { digest: fieldDigest(d.salt, pointer, d.value) } : d;
   }
   return ok({ ...view, disclosures });
 }
@@ -76,26 +101,42 @@ export interface VerifiedView {
 }
 
 /** Recomputes the integrity hash from the view and checks the signatures it carries. */
-export function verifyView(view: PublicView, integrityHash: HashString, check?: DidSignatureCheck): Result<VerifiedView> {
-  const hidden = MATERIAL_POINTERS.filter((p) => { const d = view.disclosures[p]; return d === undefined || (isRedacted(d) && isDisclosedMaterialPointer(p)); });
-  if (hidden.length > 0) return fail(Code.MATERIAL_FIELD_REDACTED, 'A public entry must disclose every material field.', { pointers: hidden });
+export function verifyView(
+  view: PublicView,
+  integrityHash: HashString,
+  check?: DidSignatureCheck,
+): Result<VerifiedView> {
+  const hidden = MATERIAL_POINTERS.filter((p) => {
+    const d = view.disclosures[p];
+    return d === undefined || (isRedacted(d) && isDisclosedMaterialPointer(p));
+  });
+  if (hidden.length > 0)
+    return fail(Code.MATERIAL_FIELD_REDACTED, 'A public entry must disclose every material field.', {
+      pointers: hidden,
+    });
   const digests: Record<string, string> = {};
   for (const [pointer, d] of Object.entries(view.disclosures)) {
     digests[pointer] = isRedacted(d) ? d.digest : fieldDigest(d.salt, pointer, d.value);
   }
   const actual = commitmentHash(digests);
-  if (actual !== integrityHash) return fail(Code.INTEGRITY_MISMATCH, 'The disclosed fields do not hash to the integrity hash.', { actual });
+  if (actual !== integrityHash)
+    return fail(Code.INTEGRITY_MISMATCH, 'The disclosed fields do not hash to the integrity hash.', { actual });
 
   const agreementId = AgreementId.safeParse((view.disclosures['/agreement_id'] as { value: unknown }).value);
   const parties = z.tuple([PartyDid, PartyDid]).safeParse((view.disclosures['/parties'] as { value: unknown }).value);
-  if (!agreementId.success || !parties.success) return fail(Code.AGREEMENT_INVALID, 'The committed agreement_id or parties are malformed.');
+  if (!agreementId.success || !parties.success)
+    return fail(Code.AGREEMENT_INVALID, 'The committed agreement_id or parties are malformed.');
   const statement = { agreement_id: agreementId.data, agreement_hash: integrityHash };
   for (const [signer, signature] of Object.entries(view.signatures)) {
     const party = signer as PartyDid;
     if (!parties.data.includes(party) || !agreementSignatureVerifies(statement, party, signature, check)) {
-      return fail(Code.AGREEMENT_SIGNATURE_INVALID, `The signature of ${signer} does not verify over this agreement.`, { signer });
+      return fail(Code.AGREEMENT_SIGNATURE_INVALID, `The signature of ${signer} does not verify over this agreement.`, {
+        signer,
+      });
     }
   }
-  const redacted = Object.entries(view.disclosures).filter(([, d]) => isRedacted(d)).map(([p]) => p);
+  const redacted = Object.entries(view.disclosures)
+    .filter(([, d]) => isRedacted(d))
+    .map(([p]) => p);
   return ok({ agreement_id: agreementId.data, parties: parties.data, redacted });
 }

@@ -9,7 +9,18 @@ const agreement = signedAgreement(1);
 const entry = unwrap(appendEntry(null, { agreement, now: T0 }));
 const ctx = { now: T0, clockSkewMs: 5 * MINUTE };
 const request = (overrides: Record<string, unknown> = {}, signer = alice) =>
-  signRedactionRequest({ type: 'redact', index: 0, agreement_id: agreement.agreement_id, pointers: ['/terms/attendee_note'], by: alice.did, at: new Date(T0).toISOString(), ...overrides } as never, signer.secretKey);
+  signRedactionRequest(
+    {
+      type: 'redact',
+      index: 0,
+      agreement_id: agreement.agreement_id,
+      pointers: ['/terms/attendee_note'],
+      by: alice.did,
+      at: new Date(T0).toISOString(),
+      ...overrides,
+    } as never,
+    signer.secretKey,
+  );
 
 describe('applyRedactionRequest (decision 21)', () => {
   it('hides the named non-material field; the entry hash and the chain still verify', () => {
@@ -21,7 +32,10 @@ describe('applyRedactionRequest (decision 21)', () => {
   });
 
   it('refuses material fields, strangers, bad signatures, skewed clocks and other entries, with codes', () => {
-    const code = (input: unknown) => { const r = applyRedactionRequest(entry, input, ctx); return r.ok ? 'ok' : r.error.code; };
+    const code = (input: unknown) => {
+      const r = applyRedactionRequest(entry, input, ctx);
+      return r.ok ? 'ok' : r.error.code;
+    };
     expect(code(request({ pointers: ['/parties'] }))).toBe(Code.MATERIAL_FIELD_REDACTED);
     expect(code(request({ pointers: ['/terms/nope'] }))).toBe(Code.UNKNOWN_FIELD);
     expect(code(request({ by: carol.did }, carol))).toBe(Code.NOT_A_PARTY);

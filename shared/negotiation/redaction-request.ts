@@ -22,8 +22,10 @@ export const RedactionRequest = z.strictObject({
 });
 export type RedactionRequest = z.infer<typeof RedactionRequest>;
 
-export const signRedactionRequest = (body: Omit<RedactionRequest, 'signature'>, secretKey: Uint8Array): RedactionRequest =>
-  signDocument(body, 'signature', secretKey);
+export const signRedactionRequest = (
+  body: Omit<RedactionRequest, 'signature'>,
+  secretKey: Uint8Array,
+): RedactionRequest => signDocument(body, 'signature', secretKey);
 
 export interface RedactionContext {
   readonly now: number;
@@ -36,14 +38,17 @@ export function applyRedactionRequest(entry: LogEntry, input: unknown, ctx: Reda
   const parsed = parseDocument(RedactionRequest, input, 'redaction request');
   if (!parsed.ok) return parsed;
   const r = parsed.value;
-  if (r.index !== entry.index) return fail(Code.LOG_INDEX_MISMATCH, `The request names entry ${r.index}, not ${entry.index}.`);
+  if (r.index !== entry.index)
+    return fail(Code.LOG_INDEX_MISMATCH, `The request names entry ${r.index}, not ${entry.index}.`);
   const disclosed = (pointer: string): unknown => {
     const d = entry.public.disclosures[pointer];
     return d !== undefined && 'value' in d ? d.value : undefined;
   };
-  if (disclosed('/agreement_id') !== r.agreement_id) return fail(Code.LOG_INDEX_MISMATCH, 'The request names another agreement than this entry logs.');
+  if (disclosed('/agreement_id') !== r.agreement_id)
+    return fail(Code.LOG_INDEX_MISMATCH, 'The request names another agreement than this entry logs.');
   const parties = disclosed('/parties');
-  if (!Array.isArray(parties) || !parties.includes(r.by)) return fail(Code.NOT_A_PARTY, `${r.by} is not a party to this agreement.`);
+  if (!Array.isArray(parties) || !parties.includes(r.by))
+    return fail(Code.NOT_A_PARTY, `${r.by} is not a party to this agreement.`);
   const signed = verifySignature(r, r.by, 'redaction request', ctx.verify);
   if (!signed.ok) return signed;
   const clock = checkClock(r.at, ctx.now, ctx.clockSkewMs);

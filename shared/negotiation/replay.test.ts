@@ -14,8 +14,12 @@ const propose = (s: NegotiationState, from = alice, now = T0) =>
 
 function accepted(): NegotiationState {
   const s2 = propose(propose(opened()), bob, T0 + 1000);
-  const acc = unwrap(transition(s2, { type: 'accept', document: acceptanceDoc(s2, alice, {}, T0 + 2000) }, ctx(T0 + 2000)));
-  return unwrap(cosignAgreement(acc, { by: bob.did, signature: signAgreement(acc.agreement!, bob.secretKey) }, T0 + 3000));
+  const acc = unwrap(
+    transition(s2, { type: 'accept', document: acceptanceDoc(s2, alice, {}, T0 + 2000) }, ctx(T0 + 2000)),
+  );
+  return unwrap(
+    cosignAgreement(acc, { by: bob.did, signature: signAgreement(acc.agreement!, bob.secretKey) }, T0 + 3000),
+  );
 }
 const code = (r: ReturnType<typeof replayHistory>) => (r.ok ? 'ok' : [r.error.code, r.error.details?.['index']]);
 
@@ -27,7 +31,7 @@ describe('replayHistory', () => {
     expect(unwrap(replayHistory(expired.history, limits))).toEqual(expired);
   });
 
-  it('names the first item that does not replay, with the state machine\'s code', () => {
+  it("names the first item that does not replay, with the state machine's code", () => {
     const h = accepted().history;
     expect(code(replayHistory([], limits))).toEqual([Code.INVALID_DOCUMENT, undefined]);
     expect(code(replayHistory(h.slice(1), limits))).toEqual([Code.INVALID_TRANSITION, 0]);
@@ -43,7 +47,12 @@ describe('replayHistory', () => {
   it('refuses an expiry that is early or names another proposal', () => {
     const expired = tick(propose(opened()), T0 + 2 * HOUR);
     const [open, prop, exp] = expired.history as [unknown, unknown, { received_at: string }];
-    expect(code(replayHistory([open, prop, { ...exp, proposal_id: 'prp_other' }], limits))).toEqual([Code.INVALID_TRANSITION, 2]);
-    expect(code(replayHistory([open, prop, { ...exp, received_at: new Date(T0 + HOUR).toISOString() }], limits))).toEqual([Code.NOT_EXPIRED, 2]);
+    expect(code(replayHistory([open, prop, { ...exp, proposal_id: 'prp_other' }], limits))).toEqual([
+      Code.INVALID_TRANSITION,
+      2,
+    ]);
+    expect(
+      code(replayHistory([open, prop, { ...exp, received_at: new Date(T0 + HOUR).toISOString() }], limits)),
+    ).toEqual([Code.NOT_EXPIRED, 2]);
   });
 });

@@ -21,9 +21,10 @@ export function replayHistory(history: readonly unknown[], limits: NegotiationLi
     const ctx = { now: Date.parse(item.received_at), limits };
     let next: Result<NegotiationState>;
     if (state === null) {
-      next = item.type === 'open'
-        ? openNegotiation(item.document, ctx)
-        : fail(Code.INVALID_TRANSITION, 'A history starts with its open document.');
+      next =
+        item.type === 'open'
+          ? openNegotiation(item.document, ctx)
+          : fail(Code.INVALID_TRANSITION, 'A history starts with its open document.');
     } else {
       switch (item.type) {
         case 'open':
@@ -31,9 +32,10 @@ export function replayHistory(history: readonly unknown[], limits: NegotiationLi
           break;
         case 'expire':
           // Expiry names the proposal that lapsed; a history naming another one was edited.
-          next = latestProposal(state)?.proposal_id === item.proposal_id
-            ? transition(state, { type: 'expire' }, ctx)
-            : fail(Code.INVALID_TRANSITION, 'The expiry names another proposal than the latest.');
+          next =
+            latestProposal(state)?.proposal_id === item.proposal_id
+              ? transition(state, { type: 'expire' }, ctx)
+              : fail(Code.INVALID_TRANSITION, 'The expiry names another proposal than the latest.');
           break;
         case 'cosign':
           next = cosignAgreement(state, { by: item.by, signature: item.signature }, ctx.now);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../errors';
-import { hasExpired, isParty, isTerminal, latestProposal, NegotiationState, otherParty, proposals, TERMINAL_STATUSES } from './state';
+import {
+  hasExpired,
+  isParty,
+  isTerminal,
+  latestProposal,
+  NegotiationState,
+  otherParty,
+  proposals,
+  TERMINAL_STATUSES,
+} from './state';
 import { alice, bob, carol, ctx, HOUR, opened, proposalDoc, T0 } from './test-support/fixtures';
 import { transition } from './transition';
 
@@ -19,7 +28,10 @@ describe('state helpers', () => {
     expect(otherParty(s1, alice.did)).toBe(bob.did);
     expect(otherParty(s1, bob.did)).toBe(alice.did);
     expect([isParty(s1, alice.did), isParty(s1, carol.did)]).toEqual([true, false]);
-    expect([hasExpired(latestProposal(s1)!, T0 + HOUR), hasExpired(latestProposal(s1)!, T0 + HOUR + 1)]).toEqual([false, true]);
+    expect([hasExpired(latestProposal(s1)!, T0 + HOUR), hasExpired(latestProposal(s1)!, T0 + HOUR + 1)]).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it('a state survives a JSON round trip through its schema (what a store does)', () => {

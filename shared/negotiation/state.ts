@@ -9,7 +9,15 @@ import { Acceptance, OpenDocument, Proposal, Rejection, Withdrawal } from './doc
 import type { NegotiationLimits } from './manifest';
 import { Category, NegotiationId, PartyDid, ProposalId, Signature, Timestamp, toTimestamp } from './primitives';
 
-export const NegotiationStatus = z.enum(['OPEN', 'PROPOSED', 'COUNTERED', 'ACCEPTED', 'REJECTED', 'EXPIRED', 'WITHDRAWN']);
+export const NegotiationStatus = z.enum([
+  'OPEN',
+  'PROPOSED',
+  'COUNTERED',
+  'ACCEPTED',
+  'REJECTED',
+  'EXPIRED',
+  'WITHDRAWN',
+]);
 export type NegotiationStatus = z.infer<typeof NegotiationStatus>;
 
 export const TERMINAL_STATUSES: readonly NegotiationStatus[] = ['ACCEPTED', 'REJECTED', 'EXPIRED', 'WITHDRAWN'];

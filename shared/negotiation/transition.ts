@@ -7,19 +7,33 @@ import { applyRejection, applyWithdrawal } from './apply-rejection';
 import { NegotiationErrorCode as Code } from './error-codes';
 import { applyExpiry } from './expire';
 import {
-  hasExpired, isTerminal, latestProposal, type NegotiationEvent, type NegotiationState, type TransitionContext,
+  hasExpired,
+  isTerminal,
+  latestProposal,
+  type NegotiationEvent,
+  type NegotiationState,
+  type TransitionContext,
 } from './state';
 
-export function transition(state: NegotiationState, event: NegotiationEvent, ctx: TransitionContext): Result<NegotiationState> {
-  if (typeof event !== 'object' || event === null) return fail(Code.INVALID_EVENT, 'An event must be an object with a type.');
+export function transition(
+  state: NegotiationState,
+  event: NegotiationEvent,
+  ctx: TransitionContext,
+): Result<NegotiationState> {
+  if (typeof event !== 'object' || event === null)
+    return fail(Code.INVALID_EVENT, 'An event must be an object with a type.');
   // §5 "Race Conditions": after the first acceptance (or any terminal step) nothing applies.
   if (isTerminal(state.status)) {
-    return fail(Code.NEGOTIATION_TERMINAL, `The negotiation is ${state.status}; no further transitions.`, { status: state.status });
+    return fail(Code.NEGOTIATION_TERMINAL, `The negotiation is ${state.status}; no further transitions.`, {
+      status: state.status,
+    });
   }
   if (event.type !== 'expire') {
     const latest = latestProposal(state);
     if (latest !== null && hasExpired(latest, ctx.now)) {
-      return fail(Code.PROPOSAL_EXPIRED, `The most recent proposal expired at ${latest.valid_until}.`, { valid_until: latest.valid_until });
+      return fail(Code.PROPOSAL_EXPIRED, `The most recent proposal expired at ${latest.valid_until}.`, {
+        valid_until: latest.valid_until,
+      });
     }
   }
   switch (event.type) {

@@ -4,15 +4,26 @@ import { signAgreement } from './agreement';
 import { NegotiationErrorCode as Code } from './error-codes';
 import { toTimestamp } from './primitives';
 import {
-  appendEntry, entryHash, GENESIS_HASH, linkOf, redactEntry, updateEntrySignatures, verifyChain,
+  appendEntry,
+  entryHash,
+  GENESIS_HASH,
+  linkOf,
+  redactEntry,
+  updateEntrySignatures,
+  verifyChain,
 } from './transparency-log';
 import { alice, buildLog, MINUTE, signedAgreement, T0, tamper } from './test-support/fixtures';
 
-const failure = (r: ReturnType<typeof verifyChain>) => (r.ok ? 'ok' : { code: r.error.code, index: r.error.details?.['index'] });
+const failure = (r: ReturnType<typeof verifyChain>) =>
+  r.ok ? 'ok' : { code: r.error.code, index: r.error.details?.['index'] };
 
 describe('transparency log (§3.5 "appended to the Transparency Log")', () => {
   it('chains entries from a zero genesis hash; the entry hash covers the link', () => {
-    const log = buildLog([signedAgreement(1), signedAgreement(2, { confidentiality: 'restricted' }), signedAgreement(3)]);
+    const log = buildLog([
+      signedAgreement(1),
+      signedAgreement(2, { confidentiality: 'restricted' }),
+      signedAgreement(3),
+    ]);
     expect(log.map((e) => e.index)).toEqual([0, 1, 2]);
     expect(log[0]?.prev_hash).toBe(GENESIS_HASH);
     expect(log[1]?.prev_hash).toBe(log[0]?.entry_hash);
@@ -31,12 +42,16 @@ describe('transparency log (§3.5 "appended to the Transparency Log")', () => {
     const head = unwrap(appendEntry(null, { agreement: a, now: T0 }));
     const code = (r: ReturnType<typeof appendEntry>) => (r.ok ? 'ok' : r.error.code);
     expect(code(appendEntry(head, { agreement: { ...a, terms: {} }, now: T0 }))).toBe(Code.AGREEMENT_HASH_MISMATCH);
-    expect(code(appendEntry(head, { agreement: a, now: T0, redact: ['/effective_from'] }))).toBe(Code.MATERIAL_FIELD_REDACTED);
+    expect(code(appendEntry(head, { agreement: a, now: T0, redact: ['/effective_from'] }))).toBe(
+      Code.MATERIAL_FIELD_REDACTED,
+    );
     expect(code(appendEntry(head, { agreement: a, now: T0 - 1 }))).toBe(Code.LOG_TIMESTAMP_REGRESSION);
     // What would later break verifyChain is refused at the door.
     const badSig = { ...a, signatures: { ...a.signatures, [alice.did]: tamper(a.signatures[alice.did]!) } };
     expect(code(appendEntry(head, { agreement: badSig, now: T0 }))).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
-    expect(code(appendEntry(head, { agreement: { ...a, signatures: {} }, now: T0 }))).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
+    expect(code(appendEntry(head, { agreement: { ...a, signatures: {} }, now: T0 }))).toBe(
+      Code.AGREEMENT_SIGNATURE_INVALID,
+    );
     expect(code(appendEntry(head, { agreement: a, now: T0 }))).toBe('ok');
   });
 
@@ -44,10 +59,22 @@ describe('transparency log (§3.5 "appended to the Transparency Log")', () => {
     const log = buildLog([signedAgreement(1), signedAgreement(2), signedAgreement(3)]);
     const at = (i: number, e: unknown) => log.map((x, k) => (k === i ? e : x));
     expect(failure(verifyChain(at(1, { ...log[1], index: 7 })))).toEqual({ code: Code.LOG_INDEX_MISMATCH, index: 1 });
-    expect(failure(verifyChain(at(2, { ...log[2], prev_hash: log[0]!.entry_hash })))).toEqual({ code: Code.LOG_PREV_HASH_MISMATCH, index: 2 });
-    expect(failure(verifyChain(at(0, { ...log[0], timestamp: toTimestamp(T0 + 1) })))).toEqual({ code: Code.LOG_ENTRY_HASH_MISMATCH, index: 0 });
-    expect(failure(verifyChain(at(1, { ...log[1], kind: 'payment' })))).toEqual({ code: Code.LOG_ENTRY_INVALID, index: 1 });
-    expect(failure(verifyChain(at(1, { ...log[1], public: log[2]!.public })))).toEqual({ code: Code.INTEGRITY_MISMATCH, index: 1 });
+    expect(failure(verifyChain(at(2, { ...log[2], prev_hash: log[0]!.entry_hash })))).toEqual({
+      code: Code.LOG_PREV_HASH_MISMATCH,
+      index: 2,
+    });
+    expect(failure(verifyChain(at(0, { ...log[0], timestamp: toTimestamp(T0 + 1) })))).toEqual({
+      code: Code.LOG_ENTRY_HASH_MISMATCH,
+      index: 0,
+    });
+    expect(failure(verifyChain(at(1, { ...log[1], kind: 'payment' })))).toEqual({
+      code: Code.LOG_ENTRY_INVALID,
+      index: 1,
+    });
+    expect(failure(verifyChain(at(1, { ...log[1], public: log[2]!.public })))).toEqual({
+      code: Code.INTEGRITY_MISMATCH,
+      index: 1,
+    });
     expect(failure(verifyChain([log[1], log[2]]))).toEqual({ code: Code.LOG_INDEX_MISMATCH, index: 0 });
     expect(failure(verifyChain([log[0], log[2]]))).toEqual({ code: Code.LOG_INDEX_MISMATCH, index: 1 });
   });
@@ -81,7 +108,10 @@ describe('transparency log (§3.5 "appended to the Transparency Log")', () => {
     expect(other.ok ? 'ok' : other.error.code).toBe(Code.INTEGRITY_MISMATCH);
     const broken = updateEntrySignatures(entry!, { ...full, signatures: { ...full.signatures, [alice.did]: 'x' } });
     expect(broken.ok ? 'ok' : broken.error.code).toBe(Code.AGREEMENT_INVALID);
-    const forged = updateEntrySignatures(entry!, { ...full, signatures: { ...full.signatures, [alice.did]: tamper(signAgreement(half, alice.secretKey)) } });
+    const forged = updateEntrySignatures(entry!, {
+      ...full,
+      signatures: { ...full.signatures, [alice.did]: tamper(signAgreement(half, alice.secretKey)) },
+    });
     expect(forged.ok ? 'ok' : forged.error.code).toBe(Code.AGREEMENT_SIGNATURE_INVALID);
   });
 });

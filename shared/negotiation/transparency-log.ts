@@ -31,8 +31,13 @@ export type LogEntry = z.infer<typeof LogEntry>;
 
 export type LogHead = Pick<LogEntry, 'index' | 'entry_hash' | 'timestamp'>;
 
-export const linkOf = (e: LogLink): LogLink =>
-  ({ index: e.index, prev_hash: e.prev_hash, timestamp: e.timestamp, kind: e.kind, integrity_hash: e.integrity_hash });
+export const linkOf = (e: LogLink): LogLink => ({
+  index: e.index,
+  prev_hash: e.prev_hash,
+  timestamp: e.timestamp,
+  kind: e.kind,
+  integrity_hash: e.integrity_hash,
+});
 
 /** `sha256-` + hex SHA-256 of the JCS link. */
 export const entryHash = (link: LogLink): HashString => `sha256-${sha256Hex(canonicalBytes(linkOf(link)))}`;
@@ -53,7 +58,10 @@ export function appendEntry(head: LogHead | null, input: AppendInput): Result<Lo
   if (!view.ok) return view;
   const timestamp = toTimestamp(input.now);
   if (head !== null && Date.parse(timestamp) < Date.parse(head.timestamp)) {
-    return fail(Code.LOG_TIMESTAMP_REGRESSION, 'A log entry cannot predate the head.', { head: head.timestamp, timestamp });
+    return fail(Code.LOG_TIMESTAMP_REGRESSION, 'A log entry cannot predate the head.', {
+      head: head.timestamp,
+      timestamp,
+    });
   }
   const link: LogLink = {
     index: head === null ? 0 : head.index + 1,
@@ -79,14 +87,21 @@ export function redactEntry(entry: LogEntry, redact: readonly string[]): Result<
 export function publishedEntry(entry: LogEntry): LogEntry {
   const metadata = entry.public.disclosures['/metadata'];
   const id = entry.public.disclosures[NEGOTIATION_ID_POINTER];
-  const confidentiality = metadata !== undefined && 'value' in metadata ? (metadata.value as { confidentiality?: unknown } | null)?.confidentiality : undefined;
+  const confidentiality =
+    metadata !== undefined && 'value' in metadata
+      ? (metadata.value as { confidentiality?: unknown } | null)?.confidentiality
+      : undefined;
   if (confidentiality === 'public' || id === undefined || !('value' in id)) return entry;
   const concealed = redactEntry(entry, [NEGOTIATION_ID_POINTER]);
   return concealed.ok ? concealed.value : entry;
 }
 
 /** Publishes signatures added after the entry was appended (the proposer's co-signature). */
-export function updateEntrySignatures(entry: LogEntry, agreement: Agreement, check?: DidSignatureCheck): Result<LogEntry> {
+export function updateEntrySignatures(
+  entry: LogEntry,
+  agreement: Agreement,
+  check?: DidSignatureCheck,
+): Result<LogEntry> {
   if (agreement.agreement_hash !== entry.integrity_hash) {
     return fail(Code.INTEGRITY_MISMATCH, 'That agreement is not the one this entry logs.');
   }
@@ -102,8 +117,12 @@ function checkLoggable(agreement: Agreement, check?: DidSignatureCheck): Result<
   if (!verdict.ok) return verdict;
   const statuses = Object.entries(verdict.value.signatures);
   const invalid = statuses.filter(([, status]) => status === 'invalid').map(([party]) => party);
-  if (invalid.length > 0) return fail(Code.AGREEMENT_SIGNATURE_INVALID, 'The agreement carries a signature that does not verify.', { parties: invalid });
-  if (!statuses.some(([, status]) => status === 'valid')) return fail(Code.AGREEMENT_SIGNATURE_INVALID, 'An agreement is logged signed by at least one party.');
+  if (invalid.length > 0)
+    return fail(Code.AGREEMENT_SIGNATURE_INVALID, 'The agreement carries a signature that does not verify.', {
+      parties: invalid,
+    });
+  if (!statuses.some(([, status]) => status === 'valid'))
+    return fail(Code.AGREEMENT_SIGNATURE_INVALID, 'An agreement is logged signed by at least one party.');
   return ok(true);
 }
 
@@ -127,10 +146,13 @@ export function verifyChain(entries: readonly unknown[], check?: DidSignatureChe
     if (!parsed.success) return broken(i, Code.LOG_ENTRY_INVALID, 'not a log entry.', { issues: parsed.error.issues });
     const e = parsed.data;
     if (e.index !== i) return broken(i, Code.LOG_INDEX_MISMATCH, `index is ${e.index}.`);
-    if (e.prev_hash !== prevHash) return broken(i, Code.LOG_PREV_HASH_MISMATCH, 'prev_hash does not name the previous entry.');
-    if (e.entry_hash !== entryHash(e)) return broken(i, Code.LOG_ENTRY_HASH_MISMATCH, 'entry_hash does not match the entry.');
+    if (e.prev_hash !== prevHash)
+      return broken(i, Code.LOG_PREV_HASH_MISMATCH, 'prev_hash does not name the previous entry.');
+    if (e.entry_hash !== entryHash(e))
+      return broken(i, Code.LOG_ENTRY_HASH_MISMATCH, 'entry_hash does not match the entry.');
     const time = Date.parse(e.timestamp);
-    if (time < prevTime) return broken(i, Code.LOG_TIMESTAMP_REGRESSION, 'timestamp is earlier than the previous entry.');
+    if (time < prevTime)
+      return broken(i, Code.LOG_TIMESTAMP_REGRESSION, 'timestamp is earlier than the previous entry.');
     const view = verifyView(e.public, e.integrity_hash, check);
     if (!view.ok) return broken(i, view.error.code, view.error.message, { ...view.error.details });
     prevHash = e.entry_hash;

@@ -8,14 +8,20 @@ describe('verify-document', () => {
   it('parseDocument returns the data or INVALID_DOCUMENT with the issues', () => {
     expect(parseDocument(z.object({ a: z.number() }), { a: 1 }, 'x')).toEqual({ ok: true, value: { a: 1 } });
     const r = parseDocument(z.object({ a: z.number() }), { a: '1' }, 'x');
-    expect(r.ok ? 'ok' : [r.error.code, (r.error.details?.['issues'] as unknown[]).length]).toEqual([Code.INVALID_DOCUMENT, 1]);
+    expect(r.ok ? 'ok' : [r.error.code, (r.error.details?.['issues'] as unknown[]).length]).toEqual([
+      Code.INVALID_DOCUMENT,
+      1,
+    ]);
   });
 
   it('verifySignature names the underlying verdict in details.reason', () => {
     const w = withdrawalDoc(opened(), alice);
     expect(verifySignature(w, alice.did, 'withdrawal').ok).toBe(true);
     const wrong = verifySignature(w, bob.did, 'withdrawal');
-    expect(wrong.ok ? 'ok' : [wrong.error.code, wrong.error.details?.['reason']]).toEqual([Code.SIGNATURE_INVALID, 'SIGNATURE_INVALID']);
+    expect(wrong.ok ? 'ok' : [wrong.error.code, wrong.error.details?.['reason']]).toEqual([
+      Code.SIGNATURE_INVALID,
+      'SIGNATURE_INVALID',
+    ]);
     const missing = verifySignature({ ...w, signature: '' }, alice.did, 'withdrawal');
     expect(missing.ok ? 'ok' : missing.error.details?.['reason']).toBe('SIGNATURE_MISSING');
   });

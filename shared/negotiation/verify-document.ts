@@ -14,11 +14,21 @@ export function parseDocument<S extends z.ZodType>(schema: S, input: unknown, wh
     : fail(Code.INVALID_DOCUMENT, `Not a valid ${what} document.`, { issues: parsed.error.issues });
 }
 
-export function verifySignature(document: Readonly<Record<string, unknown>>, signer: PartyDid, what: string, check?: DidSignatureCheck): Result<true> {
-  const verdict = check === undefined ? verifyDocument(document, 'signature', signer) : verifyDocument(document, 'signature', signer, check);
+export function verifySignature(
+  document: Readonly<Record<string, unknown>>,
+  signer: PartyDid,
+  what: string,
+  check?: DidSignatureCheck,
+): Result<true> {
+  const verdict =
+    check === undefined
+      ? verifyDocument(document, 'signature', signer)
+      : verifyDocument(document, 'signature', signer, check);
   return verdict.ok
     ? ok(true)
-    : fail(Code.SIGNATURE_INVALID, `The ${what} signature does not verify against ${signer}.`, { reason: verdict.code });
+    : fail(Code.SIGNATURE_INVALID, `The ${what} signature does not verify against ${signer}.`, {
+        reason: verdict.code,
+      });
 }
 
 /** Refuses a signed `at` further than the allowed skew from the Tool's clock (stale replays, future dating). */
@@ -26,5 +36,8 @@ export function checkClock(at: string, now: number, skewMs: number): Result<true
   const drift = Date.parse(at) - now;
   return Math.abs(drift) <= skewMs
     ? ok(true)
-    : fail(Code.CLOCK_SKEW, `The signed time ${at} is ${Math.round(drift / 1000)} s from the Tool's clock.`, { drift_ms: drift, allowed_ms: skewMs });
+    : fail(Code.CLOCK_SKEW, `The signed time ${at} is ${Math.round(drift / 1000)} s from the Tool's clock.`, {
+        drift_ms: drift,
+        allowed_ms: skewMs,
+      });
 }

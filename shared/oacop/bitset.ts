@@ -7,7 +7,7 @@ export const createBitset = (size: number): Bitset => new Uint32Array((size + 31
 
 /** Sets bits `from` (inclusive) to `to` (exclusive). */
 export function setRange(bits: Bitset, from: number, to: number): void {
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     const word = i >>> 5;
     const offset = i & 31;
     const span = Math.min(32 - offset, to - i);

@@ -35,9 +35,21 @@ describe('busyFromICalendar', () => {
 
   it('expands a weekly series inside the window, with EXDATE, a moved and a cancelled occurrence', () => {
     const text = calendar(
-      vevent('UID:weekly', 'DTSTART:20251103T090000Z', 'DTEND:20251103T100000Z', 'RRULE:FREQ=WEEKLY', 'EXDATE:20251208T090000Z'),
+      vevent(
+        'UID:weekly',
+        'DTSTART:20251103T090000Z',
+        'DTEND:20251103T100000Z',
+        'RRULE:FREQ=WEEKLY',
+        'EXDATE:20251208T090000Z',
+      ),
       vevent('UID:weekly', 'RECURRENCE-ID:20251215T090000Z', 'DTSTART:20251216T140000Z', 'DTEND:20251216T150000Z'),
-      vevent('UID:weekly', 'RECURRENCE-ID:20251222T090000Z', 'DTSTART:20251222T090000Z', 'DTEND:20251222T100000Z', 'STATUS:CANCELLED'),
+      vevent(
+        'UID:weekly',
+        'RECURRENCE-ID:20251222T090000Z',
+        'DTSTART:20251222T090000Z',
+        'DTEND:20251222T100000Z',
+        'STATUS:CANCELLED',
+      ),
     );
     expect(busy(text)).toEqual([
       slot('2025-12-01T09:00:00Z', '2025-12-01T10:00:00Z'),
@@ -51,17 +63,31 @@ describe('busyFromICalendar', () => {
       vevent('UID:w', 'DTSTART:20251201T090000Z', 'DTEND:20251201T100000Z', 'RRULE:FREQ=WEEKLY;COUNT=10'),
       vevent('UID:w', 'RECURRENCE-ID:20260105T090000Z', 'DTSTART:20251231T090000Z', 'DTEND:20251231T100000Z'),
     );
-    expect(busy(text, slot('2025-12-30T00:00:00Z', '2026-01-01T00:00:00Z'))).toEqual([slot('2025-12-31T09:00:00Z', '2025-12-31T10:00:00Z')]);
-  });
-
-  it('reads an override whose series is not in the file as a plain event', () => {
-    expect(busy(calendar(vevent('UID:x', 'RECURRENCE-ID:20251215T090000Z', 'DTSTART:20251215T110000Z', 'DTEND:20251215T120000Z')))).toEqual([
-      slot('2025-12-15T11:00:00Z', '2025-12-15T12:00:00Z'),
+    expect(busy(text, slot('2025-12-30T00:00:00Z', '2026-01-01T00:00:00Z'))).toEqual([
+      slot('2025-12-31T09:00:00Z', '2025-12-31T10:00:00Z'),
     ]);
   });
 
-  it('converts zoned times through the file\'s VTIMEZONE, across daylight saving', () => {
-    const text = calendar(BERLIN, vevent('UID:z', 'DTSTART;TZID=Europe/Berlin:20250324T090000', 'DTEND;TZID=Europe/Berlin:20250324T100000', 'RRULE:FREQ=WEEKLY;COUNT=2'));
+  it('reads an override whose series is not in the file as a plain event', () => {
+    expect(
+      busy(
+        calendar(
+          vevent('UID:x', 'RECURRENCE-ID:20251215T090000Z', 'DTSTART:20251215T110000Z', 'DTEND:20251215T120000Z'),
+        ),
+      ),
+    ).toEqual([slot('2025-12-15T11:00:00Z', '2025-12-15T12:00:00Z')]);
+  });
+
+  it("converts zoned times through the file's VTIMEZONE, across daylight saving", () => {
+    const text = calendar(
+      BERLIN,
+      vevent(
+        'UID:z',
+        'DTSTART;TZID=Europe/Berlin:20250324T090000',
+        'DTEND;TZID=Europe/Berlin:20250324T100000',
+        'RRULE:FREQ=WEEKLY;COUNT=2',
+      ),
+    );
     expect(busy(text, slot('2025-03-01T00:00:00Z', '2025-04-01T00:00:00Z'))).toEqual([
       slot('2025-03-24T08:00:00Z', '2025-03-24T09:00:00Z'),
       slot('2025-03-31T07:00:00Z', '2025-03-31T08:00:00Z'),
@@ -83,8 +109,15 @@ describe('busyFromICalendar', () => {
 
   it('ignores events that take no time and events without UID still count', () => {
     const text = calendar(
-      'BEGIN:VEVENT', 'DTSTAMP:20251203T090500Z', 'DTSTART:20251210T090000Z', 'END:VEVENT',
-      'BEGIN:VEVENT', 'DTSTAMP:20251203T090500Z', 'DTSTART:20251211T090000Z', 'DTEND:20251211T100000Z', 'END:VEVENT',
+      'BEGIN:VEVENT',
+      'DTSTAMP:20251203T090500Z',
+      'DTSTART:20251210T090000Z',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'DTSTAMP:20251203T090500Z',
+      'DTSTART:20251211T090000Z',
+      'DTEND:20251211T100000Z',
+      'END:VEVENT',
     );
     expect(busy(text)).toEqual([slot('2025-12-11T09:00:00Z', '2025-12-11T10:00:00Z')]);
   });
@@ -117,18 +150,42 @@ describe('busyFromICalendar', () => {
 
   it.each([
     ['unparseable text', 'nonsense'],
-    ['an unknown TZID', calendar(vevent('DTSTART;TZID=Mars/Olympus:20251210T090000', 'DTEND;TZID=Mars/Olympus:20251210T100000'))],
-    ['an unknown TZID in a series', calendar(vevent('DTSTART;TZID=Mars/Olympus:20251210T090000', 'RRULE:FREQ=DAILY;COUNT=2'))],
-    ['an unknown TZID in an override', calendar(vevent('UID:w', 'DTSTART:20251201T090000Z', 'RRULE:FREQ=DAILY;COUNT=2'), vevent('UID:w', 'RECURRENCE-ID;TZID=Mars/Olympus:20260105T090000', 'DTSTART:20251231T090000Z'))],
-    ['an unknown TZID in a lone override', calendar(vevent('UID:w', 'RECURRENCE-ID:20260105T090000Z', 'DTSTART;TZID=Mars/Olympus:20251231T090000'))],
-    ['an unknown TZID at an end', calendar(vevent('DTSTART:20251210T090000Z', 'DTEND;TZID=Mars/Olympus:20251210T100000'))],
-    ['an unknown TZID in FREEBUSY', calendar('BEGIN:VFREEBUSY', 'FREEBUSY;TZID=Mars/Olympus:20251210T090000/PT1H', 'END:VFREEBUSY')],
+    [
+      'an unknown TZID',
+      calendar(vevent('DTSTART;TZID=Mars/Olympus:20251210T090000', 'DTEND;TZID=Mars/Olympus:20251210T100000')),
+    ],
+    [
+      'an unknown TZID in a series',
+      calendar(vevent('DTSTART;TZID=Mars/Olympus:20251210T090000', 'RRULE:FREQ=DAILY;COUNT=2')),
+    ],
+    [
+      'an unknown TZID in an override',
+      calendar(
+        vevent('UID:w', 'DTSTART:20251201T090000Z', 'RRULE:FREQ=DAILY;COUNT=2'),
+        vevent('UID:w', 'RECURRENCE-ID;TZID=Mars/Olympus:20260105T090000', 'DTSTART:20251231T090000Z'),
+      ),
+    ],
+    [
+      'an unknown TZID in a lone override',
+      calendar(vevent('UID:w', 'RECURRENCE-ID:20260105T090000Z', 'DTSTART;TZID=Mars/Olympus:20251231T090000')),
+    ],
+    [
+      'an unknown TZID at an end',
+      calendar(vevent('DTSTART:20251210T090000Z', 'DTEND;TZID=Mars/Olympus:20251210T100000')),
+    ],
+    [
+      'an unknown TZID in FREEBUSY',
+      calendar('BEGIN:VFREEBUSY', 'FREEBUSY;TZID=Mars/Olympus:20251210T090000/PT1H', 'END:VFREEBUSY'),
+    ],
     ['a VEVENT without DTSTART', calendar(vevent('DTEND:20251210T100000Z'))],
   ])('refuses %s with OACOP_INVALID_ICAL', (_what, text) => {
     expect(busyFromICalendar(text, december)).toMatchObject({ ok: false, error: { code: 'OACOP_INVALID_ICAL' } });
   });
 
   it('refuses a bad window', () => {
-    expect(busyFromICalendar(calendar(), { start: december.end, end: december.start })).toMatchObject({ ok: false, error: { code: 'OACOP_INVALID_MESSAGE' } });
+    expect(busyFromICalendar(calendar(), { start: december.end, end: december.start })).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_INVALID_MESSAGE' },
+    });
   });
 });

@@ -19,10 +19,15 @@ const lenient = { lenient: true } as const;
 const DAY_MS = 86_400_000;
 
 /** Busy intervals inside `window`, merged and sorted, or `OACOP_INVALID_ICAL`. */
-export function busyFromICalendar(text: string, window: Slot, options: { readonly maxOccurrences?: number } = {}): Result<Slot[]> {
+export function busyFromICalendar(
+  text: string,
+  window: Slot,
+  options: { readonly maxOccurrences?: number } = {},
+): Result<Slot[]> {
   const limit = options.maxOccurrences ?? MAX_OCCURRENCES;
   const range = parseSlot(window);
-  if (range === undefined) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The window is not a UTC slot with start before end.');
+  if (range === undefined)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The window is not a UTC slot with start before end.');
   const calendar = parseCalendar(text);
   if (!calendar.ok) return calendar;
   return guarded('Invalid iCalendar value', () => {
@@ -52,7 +57,8 @@ function eventsByUid(calendar: ICalComponent): ICalComponent[][] {
 
 // RFC 5545 §3.8.2.7 TRANSP:TRANSPARENT and §3.8.1.11 STATUS:CANCELLED take no time.
 const takesTime = (component: ICalComponent): boolean =>
-  component.getFirstPropertyValue('transp') !== 'TRANSPARENT' && component.getFirstPropertyValue('status') !== 'CANCELLED';
+  component.getFirstPropertyValue('transp') !== 'TRANSPARENT' &&
+  component.getFirstPropertyValue('status') !== 'CANCELLED';
 
 function addEvent(group: readonly ICalComponent[], window: Interval, busy: Interval[], limit: number): Result<void> {
   const master = group.find((c) => !c.hasProperty('recurrence-id'));
@@ -90,7 +96,11 @@ function addEvent(group: readonly ICalComponent[], window: Interval, busy: Inter
   return ok(undefined);
 }
 
-function addOccurrence(event: InstanceType<typeof ICAL.Event>, component: ICalComponent, busy: Interval[]): Result<void> {
+function addOccurrence(
+  event: InstanceType<typeof ICAL.Event>,
+  component: ICalComponent,
+  busy: Interval[],
+): Result<void> {
   if (!takesTime(component)) return ok(undefined);
   return addSpan(event.startDate, event.endDate, component, busy);
 }

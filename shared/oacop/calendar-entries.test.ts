@@ -25,34 +25,58 @@ describe('threadCalendarEntry', () => {
   });
 
   it('takes startDate and endDate from the final slot', () => {
-    expect(threadCalendarEntry(confirmed, stamp).object).toMatchObject({ startDate: confirm.finalSlot.start, endDate: confirm.finalSlot.end });
+    expect(threadCalendarEntry(confirmed, stamp).object).toMatchObject({
+      startDate: confirm.finalSlot.start,
+      endDate: confirm.finalSlot.end,
+    });
     expect(fromICalendar(toICalendar(threadCalendarEntry(confirmed, stamp)))).toMatchObject({
       ok: true,
-      value: { id: propose.threadId, revision: 2, object: { title: 'Strategy Workshop', startDate: '2025-12-10T10:00:00Z', duration: 'PT30M' } },
+      value: {
+        id: propose.threadId,
+        revision: 2,
+        object: { title: 'Strategy Workshop', startDate: '2025-12-10T10:00:00Z', duration: 'PT30M' },
+      },
     });
   });
 
   it('has no time for a thread that was never confirmed', () => {
     expect(threadCalendarEntry(proposed, stamp).object).not.toHaveProperty('startDate');
-    expect(() => toICalendar(threadCalendarEntry(proposed, stamp))).toThrow(expect.objectContaining({ code: 'OACOP_INVALID_ICAL' }));
+    expect(() => toICalendar(threadCalendarEntry(proposed, stamp))).toThrow(
+      expect.objectContaining({ code: 'OACOP_INVALID_ICAL' }),
+    );
   });
 });
 
 describe('taskCalendarEntry', () => {
   it('exports a task as a VTODO due at its deadline, at revision 1 without one', () => {
-    const task = unwrap(assignTask(undefined, { from: ALICE, worker: BOB, message: { ...assign, object: { ...assign.object, duration: 'PT2H' } } }));
+    const task = unwrap(
+      assignTask(undefined, {
+        from: ALICE,
+        worker: BOB,
+        message: { ...assign, object: { ...assign.object, duration: 'PT2H' } },
+      }),
+    );
     const entry = taskCalendarEntry(task, stamp);
     expect(entry).toEqual({
       id: 'urn:uuid:task-1',
       revision: 1,
       stamp,
-      object: { type: 'Task', title: 'Report', parentTaskId: 'urn:uuid:project-alpha', endDate: '2025-12-20T12:00:00Z' },
+      object: {
+        type: 'Task',
+        title: 'Report',
+        parentTaskId: 'urn:uuid:project-alpha',
+        endDate: '2025-12-20T12:00:00Z',
+      },
     });
     expect(toICalendar(entry)).toContain('DUE:20251220T120000Z\r\n');
   });
 
   it('marks a declined task cancelled and keeps a revision', () => {
-    const task = { ...unwrap(assignTask(undefined, { from: ALICE, worker: BOB, message: assign })), status: 'DECLINED' as const, revision: 4 };
+    const task = {
+      ...unwrap(assignTask(undefined, { from: ALICE, worker: BOB, message: assign })),
+      status: 'DECLINED' as const,
+      revision: 4,
+    };
     expect(taskCalendarEntry(task, stamp)).toMatchObject({ revision: 4, cancelled: true });
   });
 });

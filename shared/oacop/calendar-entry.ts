@@ -44,7 +44,8 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 export function normalizeCalendarEntry(entry: CalendarEntry): Result<CalendarEntry> {
   const { object } = entry;
   if (entry.id === '') return invalid('An entry needs an id for UID.');
-  if (!Number.isSafeInteger(entry.revision) || entry.revision < 1) return invalid('revision must be an integer ≥ 1 (OACoP §2.1).');
+  if (!Number.isSafeInteger(entry.revision) || entry.revision < 1)
+    return invalid('revision must be an integer ≥ 1 (OACoP §2.1).');
   const stamp = time(entry.stamp, 'stamp');
   if (!stamp.ok) return stamp;
 
@@ -68,7 +69,8 @@ export function normalizeCalendarEntry(entry: CalendarEntry): Result<CalendarEnt
   // RFC 5545 §3.6.1: a VEVENT needs DTSTART unless the calendar has a METHOD, which OACoP's has not.
   if (object.type === 'Event' && start === undefined) return invalid('An Event needs a startDate for DTSTART.');
   // RFC 5545 §3.6.2: "If DURATION appears in a VTODO, then DTSTART MUST also appear."
-  if (start === undefined && durationMs !== undefined) return invalid('A duration needs a startDate (RFC 5545 §3.6.2).');
+  if (start === undefined && durationMs !== undefined)
+    return invalid('A duration needs a startDate (RFC 5545 §3.6.2).');
 
   let endMs = end?.value;
   if (start !== undefined) {
@@ -96,10 +98,18 @@ export function normalizeCalendarEntry(entry: CalendarEntry): Result<CalendarEnt
     ...(durationMs === undefined ? {} : { duration: formatDuration(durationMs) }),
     ...(icalComponent === undefined ? {} : { icalComponent }),
     ...(object.parentTaskId === undefined ? {} : { parentTaskId: object.parentTaskId }),
-    ...(object.dependencies === undefined || object.dependencies.length === 0 ? {} : { dependencies: [...object.dependencies] }),
+    ...(object.dependencies === undefined || object.dependencies.length === 0
+      ? {}
+      : { dependencies: [...object.dependencies] }),
   };
   const cancelled = entry.cancelled === true ? { cancelled: true } : {};
-  return ok({ id: entry.id, revision: entry.revision, stamp: formatUtc(stamp.value), object: normalized, ...cancelled });
+  return ok({
+    id: entry.id,
+    revision: entry.revision,
+    stamp: formatUtc(stamp.value),
+    object: normalized,
+    ...cancelled,
+  });
 }
 
 function time(value: string, what: string): Result<number> {

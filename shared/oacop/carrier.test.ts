@@ -9,7 +9,14 @@ describe('OACoP carried in an Agora REQUEST (decisions-oacop.md §A1)', () => {
     for (const message of [
       propose,
       response,
-      { type: 'OACoPError' as const, threadId: propose.threadId, code: 'OACOP_STALE_REVISION' as const, message: 'stale', inReplyTo: 'msg_1', revision: 2 },
+      {
+        type: 'OACoPError' as const,
+        threadId: propose.threadId,
+        code: 'OACOP_STALE_REVISION' as const,
+        message: 'stale',
+        inReplyTo: 'msg_1',
+        revision: 2,
+      },
       { type: 'OACoPReceipt' as const, threadId: propose.threadId, revision: 2, status: 'CONFIRMED' as const },
     ]) {
       const payload = carrierPayload(message, 'req_1');
@@ -31,9 +38,23 @@ describe('OACoP carried in an Agora REQUEST (decisions-oacop.md §A1)', () => {
       return read.ok ? 'ok' : read.error.code;
     };
     expect(code({ request_id: 'r', intent: 'oacop.ProposalResponse', params: propose })).toBe('OACOP_INVALID_MESSAGE');
-    expect(code({ request_id: 'r', intent: 'oacop.ProposeCollaboration', params: { ...propose, revision: 0 } })).toBe('OACOP_INVALID_MESSAGE');
-    expect(code({ request_id: 'r', intent: 'oacop.OACoPReceipt', params: { type: 'OACoPReceipt', threadId: 'x', revision: 0, status: 'CONFIRMED' } })).toBe('OACOP_INVALID_MESSAGE');
-    expect(code({ request_id: 'r', intent: 'oacop.OACoPError', params: { type: 'OACoPError', threadId: 'x', code: 'NOPE', message: '', inReplyTo: 'm' } })).toBe('OACOP_INVALID_MESSAGE');
+    expect(code({ request_id: 'r', intent: 'oacop.ProposeCollaboration', params: { ...propose, revision: 0 } })).toBe(
+      'OACOP_INVALID_MESSAGE',
+    );
+    expect(
+      code({
+        request_id: 'r',
+        intent: 'oacop.OACoPReceipt',
+        params: { type: 'OACoPReceipt', threadId: 'x', revision: 0, status: 'CONFIRMED' },
+      }),
+    ).toBe('OACOP_INVALID_MESSAGE');
+    expect(
+      code({
+        request_id: 'r',
+        intent: 'oacop.OACoPError',
+        params: { type: 'OACoPError', threadId: 'x', code: 'NOPE', message: '', inReplyTo: 'm' },
+      }),
+    ).toBe('OACOP_INVALID_MESSAGE');
     expect(code({ request_id: 'r', intent: 'oacop.undefined' })).toBe('OACOP_INVALID_MESSAGE');
   });
 });

@@ -40,7 +40,10 @@ export type OacopReceipt = z.infer<typeof OacopReceipt>;
 export type CarriedMessage = OacopMessage | OacopErrorMessage | OacopReceipt;
 
 /** The Agora REQUEST payload carrying `message`; `requestId` is usually the envelope's id. */
-export function carrierPayload(message: CarriedMessage, requestId: string): { request_id: string; intent: string; params: CarriedMessage } {
+export function carrierPayload(
+  message: CarriedMessage,
+  requestId: string,
+): { request_id: string; intent: string; params: CarriedMessage } {
   return { request_id: requestId, intent: `${OACOP_INTENT_PREFIX}${message.type}`, params: message };
 }
 
@@ -62,12 +65,17 @@ export function isOacopCarrier(envelope: EnvelopeLike): boolean {
  * messages through their schemas. `OACOP_INVALID_MESSAGE` otherwise.
  */
 export function readCarrier(envelope: EnvelopeLike): Result<CarriedMessage> {
-  if (!isOacopCarrier(envelope)) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'Not an OACoP carrier (a REQUEST with intent oacop.<type>).');
+  if (!isOacopCarrier(envelope))
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'Not an OACoP carrier (a REQUEST with intent oacop.<type>).');
   const payload = envelope.payload as { intent: string; params?: unknown };
   const params = payload.params;
   const type = (params as { type?: unknown } | null | undefined)?.type;
   if (payload.intent !== `${OACOP_INTENT_PREFIX}${String(type)}`) {
-    return fail(OacopLocalErrorCode.INVALID_MESSAGE, `The intent ${payload.intent} does not name the carried message type.`, { intent: payload.intent });
+    return fail(
+      OacopLocalErrorCode.INVALID_MESSAGE,
+      `The intent ${payload.intent} does not name the carried message type.`,
+      { intent: payload.intent },
+    );
   }
   if (type === 'OACoPError' || type === 'OACoPReceipt') {
     const parsed = (type === 'OACoPError' ? OacopErrorMessage : OacopReceipt).safeParse(params);

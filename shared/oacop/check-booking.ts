@@ -34,7 +34,8 @@ export interface BookingRequest {
 export function checkBooking(request: BookingRequest): Result<void> {
   const { constraints } = request;
   const unknown = Object.keys(constraints).filter((key) => !KNOWN.has(key));
-  if (unknown.length > 0) return fail(UNSUPPORTED_CONSTRAINT, `Unsupported constraint ${unknown.join(', ')}.`, { unknown });
+  if (unknown.length > 0)
+    return fail(UNSUPPORTED_CONSTRAINT, `Unsupported constraint ${unknown.join(', ')}.`, { unknown });
   const slot = parseSlot(request.slot);
   if (slot === undefined) return fail(UNSUPPORTED_CONSTRAINT, 'The slot is not a UTC slot with start before end.');
   const busy = parseSlots(request.busy, 'busy slot');
@@ -44,9 +45,13 @@ export function checkBooking(request: BookingRequest): Result<void> {
     const min = durationMs(constraints.minDuration);
     if (min === undefined) return fail(UNSUPPORTED_CONSTRAINT, 'minDuration is not a positive duration.');
     if (slot.end - slot.start < min) {
-      return fail(UNSUPPORTED_CONSTRAINT, `The booking is shorter than the minimum ${String(constraints.minDuration)}.`, {
-        constraint: 'minDuration',
-      });
+      return fail(
+        UNSUPPORTED_CONSTRAINT,
+        `The booking is shorter than the minimum ${String(constraints.minDuration)}.`,
+        {
+          constraint: 'minDuration',
+        },
+      );
     }
   }
   const gapMinutes = constraints.requiresCleaningGap ?? 0;
@@ -60,7 +65,10 @@ export function checkBooking(request: BookingRequest): Result<void> {
   const padded: Interval = { start: slot.start - gap, end: slot.end + gap };
   const tooClose = busy.value.find((b) => overlaps(b, padded));
   if (tooClose !== undefined) {
-    return fail(CONFLICT, `The slot leaves less than the ${gapMinutes}-minute cleaning gap.`, { busy: tooClose, reason: 'cleaning_gap' });
+    return fail(CONFLICT, `The slot leaves less than the ${gapMinutes}-minute cleaning gap.`, {
+      busy: tooClose,
+      reason: 'cleaning_gap',
+    });
   }
   return ok(undefined);
 }

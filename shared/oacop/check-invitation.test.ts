@@ -29,7 +29,9 @@ describe('checkInvitation (OACoP §6.2)', () => {
   it('accepts a sufficient burn by the sender, also on re-delivery to the same thread', () => {
     expect(checkInvitation(base)).toEqual({ ok: true, value: { trusted: false, txId: 'oap:tx:burn_123' } });
     expect(checkInvitation({ ...base, proofOfBurn: { txId: 'oap:tx:mine' } }).ok).toBe(true);
-    expect(checkInvitation({ ...base, minimumBurn: 5, proofOfBurn: { txId: 'oap:tx:burn_123', amount: '5.00' } }).ok).toBe(true);
+    expect(
+      checkInvitation({ ...base, minimumBurn: 5, proofOfBurn: { txId: 'oap:tx:burn_123', amount: '5.00' } }).ok,
+    ).toBe(true);
     expect(checkInvitation({ ...base, minimumBurn: 0.5, proofOfBurn: { txId: 'oap:tx:small' } }).ok).toBe(true);
   });
 
@@ -44,6 +46,9 @@ describe('checkInvitation (OACoP §6.2)', () => {
     ['insufficient', { minimumBurn: -1 }],
     ['already_used', { proofOfBurn: { txId: 'oap:tx:used' } }],
   ] as const)('is OACOP_PAYMENT_REQUIRED (%s)', (reason, change) => {
-    expect(checkInvitation({ ...base, ...change })).toMatchObject({ ok: false, error: { code: 'OACOP_PAYMENT_REQUIRED', details: { reason } } });
+    expect(checkInvitation({ ...base, ...change })).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_PAYMENT_REQUIRED', details: { reason } },
+    });
   });
 });

@@ -25,7 +25,8 @@ export interface InvitationCheck {
 
 export type InvitationVerdict = { readonly trusted: true } | { readonly trusted: false; readonly txId: string };
 
-export type BurnProblem = 'missing' | 'unknown_tx' | 'wrong_burner' | 'amount_mismatch' | 'insufficient' | 'already_used';
+export type BurnProblem =
+  'missing' | 'unknown_tx' | 'wrong_burner' | 'amount_mismatch' | 'insufficient' | 'already_used';
 
 /**
  * `ok` for a trusted sender or a valid burn; otherwise `OACOP_PAYMENT_REQUIRED` with
@@ -41,9 +42,13 @@ export function checkInvitation(check: InvitationCheck): Result<InvitationVerdic
   if (record.burnedBy !== check.sender) return refuse('wrong_burner', `Burn ${proof.txId} was made by another DID.`);
   const burned = decimal(record.amount);
   const minimum = decimal(check.minimumBurn);
-  if (burned === undefined || minimum === undefined) return refuse('insufficient', 'A burn amount is not a decimal number.');
+  if (burned === undefined || minimum === undefined)
+    return refuse('insufficient', 'A burn amount is not a decimal number.');
   if (proof.amount !== undefined && compare(decimal(proof.amount) ?? burned, burned) !== 0) {
-    return refuse('amount_mismatch', `The invitation claims ${proof.amount} but the ledger holds ${String(record.amount)}.`);
+    return refuse(
+      'amount_mismatch',
+      `The invitation claims ${proof.amount} but the ledger holds ${String(record.amount)}.`,
+    );
   }
   if (compare(burned, minimum) < 0) {
     return refuse('insufficient', `Burn ${String(record.amount)} is below the minimum ${String(check.minimumBurn)}.`);

@@ -4,7 +4,8 @@ import { assign, cancel, confirm, propose, response, update } from './test-suppo
 
 describe('checkMessage', () => {
   it('finds nothing wrong with the spec examples', () => {
-    for (const message of [propose, response, confirm, assign, update, cancel]) expect(checkMessage(message)).toEqual([]);
+    for (const message of [propose, response, confirm, assign, update, cancel])
+      expect(checkMessage(message)).toEqual([]);
   });
 
   it('reports every broken rule, each with a JSON Pointer', () => {
@@ -12,7 +13,10 @@ describe('checkMessage', () => {
       ...propose,
       created: 'yesterday',
       object: { type: 'Event', duration: 'P1M', parentTaskId: propose.threadId },
-      constraints: { timeWindow: { start: '2025-12-12T00:00:00Z', end: '2025-12-10T00:00:00Z' }, requiredParticipants: ['did:key:z6MkBob'] },
+      constraints: {
+        timeWindow: { start: '2025-12-12T00:00:00Z', end: '2025-12-10T00:00:00Z' },
+        requiredParticipants: ['did:key:z6MkBob'],
+      },
     });
     expect(problems.map((p) => `${p.path} ${p.rule}`)).toEqual([
       '/created utc',

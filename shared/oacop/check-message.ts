@@ -68,7 +68,11 @@ function checkSlot(slot: Slot, path: string, add: Add): void {
 
 function checkObject(object: CollaborationObject, threadId: string, add: Add): void {
   if (object.duration !== undefined && parseDuration(object.duration) === undefined) {
-    add('/object/duration', 'duration', `${object.duration} is not a positive RFC 5545 duration (weeks, days, hours, minutes, seconds)`);
+    add(
+      '/object/duration',
+      'duration',
+      `${object.duration} is not a positive RFC 5545 duration (weeks, days, hours, minutes, seconds)`,
+    );
   }
   // §2.2: a task's own id is its threadId (§4.1); pointing at itself can never be resolved.
   if (object.parentTaskId === threadId) add('/object/parentTaskId', 'task-self', 'a task cannot be its own parent');

@@ -17,7 +17,13 @@ describe('fromICalendar (OACoP §2.4, iCalendar → OACoP)', () => {
         id: 'urn:uuid:meet-1',
         revision: 2,
         stamp: '2025-12-03T09:05:00Z',
-        object: { type: 'Event', title: 'Strategy Workshop', startDate: '2025-12-10T10:00:00Z', endDate: '2025-12-10T10:30:00Z', duration: 'PT30M' },
+        object: {
+          type: 'Event',
+          title: 'Strategy Workshop',
+          startDate: '2025-12-10T10:00:00Z',
+          endDate: '2025-12-10T10:30:00Z',
+          duration: 'PT30M',
+        },
       },
     });
   });
@@ -34,8 +40,16 @@ describe('fromICalendar (OACoP §2.4, iCalendar → OACoP)', () => {
     expect(fromICalendar(calendar(vevent('SEQUENCE:0', start)))).toMatchObject({ ok: true, value: { revision: 1 } });
   });
 
-  it('moves zoned times to UTC using the file\'s VTIMEZONE, summer and winter', () => {
-    const zoned = calendar(BERLIN, vevent('DTSTART;TZID=Europe/Berlin:20251210T090000', 'DTEND;TZID=Europe/Berlin:20251210T100000', 'RRULE:FREQ=WEEKLY;COUNT=3', 'EXDATE;TZID=Europe/Berlin:20251217T090000'));
+  it("moves zoned times to UTC using the file's VTIMEZONE, summer and winter", () => {
+    const zoned = calendar(
+      BERLIN,
+      vevent(
+        'DTSTART;TZID=Europe/Berlin:20251210T090000',
+        'DTEND;TZID=Europe/Berlin:20251210T100000',
+        'RRULE:FREQ=WEEKLY;COUNT=3',
+        'EXDATE;TZID=Europe/Berlin:20251217T090000',
+      ),
+    );
     expect(fromICalendar(zoned)).toMatchObject({
       ok: true,
       value: {
@@ -60,9 +74,13 @@ describe('fromICalendar (OACoP §2.4, iCalendar → OACoP)', () => {
   });
 
   it('keeps DATE exceptions as DATEs', () => {
-    expect(fromICalendar(calendar(vevent(start, 'RRULE:FREQ=DAILY;COUNT=3', 'EXDATE;VALUE=DATE:20251211')))).toMatchObject({
+    expect(
+      fromICalendar(calendar(vevent(start, 'RRULE:FREQ=DAILY;COUNT=3', 'EXDATE;VALUE=DATE:20251211'))),
+    ).toMatchObject({
       ok: true,
-      value: { object: { icalComponent: 'BEGIN:VEVENT\nRRULE:FREQ=DAILY;COUNT=3\nEXDATE;VALUE=DATE:20251211\nEND:VEVENT' } },
+      value: {
+        object: { icalComponent: 'BEGIN:VEVENT\nRRULE:FREQ=DAILY;COUNT=3\nEXDATE;VALUE=DATE:20251211\nEND:VEVENT' },
+      },
     });
   });
 
@@ -86,7 +104,13 @@ describe('fromICalendar (OACoP §2.4, iCalendar → OACoP)', () => {
         revision: 1,
         stamp: '2025-12-03T09:05:00Z',
         cancelled: true,
-        object: { type: 'Task', title: 'Report', endDate: '2025-12-20T12:00:00Z', parentTaskId: 'urn:uuid:project-alpha', dependencies: ['urn:uuid:a'] },
+        object: {
+          type: 'Task',
+          title: 'Report',
+          endDate: '2025-12-20T12:00:00Z',
+          parentTaskId: 'urn:uuid:project-alpha',
+          dependencies: ['urn:uuid:a'],
+        },
       },
     });
   });
@@ -101,7 +125,10 @@ describe('fromICalendar (OACoP §2.4, iCalendar → OACoP)', () => {
     ['a component that never ends', 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n'],
     ['a VEVENT without VCALENDAR', vevent(start).join('\r\n')],
     ['two calendars', calendar(vevent(start)) + calendar(vevent(start))],
-    ['a missing VERSION', 'BEGIN:VCALENDAR\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20251203T090500Z\r\nDTSTART:20251210T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR'],
+    [
+      'a missing VERSION',
+      'BEGIN:VCALENDAR\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20251203T090500Z\r\nDTSTART:20251210T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR',
+    ],
     ['an unknown component', calendar('BEGIN:VJOURNAL', 'UID:j', 'END:VJOURNAL')],
     ['no item', calendar()],
     ['two items', calendar(vevent(start), vevent('UID:urn:uuid:other', start))],
@@ -124,8 +151,14 @@ describe('fromICalendar (OACoP §2.4, iCalendar → OACoP)', () => {
     ['an unknown FREQ', calendar(vevent(start, 'RRULE:FREQ=SOMETIMES'))],
     ['an RDATE period', calendar(vevent(start, 'RDATE;VALUE=PERIOD:20251211T100000Z/PT1H'))],
     ['two parents', calendar(vevent(start, 'RELATED-TO:urn:a', 'RELATED-TO:urn:b'))],
-    ['a VTODO with DURATION but no DTSTART', calendar('BEGIN:VTODO', 'UID:t', 'DTSTAMP:20251203T090500Z', 'DURATION:PT1H', 'END:VTODO')],
-    ['a VTODO with DUE before DTSTART', calendar('BEGIN:VTODO', 'UID:t', 'DTSTAMP:20251203T090500Z', start, 'DUE:20251201T000000Z', 'END:VTODO')],
+    [
+      'a VTODO with DURATION but no DTSTART',
+      calendar('BEGIN:VTODO', 'UID:t', 'DTSTAMP:20251203T090500Z', 'DURATION:PT1H', 'END:VTODO'),
+    ],
+    [
+      'a VTODO with DUE before DTSTART',
+      calendar('BEGIN:VTODO', 'UID:t', 'DTSTAMP:20251203T090500Z', start, 'DUE:20251201T000000Z', 'END:VTODO'),
+    ],
     ['a summary with a control character', calendar(vevent(start, 'SUMMARY:bell\u0007'))],
   ])('refuses %s with OACOP_INVALID_ICAL', (_what, text) => {
     expect(codeOf(text)).toBe('OACOP_INVALID_ICAL');

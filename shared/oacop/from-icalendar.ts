@@ -24,7 +24,8 @@ export function fromICalendar(text: string): Result<CalendarEntry> {
   if (!calendar.ok) return calendar;
   const items = calendar.value.getAllSubcomponents().filter((c) => c.name !== 'vtimezone');
   const unknown = items.find((c) => ITEM_TYPE[c.name] === undefined);
-  if (unknown !== undefined) return invalidIcal(`Unsupported component ${unknown.name.toUpperCase()}; OACoP maps VEVENT and VTODO.`);
+  if (unknown !== undefined)
+    return invalidIcal(`Unsupported component ${unknown.name.toUpperCase()}; OACoP maps VEVENT and VTODO.`);
   const [item, ...more] = items;
   if (item === undefined || more.length > 0) return invalidIcal(`Expected one VEVENT or VTODO, found ${items.length}.`);
   const sequence = rawSequence(text);
@@ -72,7 +73,10 @@ function readItem(item: ICalComponent, sequence: number | undefined): Result<Cal
     ...defined('startDate', start.value === undefined ? undefined : formatUtc(start.value)),
     ...defined('endDate', end.value === undefined ? undefined : formatUtc(end.value)),
     ...defined('duration', duration),
-    ...defined('icalComponent', recurrence.value.length === 0 ? undefined : formatIcalComponent(recurrence.value, type)),
+    ...defined(
+      'icalComponent',
+      recurrence.value.length === 0 ? undefined : formatIcalComponent(recurrence.value, type),
+    ),
     ...related.value,
   };
   // SEQUENCE counts from 0 in RFC 5545 and revisions from 1 in OACoP §2.1: 0 or none is revision 1.

@@ -34,29 +34,42 @@ describe('fuzzAvailability (OACoP §6.1)', () => {
   });
 
   it('never claims time that is not free and never gets shorter than the minimum', () => {
-    const slots = fc.array(fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 120 })), { maxLength: 12 });
+    const slots = fc.array(fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 120 })), {
+      maxLength: 12,
+    });
     fc.assert(
-      fc.property(slots, fc.integer(), fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 30 }), (list, seed, jitter, minMinutes) => {
-        const input = list.map(([from, length]) => slot(hour(0, from), hour(0, from + length)));
-        const free = mergeIntervals(input.map((s) => parseSlot(s)!));
-        const fuzzed = unwrap(fuzzAvailability(input, { random: seededRandom(seed), jitterMinutes: jitter, minMinutes }));
-        expect(fuzzed.length).toBeLessThanOrEqual(3);
-        for (const s of fuzzed) {
-          const interval = parseSlot(s)!;
-          const original = free.find((f) => contains(f, interval));
-          expect(original).toBeDefined();
-          expect(interval.start - original!.start).toBeLessThanOrEqual(jitter * 60_000);
-          expect(original!.end - interval.end).toBeLessThanOrEqual(jitter * 60_000);
-          expect(interval.end - interval.start).toBeGreaterThanOrEqual(minMinutes * 60_000);
-        }
-      }),
+      fc.property(
+        slots,
+        fc.integer(),
+        fc.integer({ min: 0, max: 10 }),
+        fc.integer({ min: 1, max: 30 }),
+        (list, seed, jitter, minMinutes) => {
+          const input = list.map(([from, length]) => slot(hour(0, from), hour(0, from + length)));
+          const free = mergeIntervals(input.map((s) => parseSlot(s)!));
+          const fuzzed = unwrap(
+            fuzzAvailability(input, { random: seededRandom(seed), jitterMinutes: jitter, minMinutes }),
+          );
+          expect(fuzzed.length).toBeLessThanOrEqual(3);
+          for (const s of fuzzed) {
+            const interval = parseSlot(s)!;
+            const original = free.find((f) => contains(f, interval));
+            expect(original).toBeDefined();
+            expect(interval.start - original!.start).toBeLessThanOrEqual(jitter * 60_000);
+            expect(original!.end - interval.end).toBeLessThanOrEqual(jitter * 60_000);
+            expect(interval.end - interval.start).toBeGreaterThanOrEqual(minMinutes * 60_000);
+          }
+        },
+      ),
       { seed: 61, numRuns: 300 },
     );
   });
 
   it('drops slots shorter than the minimum and shrinks short ones less', () => {
     const fuzzed = unwrap(
-      fuzzAvailability([slot(hour(9), hour(9, 10)), slot(hour(11), hour(11, 20))], { random: () => 0.99, minMinutes: 15 }),
+      fuzzAvailability([slot(hour(9), hour(9, 10)), slot(hour(11), hour(11, 20))], {
+        random: () => 0.99,
+        minMinutes: 15,
+      }),
     );
     expect(fuzzed).toEqual([slot(hour(11, 5), hour(11, 20))]);
   });
@@ -74,12 +87,19 @@ describe('fuzzAvailability (OACoP §6.1)', () => {
 
   it('honours maxSlots and jitterMinutes', () => {
     expect(unwrap(fuzzAvailability(twenty, { random: seededRandom(3), maxSlots: 5 }))).toHaveLength(5);
-    expect(unwrap(fuzzAvailability([slot(hour(9), hour(10))], { random: () => 0.99, jitterMinutes: 0 }))).toEqual([slot(hour(9), hour(10))]);
+    expect(unwrap(fuzzAvailability([slot(hour(9), hour(10))], { random: () => 0.99, jitterMinutes: 0 }))).toEqual([
+      slot(hour(9), hour(10)),
+    ]);
   });
 
   it('refuses bad slots, a bad window, bad options and a bad random source', () => {
-    expect(fuzzAvailability([{ start: 'x', end: 'y' }], { random: Math.random })).toMatchObject({ ok: false, error: { code: 'OACOP_INVALID_MESSAGE' } });
-    expect(fuzzAvailability(twenty, { random: Math.random, window: { start: 'x', end: 'y' } })).toMatchObject({ ok: false });
+    expect(fuzzAvailability([{ start: 'x', end: 'y' }], { random: Math.random })).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_INVALID_MESSAGE' },
+    });
+    expect(fuzzAvailability(twenty, { random: Math.random, window: { start: 'x', end: 'y' } })).toMatchObject({
+      ok: false,
+    });
     expect(() => fuzzAvailability(twenty, { random: Math.random, maxSlots: -1 })).toThrow(RangeError);
     expect(() => fuzzAvailability(twenty, { random: Math.random, jitterMinutes: 0.5 })).toThrow(RangeError);
     expect(() => fuzzAvailability(twenty, { random: Math.random, minMinutes: 0 })).toThrow(RangeError);

@@ -27,7 +27,8 @@ export function fuzzAvailability(slots: readonly Slot[], options: FuzzOptions): 
   const minLength = (options.minMinutes ?? 1) * MINUTE_MS;
   if (!Number.isSafeInteger(maxSlots) || maxSlots < 0) throw new RangeError('maxSlots must be a non-negative integer');
   if (!Number.isSafeInteger(jitter) || jitter < 0) throw new RangeError('jitterMinutes must be a non-negative integer');
-  if (!Number.isSafeInteger(minLength) || minLength < MINUTE_MS) throw new RangeError('minMinutes must be a positive integer');
+  if (!Number.isSafeInteger(minLength) || minLength < MINUTE_MS)
+    throw new RangeError('minMinutes must be a positive integer');
   const draw = checkedRandom(options.random);
 
   const parsed = parseSlots(slots);
@@ -35,7 +36,8 @@ export function fuzzAvailability(slots: readonly Slot[], options: FuzzOptions): 
   let free = mergeIntervals(parsed.value);
   if (options.window !== undefined) {
     const window = parseSlot(options.window);
-    if (window === undefined) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
+    if (window === undefined)
+      return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
     free = clipIntervals(free, window);
   }
   free = free.filter((slot) => slot.end - slot.start >= minLength);

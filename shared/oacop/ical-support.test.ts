@@ -6,19 +6,37 @@ import { BERLIN, calendar, vevent } from './test-support/ics';
 
 describe('ical.js wrappers', () => {
   it('turns anything ical.js throws into OACOP_INVALID_ICAL', () => {
-    expect(guarded('Reading', () => { throw new Error('boom'); })).toEqual({ ok: false, error: { code: 'OACOP_INVALID_ICAL', message: 'Reading: boom' } });
+    expect(
+      guarded('Reading', () => {
+        throw new Error('boom');
+      }),
+    ).toEqual({ ok: false, error: { code: 'OACOP_INVALID_ICAL', message: 'Reading: boom' } });
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- what ical.js may throw is not ours to choose
-    expect(guarded('Reading', () => { throw 'text'; })).toMatchObject({ ok: false, error: { message: 'Reading: text' } });
+    expect(
+      guarded('Reading', () => {
+        throw 'text';
+      }),
+    ).toMatchObject({ ok: false, error: { message: 'Reading: text' } });
   });
 
   it('parses exactly one component of the expected name', () => {
     expect(parseComponent('BEGIN:VEVENT\r\nEND:VEVENT', 'vevent').ok).toBe(true);
-    expect(parseComponent('BEGIN:VTODO\r\nEND:VTODO', 'vevent')).toMatchObject({ ok: false, error: { message: 'Expected VEVENT, found VTODO.' } });
+    expect(parseComponent('BEGIN:VTODO\r\nEND:VTODO', 'vevent')).toMatchObject({
+      ok: false,
+      error: { message: 'Expected VEVENT, found VTODO.' },
+    });
     expect(parseCalendar(calendar()).ok).toBe(true);
   });
 
   it('reads times strictly or leniently', () => {
-    const root = unwrap(parseCalendar(calendar(BERLIN, vevent('DTSTART;TZID=Europe/Berlin:20251210T090000', 'DTEND:20251210T100000', 'DUE;VALUE=DATE:20251210'))));
+    const root = unwrap(
+      parseCalendar(
+        calendar(
+          BERLIN,
+          vevent('DTSTART;TZID=Europe/Berlin:20251210T090000', 'DTEND:20251210T100000', 'DUE;VALUE=DATE:20251210'),
+        ),
+      ),
+    );
     const event = root.getFirstSubcomponent('vevent')!;
     const read = (name: string, lenient: boolean) => {
       const property = event.getFirstProperty(name)!;

@@ -32,7 +32,8 @@ export function parseComponent(text: string, name: string): Result<ICalComponent
       return invalidIcal(`Expected exactly one ${name.toUpperCase()} component.`);
     }
     const component = new ICAL.Component(jcal as unknown[]);
-    if (component.name !== name) return invalidIcal(`Expected ${name.toUpperCase()}, found ${component.name.toUpperCase()}.`);
+    if (component.name !== name)
+      return invalidIcal(`Expected ${name.toUpperCase()}, found ${component.name.toUpperCase()}.`);
     return ok(component);
   });
 }
@@ -59,7 +60,8 @@ export function timeToMs(time: ICalTime, property: ICalProperty, reading: TimeRe
   const name = property.name.toUpperCase();
   const tzid: unknown = property.getParameter('tzid');
   const floating = time.zone === ICAL.Timezone.localTimezone;
-  if (typeof tzid === 'string' && floating) return invalidIcal(`${name} uses TZID ${tzid}, which no VTIMEZONE defines.`);
+  if (typeof tzid === 'string' && floating)
+    return invalidIcal(`${name} uses TZID ${tzid}, which no VTIMEZONE defines.`);
   if (!reading.lenient) {
     if (time.isDate) return invalidIcal(`${name} is a DATE; OACoP objects need a DATE-TIME.`);
     if (floating) return invalidIcal(`${name} is a floating time; OACoP times are UTC (§2.4).`);

@@ -62,7 +62,14 @@ describe('intersectAvailability', () => {
 
   it('honours granularity and limit', () => {
     const result = unwrap(
-      intersectAvailability({ window, duration: 60, participants: new Map([[BOB, [window]]]), required: [BOB], granularityMinutes: 60, limit: 2 }),
+      intersectAvailability({
+        window,
+        duration: 60,
+        participants: new Map([[BOB, [window]]]),
+        required: [BOB],
+        granularityMinutes: 60,
+        limit: 2,
+      }),
     );
     expect(result.candidates.map((c) => c.start)).toEqual([at('08:00'), at('09:00')]);
   });
@@ -91,15 +98,27 @@ describe('intersectAvailability', () => {
 
   it('counts a required participant who never answered as never free', () => {
     const result = unwrap(
-      intersectAvailability({ window, duration: 30, participants: new Map([[BOB, [slot('09:00', '09:30')]]]), required: [BOB, CHARLIE] }),
+      intersectAvailability({
+        window,
+        duration: 30,
+        participants: new Map([[BOB, [slot('09:00', '09:30')]]]),
+        required: [BOB, CHARLIE],
+      }),
     );
     expect(result.candidates).toEqual([]);
-    expect(result.nearestAlternatives).toEqual([{ ...slot('09:00', '09:30'), optionalFree: [], missingRequired: [CHARLIE] }]);
+    expect(result.nearestAlternatives).toEqual([
+      { ...slot('09:00', '09:30'), optionalFree: [], missingRequired: [CHARLIE] },
+    ]);
   });
 
   it('with nobody required, ranks every start by who is free', () => {
     const result = unwrap(
-      intersectAvailability({ window: slot('09:00', '10:00'), duration: 30, participants: new Map([[BOB, [slot('09:30', '10:00')]]]), required: [] }),
+      intersectAvailability({
+        window: slot('09:00', '10:00'),
+        duration: 30,
+        participants: new Map([[BOB, [slot('09:30', '10:00')]]]),
+        required: [],
+      }),
     );
     expect(result.candidates.map((c) => [c.start, c.optionalFree.length])).toEqual([
       [at('09:30'), 1],
@@ -110,7 +129,12 @@ describe('intersectAvailability', () => {
 
   it('returns nothing when no start fits the grid', () => {
     const result = unwrap(
-      intersectAvailability({ window: { start: '2025-12-10T08:01:00Z', end: '2025-12-10T08:20:00Z' }, duration: 15, participants: new Map(), required: [BOB] }),
+      intersectAvailability({
+        window: { start: '2025-12-10T08:01:00Z', end: '2025-12-10T08:20:00Z' },
+        duration: 15,
+        participants: new Map(),
+        required: [BOB],
+      }),
     );
     expect(result).toEqual({ candidates: [], nearestAlternatives: [] });
   });
@@ -133,37 +157,53 @@ describe('intersectAvailability', () => {
 
   it('agrees with a brute-force search on random calendars', () => {
     const minutes = fc.integer({ min: 0, max: 24 * 60 });
-    const freeSlot = fc.tuple(minutes, fc.integer({ min: 1, max: 300 })).map(([from, length]) => ({ from, to: Math.min(from + length, 24 * 60 + 1) }));
+    const freeSlot = fc
+      .tuple(minutes, fc.integer({ min: 1, max: 300 }))
+      .map(([from, length]) => ({ from, to: Math.min(from + length, 24 * 60 + 1) }));
     const calendars = fc.array(fc.array(freeSlot, { maxLength: 4 }), { minLength: 1, maxLength: 5 });
     const base = Date.UTC(2025, 11, 10);
     const iso = (m: number) => formatUtc(base + m * 60_000);
     fc.assert(
-      fc.property(calendars, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 10, max: 90 }), (cals, requiredCount, duration) => {
-        const dids = cals.map((_, k) => `did:key:p${k}`);
-        const participants = new Map(cals.map((c, k) => [dids[k] as string, c.map((s) => ({ start: iso(s.from), end: iso(s.to) }))]));
-        const required = dids.slice(0, requiredCount);
-        const result = unwrap(
-          intersectAvailability({ window: { start: iso(0), end: iso(24 * 60) }, duration, participants, required, limit: Infinity }),
-        );
-        // Reference: minute-by-minute freedom, starts every 15 minutes.
-        const freeAt = (k: number, m: number) => (cals[k] ?? []).some((s) => s.from <= m && m < s.to);
-        const freeFor = (k: number, start: number) => Array.from({ length: duration }, (_, d) => start + d).every((m) => freeAt(k, m));
-        const expected = [];
-        for (let start = 0; start + duration <= 24 * 60; start += 15) {
-          if (required.every((_, k) => freeFor(k, start))) expected.push(start);
-        }
-        const found = result.candidates.map((c) => ((parseUtc(c.start) ?? 0) - base) / 60_000).sort((a, b) => a - b);
-        expect(found).toEqual(expected);
-        for (const c of result.candidates) {
-          const start = ((parseUtc(c.start) ?? 0) - base) / 60_000;
-          expect(c.optionalFree).toEqual(dids.filter((_, k) => k >= requiredCount && freeFor(k, start)));
-        }
-      }),
+      fc.property(
+        calendars,
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 10, max: 90 }),
+        (cals, requiredCount, duration) => {
+          const dids = cals.map((_, k) => `did:key:p${k}`);
+          const participants = new Map(
+            cals.map((c, k) => [dids[k] as string, c.map((s) => ({ start: iso(s.from), end: iso(s.to) }))]),
+          );
+          const required = dids.slice(0, requiredCount);
+          const result = unwrap(
+            intersectAvailability({
+              window: { start: iso(0), end: iso(24 * 60) },
+              duration,
+              participants,
+              required,
+              limit: Infinity,
+            }),
+          );
+          // Reference: minute-by-minute freedom, starts every 15 minutes.
+          const freeAt = (k: number, m: number) => (cals[k] ?? []).some((s) => s.from <= m && m < s.to);
+          const freeFor = (k: number, start: number) =>
+            Array.from({ length: duration }, (_, d) => start + d).every((m) => freeAt(k, m));
+          const expected = [];
+          for (let start = 0; start + duration <= 24 * 60; start += 15) {
+            if (required.every((_, k) => freeFor(k, start))) expected.push(start);
+          }
+          const found = result.candidates.map((c) => ((parseUtc(c.start) ?? 0) - base) / 60_000).sort((a, b) => a - b);
+          expect(found).toEqual(expected);
+          for (const c of result.candidates) {
+            const start = ((parseUtc(c.start) ?? 0) - base) / 60_000;
+            expect(c.optionalFree).toEqual(dids.filter((_, k) => k >= requiredCount && freeFor(k, start)));
+          }
+        },
+      ),
       { seed: 1545, numRuns: 100 },
     );
   });
 
-  it('handles 50 participants over a month at 15 minutes (the benchmark\'s size)', () => {
+  it("handles 50 participants over a month at 15 minutes (the benchmark's size)", () => {
     const random = seededRandom(50);
     const start = Date.UTC(2025, 11, 1);
     const participants = new Map<string, Slot[]>();

@@ -42,12 +42,15 @@ export interface AvailabilityResult {
 export function intersectAvailability(query: AvailabilityQuery): Result<AvailabilityResult> {
   const granularity = query.granularityMinutes ?? 15;
   const limit = query.limit ?? 50;
-  if (!Number.isSafeInteger(granularity) || granularity < 1) throw new RangeError('granularityMinutes must be a positive integer');
+  if (!Number.isSafeInteger(granularity) || granularity < 1)
+    throw new RangeError('granularityMinutes must be a positive integer');
   if (!(limit >= 0)) throw new RangeError('limit must be a non-negative number');
   const window = parseSlot(query.window);
-  if (window === undefined) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
+  if (window === undefined)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
   const duration = durationMs(query.duration);
-  if (duration === undefined) return fail(OacopLocalErrorCode.INVALID_MESSAGE, `${String(query.duration)} is not a positive duration.`);
+  if (duration === undefined)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, `${String(query.duration)} is not a positive duration.`);
   if (duration > window.end - window.start) {
     return fail(OacopErrorCode.UNSUPPORTED_CONSTRAINT, 'The duration is longer than the time window.');
   }
@@ -72,7 +75,8 @@ export function intersectAvailability(query: AvailabilityQuery): Result<Availabi
   for (const did of required) andInto(common, free.get(did) ?? none);
 
   const optionalCount = new Uint16Array(grid.size);
-  for (const did of optional) forEachSetBit(free.get(did) ?? none, (i) => (optionalCount[i] = (optionalCount[i] ?? 0) + 1));
+  for (const did of optional)
+    forEachSetBit(free.get(did) ?? none, (i) => (optionalCount[i] = (optionalCount[i] ?? 0) + 1));
 
   const describe = (i: number): CandidateSlot => {
     const start = grid.first + i * step;
@@ -93,7 +97,8 @@ export function intersectAvailability(query: AvailabilityQuery): Result<Availabi
 
   // No common slot: rank starts by how many required participants are free, then optional ones.
   const requiredCount = new Uint16Array(grid.size);
-  for (const did of required) forEachSetBit(free.get(did) ?? none, (i) => (requiredCount[i] = (requiredCount[i] ?? 0) + 1));
+  for (const did of required)
+    forEachSetBit(free.get(did) ?? none, (i) => (requiredCount[i] = (requiredCount[i] ?? 0) + 1));
   const partial: number[] = [];
   requiredCount.forEach((count, i) => {
     if (count > 0) partial.push(i);

@@ -33,7 +33,11 @@ describe('intervals', () => {
   });
 
   it('merges overlapping and touching intervals, in order', () => {
-    expect(mergeIntervals([i(10, 20), i(0, 5), i(5, 8), i(15, 18), i(30, 40)])).toEqual([i(0, 8), i(10, 20), i(30, 40)]);
+    expect(mergeIntervals([i(10, 20), i(0, 5), i(5, 8), i(15, 18), i(30, 40)])).toEqual([
+      i(0, 8),
+      i(10, 20),
+      i(30, 40),
+    ]);
     expect(mergeIntervals([])).toEqual([]);
   });
 
@@ -57,7 +61,10 @@ describe('intervals', () => {
       { start: '2025-12-10T07:00:00Z', end: '2025-12-10T09:00:00Z' },
       { start: '2025-12-11T09:00:00Z', end: '2025-12-11T10:00:00Z' },
     ];
-    expect(restrictToWindow(slots, window)).toEqual({ ok: true, value: [{ start: '2025-12-10T08:00:00Z', end: '2025-12-10T09:00:00Z' }] });
+    expect(restrictToWindow(slots, window)).toEqual({
+      ok: true,
+      value: [{ start: '2025-12-10T08:00:00Z', end: '2025-12-10T09:00:00Z' }],
+    });
     expect(restrictToWindow(slots, { start: window.end, end: window.start })).toMatchObject({ ok: false });
     expect(restrictToWindow([{ start: 'x', end: 'y' }], window)).toMatchObject({ ok: false });
   });

@@ -33,7 +33,10 @@ export function parseSlots(slots: readonly Slot[], what = 'slot'): Result<Interv
   return ok(intervals);
 }
 
-export const toSlot = (interval: Interval): Slot => ({ start: formatUtc(interval.start), end: formatUtc(interval.end) });
+export const toSlot = (interval: Interval): Slot => ({
+  start: formatUtc(interval.start),
+  end: formatUtc(interval.end),
+});
 
 /** Sorted, with overlapping and touching intervals joined: free 9–10 and 10–11 is free 9–11. */
 export function mergeIntervals(intervals: readonly Interval[]): Interval[] {
@@ -78,7 +81,8 @@ export const contains = (outer: Interval, inner: Interval): boolean =>
 /** OACoP §3.2 privacy: only the parts of `slots` inside the requested `timeWindow` are sent. */
 export function restrictToWindow(slots: readonly Slot[], window: Slot): Result<Slot[]> {
   const w = parseSlot(window);
-  if (w === undefined) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
+  if (w === undefined)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
   const parsed = parseSlots(slots);
   return parsed.ok ? ok(clipIntervals(parsed.value, w).map(toSlot)) : parsed;
 }
@@ -86,7 +90,8 @@ export function restrictToWindow(slots: readonly Slot[], window: Slot): Result<S
 /** Free slots inside `window` given busy ones: what a participant can offer (OACoP §1.1 "Is Available"). */
 export function freeSlotsFromBusy(busy: readonly Slot[], window: Slot): Result<Slot[]> {
   const w = parseSlot(window);
-  if (w === undefined) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
+  if (w === undefined)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The time window is not a UTC slot with start before end.');
   const parsed = parseSlots(busy, 'busy slot');
   return parsed.ok ? ok(subtractIntervals(w, parsed.value).map(toSlot)) : parsed;
 }

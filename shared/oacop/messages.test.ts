@@ -5,7 +5,12 @@ import type { AssignTask, OacopMessage, ProposalResponse, ProposeCollaboration, 
 describe('message types derived from the schemas', () => {
   it('keys the union on `type`', () => {
     expectTypeOf<OacopMessage['type']>().toEqualTypeOf<
-      'ProposeCollaboration' | 'ProposalResponse' | 'ConfirmCollaboration' | 'AssignTask' | 'TaskUpdate' | 'CancelCollaboration'
+      | 'ProposeCollaboration'
+      | 'ProposalResponse'
+      | 'ConfirmCollaboration'
+      | 'AssignTask'
+      | 'TaskUpdate'
+      | 'CancelCollaboration'
     >();
   });
 
@@ -14,7 +19,9 @@ describe('message types derived from the schemas', () => {
     expectTypeOf<NonNullable<ProposeCollaboration['proofOfBurn']>['txId']>().toEqualTypeOf<string>();
     expectTypeOf<NonNullable<ProposeCollaboration['proofOfBurn']>['amount']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ProposalResponse['threadId']>().toEqualTypeOf<string>();
-    expectTypeOf<ProposalResponse['availableSlots']>().toEqualTypeOf<readonly { readonly start: string; readonly end: string }[] | undefined>();
+    expectTypeOf<ProposalResponse['availableSlots']>().toEqualTypeOf<
+      readonly { readonly start: string; readonly end: string }[] | undefined
+    >();
   });
 
   it('narrows AssignTask objects to Task (§7.4 const)', () => {

@@ -28,12 +28,7 @@ export type TaskUpdate = Both<typeof TaskUpdateSchema, typeof TaskUpdateProse>;
 export type CancelCollaboration = Both<typeof CancelCollaborationSchema, typeof CancelCollaborationProse>;
 
 export type OacopMessage =
-  | ProposeCollaboration
-  | ProposalResponse
-  | ConfirmCollaboration
-  | AssignTask
-  | TaskUpdate
-  | CancelCollaboration;
+  ProposeCollaboration | ProposalResponse | ConfirmCollaboration | AssignTask | TaskUpdate | CancelCollaboration;
 
 export type CollaborationObject = ProposeCollaboration['object'];
 export type Constraints = NonNullable<ProposeCollaboration['constraints']>;

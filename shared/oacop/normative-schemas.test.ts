@@ -15,7 +15,7 @@ function specSchemas(): unknown[] {
 }
 
 describe('the §7 schemas', () => {
-  it('are exactly the spec\'s six, once the `//` comments are removed', () => {
+  it("are exactly the spec's six, once the `//` comments are removed", () => {
     const fromSpec = specSchemas();
     expect(fromSpec).toHaveLength(6);
     expect(OACOP_MESSAGE_TYPES.map((type) => NormativeSchemas[type])).toEqual(fromSpec);

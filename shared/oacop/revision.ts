@@ -13,10 +13,14 @@ export interface Revisioned {
  */
 export function applyRevision<T extends Revisioned>(local: Revisioned | undefined, incoming: T): Result<T> {
   if (local === undefined || incoming.revision > local.revision) return ok(incoming);
-  return fail(OacopErrorCode.STALE_REVISION, `Revision ${incoming.revision} is not newer than the current ${local.revision}.`, {
-    current: local.revision,
-    incoming: incoming.revision,
-  });
+  return fail(
+    OacopErrorCode.STALE_REVISION,
+    `Revision ${incoming.revision} is not newer than the current ${local.revision}.`,
+    {
+      current: local.revision,
+      incoming: incoming.revision,
+    },
+  );
 }
 
 /**
@@ -27,10 +31,14 @@ export function applyRevision<T extends Revisioned>(local: Revisioned | undefine
 export function checkRespondingRevision(current: number, respondingToRevision: number): Result<void> {
   if (respondingToRevision === current) return ok(undefined);
   const which = respondingToRevision < current ? 'an outdated' : 'an unknown';
-  return fail(OacopErrorCode.STALE_REVISION, `The response answers ${which} revision ${respondingToRevision}; the thread is at ${current}.`, {
-    current,
-    respondingToRevision,
-  });
+  return fail(
+    OacopErrorCode.STALE_REVISION,
+    `The response answers ${which} revision ${respondingToRevision}; the thread is at ${current}.`,
+    {
+      current,
+      respondingToRevision,
+    },
+  );
 }
 
 /**
@@ -38,12 +46,19 @@ export function checkRespondingRevision(current: number, respondingToRevision: n
  * message must carry a higher one; before that, messages apply in arrival order
  * (docs/decisions-oacop.md, "Task revisions").
  */
-export function applyOptionalRevision(local: number | undefined, incoming: number | undefined): Result<number | undefined> {
+export function applyOptionalRevision(
+  local: number | undefined,
+  incoming: number | undefined,
+): Result<number | undefined> {
   if (local === undefined) return ok(incoming);
   if (incoming === undefined) {
-    return fail(OacopErrorCode.STALE_REVISION, `The task is at revision ${local}; a message without a revision cannot replace it.`, {
-      current: local,
-    });
+    return fail(
+      OacopErrorCode.STALE_REVISION,
+      `The task is at revision ${local}; a message without a revision cannot replace it.`,
+      {
+        current: local,
+      },
+    );
   }
   const applied = applyRevision({ revision: local }, { revision: incoming });
   return applied.ok ? ok(incoming) : applied;

@@ -11,7 +11,12 @@ describe('planConfirmation', () => {
   it('confirms at revision + 1 when every required participant offered the slot', () => {
     const state = unwrap(transitionThread(opened(), { from: BOB, message: response }));
     const planned = unwrap(planConfirmation(state, slot));
-    expect(planned.message).toEqual({ type: 'ConfirmCollaboration', threadId: propose.threadId, revision: 2, finalSlot: slot });
+    expect(planned.message).toEqual({
+      type: 'ConfirmCollaboration',
+      threadId: propose.threadId,
+      revision: 2,
+      finalSlot: slot,
+    });
     expect(planned.next).toMatchObject({ status: 'CONFIRMED', revision: 2 });
   });
 
@@ -31,11 +36,23 @@ describe('planConfirmation', () => {
   it.each([
     ['has not answered', []],
     ['declined', [{ status: 'DECLINED' as const, availableSlots: [] }]],
-    ['offered other times', [{ status: 'INTERESTED' as const, availableSlots: [{ start: '2025-12-11T10:00:00Z', end: '2025-12-11T12:00:00Z' }] }]],
+    [
+      'offered other times',
+      [
+        {
+          status: 'INTERESTED' as const,
+          availableSlots: [{ start: '2025-12-11T10:00:00Z', end: '2025-12-11T12:00:00Z' }],
+        },
+      ],
+    ],
   ])('is OACOP_CONFLICT when a required participant %s', (_what, answers) => {
     let state = opened();
-    for (const answer of answers) state = unwrap(transitionThread(state, { from: BOB, message: { ...response, ...answer } }));
-    expect(planConfirmation(state, slot)).toMatchObject({ ok: false, error: { code: 'OACOP_CONFLICT', details: { unavailable: [BOB] } } });
+    for (const answer of answers)
+      state = unwrap(transitionThread(state, { from: BOB, message: { ...response, ...answer } }));
+    expect(planConfirmation(state, slot)).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_CONFLICT', details: { unavailable: [BOB] } },
+    });
   });
 
   it('does not wait for optional participants', () => {
@@ -77,26 +94,44 @@ describe('planResponse', () => {
   });
 
   it('sends no slots with a refusal', () => {
-    const planned = unwrap(planResponse(opened(), BOB, { status: 'DECLINED', availableSlots: [{ start: '2025-12-10T09:00:00Z', end: '2025-12-10T12:00:00Z' }] }));
+    const planned = unwrap(
+      planResponse(opened(), BOB, {
+        status: 'DECLINED',
+        availableSlots: [{ start: '2025-12-10T09:00:00Z', end: '2025-12-10T12:00:00Z' }],
+      }),
+    );
     expect(planned.message).not.toHaveProperty('availableSlots');
   });
 
   it('passes slots through when there is no window, and refuses bad ones', () => {
     const state = unwrap(openThread({ from: ALICE, message: { ...propose, constraints: {} } }));
     expect(unwrap(planResponse(state, BOB, { status: 'TENTATIVE' })).message.availableSlots).toEqual([]);
-    expect(planResponse(opened(), BOB, { status: 'INTERESTED', availableSlots: [{ start: 'x', end: 'y' }] })).toMatchObject({ ok: false });
+    expect(
+      planResponse(opened(), BOB, { status: 'INTERESTED', availableSlots: [{ start: 'x', end: 'y' }] }),
+    ).toMatchObject({ ok: false });
   });
 
   it('refuses to answer for a non-participant', () => {
-    expect(planResponse(opened(), DAVE, { status: 'INTERESTED' })).toMatchObject({ ok: false, error: { code: 'OACOP_NOT_AUTHORIZED' } });
+    expect(planResponse(opened(), DAVE, { status: 'INTERESTED' })).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_NOT_AUTHORIZED' },
+    });
   });
 });
 
 describe('planCancellation', () => {
   it('cancels at revision + 1', () => {
     const planned = unwrap(planCancellation(opened(), CHARLIE, 'SICKNESS'));
-    expect(planned.message).toEqual({ type: 'CancelCollaboration', threadId: propose.threadId, revision: 2, reason: 'SICKNESS' });
+    expect(planned.message).toEqual({
+      type: 'CancelCollaboration',
+      threadId: propose.threadId,
+      revision: 2,
+      reason: 'SICKNESS',
+    });
     expect(planned.next).toMatchObject({ status: 'CANCELLED', cancelledBy: CHARLIE });
-    expect(planCancellation(planned.next, ALICE, 'again')).toMatchObject({ ok: false, error: { code: 'OACOP_INVALID_TRANSITION' } });
+    expect(planCancellation(planned.next, ALICE, 'again')).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_INVALID_TRANSITION' },
+    });
   });
 });

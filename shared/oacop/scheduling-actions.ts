@@ -4,7 +4,14 @@
 import { fail, ok, type Result } from '../errors';
 import { OacopErrorCode, OacopLocalErrorCode } from './error-codes';
 import { contains, mergeIntervals, parseSlot, parseSlots, restrictToWindow } from './intervals';
-import type { CancelCollaboration, ConfirmCollaboration, Did, ProposalResponse, ProposalStatus, Slot } from './messages';
+import type {
+  CancelCollaboration,
+  ConfirmCollaboration,
+  Did,
+  ProposalResponse,
+  ProposalStatus,
+  Slot,
+} from './messages';
 import { checkFinalSlot, transitionThread, type ThreadState } from './scheduling-thread';
 
 export interface Planned<M> {
@@ -19,7 +26,10 @@ export interface Planned<M> {
  */
 export function planConfirmation(state: ThreadState, finalSlot: Slot): Result<Planned<ConfirmCollaboration>> {
   if (state.status !== 'PROPOSED') {
-    return fail(OacopLocalErrorCode.INVALID_TRANSITION, `A ${state.status} thread cannot be confirmed from its responses.`);
+    return fail(
+      OacopLocalErrorCode.INVALID_TRANSITION,
+      `A ${state.status} thread cannot be confirmed from its responses.`,
+    );
   }
   const fits = checkFinalSlot(state, finalSlot);
   if (!fits.ok) return fits;

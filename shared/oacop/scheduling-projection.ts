@@ -41,9 +41,18 @@ export interface ParticipantView {
   readonly phase: ParticipantPhase;
   /** The highest revision this participant has shown it holds (answer, receipt, error, cancel); 0 before any. */
   readonly revision: number;
-  readonly response?: { readonly status: ProposalStatus; readonly slots: readonly Slot[]; readonly respondingToRevision: number };
+  readonly response?: {
+    readonly status: ProposalStatus;
+    readonly slots: readonly Slot[];
+    readonly respondingToRevision: number;
+  };
   /** The last OACoPError this participant sent. */
-  readonly lastError?: { readonly code: string; readonly message: string; readonly revision?: number; readonly at: number };
+  readonly lastError?: {
+    readonly code: string;
+    readonly message: string;
+    readonly revision?: number;
+    readonly at: number;
+  };
 }
 
 export interface SchedulingThreadView {
@@ -101,7 +110,9 @@ export class SchedulingProjection {
 
   /** Newest activity first. */
   list(): SchedulingThreadView[] {
-    return [...this.#threads.entries()].map(([id, entry]) => view(id, entry)).sort((a, b) => b.updatedAt - a.updatedAt || a.threadId.localeCompare(b.threadId));
+    return [...this.#threads.entries()]
+      .map(([id, entry]) => view(id, entry))
+      .sort((a, b) => b.updatedAt - a.updatedAt || a.threadId.localeCompare(b.threadId));
   }
 
   #applyThreadMessage(event: CarrierEvent, message: ThreadMessage): void {
@@ -113,7 +124,14 @@ export class SchedulingProjection {
       }
       const opened = openThread({ from: event.from, message });
       if (!opened.ok) return; // Nothing to show: the thread never opened (its proposer gets the OACoPError).
-      const fresh: Entry = { state: opened.value, participants: new Map(), log: [], seen: new Set(), openedAt: event.receivedAt, updatedAt: event.receivedAt };
+      const fresh: Entry = {
+        state: opened.value,
+        participants: new Map(),
+        log: [],
+        seen: new Set(),
+        openedAt: event.receivedAt,
+        updatedAt: event.receivedAt,
+      };
       this.#threads.set(message.threadId, fresh);
       fresh.seen.add(fingerprint(event));
       invite(fresh);
@@ -153,7 +171,12 @@ export class SchedulingProjection {
         return;
       case 'CancelCollaboration':
         // A cancelling participant holds the cancelled revision by definition.
-        if (event.from !== entry.state.initiator) update(entry, event.from, (p) => ({ ...p, phase: 'CANCELLED', revision: Math.max(p.revision, message.revision) }));
+        if (event.from !== entry.state.initiator)
+          update(entry, event.from, (p) => ({
+            ...p,
+            phase: 'CANCELLED',
+            revision: Math.max(p.revision, message.revision),
+          }));
         return;
       default:
         message satisfies never;
@@ -170,12 +193,19 @@ export class SchedulingProjection {
     entry.log.push(entryFor(event, 'noted'));
     if (!entry.participants.has(event.from)) return;
     if (message.type === 'OACoPReceipt') {
-      update(entry, event.from, (p) => (message.revision < p.revision ? p : { ...p, phase: message.status, revision: message.revision }));
+      update(entry, event.from, (p) =>
+        message.revision < p.revision ? p : { ...p, phase: message.status, revision: message.revision },
+      );
     } else {
       update(entry, event.from, (p) => ({
         ...p,
         revision: Math.max(p.revision, message.revision ?? 0),
-        lastError: { code: message.code, message: message.message, at: event.receivedAt, ...(message.revision === undefined ? {} : { revision: message.revision }) },
+        lastError: {
+          code: message.code,
+          message: message.message,
+          at: event.receivedAt,
+          ...(message.revision === undefined ? {} : { revision: message.revision }),
+        },
       }));
     }
   }
@@ -188,7 +218,13 @@ function invite(entry: Entry): void {
   for (const did of constraints.participants ?? []) {
     if (did === initiator) continue;
     const before = entry.participants.get(did);
-    next.set(did, { did, required: required.has(did), phase: 'INVITED', revision: before?.revision ?? 0, ...(before?.lastError ? { lastError: before.lastError } : {}) });
+    next.set(did, {
+      did,
+      required: required.has(did),
+      phase: 'INVITED',
+      revision: before?.revision ?? 0,
+      ...(before?.lastError ? { lastError: before.lastError } : {}),
+    });
   }
   entry.participants = next;
 }
@@ -202,7 +238,12 @@ const fingerprint = (event: CarrierEvent): string => `${event.from} ${canonicali
 
 function entryFor(event: CarrierEvent, outcome: LogEntry['outcome'], error?: ProtocolError): LogEntry {
   const { message } = event;
-  const revision = 'revision' in message ? message.revision : 'respondingToRevision' in message ? message.respondingToRevision : undefined;
+  const revision =
+    'revision' in message
+      ? message.revision
+      : 'respondingToRevision' in message
+        ? message.respondingToRevision
+        : undefined;
   return {
     seq: event.seq,
     envelopeId: event.envelopeId,
@@ -239,6 +280,12 @@ function suggest(state: ThreadState): SchedulingThreadView['suggestion'] {
     const response = state.responses[did];
     answers.set(did, response === undefined || response.status === 'DECLINED' ? [] : response.slots);
   }
-  const result = intersectAvailability({ window, duration, participants: answers, required: state.constraints.requiredParticipants ?? [], limit: SUGGESTION_LIMIT });
+  const result = intersectAvailability({
+    window,
+    duration,
+    participants: answers,
+    required: state.constraints.requiredParticipants ?? [],
+    limit: SUGGESTION_LIMIT,
+  });
   return result.ok ? result.value : { error: { code: result.error.code, message: result.error.message } };
 }

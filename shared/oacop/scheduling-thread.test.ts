@@ -10,7 +10,7 @@ const step = (state: ThreadState, from: string, message: Parameters<typeof trans
 const codeOf = (result: { ok: boolean; error?: { code: string } }) => (result.ok ? 'ok' : result.error?.code);
 
 describe('openThread', () => {
-  it('starts PROPOSED at the proposal\'s revision with the signer as initiator', () => {
+  it("starts PROPOSED at the proposal's revision with the signer as initiator", () => {
     expect(opened()).toEqual({
       status: 'PROPOSED',
       threadId: propose.threadId,
@@ -49,7 +49,13 @@ describe('transitionThread: the §3 flow', () => {
     state = unwrap(step(state, ALICE, confirm));
     expect(state).toMatchObject({ status: 'CONFIRMED', revision: 2, finalSlot: confirm.finalSlot });
     state = unwrap(step(state, BOB, cancel));
-    expect(state).toMatchObject({ status: 'CANCELLED', revision: 3, reason: 'SICKNESS', cancelledBy: BOB, finalSlot: confirm.finalSlot });
+    expect(state).toMatchObject({
+      status: 'CANCELLED',
+      revision: 3,
+      reason: 'SICKNESS',
+      cancelledBy: BOB,
+      finalSlot: confirm.finalSlot,
+    });
   });
 
   it('lets a participant change its answer to the same revision', () => {
@@ -95,10 +101,14 @@ describe('§3.4 revisions and races', () => {
 
   it('lets the initiator re-propose, which clears the answers to the old revision', () => {
     const answered = unwrap(step(opened(), BOB, response));
-    const again = unwrap(step(answered, ALICE, { ...propose, revision: 2, object: { type: 'Event', duration: 'PT60M' } }));
+    const again = unwrap(
+      step(answered, ALICE, { ...propose, revision: 2, object: { type: 'Event', duration: 'PT60M' } }),
+    );
     expect(again).toMatchObject({ status: 'PROPOSED', revision: 2, responses: {}, object: { duration: 'PT60M' } });
     expect(codeOf(step(again, BOB, response))).toBe('OACOP_STALE_REVISION');
-    expect(unwrap(step(again, BOB, { ...response, respondingToRevision: 2 })).responses[BOB]?.status).toBe('INTERESTED');
+    expect(unwrap(step(again, BOB, { ...response, respondingToRevision: 2 })).responses[BOB]?.status).toBe(
+      'INTERESTED',
+    );
   });
 
   it('re-opens a confirmed thread on a new proposal (rescheduling)', () => {
@@ -118,7 +128,10 @@ describe('§3.4 revisions and races', () => {
   it('re-confirms a confirmed thread at a higher revision (the initiator moves the slot)', () => {
     const confirmed = unwrap(step(opened(), ALICE, confirm));
     const moved = { start: '2025-12-11T10:00:00Z', end: '2025-12-11T10:30:00Z' };
-    expect(unwrap(step(confirmed, ALICE, { ...confirm, revision: 3, finalSlot: moved }))).toMatchObject({ revision: 3, finalSlot: moved });
+    expect(unwrap(step(confirmed, ALICE, { ...confirm, revision: 3, finalSlot: moved }))).toMatchObject({
+      revision: 3,
+      finalSlot: moved,
+    });
   });
 });
 
@@ -159,7 +172,7 @@ describe('thread states', () => {
     expect('finalSlot' in cancelled()).toBe(false);
   });
 
-  it('takes no response to the Confirm\'s own revision', () => {
+  it("takes no response to the Confirm's own revision", () => {
     const confirmed = unwrap(step(opened(), ALICE, confirm));
     expect(codeOf(step(confirmed, BOB, { ...response, respondingToRevision: 2 }))).toBe('OACOP_INVALID_TRANSITION');
   });
@@ -167,9 +180,20 @@ describe('thread states', () => {
 
 describe('constraints on slots', () => {
   it('refuses offered slots outside the time window (§3.2 privacy)', () => {
-    const outside = { ...response, availableSlots: [...(response.availableSlots ?? []), { start: '2025-12-13T09:00:00Z', end: '2025-12-13T10:00:00Z' }] };
-    expect(step(opened(), BOB, outside)).toMatchObject({ ok: false, error: { code: 'OACOP_INVALID_MESSAGE', details: { index: 1 } } });
-    expect(codeOf(step(opened(), BOB, { ...response, availableSlots: [{ start: 'x', end: 'y' }] }))).toBe('OACOP_INVALID_MESSAGE');
+    const outside = {
+      ...response,
+      availableSlots: [
+        ...(response.availableSlots ?? []),
+        { start: '2025-12-13T09:00:00Z', end: '2025-12-13T10:00:00Z' },
+      ],
+    };
+    expect(step(opened(), BOB, outside)).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_INVALID_MESSAGE', details: { index: 1 } },
+    });
+    expect(codeOf(step(opened(), BOB, { ...response, availableSlots: [{ start: 'x', end: 'y' }] }))).toBe(
+      'OACOP_INVALID_MESSAGE',
+    );
   });
 
   it.each([
@@ -181,7 +205,9 @@ describe('constraints on slots', () => {
   });
 
   it('accepts any final slot when the proposal set no window or duration', () => {
-    const state = unwrap(openThread({ from: ALICE, message: { ...propose, object: { type: 'Event' }, constraints: {} } }));
+    const state = unwrap(
+      openThread({ from: ALICE, message: { ...propose, object: { type: 'Event' }, constraints: {} } }),
+    );
     const finalSlot = { start: '2026-01-01T00:00:00Z', end: '2026-01-01T05:00:00Z' };
     expect(unwrap(step(state, ALICE, { ...confirm, finalSlot })).status).toBe('CONFIRMED');
     expect(unwrap(step(state, BOB, { ...response, availableSlots: [finalSlot] })).responses[BOB]).toBeDefined();

@@ -99,7 +99,8 @@ export function transitionThread(state: ThreadState, event: ThreadEvent): Result
 
 /** §3.4.1 The initiator may change the proposal (new object, constraints) at a higher revision. */
 function repropose(state: ThreadState, from: Did, message: ProposeCollaboration): Result<ThreadState> {
-  if (from !== state.initiator) return fail(NOT_AUTHORIZED, 'Only the initiator may change the proposal (OACoP §3.4.1).');
+  if (from !== state.initiator)
+    return fail(NOT_AUTHORIZED, 'Only the initiator may change the proposal (OACoP §3.4.1).');
   const revision = applyRevision(state, message);
   if (!revision.ok) return revision;
   if (state.status === 'CANCELLED') return fail(INVALID_TRANSITION, 'The thread is cancelled.');
@@ -199,7 +200,10 @@ function checkProposalFits(message: ProposeCollaboration): Result<void> {
   const window = message.constraints?.timeWindow === undefined ? undefined : parseSlot(message.constraints.timeWindow);
   const duration = message.object.duration === undefined ? undefined : durationMs(message.object.duration);
   if (window !== undefined && duration !== undefined && duration > window.end - window.start) {
-    return fail(OacopErrorCode.UNSUPPORTED_CONSTRAINT, `A ${message.object.duration} meeting cannot fit the time window.`);
+    return fail(
+      OacopErrorCode.UNSUPPORTED_CONSTRAINT,
+      `A ${message.object.duration} meeting cannot fit the time window.`,
+    );
   }
   return ok(undefined);
 }

@@ -45,10 +45,18 @@ export class TaskProjection {
     const { message } = event;
     if (message.type === 'AssignTask') {
       const existing = this.#tasks.get(message.threadId);
-      if (event.to === undefined) return this.#refuse(event, { code: 'OACOP_INVALID_MESSAGE', message: 'An AssignTask must be addressed to its worker.' });
+      if (event.to === undefined)
+        return this.#refuse(event, {
+          code: 'OACOP_INVALID_MESSAGE',
+          message: 'An AssignTask must be addressed to its worker.',
+        });
       const next = assignTask(existing?.task, { from: event.from, worker: event.to, message });
       if (!next.ok) return this.#refuse(event, next.error);
-      this.#tasks.set(message.threadId, { task: next.value, assignedAt: existing?.assignedAt ?? event.receivedAt, updatedAt: event.receivedAt });
+      this.#tasks.set(message.threadId, {
+        task: next.value,
+        assignedAt: existing?.assignedAt ?? event.receivedAt,
+        updatedAt: event.receivedAt,
+      });
       this.#log.push(logEntry(event, 'applied'));
       return;
     }
@@ -84,7 +92,9 @@ export class TaskProjection {
         ...(entry.lastError ? { lastError: entry.lastError } : {}),
       };
     });
-    const columns = Object.fromEntries(PHASES.map((phase) => [phase, tasks.filter((t) => t.status === phase).map((t) => t.threadId)])) as Record<TaskPhase, string[]>;
+    const columns = Object.fromEntries(
+      PHASES.map((phase) => [phase, tasks.filter((t) => t.status === phase).map((t) => t.threadId)]),
+    ) as Record<TaskPhase, string[]>;
     const tree = buildTaskTree(tasks);
     const dependencies = checkDependencies(tasks);
     return {
@@ -92,7 +102,9 @@ export class TaskProjection {
       columns,
       tree: tree.ok ? tree.value : [],
       ...(tree.ok ? {} : { treeError: { code: tree.error.code, message: tree.error.message } }),
-      ...(dependencies.ok ? {} : { dependencyError: { code: dependencies.error.code, message: dependencies.error.message } }),
+      ...(dependencies.ok
+        ? {}
+        : { dependencyError: { code: dependencies.error.code, message: dependencies.error.message } }),
       log: this.#log,
     };
   }
@@ -102,7 +114,11 @@ export class TaskProjection {
   }
 }
 
-function logEntry(event: CarrierEvent, outcome: LogEntry['outcome'], error?: Pick<ProtocolError, 'code' | 'message'>): LogEntry {
+function logEntry(
+  event: CarrierEvent,
+  outcome: LogEntry['outcome'],
+  error?: Pick<ProtocolError, 'code' | 'message'>,
+): LogEntry {
   const revision = 'revision' in event.message ? event.message.revision : undefined;
   return {
     seq: event.seq,

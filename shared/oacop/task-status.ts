@@ -46,7 +46,10 @@ export function assignTask(
 ): Result<TaskState> {
   const { from, worker, message } = event;
   if (message.sender !== undefined && message.sender !== from) {
-    return fail(OacopLocalErrorCode.NOT_AUTHORIZED, `The message names sender ${message.sender} but was signed by ${from}.`);
+    return fail(
+      OacopLocalErrorCode.NOT_AUTHORIZED,
+      `The message names sender ${message.sender} but was signed by ${from}.`,
+    );
   }
   if (task === undefined) {
     return ok({
@@ -60,12 +63,15 @@ export function assignTask(
       ...(message.revision === undefined ? {} : { revision: message.revision }),
     });
   }
-  if (message.threadId !== task.threadId) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The message belongs to another task.');
+  if (message.threadId !== task.threadId)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The message belongs to another task.');
   if (from !== task.manager) return fail(OacopLocalErrorCode.NOT_AUTHORIZED, 'Only the manager re-assigns a task.');
-  if (worker !== task.worker) return fail(OacopLocalErrorCode.INVALID_TRANSITION, 'A task cannot change worker; assign a new task.');
+  if (worker !== task.worker)
+    return fail(OacopLocalErrorCode.INVALID_TRANSITION, 'A task cannot change worker; assign a new task.');
   const revision = applyOptionalRevision(task.revision, message.revision);
   if (!revision.ok) return revision;
-  if (TASK_TRANSITIONS[task.status].length === 0) return fail(OacopLocalErrorCode.INVALID_TRANSITION, `The task is ${task.status}.`);
+  if (TASK_TRANSITIONS[task.status].length === 0)
+    return fail(OacopLocalErrorCode.INVALID_TRANSITION, `The task is ${task.status}.`);
   return ok({ ...task, object: message.object, deadline: message.deadline, ...revisionField(revision.value) });
 }
 
@@ -79,9 +85,10 @@ export function applyTaskUpdate(
   tasksById?: ReadonlyMap<string, TaskLike>,
 ): Result<TaskState> {
   const { from, message } = event;
-  if (message.threadId !== task.threadId) return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The update belongs to another task.');
+  if (message.threadId !== task.threadId)
+    return fail(OacopLocalErrorCode.INVALID_MESSAGE, 'The update belongs to another task.');
   if (from !== task.worker || (message.sender !== undefined && message.sender !== from)) {
-    return fail(OacopLocalErrorCode.NOT_AUTHORIZED, 'Only the task\'s worker reports on it (OACoP §4.2).');
+    return fail(OacopLocalErrorCode.NOT_AUTHORIZED, "Only the task's worker reports on it (OACoP §4.2).");
   }
   const revision = applyOptionalRevision(task.revision, message.revision);
   if (!revision.ok) return revision;
@@ -98,7 +105,9 @@ export function applyTaskUpdate(
     }
     const blockedBy = tasksById === undefined ? [] : blockingDependencies(task, tasksById);
     if (blockedBy.length > 0) {
-      return fail(OacopLocalErrorCode.INVALID_TRANSITION, 'The task waits for dependencies that are not COMPLETED.', { blockedBy });
+      return fail(OacopLocalErrorCode.INVALID_TRANSITION, 'The task waits for dependencies that are not COMPLETED.', {
+        blockedBy,
+      });
     }
   }
   const progress = message.status === 'COMPLETED' ? 100 : (message.progress ?? task.progress);

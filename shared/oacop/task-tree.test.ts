@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../errors';
-import { blockingDependencies, buildTaskTree, checkDependencies, isBlocked, type TaskLike, type TaskNode } from './task-tree';
+import {
+  blockingDependencies,
+  buildTaskTree,
+  checkDependencies,
+  isBlocked,
+  type TaskLike,
+  type TaskNode,
+} from './task-tree';
 
-const task = (threadId: string, object: TaskLike['object'] = {}, status = 'ACCEPTED'): TaskLike => ({ threadId, status, object });
-const ids = (nodes: readonly TaskNode<TaskLike>[]): unknown => nodes.map((n) => (n.children.length === 0 ? n.task.threadId : [n.task.threadId, ids(n.children)]));
+const task = (threadId: string, object: TaskLike['object'] = {}, status = 'ACCEPTED'): TaskLike => ({
+  threadId,
+  status,
+  object,
+});
+const ids = (nodes: readonly TaskNode<TaskLike>[]): unknown =>
+  nodes.map((n) => (n.children.length === 0 ? n.task.threadId : [n.task.threadId, ids(n.children)]));
 
 describe('isBlocked (OACoP §2.2 dependencies)', () => {
   const done = task('urn:done', {}, 'COMPLETED');
@@ -14,7 +26,9 @@ describe('isBlocked (OACoP §2.2 dependencies)', () => {
     expect(isBlocked(task('urn:t', { dependencies: ['urn:done'] }), byId)).toBe(false);
     expect(isBlocked(task('urn:t'), byId)).toBe(false);
     expect(isBlocked(task('urn:t', { dependencies: ['urn:done', 'urn:open'] }), byId)).toBe(true);
-    expect(blockingDependencies(task('urn:t', { dependencies: ['urn:done', 'urn:missing', 'urn:open'] }), byId)).toEqual(['urn:missing', 'urn:open']);
+    expect(
+      blockingDependencies(task('urn:t', { dependencies: ['urn:done', 'urn:missing', 'urn:open'] }), byId),
+    ).toEqual(['urn:missing', 'urn:open']);
   });
 });
 
@@ -33,23 +47,45 @@ describe('buildTaskTree (OACoP §2.2 parentTaskId)', () => {
   });
 
   it('refuses a parent cycle with OACOP_TASK_CYCLE naming it', () => {
-    const result = buildTaskTree([task('urn:a', { parentTaskId: 'urn:c' }), task('urn:b', { parentTaskId: 'urn:a' }), task('urn:c', { parentTaskId: 'urn:b' })]);
-    expect(result).toMatchObject({ ok: false, error: { code: 'OACOP_TASK_CYCLE', details: { cycle: ['urn:a', 'urn:c', 'urn:b', 'urn:a'] } } });
-    expect(buildTaskTree([task('urn:a', { parentTaskId: 'urn:a' })])).toMatchObject({ ok: false, error: { code: 'OACOP_TASK_CYCLE' } });
+    const result = buildTaskTree([
+      task('urn:a', { parentTaskId: 'urn:c' }),
+      task('urn:b', { parentTaskId: 'urn:a' }),
+      task('urn:c', { parentTaskId: 'urn:b' }),
+    ]);
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_TASK_CYCLE', details: { cycle: ['urn:a', 'urn:c', 'urn:b', 'urn:a'] } },
+    });
+    expect(buildTaskTree([task('urn:a', { parentTaskId: 'urn:a' })])).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_TASK_CYCLE' },
+    });
   });
 
   it('refuses a repeated id', () => {
-    expect(buildTaskTree([task('urn:a'), task('urn:a')])).toMatchObject({ ok: false, error: { code: 'OACOP_INVALID_MESSAGE' } });
+    expect(buildTaskTree([task('urn:a'), task('urn:a')])).toMatchObject({
+      ok: false,
+      error: { code: 'OACOP_INVALID_MESSAGE' },
+    });
   });
 });
 
 describe('checkDependencies', () => {
   it('accepts a DAG and ignores unknown dependencies', () => {
-    expect(checkDependencies([task('urn:a', { dependencies: ['urn:b', 'urn:x'] }), task('urn:b', { dependencies: ['urn:c'] }), task('urn:c'), task('urn:d', { dependencies: ['urn:c'] })]).ok).toBe(true);
+    expect(
+      checkDependencies([
+        task('urn:a', { dependencies: ['urn:b', 'urn:x'] }),
+        task('urn:b', { dependencies: ['urn:c'] }),
+        task('urn:c'),
+        task('urn:d', { dependencies: ['urn:c'] }),
+      ]).ok,
+    ).toBe(true);
   });
 
   it('refuses a dependency cycle', () => {
-    expect(checkDependencies([task('urn:a', { dependencies: ['urn:b'] }), task('urn:b', { dependencies: ['urn:a'] })])).toMatchObject({
+    expect(
+      checkDependencies([task('urn:a', { dependencies: ['urn:b'] }), task('urn:b', { dependencies: ['urn:a'] })]),
+    ).toMatchObject({
       ok: false,
       error: { code: 'OACOP_TASK_CYCLE', details: { cycle: ['urn:a', 'urn:b', 'urn:a'] } },
     });

@@ -30,14 +30,16 @@ export interface TaskNode<T extends TaskLike> {
 export function buildTaskTree<T extends TaskLike>(tasks: readonly T[]): Result<TaskNode<T>[]> {
   const byId = new Map<string, T>();
   for (const task of tasks) {
-    if (byId.has(task.threadId)) return fail(OacopLocalErrorCode.INVALID_MESSAGE, `Task ${task.threadId} appears twice.`);
+    if (byId.has(task.threadId))
+      return fail(OacopLocalErrorCode.INVALID_MESSAGE, `Task ${task.threadId} appears twice.`);
     byId.set(task.threadId, task);
   }
   const cycle = findCycle(tasks, (task) => {
     const parent = task.object.parentTaskId;
     return parent === undefined || !byId.has(parent) ? [] : [parent];
   });
-  if (cycle !== undefined) return fail(OacopLocalErrorCode.TASK_CYCLE, `Tasks form a parent cycle: ${cycle.join(' → ')}.`, { cycle });
+  if (cycle !== undefined)
+    return fail(OacopLocalErrorCode.TASK_CYCLE, `Tasks form a parent cycle: ${cycle.join(' → ')}.`, { cycle });
 
   const children = new Map<string, T[]>();
   const roots: T[] = [];
@@ -55,7 +57,9 @@ export function checkDependencies(tasks: readonly TaskLike[]): Result<void> {
   const known = new Set(tasks.map((task) => task.threadId));
   const cycle = findCycle(tasks, (task) => (task.object.dependencies ?? []).filter((id) => known.has(id)));
   if (cycle === undefined) return ok(undefined);
-  return fail(OacopLocalErrorCode.TASK_CYCLE, `Tasks depend on each other in a cycle: ${cycle.join(' → ')}.`, { cycle });
+  return fail(OacopLocalErrorCode.TASK_CYCLE, `Tasks depend on each other in a cycle: ${cycle.join(' → ')}.`, {
+    cycle,
+  });
 }
 
 /** The first cycle found by depth-first search, as ids ending where they start, or undefined. */

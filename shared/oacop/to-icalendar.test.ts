@@ -25,7 +25,7 @@ const workshop: CalendarEntry = {
 const lines = (ics: string) => ics.split('\r\n');
 
 describe('toICalendar (OACoP §2.4)', () => {
-  it('writes the table\'s mapping, times in basic UTC format', () => {
+  it("writes the table's mapping, times in basic UTC format", () => {
     expect(toICalendar(workshop)).toBe(
       [
         'BEGIN:VCALENDAR',
@@ -59,7 +59,13 @@ describe('toICalendar (OACoP §2.4)', () => {
       id: 'urn:uuid:task-1',
       revision: 1,
       stamp: '2025-12-03T09:05:00Z',
-      object: { type: 'Task', title: 'Report', parentTaskId: 'urn:uuid:project-alpha', dependencies: ['urn:uuid:blocking-task-A'], endDate: '2025-12-20T12:00:00Z' },
+      object: {
+        type: 'Task',
+        title: 'Report',
+        parentTaskId: 'urn:uuid:project-alpha',
+        dependencies: ['urn:uuid:blocking-task-A'],
+        endDate: '2025-12-20T12:00:00Z',
+      },
     });
     expect(lines(ics)).toEqual(
       expect.arrayContaining([
@@ -74,7 +80,13 @@ describe('toICalendar (OACoP §2.4)', () => {
   });
 
   it('keeps a recurring event one series: RRULE and EXDATE, no expansion (§2.4 note)', () => {
-    const ics = toICalendar({ ...workshop, object: { ...workshop.object, icalComponent: 'BEGIN:VEVENT\nRRULE:FREQ=WEEKLY;COUNT=5\nEXDATE:20251217T100000Z\nEND:VEVENT' } });
+    const ics = toICalendar({
+      ...workshop,
+      object: {
+        ...workshop.object,
+        icalComponent: 'BEGIN:VEVENT\nRRULE:FREQ=WEEKLY;COUNT=5\nEXDATE:20251217T100000Z\nEND:VEVENT',
+      },
+    });
     expect(lines(ics)).toEqual(expect.arrayContaining(['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE:20251217T100000Z']));
     expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(1);
   });
@@ -93,7 +105,9 @@ describe('toICalendar (OACoP §2.4)', () => {
 
   it('throws OACOP_INVALID_ICAL for an entry with no iCalendar form', () => {
     const { startDate: _s, endDate: _e, ...unscheduled } = workshop.object;
-    expect(() => toICalendar({ ...workshop, object: unscheduled })).toThrow(expect.objectContaining({ code: 'OACOP_INVALID_ICAL' }));
+    expect(() => toICalendar({ ...workshop, object: unscheduled })).toThrow(
+      expect.objectContaining({ code: 'OACOP_INVALID_ICAL' }),
+    );
   });
 });
 
@@ -103,16 +117,39 @@ describe('the round trip OACoP → iCalendar → OACoP', () => {
   });
 
   it('gives back the normal form of any entry (property, seeded)', () => {
-    const special = fc.constantFrom(',', ';', '\n', '\\', ':', '"', ' ', '\t', 'é', 'ß', '日本', '😀', 'a\u0301', '\u200b');
+    const special = fc.constantFrom(
+      ',',
+      ';',
+      '\n',
+      '\\',
+      ':',
+      '"',
+      ' ',
+      '\t',
+      'é',
+      'ß',
+      '日本',
+      '😀',
+      'a\u0301',
+      '\u200b',
+    );
     const text = fc
-      .array(fc.oneof(special, fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ maxLength: 90 })), { maxLength: 12 })
+      .array(fc.oneof(special, fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ maxLength: 90 })), {
+        maxLength: 12,
+      })
       .map((parts) => parts.join(''))
       // RFC 5545 TEXT has no other control characters (decisions: "TEXT").
       // eslint-disable-next-line no-control-regex
       .filter((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s));
-    const second = fc.integer({ min: Date.UTC(1970, 0, 1) / 1000, max: Date.UTC(2100, 0, 1) / 1000 }).map((s) => formatUtc(s * 1000));
+    const second = fc
+      .integer({ min: Date.UTC(1970, 0, 1) / 1000, max: Date.UTC(2100, 0, 1) / 1000 })
+      .map((s) => formatUtc(s * 1000));
     const uri = fc.constantFrom('urn:uuid:a', 'urn:uuid:b', 'urn:uuid:project-alpha', 'https://example.com/task/1');
-    const rrule = fc.constantFrom('RRULE:FREQ=WEEKLY;COUNT=5', 'RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20260101T000000Z', 'RRULE:FREQ=MONTHLY;BYDAY=1MO');
+    const rrule = fc.constantFrom(
+      'RRULE:FREQ=WEEKLY;COUNT=5',
+      'RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20260101T000000Z',
+      'RRULE:FREQ=MONTHLY;BYDAY=1MO',
+    );
     const entry = fc
       .record(
         {
@@ -132,7 +169,19 @@ describe('the round trip OACoP → iCalendar → OACoP', () => {
           stamp: second,
           cancelled: fc.boolean(),
         },
-        { requiredKeys: ['type', 'start', 'minutes', 'scheduled', 'withDuration', 'id', 'revision', 'stamp', 'cancelled'] },
+        {
+          requiredKeys: [
+            'type',
+            'start',
+            'minutes',
+            'scheduled',
+            'withDuration',
+            'id',
+            'revision',
+            'stamp',
+            'cancelled',
+          ],
+        },
       )
       .map((r): CalendarEntry => {
         const scheduled = r.type === 'Event' || r.scheduled;
@@ -148,9 +197,15 @@ describe('the round trip OACoP → iCalendar → OACoP', () => {
             ...(r.title === undefined ? {} : { title: r.title }),
             ...(r.description === undefined ? {} : { description: r.description }),
             ...(r.location === undefined ? {} : { location: r.location }),
-            ...(scheduled ? { startDate: formatUtc(startMs), endDate: formatUtc(endMs), duration: formatDuration(endMs - startMs) } : {}),
+            ...(scheduled
+              ? { startDate: formatUtc(startMs), endDate: formatUtc(endMs), duration: formatDuration(endMs - startMs) }
+              : {}),
             ...(!scheduled && r.withDuration ? { endDate: formatUtc(endMs) } : {}),
-            ...(r.rrule === undefined ? {} : { icalComponent: `BEGIN:${r.type === 'Event' ? 'VEVENT' : 'VTODO'}\n${r.rrule}\nEND:${r.type === 'Event' ? 'VEVENT' : 'VTODO'}` }),
+            ...(r.rrule === undefined
+              ? {}
+              : {
+                  icalComponent: `BEGIN:${r.type === 'Event' ? 'VEVENT' : 'VTODO'}\n${r.rrule}\nEND:${r.type === 'Event' ? 'VEVENT' : 'VTODO'}`,
+                }),
             ...(r.parentTaskId === undefined ? {} : { parentTaskId: r.parentTaskId }),
             ...(r.dependencies === undefined || r.dependencies.length === 0 ? {} : { dependencies: r.dependencies }),
           },

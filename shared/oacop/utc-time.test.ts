@@ -52,6 +52,9 @@ describe('formatUtc', () => {
 
   it('round-trips with parseUtc', () => {
     const ms = fc.integer({ min: Date.UTC(1, 0, 1), max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) });
-    fc.assert(fc.property(ms, (t) => parseUtc(formatUtc(t)) === t), { seed: 2025, numRuns: 500 });
+    fc.assert(
+      fc.property(ms, (t) => parseUtc(formatUtc(t)) === t),
+      { seed: 2025, numRuns: 500 },
+    );
   });
 });

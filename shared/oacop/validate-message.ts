@@ -16,9 +16,7 @@ const fromAjv = (errors: readonly SchemaProblem[] | null | undefined): Problem[]
 const isMessageType = (value: unknown): value is OacopMessageType =>
   typeof value === 'string' && (OACOP_MESSAGE_TYPES as readonly string[]).includes(value);
 
-export type MessageValidationCode =
-  | typeof OacopLocalErrorCode.INVALID_MESSAGE
-  | typeof OacopErrorCode.INVALID_ICAL;
+export type MessageValidationCode = typeof OacopLocalErrorCode.INVALID_MESSAGE | typeof OacopErrorCode.INVALID_ICAL;
 
 /**
  * `raw` as a typed OACoP message, or `OACOP_INVALID_MESSAGE` with `details.problems` (JSON Pointer
@@ -55,5 +53,9 @@ function invalid(
 ): Result<never> {
   const first = problems[0];
   const where = first === undefined || first.path === '' ? '' : ` at ${first.path}`;
-  return fail(code, `Invalid ${type}${where}: ${first?.message ?? 'rejected'}.`, { messageType: type, layer, problems });
+  return fail(code, `Invalid ${type}${where}: ${first?.message ?? 'rejected'}.`, {
+    messageType: type,
+    layer,
+    problems,
+  });
 }

@@ -9,8 +9,10 @@ describe('AgentEntry', () => {
 
   it('requires agent_id, tools and scope; checks the optional fields it knows', () => {
     const [publicEntry] = agentsResponseExample;
-    const without = (key: string) => Object.fromEntries(Object.entries(publicEntry as object).filter(([k]) => k !== key));
-    for (const key of ['agent_id', 'tools', 'scope']) expect(AgentEntry.safeParse(without(key)).success, key).toBe(false);
+    const without = (key: string) =>
+      Object.fromEntries(Object.entries(publicEntry as object).filter(([k]) => k !== key));
+    for (const key of ['agent_id', 'tools', 'scope'])
+      expect(AgentEntry.safeParse(without(key)).success, key).toBe(false);
     const bad: Record<string, unknown>[] = [
       { ...publicEntry, scope: 'internal' },
       { ...publicEntry, agent_endpoint: 'javascript:alert(1)' },
@@ -23,7 +25,13 @@ describe('AgentEntry', () => {
   });
 
   it('takes the tool extensions used to build a tools_response', () => {
-    const entry = { agent_id: 'a', scope: 'public', tools: { schedule_meeting: { description: 'd', kind: 'task', SLA: '60 minutes', request_format: { date: 'string' } } } };
+    const entry = {
+      agent_id: 'a',
+      scope: 'public',
+      tools: {
+        schedule_meeting: { description: 'd', kind: 'task', SLA: '60 minutes', request_format: { date: 'string' } },
+      },
+    };
     expect(AgentEntry.parse(entry)).toEqual(entry);
   });
 });

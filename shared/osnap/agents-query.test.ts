@@ -14,7 +14,10 @@ describe('parseAgentsQuery', () => {
   it('takes single-element arrays (repeatable-parameter APIs) but refuses a repeated parameter', () => {
     expect(parseAgentsQuery({ scope: ['public'] })).toEqual({ ok: true, value: { scope: 'public' } });
     const repeated = parseAgentsQuery({ scope: ['public', 'private'] });
-    expect(!repeated.ok && repeated.error).toMatchObject({ code: 'OSNAP_INVALID_QUERY', details: { parameter: 'scope' } });
+    expect(!repeated.ok && repeated.error).toMatchObject({
+      code: 'OSNAP_INVALID_QUERY',
+      details: { parameter: 'scope' },
+    });
   });
 
   it('refuses a scope other than public|private and an empty capability', () => {

@@ -25,15 +25,20 @@ export function parseAgentsQuery(params: Readonly<Record<string, QueryValue>>): 
     const value = Object.hasOwn(params, key) ? params[key] : undefined;
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') {
-      if (value.length !== 1) return osnapFail(OsnapErrorCode.INVALID_QUERY, `Give ${key} at most once.`, { parameter: key });
+      if (value.length !== 1)
+        return osnapFail(OsnapErrorCode.INVALID_QUERY, `Give ${key} at most once.`, { parameter: key });
       input[key] = value[0] as string;
     } else input[key] = value;
   }
   const parsed = AgentsQuery.safeParse(input);
   if (!parsed.success) {
-    return osnapFail(OsnapErrorCode.INVALID_QUERY, 'capability must be a non-empty tool name and scope public or private.', {
-      issues: issueList(parsed.error.issues),
-    });
+    return osnapFail(
+      OsnapErrorCode.INVALID_QUERY,
+      'capability must be a non-empty tool name and scope public or private.',
+      {
+        issues: issueList(parsed.error.issues),
+      },
+    );
   }
   return ok(parsed.data);
 }

@@ -3,7 +3,11 @@ import { Metadata, OsnapId } from './fields';
 
 describe('OSNAP fields', () => {
   it('ids: the spec examples, UUIDs and did:key fit; empty, spaced and huge ids do not', () => {
-    for (const id of ['agent-123', 'f287b6e8-8a67-4c10-9a45-12a05a8f1b87', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK']) {
+    for (const id of [
+      'agent-123',
+      'f287b6e8-8a67-4c10-9a45-12a05a8f1b87',
+      'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+    ]) {
       expect(OsnapId.safeParse(id).success).toBe(true);
     }
     for (const id of ['', 'agent 123', 'x'.repeat(257)]) expect(OsnapId.safeParse(id).success).toBe(false);

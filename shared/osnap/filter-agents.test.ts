@@ -30,7 +30,11 @@ describe('filterAgents', () => {
   });
 
   it('filters by capability: exact tool name, or a name in its dotted namespace', () => {
-    const translator: AgentEntry = { agent_id: 'tr', scope: 'public', tools: { 'translation.en_zh': { description: 'en→zh' } } };
+    const translator: AgentEntry = {
+      agent_id: 'tr',
+      scope: 'public',
+      tools: { 'translation.en_zh': { description: 'en→zh' } },
+    };
     const plural: AgentEntry = { agent_id: 'pl', scope: 'public', tools: { translations: { description: 'x' } } };
     const all = [...entries, translator, plural];
     expect(ids(filterAgents(all, { capability: 'example_capability' }))).toEqual([publicAgent.agent_id]);
@@ -72,7 +76,14 @@ describe('filterAgents properties (fast-check, seed 4004)', () => {
   );
   const filter = fc.record(
     {
-      capability: fc.constantFrom('weather', 'translation', 'search', 'schedule_meeting', 'nothing', 'weather.forecast'),
+      capability: fc.constantFrom(
+        'weather',
+        'translation',
+        'search',
+        'schedule_meeting',
+        'nothing',
+        'weather.forecast',
+      ),
       scope: fc.constantFrom('public' as const, 'private' as const),
       caller: fc.constantFrom(...agentIds, 'outsider'),
     },

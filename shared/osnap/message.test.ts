@@ -20,7 +20,16 @@ describe('OsnapMessage schema', () => {
 
   it('accepts every example of the spec unchanged', () => {
     const agentsResponse = { ...responseExample, message_type: 'agents_response', payload: agentsResponseExample };
-    for (const example of [requestExample, responseExample, taskExecutionExample, statusUpdateExample, errorHandlingExample, toolsQueryExample, toolsResponseExample, agentsResponse]) {
+    for (const example of [
+      requestExample,
+      responseExample,
+      taskExecutionExample,
+      statusUpdateExample,
+      errorHandlingExample,
+      toolsQueryExample,
+      toolsResponseExample,
+      agentsResponse,
+    ]) {
       expect(OsnapMessage.parse(example), example.message_type).toEqual(example);
     }
   });
@@ -28,7 +37,9 @@ describe('OsnapMessage schema', () => {
   it('takes agents_query with or without capability and scope', () => {
     const query = { ...toolsQueryExample, message_type: 'agents_query' };
     expect(OsnapMessage.safeParse(query).success).toBe(true);
-    expect(OsnapMessage.safeParse({ ...query, payload: { capability: 'example_capability', scope: 'public' } }).success).toBe(true);
+    expect(
+      OsnapMessage.safeParse({ ...query, payload: { capability: 'example_capability', scope: 'public' } }).success,
+    ).toBe(true);
     expect(OsnapMessage.safeParse({ ...query, payload: { scope: 'secret' } }).success).toBe(false);
   });
 
@@ -41,14 +52,25 @@ describe('OsnapMessage schema', () => {
     expect(OsnapMessage.safeParse({ ...requestExample, payload: { request_id: 'r' } }).success).toBe(false);
     expect(OsnapMessage.safeParse({ ...responseExample, message_type: 'request' }).success).toBe(false);
     expect(OsnapMessage.safeParse({ ...toolsResponseExample, payload: { information_tools: [] } }).success).toBe(false);
-    expect(OsnapMessage.safeParse({ ...responseExample, message_type: 'agents_response', payload: [{ agent_id: 'a', tools: {} }] }).success).toBe(false);
+    expect(
+      OsnapMessage.safeParse({
+        ...responseExample,
+        message_type: 'agents_response',
+        payload: [{ agent_id: 'a', tools: {} }],
+      }).success,
+    ).toBe(false);
   });
 
   it('keeps unknown fields, and checks metadata it knows', () => {
     const extended = { ...requestExample, trace_id: 't-1', metadata: { ...requestExample.metadata, hop: 2 } };
     expect(OsnapMessage.parse(extended)).toEqual(extended);
-    expect(OsnapMessage.safeParse({ ...requestExample, metadata: { timestamp: '2023-04-29T10:30:00Z', priority: 'urgent' } }).success).toBe(false);
-    expect(OsnapMessage.safeParse({ ...requestExample, metadata: { timestamp: '2023-04-29 10:30' } }).success).toBe(false);
+    expect(
+      OsnapMessage.safeParse({ ...requestExample, metadata: { timestamp: '2023-04-29T10:30:00Z', priority: 'urgent' } })
+        .success,
+    ).toBe(false);
+    expect(OsnapMessage.safeParse({ ...requestExample, metadata: { timestamp: '2023-04-29 10:30' } }).success).toBe(
+      false,
+    );
     expect(OsnapMessage.safeParse({ ...requestExample, sender_agent_id: 'agent 123' }).success).toBe(false);
   });
 });

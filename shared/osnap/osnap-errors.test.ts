@@ -9,8 +9,13 @@ describe('OSNAP error codes', () => {
   });
 
   it('build failures with or without details, and flatten issue paths', () => {
-    expect(osnapFail(OsnapErrorCode.INVALID_QUERY, 'm')).toEqual({ ok: false, error: { code: 'OSNAP_INVALID_QUERY', message: 'm' } });
+    expect(osnapFail(OsnapErrorCode.INVALID_QUERY, 'm')).toEqual({
+      ok: false,
+      error: { code: 'OSNAP_INVALID_QUERY', message: 'm' },
+    });
     expect(osnapFail(OsnapErrorCode.INVALID_QUERY, 'm', { a: 1 }).error.details).toEqual({ a: 1 });
-    expect(issueList([{ path: ['payload', 0, 'name'], message: 'x' }])).toEqual([{ path: 'payload.0.name', message: 'x' }]);
+    expect(issueList([{ path: ['payload', 0, 'name'], message: 'x' }])).toEqual([
+      { path: 'payload.0.name', message: 'x' },
+    ]);
   });
 });

@@ -37,7 +37,9 @@ describe('parseOsnapMessage', () => {
     const result = parseOsnapMessage({ ...requestExample, message_type: 42 });
     expect(result.ok || result.error.code).toBe('OSNAP_INVALID_MESSAGE');
     const missing = parseOsnapMessage({ ...requestExample, receiver_agent_id: undefined });
-    expect(!missing.ok && missing.error.details?.issues).toEqual([expect.objectContaining({ path: 'receiver_agent_id' })]);
+    expect(!missing.ok && missing.error.details?.issues).toEqual([
+      expect.objectContaining({ path: 'receiver_agent_id' }),
+    ]);
   });
 });
 

@@ -34,7 +34,9 @@ export function parseOsnapMessage(raw: unknown): Result<OsnapMessage, OsnapError
 function parseAs(record: Record<string, unknown>): Result<OsnapMessage, OsnapError> {
   const parsed = OsnapMessage.safeParse(record);
   if (!parsed.success) {
-    return osnapFail(OsnapErrorCode.INVALID_MESSAGE, 'Not a valid OSNAP message.', { issues: issueList(parsed.error.issues) });
+    return osnapFail(OsnapErrorCode.INVALID_MESSAGE, 'Not a valid OSNAP message.', {
+      issues: issueList(parsed.error.issues),
+    });
   }
   return ok(parsed.data);
 }

@@ -38,8 +38,15 @@ describe('tools_response from a registry entry', () => {
     expect(isTaskTool({ description: 'd', kind: 'information', SLA: '1 hour' })).toBe(false);
     expect(isTaskTool({ description: 'd', SLA: '1 hour' })).toBe(true);
     expect(isTaskTool({ description: 'd' })).toBe(false);
-    const payload = toolsPayloadFromEntry({ agent_id: 'a', scope: 'public', tools: { b: { description: 'b', kind: 'task' }, a: { description: 'a' } } });
-    expect(payload).toEqual({ information_tools: [{ name: 'a', description: 'a' }], task_tools: [{ name: 'b', description: 'b' }] });
+    const payload = toolsPayloadFromEntry({
+      agent_id: 'a',
+      scope: 'public',
+      tools: { b: { description: 'b', kind: 'task' }, a: { description: 'a' } },
+    });
+    expect(payload).toEqual({
+      information_tools: [{ name: 'a', description: 'a' }],
+      task_tools: [{ name: 'b', description: 'b' }],
+    });
   });
 
   it('builds a message the schema accepts', () => {
@@ -49,6 +56,8 @@ describe('tools_response from a registry entry', () => {
   it('answers nothing about a private agent to an asker it does not authorize', () => {
     const hidden: AgentEntry = { ...entry, scope: 'private', authorized_agents: ['agent-999'] };
     expect(answerToolsQuery(query, hidden, 0)).toBeUndefined();
-    expect(answerToolsQuery(query, { ...hidden, authorized_agents: ['agent-123'] }, 0)?.receiver_agent_id).toBe('agent-123');
+    expect(answerToolsQuery(query, { ...hidden, authorized_agents: ['agent-123'] }, 0)?.receiver_agent_id).toBe(
+      'agent-123',
+    );
   });
 });

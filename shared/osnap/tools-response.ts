@@ -9,7 +9,8 @@ import type { InformationTool, TaskTool, ToolsResponsePayload } from './payloads
  * A task tool is one declared `kind: "task"`, or, without a kind, one with an SLA (§3.4 gives
  * SLAs to task tools only); everything else is an information tool.
  */
-export const isTaskTool = (tool: ToolDeclaration): boolean => tool.kind === 'task' || (tool.kind === undefined && tool.SLA !== undefined);
+export const isTaskTool = (tool: ToolDeclaration): boolean =>
+  tool.kind === 'task' || (tool.kind === undefined && tool.SLA !== undefined);
 
 /** Tools sorted by name, so the same entry always gives the same bytes. */
 export function toolsPayloadFromEntry(entry: AgentEntry): ToolsResponsePayload {

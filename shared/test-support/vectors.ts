@@ -7,7 +7,8 @@ const root = fileURLToPath(new URL('../../../shared/vectors/', import.meta.url))
 
 export function vectorPath(relative: string): string {
   const path = root + relative;
-  if (!existsSync(path)) throw new Error(`Published vector missing: ${path} (expected ../shared/vectors beside the checkout)`);
+  if (!existsSync(path))
+    throw new Error(`Published vector missing: ${path} (expected ../shared/vectors beside the checkout)`);
   return path;
 }
 

@@ -2,6 +2,12 @@
 // they need), in parallel with the session check, keeping the entry chunk small.
 import { lazy } from 'react';
 
-export const SignInScreen = lazy(() => import('@web/features/identity/sign-in-screen').then((m) => ({ default: m.SignInScreen })));
-export const AccountMenu = lazy(() => import('@web/features/identity/account-menu').then((m) => ({ default: m.AccountMenu })));
-export const BackupReminder = lazy(() => import('@web/features/identity/backup-reminder').then((m) => ({ default: m.BackupReminder })));
+export const SignInScreen = lazy(() =>
+  import('@web/features/identity/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
+);
+export const AccountMenu = lazy(() =>
+  import('@web/features/identity/account-menu').then((m) => ({ default: m.AccountMenu })),
+);
+export const BackupReminder = lazy(() =>
+  import('@web/features/identity/backup-reminder').then((m) => ({ default: m.BackupReminder })),
+);

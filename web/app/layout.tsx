@@ -23,7 +23,8 @@ function useCurrentTabInView(shown: boolean) {
     const tab = row?.querySelector<HTMLElement>('[aria-current="page"]');
     if (!row || !tab) return;
     const left = tab.offsetLeft - row.offsetLeft;
-    if (left < row.scrollLeft || left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = Math.max(0, left - 24);
+    if (left < row.scrollLeft || left + tab.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = Math.max(0, left - 24);
   }, [pathname, shown]);
   return nav;
 }
@@ -49,14 +50,20 @@ export function Layout() {
             Switchboard
           </Link>
           {session ? (
-            <nav ref={nav} aria-label="Main" className="order-last -mb-px flex w-full gap-5 overflow-x-auto text-sm 2xl:order-none 2xl:w-auto 2xl:self-stretch">
+            <nav
+              ref={nav}
+              aria-label="Main"
+              className="order-last -mb-px flex w-full gap-5 overflow-x-auto text-sm 2xl:order-none 2xl:w-auto 2xl:self-stretch"
+            >
               {NAV_TABS.map(({ to, label }) => (
                 <Link
                   key={to}
                   to={to}
                   activeOptions={{ exact: to === '/' }}
                   className="flex items-center whitespace-nowrap border-b-2 border-transparent py-2.5 text-slate-600 hover:border-slate-300 hover:text-slate-900 dark:text-slate-400 dark:hover:border-slate-600 dark:hover:text-white"
-                  activeProps={{ className: 'font-medium !border-teal-600 !text-teal-700 dark:!border-teal-400 dark:!text-teal-300' }}
+                  activeProps={{
+                    className: 'font-medium !border-teal-600 !text-teal-700 dark:!border-teal-400 dark:!text-teal-300',
+                  }}
                 >
                   {label}
                 </Link>

@@ -11,8 +11,30 @@ describe('screens', () => {
   });
 
   it('shows the tabs in the list’s order, each once', () => {
-    expect(NAV_TABS.map((t) => t.label)).toEqual(['Overview', 'Rooms', 'Directory', 'Threads', 'Negotiations', 'Log', 'Scheduling', 'Tasks', 'Services', 'Demo']);
-    expect(NAV_TABS.map((t) => t.to)).toEqual(['/', '/rooms', '/directory', '/threads', '/negotiations', '/transparency-log', '/scheduling', '/tasks', '/settings/services', '/demo']);
+    expect(NAV_TABS.map((t) => t.label)).toEqual([
+      'Overview',
+      'Rooms',
+      'Directory',
+      'Threads',
+      'Negotiations',
+      'Log',
+      'Scheduling',
+      'Tasks',
+      'Services',
+      'Demo',
+    ]);
+    expect(NAV_TABS.map((t) => t.to)).toEqual([
+      '/',
+      '/rooms',
+      '/directory',
+      '/threads',
+      '/negotiations',
+      '/transparency-log',
+      '/scheduling',
+      '/tasks',
+      '/settings/services',
+      '/demo',
+    ]);
   });
 
   it('keeps the tabs and the go-to keys on screens that need no parameters and sit behind the sign-in', () => {

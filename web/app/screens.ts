@@ -92,7 +92,10 @@ export const SCREENS = {
   transparencyLog: {
     path: '/transparency-log',
     access: 'operator',
-    page: lazyRouteComponent(() => import('@web/features/transparency-log/transparency-log-page'), 'TransparencyLogPage'),
+    page: lazyRouteComponent(
+      () => import('@web/features/transparency-log/transparency-log-page'),
+      'TransparencyLogPage',
+    ),
     search: parseLogSearch,
     nav: 'Log',
     goTo: { key: 'l', what: 'Go to the transparency log' },
@@ -149,7 +152,9 @@ export const SCREENS = {
 
 export type ScreenId = keyof typeof SCREENS;
 type Entry<K extends ScreenId> = (typeof SCREENS)[K];
-type PathOfScreensWith<F extends keyof Screen> = { [K in ScreenId]: Entry<K> extends Record<F, unknown> ? Entry<K>['path'] : never }[ScreenId];
+type PathOfScreensWith<F extends keyof Screen> = {
+  [K in ScreenId]: Entry<K> extends Record<F, unknown> ? Entry<K>['path'] : never;
+}[ScreenId];
 export type NavPath = PathOfScreensWith<'nav'>;
 export type GoToPath = PathOfScreensWith<'goTo'>;
 
@@ -161,6 +166,7 @@ export const NAV_TABS: readonly { readonly to: NavPath; readonly label: string }
 );
 
 /** The go-to shortcuts: `g` then `key` opens `path`. */
-export const GO_TO: readonly { readonly key: string; readonly path: GoToPath; readonly what: string }[] = screens.flatMap((s) =>
-  s.goTo === undefined ? [] : [{ key: s.goTo.key, path: s.path as GoToPath, what: s.goTo.what }],
-);
+export const GO_TO: readonly { readonly key: string; readonly path: GoToPath; readonly what: string }[] =
+  screens.flatMap((s) =>
+    s.goTo === undefined ? [] : [{ key: s.goTo.key, path: s.path as GoToPath, what: s.goTo.what }],
+  );

@@ -34,18 +34,25 @@ export interface SequenceState {
 export const SEQUENCE_MS = 1_000;
 export const idle: SequenceState = { pending: null };
 
-const SEQUENCES: Readonly<Record<string, GlobalAction>> = Object.fromEntries(GO_TO.map(({ key, path }) => [`g ${key}`, { goTo: path }]));
+const SEQUENCES: Readonly<Record<string, GlobalAction>> = Object.fromEntries(
+  GO_TO.map(({ key, path }) => [`g ${key}`, { goTo: path }]),
+);
 const SINGLE: Readonly<Record<string, GlobalAction>> = { '?': 'help', '/': 'search', p: 'presenter' };
 
 /** Feeds one key (KeyboardEvent.key) at `now`; says what to do, and the next state. */
-export function matchKey(state: SequenceState, key: string, now: number): { action: GlobalAction | null; state: SequenceState } {
+export function matchKey(
+  state: SequenceState,
+  key: string,
+  now: number,
+): { action: GlobalAction | null; state: SequenceState } {
   const k = key.length === 1 ? key.toLowerCase() : key;
   if (state.pending && now - state.pending.at <= SEQUENCE_MS) {
     const action = SEQUENCES[`${state.pending.key} ${k}`];
     if (action) return { action, state: idle };
   }
   if (SINGLE[key]) return { action: SINGLE[key], state: idle };
-  if (Object.keys(SEQUENCES).some((s) => s.startsWith(`${k} `))) return { action: null, state: { pending: { key: k, at: now } } };
+  if (Object.keys(SEQUENCES).some((s) => s.startsWith(`${k} `)))
+    return { action: null, state: { pending: { key: k, at: now } } };
   return { action: null, state: idle };
 }
 

@@ -6,7 +6,11 @@ import { useEffect, useRef, useState } from 'react';
 import { followPresenterClass, usePresenter } from '@web/lib/presenter';
 import { idle, isTypingTarget, matchKey, SHORTCUTS, type SequenceState } from './shortcut-keys';
 
-const Kbd = ({ k }: { k: string }) => <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-800 shadow-sm dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100">{k}</kbd>;
+const Kbd = ({ k }: { k: string }) => (
+  <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-800 shadow-sm dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100">
+    {k}
+  </kbd>
+);
 
 export function Shortcuts() {
   const [open, setOpen] = useState(false);
@@ -31,14 +35,20 @@ export function Shortcuts() {
       if (typeof action === 'object') void navigate({ to: action.goTo });
       else if (action === 'help') setOpen(true);
       else if (action === 'presenter') usePresenter.getState().toggle();
-      else if (action === 'search') document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
+      else if (action === 'search')
+        document.querySelector<HTMLElement>('[data-shortcut="search"], input[type="search"]')?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [navigate]);
 
   return (
-    <Dialog open={open} onOpenChange={setOpen} title="Keyboard shortcuts" description="Keys work when you are not typing in a field.">
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Keyboard shortcuts"
+      description="Keys work when you are not typing in a field."
+    >
       <table className="w-full text-sm" data-testid="shortcuts-table">
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {SHORTCUTS.map((s) => (
@@ -52,7 +62,9 @@ export function Shortcuts() {
                 ))}
               </td>
               <td className="py-1.5 pr-3">{s.what}</td>
-              <td className="whitespace-nowrap py-1.5 text-right text-xs text-slate-500 dark:text-slate-400">{s.scope}</td>
+              <td className="whitespace-nowrap py-1.5 text-right text-xs text-slate-500 dark:text-slate-400">
+                {s.scope}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -12,7 +12,9 @@ const onError = (error: unknown, key?: readonly unknown[]) => {
 
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError: (error, query) => onError(error, query.queryKey) }),
-  mutationCache: new MutationCache({ onError: (error, _vars, _ctx, mutation) => onError(error, mutation.options.mutationKey) }),
+  mutationCache: new MutationCache({
+    onError: (error, _vars, _ctx, mutation) => onError(error, mutation.options.mutationKey),
+  }),
   defaultOptions: {
     queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false },
   },

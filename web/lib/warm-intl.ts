@@ -2,5 +2,10 @@
 // here, which landed inside the room's first render (bench/ui, docs/benchmarks.md). main.tsx
 // builds one in a boot step of its own, so later formatters are cheap.
 export function warmIntl(): void {
-  void new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(0);
+  void new Intl.DateTimeFormat(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(0);
 }

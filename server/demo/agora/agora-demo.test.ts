@@ -48,23 +48,38 @@ describe('Agora demo agents', () => {
     expect(listening.map((e) => e.presence.sources)).toEqual([['listening'], ['listening'], ['listening']]);
 
     const threadId = await demo.ask();
-    const thread = await until(() => r.services.relay.store.getThread(threadId), (t) => t?.state.status === 'COMPLETED');
+    const thread = await until(
+      () => r.services.relay.store.getThread(threadId),
+      (t) => t?.state.status === 'COMPLETED',
+    );
     expect(thread?.state.status).toBe('COMPLETED');
     const events = await r.services.relay.store.threadEvents(threadId, 10);
     expect(events.map((e) => e.type)).toEqual(['REQUEST', 'OFFER', 'ACCEPT', 'RESULT']);
     const translator = demo.agents.find((a) => a.name === 'Demo Translator')!;
     expect(events.map((e) => e.sender)).toEqual([demo.conciergeDid, translator.did, demo.conciergeDid, translator.did]);
-    expect(JSON.parse(events[3]!.json)).toMatchObject({ payload: { status: 'success', output: { translation: '你好，世界' } } });
+    expect(JSON.parse(events[3]!.json)).toMatchObject({
+      payload: { status: 'success', output: { translation: '你好，世界' } },
+    });
     expect(errors).toEqual([]);
   });
 
   it('keeps its DIDs across restarts (keys follow from the demo seed) and leaves seeded threads alone', async () => {
     r = relayApp({ demo: true });
-    const options = { fetch: (input: string, init?: RequestInit) => r.app.request(input, init), baseUrl: '', now: () => r.clock.now(), conciergeEveryMs: 0, resultDelayMs: 0, pollSeconds: 1 };
+    const options = {
+      fetch: (input: string, init?: RequestInit) => r.app.request(input, init),
+      baseUrl: '',
+      now: () => r.clock.now(),
+      conciergeEveryMs: 0,
+      resultDelayMs: 0,
+      pollSeconds: 1,
+    };
     const errors: unknown[] = [];
     demo = await startAgoraDemo({ ...options, seed: 7, onError: (e) => errors.push(e) });
     const first = demo.agents.map((a) => a.did);
-    const facilitator = { origin: 'http://localhost', cookie: await sessionCookie(r.temp.store, 'did:key:z6MkSeedFacilitator', 'facilitator', r.clock.now()) };
+    const facilitator = {
+      origin: 'http://localhost',
+      cookie: await sessionCookie(r.temp.store, 'did:key:z6MkSeedFacilitator', 'facilitator', r.clock.now()),
+    };
     expect(await (await r.post('', '/seed', facilitator)).json()).toEqual({ ok: true, count: 12 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await demo.stop();

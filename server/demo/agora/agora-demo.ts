@@ -44,13 +44,15 @@ interface ServiceAgent {
   readonly offers: Map<string, { offerId: string; intent: string; params: Record<string, unknown>; requestId: string }>;
 }
 
-export const demoServiceIdentity = (seed: number, service: DemoService) => demoIdentity(seed, service.key, service.displayName);
+export const demoServiceIdentity = (seed: number, service: DemoService) =>
+  demoIdentity(seed, service.key, service.displayName);
 export const demoConciergeIdentity = (seed: number) => demoIdentity(seed, 'concierge', 'Demo Concierge');
 
 export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDemoHandle> {
   const newId = options.newId ?? (() => globalThis.crypto.randomUUID());
   const onError = options.onError ?? ((error: unknown) => console.error('demo (agora):', error));
-  const client = (identity: ReturnType<typeof demoIdentity>) => new AgoraClient(identity, options.fetch, options.baseUrl, options.now, newId);
+  const client = (identity: ReturnType<typeof demoIdentity>) =>
+    new AgoraClient(identity, options.fetch, options.baseUrl, options.now, newId);
   const agents: ServiceAgent[] = DEMO_SERVICES.map((service) => ({
     service,
     client: client(demoServiceIdentity(options.seed, service)),
@@ -74,7 +76,16 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
     const { service, client: c } = agent;
     const registration = c.sign(
       'REQUEST',
-      { request_id: `reg_${newId()}`, intent: DIRECTORY_REGISTER_INTENT, params: { manifest: { ...service.manifest, auth: { methods: ['ed25519'], public_key: c.identity.did.slice('did:key:'.length) } } } },
+      {
+        request_id: `reg_${newId()}`,
+        intent: DIRECTORY_REGISTER_INTENT,
+        params: {
+          manifest: {
+            ...service.manifest,
+            auth: { methods: ['ed25519'], public_key: c.identity.did.slice('did:key:'.length) },
+          },
+        },
+      },
       `directory_${newId()}`,
     );
     await c.post(registration, '/agents');
@@ -84,7 +95,18 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
     const { request_id: requestId, intent } = request.payload;
     if (!agent.intents.has(intent)) {
       if (request.recipient?.id !== agent.client.identity.did) return;
-      await agent.client.post(agent.client.sign('ERROR', { code: 'INTENT_NOT_SUPPORTED', message: `${agent.service.displayName} does not offer ${intent}.`, request_id: requestId }, request.thread.id, request.sender.id));
+      await agent.client.post(
+        agent.client.sign(
+          'ERROR',
+          {
+            code: 'INTENT_NOT_SUPPORTED',
+            message: `${agent.service.displayName} does not offer ${intent}.`,
+            request_id: requestId,
+          },
+          request.thread.id,
+          request.sender.id,
+        ),
+      );
       return;
     }
     const { service } = agent;
@@ -100,7 +122,12 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
       request.thread.id,
       request.sender.id,
     );
-    agent.offers.set(request.thread.id, { offerId: envelope.id, intent, params: request.payload.params ?? {}, requestId });
+    agent.offers.set(request.thread.id, {
+      offerId: envelope.id,
+      intent,
+      params: request.payload.params ?? {},
+      requestId,
+    });
     await agent.client.post(envelope);
   };
 
@@ -113,7 +140,13 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
       agent.client.post(
         agent.client.sign(
           'RESULT',
-          { request_id: offered.requestId, status: 'success', output: agent.service.answer(offered.intent, offered.params), artifacts: [], metrics: { latency_ms: options.now() - started, cost_actual: agent.service.price } },
+          {
+            request_id: offered.requestId,
+            status: 'success',
+            output: agent.service.answer(offered.intent, offered.params),
+            artifacts: [],
+            metrics: { latency_ms: options.now() - started, cost_actual: agent.service.price },
+          },
           accept.thread.id,
           accept.sender.id,
         ),
@@ -124,19 +157,35 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
   const handle = async (event: Envelope) => {
     switch (event.type) {
       case 'REQUEST': {
-        if (mine.has(event.sender.id) || (event.payload.params as { seeded?: unknown } | undefined)?.seeded === true) return;
+        if (mine.has(event.sender.id) || (event.payload.params as { seeded?: unknown } | undefined)?.seeded === true)
+          return;
         for (const agent of agents) {
-          if (event.recipient === undefined || event.recipient.id === agent.client.identity.did) await offer(agent, event);
+          if (event.recipient === undefined || event.recipient.id === agent.client.identity.did)
+            await offer(agent, event);
         }
         return;
       }
       case 'ACCEPT':
-        for (const agent of agents) if (event.recipient === undefined || event.recipient.id === agent.client.identity.did) await deliver(agent, event);
+        for (const agent of agents)
+          if (event.recipient === undefined || event.recipient.id === agent.client.identity.did)
+            await deliver(agent, event);
         return;
       case 'OFFER':
         // The concierge takes the first offer on each thread it opened.
         if (event.recipient?.id === concierge.identity.did && conciergeThreads.delete(event.thread.id)) {
-          await concierge.post(concierge.sign('ACCEPT', { request_id: event.payload.request_id, offer_id: event.id, accepted_at: new Date(options.now()).toISOString(), terms: { price_usd: event.payload.price?.amount ?? 0 } }, event.thread.id, event.sender.id));
+          await concierge.post(
+            concierge.sign(
+              'ACCEPT',
+              {
+                request_id: event.payload.request_id,
+                offer_id: event.id,
+                accepted_at: new Date(options.now()).toISOString(),
+                terms: { price_usd: event.payload.price?.amount ?? 0 },
+              },
+              event.thread.id,
+              event.sender.id,
+            ),
+          );
         }
         return;
       case 'RESULT':
@@ -171,7 +220,20 @@ export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDe
     const target = agents.find((a) => a.service === item.service)!;
     const thread = `thread_${newId()}`;
     conciergeThreads.add(thread);
-    await concierge.post(concierge.sign('REQUEST', { request_id: `req_${newId()}`, intent: item.intent, title: item.title, params: item.params, constraints: { max_cost_usd: 0.05 } }, thread, target.client.identity.did));
+    await concierge.post(
+      concierge.sign(
+        'REQUEST',
+        {
+          request_id: `req_${newId()}`,
+          intent: item.intent,
+          title: item.title,
+          params: item.params,
+          constraints: { max_cost_usd: 0.05 },
+        },
+        thread,
+        target.client.identity.did,
+      ),
+    );
     return thread;
   };
   const every = options.conciergeEveryMs ?? 45_000;

@@ -54,9 +54,27 @@ export const TRANSLATOR: DemoService = {
     description: 'Translates short English phrases (demo: a small phrase book).',
     version: '1.0.0',
     intents: [
-      { id: 'translation.en_zh', name: 'English to Chinese', description: 'Translate English text to Chinese', input_schema: { text: 'string' }, SLA: '2 seconds' },
-      { id: 'translation.en_fr', name: 'English to French', description: 'Translate English text to French', input_schema: { text: 'string' }, SLA: '2 seconds' },
-      { id: 'translation.en_ja', name: 'English to Japanese', description: 'Translate English text to Japanese', input_schema: { text: 'string' }, SLA: '2 seconds' },
+      {
+        id: 'translation.en_zh',
+        name: 'English to Chinese',
+        description: 'Translate English text to Chinese',
+        input_schema: { text: 'string' },
+        SLA: '2 seconds',
+      },
+      {
+        id: 'translation.en_fr',
+        name: 'English to French',
+        description: 'Translate English text to French',
+        input_schema: { text: 'string' },
+        SLA: '2 seconds',
+      },
+      {
+        id: 'translation.en_ja',
+        name: 'English to Japanese',
+        description: 'Translate English text to Japanese',
+        input_schema: { text: 'string' },
+        SLA: '2 seconds',
+      },
     ],
     pricing: { model: 'metered', currency: 'USD', metered_unit: 'character', metered_rate: 0.00001 },
     privacy_policy: 'https://example.com/privacy',
@@ -80,7 +98,14 @@ export const WEATHER: DemoService = {
     name: 'Demo Weather',
     description: 'Current conditions for a city (demo: derived from the city name).',
     version: '1.0.0',
-    intents: [{ id: 'weather.current', name: 'Current weather', description: 'Provides weather information for a city', input_schema: { city: 'string' } }],
+    intents: [
+      {
+        id: 'weather.current',
+        name: 'Current weather',
+        description: 'Provides weather information for a city',
+        input_schema: { city: 'string' },
+      },
+    ],
     pricing: { model: 'free' },
     supported_languages: ['en'],
   },
@@ -88,7 +113,11 @@ export const WEATHER: DemoService = {
     const city = text(params, 'city', 'New York');
     const unit = hashUnit(city.toLowerCase());
     const conditions = ['Sunny', 'Cloudy', 'Light rain', 'Windy', 'Clear'];
-    return { city, temperature_c: Math.round(unit * 30 - 2), condition: conditions[Math.floor(unit * conditions.length)] };
+    return {
+      city,
+      temperature_c: Math.round(unit * 30 - 2),
+      condition: conditions[Math.floor(unit * conditions.length)],
+    };
   },
 };
 
@@ -102,7 +131,15 @@ export const ROOM_BOOKER: DemoService = {
     name: 'Demo Room Booker',
     description: 'Books meeting rooms (demo: every booking succeeds).',
     version: '1.0.0',
-    intents: [{ id: 'rooms.book', name: 'Book a meeting room', description: 'Schedules a room for the given date, time and duration', input_schema: { date: 'YYYY-MM-DD', time: 'HH:mm', minutes: 'number' }, SLA: '60 seconds' }],
+    intents: [
+      {
+        id: 'rooms.book',
+        name: 'Book a meeting room',
+        description: 'Schedules a room for the given date, time and duration',
+        input_schema: { date: 'YYYY-MM-DD', time: 'HH:mm', minutes: 'number' },
+        SLA: '60 seconds',
+      },
+    ],
     pricing: { model: 'fixed', currency: 'USD', amount: 0.02 },
     supported_languages: ['en'],
   },
@@ -110,16 +147,42 @@ export const ROOM_BOOKER: DemoService = {
     const date = text(params, 'date', '2026-02-03');
     const time = text(params, 'time', '14:00');
     const room = ['Orion', 'Lyra', 'Vega'][Math.floor(hashUnit(`${date}T${time}`) * 3)];
-    return { booking_id: `bk_${date.replaceAll('-', '')}_${time.replace(':', '')}`, room, date, time, minutes: typeof params.minutes === 'number' ? params.minutes : 30 };
+    return {
+      booking_id: `bk_${date.replaceAll('-', '')}_${time.replace(':', '')}`,
+      room,
+      date,
+      time,
+      minutes: typeof params.minutes === 'number' ? params.minutes : 30,
+    };
   },
 };
 
 export const DEMO_SERVICES: readonly DemoService[] = [TRANSLATOR, WEATHER, ROOM_BOOKER];
 
 /** What the demo concierge asks for, in turn. */
-export const DEMO_ASKS: readonly { readonly service: DemoService; readonly intent: string; readonly title: string; readonly params: Record<string, unknown> }[] = [
-  { service: TRANSLATOR, intent: 'translation.en_zh', title: 'Translate greeting', params: { text: 'Hello world', source_lang: 'en', target_lang: 'zh' } },
+export const DEMO_ASKS: readonly {
+  readonly service: DemoService;
+  readonly intent: string;
+  readonly title: string;
+  readonly params: Record<string, unknown>;
+}[] = [
+  {
+    service: TRANSLATOR,
+    intent: 'translation.en_zh',
+    title: 'Translate greeting',
+    params: { text: 'Hello world', source_lang: 'en', target_lang: 'zh' },
+  },
   { service: WEATHER, intent: 'weather.current', title: 'Weather in Lisbon', params: { city: 'Lisbon' } },
-  { service: ROOM_BOOKER, intent: 'rooms.book', title: 'Book a room for the review', params: { date: '2026-02-03', time: '14:00', minutes: 45 } },
-  { service: TRANSLATOR, intent: 'translation.en_fr', title: 'Translate thanks', params: { text: 'Thank you', source_lang: 'en', target_lang: 'fr' } },
+  {
+    service: ROOM_BOOKER,
+    intent: 'rooms.book',
+    title: 'Book a room for the review',
+    params: { date: '2026-02-03', time: '14:00', minutes: 45 },
+  },
+  {
+    service: TRANSLATOR,
+    intent: 'translation.en_fr',
+    title: 'Translate thanks',
+    params: { text: 'Thank you', source_lang: 'en', target_lang: 'fr' },
+  },
 ];

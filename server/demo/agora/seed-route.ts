@@ -21,7 +21,8 @@ export function seedRoutes(deps: SeedRouteDeps) {
   return new Hono().post('/', async (c) => {
     const session = await sessionFromCookieHeader(deps.store, c.req.header('cookie'), deps.clock.now());
     if (!session) throw new CodedError('UNAUTHORIZED', '/seed needs a facilitator session.');
-    if (session.role !== 'facilitator') throw new CodedError('FORBIDDEN', `/seed needs the facilitator role; this session is ${session.role}.`);
+    if (session.role !== 'facilitator')
+      throw new CodedError('FORBIDDEN', `/seed needs the facilitator role; this session is ${session.role}.`);
     const count = await seedThreads({
       seed: deps.demoSeed,
       now: () => deps.clock.now(),

@@ -21,7 +21,8 @@ const unused = () => {
 
 export async function seedThreads(options: SeedOptions): Promise<number> {
   const newId = options.newId ?? (() => globalThis.crypto.randomUUID());
-  const make = (identity: ReturnType<typeof demoConciergeIdentity>) => new AgoraClient(identity, unused, '', options.now, newId);
+  const make = (identity: ReturnType<typeof demoConciergeIdentity>) =>
+    new AgoraClient(identity, unused, '', options.now, newId);
   const concierge = make(demoConciergeIdentity(options.seed));
   let count = 0;
   const post = async (envelope: Envelope) => {
@@ -32,11 +33,48 @@ export async function seedThreads(options: SeedOptions): Promise<number> {
     const agent = make(demoServiceIdentity(options.seed, ask.service));
     const thread = `thread_seed_${newId()}`;
     const requestId = `req_${newId()}`;
-    await post(concierge.sign('REQUEST', { request_id: requestId, intent: ask.intent, title: ask.title, params: { ...ask.params, seeded: true } }, thread, agent.identity.did));
-    const offer = agent.sign('OFFER', { request_id: requestId, plan: ask.service.displayName, price: { amount: ask.service.price, currency: 'USD' }, eta_seconds: ask.service.etaSeconds }, thread, concierge.identity.did);
+    await post(
+      concierge.sign(
+        'REQUEST',
+        { request_id: requestId, intent: ask.intent, title: ask.title, params: { ...ask.params, seeded: true } },
+        thread,
+        agent.identity.did,
+      ),
+    );
+    const offer = agent.sign(
+      'OFFER',
+      {
+        request_id: requestId,
+        plan: ask.service.displayName,
+        price: { amount: ask.service.price, currency: 'USD' },
+        eta_seconds: ask.service.etaSeconds,
+      },
+      thread,
+      concierge.identity.did,
+    );
     await post(offer);
-    await post(concierge.sign('ACCEPT', { request_id: requestId, offer_id: offer.id, terms: { price_usd: ask.service.price } }, thread, agent.identity.did));
-    await post(agent.sign('RESULT', { request_id: requestId, status: 'success', output: ask.service.answer(ask.intent, ask.params), artifacts: [], metrics: { cost_actual: ask.service.price } }, thread, concierge.identity.did));
+    await post(
+      concierge.sign(
+        'ACCEPT',
+        { request_id: requestId, offer_id: offer.id, terms: { price_usd: ask.service.price } },
+        thread,
+        agent.identity.did,
+      ),
+    );
+    await post(
+      agent.sign(
+        'RESULT',
+        {
+          request_id: requestId,
+          status: 'success',
+          output: ask.service.answer(ask.intent, ask.params),
+          artifacts: [],
+          metrics: { cost_actual: ask.service.price },
+        },
+        thread,
+        concierge.identity.did,
+      ),
+    );
   }
   return count;
 }

@@ -8,7 +8,9 @@ import { negotiationApp } from '../../test-support/negotiation-app';
 import { NEGOTIATION_PACES, startNegotiationDemo } from './negotiation-demo';
 
 const apps: ReturnType<typeof negotiationApp>[] = [];
-afterEach(async () => { for (const h of apps.splice(0)) await h.temp.dispose(); });
+afterEach(async () => {
+  for (const h of apps.splice(0)) await h.temp.dispose();
+});
 
 async function runDemo(seed: number) {
   const h = negotiationApp();
@@ -41,7 +43,10 @@ describe('negotiation demo', () => {
     expect(verdict.ok && verdict.value.complete).toBe(true);
     const scheduling = await status('scheduling');
     expect(scheduling.status).toBe('ACCEPTED');
-    expect(scheduling.agreement?.metadata).toMatchObject({ confidentiality: 'confidential', regulated_obligations: [expect.objectContaining({ profession: 'medical' })] });
+    expect(scheduling.agreement?.metadata).toMatchObject({
+      confidentiality: 'confidential',
+      regulated_obligations: [expect.objectContaining({ profession: 'medical' })],
+    });
     expect((await status('expiring')).status).toBe('EXPIRED');
     expect((await status('withdrawn')).status).toBe('WITHDRAWN');
 
@@ -50,8 +55,11 @@ describe('negotiation demo', () => {
     expect(verifyChain(log.entries).ok).toBe(true);
     for (const entry of log.entries) expect(Object.keys(entry.public.signatures)).toHaveLength(2);
     // §3.7 meets §6: the public pricing deal is logged in full, the confidential one with its terms redacted.
-    const byId = (id: string | undefined) => log.entries.find((e) => (e.public.disclosures['/agreement_id'] as { value?: string }).value === id)!;
-    expect(byId(pricing.agreement?.agreement_id).public.disclosures['/terms/price_per_call_eur']).toHaveProperty('value');
+    const byId = (id: string | undefined) =>
+      log.entries.find((e) => (e.public.disclosures['/agreement_id'] as { value?: string }).value === id)!;
+    expect(byId(pricing.agreement?.agreement_id).public.disclosures['/terms/price_per_call_eur']).toHaveProperty(
+      'value',
+    );
     expect(byId(scheduling.agreement?.agreement_id).public.disclosures['/terms/patient_ref']).toHaveProperty('digest');
   });
 
@@ -60,10 +68,20 @@ describe('negotiation demo', () => {
     const b = await runDemo(7);
     const c = await runDemo(8);
     const histories = async (run: typeof a) =>
-      Promise.all(run.outcomes.map(async (o) => JSON.stringify((await run.h.temp.store.negotiations.get(o.negotiationId))!.state)));
+      Promise.all(
+        run.outcomes.map(async (o) =>
+          JSON.stringify((await run.h.temp.store.negotiations.get(o.negotiationId))!.state),
+        ),
+      );
     expect(await histories(a)).toEqual(await histories(b));
     expect(await histories(a)).not.toEqual(await histories(c));
-    const again = startNegotiationDemo({ fetch: (i, init) => a.h.app.request(i, init), baseUrl: '', seed: 7, now: () => a.h.clock.now(), alreadyRan: async (did) => (await a.h.temp.store.negotiations.list({ party: did, limit: 1 })).length > 0 });
+    const again = startNegotiationDemo({
+      fetch: (i, init) => a.h.app.request(i, init),
+      baseUrl: '',
+      seed: 7,
+      now: () => a.h.clock.now(),
+      alreadyRan: async (did) => (await a.h.temp.store.negotiations.list({ party: did, limit: 1 })).length > 0,
+    });
     expect(await again.finished).toEqual([]);
   });
 });

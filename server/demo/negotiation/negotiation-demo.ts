@@ -68,8 +68,14 @@ export interface NegotiationDemoHandle {
 const realSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(new Error('stopped'));
-    const timer = setTimeout(() => { signal.removeEventListener('abort', abort); resolve(); }, ms);
-    const abort = () => { clearTimeout(timer); reject(new Error('stopped')); };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(new Error('stopped'));
+    };
     signal.addEventListener('abort', abort, { once: true });
   });
 
@@ -101,18 +107,31 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     return rng;
   };
   const party = (key: AgentKey, scenario: string) =>
-    new NegotiationParty(negotiationIdentity(options.seed, key, AGENTS[key]), options.fetch, options.baseUrl, options.now, seededBytes(stream(scenario)));
-  const think = (scenario: string) => sleep(randomInt(stream(`${scenario}/pace`), pace.stepMs[0], pace.stepMs[1]), stopped.signal);
-  const parties = Object.fromEntries((Object.keys(AGENTS) as AgentKey[]).map((k) => [AGENTS[k], negotiationIdentity(options.seed, k, AGENTS[k]).did]));
+    new NegotiationParty(
+      negotiationIdentity(options.seed, key, AGENTS[key]),
+      options.fetch,
+      options.baseUrl,
+      options.now,
+      seededBytes(stream(scenario)),
+    );
+  const think = (scenario: string) =>
+    sleep(randomInt(stream(`${scenario}/pace`), pace.stepMs[0], pace.stepMs[1]), stopped.signal);
+  const parties = Object.fromEntries(
+    (Object.keys(AGENTS) as AgentKey[]).map((k) => [AGENTS[k], negotiationIdentity(options.seed, k, AGENTS[k]).did]),
+  );
 
   // `scope` names the PRNG streams: 'pricing' for the startup demo, another per guided run.
   const pricing = async (scope = 'pricing', opened?: (id: string) => void): Promise<ScenarioOutcome> => {
     const rng = stream(`${scope}/terms`);
     const buyer = party('buyer', scope);
     const seller = party('seller', scope);
-    const base = { action: 'weather.forecast.detailed', calls_per_month: 100_000 + 10_000 * randomInt(rng, 0, 5), currency: 'EUR' };
+    const base = {
+      action: 'weather.forecast.detailed',
+      calls_per_month: 100_000 + 10_000 * randomInt(rng, 0, 5),
+      currency: 'EUR',
+    };
     const ask = 0.0048 + randomInt(rng, 0, 4) / 10_000;
-    const bid = 0.0030 + randomInt(rng, 0, 3) / 10_000;
+    const bid = 0.003 + randomInt(rng, 0, 3) / 10_000;
     const id = await buyer.open(seller.did, { category: 'pricing', mine: 'public', theirs: 'public' });
     opened?.(id);
     await think(scope);
@@ -120,9 +139,22 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     await think(scope);
     await seller.propose(id, { ...base, price_per_call_eur: eur(ask), payment_terms: 'net 15' }, pace.validityMs);
     await think(scope);
-    await buyer.propose(id, { ...base, price_per_call_eur: eur((bid + ask) / 2 - 0.0002), payment_terms: 'net 30' }, pace.validityMs);
+    await buyer.propose(
+      id,
+      { ...base, price_per_call_eur: eur((bid + ask) / 2 - 0.0002), payment_terms: 'net 30' },
+      pace.validityMs,
+    );
     await think(scope);
-    await seller.propose(id, { ...base, price_per_call_eur: eur((bid + ask) / 2 + 0.0001), payment_terms: 'net 30', support: 'business hours' }, pace.validityMs);
+    await seller.propose(
+      id,
+      {
+        ...base,
+        price_per_call_eur: eur((bid + ask) / 2 + 0.0001),
+        payment_terms: 'net 30',
+        support: 'business hours',
+      },
+      pace.validityMs,
+    );
     await think(scope);
     await buyer.accept(id);
     await think(scope);
@@ -135,12 +167,39 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     const clinic = party('clinic', 'scheduling');
     const calendar = party('calendar', 'scheduling');
     const day = options.now() + DAY * randomInt(rng, 2, 5);
-    const slot = (hour: number) => ({ effective_from: iso(day - (day % DAY) + hour * 3_600_000), effective_until: iso(day - (day % DAY) + hour * 3_600_000 + 30 * 60_000) });
-    const id = await clinic.open(calendar.did, { category: 'scheduling', mine: 'confidential', theirs: 'internal', regulated: { [clinic.did]: 'medical' } });
+    const slot = (hour: number) => ({
+      effective_from: iso(day - (day % DAY) + hour * 3_600_000),
+      effective_until: iso(day - (day % DAY) + hour * 3_600_000 + 30 * 60_000),
+    });
+    const id = await clinic.open(calendar.did, {
+      category: 'scheduling',
+      mine: 'confidential',
+      theirs: 'internal',
+      regulated: { [clinic.did]: 'medical' },
+    });
     await think('scheduling');
-    await clinic.propose(id, { ...slot(9), appointment: 'follow-up consultation', patient_ref: `pt-${randomInt(rng, 1000, 9999)}`, room: 'B2' }, pace.validityMs);
+    await clinic.propose(
+      id,
+      {
+        ...slot(9),
+        appointment: 'follow-up consultation',
+        patient_ref: `pt-${randomInt(rng, 1000, 9999)}`,
+        room: 'B2',
+      },
+      pace.validityMs,
+    );
     await think('scheduling');
-    await calendar.propose(id, { ...slot(14), appointment: 'follow-up consultation', patient_ref: 'as proposed', room: 'B2', note: 'mornings are fully booked' }, pace.validityMs);
+    await calendar.propose(
+      id,
+      {
+        ...slot(14),
+        appointment: 'follow-up consultation',
+        patient_ref: 'as proposed',
+        room: 'B2',
+        note: 'mornings are fully booked',
+      },
+      pace.validityMs,
+    );
     await think('scheduling');
     await clinic.accept(id);
     await think('scheduling');
@@ -153,7 +212,11 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     const seller = party('seller', 'expiring');
     const id = await fleet.open(seller.did, { category: 'service-level', mine: 'internal', theirs: 'public' });
     await think('expiring');
-    await fleet.propose(id, { uptime_percent: 99.95, response_minutes: 15, credit_percent: 10 } satisfies Terms, pace.expiringValidityMs);
+    await fleet.propose(
+      id,
+      { uptime_percent: 99.95, response_minutes: 15, credit_percent: 10 } satisfies Terms,
+      pace.expiringValidityMs,
+    );
     // Nobody answers: the server's sweeper moves it to EXPIRED once valid_until has passed.
     await sleep(pace.expiringValidityMs + 1, stopped.signal);
     return { scenario: 'expiring', negotiationId: id };
@@ -164,16 +227,25 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     const broker = party('broker', 'withdrawn');
     const id = await lab.open(broker.did, { category: 'data-access', mine: 'internal', theirs: 'restricted' });
     await think('withdrawn');
-    await lab.propose(id, { dataset: 'regional-air-quality-2025', access: 'read-only', months: 12, fee_eur: '1800.00' }, pace.validityMs);
+    await lab.propose(
+      id,
+      { dataset: 'regional-air-quality-2025', access: 'read-only', months: 12, fee_eur: '1800.00' },
+      pace.validityMs,
+    );
     await think('withdrawn');
-    await broker.propose(id, { dataset: 'regional-air-quality-2025', access: 'read-only', months: 6, fee_eur: '2400.00', audit: 'quarterly' }, pace.validityMs);
+    await broker.propose(
+      id,
+      { dataset: 'regional-air-quality-2025', access: 'read-only', months: 6, fee_eur: '2400.00', audit: 'quarterly' },
+      pace.validityMs,
+    );
     await think('withdrawn');
     await lab.withdraw(id, 'Budget cut for this quarter; walking away without an agreement.');
     return { scenario: 'withdrawn', negotiationId: id };
   };
 
   const finished = (async () => {
-    if (options.alreadyRan && (await options.alreadyRan(negotiationIdentity(options.seed, 'buyer', AGENTS.buyer).did))) return [];
+    if (options.alreadyRan && (await options.alreadyRan(negotiationIdentity(options.seed, 'buyer', AGENTS.buyer).did)))
+      return [];
     const results = await Promise.allSettled([pricing(), scheduling(), expiring(), withdrawn()]);
     const outcomes: ScenarioOutcome[] = [];
     for (const r of results) {
@@ -186,7 +258,10 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
   const guided = new Set<Promise<unknown>>();
   const guidedPricing = (run: string) =>
     new Promise<GuidedNegotiation>((resolve, reject) => {
-      const names = { [negotiationIdentity(options.seed, 'buyer', AGENTS.buyer).did]: AGENTS.buyer, [negotiationIdentity(options.seed, 'seller', AGENTS.seller).did]: AGENTS.seller };
+      const names = {
+        [negotiationIdentity(options.seed, 'buyer', AGENTS.buyer).did]: AGENTS.buyer,
+        [negotiationIdentity(options.seed, 'seller', AGENTS.seller).did]: AGENTS.seller,
+      };
       const played = pricing(`guided/${run}`, (negotiationId) => resolve({ negotiationId, names }))
         .catch((error: unknown) => {
           reject(error instanceof Error ? error : new Error(String(error)));

@@ -21,11 +21,48 @@ export interface CalendarProfile {
 // Berlin 08–18, New York 08–18 and Kolkata 10–21 share 13:00–15:30 UTC in winter (14:00–15:30 in
 // northern summer), so the three can meet most days, and the overlap is where the heat-map shows it.
 export const DEMO_CALENDARS: readonly CalendarProfile[] = [
-  { key: 'cal-ada', name: 'Ada (Berlin)', timeZone: 'Europe/Berlin', hours: [8, 18], weekends: false, meetingsPerDay: [0, 2] },
-  { key: 'cal-bruno', name: 'Bruno (New York)', timeZone: 'America/New_York', hours: [8, 18], weekends: false, meetingsPerDay: [0, 2] },
-  { key: 'cal-chitra', name: 'Chitra (Kolkata)', timeZone: 'Asia/Kolkata', hours: [10, 21], weekends: false, meetingsPerDay: [0, 2] },
-  { key: 'room-atlas', name: 'Room Atlas (Berlin)', timeZone: 'Europe/Berlin', hours: [7, 21], weekends: true, meetingsPerDay: [0, 1], resource: { minDuration: 'PT30M', requiresCleaningGap: 15 } },
-  { key: 'scanner-1', name: 'Scanner 1 (Berlin)', timeZone: 'Europe/Berlin', hours: [7, 19], weekends: false, meetingsPerDay: [0, 0], resource: { minDuration: 'PT60M', requiresCleaningGap: 30 } },
+  {
+    key: 'cal-ada',
+    name: 'Ada (Berlin)',
+    timeZone: 'Europe/Berlin',
+    hours: [8, 18],
+    weekends: false,
+    meetingsPerDay: [0, 2],
+  },
+  {
+    key: 'cal-bruno',
+    name: 'Bruno (New York)',
+    timeZone: 'America/New_York',
+    hours: [8, 18],
+    weekends: false,
+    meetingsPerDay: [0, 2],
+  },
+  {
+    key: 'cal-chitra',
+    name: 'Chitra (Kolkata)',
+    timeZone: 'Asia/Kolkata',
+    hours: [10, 21],
+    weekends: false,
+    meetingsPerDay: [0, 2],
+  },
+  {
+    key: 'room-atlas',
+    name: 'Room Atlas (Berlin)',
+    timeZone: 'Europe/Berlin',
+    hours: [7, 21],
+    weekends: true,
+    meetingsPerDay: [0, 1],
+    resource: { minDuration: 'PT30M', requiresCleaningGap: 15 },
+  },
+  {
+    key: 'scanner-1',
+    name: 'Scanner 1 (Berlin)',
+    timeZone: 'Europe/Berlin',
+    hours: [7, 19],
+    weekends: false,
+    meetingsPerDay: [0, 0],
+    resource: { minDuration: 'PT60M', requiresCleaningGap: 30 },
+  },
 ];
 
 const STEP_MS = 15 * 60_000;
@@ -33,7 +70,16 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** A seeded calendar: closed outside local hours, plus that day's fixed meetings. */
 export function demoCalendar(seed: number, profile: CalendarProfile): AgentCalendar {
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: profile.timeZone, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: profile.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   const meetings = new Map<string, [number, number][]>();
   const meetingsOn = (date: string): [number, number][] => {
     let list = meetings.get(date);
@@ -61,7 +107,8 @@ export function demoCalendar(seed: number, profile: CalendarProfile): AgentCalen
   return {
     busy(from: number, to: number): Interval[] {
       const busy: Interval[] = [];
-      for (let t = Math.floor(from / STEP_MS) * STEP_MS; t < to; t += STEP_MS) if (isBusy(t)) busy.push({ start: t, end: t + STEP_MS });
+      for (let t = Math.floor(from / STEP_MS) * STEP_MS; t < to; t += STEP_MS)
+        if (isBusy(t)) busy.push({ start: t, end: t + STEP_MS });
       return mergeIntervals(busy);
     },
   };

@@ -50,14 +50,18 @@ export interface OacopDemoHandle {
 /** How long a blocked demo task waits before it looks at its dependencies again. */
 const TASK_RECHECK_MS = 100;
 
-export const oacopDemoIdentity = (seed: number, profile: CalendarProfile) => demoIdentity(seed, profile.key, profile.name);
+export const oacopDemoIdentity = (seed: number, profile: CalendarProfile) =>
+  demoIdentity(seed, profile.key, profile.name);
 
 export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDemoHandle> {
   const onError = options.onError ?? ((error: unknown) => console.error('demo (oacop):', error));
   const newId = () => globalThis.crypto.randomUUID();
   const clock = { now: options.now };
   const rate = options.rateLimit ?? { capacity: 5, refillSeconds: 60 };
-  const clients = DEMO_CALENDARS.map((profile) => new AgoraClient(oacopDemoIdentity(options.seed, profile), options.fetch, options.baseUrl, options.now, newId));
+  const clients = DEMO_CALENDARS.map(
+    (profile) =>
+      new AgoraClient(oacopDemoIdentity(options.seed, profile), options.fetch, options.baseUrl, options.now, newId),
+  );
   const demoDids = new Set<string>(clients.map((c) => c.identity.did));
   // Seeded DIDs with a fixed credit: the demo's burns cost something, and the same on every run.
   await creditDemoAgents(options.store.oacop, [...demoDids], options.now());
@@ -90,9 +94,20 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
       pricing: { model: 'free' },
       auth: { methods: ['ed25519'], public_key: c.identity.did.slice('did:key:'.length) },
       // Ours: what a console needs to show local times and a resource's constraints.
-      oacop: { kind: profile.resource ? 'resource' : 'person', timeZone: profile.timeZone, ...(profile.resource ? { constraints: profile.resource } : {}) },
+      oacop: {
+        kind: profile.resource ? 'resource' : 'person',
+        timeZone: profile.timeZone,
+        ...(profile.resource ? { constraints: profile.resource } : {}),
+      },
     };
-    await c.post(c.sign('REQUEST', { request_id: `reg_${newId()}`, intent: DIRECTORY_REGISTER_INTENT, params: { manifest } } as never, `directory_${newId()}`), '/agents');
+    await c.post(
+      c.sign(
+        'REQUEST',
+        { request_id: `reg_${newId()}`, intent: DIRECTORY_REGISTER_INTENT, params: { manifest } } as never,
+        `directory_${newId()}`,
+      ),
+      '/agents',
+    );
   }
 
   const stopped = new AbortController();
@@ -112,13 +127,26 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
     return !stopped.signal.aborted;
   };
   const workers = DEMO_CALENDARS.map((profile, i) =>
-    profile.resource ? undefined : new TaskWorker({ client: clients[i]!, store: options.store.oacop, board, now: options.now, pause: taskPause, onError }),
+    profile.resource
+      ? undefined
+      : new TaskWorker({
+          client: clients[i]!,
+          store: options.store.oacop,
+          board,
+          now: options.now,
+          pause: taskPause,
+          onError,
+        }),
   );
 
   // Each agent long-polls its own inbox from "now"; its thread views live in the store, so a
   // restart keeps the revision rule without answering history again. A timestamp `since` is
   // "after this time" (decisions-agora.md §37): one ms back takes an event of this ms.
-  const loop = async (client: AgoraClient, filters: Record<string, string>, handle: (event: Envelope) => Promise<void>) => {
+  const loop = async (
+    client: AgoraClient,
+    filters: Record<string, string>,
+    handle: (event: Envelope) => Promise<void>,
+  ) => {
     let since = new Date(options.now() - 1).toISOString();
     while (!stopped.signal.aborted) {
       try {
@@ -140,7 +168,15 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
   const observe = async (event: Envelope) => {
     if (!isOacopCarrier(event)) return;
     const read = readCarrier(event);
-    if (read.ok) board.apply({ seq: ++seq, envelopeId: event.id, from: event.sender.id, to: event.recipient?.id, receivedAt: options.now(), message: read.value });
+    if (read.ok)
+      board.apply({
+        seq: ++seq,
+        envelopeId: event.id,
+        from: event.sender.id,
+        to: event.recipient?.id,
+        receivedAt: options.now(),
+        message: read.value,
+      });
   };
   const loops = Promise.all([
     ...clients.map((client, i) => loop(client, { recipient: client.identity.did }, inbox(i))),
@@ -148,7 +184,12 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
   ]);
 
   return {
-    agents: DEMO_CALENDARS.map((profile, i) => ({ did: clients[i]!.identity.did, name: profile.name, timeZone: profile.timeZone, kind: profile.resource ? 'resource' : 'person' })),
+    agents: DEMO_CALENDARS.map((profile, i) => ({
+      did: clients[i]!.identity.did,
+      name: profile.name,
+      timeZone: profile.timeZone,
+      kind: profile.resource ? 'resource' : 'person',
+    })),
     async stop() {
       stopped.abort();
       await loops;

@@ -10,7 +10,11 @@ export function describeAccessContract(store: () => Store): void {
     it('puts, replaces, lists in id order and removes credentials', async () => {
       await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
       await store().access.putAgentCredential({ agentId: 'alpha', passwordHash: 'scrypt$b', createdAt: T0 });
-      expect(await store().access.getAgentCredential('zeta')).toEqual({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+      expect(await store().access.getAgentCredential('zeta')).toEqual({
+        agentId: 'zeta',
+        passwordHash: 'scrypt$a',
+        createdAt: T0,
+      });
       await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$c', createdAt: T0 + 1 });
       expect((await store().access.getAgentCredential('zeta'))?.passwordHash).toBe('scrypt$c');
       expect((await store().access.listAgentCredentials()).map((c) => c.agentId)).toEqual(['alpha', 'zeta']);
@@ -25,7 +29,11 @@ export function describeAccessContract(store: () => Store): void {
       await store().access.putOperator({ did: 'did:key:zB', role: 'observer', createdAt: T0 + 1 });
       await store().access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 });
       await store().access.putOperator({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 99 });
-      expect(await store().access.getOperator('did:key:zB')).toEqual({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 + 1 });
+      expect(await store().access.getOperator('did:key:zB')).toEqual({
+        did: 'did:key:zB',
+        role: 'facilitator',
+        createdAt: T0 + 1,
+      });
       expect(await store().access.getOperator('did:key:zNobody')).toBeUndefined();
       expect((await store().access.listOperators()).map((o) => o.did)).toEqual(['did:key:zA', 'did:key:zB']);
     });
@@ -41,7 +49,9 @@ export function describeAccessContract(store: () => Store): void {
 
     it('hands an enrollment token to exactly one of many concurrent consumers', async () => {
       await store().access.createEnrollment('hash-1', 'facilitator', T0 + 1000);
-      const results = await Promise.all(Array.from({ length: 20 }, () => store().access.consumeEnrollment('hash-1', T0)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store().access.consumeEnrollment('hash-1', T0)),
+      );
       expect(results.filter((r) => r === 'facilitator')).toHaveLength(1);
       expect(results.filter((r) => r === undefined)).toHaveLength(19);
     });
@@ -62,7 +72,9 @@ export function describeAccessContract(store: () => Store): void {
 
     it('hands a challenge to exactly one of many concurrent consumers', async () => {
       await store().access.createChallenge('nonce-1', T0 + 60_000);
-      const results = await Promise.all(Array.from({ length: 20 }, () => store().access.consumeChallenge('nonce-1', T0)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store().access.consumeChallenge('nonce-1', T0)),
+      );
       expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     });
   });
@@ -73,8 +85,16 @@ export function describeAccessContract(store: () => Store): void {
     });
 
     it('finds a session until it expires, and not after delete', async () => {
-      await store().access.createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
-      expect(await store().access.getSession('token-hash', T0)).toEqual({ did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+      await store().access.createSession('token-hash', {
+        did: 'did:key:zA',
+        role: 'facilitator',
+        expiresAt: T0 + 1000,
+      });
+      expect(await store().access.getSession('token-hash', T0)).toEqual({
+        did: 'did:key:zA',
+        role: 'facilitator',
+        expiresAt: T0 + 1000,
+      });
       expect(await store().access.getSession('token-hash', T0 + 999)).toBeDefined();
       expect(await store().access.getSession('token-hash', T0 + 1000)).toBeUndefined();
       expect(await store().access.getSession('other-hash', T0)).toBeUndefined();
@@ -84,7 +104,11 @@ export function describeAccessContract(store: () => Store): void {
     });
 
     it("reports the operator's current role, so a role change applies to open sessions", async () => {
-      await store().access.createSession('token-hash', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+      await store().access.createSession('token-hash', {
+        did: 'did:key:zA',
+        role: 'facilitator',
+        expiresAt: T0 + 1000,
+      });
       await store().access.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0 });
       expect((await store().access.getSession('token-hash', T0))?.role).toBe('observer');
     });

@@ -24,7 +24,9 @@ export function message(roomId: string, n: number, overrides: Partial<NewRoomMes
 
 export const cursors = (messages: readonly StoredRoomMessage[]) => messages.map((m) => m.cursor);
 
-export function grant(overrides: Partial<Parameters<Store['rooms']['putGrant']>[0]> = {}): Parameters<Store['rooms']['putGrant']>[0] {
+export function grant(
+  overrides: Partial<Parameters<Store['rooms']['putGrant']>[0]> = {},
+): Parameters<Store['rooms']['putGrant']>[0] {
   return {
     roomId: 'r1',
     agentId: 'agent-a',
@@ -66,8 +68,25 @@ export const pending = (threadId: string, client = 'did:key:zClient'): ThreadSta
 });
 
 /** Accepts every message: opens the thread as PENDING with a deadline. */
-export const open: ThreadDecision = (thread) => ({ ok: true, value: { state: pending(thread?.threadId ?? 'unknown'), deadlineAt: T0 + 1000 } });
+export const open: ThreadDecision = (thread) => ({
+  ok: true,
+  value: { state: pending(thread?.threadId ?? 'unknown'), deadlineAt: T0 + 1000 },
+});
 
-export function directoryRecord(did: string, registeredAt: number, envelopeId: string, name = 'Agent'): DirectoryRecord {
-  return { did, manifest: { name }, scope: 'public', authorizedAgents: [], aorAgentId: null, endpoint: null, registeredAt, envelopeId };
+export function directoryRecord(
+  did: string,
+  registeredAt: number,
+  envelopeId: string,
+  name = 'Agent',
+): DirectoryRecord {
+  return {
+    did,
+    manifest: { name },
+    scope: 'public',
+    authorizedAgents: [],
+    aorAgentId: null,
+    endpoint: null,
+    registeredAt,
+    envelopeId,
+  };
 }

@@ -10,15 +10,17 @@ const DAY = 86_400_000;
 
 async function fill(store: Store, roomId: string, n: number, receivedAt = (i: number) => T0 + i) {
   const stored = [];
-  for (let i = 0; i < n; i += 1) stored.push(await store.rooms.appendMessage(message(roomId, i, { receivedAt: receivedAt(i) })));
+  for (let i = 0; i < n; i += 1)
+    stored.push(await store.rooms.appendMessage(message(roomId, i, { receivedAt: receivedAt(i) })));
   return stored;
 }
 
-const all = async (store: Store, roomId: string) => (await store.rooms.listMessages({ roomId, limit: 10_000 })).messages;
+const all = async (store: Store, roomId: string) =>
+  (await store.rooms.listMessages({ roomId, limit: 10_000 })).messages;
 
 export function describeHistoryRetentionContract(store: () => Store): void {
   describe('history retention', () => {
-    it('setRetention stores a room\'s setting, shown by getRoom and listRooms; null clears it; an unknown room is ROOM_NOT_FOUND', async () => {
+    it("setRetention stores a room's setting, shown by getRoom and listRooms; null clears it; an unknown room is ROOM_NOT_FOUND", async () => {
       await store().rooms.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto', createdAt: T0 });
       expect((await store().rooms.getRoom('r1'))?.retention).toBeUndefined();
       await store().rooms.setRetention('r1', { maxMessages: 500, maxAgeDays: null });
@@ -27,7 +29,9 @@ export function describeHistoryRetentionContract(store: () => Store): void {
       expect((await store().rooms.listRooms())[0]?.retention).toEqual({ maxMessages: null, maxAgeDays: 30 });
       await store().rooms.setRetention('r1', null);
       expect(await store().rooms.getRoom('r1')).toEqual({ id: 'r1', name: 'R', moderation: 'auto', createdAt: T0 });
-      await expect(store().rooms.setRetention('ghost', { maxMessages: 1, maxAgeDays: null })).rejects.toMatchObject({ code: 'ROOM_NOT_FOUND' });
+      await expect(store().rooms.setRetention('ghost', { maxMessages: 1, maxAgeDays: null })).rejects.toMatchObject({
+        code: 'ROOM_NOT_FOUND',
+      });
     });
 
     it('keeps at most N newest messages of a room with retention N, and everything of a room without a setting', async () => {
@@ -40,7 +44,10 @@ export function describeHistoryRetentionContract(store: () => Store): void {
       expect(cursors(await all(store(), 'capped'))).toEqual(cursors(capped.slice(-8)));
       expect(cursors(await all(store(), 'kept'))).toEqual(cursors(kept));
       const rooms = await store().rooms.listRooms();
-      expect(rooms.map((r) => [r.id, r.messageCount])).toEqual([['capped', 8], ['kept', 30]]);
+      expect(rooms.map((r) => [r.id, r.messageCount])).toEqual([
+        ['capped', 8],
+        ['kept', 30],
+      ]);
       // A second sweep has nothing left to do; later messages get cursors after every earlier one.
       expect(await store().rooms.applyRetention(T0 + DAY)).toEqual([]);
       const next = await store().rooms.appendMessage(message('capped', 99));
@@ -73,11 +80,17 @@ export function describeHistoryRetentionContract(store: () => Store): void {
       await store().rooms.ensureRoom({ id: 'big', name: 'Big', moderation: 'auto', createdAt: T0 });
       const total = RETENTION_BATCH + 12;
       for (let from = 0; from < total; from += 500) {
-        await Promise.all(Array.from({ length: Math.min(500, total - from) }, (_, i) => store().rooms.appendMessage(message('big', from + i))));
+        await Promise.all(
+          Array.from({ length: Math.min(500, total - from) }, (_, i) =>
+            store().rooms.appendMessage(message('big', from + i)),
+          ),
+        );
       }
       await store().rooms.setRetention('big', { maxMessages: 5, maxAgeDays: null });
       expect(await store().rooms.applyRetention(T0)).toEqual([{ roomId: 'big', deleted: total - 5 }]);
-      expect((await all(store(), 'big')).map((m) => m.messageId)).toEqual(Array.from({ length: 5 }, (_, i) => `m-big-${total - 5 + i}`));
+      expect((await all(store(), 'big')).map((m) => m.messageId)).toEqual(
+        Array.from({ length: 5 }, (_, i) => `m-big-${total - 5 + i}`),
+      );
       expect((await store().rooms.listRooms())[0]).toMatchObject({ messageCount: 5 });
     });
 
@@ -85,8 +98,22 @@ export function describeHistoryRetentionContract(store: () => Store): void {
       await store().rooms.ensureRoom({ id: 'r1', name: 'R', moderation: 'review', createdAt: T0 });
       await fill(store(), 'r1', 5);
       await store().rooms.putGrant(grant());
-      const item = await store().rooms.addReviewItem({ roomId: 'r1', agentId: 'agent-a', taskId: 't1', messageId: 'm-r1-0', payload: new Uint8Array([1]), submittedAt: T0 });
-      await store().access.appendAudit({ at: T0, actorDid: 'did:key:z6MkOperator', action: 'review.approve', roomId: 'r1', messageId: 'm-r1-0', details: { itemId: item.id } });
+      const item = await store().rooms.addReviewItem({
+        roomId: 'r1',
+        agentId: 'agent-a',
+        taskId: 't1',
+        messageId: 'm-r1-0',
+        payload: new Uint8Array([1]),
+        submittedAt: T0,
+      });
+      await store().access.appendAudit({
+        at: T0,
+        actorDid: 'did:key:z6MkOperator',
+        action: 'review.approve',
+        roomId: 'r1',
+        messageId: 'm-r1-0',
+        details: { itemId: item.id },
+      });
       await store().rooms.setRetention('r1', { maxMessages: 1, maxAgeDays: 1 });
       await store().rooms.applyRetention(T0 + 30 * DAY);
       expect(await all(store(), 'r1')).toEqual([]);

@@ -10,7 +10,12 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
     it('ensureRoom creates a room once and then returns it unchanged', async () => {
       const created = await store().rooms.ensureRoom({ id: 'r1', name: 'Launch', moderation: 'auto', createdAt: T0 });
       expect(created).toEqual({ id: 'r1', name: 'Launch', moderation: 'auto', createdAt: T0 });
-      const again = await store().rooms.ensureRoom({ id: 'r1', name: 'Other name', moderation: 'review', createdAt: T0 + 5 });
+      const again = await store().rooms.ensureRoom({
+        id: 'r1',
+        name: 'Other name',
+        moderation: 'review',
+        createdAt: T0 + 5,
+      });
       expect(again).toEqual(created);
       expect(await store().rooms.getRoom('r1')).toEqual(created);
       expect(await store().rooms.getRoom('nope')).toBeUndefined();
@@ -65,15 +70,21 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
       const { messages } = await store().rooms.listMessages({ roomId: 'r1', limit: 10 });
       expect(messages.map((m) => m.receivedAt)).toEqual([T0 + 40, T0 + 30]);
       // All of one moment stored: the latest time again, not the last row's.
-      await Promise.all([70, 60, 65].map((at, i) => store().rooms.appendMessage(message('r3', 10 + i, { receivedAt: T0 + at }))));
-      expect((await store().rooms.listRooms()).find((r) => r.id === 'r3')).toMatchObject({ messageCount: 3, lastActivityAt: T0 + 70 });
+      await Promise.all(
+        [70, 60, 65].map((at, i) => store().rooms.appendMessage(message('r3', 10 + i, { receivedAt: T0 + at }))),
+      );
+      expect((await store().rooms.listRooms()).find((r) => r.id === 'r3')).toMatchObject({
+        messageCount: 3,
+        lastActivityAt: T0 + 70,
+      });
     });
   });
 
   describe('messages', () => {
     it('gives every message a strictly increasing cursor across rooms', async () => {
       const stored: StoredRoomMessage[] = [];
-      for (let n = 0; n < 30; n++) stored.push(await store().rooms.appendMessage(message(n % 3 === 0 ? 'r2' : 'r1', n)));
+      for (let n = 0; n < 30; n++)
+        stored.push(await store().rooms.appendMessage(message(n % 3 === 0 ? 'r2' : 'r1', n)));
       for (let i = 1; i < stored.length; i++) expect(stored[i]!.cursor).toBeGreaterThan(stored[i - 1]!.cursor);
       expect(stored.every((m) => Number.isSafeInteger(m.cursor))).toBe(true);
     });
@@ -103,11 +114,19 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
 
     it('creates the room of a message to an unknown room (AOR rooms are implicit)', async () => {
       await store().rooms.appendMessage(message('fresh', 1));
-      expect(await store().rooms.getRoom('fresh')).toEqual({ id: 'fresh', name: 'fresh', moderation: 'auto', createdAt: T0 + 1 });
+      expect(await store().rooms.getRoom('fresh')).toEqual({
+        id: 'fresh',
+        name: 'fresh',
+        moderation: 'auto',
+        createdAt: T0 + 1,
+      });
     });
 
     it('answers an empty or unknown room with an empty page', async () => {
-      expect(await store().rooms.listMessages({ roomId: 'nobody', limit: 10 })).toEqual({ messages: [], hasMore: false });
+      expect(await store().rooms.listMessages({ roomId: 'nobody', limit: 10 })).toEqual({
+        messages: [],
+        hasMore: false,
+      });
     });
 
     it('pages back from the newest over 250 messages without gaps or duplicates, each page ascending', async () => {
@@ -177,13 +196,21 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
           ),
         );
       }
-      const expectFilter = async (query: Omit<Parameters<Store['rooms']['listMessages']>[0], 'roomId' | 'limit'>, keep: (m: StoredRoomMessage) => boolean) => {
+      const expectFilter = async (
+        query: Omit<Parameters<Store['rooms']['listMessages']>[0], 'roomId' | 'limit'>,
+        keep: (m: StoredRoomMessage) => boolean,
+      ) => {
         const wanted = cursors(stored.filter(keep));
         expect(wanted.length).toBeGreaterThan(0);
         const seen: number[] = [];
         let before: number | undefined;
         for (;;) {
-          const page = await store().rooms.listMessages({ roomId: 'r1', limit: 4, ...query, ...(before === undefined ? {} : { before }) });
+          const page = await store().rooms.listMessages({
+            roomId: 'r1',
+            limit: 4,
+            ...query,
+            ...(before === undefined ? {} : { before }),
+          });
           seen.unshift(...cursors(page.messages));
           if (!page.hasMore) break;
           before = page.messages[0]!.cursor;
@@ -195,7 +222,10 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
       await expectFilter({ topicKinds: ['inbox', 'work'] }, (m) => m.topicKind === 'inbox' || m.topicKind === 'work');
       await expectFilter(
         { types: ['chat'], agentId: 'carol', topicKinds: ['heartbeat', 'inbox'] },
-        (m) => m.type === 'chat' && (m.fromId === 'carol' || m.topicAgentId === 'carol') && (m.topicKind === 'heartbeat' || m.topicKind === 'inbox'),
+        (m) =>
+          m.type === 'chat' &&
+          (m.fromId === 'carol' || m.topicAgentId === 'carol') &&
+          (m.topicKind === 'heartbeat' || m.topicKind === 'inbox'),
       );
       // An empty list filters nothing, like an absent one.
       await expectFilter({ types: [], topicKinds: [] }, () => true);
@@ -225,7 +255,13 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
         );
       }
       for (let i = 1; i < entries.length; i++) expect(entries[i]!.id).toBeGreaterThan(entries[i - 1]!.id);
-      expect(entries[3]).toMatchObject({ at: T0 + 3, action: 'mic_grant', roomId: 'r1', messageId: 'm3', details: { n: 3, nested: { ok: true }, list: [1, 'two'] } });
+      expect(entries[3]).toMatchObject({
+        at: T0 + 3,
+        action: 'mic_grant',
+        roomId: 'r1',
+        messageId: 'm3',
+        details: { n: 3, nested: { ok: true }, list: [1, 'two'] },
+      });
 
       const seen: number[] = [];
       let before: number | undefined;
@@ -238,7 +274,12 @@ export function describeRoomsAndHistoryContract(store: () => Store): void {
       expect(seen).toEqual(entries.map((e) => e.id).reverse());
 
       const r1 = await store().access.listAudit({ roomId: 'r1', limit: 100 });
-      expect(r1.map((e) => e.id)).toEqual(entries.filter((e) => e.roomId === 'r1').map((e) => e.id).reverse());
+      expect(r1.map((e) => e.id)).toEqual(
+        entries
+          .filter((e) => e.roomId === 'r1')
+          .map((e) => e.id)
+          .reverse(),
+      );
       const olderR1 = await store().access.listAudit({ roomId: 'r1', limit: 2, before: r1[2]!.id });
       expect(olderR1.map((e) => e.id)).toEqual(r1.slice(3, 5).map((e) => e.id));
     });

@@ -5,7 +5,15 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { ACCESS_CHANGED_CHANNEL, pgAccessListener } from './pg-access-listener';
 import type { PgChannelListener } from './pg-channel-listener';
-import type { AccessStore, AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
+import type {
+  AccessStore,
+  AgentCredential,
+  AuditEntry,
+  NewAuditEntry,
+  Operator,
+  OperatorRole,
+  Session,
+} from '../store';
 import { toAudit, type AuditRow } from '../rows/room-rows';
 
 interface CredentialRow {
@@ -20,7 +28,11 @@ interface OperatorRow {
   created_at: number;
 }
 
-const toCredential = (row: CredentialRow): AgentCredential => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at });
+const toCredential = (row: CredentialRow): AgentCredential => ({
+  agentId: row.agent_id,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+});
 const toOperator = (row: OperatorRow): Operator => ({ did: row.did, role: row.role, createdAt: row.created_at });
 
 /**
@@ -51,7 +63,10 @@ export class PgAccessStore implements AccessStore {
   }
 
   async #changed(write: string, params: unknown[]): Promise<number> {
-    const { rows } = await this.#pool.query<{ changed: number }>(notifying(write, params.length + 1), [...params, this.#instance]);
+    const { rows } = await this.#pool.query<{ changed: number }>(notifying(write, params.length + 1), [
+      ...params,
+      this.#instance,
+    ]);
     return rows[0]!.changed;
   }
 
@@ -67,12 +82,16 @@ export class PgAccessStore implements AccessStore {
   }
 
   async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
-    const row = (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials WHERE agent_id = $1', [agentId])).rows[0];
+    const row = (
+      await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials WHERE agent_id = $1', [agentId])
+    ).rows[0];
     return row && toCredential(row);
   }
 
   async listAgentCredentials(): Promise<AgentCredential[]> {
-    return (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials ORDER BY agent_id')).rows.map(toCredential);
+    return (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials ORDER BY agent_id')).rows.map(
+      toCredential,
+    );
   }
 
   async removeAgentCredential(agentId: string): Promise<boolean> {
@@ -83,11 +102,10 @@ export class PgAccessStore implements AccessStore {
 
   async putOperator(operator: Operator): Promise<void> {
     // A second put changes the role and keeps the original createdAt.
-    await this.#changed('INSERT INTO operators (did, role, created_at) VALUES ($1, $2, $3) ON CONFLICT (did) DO UPDATE SET role = excluded.role', [
-      operator.did,
-      operator.role,
-      operator.createdAt,
-    ]);
+    await this.#changed(
+      'INSERT INTO operators (did, role, created_at) VALUES ($1, $2, $3) ON CONFLICT (did) DO UPDATE SET role = excluded.role',
+      [operator.did, operator.role, operator.createdAt],
+    );
   }
 
   async getOperator(did: string): Promise<Operator | undefined> {
@@ -96,16 +114,26 @@ export class PgAccessStore implements AccessStore {
   }
 
   async listOperators(): Promise<Operator[]> {
-    return (await this.#pool.query<OperatorRow>('SELECT * FROM operators ORDER BY created_at, did')).rows.map(toOperator);
+    return (await this.#pool.query<OperatorRow>('SELECT * FROM operators ORDER BY created_at, did')).rows.map(
+      toOperator,
+    );
   }
 
   async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
-    await this.#pool.query('INSERT INTO enrollments (token_hash, role, expires_at) VALUES ($1, $2, $3)', [tokenHash, role, expiresAt]);
+    await this.#pool.query('INSERT INTO enrollments (token_hash, role, expires_at) VALUES ($1, $2, $3)', [
+      tokenHash,
+      role,
+      expiresAt,
+    ]);
   }
 
   async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
-    const row = (await this.#pool.query<{ role: OperatorRole; expires_at: number }>('DELETE FROM enrollments WHERE token_hash = $1 RETURNING role, expires_at', [tokenHash]))
-      .rows[0];
+    const row = (
+      await this.#pool.query<{ role: OperatorRole; expires_at: number }>(
+        'DELETE FROM enrollments WHERE token_hash = $1 RETURNING role, expires_at',
+        [tokenHash],
+      )
+    ).rows[0];
     await this.#pool.query('DELETE FROM enrollments WHERE expires_at <= $1', [now]);
     return row && row.expires_at > now ? row.role : undefined;
   }
@@ -115,14 +143,23 @@ export class PgAccessStore implements AccessStore {
   }
 
   async consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
-    const row = (await this.#pool.query<{ expires_at: number }>('DELETE FROM login_challenges WHERE nonce = $1 RETURNING expires_at', [nonce])).rows[0];
+    const row = (
+      await this.#pool.query<{ expires_at: number }>(
+        'DELETE FROM login_challenges WHERE nonce = $1 RETURNING expires_at',
+        [nonce],
+      )
+    ).rows[0];
     await this.#pool.query('DELETE FROM login_challenges WHERE expires_at <= $1', [now]);
     return row && row.expires_at > now ? row.expires_at : undefined;
   }
 
   async createSession(tokenHash: string, session: Session): Promise<void> {
     // The role is not stored: getSession reads the operator's current role.
-    await this.#pool.query('INSERT INTO sessions (token_hash, did, expires_at) VALUES ($1, $2, $3)', [tokenHash, session.did, session.expiresAt]);
+    await this.#pool.query('INSERT INTO sessions (token_hash, did, expires_at) VALUES ($1, $2, $3)', [
+      tokenHash,
+      session.did,
+      session.expiresAt,
+    ]);
   }
 
   async getSession(tokenHash: string, now: number): Promise<Session | undefined> {
@@ -150,7 +187,11 @@ export class PgAccessStore implements AccessStore {
     return toAudit(rows[0]!);
   }
 
-  async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
+  async listAudit(filter: {
+    readonly roomId?: string;
+    readonly limit: number;
+    readonly before?: number;
+  }): Promise<AuditEntry[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.roomId !== undefined) where.push(`room_id = $${params.push(filter.roomId)}`);

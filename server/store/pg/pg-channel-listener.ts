@@ -57,7 +57,13 @@ export class PgChannelListener<T> {
 
   #connect(): void {
     const { channel, name } = this.#spec;
-    const client = new Client({ connectionString: this.#url, types: pgTypes(), connectionTimeoutMillis: 5_000, keepAlive: true, application_name: `switchboard-listen-${name}` });
+    const client = new Client({
+      connectionString: this.#url,
+      types: pgTypes(),
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      application_name: `switchboard-listen-${name}`,
+    });
     this.#client = client;
     client.on('notification', (message) => {
       if (message.channel === channel && message.payload !== undefined) this.#emit(this.#spec.parse(message.payload));

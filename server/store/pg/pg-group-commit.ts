@@ -62,9 +62,17 @@ export class GroupCommit<R> {
    * `replayable`: running the piece again after a rolled-back attempt is invisible: it only talks
    * to the database, or its callbacks are pure.
    */
-  submit<T extends R>(work: (client: PoolClient) => Promise<T>, options: { readonly replayable?: boolean } = {}): Promise<T> {
+  submit<T extends R>(
+    work: (client: PoolClient) => Promise<T>,
+    options: { readonly replayable?: boolean } = {},
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, replayable: options.replayable ?? false, resolve: resolve as (result: R) => void, reject });
+      this.#queue.push({
+        work,
+        replayable: options.replayable ?? false,
+        resolve: resolve as (result: R) => void,
+        reject,
+      });
       // The first piece waits one turn of the event loop, so pieces submitted together share it.
       if (this.#queue.length === 1 && !this.#running) setImmediate(() => void this.#run());
     });
@@ -95,7 +103,10 @@ export class GroupCommit<R> {
   }
 
   /** The batch in one transaction; `isolate`: each piece in a SAVEPOINT. Rejects when the transaction fails. */
-  async #transaction(batch: readonly Job<R>[], isolate: boolean): Promise<({ ok: true; value: R } | { ok: false; error: unknown })[]> {
+  async #transaction(
+    batch: readonly Job<R>[],
+    isolate: boolean,
+  ): Promise<({ ok: true; value: R } | { ok: false; error: unknown })[]> {
     return inTransaction(this.#pool, async (client) => {
       await client.query(this.#options.lock);
       const results: ({ ok: true; value: R } | { ok: false; error: unknown })[] = [];
@@ -123,7 +134,10 @@ export class GroupCommit<R> {
     });
   }
 
-  #settle(batch: readonly Job<R>[], outcomes: readonly ({ ok: true; value: R } | { ok: false; error: unknown })[]): void {
+  #settle(
+    batch: readonly Job<R>[],
+    outcomes: readonly ({ ok: true; value: R } | { ok: false; error: unknown })[],
+  ): void {
     batch.forEach((job, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) job.resolve(outcome.value);

@@ -10,7 +10,11 @@ export const RELAY_HEAD_CHANNEL = 'switchboard_relay_head';
 export const headPayload = (instance: string, seq: number): string => `${instance} ${seq}`;
 
 /** `instance`: notifications from this store itself are skipped (its own feed published them). */
-export function pgHeadListener(url: string, instance: string, readHead: () => Promise<number>): PgChannelListener<number> {
+export function pgHeadListener(
+  url: string,
+  instance: string,
+  readHead: () => Promise<number>,
+): PgChannelListener<number> {
   return new PgChannelListener<number>(url, {
     channel: RELAY_HEAD_CHANNEL,
     name: 'relay-head',

@@ -384,9 +384,14 @@ export class PgSchemaTooNewError extends Error {
  * schema_migrations rows: several instances starting at once apply each migration once, and a
  * failure leaves the previous version intact. Returns the versions applied by this call.
  */
-export async function migratePg(pool: Pool, migrations: readonly PgMigration[] = PG_MIGRATIONS, now = Date.now()): Promise<number[]> {
+export async function migratePg(
+  pool: Pool,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+  now = Date.now(),
+): Promise<number[]> {
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`Migration ${i} is numbered ${m.version}; versions must run 1, 2, 3, … without gaps.`);
+    if (m.version !== i + 1)
+      throw new Error(`Migration ${i} is numbered ${m.version}; versions must run 1, 2, 3, … without gaps.`);
   });
   const latest = migrations.length;
   return inTransaction(pool, async (client) => {
@@ -397,15 +402,23 @@ export async function migratePg(pool: Pool, migrations: readonly PgMigration[] =
       name       TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const { rows } = await client.query<{ current: number }>('SELECT coalesce(max(version), 0)::int AS current FROM schema_migrations');
+    const { rows } = await client.query<{ current: number }>(
+      'SELECT coalesce(max(version), 0)::int AS current FROM schema_migrations',
+    );
     const current = rows[0]!.current;
     if (current > latest) {
-      throw new PgSchemaTooNewError(`the database has schema version ${current}, newer than this Switchboard knows (${latest}); upgrade Switchboard`);
+      throw new PgSchemaTooNewError(
+        `the database has schema version ${current}, newer than this Switchboard knows (${latest}); upgrade Switchboard`,
+      );
     }
     const applied: number[] = [];
     for (const migration of migrations.slice(current)) {
       await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, now]);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        now,
+      ]);
       applied.push(migration.version);
     }
     return applied;
@@ -413,6 +426,8 @@ export async function migratePg(pool: Pool, migrations: readonly PgMigration[] =
 }
 
 export async function pgSchemaVersion(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM schema_migrations');
+  const { rows } = await pool.query<{ version: number }>(
+    'SELECT coalesce(max(version), 0)::int AS version FROM schema_migrations',
+  );
   return rows[0]!.version;
 }

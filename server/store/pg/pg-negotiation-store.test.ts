@@ -24,7 +24,12 @@ async function accept(store: PgStore, suffix: string) {
   const id = open.negotiation_id;
   await store.negotiations.create({ id, state: open, limits: DEFAULT_LIMITS, deadlineAt: null, createdAt: T0 });
   await store.negotiations.save(id, 1, { state: proposed, deadlineAt: null, now: T0 });
-  return store.negotiations.save(id, 2, { state: accepted, deadlineAt: null, now: T0, appendLog: (head) => appendEntry(head, { agreement: accepted.agreement!, now: T0 }) });
+  return store.negotiations.save(id, 2, {
+    state: accepted,
+    deadlineAt: null,
+    now: T0,
+    appendLog: (head) => appendEntry(head, { agreement: accepted.agreement!, now: T0 }),
+  });
 }
 
 describe('PostgreSQL negotiation store', () => {

@@ -6,7 +6,14 @@
 import type { Pool, PoolClient } from 'pg';
 import { fail, ok, type Result } from '@shared/errors';
 import type { LogEntry, LogHead } from '@shared/negotiation/transparency-log';
-import type { LogPage, NegotiationFilter, NegotiationRecord, NegotiationSave, NegotiationStore, SaveOutcome } from '../negotiation-store';
+import type {
+  LogPage,
+  NegotiationFilter,
+  NegotiationRecord,
+  NegotiationSave,
+  NegotiationStore,
+  SaveOutcome,
+} from '../negotiation-store';
 import { inTransaction } from './pg-pool';
 import { toEntry, toRecord, type LogRow, type NegotiationRow } from '../rows/negotiation-rows';
 
@@ -17,19 +24,31 @@ const LOG_LOCK_KEY = 0x53_574c_4f47;
 type Db = Pick<PoolClient, 'query'>;
 
 async function readHead(db: Db): Promise<LogHead | null> {
-  const row = (await db.query<Pick<LogRow, 'log_index' | 'entry_hash' | 'timestamp'>>(
-    'SELECT log_index, entry_hash, timestamp FROM negotiation_log ORDER BY log_index DESC LIMIT 1',
-  )).rows[0];
-  return row ? { index: row.log_index, entry_hash: row.entry_hash as LogHead['entry_hash'], timestamp: row.timestamp } : null;
+  const row = (
+    await db.query<Pick<LogRow, 'log_index' | 'entry_hash' | 'timestamp'>>(
+      'SELECT log_index, entry_hash, timestamp FROM negotiation_log ORDER BY log_index DESC LIMIT 1',
+    )
+  ).rows[0];
+  return row
+    ? { index: row.log_index, entry_hash: row.entry_hash as LogHead['entry_hash'], timestamp: row.timestamp }
+    : null;
 }
 
 /** Runs `decide` on the entry as stored (locked) and replaces only its public view. */
-async function updateViewRow(client: PoolClient, index: number, decide: (entry: LogEntry) => Result<LogEntry>): Promise<Result<LogEntry>> {
-  const row = (await client.query<LogRow>('SELECT * FROM negotiation_log WHERE log_index = $1 FOR UPDATE', [index])).rows[0];
+async function updateViewRow(
+  client: PoolClient,
+  index: number,
+  decide: (entry: LogEntry) => Result<LogEntry>,
+): Promise<Result<LogEntry>> {
+  const row = (await client.query<LogRow>('SELECT * FROM negotiation_log WHERE log_index = $1 FOR UPDATE', [index]))
+    .rows[0];
   if (!row) return fail('LOG_INDEX_OUT_OF_RANGE', `The log has no entry ${index}.`);
   const next = decide(toEntry(row));
   if (!next.ok) return next;
-  await client.query('UPDATE negotiation_log SET public = $1 WHERE log_index = $2', [JSON.stringify(next.value.public), index]);
+  await client.query('UPDATE negotiation_log SET public = $1 WHERE log_index = $2', [
+    JSON.stringify(next.value.public),
+    index,
+  ]);
   return ok(next.value);
 }
 
@@ -52,7 +71,18 @@ export class PgNegotiationStore implements NegotiationStore {
     const { rowCount } = await this.#pool.query(
       `INSERT INTO negotiations (id, status, category, party_a, party_b, state, limits, version, deadline_at, log_index, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $10) ON CONFLICT (id) DO NOTHING`,
-      [record.id, s.status, s.category, s.parties[0], s.parties[1], JSON.stringify(s), JSON.stringify(record.limits), s.history.length, record.deadlineAt, record.createdAt],
+      [
+        record.id,
+        s.status,
+        s.category,
+        s.parties[0],
+        s.parties[1],
+        JSON.stringify(s),
+        JSON.stringify(record.limits),
+        s.history.length,
+        record.deadlineAt,
+        record.createdAt,
+      ],
     );
     return rowCount === 1;
   }
@@ -84,9 +114,19 @@ export class PgNegotiationStore implements NegotiationStore {
     }
   }
 
-  async #saveRows(client: PoolClient, id: string, expectedVersion: number, next: NegotiationSave): Promise<SaveOutcome> {
+  async #saveRows(
+    client: PoolClient,
+    id: string,
+    expectedVersion: number,
+    next: NegotiationSave,
+  ): Promise<SaveOutcome> {
     // The row lock makes a concurrent save of the same negotiation wait, then see the new version.
-    const current = (await client.query<{ version: number; log_index: number | null }>('SELECT version, log_index FROM negotiations WHERE id = $1 FOR UPDATE', [id])).rows[0];
+    const current = (
+      await client.query<{ version: number; log_index: number | null }>(
+        'SELECT version, log_index FROM negotiations WHERE id = $1 FOR UPDATE',
+        [id],
+      )
+    ).rows[0];
     if (!current || current.version !== expectedVersion) return { outcome: 'conflict' };
     let entry: LogEntry | undefined;
     let logIndex = current.log_index;
@@ -99,7 +139,16 @@ export class PgNegotiationStore implements NegotiationStore {
       await client.query(
         `INSERT INTO negotiation_log (log_index, prev_hash, timestamp, kind, integrity_hash, entry_hash, public, negotiation_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [entry.index, entry.prev_hash, entry.timestamp, entry.kind, entry.integrity_hash, entry.entry_hash, JSON.stringify(entry.public), id],
+        [
+          entry.index,
+          entry.prev_hash,
+          entry.timestamp,
+          entry.kind,
+          entry.integrity_hash,
+          entry.entry_hash,
+          JSON.stringify(entry.public),
+          id,
+        ],
       );
       logIndex = entry.index;
     }
@@ -120,7 +169,10 @@ export class PgNegotiationStore implements NegotiationStore {
   }
 
   async listDue(now: number, limit: number): Promise<NegotiationRecord[]> {
-    const { rows } = await this.#pool.query<NegotiationRow>('SELECT * FROM negotiations WHERE deadline_at < $1 ORDER BY deadline_at LIMIT $2', [now, limit]);
+    const { rows } = await this.#pool.query<NegotiationRow>(
+      'SELECT * FROM negotiations WHERE deadline_at < $1 ORDER BY deadline_at LIMIT $2',
+      [now, limit],
+    );
     return rows.map(toRecord);
   }
 
@@ -131,14 +183,22 @@ export class PgNegotiationStore implements NegotiationStore {
   async logPage(from: number, limit: number): Promise<LogPage> {
     // One snapshot for the page and the head (REPEATABLE READ, read only).
     return this.#snapshot(async (client) => {
-      const entries = (await client.query<LogRow>('SELECT * FROM negotiation_log WHERE log_index >= $1 ORDER BY log_index LIMIT $2', [from, limit])).rows.map(toEntry);
+      const entries = (
+        await client.query<LogRow>('SELECT * FROM negotiation_log WHERE log_index >= $1 ORDER BY log_index LIMIT $2', [
+          from,
+          limit,
+        ])
+      ).rows.map(toEntry);
       const head = await readHead(client);
       return { entries, size: head === null ? 0 : head.index + 1, head };
     });
   }
 
   async logFrom(from: number): Promise<LogEntry[]> {
-    const { rows } = await this.#pool.query<LogRow>('SELECT * FROM negotiation_log WHERE log_index >= $1 ORDER BY log_index', [from]);
+    const { rows } = await this.#pool.query<LogRow>(
+      'SELECT * FROM negotiation_log WHERE log_index >= $1 ORDER BY log_index',
+      [from],
+    );
     return rows.map(toEntry);
   }
 

@@ -8,7 +8,6 @@ import { inTransaction } from './pg-pool';
 import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
 import { fromUnits, toUnits } from '@shared/oacop/ledger-amount';
 
-
 /** Rolls a burn's transaction back when the balance does not cover it. */
 class Insufficient extends Error {}
 
@@ -34,7 +33,8 @@ export class PgOacopStore implements OacopStore {
           [burn.txId, burn.burnedBy, burn.amount, burn.burnedAt],
         );
         if (inserted.rowCount !== 1) {
-          const known = (await client.query<BurnRow>('SELECT * FROM oacop_burns WHERE tx_id = $1', [burn.txId])).rows[0]!;
+          const known = (await client.query<BurnRow>('SELECT * FROM oacop_burns WHERE tx_id = $1', [burn.txId]))
+            .rows[0]!;
           return known.burned_by === burn.burnedBy && known.amount === burn.amount ? 'duplicate' : 'conflict';
         }
         // One conditional statement: the row lock makes concurrent burns of one DID take turns.
@@ -62,7 +62,10 @@ export class PgOacopStore implements OacopStore {
   }
 
   async balanceOf(did: string): Promise<string> {
-    const { rows } = await this.#pool.query<{ units: string }>('SELECT units::text AS units FROM oacop_balances WHERE did = $1', [did]);
+    const { rows } = await this.#pool.query<{ units: string }>(
+      'SELECT units::text AS units FROM oacop_balances WHERE did = $1',
+      [did],
+    );
     return fromUnits(rows[0] === undefined ? 0n : BigInt(rows[0].units));
   }
 
@@ -73,7 +76,10 @@ export class PgOacopStore implements OacopStore {
 
   async useBurn(txId: string, threadId: string): Promise<boolean> {
     // One statement: unused, or already paying for this very thread (a redelivery).
-    const { rowCount } = await this.#pool.query('UPDATE oacop_burns SET used_for = $1 WHERE tx_id = $2 AND (used_for IS NULL OR used_for = $1)', [threadId, txId]);
+    const { rowCount } = await this.#pool.query(
+      'UPDATE oacop_burns SET used_for = $1 WHERE tx_id = $2 AND (used_for IS NULL OR used_for = $1)',
+      [threadId, txId],
+    );
     return rowCount === 1;
   }
 
@@ -81,15 +87,28 @@ export class PgOacopStore implements OacopStore {
     try {
       return await inTransaction(this.#pool, async (client) => {
         // hashtextextended: a 64-bit key per owner; a collision only makes two owners take turns.
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`oacop-calendar:${booking.owner}`]);
-        const { rows } = await client.query<BookingRow>('SELECT * FROM oacop_bookings WHERE owner = $1 AND thread_id <> $2 ORDER BY start_ms', [booking.owner, booking.threadId]);
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+          `oacop-calendar:${booking.owner}`,
+        ]);
+        const { rows } = await client.query<BookingRow>(
+          'SELECT * FROM oacop_bookings WHERE owner = $1 AND thread_id <> $2 ORDER BY start_ms',
+          [booking.owner, booking.threadId],
+        );
         const decided = decide(rows.map(toBooking));
         if (!decided.ok) throw new Refused(decided);
         await client.query(
           `INSERT INTO oacop_bookings (owner, thread_id, start_ms, end_ms, revision, title, booked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (owner, thread_id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
              revision = excluded.revision, title = excluded.title, booked_at = excluded.booked_at`,
-          [booking.owner, booking.threadId, booking.start, booking.end, booking.revision, booking.title, booking.bookedAt],
+          [
+            booking.owner,
+            booking.threadId,
+            booking.start,
+            booking.end,
+            booking.revision,
+            booking.title,
+            booking.bookedAt,
+          ],
         );
         return ok(undefined);
       });
@@ -100,7 +119,10 @@ export class PgOacopStore implements OacopStore {
   }
 
   async unbook(owner: string, threadId: string): Promise<boolean> {
-    const { rowCount } = await this.#pool.query('DELETE FROM oacop_bookings WHERE owner = $1 AND thread_id = $2', [owner, threadId]);
+    const { rowCount } = await this.#pool.query('DELETE FROM oacop_bookings WHERE owner = $1 AND thread_id = $2', [
+      owner,
+      threadId,
+    ]);
     return rowCount === 1;
   }
 
@@ -121,7 +143,12 @@ export class PgOacopStore implements OacopStore {
   }
 
   async getAgentState(agent: string, key: string): Promise<unknown> {
-    const row = (await this.#pool.query<{ state: string }>('SELECT state FROM oacop_agent_state WHERE agent = $1 AND key = $2', [agent, key])).rows[0];
+    const row = (
+      await this.#pool.query<{ state: string }>('SELECT state FROM oacop_agent_state WHERE agent = $1 AND key = $2', [
+        agent,
+        key,
+      ])
+    ).rows[0];
     return row === undefined ? undefined : (JSON.parse(row.state) as unknown);
   }
 }

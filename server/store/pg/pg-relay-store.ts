@@ -24,7 +24,15 @@ import type { PgChannelListener } from './pg-channel-listener';
 import { headPayload, pgHeadListener, RELAY_HEAD_CHANNEL } from './pg-head-listener';
 import { GroupCommit, NothingWritten } from './pg-group-commit';
 import { inTransaction } from './pg-pool';
-import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
+import {
+  partiesOf,
+  toDirectory,
+  toEnvelope,
+  toThread,
+  type DirectoryRow,
+  type EnvelopeRow,
+  type ThreadRow,
+} from '../rows/relay-rows';
 
 type Existing = { outcome: 'duplicate'; envelope: StoredRelayEnvelope } | { outcome: 'id_conflict' };
 
@@ -48,7 +56,8 @@ export class PgRelayStore implements RelayStore {
   }
 
   async findDigest(id: string): Promise<string | undefined> {
-    return (await this.#pool.query<{ digest: string }>('SELECT digest FROM relay_envelopes WHERE id = $1', [id])).rows[0]?.digest;
+    return (await this.#pool.query<{ digest: string }>('SELECT digest FROM relay_envelopes WHERE id = $1', [id]))
+      .rows[0]?.digest;
   }
 
   async appendEvent(envelope: NewRelayEnvelope, decide: ThreadDecision): Promise<AppendOutcome> {
@@ -72,7 +81,9 @@ export class PgRelayStore implements RelayStore {
     const existing = await this.#existing(client, envelope);
     if (existing) return existing;
     // FOR UPDATE: a sweeper's compare-and-set on this thread waits, then finds the version moved.
-    const row = (await client.query<ThreadRow>('SELECT * FROM relay_threads WHERE thread_id = $1 FOR UPDATE', [envelope.threadId])).rows[0];
+    const row = (
+      await client.query<ThreadRow>('SELECT * FROM relay_threads WHERE thread_id = $1 FOR UPDATE', [envelope.threadId])
+    ).rows[0];
     const current = row && toThread(row);
     let decided: ReturnType<ThreadDecision>;
     try {
@@ -115,12 +126,16 @@ export class PgRelayStore implements RelayStore {
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
-    const { rows } = await this.#pool.query<EnvelopeRow>(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = $1 ORDER BY seq LIMIT $2`, [threadId, limit]);
+    const { rows } = await this.#pool.query<EnvelopeRow>(
+      `SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = $1 ORDER BY seq LIMIT $2`,
+      [threadId, limit],
+    );
     return rows.map(toEnvelope);
   }
 
   async headSeq(): Promise<number> {
-    return (await this.#pool.query<{ head: number }>('SELECT coalesce(max(seq), 0) AS head FROM relay_envelopes')).rows[0]!.head;
+    return (await this.#pool.query<{ head: number }>('SELECT coalesce(max(seq), 0) AS head FROM relay_envelopes'))
+      .rows[0]!.head;
   }
 
   /** Seqs other instances stored, as they commit (LISTEN/NOTIFY); returns how to stop. */
@@ -129,14 +144,20 @@ export class PgRelayStore implements RelayStore {
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | undefined> {
-    const row = (await this.#pool.query<ThreadRow>('SELECT * FROM relay_threads WHERE thread_id = $1', [threadId])).rows[0];
+    const row = (await this.#pool.query<ThreadRow>('SELECT * FROM relay_threads WHERE thread_id = $1', [threadId]))
+      .rows[0];
     return row && toThread(row);
   }
 
-  async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
+  async listThreads(filter: {
+    readonly party?: string;
+    readonly status?: string;
+    readonly limit: number;
+  }): Promise<ThreadRecord[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.party !== undefined) where.push(`parties LIKE $${params.push(`% ${filter.party.replace(/[\\%_]/g, (c) => `\\${c}`)} %`)} ESCAPE '\\'`);
+    if (filter.party !== undefined)
+      where.push(`parties LIKE $${params.push(`% ${filter.party.replace(/[\\%_]/g, (c) => `\\${c}`)} %`)} ESCAPE '\\'`);
     if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
     const { rows } = await this.#pool.query<ThreadRow>(
       `SELECT * FROM relay_threads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, thread_id LIMIT $${params.push(filter.limit)}`,
@@ -146,7 +167,10 @@ export class PgRelayStore implements RelayStore {
   }
 
   async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
-    const { rows } = await this.#pool.query<ThreadRow>('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < $1 ORDER BY deadline_at LIMIT $2', [now, limit]);
+    const { rows } = await this.#pool.query<ThreadRow>(
+      'SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < $1 ORDER BY deadline_at LIMIT $2',
+      [now, limit],
+    );
     return rows.map(toThread);
   }
 
@@ -155,7 +179,16 @@ export class PgRelayStore implements RelayStore {
     const { rowCount } = await this.#pool.query(
       `UPDATE relay_threads SET status = $1, client = $2, parties = $3, state = $4, version = version + 1, updated_at = $5, deadline_at = $6
        WHERE thread_id = $7 AND version = $8`,
-      [state.status, state.status === 'OPEN' ? null : state.client, partiesOf(state), JSON.stringify(state), now, deadlineAt, threadId, expectedVersion],
+      [
+        state.status,
+        state.status === 'OPEN' ? null : state.client,
+        partiesOf(state),
+        JSON.stringify(state),
+        now,
+        deadlineAt,
+        threadId,
+        expectedVersion,
+      ],
     );
     return rowCount === 1;
   }
@@ -173,7 +206,16 @@ export class PgRelayStore implements RelayStore {
            aor_agent_id = excluded.aor_agent_id, endpoint = excluded.endpoint, registered_at = excluded.registered_at, envelope_id = excluded.envelope_id
          WHERE excluded.registered_at > directory_agents.registered_at
             OR (excluded.registered_at = directory_agents.registered_at AND excluded.envelope_id > directory_agents.envelope_id)`,
-        [r.did, JSON.stringify(r.manifest), r.scope, JSON.stringify(r.authorizedAgents), r.aorAgentId, r.endpoint, r.registeredAt, r.envelopeId],
+        [
+          r.did,
+          JSON.stringify(r.manifest),
+          r.scope,
+          JSON.stringify(r.authorizedAgents),
+          r.aorAgentId,
+          r.endpoint,
+          r.registeredAt,
+          r.envelopeId,
+        ],
       );
       if (rowCount === 0) return 'stale'; // nothing written: a refusal stores nothing
       const stored = await insertEnvelope(client, envelope);
@@ -221,7 +263,13 @@ async function insertEnvelope(client: PoolClient, e: NewRelayEnvelope): Promise<
   return { ...e, seq: rows[0]!.seq };
 }
 
-async function writeThread(client: PoolClient, threadId: string, current: ThreadRecord | undefined, next: ThreadWrite, now: number): Promise<ThreadRecord> {
+async function writeThread(
+  client: PoolClient,
+  threadId: string,
+  current: ThreadRecord | undefined,
+  next: ThreadWrite,
+  now: number,
+): Promise<ThreadRecord> {
   const { state, deadlineAt } = next;
   const threadClient = state.status === 'OPEN' ? null : state.client;
   const openedAt = current?.openedAt ?? now;

@@ -29,7 +29,19 @@ import {
   type StoredRoomMessage,
 } from '../store';
 import { GroupCommit } from './pg-group-commit';
-import { bufferOf, RETENTION_BATCH, retentionCutoff, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
+import {
+  bufferOf,
+  RETENTION_BATCH,
+  retentionCutoff,
+  toGrant,
+  toMessage,
+  toReview,
+  toRoom,
+  type GrantRow,
+  type MessageRow,
+  type ReviewRow,
+  type RoomRow,
+} from '../rows/room-rows';
 
 /** A pool or one connection inside a transaction. */
 interface Db {
@@ -51,12 +63,10 @@ export class PgRoomStore implements RoomStore {
   // Rooms and their history.
 
   async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
-    await this.#pool.query('INSERT INTO rooms (id, name, moderation, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [
-      room.id,
-      room.name,
-      room.moderation,
-      room.createdAt ?? Date.now(),
-    ]);
+    await this.#pool.query(
+      'INSERT INTO rooms (id, name, moderation, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+      [room.id, room.name, room.moderation, room.createdAt ?? Date.now()],
+    );
     return toRoom((await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [room.id])).rows[0]!);
   }
 
@@ -70,16 +80,17 @@ export class PgRoomStore implements RoomStore {
   }
 
   async setRetention(roomId: string, retention: HistoryRetention | null): Promise<void> {
-    const { rowCount } = await this.#pool.query('UPDATE rooms SET history_max_messages = $1, history_max_age_days = $2 WHERE id = $3', [
-      retention?.maxMessages ?? null,
-      retention?.maxAgeDays ?? null,
-      roomId,
-    ]);
+    const { rowCount } = await this.#pool.query(
+      'UPDATE rooms SET history_max_messages = $1, history_max_age_days = $2 WHERE id = $3',
+      [retention?.maxMessages ?? null, retention?.maxAgeDays ?? null, roomId],
+    );
     if (rowCount === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
   }
 
   async applyRetention(now: number): Promise<{ roomId: string; deleted: number }[]> {
-    const { rows } = await this.#pool.query<RoomRow>('SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id');
+    const { rows } = await this.#pool.query<RoomRow>(
+      'SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id',
+    );
     const swept: { roomId: string; deleted: number }[] = [];
     for (const row of rows) {
       // Rows appended meanwhile have larger cursors, so the bound holds for the whole sweep.
@@ -88,7 +99,9 @@ export class PgRoomStore implements RoomStore {
       let deleted = 0;
       // One batch per statement (its own transaction), so appends wait for one batch at most.
       for (;;) {
-        const { rows: [result] } = await this.#pool.query<{ deleted: number }>(
+        const {
+          rows: [result],
+        } = await this.#pool.query<{ deleted: number }>(
           `WITH gone AS (
              DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = $1 AND cursor < $2 ORDER BY cursor LIMIT $3)
              RETURNING 1
@@ -111,12 +124,18 @@ export class PgRoomStore implements RoomStore {
     const retention = toRoom(row).retention!;
     let below: number | undefined;
     if (retention.maxMessages !== null && row.message_count > retention.maxMessages) {
-      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 ORDER BY cursor LIMIT 1 OFFSET $2', [row.id, row.message_count - retention.maxMessages]);
+      const { rows } = await this.#pool.query<{ cursor: number }>(
+        'SELECT cursor FROM room_messages WHERE room_id = $1 ORDER BY cursor LIMIT 1 OFFSET $2',
+        [row.id, row.message_count - retention.maxMessages],
+      );
       if (rows[0]) below = rows[0].cursor;
     }
     const cutoff = retentionCutoff(retention, now);
     if (cutoff !== undefined) {
-      const { rows } = await this.#pool.query<{ cursor: number }>('SELECT cursor FROM room_messages WHERE room_id = $1 AND received_at >= $2 ORDER BY cursor LIMIT 1', [row.id, cutoff]);
+      const { rows } = await this.#pool.query<{ cursor: number }>(
+        'SELECT cursor FROM room_messages WHERE room_id = $1 AND received_at >= $2 ORDER BY cursor LIMIT 1',
+        [row.id, cutoff],
+      );
       const byAge = rows[0] ? rows[0].cursor : Number.MAX_SAFE_INTEGER;
       below = below === undefined ? byAge : Math.max(below, byAge);
     }
@@ -126,7 +145,11 @@ export class PgRoomStore implements RoomStore {
   async listRooms(): Promise<RoomSummary[]> {
     //: ordered by code point, as SQLite's BINARY order, whatever the database locale.
     const { rows } = await this.#pool.query<RoomRow>('SELECT * FROM rooms ORDER BY id');
-    return rows.map((row) => ({ ...toRoom(row), lastActivityAt: row.last_activity_at, messageCount: row.message_count }));
+    return rows.map((row) => ({
+      ...toRoom(row),
+      lastActivityAt: row.last_activity_at,
+      messageCount: row.message_count,
+    }));
   }
 
   async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
@@ -166,7 +189,13 @@ export class PgRoomStore implements RoomStore {
     // grantPut decides on the row read (decisions-server.md §1); the write changes the row only
     // while it is still that row, else the put is decided again on the row that replaced it.
     const key = [grant.roomId, grant.agentId, grant.taskId];
-    const terms = [grant.maxMessages, JSON.stringify(grant.allowedTypes), grant.expiresAt, grant.grantedAt, grant.grantMessageId];
+    const terms = [
+      grant.maxMessages,
+      JSON.stringify(grant.allowedTypes),
+      grant.expiresAt,
+      grant.grantedAt,
+      grant.grantMessageId,
+    ];
     for (;;) {
       const current = await grantRow(this.#pool, grant.roomId, grant.agentId, grant.taskId);
       let written: QueryResult<GrantRow>;
@@ -212,7 +241,10 @@ export class PgRoomStore implements RoomStore {
     return spendRow(this.#pool, roomId, agentId, taskId, nowSeconds);
   }
 
-  async recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+  async recordCandidate(
+    candidate: NewRoomMessage | StoredRoomMessage,
+    judgement: CandidateJudgement,
+  ): Promise<CandidateRecord> {
     return this.#history.submit(
       async (client): Promise<CandidateRecord> => {
         const { grantKey } = judgement;
@@ -228,8 +260,19 @@ export class PgRoomStore implements RoomStore {
           case 'review':
             return { decision, candidate: stored, reviewItem: await insertReviewItem(client, decision.item) };
           case 'approve': {
-            const spend = await spendRow(client, candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
-            return { decision, candidate: stored, spend, outgoing: await append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
+            const spend = await spendRow(
+              client,
+              candidate.roomId,
+              decision.agentId,
+              decision.taskId,
+              decision.nowSeconds,
+            );
+            return {
+              decision,
+              candidate: stored,
+              spend,
+              outgoing: await append(spend.ok ? decision.approved : decision.refused(spend.reason)),
+            };
           }
         }
       },
@@ -244,23 +287,30 @@ export class PgRoomStore implements RoomStore {
     nowSeconds: number,
     message: (item: ReviewItem) => NewRoomMessage,
   ): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> {
-    return this.#history.submit(async (client): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> => {
-      const claimed = (
-        await client.query<ReviewRow>(
-          `UPDATE review_items SET status = 'approved', decided_by = $1, decided_at = $2 WHERE id = $3 AND status = 'pending' RETURNING *`,
-          [by, at, id],
-        )
-      ).rows[0];
-      if (!claimed) return undefined;
-      const item = toReview(claimed);
-      const spend = await spendRow(client, item.roomId, item.agentId, item.taskId, nowSeconds);
-      if (!spend.ok) {
-        const refused = (await client.query<ReviewRow>(`UPDATE review_items SET status = 'rejected', reason = $1 WHERE id = $2 RETURNING *`, [spend.reason, id])).rows[0]!;
-        return { spend, item: toReview(refused) };
-      }
-      const built = message(item);
-      return { spend, item, stored: { ...built, cursor: await appendRow(client, built) } };
-    });
+    return this.#history.submit(
+      async (client): Promise<(ApprovalResult & { readonly item: ReviewItem }) | undefined> => {
+        const claimed = (
+          await client.query<ReviewRow>(
+            `UPDATE review_items SET status = 'approved', decided_by = $1, decided_at = $2 WHERE id = $3 AND status = 'pending' RETURNING *`,
+            [by, at, id],
+          )
+        ).rows[0];
+        if (!claimed) return undefined;
+        const item = toReview(claimed);
+        const spend = await spendRow(client, item.roomId, item.agentId, item.taskId, nowSeconds);
+        if (!spend.ok) {
+          const refused = (
+            await client.query<ReviewRow>(
+              `UPDATE review_items SET status = 'rejected', reason = $1 WHERE id = $2 RETURNING *`,
+              [spend.reason, id],
+            )
+          ).rows[0]!;
+          return { spend, item: toReview(refused) };
+        }
+        const built = message(item);
+        return { spend, item, stored: { ...built, cursor: await appendRow(client, built) } };
+      },
+    );
   }
 
   async endGrant(roomId: string, agentId: string, taskId: string, reason: string, at: number): Promise<boolean> {
@@ -289,7 +339,10 @@ export class PgRoomStore implements RoomStore {
     const { rows } =
       status === undefined
         ? await this.#pool.query<ReviewRow>('SELECT * FROM review_items WHERE room_id = $1 ORDER BY id', [roomId])
-        : await this.#pool.query<ReviewRow>('SELECT * FROM review_items WHERE room_id = $1 AND status = $2 ORDER BY id', [roomId, status]);
+        : await this.#pool.query<ReviewRow>(
+            'SELECT * FROM review_items WHERE room_id = $1 AND status = $2 ORDER BY id',
+            [roomId, status],
+          );
     return rows.map(toReview);
   }
 
@@ -339,7 +392,13 @@ async function roomRow(db: Db, id: string): Promise<Room | undefined> {
 }
 
 async function grantRow(db: Db, roomId: string, agentId: string, taskId: string): Promise<GrantRecord | undefined> {
-  const row = (await db.query<GrantRow>('SELECT * FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3', [roomId, agentId, taskId])).rows[0];
+  const row = (
+    await db.query<GrantRow>('SELECT * FROM mic_grants WHERE room_id = $1 AND agent_id = $2 AND task_id = $3', [
+      roomId,
+      agentId,
+      taskId,
+    ])
+  ).rows[0];
   return row && toGrant(row);
 }
 
@@ -356,7 +415,13 @@ async function insertReviewItem(db: Db, item: NewReviewItem): Promise<ReviewItem
  * changes the row only while the grant is not ended, in time and has budget, the SQL form of
  * shared/aor/stored-grants.ts's decideSpend.
  */
-async function spendRow(db: Db, roomId: string, agentId: string, taskId: string, nowSeconds: number): Promise<SpendResult> {
+async function spendRow(
+  db: Db,
+  roomId: string,
+  agentId: string,
+  taskId: string,
+  nowSeconds: number,
+): Promise<SpendResult> {
   const now = wholeSeconds(nowSeconds);
   const spent = (
     await db.query<{ spent: number; max_messages: number }>(

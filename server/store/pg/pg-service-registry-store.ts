@@ -57,7 +57,9 @@ export class PgServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async listServices(): Promise<ExternalService[]> {
-    return (await this.#pool.query<ServiceRow>('SELECT * FROM external_services ORDER BY created_at, id')).rows.map(toService);
+    return (await this.#pool.query<ServiceRow>('SELECT * FROM external_services ORDER BY created_at, id')).rows.map(
+      toService,
+    );
   }
 
   async getService(id: string): Promise<ExternalService | undefined> {
@@ -81,7 +83,12 @@ export class PgServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async getCursor(serviceId: string, feed: string): Promise<string | undefined> {
-    const row = (await this.#pool.query<{ cursor: string }>('SELECT cursor FROM external_cursors WHERE service_id = $1 AND feed = $2', [serviceId, feed])).rows[0];
+    const row = (
+      await this.#pool.query<{ cursor: string }>(
+        'SELECT cursor FROM external_cursors WHERE service_id = $1 AND feed = $2',
+        [serviceId, feed],
+      )
+    ).rows[0];
     return row?.cursor;
   }
 
@@ -106,11 +113,20 @@ export class PgServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async findBridgedDigest(serviceId: string, envelopeId: string): Promise<string | null | undefined> {
-    const row = (await this.#pool.query<{ digest: string | null }>('SELECT digest FROM external_envelopes WHERE service_id = $1 AND envelope_id = $2', [serviceId, envelopeId])).rows[0];
+    const row = (
+      await this.#pool.query<{ digest: string | null }>(
+        'SELECT digest FROM external_envelopes WHERE service_id = $1 AND envelope_id = $2',
+        [serviceId, envelopeId],
+      )
+    ).rows[0];
     return row === undefined ? undefined : row.digest;
   }
 
-  async listBridged(filter: { readonly serviceId?: string; readonly threadId?: string; readonly limit: number }): Promise<BridgedEnvelope[]> {
+  async listBridged(filter: {
+    readonly serviceId?: string;
+    readonly threadId?: string;
+    readonly limit: number;
+  }): Promise<BridgedEnvelope[]> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (filter.serviceId !== undefined) where.push(`service_id = $${args.push(filter.serviceId)}`);
@@ -120,11 +136,16 @@ export class PgServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async listWatched(): Promise<string[]> {
-    return (await this.#pool.query<{ did: string }>('SELECT did FROM external_watched ORDER BY added_at, did')).rows.map((r) => r.did);
+    return (
+      await this.#pool.query<{ did: string }>('SELECT did FROM external_watched ORDER BY added_at, did')
+    ).rows.map((r) => r.did);
   }
 
   async addWatched(did: string, at: number): Promise<void> {
-    await this.#pool.query('INSERT INTO external_watched (did, added_at) VALUES ($1, $2) ON CONFLICT (did) DO NOTHING', [did, at]);
+    await this.#pool.query(
+      'INSERT INTO external_watched (did, added_at) VALUES ($1, $2) ON CONFLICT (did) DO NOTHING',
+      [did, at],
+    );
   }
 
   async removeWatched(did: string): Promise<boolean> {
@@ -132,14 +153,22 @@ export class PgServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async rememberNegotiation(serviceId: string, negotiationId: string, at: number): Promise<void> {
-    await this.#pool.query('INSERT INTO external_negotiations (service_id, negotiation_id, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [serviceId, negotiationId, at]);
+    await this.#pool.query(
+      'INSERT INTO external_negotiations (service_id, negotiation_id, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [serviceId, negotiationId, at],
+    );
   }
 
   async listNegotiations(serviceId?: string): Promise<{ serviceId: string; negotiationId: string; seenAt: number }[]> {
     const { rows } =
       serviceId === undefined
-        ? await this.#pool.query<{ service_id: string; negotiation_id: string; seen_at: number }>('SELECT * FROM external_negotiations ORDER BY seen_at DESC')
-        : await this.#pool.query<{ service_id: string; negotiation_id: string; seen_at: number }>('SELECT * FROM external_negotiations WHERE service_id = $1 ORDER BY seen_at DESC', [serviceId]);
+        ? await this.#pool.query<{ service_id: string; negotiation_id: string; seen_at: number }>(
+            'SELECT * FROM external_negotiations ORDER BY seen_at DESC',
+          )
+        : await this.#pool.query<{ service_id: string; negotiation_id: string; seen_at: number }>(
+            'SELECT * FROM external_negotiations WHERE service_id = $1 ORDER BY seen_at DESC',
+            [serviceId],
+          );
     return rows.map((r) => ({ serviceId: r.service_id, negotiationId: r.negotiation_id, seenAt: r.seen_at }));
   }
 }

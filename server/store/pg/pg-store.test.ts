@@ -52,12 +52,16 @@ describe('PostgreSQL store', () => {
 
   it('applies each migration once when several instances start at the same moment', async () => {
     // A database of its own, never migrated: the four race for the first application.
-    const pools = await Promise.all(Array.from({ length: 4 }, async () => createPgPool({ url: await unmigrated.url(), max: 2 })));
+    const pools = await Promise.all(
+      Array.from({ length: 4 }, async () => createPgPool({ url: await unmigrated.url(), max: 2 })),
+    );
     try {
       const applied = await Promise.all(pools.map((pool) => migratePg(pool)));
       expect(applied.flat().sort((x, y) => x - y)).toEqual(PG_MIGRATIONS.map((m) => m.version));
       expect(applied.filter((versions) => versions.length > 0)).toHaveLength(1);
-      const { rows } = await pools[0]!.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      const { rows } = await pools[0]!.query<{ version: number }>(
+        'SELECT version FROM schema_migrations ORDER BY version',
+      );
       expect(rows.map((r) => r.version)).toEqual(PG_MIGRATIONS.map((m) => m.version));
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -69,7 +73,10 @@ describe('PostgreSQL store', () => {
     try {
       await migratePg(pool);
       const next = PG_MIGRATIONS.length + 1;
-      const broken = [...PG_MIGRATIONS, { version: next, name: 'broken', sql: 'CREATE TABLE extra_broken (x INT); SELECT * FROM missing_table;' }];
+      const broken = [
+        ...PG_MIGRATIONS,
+        { version: next, name: 'broken', sql: 'CREATE TABLE extra_broken (x INT); SELECT * FROM missing_table;' },
+      ];
       await expect(migratePg(pool, broken)).rejects.toThrow(/missing_table/);
       expect(await pgSchemaVersion(pool)).toBe(PG_MIGRATIONS.length);
       const { rows } = await pool.query(`SELECT to_regclass('extra_broken') AS t`);
@@ -87,7 +94,9 @@ describe('PostgreSQL store', () => {
       await migratePg(pool, [...PG_MIGRATIONS, { version: future, name: 'from the future', sql: 'SELECT 1' }]);
       const refused = openStore({ dataDir: '/nonexistent', databaseUrl: await db.url() });
       await expect(refused).rejects.toThrow(ConfigError);
-      await expect(refused).rejects.toThrow(/^cannot open the PostgreSQL database \S+ \(DATABASE_URL\): the database has schema version \d+, newer than this Switchboard knows \(\d+\); upgrade Switchboard$/);
+      await expect(refused).rejects.toThrow(
+        /^cannot open the PostgreSQL database \S+ \(DATABASE_URL\): the database has schema version \d+, newer than this Switchboard knows \(\d+\); upgrade Switchboard$/,
+      );
     } finally {
       await pool.query('DELETE FROM schema_migrations WHERE version = $1', [future]);
       await pool.end();
@@ -96,14 +105,23 @@ describe('PostgreSQL store', () => {
 
   it('turns an unreachable server or a malformed URL into a one-line ConfigError naming DATABASE_URL, without the password', async () => {
     // Port 1 on loopback: nothing listens there, the connection is refused at once.
-    const unreachable = openStore({ dataDir: '/nonexistent', databaseUrl: 'postgres://sb:secret-pw@127.0.0.1:1/switchboard' });
+    const unreachable = openStore({
+      dataDir: '/nonexistent',
+      databaseUrl: 'postgres://sb:secret-pw@127.0.0.1:1/switchboard',
+    });
     await expect(unreachable).rejects.toThrow(ConfigError);
     const message = await unreachable.catch((error: Error) => error.message);
-    expect(message).toMatch(/^cannot open the PostgreSQL database postgres:\/\/sb:\*\*\*@127\.0\.0\.1:1\/switchboard \(DATABASE_URL\): .*ECONNREFUSED/);
+    expect(message).toMatch(
+      /^cannot open the PostgreSQL database postgres:\/\/sb:\*\*\*@127\.0\.0\.1:1\/switchboard \(DATABASE_URL\): .*ECONNREFUSED/,
+    );
     expect(message).not.toContain('secret-pw');
     expect(message).not.toContain('\n');
-    await expect(openStore({ dataDir: '/x', databaseUrl: 'not a url' })).rejects.toThrow(/^DATABASE_URL must be a postgres:\/\/ URL/);
-    await expect(openStore({ dataDir: '/x', databaseUrl: 'mysql://h/db' })).rejects.toThrow(/^DATABASE_URL must be a postgres:\/\/ URL, got a mysql:/);
+    await expect(openStore({ dataDir: '/x', databaseUrl: 'not a url' })).rejects.toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ URL/,
+    );
+    await expect(openStore({ dataDir: '/x', databaseUrl: 'mysql://h/db' })).rejects.toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ URL, got a mysql:/,
+    );
   });
 
   it('wakes a head watcher on one store for an append committed through another (LISTEN/NOTIFY)', async () => {
@@ -200,7 +218,9 @@ describe('PostgreSQL store', () => {
       payload: Uint8Array.of(n),
       receivedAt: T0 + n,
     });
-    const cursors = (await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? a : b).rooms.appendMessage(message(n))))).map((m) => m.cursor);
+    const cursors = (
+      await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? a : b).rooms.appendMessage(message(n))))
+    ).map((m) => m.cursor);
     expect(cursors.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect((await a.rooms.listRooms())[0]).toMatchObject({ id: 'r', messageCount: 40 });
   });
@@ -247,7 +267,9 @@ describe('PostgreSQL store', () => {
           Array.from({ length: 20 }, (_, i) => {
             const n = wave * 20 + i;
             const through = i % 2 ? a : b;
-            return i % 4 < 2 ? through.relay.appendEvent(envelope(`f${n}`), open) : through.rooms.appendMessage(message(n));
+            return i % 4 < 2
+              ? through.relay.appendEvent(envelope(`f${n}`), open)
+              : through.rooms.appendMessage(message(n));
           }),
         );
       }
@@ -274,8 +296,19 @@ describe('PostgreSQL store', () => {
       receivedAt: T0 + n,
     });
     // Submitted in one turn, so they share a transaction; PostgreSQL text refuses U+0000.
-    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => s.rooms.appendMessage(message(n, n === 3 ? 'bad\u0000' : 'chat'))));
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, n) => s.rooms.appendMessage(message(n, n === 3 ? 'bad\u0000' : 'chat'))),
+    );
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
     const { messages } = await s.rooms.listMessages({ roomId: 'g', limit: 100 });
     expect(messages.map((m) => m.messageId)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6', 'm7']);
     expect(messages.map((m) => m.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -285,8 +318,19 @@ describe('PostgreSQL store', () => {
   it('never exceeds a budget spent through two stores (two instances) at once', async () => {
     await db.reset();
     const [a, b] = [await store(), await store()];
-    await a.rooms.putGrant({ roomId: 'r', agentId: 'ag', taskId: 't', maxMessages: 7, allowedTypes: ['chat'], expiresAt: 2_000_000_000, grantedAt: 1, grantMessageId: 'g' });
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).rooms.spendGrant('r', 'ag', 't', 1_800_000_000)));
+    await a.rooms.putGrant({
+      roomId: 'r',
+      agentId: 'ag',
+      taskId: 't',
+      maxMessages: 7,
+      allowedTypes: ['chat'],
+      expiresAt: 2_000_000_000,
+      grantedAt: 1,
+      grantMessageId: 'g',
+    });
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).rooms.spendGrant('r', 'ag', 't', 1_800_000_000)),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(7);
     expect((await b.rooms.getGrant('r', 'ag', 't'))?.spent).toBe(7);
   });

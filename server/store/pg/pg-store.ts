@@ -72,7 +72,10 @@ export class PgStore implements Store {
 /** Connects, brings the schema up to date (pg-migrations.ts) and returns the store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   await probePg(options.url);
-  const pool = createPgPool({ url: options.url, ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }) });
+  const pool = createPgPool({
+    url: options.url,
+    ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
+  });
   try {
     await migratePg(pool);
   } catch (error) {

@@ -20,7 +20,13 @@ export interface BookingRow {
   booked_at: number;
 }
 
-export const toBurn = (row: BurnRow): BurnRecordRow => ({ txId: row.tx_id, burnedBy: row.burned_by, amount: row.amount, burnedAt: row.burned_at, usedFor: row.used_for });
+export const toBurn = (row: BurnRow): BurnRecordRow => ({
+  txId: row.tx_id,
+  burnedBy: row.burned_by,
+  amount: row.amount,
+  burnedAt: row.burned_at,
+  usedFor: row.used_for,
+});
 export const toBooking = (row: BookingRow): CalendarBooking => ({
   owner: row.owner,
   threadId: row.thread_id,

@@ -76,6 +76,10 @@ export const toDirectory = (row: DirectoryRow): DirectoryRecord => ({
 /** The parties column: everyone a thread names, as ` did1 did2 ` so `LIKE '% did %'` finds a party without a join table. */
 export function partiesOf(state: ThreadState): string {
   if (state.status === 'OPEN') return ' ';
-  const dids = new Set<string>([state.client, ...(state.addressedTo ? [state.addressedTo] : []), ...state.offers.map((o) => o.agent)]);
+  const dids = new Set<string>([
+    state.client,
+    ...(state.addressedTo ? [state.addressedTo] : []),
+    ...state.offers.map((o) => o.agent),
+  ]);
   return ` ${[...dids].join(' ')} `;
 }

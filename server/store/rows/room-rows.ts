@@ -2,7 +2,16 @@
 // contract's records (store.ts). Both engines use these column names and return these types
 // (BIGINT as a number on PostgreSQL: pg-pool.ts; BLOB and BYTEA as a Buffer), so each mapping
 // is written once for both.
-import type { AuditEntry, GrantRecord, HistoryRetention, ModerationMode, ReviewItem, Room, StoredRoomMessage, TopicKind } from '../store';
+import type {
+  AuditEntry,
+  GrantRecord,
+  HistoryRetention,
+  ModerationMode,
+  ReviewItem,
+  Room,
+  StoredRoomMessage,
+  TopicKind,
+} from '../store';
 
 export interface RoomRow {
   id: string;
@@ -67,7 +76,8 @@ export interface AuditRow {
 }
 
 // Views, not copies: callers get plain Uint8Arrays over the bytes either driver returned.
-export const bytes = (buffer: Buffer): Uint8Array => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+export const bytes = (buffer: Buffer): Uint8Array =>
+  new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 export const bufferOf = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 export const toRoom = (row: RoomRow): Room => {

@@ -21,7 +21,11 @@ export function otherCommits(db: Database.Database): () => boolean {
 }
 
 /** Calls `listener` after each poll that finds another connection's commit; returns how to stop. */
-export function watchDataVersion(db: Database.Database, listener: () => void, everyMs = DATA_VERSION_POLL_MS): () => void {
+export function watchDataVersion(
+  db: Database.Database,
+  listener: () => void,
+  everyMs = DATA_VERSION_POLL_MS,
+): () => void {
   const changed = otherCommits(db);
   const timer = setInterval(() => {
     if (!db.open) return;

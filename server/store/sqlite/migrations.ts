@@ -368,9 +368,14 @@ export class SchemaTooNewError extends Error {
 }
 
 /** Applies pending migrations in order; returns the versions applied by this call. */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS, now = Date.now()): number[] {
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+  now = Date.now(),
+): number[] {
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`Migration ${i} is numbered ${m.version}; versions must run 1, 2, 3, … without gaps.`);
+    if (m.version !== i + 1)
+      throw new Error(`Migration ${i} is numbered ${m.version}; versions must run 1, 2, 3, … without gaps.`);
   });
   const latest = migrations.length;
   const run = db.transaction((): number[] => {
@@ -379,9 +384,13 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
       name       TEXT NOT NULL,
       applied_at INTEGER NOT NULL
     ) STRICT`);
-    const { current } = db.prepare('SELECT coalesce(max(version), 0) AS current FROM schema_migrations').get() as { current: number };
+    const { current } = db.prepare('SELECT coalesce(max(version), 0) AS current FROM schema_migrations').get() as {
+      current: number;
+    };
     if (current > latest) {
-      throw new SchemaTooNewError(`the database has schema version ${current}, newer than this Switchboard knows (${latest}); upgrade Switchboard`);
+      throw new SchemaTooNewError(
+        `the database has schema version ${current}, newer than this Switchboard knows (${latest}); upgrade Switchboard`,
+      );
     }
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     const applied: number[] = [];
@@ -396,6 +405,8 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 }
 
 export function schemaVersion(db: Database.Database): number {
-  const row = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').get() as { version: number };
+  const row = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').get() as {
+    version: number;
+  };
   return row.version;
 }

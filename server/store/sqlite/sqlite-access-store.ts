@@ -3,7 +3,15 @@
 // one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
 import type Database from 'better-sqlite3';
 import { toAudit, type AuditRow } from '../rows/room-rows';
-import type { AccessStore, AgentCredential, AuditEntry, NewAuditEntry, Operator, OperatorRole, Session } from '../store';
+import type {
+  AccessStore,
+  AgentCredential,
+  AuditEntry,
+  NewAuditEntry,
+  Operator,
+  OperatorRole,
+  Session,
+} from '../store';
 import { watchDataVersion } from './data-version-watch';
 import { statementCache } from './statement-cache';
 
@@ -48,8 +56,7 @@ export class SqliteAccessStore implements AccessStore {
 
   async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
     const row = this.#sql('SELECT * FROM agent_credentials WHERE agent_id = ?').get(agentId) as
-      | { agent_id: string; password_hash: string; created_at: number }
-      | undefined;
+      { agent_id: string; password_hash: string; created_at: number } | undefined;
     return row && { agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at };
   }
 
@@ -76,24 +83,32 @@ export class SqliteAccessStore implements AccessStore {
   }
 
   async getOperator(did: string): Promise<Operator | undefined> {
-    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as { did: string; role: OperatorRole; created_at: number } | undefined;
+    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as
+      { did: string; role: OperatorRole; created_at: number } | undefined;
     return row && { did: row.did, role: row.role, createdAt: row.created_at };
   }
 
   async listOperators(): Promise<Operator[]> {
-    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as { did: string; role: OperatorRole; created_at: number }[];
+    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as {
+      did: string;
+      role: OperatorRole;
+      created_at: number;
+    }[];
     return rows.map((row) => ({ did: row.did, role: row.role, createdAt: row.created_at }));
   }
 
   async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
-    this.#sql('INSERT INTO enrollments (token_hash, role, expires_at) VALUES (?, ?, ?)').run(tokenHash, role, expiresAt);
+    this.#sql('INSERT INTO enrollments (token_hash, role, expires_at) VALUES (?, ?, ?)').run(
+      tokenHash,
+      role,
+      expiresAt,
+    );
   }
 
   async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
     // DELETE … RETURNING is the single use: only one caller gets the row. Expired rows go too.
     const row = this.#sql('DELETE FROM enrollments WHERE token_hash = ? RETURNING role, expires_at').get(tokenHash) as
-      | { role: OperatorRole; expires_at: number }
-      | undefined;
+      { role: OperatorRole; expires_at: number } | undefined;
     this.#sql('DELETE FROM enrollments WHERE expires_at <= ?').run(now);
     return row && row.expires_at > now ? row.role : undefined;
   }
@@ -103,14 +118,19 @@ export class SqliteAccessStore implements AccessStore {
   }
 
   async consumeChallenge(nonce: string, now: number): Promise<number | undefined> {
-    const row = this.#sql('DELETE FROM login_challenges WHERE nonce = ? RETURNING expires_at').get(nonce) as { expires_at: number } | undefined;
+    const row = this.#sql('DELETE FROM login_challenges WHERE nonce = ? RETURNING expires_at').get(nonce) as
+      { expires_at: number } | undefined;
     this.#sql('DELETE FROM login_challenges WHERE expires_at <= ?').run(now);
     return row && row.expires_at > now ? row.expires_at : undefined;
   }
 
   async createSession(tokenHash: string, session: Session): Promise<void> {
     // The role is not stored: getSession reads the operator's current role.
-    this.#sql('INSERT INTO sessions (token_hash, did, expires_at) VALUES (?, ?, ?)').run(tokenHash, session.did, session.expiresAt);
+    this.#sql('INSERT INTO sessions (token_hash, did, expires_at) VALUES (?, ?, ?)').run(
+      tokenHash,
+      session.did,
+      session.expiresAt,
+    );
   }
 
   async getSession(tokenHash: string, now: number): Promise<Session | undefined> {
@@ -130,12 +150,23 @@ export class SqliteAccessStore implements AccessStore {
   async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
     const row = this.#sql(
       'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
-    ).get(entry.at, entry.actorDid, entry.action, entry.roomId, entry.messageId, JSON.stringify(entry.details)) as AuditRow;
+    ).get(
+      entry.at,
+      entry.actorDid,
+      entry.action,
+      entry.roomId,
+      entry.messageId,
+      JSON.stringify(entry.details),
+    ) as AuditRow;
     return toAudit(row);
   }
 
   /** Newest first; pass the last id of a page as `before` for the next one. */
-  async listAudit(filter: { readonly roomId?: string; readonly limit: number; readonly before?: number }): Promise<AuditEntry[]> {
+  async listAudit(filter: {
+    readonly roomId?: string;
+    readonly limit: number;
+    readonly before?: number;
+  }): Promise<AuditEntry[]> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.roomId !== undefined) {

@@ -49,7 +49,13 @@ describe('SqliteGroupCommit', () => {
     const commits = new SqliteGroupCommit(db);
     const insert = db.prepare('INSERT INTO t (n, v) VALUES (?, ?)');
     // Each piece reads the transaction's own uncommitted rows: all 10 are in the same transaction.
-    const counts = await Promise.all(Array.from({ length: 10 }, (_, i) => commits.submit(() => (insert.run(i, 'x'), (db.prepare('SELECT count(*) AS c FROM t').get() as { c: number }).c))));
+    const counts = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        commits.submit(
+          () => (insert.run(i, 'x'), (db.prepare('SELECT count(*) AS c FROM t').get() as { c: number }).c),
+        ),
+      ),
+    );
     expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
@@ -62,7 +68,10 @@ describe('SqliteGroupCommit', () => {
       commits.submit(() => insert.run(2, 'b')),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(db.prepare('SELECT n, v FROM t ORDER BY n').all()).toEqual([{ n: 1, v: 'a' }, { n: 2, v: 'b' }]);
+    expect(db.prepare('SELECT n, v FROM t ORDER BY n').all()).toEqual([
+      { n: 1, v: 'a' },
+      { n: 2, v: 'b' },
+    ]);
   });
 
   it('leaves no lock open between turns: a second store on the same file writes at once', async () => {
@@ -71,7 +80,17 @@ describe('SqliteGroupCommit', () => {
     const cli = new SqliteStore({ file, busyTimeoutMs: 50 });
     try {
       await server.rooms.ensureRoom({ id: 'r1', name: 'R', moderation: 'auto' });
-      const row = { roomId: 'r1', topic: 'rooms/r1/public', topicKind: 'public' as const, topicAgentId: null, messageId: null, type: null, fromId: null, payload: Uint8Array.of(1), receivedAt: 1 };
+      const row = {
+        roomId: 'r1',
+        topic: 'rooms/r1/public',
+        topicKind: 'public' as const,
+        topicAgentId: null,
+        messageId: null,
+        type: null,
+        fromId: null,
+        payload: Uint8Array.of(1),
+        receivedAt: 1,
+      };
       // The server's append is queued for the next turn; the CLI's write must not wait on it.
       const pending = server.rooms.appendMessage(row);
       await cli.access.putAgentCredential({ agentId: 'agent-a', passwordHash: 'h', createdAt: 1 });

@@ -22,9 +22,20 @@ describeNegotiationStoreContract('SQLite', async () => new SqliteStore({ file: f
 async function storeWithAgreement(file: string) {
   const store = new SqliteStore({ file });
   const { open, proposed, accepted } = acceptedPair();
-  await store.negotiations.create({ id: open.negotiation_id, state: open, limits: DEFAULT_LIMITS, deadlineAt: null, createdAt: T0 });
+  await store.negotiations.create({
+    id: open.negotiation_id,
+    state: open,
+    limits: DEFAULT_LIMITS,
+    deadlineAt: null,
+    createdAt: T0,
+  });
   await store.negotiations.save(open.negotiation_id, 1, { state: proposed, deadlineAt: null, now: T0 });
-  await store.negotiations.save(open.negotiation_id, 2, { state: accepted, deadlineAt: null, now: T0, appendLog: (head) => appendEntry(head, { agreement: accepted.agreement!, now: T0 }) });
+  await store.negotiations.save(open.negotiation_id, 2, {
+    state: accepted,
+    deadlineAt: null,
+    now: T0,
+    appendLog: (head) => appendEntry(head, { agreement: accepted.agreement!, now: T0 }),
+  });
   return { store, accepted };
 }
 
@@ -50,17 +61,27 @@ describe('SQLite negotiation store file', () => {
     const db = new Database(file);
     try {
       expect(() => db.prepare('DELETE FROM negotiation_log').run()).toThrow(/append-only/);
-      expect(() => db.prepare("UPDATE negotiation_log SET integrity_hash = 'x' WHERE log_index = 0").run()).toThrow(/only the public view/);
-      expect(() => db.prepare("UPDATE negotiation_log SET entry_hash = 'x' WHERE log_index = 0").run()).toThrow(/only the public view/);
-      expect(() => db.prepare("UPDATE negotiation_log SET timestamp = 'x' WHERE log_index = 0").run()).toThrow(/only the public view/);
-      const insert = db.prepare('INSERT INTO negotiation_log (log_index, prev_hash, timestamp, kind, integrity_hash, entry_hash, public, negotiation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      expect(() => db.prepare("UPDATE negotiation_log SET integrity_hash = 'x' WHERE log_index = 0").run()).toThrow(
+        /only the public view/,
+      );
+      expect(() => db.prepare("UPDATE negotiation_log SET entry_hash = 'x' WHERE log_index = 0").run()).toThrow(
+        /only the public view/,
+      );
+      expect(() => db.prepare("UPDATE negotiation_log SET timestamp = 'x' WHERE log_index = 0").run()).toThrow(
+        /only the public view/,
+      );
+      const insert = db.prepare(
+        'INSERT INTO negotiation_log (log_index, prev_hash, timestamp, kind, integrity_hash, entry_hash, public, negotiation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       expect(() => insert.run(5, 'sha256-x', 't', 'agreement', 'h', 'e5', '{}', 'n')).toThrow(/follow the head/);
       expect(() => insert.run(1, 'sha256-wrong', 't', 'agreement', 'h', 'e1', '{}', 'n')).toThrow(/follow the head/);
       expect(() => db.prepare('DELETE FROM negotiations').run()).toThrow(/kept/);
       expect(() => db.prepare('UPDATE negotiations SET version = 1').run()).toThrow(/forward/);
       // The one allowed change: the public view (redaction, co-signature).
       expect(db.prepare("UPDATE negotiation_log SET public = '{}' WHERE log_index = 0").run().changes).toBe(1);
-      expect(db.prepare('SELECT count(*) AS n FROM negotiations WHERE id = ?').get(accepted.negotiation_id)).toEqual({ n: 1 });
+      expect(db.prepare('SELECT count(*) AS n FROM negotiations WHERE id = ?').get(accepted.negotiation_id)).toEqual({
+        n: 1,
+      });
     } finally {
       db.close();
     }

@@ -7,7 +7,12 @@ import type Database from 'better-sqlite3';
 import { fail, ok, type Result } from '@shared/errors';
 import type { LogEntry, LogHead } from '@shared/negotiation/transparency-log';
 import type {
-  LogPage, NegotiationFilter, NegotiationRecord, NegotiationSave, NegotiationStore, SaveOutcome,
+  LogPage,
+  NegotiationFilter,
+  NegotiationRecord,
+  NegotiationSave,
+  NegotiationStore,
+  SaveOutcome,
 } from '../negotiation-store';
 import { toEntry, toRecord, type LogRow, type NegotiationRow } from '../rows/negotiation-rows';
 
@@ -15,15 +20,24 @@ export class SqliteNegotiationStore implements NegotiationStore {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #save: Database.Transaction<(id: string, expectedVersion: number, next: NegotiationSave) => SaveOutcome>;
-  readonly #updateView: Database.Transaction<(index: number, decide: (entry: LogEntry) => Result<LogEntry>) => Result<LogEntry>>;
+  readonly #updateView: Database.Transaction<
+    (index: number, decide: (entry: LogEntry) => Result<LogEntry>) => Result<LogEntry>
+  >;
   readonly #logFrom: Database.Transaction<(from: number) => LogEntry[]>;
 
   constructor(db: Database.Database) {
     this.#db = db;
-    this.#save = db.transaction((id: string, expectedVersion: number, next: NegotiationSave) => this.#saveRows(id, expectedVersion, next));
-    this.#updateView = db.transaction((index: number, decide: (entry: LogEntry) => Result<LogEntry>) => this.#updateViewRow(index, decide));
+    this.#save = db.transaction((id: string, expectedVersion: number, next: NegotiationSave) =>
+      this.#saveRows(id, expectedVersion, next),
+    );
+    this.#updateView = db.transaction((index: number, decide: (entry: LogEntry) => Result<LogEntry>) =>
+      this.#updateViewRow(index, decide),
+    );
     this.#logFrom = db.transaction((from: number) =>
-      (this.#sql('SELECT * FROM negotiation_log WHERE log_index >= ? ORDER BY log_index').all(from) as LogRow[]).map(toEntry));
+      (this.#sql('SELECT * FROM negotiation_log WHERE log_index >= ? ORDER BY log_index').all(from) as LogRow[]).map(
+        toEntry,
+      ),
+    );
   }
 
   #sql(text: string): Database.Statement {
@@ -41,8 +55,19 @@ export class SqliteNegotiationStore implements NegotiationStore {
     const info = this.#sql(
       `INSERT INTO negotiations (id, status, category, party_a, party_b, state, limits, version, deadline_at, log_index, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?) ON CONFLICT (id) DO NOTHING`,
-    ).run(record.id, s.status, s.category, s.parties[0], s.parties[1], JSON.stringify(s), JSON.stringify(record.limits),
-      s.history.length, record.deadlineAt, record.createdAt, record.createdAt);
+    ).run(
+      record.id,
+      s.status,
+      s.category,
+      s.parties[0],
+      s.parties[1],
+      JSON.stringify(s),
+      JSON.stringify(record.limits),
+      s.history.length,
+      record.deadlineAt,
+      record.createdAt,
+      record.createdAt,
+    );
     return info.changes === 1;
   }
 
@@ -54,9 +79,18 @@ export class SqliteNegotiationStore implements NegotiationStore {
   async list(filter: NegotiationFilter): Promise<NegotiationRecord[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.status !== undefined) { where.push('status = ?'); params.push(filter.status); }
-    if (filter.category !== undefined) { where.push('category = ?'); params.push(filter.category); }
-    if (filter.party !== undefined) { where.push('(party_a = ? OR party_b = ?)'); params.push(filter.party, filter.party); }
+    if (filter.status !== undefined) {
+      where.push('status = ?');
+      params.push(filter.status);
+    }
+    if (filter.category !== undefined) {
+      where.push('category = ?');
+      params.push(filter.category);
+    }
+    if (filter.party !== undefined) {
+      where.push('(party_a = ? OR party_b = ?)');
+      params.push(filter.party, filter.party);
+    }
     const sql = `SELECT * FROM negotiations ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`;
     return (this.#sql(sql).all(...params, filter.limit) as NegotiationRow[]).map(toRecord);
   }
@@ -66,7 +100,8 @@ export class SqliteNegotiationStore implements NegotiationStore {
   }
 
   #saveRows(id: string, expectedVersion: number, next: NegotiationSave): SaveOutcome {
-    const current = this.#sql('SELECT version, log_index FROM negotiations WHERE id = ?').get(id) as { version: number; log_index: number | null } | undefined;
+    const current = this.#sql('SELECT version, log_index FROM negotiations WHERE id = ?').get(id) as
+      { version: number; log_index: number | null } | undefined;
     if (!current || current.version !== expectedVersion) return { outcome: 'conflict' };
     let entry: LogEntry | undefined;
     let logIndex = current.log_index;
@@ -77,7 +112,16 @@ export class SqliteNegotiationStore implements NegotiationStore {
       this.#sql(
         `INSERT INTO negotiation_log (log_index, prev_hash, timestamp, kind, integrity_hash, entry_hash, public, negotiation_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(entry.index, entry.prev_hash, entry.timestamp, entry.kind, entry.integrity_hash, entry.entry_hash, JSON.stringify(entry.public), id);
+      ).run(
+        entry.index,
+        entry.prev_hash,
+        entry.timestamp,
+        entry.kind,
+        entry.integrity_hash,
+        entry.entry_hash,
+        JSON.stringify(entry.public),
+        id,
+      );
       logIndex = entry.index;
     }
     if (next.updateLogView) {
@@ -95,13 +139,21 @@ export class SqliteNegotiationStore implements NegotiationStore {
   }
 
   async listDue(now: number, limit: number): Promise<NegotiationRecord[]> {
-    return (this.#sql('SELECT * FROM negotiations WHERE deadline_at < ? ORDER BY deadline_at LIMIT ?').all(now, limit) as NegotiationRow[]).map(toRecord);
+    return (
+      this.#sql('SELECT * FROM negotiations WHERE deadline_at < ? ORDER BY deadline_at LIMIT ?').all(
+        now,
+        limit,
+      ) as NegotiationRow[]
+    ).map(toRecord);
   }
 
   #head(): LogHead | null {
-    const row = this.#sql('SELECT log_index, entry_hash, timestamp FROM negotiation_log ORDER BY log_index DESC LIMIT 1').get() as
-      Pick<LogRow, 'log_index' | 'entry_hash' | 'timestamp'> | undefined;
-    return row ? { index: row.log_index, entry_hash: row.entry_hash as LogHead['entry_hash'], timestamp: row.timestamp } : null;
+    const row = this.#sql(
+      'SELECT log_index, entry_hash, timestamp FROM negotiation_log ORDER BY log_index DESC LIMIT 1',
+    ).get() as Pick<LogRow, 'log_index' | 'entry_hash' | 'timestamp'> | undefined;
+    return row
+      ? { index: row.log_index, entry_hash: row.entry_hash as LogHead['entry_hash'], timestamp: row.timestamp }
+      : null;
   }
 
   async logHead(): Promise<LogHead | null> {
@@ -110,7 +162,12 @@ export class SqliteNegotiationStore implements NegotiationStore {
 
   async logPage(from: number, limit: number): Promise<LogPage> {
     const read = this.#db.transaction(() => {
-      const entries = (this.#sql('SELECT * FROM negotiation_log WHERE log_index >= ? ORDER BY log_index LIMIT ?').all(from, limit) as LogRow[]).map(toEntry);
+      const entries = (
+        this.#sql('SELECT * FROM negotiation_log WHERE log_index >= ? ORDER BY log_index LIMIT ?').all(
+          from,
+          limit,
+        ) as LogRow[]
+      ).map(toEntry);
       const head = this.#head();
       return { entries, size: head === null ? 0 : head.index + 1, head };
     });
@@ -135,7 +192,10 @@ export class SqliteNegotiationStore implements NegotiationStore {
     if (!row) return fail('LOG_INDEX_OUT_OF_RANGE', `The log has no entry ${index}.`);
     const next = decide(toEntry(row));
     if (!next.ok) return next;
-    this.#sql('UPDATE negotiation_log SET public = ? WHERE log_index = ?').run(JSON.stringify(next.value.public), index);
+    this.#sql('UPDATE negotiation_log SET public = ? WHERE log_index = ?').run(
+      JSON.stringify(next.value.public),
+      index,
+    );
     return ok(next.value);
   }
 }

@@ -6,7 +6,6 @@ import type { BookingDecision, BurnOutcome, BurnRecordRow, CalendarBooking, Oaco
 import { toBooking, toBurn, type BookingRow, type BurnRow } from '../rows/oacop-rows';
 import { fromUnits, toUnits } from '@shared/oacop/ledger-amount';
 
-
 export class SqliteOacopStore implements OacopStore {
   readonly #db: Database.Database;
   readonly #book: Database.Transaction<(booking: CalendarBooking, decide: BookingDecision) => Result<void>>;
@@ -17,7 +16,9 @@ export class SqliteOacopStore implements OacopStore {
     this.#db = db;
     this.#book = db.transaction((booking: CalendarBooking, decide: BookingDecision) => {
       const others = (
-        db.prepare('SELECT * FROM oacop_bookings WHERE owner = ? AND thread_id <> ? ORDER BY start_ms').all(booking.owner, booking.threadId) as BookingRow[]
+        db
+          .prepare('SELECT * FROM oacop_bookings WHERE owner = ? AND thread_id <> ? ORDER BY start_ms')
+          .all(booking.owner, booking.threadId) as BookingRow[]
       ).map(toBooking);
       const decided = decide(others);
       if (!decided.ok) return decided;
@@ -25,7 +26,15 @@ export class SqliteOacopStore implements OacopStore {
         `INSERT INTO oacop_bookings (owner, thread_id, start_ms, end_ms, revision, title, booked_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (owner, thread_id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
            revision = excluded.revision, title = excluded.title, booked_at = excluded.booked_at`,
-      ).run(booking.owner, booking.threadId, booking.start, booking.end, booking.revision, booking.title, booking.bookedAt);
+      ).run(
+        booking.owner,
+        booking.threadId,
+        booking.start,
+        booking.end,
+        booking.revision,
+        booking.title,
+        booking.bookedAt,
+      );
       return ok(undefined);
     });
     this.#recordBurn = db.transaction((burn: Omit<BurnRecordRow, 'usedFor'>): BurnOutcome => {
@@ -35,8 +44,14 @@ export class SqliteOacopStore implements OacopStore {
       const held = this.#units(burn.burnedBy);
       const cost = toUnits(burn.amount);
       if (held < cost) return 'insufficient';
-      db.prepare('UPDATE oacop_balances SET units = ?, updated_at = ? WHERE did = ?').run((held - cost).toString(), burn.burnedAt, burn.burnedBy);
-      db.prepare('INSERT INTO oacop_burns (tx_id, burned_by, amount, burned_at, used_for) VALUES (?, ?, ?, ?, NULL)').run(burn.txId, burn.burnedBy, burn.amount, burn.burnedAt);
+      db.prepare('UPDATE oacop_balances SET units = ?, updated_at = ? WHERE did = ?').run(
+        (held - cost).toString(),
+        burn.burnedAt,
+        burn.burnedBy,
+      );
+      db.prepare(
+        'INSERT INTO oacop_burns (tx_id, burned_by, amount, burned_at, used_for) VALUES (?, ?, ?, ?, NULL)',
+      ).run(burn.txId, burn.burnedBy, burn.amount, burn.burnedAt);
       return 'stored';
     });
     this.#credit = db.transaction((did: string, amount: string, at: number): string => {
@@ -50,7 +65,8 @@ export class SqliteOacopStore implements OacopStore {
   }
 
   #units(did: string): bigint {
-    const row = this.#db.prepare('SELECT units FROM oacop_balances WHERE did = ?').get(did) as { units: string } | undefined;
+    const row = this.#db.prepare('SELECT units FROM oacop_balances WHERE did = ?').get(did) as
+      { units: string } | undefined;
     return row === undefined ? 0n : BigInt(row.units);
   }
 
@@ -73,7 +89,9 @@ export class SqliteOacopStore implements OacopStore {
 
   async useBurn(txId: string, threadId: string): Promise<boolean> {
     // One statement: unused, or already paying for this very thread (a redelivery).
-    const changed = this.#db.prepare('UPDATE oacop_burns SET used_for = ? WHERE tx_id = ? AND (used_for IS NULL OR used_for = ?)').run(threadId, txId, threadId).changes;
+    const changed = this.#db
+      .prepare('UPDATE oacop_burns SET used_for = ? WHERE tx_id = ? AND (used_for IS NULL OR used_for = ?)')
+      .run(threadId, txId, threadId).changes;
     return changed === 1;
   }
 
@@ -82,11 +100,18 @@ export class SqliteOacopStore implements OacopStore {
   }
 
   async unbook(owner: string, threadId: string): Promise<boolean> {
-    return this.#db.prepare('DELETE FROM oacop_bookings WHERE owner = ? AND thread_id = ?').run(owner, threadId).changes === 1;
+    return (
+      this.#db.prepare('DELETE FROM oacop_bookings WHERE owner = ? AND thread_id = ?').run(owner, threadId).changes ===
+      1
+    );
   }
 
   async listBookings(owner: string, from: number, to: number): Promise<CalendarBooking[]> {
-    const rows = this.#db.prepare('SELECT * FROM oacop_bookings WHERE owner = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms, thread_id').all(owner, to, from) as BookingRow[];
+    const rows = this.#db
+      .prepare(
+        'SELECT * FROM oacop_bookings WHERE owner = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms, thread_id',
+      )
+      .all(owner, to, from) as BookingRow[];
     return rows.map(toBooking);
   }
 
@@ -100,7 +125,8 @@ export class SqliteOacopStore implements OacopStore {
   }
 
   async getAgentState(agent: string, key: string): Promise<unknown> {
-    const row = this.#db.prepare('SELECT state FROM oacop_agent_state WHERE agent = ? AND key = ?').get(agent, key) as { state: string } | undefined;
+    const row = this.#db.prepare('SELECT state FROM oacop_agent_state WHERE agent = ? AND key = ?').get(agent, key) as
+      { state: string } | undefined;
     return row === undefined ? undefined : (JSON.parse(row.state) as unknown);
   }
 }

@@ -16,14 +16,24 @@ import type {
   ThreadRecord,
   ThreadWrite,
 } from '../relay-store';
-import { partiesOf, toDirectory, toEnvelope, toThread, type DirectoryRow, type EnvelopeRow, type ThreadRow } from '../rows/relay-rows';
+import {
+  partiesOf,
+  toDirectory,
+  toEnvelope,
+  toThread,
+  type DirectoryRow,
+  type EnvelopeRow,
+  type ThreadRow,
+} from '../rows/relay-rows';
 import { statementCache } from './statement-cache';
 
 export class SqliteRelayStore implements RelayStore {
   readonly #sql: (text: string) => Database.Statement;
   readonly #commits: SqliteGroupCommit;
   readonly #register: Database.Transaction<(envelope: NewRelayEnvelope, record: DirectoryRecord) => RegisterOutcome>;
-  readonly #page: Database.Transaction<(sql: string, params: readonly (string | number)[], limit: number) => RelayEventPage>;
+  readonly #page: Database.Transaction<
+    (sql: string, params: readonly (string | number)[], limit: number) => RelayEventPage
+  >;
 
   constructor(db: Database.Database, commits: SqliteGroupCommit) {
     this.#sql = statementCache(db, 200);
@@ -31,7 +41,9 @@ export class SqliteRelayStore implements RelayStore {
     // cheap beside the signature check (docs/benchmarks.md). Refusals are decided before anything
     // is written, and each append in a group sees the rows an earlier one wrote (its thread, its id).
     this.#commits = commits;
-    this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) => this.#registerRows(envelope, record));
+    this.#register = db.transaction((envelope: NewRelayEnvelope, record: DirectoryRecord) =>
+      this.#registerRows(envelope, record),
+    );
     // One read transaction: the page and the head are the same snapshot.
     this.#page = db.transaction((sql: string, params: readonly (string | number)[], limit: number): RelayEventPage => {
       const rows = this.#sql(sql).all(...params, limit + 1) as EnvelopeRow[];
@@ -50,11 +62,17 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   /** An already stored id, as the outcome the caller reports; undefined when the id is new. */
-  #existing(envelope: NewRelayEnvelope): { outcome: 'duplicate'; envelope: StoredRelayEnvelope } | { outcome: 'id_conflict' } | undefined {
-    const known = this.#sql('SELECT digest FROM relay_envelopes WHERE id = ?').get(envelope.id) as { digest: string } | undefined;
+  #existing(
+    envelope: NewRelayEnvelope,
+  ): { outcome: 'duplicate'; envelope: StoredRelayEnvelope } | { outcome: 'id_conflict' } | undefined {
+    const known = this.#sql('SELECT digest FROM relay_envelopes WHERE id = ?').get(envelope.id) as
+      { digest: string } | undefined;
     if (!known) return undefined;
     if (known.digest !== envelope.digest) return { outcome: 'id_conflict' };
-    return { outcome: 'duplicate', envelope: toEnvelope(this.#sql('SELECT * FROM relay_envelopes WHERE id = ?').get(envelope.id) as EnvelopeRow) };
+    return {
+      outcome: 'duplicate',
+      envelope: toEnvelope(this.#sql('SELECT * FROM relay_envelopes WHERE id = ?').get(envelope.id) as EnvelopeRow),
+    };
   }
 
   #insertEnvelope(e: NewRelayEnvelope): StoredRelayEnvelope {
@@ -69,7 +87,8 @@ export class SqliteRelayStore implements RelayStore {
   #appendRows(envelope: NewRelayEnvelope, decide: ThreadDecision): AppendOutcome {
     const existing = this.#existing(envelope);
     if (existing) return existing;
-    const row = this.#sql('SELECT * FROM relay_threads WHERE thread_id = ?').get(envelope.threadId) as ThreadRow | undefined;
+    const row = this.#sql('SELECT * FROM relay_threads WHERE thread_id = ?').get(envelope.threadId) as
+      ThreadRow | undefined;
     const current = row && toThread(row);
     const decided = decide(current);
     if (!decided.ok) return { outcome: 'refused', error: decided.error };
@@ -90,7 +109,9 @@ export class SqliteRelayStore implements RelayStore {
        ON CONFLICT (thread_id) DO UPDATE SET status = excluded.status, client = excluded.client, parties = excluded.parties,
          state = excluded.state, version = relay_threads.version + 1, updated_at = excluded.updated_at, deadline_at = excluded.deadline_at
        RETURNING version`,
-    ).get(threadId, state.status, client, partiesOf(state), JSON.stringify(state), openedAt, now, deadlineAt) as { version: number };
+    ).get(threadId, state.status, client, partiesOf(state), JSON.stringify(state), openedAt, now, deadlineAt) as {
+      version: number;
+    };
     return { threadId, state, version, openedAt, updatedAt: now, deadlineAt };
   }
 
@@ -109,11 +130,17 @@ export class SqliteRelayStore implements RelayStore {
     add('sender = ?', query.sender);
     add('type = ?', query.type);
     add('thread_id = ?', query.threadId);
-    return this.#page(`SELECT * FROM relay_envelopes WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`, params, query.limit);
+    return this.#page(
+      `SELECT * FROM relay_envelopes WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
+      params,
+      query.limit,
+    );
   }
 
   async threadEvents(threadId: string, limit: number): Promise<StoredRelayEnvelope[]> {
-    const rows = this.#sql(`SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = ? ORDER BY seq LIMIT ?`).all(threadId, limit) as EnvelopeRow[];
+    const rows = this.#sql(
+      `SELECT * FROM relay_envelopes WHERE kind = 'event' AND thread_id = ? ORDER BY seq LIMIT ?`,
+    ).all(threadId, limit) as EnvelopeRow[];
     return rows.map(toEnvelope);
   }
 
@@ -130,11 +157,15 @@ export class SqliteRelayStore implements RelayStore {
     return row && toThread(row);
   }
 
-  async listThreads(filter: { readonly party?: string; readonly status?: string; readonly limit: number }): Promise<ThreadRecord[]> {
+  async listThreads(filter: {
+    readonly party?: string;
+    readonly status?: string;
+    readonly limit: number;
+  }): Promise<ThreadRecord[]> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.party !== undefined) {
-      where.push('parties LIKE ? ESCAPE \'\\\'');
+      where.push("parties LIKE ? ESCAPE '\\'");
       params.push(`% ${filter.party.replace(/[\\%_]/g, (c) => `\\${c}`)} %`);
     }
     if (filter.status !== undefined) {
@@ -148,7 +179,9 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async listDueThreads(now: number, limit: number): Promise<ThreadRecord[]> {
-    const rows = this.#sql('SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < ? ORDER BY deadline_at LIMIT ?').all(now, limit) as ThreadRow[];
+    const rows = this.#sql(
+      'SELECT * FROM relay_threads WHERE deadline_at IS NOT NULL AND deadline_at < ? ORDER BY deadline_at LIMIT ?',
+    ).all(now, limit) as ThreadRow[];
     return rows.map(toThread);
   }
 
@@ -157,7 +190,16 @@ export class SqliteRelayStore implements RelayStore {
     const { changes } = this.#sql(
       `UPDATE relay_threads SET status = ?, client = ?, parties = ?, state = ?, version = version + 1, updated_at = ?, deadline_at = ?
        WHERE thread_id = ? AND version = ?`,
-    ).run(state.status, state.status === 'OPEN' ? null : state.client, partiesOf(state), JSON.stringify(state), now, deadlineAt, threadId, expectedVersion);
+    ).run(
+      state.status,
+      state.status === 'OPEN' ? null : state.client,
+      partiesOf(state),
+      JSON.stringify(state),
+      now,
+      deadlineAt,
+      threadId,
+      expectedVersion,
+    );
     return changes === 1;
   }
 
@@ -176,7 +218,16 @@ export class SqliteRelayStore implements RelayStore {
          aor_agent_id = excluded.aor_agent_id, endpoint = excluded.endpoint, registered_at = excluded.registered_at, envelope_id = excluded.envelope_id
        WHERE excluded.registered_at > directory_agents.registered_at
           OR (excluded.registered_at = directory_agents.registered_at AND excluded.envelope_id > directory_agents.envelope_id)`,
-    ).run(r.did, JSON.stringify(r.manifest), r.scope, JSON.stringify(r.authorizedAgents), r.aorAgentId, r.endpoint, r.registeredAt, r.envelopeId);
+    ).run(
+      r.did,
+      JSON.stringify(r.manifest),
+      r.scope,
+      JSON.stringify(r.authorizedAgents),
+      r.aorAgentId,
+      r.endpoint,
+      r.registeredAt,
+      r.envelopeId,
+    );
     if (changes === 0) return 'stale'; // nothing written: a refusal stores nothing
     this.#insertEnvelope(envelope);
     return 'stored';
@@ -193,7 +244,9 @@ export class SqliteRelayStore implements RelayStore {
 
   async lastEventAt(dids: readonly string[]): Promise<Map<string, number>> {
     const result = new Map<string, number>();
-    const statement = this.#sql(`SELECT received_at FROM relay_envelopes WHERE kind = 'event' AND sender = ? ORDER BY seq DESC LIMIT 1`);
+    const statement = this.#sql(
+      `SELECT received_at FROM relay_envelopes WHERE kind = 'event' AND sender = ? ORDER BY seq DESC LIMIT 1`,
+    );
     for (const did of dids) {
       const row = statement.get(did) as { received_at: number } | undefined;
       if (row) result.set(did, row.received_at);

@@ -6,7 +6,19 @@
 import type Database from 'better-sqlite3';
 import { grantPut } from '@shared/aor/stored-grants';
 import { CodedError } from '@shared/errors';
-import { bufferOf, RETENTION_BATCH, retentionCutoff, toGrant, toMessage, toReview, toRoom, type GrantRow, type MessageRow, type ReviewRow, type RoomRow } from '../rows/room-rows';
+import {
+  bufferOf,
+  RETENTION_BATCH,
+  retentionCutoff,
+  toGrant,
+  toMessage,
+  toReview,
+  toRoom,
+  type GrantRow,
+  type MessageRow,
+  type ReviewRow,
+  type RoomRow,
+} from '../rows/room-rows';
 import {
   isStored,
   type ApprovalResult,
@@ -67,12 +79,9 @@ export class SqliteRoomStore implements RoomStore {
   // Rooms and their history.
 
   async ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room> {
-    this.#sql('INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
-      room.id,
-      room.name,
-      room.moderation,
-      room.createdAt ?? Date.now(),
-    );
+    this.#sql(
+      'INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    ).run(room.id, room.name, room.moderation, room.createdAt ?? Date.now());
     return toRoom(this.#sql('SELECT * FROM rooms WHERE id = ?').get(room.id) as RoomRow);
   }
 
@@ -99,16 +108,16 @@ export class SqliteRoomStore implements RoomStore {
   }
 
   async setRetention(roomId: string, retention: HistoryRetention | null): Promise<void> {
-    const { changes } = this.#sql('UPDATE rooms SET history_max_messages = ?, history_max_age_days = ? WHERE id = ?').run(
-      retention?.maxMessages ?? null,
-      retention?.maxAgeDays ?? null,
-      roomId,
-    );
+    const { changes } = this.#sql(
+      'UPDATE rooms SET history_max_messages = ?, history_max_age_days = ? WHERE id = ?',
+    ).run(retention?.maxMessages ?? null, retention?.maxAgeDays ?? null, roomId);
     if (changes === 0) throw new CodedError('ROOM_NOT_FOUND', `Room ${roomId} does not exist.`, { roomId });
   }
 
   async applyRetention(now: number): Promise<{ roomId: string; deleted: number }[]> {
-    const rows = this.#sql('SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id').all() as RoomRow[];
+    const rows = this.#sql(
+      'SELECT * FROM rooms WHERE history_max_messages IS NOT NULL OR history_max_age_days IS NOT NULL ORDER BY id',
+    ).all() as RoomRow[];
     const swept: { roomId: string; deleted: number }[] = [];
     for (const row of rows) {
       // Rows appended meanwhile have larger cursors, so the bound holds for the whole sweep.
@@ -118,13 +127,16 @@ export class SqliteRoomStore implements RoomStore {
       // One batch per IMMEDIATE transaction, the event loop free between them: history appends
       // (the group commit) wait for one batch at most, never for a whole sweep.
       for (;;) {
-        const batch = this.#db.transaction(() => {
-          const { changes } = this.#sql(
-            'DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = ? AND cursor < ? ORDER BY cursor LIMIT ?)',
-          ).run(row.id, below, RETENTION_BATCH);
-          if (changes > 0) this.#sql('UPDATE rooms SET message_count = max(0, message_count - ?) WHERE id = ?').run(changes, row.id);
-          return changes;
-        }).immediate();
+        const batch = this.#db
+          .transaction(() => {
+            const { changes } = this.#sql(
+              'DELETE FROM room_messages WHERE cursor IN (SELECT cursor FROM room_messages WHERE room_id = ? AND cursor < ? ORDER BY cursor LIMIT ?)',
+            ).run(row.id, below, RETENTION_BATCH);
+            if (changes > 0)
+              this.#sql('UPDATE rooms SET message_count = max(0, message_count - ?) WHERE id = ?').run(changes, row.id);
+            return changes;
+          })
+          .immediate();
         deleted += batch;
         if (batch < RETENTION_BATCH) break;
         await new Promise((resolve) => setImmediate(resolve));
@@ -141,14 +153,18 @@ export class SqliteRoomStore implements RoomStore {
     if (maxMessages !== null && row.message_count > maxMessages) {
       // The count kept with every append and delete says how many are too many; the walk from the
       // oldest end then costs what the sweep deletes, not the `maxMessages` rows it keeps.
-      const first = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? ORDER BY cursor LIMIT 1 OFFSET ?').get(row.id, row.message_count - maxMessages) as { cursor: number } | undefined;
+      const first = this.#sql(
+        'SELECT cursor FROM room_messages WHERE room_id = ? ORDER BY cursor LIMIT 1 OFFSET ?',
+      ).get(row.id, row.message_count - maxMessages) as { cursor: number } | undefined;
       if (first) below = first.cursor;
     }
     const cutoff = retentionCutoff(toRoom(row).retention!, now);
     if (cutoff !== undefined) {
       // The oldest message young enough to keep, found by walking up from the oldest: again the
       // walk costs what the sweep deletes.
-      const kept = this.#sql('SELECT cursor FROM room_messages WHERE room_id = ? AND received_at >= ? ORDER BY cursor LIMIT 1').get(row.id, cutoff) as { cursor: number } | undefined;
+      const kept = this.#sql(
+        'SELECT cursor FROM room_messages WHERE room_id = ? AND received_at >= ? ORDER BY cursor LIMIT 1',
+      ).get(row.id, cutoff) as { cursor: number } | undefined;
       const byAge = kept ? kept.cursor : Number.MAX_SAFE_INTEGER;
       below = below === undefined ? byAge : Math.max(below, byAge);
     }
@@ -157,7 +173,11 @@ export class SqliteRoomStore implements RoomStore {
 
   async listRooms(): Promise<RoomSummary[]> {
     const rows = this.#sql('SELECT * FROM rooms ORDER BY id').all() as RoomRow[];
-    return rows.map((row) => ({ ...toRoom(row), lastActivityAt: row.last_activity_at, messageCount: row.message_count }));
+    return rows.map((row) => ({
+      ...toRoom(row),
+      lastActivityAt: row.last_activity_at,
+      messageCount: row.message_count,
+    }));
   }
 
   async appendMessage(message: NewRoomMessage): Promise<StoredRoomMessage> {
@@ -190,7 +210,9 @@ export class SqliteRoomStore implements RoomStore {
       counted.n++;
       counted.last = Math.max(counted.last, m.receivedAt);
     } else {
-      this.#sql(`INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, 'auto', ?) ON CONFLICT (id) DO NOTHING`).run(m.roomId, m.roomId, m.receivedAt);
+      this.#sql(
+        `INSERT INTO rooms (id, name, moderation, created_at) VALUES (?, ?, 'auto', ?) ON CONFLICT (id) DO NOTHING`,
+      ).run(m.roomId, m.roomId, m.receivedAt);
       this.#counts.set(m.roomId, { n: 1, last: m.receivedAt });
     }
     // The cursor is the rowid (INTEGER PRIMARY KEY); reading it back costs less than RETURNING,
@@ -198,7 +220,17 @@ export class SqliteRoomStore implements RoomStore {
     const { lastInsertRowid } = this.#sql(
       `INSERT INTO room_messages (room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt);
+    ).run(
+      m.roomId,
+      m.topic,
+      m.topicKind,
+      m.topicAgentId,
+      m.messageId,
+      m.type,
+      m.fromId,
+      bufferOf(m.payload),
+      m.receivedAt,
+    );
     return Number(lastInsertRowid);
   }
 
@@ -251,7 +283,13 @@ export class SqliteRoomStore implements RoomStore {
   async putGrant(grant: Omit<GrantRecord, 'spent' | 'endedAt' | 'endReason'>): Promise<GrantRecord> {
     // grantPut decides on the row read (decisions-server.md §1); the write changes the row only
     // while it is still that row, else the put is decided again on the row that replaced it.
-    const terms = [grant.maxMessages, JSON.stringify(grant.allowedTypes), grant.expiresAt, grant.grantedAt, grant.grantMessageId];
+    const terms = [
+      grant.maxMessages,
+      JSON.stringify(grant.allowedTypes),
+      grant.expiresAt,
+      grant.grantedAt,
+      grant.grantMessageId,
+    ];
     for (;;) {
       const current = readGrant(this.#sql, grant.roomId, grant.agentId, grant.taskId);
       let row: GrantRow | undefined;
@@ -297,7 +335,10 @@ export class SqliteRoomStore implements RoomStore {
     return this.#commits.submit(() => this.#grants.spend(roomId, agentId, taskId, nowSeconds));
   }
 
-  async recordCandidate(candidate: NewRoomMessage | StoredRoomMessage, judgement: CandidateJudgement): Promise<CandidateRecord> {
+  async recordCandidate(
+    candidate: NewRoomMessage | StoredRoomMessage,
+    judgement: CandidateJudgement,
+  ): Promise<CandidateRecord> {
     const record = await this.#commits.submit((): CandidateRecord => {
       const { grantKey } = judgement;
       const decision = judgement.decide(
@@ -312,7 +353,12 @@ export class SqliteRoomStore implements RoomStore {
           return { decision, candidate: stored, reviewItem: this.#insertReviewItem(decision.item) };
         case 'approve': {
           const spend = this.#grants.spend(candidate.roomId, decision.agentId, decision.taskId, decision.nowSeconds);
-          return { decision, candidate: stored, spend, outgoing: this.#append(spend.ok ? decision.approved : decision.refused(spend.reason)) };
+          return {
+            decision,
+            candidate: stored,
+            spend,
+            outgoing: this.#append(spend.ok ? decision.approved : decision.refused(spend.reason)),
+          };
         }
       }
     });
@@ -335,7 +381,9 @@ export class SqliteRoomStore implements RoomStore {
       const item = toReview(claimed);
       const spend = this.#grants.spend(item.roomId, item.agentId, item.taskId, nowSeconds);
       if (!spend.ok) {
-        const refused = this.#sql(`UPDATE review_items SET status = 'rejected', reason = ? WHERE id = ? RETURNING *`).get(spend.reason, id) as ReviewRow;
+        const refused = this.#sql(
+          `UPDATE review_items SET status = 'rejected', reason = ? WHERE id = ? RETURNING *`,
+        ).get(spend.reason, id) as ReviewRow;
         return { spend, item: toReview(refused) };
       }
       const built = message(item);
@@ -366,7 +414,14 @@ export class SqliteRoomStore implements RoomStore {
   #insertReviewItem(item: NewReviewItem): ReviewItem {
     const row = this.#sql(
       `INSERT INTO review_items (room_id, agent_id, task_id, message_id, payload, submitted_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
-    ).get(item.roomId, item.agentId, item.taskId, item.messageId, bufferOf(item.payload), item.submittedAt) as ReviewRow;
+    ).get(
+      item.roomId,
+      item.agentId,
+      item.taskId,
+      item.messageId,
+      bufferOf(item.payload),
+      item.submittedAt,
+    ) as ReviewRow;
     return toReview(row);
   }
 

@@ -10,4 +10,7 @@ const root = mkdtempSync(join(tmpdir(), 'switchboard-services-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let counter = 0;
 
-describeServiceRegistryContract('SQLite', async () => new SqliteStore({ file: join(root, `store-${++counter}`, 'switchboard.sqlite') }));
+describeServiceRegistryContract(
+  'SQLite',
+  async () => new SqliteStore({ file: join(root, `store-${++counter}`, 'switchboard.sqlite') }),
+);

@@ -63,7 +63,16 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
     this.#appendPage = db.transaction((page: BridgedPage) => {
       let stored = 0;
       for (const e of page.envelopes) {
-        stored += insert.run(page.serviceId, e.envelopeId, e.threadId, e.json, e.digest, e.trusted ? 1 : 0, e.reason, e.receivedAt).changes;
+        stored += insert.run(
+          page.serviceId,
+          e.envelopeId,
+          e.threadId,
+          e.json,
+          e.digest,
+          e.trusted ? 1 : 0,
+          e.reason,
+          e.receivedAt,
+        ).changes;
       }
       cursor.run(page.serviceId, page.feed, page.cursor, page.at);
       return stored;
@@ -71,7 +80,9 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async listServices(): Promise<ExternalService[]> {
-    return (this.#db.prepare('SELECT * FROM external_services ORDER BY created_at, id').all() as ServiceRow[]).map(toService);
+    return (this.#db.prepare('SELECT * FROM external_services ORDER BY created_at, id').all() as ServiceRow[]).map(
+      toService,
+    );
   }
 
   async getService(id: string): Promise<ExternalService | undefined> {
@@ -95,7 +106,9 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async getCursor(serviceId: string, feed: string): Promise<string | undefined> {
-    const row = this.#db.prepare('SELECT cursor FROM external_cursors WHERE service_id = ? AND feed = ?').get(serviceId, feed) as { cursor: string } | undefined;
+    const row = this.#db
+      .prepare('SELECT cursor FROM external_cursors WHERE service_id = ? AND feed = ?')
+      .get(serviceId, feed) as { cursor: string } | undefined;
     return row?.cursor;
   }
 
@@ -104,11 +117,17 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async findBridgedDigest(serviceId: string, envelopeId: string): Promise<string | null | undefined> {
-    const row = this.#db.prepare('SELECT digest FROM external_envelopes WHERE service_id = ? AND envelope_id = ?').get(serviceId, envelopeId) as { digest: string | null } | undefined;
+    const row = this.#db
+      .prepare('SELECT digest FROM external_envelopes WHERE service_id = ? AND envelope_id = ?')
+      .get(serviceId, envelopeId) as { digest: string | null } | undefined;
     return row === undefined ? undefined : row.digest;
   }
 
-  async listBridged(filter: { readonly serviceId?: string; readonly threadId?: string; readonly limit: number }): Promise<BridgedEnvelope[]> {
+  async listBridged(filter: {
+    readonly serviceId?: string;
+    readonly threadId?: string;
+    readonly limit: number;
+  }): Promise<BridgedEnvelope[]> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (filter.serviceId !== undefined) {
@@ -124,11 +143,15 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
   }
 
   async listWatched(): Promise<string[]> {
-    return (this.#db.prepare('SELECT did FROM external_watched ORDER BY added_at, did').all() as { did: string }[]).map((r) => r.did);
+    return (this.#db.prepare('SELECT did FROM external_watched ORDER BY added_at, did').all() as { did: string }[]).map(
+      (r) => r.did,
+    );
   }
 
   async addWatched(did: string, at: number): Promise<void> {
-    this.#db.prepare('INSERT INTO external_watched (did, added_at) VALUES (?, ?) ON CONFLICT (did) DO NOTHING').run(did, at);
+    this.#db
+      .prepare('INSERT INTO external_watched (did, added_at) VALUES (?, ?) ON CONFLICT (did) DO NOTHING')
+      .run(did, at);
   }
 
   async removeWatched(did: string): Promise<boolean> {
@@ -137,7 +160,9 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
 
   async rememberNegotiation(serviceId: string, negotiationId: string, at: number): Promise<void> {
     this.#db
-      .prepare('INSERT INTO external_negotiations (service_id, negotiation_id, seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+      .prepare(
+        'INSERT INTO external_negotiations (service_id, negotiation_id, seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      )
       .run(serviceId, negotiationId, at);
   }
 
@@ -145,7 +170,9 @@ export class SqliteServiceRegistryStore implements ServiceRegistryStore {
     const rows = (
       serviceId === undefined
         ? this.#db.prepare('SELECT * FROM external_negotiations ORDER BY seen_at DESC').all()
-        : this.#db.prepare('SELECT * FROM external_negotiations WHERE service_id = ? ORDER BY seen_at DESC').all(serviceId)
+        : this.#db
+            .prepare('SELECT * FROM external_negotiations WHERE service_id = ? ORDER BY seen_at DESC')
+            .all(serviceId)
     ) as { service_id: string; negotiation_id: string; seen_at: number }[];
     return rows.map((r) => ({ serviceId: r.service_id, negotiationId: r.negotiation_id, seenAt: r.seen_at }));
   }

@@ -34,12 +34,28 @@ describe('SQLite store file', () => {
       payload: Uint8Array.of(1, 2, 3),
       receivedAt: 10,
     });
-    await first.rooms.putGrant({ roomId: 'r1', agentId: 'a', taskId: 't', maxMessages: 2, allowedTypes: ['chat'], expiresAt: 100, grantedAt: 1, grantMessageId: 'g' });
+    await first.rooms.putGrant({
+      roomId: 'r1',
+      agentId: 'a',
+      taskId: 't',
+      maxMessages: 2,
+      allowedTypes: ['chat'],
+      expiresAt: 100,
+      grantedAt: 1,
+      grantMessageId: 'g',
+    });
     await first.rooms.spendGrant('r1', 'a', 't', 5);
     await first.access.putAgentCredential({ agentId: 'a', passwordHash: 'scrypt$x', createdAt: 1 });
     await first.access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: 1 });
     await first.access.createSession('h', { did: 'did:key:zA', role: 'facilitator', expiresAt: 1000 });
-    await first.access.appendAudit({ at: 1, actorDid: 'did:key:zA', action: 'x', roomId: 'r1', messageId: null, details: {} });
+    await first.access.appendAudit({
+      at: 1,
+      actorDid: 'did:key:zA',
+      action: 'x',
+      roomId: 'r1',
+      messageId: null,
+      details: {},
+    });
     await first.close();
     await first.close(); // closing twice is harmless
 
@@ -72,7 +88,10 @@ describe('SQLite store file', () => {
     const db = new Database(':memory:');
     expect(migrate(db)).toEqual(MIGRATIONS.map((m) => m.version));
     const next = MIGRATIONS.length + 1;
-    const broken = [...MIGRATIONS, { version: next, name: 'broken', sql: 'CREATE TABLE extra (x INTEGER); SELECT * FROM missing_table;' }];
+    const broken = [
+      ...MIGRATIONS,
+      { version: next, name: 'broken', sql: 'CREATE TABLE extra (x INTEGER); SELECT * FROM missing_table;' },
+    ];
     expect(() => migrate(db, broken)).toThrow(/missing_table/);
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'extra'").get()).toEqual({ n: 0 });
@@ -97,7 +116,9 @@ describe('SQLite store file', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
     // sessions.did references operators.did: a session for nobody is refused.
-    await expect(store.access.createSession('h', { did: 'did:key:zNobody', role: 'observer', expiresAt: 10 })).rejects.toThrow(/FOREIGN KEY/);
+    await expect(
+      store.access.createSession('h', { did: 'did:key:zNobody', role: 'observer', expiresAt: 10 }),
+    ).rejects.toThrow(/FOREIGN KEY/);
     await store.close();
   });
 
@@ -117,7 +138,9 @@ describe('SQLite store file', () => {
     });
     // 3,000 room-wide rows and 30 from one agent's topic, stored in ten commits of 303.
     for (let batch = 0; batch < 10; batch++) {
-      await Promise.all(Array.from({ length: 303 }, (_, i) => store.rooms.appendMessage(row(batch * 303 + i, i < 3 ? 'quiet' : null))));
+      await Promise.all(
+        Array.from({ length: 303 }, (_, i) => store.rooms.appendMessage(row(batch * 303 + i, i < 3 ? 'quiet' : null))),
+      );
     }
     const page = await store.rooms.listMessages({ roomId: 'r1', agentId: 'quiet', limit: 100 });
     expect(page.messages).toHaveLength(30);
@@ -126,12 +149,18 @@ describe('SQLite store file', () => {
     const db = new Database(file);
     db.exec('ANALYZE');
     // sqlite_stat1's first figure is the number of entries: only the agent's own rows.
-    expect(db.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'room_messages_by_topic_agent'").get()).toEqual({ stat: expect.stringMatching(/^30 /) });
+    expect(db.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'room_messages_by_topic_agent'").get()).toEqual({
+      stat: expect.stringMatching(/^30 /),
+    });
     // listMessages' agent filter (sqlite-room-store.ts): both sides of its OR read an index.
     const plan = db
-      .prepare('EXPLAIN QUERY PLAN SELECT * FROM room_messages WHERE room_id = ? AND (from_id = ? OR topic_agent_id = ?) ORDER BY cursor DESC LIMIT 101')
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT * FROM room_messages WHERE room_id = ? AND (from_id = ? OR topic_agent_id = ?) ORDER BY cursor DESC LIMIT 101',
+      )
       .all('r1', 'quiet', 'quiet') as { detail: string }[];
-    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX room_messages_by_topic_agent \(room_id=\? AND topic_agent_id=\?\)/);
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(
+      /USING INDEX room_messages_by_topic_agent \(room_id=\? AND topic_agent_id=\?\)/,
+    );
     db.close();
   });
 
@@ -141,8 +170,19 @@ describe('SQLite store file', () => {
     const cli = new SqliteStore({ file });
     await cli.access.putAgentCredential({ agentId: 'bot', passwordHash: 'scrypt$x', createdAt: 1 });
     expect(await server.access.getAgentCredential('bot')).toBeDefined();
-    await server.rooms.putGrant({ roomId: 'r', agentId: 'a', taskId: 't', maxMessages: 3, allowedTypes: [], expiresAt: 100, grantedAt: 1, grantMessageId: 'g' });
-    const spends = await Promise.all([1, 2, 3, 4].flatMap(() => [server.rooms.spendGrant('r', 'a', 't', 1), cli.rooms.spendGrant('r', 'a', 't', 1)]));
+    await server.rooms.putGrant({
+      roomId: 'r',
+      agentId: 'a',
+      taskId: 't',
+      maxMessages: 3,
+      allowedTypes: [],
+      expiresAt: 100,
+      grantedAt: 1,
+      grantMessageId: 'g',
+    });
+    const spends = await Promise.all(
+      [1, 2, 3, 4].flatMap(() => [server.rooms.spendGrant('r', 'a', 't', 1), cli.rooms.spendGrant('r', 'a', 't', 1)]),
+    );
     expect(spends.filter((s) => s.ok)).toHaveLength(3);
     await server.close();
     await cli.close();
@@ -164,7 +204,9 @@ describe('openStore', () => {
     // PostgreSQL itself is exercised in pg/pg-store.test.ts; here only the choice of engine.
     const dataDir = join(root, 'unused');
     await expect(openStore({ dataDir, databaseUrl: 'sqlite://switchboard' })).rejects.toThrow(ConfigError);
-    await expect(openStore({ dataDir, databaseUrl: 'sqlite://switchboard' })).rejects.toThrow(/^DATABASE_URL must be a postgres:\/\/ URL/);
+    await expect(openStore({ dataDir, databaseUrl: 'sqlite://switchboard' })).rejects.toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ URL/,
+    );
     expect(existsSync(dataDir)).toBe(false);
   });
 
@@ -172,6 +214,8 @@ describe('openStore', () => {
     // A directory where the database file should be.
     const dataDir = join(root, 'blocked');
     mkdirSync(sqliteFileFor(dataDir), { recursive: true });
-    await expect(openStore({ dataDir, databaseUrl: undefined })).rejects.toThrow(/^cannot open the database .* \(DATA_DIR\): /);
+    await expect(openStore({ dataDir, databaseUrl: undefined })).rejects.toThrow(
+      /^cannot open the database .* \(DATA_DIR\): /,
+    );
   });
 });

@@ -20,8 +20,17 @@ interface Held {
 const keyOf = (roomId: string, agentId: string, taskId: string) => `${roomId}\u0000${agentId}\u0000${taskId}`;
 
 /** The grant row as stored (getGrant reads it so too, outside any transaction). */
-export function readGrant(sql: (text: string) => Database.Statement, roomId: string, agentId: string, taskId: string): GrantRecord | undefined {
-  const row = sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(roomId, agentId, taskId) as GrantRow | undefined;
+export function readGrant(
+  sql: (text: string) => Database.Statement,
+  roomId: string,
+  agentId: string,
+  taskId: string,
+): GrantRecord | undefined {
+  const row = sql('SELECT * FROM mic_grants WHERE room_id = ? AND agent_id = ? AND task_id = ?').get(
+    roomId,
+    agentId,
+    taskId,
+  ) as GrantRow | undefined;
   return row && toGrant(row);
 }
 
@@ -53,7 +62,12 @@ export class TransactionGrants {
   write(): void {
     for (const { grant, dirty } of this.#held.values()) {
       if (!dirty) continue;
-      this.#sql('UPDATE mic_grants SET spent = ? WHERE room_id = ? AND agent_id = ? AND task_id = ?').run(grant.spent, grant.roomId, grant.agentId, grant.taskId);
+      this.#sql('UPDATE mic_grants SET spent = ? WHERE room_id = ? AND agent_id = ? AND task_id = ?').run(
+        grant.spent,
+        grant.roomId,
+        grant.agentId,
+        grant.taskId,
+      );
     }
     this.#held.clear();
   }

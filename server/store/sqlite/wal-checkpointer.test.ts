@@ -14,8 +14,15 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const row = (n: number, bytes: number) => ({
-  roomId: 'r1', topic: 'rooms/r1/public', topicKind: 'public' as const, topicAgentId: null,
-  messageId: `m${n}`, type: 'result', fromId: 'agent-a', payload: new Uint8Array(bytes).fill(n % 251), receivedAt: n,
+  roomId: 'r1',
+  topic: 'rooms/r1/public',
+  topicKind: 'public' as const,
+  topicAgentId: null,
+  messageId: `m${n}`,
+  type: 'result',
+  fromId: 'agent-a',
+  payload: new Uint8Array(bytes).fill(n % 251),
+  receivedAt: n,
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,7 +63,9 @@ describe('WAL checkpoints on a worker thread', () => {
         await Promise.all(Array.from({ length: 200 }, (_, i) => store.rooms.appendMessage(row(batch * 200 + i, 2048))));
         largest = Math.max(largest, size(`${file}-wal`));
       }
-      expect((await store.rooms.listMessages({ roomId: 'r1', limit: 1, before: 1e12 })).messages[0]?.messageId).toBe('m59999');
+      expect((await store.rooms.listMessages({ roomId: 'r1', limit: 1, before: 1e12 })).messages[0]?.messageId).toBe(
+        'm59999',
+      );
     } finally {
       await store.close();
     }

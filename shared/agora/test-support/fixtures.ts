@@ -26,11 +26,26 @@ export const T0 = Date.UTC(2026, 1, 2, 15, 30, 0);
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 const payloads: { [T in MessageType]: UnsignedEnvelopeOf<T>['payload'] } = {
-  REQUEST: { request_id: 'req_1', intent: 'translation.en_zh', params: { text: 'Hello world' }, constraints: { max_cost_usd: 0.01 } },
+  REQUEST: {
+    request_id: 'req_1',
+    intent: 'translation.en_zh',
+    params: { text: 'Hello world' },
+    constraints: { max_cost_usd: 0.01 },
+  },
   OFFER: { request_id: 'req_1', plan: 'Translate', price: { amount: 0.005, currency: 'USD' }, eta_seconds: 2 },
   ACCEPT: { request_id: 'req_1', accepted_at: '2026-02-02T15:31:00Z', terms: { price_usd: 0.005 } },
-  RESULT: { request_id: 'req_1', status: 'success', output: { translation: '你好，世界' }, artifacts: [], metrics: { latency_ms: 1200 } },
-  ERROR: { code: 'INSUFFICIENT_BUDGET', message: 'Request budget too low for this intent', details: { min_required: 0.01 } },
+  RESULT: {
+    request_id: 'req_1',
+    status: 'success',
+    output: { translation: '你好，世界' },
+    artifacts: [],
+    metrics: { latency_ms: 1200 },
+  },
+  ERROR: {
+    code: 'INSUFFICIENT_BUDGET',
+    message: 'Request budget too low for this intent',
+    details: { min_required: 0.01 },
+  },
   CANCEL: { request_id: 'req_1', reason: 'no longer needed' },
 };
 

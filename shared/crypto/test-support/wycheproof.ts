@@ -4,7 +4,10 @@ import { readVectorJson } from '../../test-support/vectors';
 import { fromHex } from '../bytes';
 
 interface WycheproofFile {
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' }[] }[];
+  testGroups: {
+    publicKey: { pk: string };
+    tests: { tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' }[];
+  }[];
 }
 
 export interface VerdictCase {

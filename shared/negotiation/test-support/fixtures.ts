@@ -8,7 +8,13 @@ import { agreementOnAcceptance } from '../apply-acceptance';
 import { nextProposalSkeleton } from '../available-actions';
 import type { ConfidentialityClass } from '../confidentiality';
 import {
-  signNegotiationDocument, type Acceptance, type OpenDocument, type Proposal, type Rejection, type Unsigned, type Withdrawal,
+  signNegotiationDocument,
+  type Acceptance,
+  type OpenDocument,
+  type Proposal,
+  type Rejection,
+  type Unsigned,
+  type Withdrawal,
 } from '../documents';
 import { DEFAULT_LIMITS, type NegotiationLimits } from '../manifest';
 import { openNegotiation } from '../open-negotiation';
@@ -44,16 +50,19 @@ export const ctx = (now: number = T0, l: NegotiationLimits = limits): Transition
 export const SEED = 'A'.repeat(43);
 
 export function openDoc(overrides: Partial<Unsigned<OpenDocument>> = {}, signer: TestParty = alice): OpenDocument {
-  return signNegotiationDocument<OpenDocument>({
-    type: 'open',
-    negotiation_id: 'neg_01HX2QF8GZRP9V3K5YXJW0AQ7M',
-    parties: [alice.did, bob.did],
-    opened_by: alice.did,
-    category: 'pricing',
-    confidentiality: { [alice.did]: 'internal', [bob.did]: 'public' },
-    at: toTimestamp(T0),
-    ...overrides,
-  }, signer.secretKey);
+  return signNegotiationDocument<OpenDocument>(
+    {
+      type: 'open',
+      negotiation_id: 'neg_01HX2QF8GZRP9V3K5YXJW0AQ7M',
+      parties: [alice.did, bob.did],
+      opened_by: alice.did,
+      category: 'pricing',
+      confidentiality: { [alice.did]: 'internal', [bob.did]: 'public' },
+      at: toTimestamp(T0),
+      ...overrides,
+    },
+    signer.secretKey,
+  );
 }
 
 export const opened = (overrides: Partial<Unsigned<OpenDocument>> = {}, now = T0): NegotiationState =>
@@ -68,13 +77,16 @@ export function proposalDoc(
   signer: TestParty = from,
 ): Proposal {
   const skeleton = nextProposalSkeleton(state, from.did);
-  return signNegotiationDocument<Proposal>({
-    ...skeleton,
-    proposal_id: `prp_${skeleton.round}x${from.did.slice(-6)}`,
-    terms: { ...TERMS, round: skeleton.round },
-    valid_until: toTimestamp(T0 + HOUR),
-    ...overrides,
-  }, signer.secretKey);
+  return signNegotiationDocument<Proposal>(
+    {
+      ...skeleton,
+      proposal_id: `prp_${skeleton.round}x${from.did.slice(-6)}`,
+      terms: { ...TERMS, round: skeleton.round },
+      valid_until: toTimestamp(T0 + HOUR),
+      ...overrides,
+    },
+    signer.secretKey,
+  );
 }
 
 export function acceptanceDoc(
@@ -88,60 +100,89 @@ export function acceptanceDoc(
   const at = overrides.at ?? toTimestamp(now);
   const salt = overrides.salt_seed ?? SEED;
   const agreement = agreementOnAcceptance(state, latest, at, salt);
-  return signNegotiationDocument<Acceptance>({
-    type: 'accept',
-    negotiation_id: state.negotiation_id,
-    proposal_id: latest.proposal_id,
-    by: by.did,
-    at,
-    salt_seed: salt,
-    agreement_signature: signAgreement(agreement, by.secretKey),
-    ...overrides,
-  }, by.secretKey);
+  return signNegotiationDocument<Acceptance>(
+    {
+      type: 'accept',
+      negotiation_id: state.negotiation_id,
+      proposal_id: latest.proposal_id,
+      by: by.did,
+      at,
+      salt_seed: salt,
+      agreement_signature: signAgreement(agreement, by.secretKey),
+      ...overrides,
+    },
+    by.secretKey,
+  );
 }
 
-export function rejectionDoc(state: NegotiationState, by: TestParty, overrides: Partial<Unsigned<Rejection>> = {}, now = T0): Rejection {
-  return signNegotiationDocument<Rejection>({
-    type: 'reject',
-    negotiation_id: state.negotiation_id,
-    proposal_id: latestProposal(state)?.proposal_id ?? 'prp_none',
-    by: by.did,
-    at: toTimestamp(now),
-    reason: 'too expensive',
-    ...overrides,
-  }, by.secretKey);
+export function rejectionDoc(
+  state: NegotiationState,
+  by: TestParty,
+  overrides: Partial<Unsigned<Rejection>> = {},
+  now = T0,
+): Rejection {
+  return signNegotiationDocument<Rejection>(
+    {
+      type: 'reject',
+      negotiation_id: state.negotiation_id,
+      proposal_id: latestProposal(state)?.proposal_id ?? 'prp_none',
+      by: by.did,
+      at: toTimestamp(now),
+      reason: 'too expensive',
+      ...overrides,
+    },
+    by.secretKey,
+  );
 }
 
-export function withdrawalDoc(state: NegotiationState, by: TestParty, overrides: Partial<Unsigned<Withdrawal>> = {}, now = T0): Withdrawal {
-  return signNegotiationDocument<Withdrawal>({
-    type: 'withdraw',
-    negotiation_id: state.negotiation_id,
-    by: by.did,
-    at: toTimestamp(now),
-    ...overrides,
-  }, by.secretKey);
+export function withdrawalDoc(
+  state: NegotiationState,
+  by: TestParty,
+  overrides: Partial<Unsigned<Withdrawal>> = {},
+  now = T0,
+): Withdrawal {
+  return signNegotiationDocument<Withdrawal>(
+    {
+      type: 'withdraw',
+      negotiation_id: state.negotiation_id,
+      by: by.did,
+      at: toTimestamp(now),
+      ...overrides,
+    },
+    by.secretKey,
+  );
 }
 
 /** Flips one base64url character of a signature: same length, different bytes. */
-export const tamper = (signature: string): string =>
-  (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
+export const tamper = (signature: string): string => (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
 
 /** A fully co-signed agreement, built directly (no negotiation needed), for log and view tests. */
 export function signedAgreement(
   n: number,
-  options: { readonly terms?: Record<string, unknown>; readonly confidentiality?: ConfidentialityClass; readonly cosigned?: boolean } = {},
+  options: {
+    readonly terms?: Record<string, unknown>;
+    readonly confidentiality?: ConfidentialityClass;
+    readonly cosigned?: boolean;
+  } = {},
 ): Agreement {
-  const proposal = signNegotiationDocument<Proposal>({
-    proposal_id: `prp_log${n}`,
-    negotiation_id: `neg_log${n}`,
-    previous_proposal_id: null,
-    from: alice.did,
-    to: bob.did,
-    round: 1,
-    category: 'scheduling',
-    terms: (options.terms ?? { slot: `2026-05-0${(n % 9) + 1}T09:00:00Z`, attendee_note: 'prefers mornings', fee_eur: '120.00' }) as Proposal['terms'],
-    valid_until: toTimestamp(T0 + HOUR),
-  }, alice.secretKey);
+  const proposal = signNegotiationDocument<Proposal>(
+    {
+      proposal_id: `prp_log${n}`,
+      negotiation_id: `neg_log${n}`,
+      previous_proposal_id: null,
+      from: alice.did,
+      to: bob.did,
+      round: 1,
+      category: 'scheduling',
+      terms: (options.terms ?? {
+        slot: `2026-05-0${(n % 9) + 1}T09:00:00Z`,
+        attendee_note: 'prefers mornings',
+        fee_eur: '120.00',
+      }) as Proposal['terms'],
+      valid_until: toTimestamp(T0 + HOUR),
+    },
+    alice.secretKey,
+  );
   const a = buildAgreement({
     negotiation_id: proposal.negotiation_id,
     parties: [alice.did, bob.did],
@@ -159,6 +200,8 @@ export function signedAgreement(
 /** A log of the given agreements, one minute apart from T0. */
 export function buildLog(agreements: readonly Agreement[]): LogEntry[] {
   const log: LogEntry[] = [];
-  agreements.forEach((agreement, i) => log.push(unwrap(appendEntry(log.at(-1) ?? null, { agreement, now: T0 + i * MINUTE }))));
+  agreements.forEach((agreement, i) =>
+    log.push(unwrap(appendEntry(log.at(-1) ?? null, { agreement, now: T0 + i * MINUTE }))),
+  );
   return log;
 }

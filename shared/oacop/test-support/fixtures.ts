@@ -33,7 +33,13 @@ export const propose: ProposeCollaboration = {
   revision: 1,
   sender: ALICE,
   created: '2025-12-03T09:00:00Z',
-  object: { type: 'Event', title: 'Strategy Workshop', description: 'Planning Q1 2026', duration: 'PT30M', location: 'Virtual' },
+  object: {
+    type: 'Event',
+    title: 'Strategy Workshop',
+    description: 'Planning Q1 2026',
+    duration: 'PT30M',
+    location: 'Virtual',
+  },
   constraints: {
     timeWindow: { start: '2025-12-10T08:00:00Z', end: '2025-12-12T18:00:00Z' },
     participants: [BOB, CHARLIE],

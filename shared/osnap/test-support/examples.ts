@@ -15,7 +15,11 @@ export const requestExample = {
   sender_agent_id: 'agent-123',
   receiver_agent_id: 'agent-456',
   message_type: 'request',
-  payload: { request_id: 'request-789', request_action: 'get_weather', request_data: { location: 'New York', date: '2023-05-01' } },
+  payload: {
+    request_id: 'request-789',
+    request_action: 'get_weather',
+    request_data: { location: 'New York', date: '2023-05-01' },
+  },
   metadata: { timestamp: '2023-04-29T10:30:00Z', priority: 'medium' },
 };
 
@@ -23,7 +27,11 @@ export const responseExample = {
   sender_agent_id: 'agent-456',
   receiver_agent_id: 'agent-123',
   message_type: 'response',
-  payload: { request_id: 'request-789', status: 'success', response_data: { temperature: '72Â°F', weather_condition: 'Sunny' } },
+  payload: {
+    request_id: 'request-789',
+    status: 'success',
+    response_data: { temperature: '72Â°F', weather_condition: 'Sunny' },
+  },
   metadata: { timestamp: '2023-04-29T10:32:00Z' },
 };
 
@@ -44,7 +52,11 @@ export const statusUpdateExample = {
   sender_agent_id: 'agent-456',
   receiver_agent_id: 'agent-123',
   message_type: 'status_update',
-  payload: { task_id: 'task-789', task_status: 'completed', task_result: { meeting_url: 'https://example.com/meeting/12345' } },
+  payload: {
+    task_id: 'task-789',
+    task_status: 'completed',
+    task_result: { meeting_url: 'https://example.com/meeting/12345' },
+  },
   metadata: { timestamp: '2023-04-29T10:35:00Z' },
 };
 
@@ -52,7 +64,12 @@ export const errorHandlingExample = {
   sender_agent_id: 'agent-456',
   receiver_agent_id: 'agent-123',
   message_type: 'error_handling',
-  payload: { request_id: 'request-789', error_code: '1001', error_description: 'Failed to fetch weather data', additional_info: 'API key is invalid' },
+  payload: {
+    request_id: 'request-789',
+    error_code: '1001',
+    error_description: 'Failed to fetch weather data',
+    additional_info: 'API key is invalid',
+  },
   metadata: { timestamp: '2023-04-29T10:33:00Z' },
 };
 
@@ -96,7 +113,11 @@ export const toolsResponseExample = {
       {
         name: 'schedule_meeting',
         description: 'Schedules a meeting with the specified participants, date, and time',
-        request_format: { participants: 'list of email addresses', date: 'string (YYYY-MM-DD)', time: 'string (HH:mm)' },
+        request_format: {
+          participants: 'list of email addresses',
+          date: 'string (YYYY-MM-DD)',
+          time: 'string (HH:mm)',
+        },
         SLA: '60 minutes',
       },
     ],

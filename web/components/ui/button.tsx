@@ -18,7 +18,16 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   busy?: boolean | undefined;
 }
 
-export function Button({ variant = 'secondary', size = 'md', busy = false, className = '', type = 'button', disabled, children, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'secondary',
+  size = 'md',
+  busy = false,
+  className = '',
+  type = 'button',
+  disabled,
+  children,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type={type}
@@ -27,7 +36,9 @@ export function Button({ variant = 'secondary', size = 'md', busy = false, class
       className={`inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed ${VARIANTS[variant]} ${SIZES[size]} ${className}`}
       {...rest}
     >
-      {busy ? <span aria-hidden className="size-3.5 animate-spin rounded-full border-2 border-current border-r-transparent" /> : null}
+      {busy ? (
+        <span aria-hidden className="size-3.5 animate-spin rounded-full border-2 border-current border-r-transparent" />
+      ) : null}
       {children}
     </button>
   );

@@ -2,7 +2,15 @@ import { useEffect, useState } from 'react';
 import { Button } from './button';
 
 /** Copies `text`; says so in words for screen readers too. */
-export function CopyButton({ text, label = 'Copy', className = '' }: { text: string; label?: string; className?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  className = '',
+}: {
+  text: string;
+  label?: string;
+  className?: string;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;

@@ -16,7 +16,15 @@ export interface DialogProps {
   size?: 'normal' | 'wide';
 }
 
-export function Dialog({ open, onOpenChange, title, description, children, returnFocusTo, size = 'normal' }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  returnFocusTo,
+  size = 'normal',
+}: DialogProps) {
   // These dialogs are opened from state, without a Radix Trigger, so Radix has no control to
   // return focus to: remember what had focus when the dialog opened (UX.md "focus stays put").
   const opener = useRef<HTMLElement | null>(null);
@@ -28,7 +36,10 @@ export function Dialog({ open, onOpenChange, title, description, children, retur
           className={`fixed left-1/2 top-[12vh] z-50 max-h-[80vh] ${size === 'wide' ? 'w-[min(48rem,calc(100vw-2rem))]' : 'w-[min(28rem,calc(100vw-2rem))]'} -translate-x-1/2 overflow-y-auto rounded-xl border border-slate-200 bg-white p-5 text-slate-900 shadow-xl dark:border-slate-800 dark:bg-slate-900 dark:text-slate-100`}
           {...(description ? {} : { 'aria-describedby': undefined })}
           onOpenAutoFocus={() => {
-            opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+            opener.current =
+              document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+                ? document.activeElement
+                : null;
           }}
           onCloseAutoFocus={(event) => {
             const target = returnFocusTo?.current ?? (opener.current?.isConnected ? opener.current : null);
@@ -39,7 +50,11 @@ export function Dialog({ open, onOpenChange, title, description, children, retur
           }}
         >
           <RadixDialog.Title className="pr-8 text-base font-semibold">{title}</RadixDialog.Title>
-          {description ? <RadixDialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</RadixDialog.Description> : null}
+          {description ? (
+            <RadixDialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              {description}
+            </RadixDialog.Description>
+          ) : null}
           <div className="mt-4">{children}</div>
           {/* Last in order, so opening the dialog focuses its first field rather than "close". */}
           <RadixDialog.Close

@@ -28,11 +28,17 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
   const tools = Object.entries(agent.tools).sort(([a], [b]) => a.localeCompare(b));
   const lastSeen = agent.presence.last_seen_at ? Date.parse(agent.presence.last_seen_at) : null;
   return (
-    <article data-testid="agent-card" aria-label={name} className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <article
+      data-testid="agent-card"
+      aria-label={name}
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0">
           <h2 className="font-semibold">{name}</h2>
-          {agent.agent_description ? <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{agent.agent_description}</p> : null}
+          {agent.agent_description ? (
+            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{agent.agent_description}</p>
+          ) : null}
           <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
             <span className="font-mono" title={agent.agent_id} data-testid="agent-did">
               {shortDid(agent.agent_id)}
@@ -44,24 +50,43 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
           <span data-testid="agent-presence">
             <StatusDot tone={PRESENCE_TONE[agent.presence.status]} label={presenceWords(agent.presence.status)} />
           </span>
-          {lastSeen !== null && Number.isFinite(lastSeen) ? <span className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(lastSeen, now)}</span> : null}
+          {lastSeen !== null && Number.isFinite(lastSeen) ? (
+            <span className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(lastSeen, now)}</span>
+          ) : null}
           <span className="text-xs text-slate-600 dark:text-slate-300" data-testid="agent-pricing">
             {pricingWords(pricing)}
           </span>
-          {agent.scope === 'private' ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">Private</span> : null}
+          {agent.scope === 'private' ? (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
+              Private
+            </span>
+          ) : null}
         </div>
       </div>
-      <ul aria-label={`Tools of ${name}`} className="mt-3 divide-y divide-slate-100 rounded-md border border-slate-100 dark:divide-slate-800 dark:border-slate-800">
+      <ul
+        aria-label={`Tools of ${name}`}
+        className="mt-3 divide-y divide-slate-100 rounded-md border border-slate-100 dark:divide-slate-800 dark:border-slate-800"
+      >
         {tools.map(([tool, declaration]) => (
-          <li key={tool} data-testid="agent-tool" className={`flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm ${matched.includes(tool) ? 'bg-teal-50 dark:bg-teal-950/40' : ''}`}>
+          <li
+            key={tool}
+            data-testid="agent-tool"
+            className={`flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm ${matched.includes(tool) ? 'bg-teal-50 dark:bg-teal-950/40' : ''}`}
+          >
             <span className="min-w-0 flex-1">
               <span className="font-mono text-xs font-medium">{tool}</span>
               <span className="ml-2 text-slate-600 dark:text-slate-400">{declaration.description}</span>
               {declaration.request_format ? (
-                <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">params: {Object.keys(declaration.request_format).join(', ') || 'none'}</span>
+                <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
+                  params: {Object.keys(declaration.request_format).join(', ') || 'none'}
+                </span>
               ) : null}
             </span>
-            {declaration.SLA ? <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">SLA {declaration.SLA}</span> : null}
+            {declaration.SLA ? (
+              <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">
+                SLA {declaration.SLA}
+              </span>
+            ) : null}
             {onRequest ? (
               <Button size="sm" onClick={() => onRequest(tool)} aria-label={`Send a request for ${tool} to ${name}`}>
                 Request…
@@ -94,8 +119,10 @@ function ToolsQuery({ did }: { did: string }) {
         <p role="alert">The directory did not answer: {tools.error.message}</p>
       ) : (
         <p>
-          tools_response: {tools.data.payload.task_tools.length} task tools ({tools.data.payload.task_tools.map((t) => t.name).join(', ') || 'none'}),{' '}
-          {tools.data.payload.information_tools.length} information tools ({tools.data.payload.information_tools.map((t) => t.name).join(', ') || 'none'}).
+          tools_response: {tools.data.payload.task_tools.length} task tools (
+          {tools.data.payload.task_tools.map((t) => t.name).join(', ') || 'none'}),{' '}
+          {tools.data.payload.information_tools.length} information tools (
+          {tools.data.payload.information_tools.map((t) => t.name).join(', ') || 'none'}).
         </p>
       )}
     </div>

@@ -26,7 +26,8 @@ export function threadStatusWords(status: string, ended?: ThreadEndingLike): { l
       return { label: 'Completed', detail: 'The result arrived.' };
     case 'ERROR': {
       if (!ended) return { label: 'Error', detail: 'The thread ended without a result.' };
-      if (ended.type === 'timeout') return { label: 'Error', detail: `Timed out: ${TIMEOUT_PHASE[ended.phase ?? ''] ?? 'a deadline passed'}.` };
+      if (ended.type === 'timeout')
+        return { label: 'Error', detail: `Timed out: ${TIMEOUT_PHASE[ended.phase ?? ''] ?? 'a deadline passed'}.` };
       if (ended.type === 'cancelled') return { label: 'Error', detail: 'The client cancelled it.' };
       return { label: 'Error', detail: `Ended by an ERROR message${ended.code ? ` (${ended.code})` : ''}.` };
     }
@@ -57,7 +58,12 @@ export function pricingWords(pricing: Readonly<Record<string, unknown>> | undefi
     case 'fixed':
       return typeof pricing.amount === 'number' ? `${pricing.amount} ${currency} per request`.trim() : 'Fixed price';
     case 'metered':
-      return typeof pricing.metered_rate === 'number' ? `${pricing.metered_rate} ${currency} per ${typeof pricing.metered_unit === 'string' ? pricing.metered_unit : 'unit'}`.replace('  ', ' ') : 'Metered';
+      return typeof pricing.metered_rate === 'number'
+        ? `${pricing.metered_rate} ${currency} per ${typeof pricing.metered_unit === 'string' ? pricing.metered_unit : 'unit'}`.replace(
+            '  ',
+            ' ',
+          )
+        : 'Metered';
     case 'subscription':
       return 'Subscription';
     default:
@@ -67,8 +73,10 @@ export function pricingWords(pricing: Readonly<Record<string, unknown>> | undefi
 
 const REASON_WORDS: Record<string, string> = {
   signature_invalid: 'The relay could not verify the signature.',
-  timestamp_too_old: 'The envelope’s time is more than 5 minutes behind the relay’s clock. Check this computer’s clock.',
-  timestamp_in_future: 'The envelope’s time is more than 5 minutes ahead of the relay’s clock. Check this computer’s clock.',
+  timestamp_too_old:
+    'The envelope’s time is more than 5 minutes behind the relay’s clock. Check this computer’s clock.',
+  timestamp_in_future:
+    'The envelope’s time is more than 5 minutes ahead of the relay’s clock. Check this computer’s clock.',
   ttl_expired: 'The envelope expired before the relay received it.',
   thread_closed: 'The thread has already ended.',
   thread_not_pending: 'The thread no longer takes offers or an acceptance.',

@@ -11,10 +11,15 @@ describe('bridgeNote', () => {
     expect(note?.kind).toBe('untrusted');
     expect(note?.words).toContain('Unverifiable');
     expect(note?.words).toContain('does not verify against sender.id (signature_invalid)');
-    expect(bridgeNote({ trusted: false, applied: false, reason: 'something_new' })?.words).toContain('refused (something_new)');
+    expect(bridgeNote({ trusted: false, applied: false, reason: 'something_new' })?.words).toContain(
+      'refused (something_new)',
+    );
   });
 
   it('tells a trusted envelope the thread machine refused from an untrusted one', () => {
-    expect(bridgeNote({ trusted: true, applied: false, reason: 'thread_not_pending' })).toEqual({ kind: 'not-applied', words: 'Not applied to the thread: thread_not_pending.' });
+    expect(bridgeNote({ trusted: true, applied: false, reason: 'thread_not_pending' })).toEqual({
+      kind: 'not-applied',
+      words: 'Not applied to the thread: thread_not_pending.',
+    });
   });
 });

@@ -21,11 +21,24 @@ const REASONS: Record<string, string> = {
   id_conflict: 'another envelope with the same id arrived first',
 };
 
-const reasonWords = (reason: string | null): string => (reason === null ? 'no reason given' : `${REASONS[reason] ?? 'refused'} (${reason})`);
+const reasonWords = (reason: string | null): string =>
+  reason === null ? 'no reason given' : `${REASONS[reason] ?? 'refused'} (${reason})`;
 
 /** Null when the envelope was trusted and applied: nothing to add to the browser's verdict. */
-export function bridgeNote(event: { readonly trusted: boolean; readonly applied: boolean; readonly reason: string | null }): BridgeNote | null {
-  if (!event.trusted) return { kind: 'untrusted', words: `Unverifiable: the bridge did not trust it, ${reasonWords(event.reason)}. It is shown, never applied or acted on.` };
-  if (!event.applied) return { kind: 'not-applied', words: `Not applied to the thread: ${event.reason ?? 'refused by the thread machine'}.` };
+export function bridgeNote(event: {
+  readonly trusted: boolean;
+  readonly applied: boolean;
+  readonly reason: string | null;
+}): BridgeNote | null {
+  if (!event.trusted)
+    return {
+      kind: 'untrusted',
+      words: `Unverifiable: the bridge did not trust it, ${reasonWords(event.reason)}. It is shown, never applied or acted on.`,
+    };
+  if (!event.applied)
+    return {
+      kind: 'not-applied',
+      words: `Not applied to the thread: ${event.reason ?? 'refused by the thread machine'}.`,
+    };
   return null;
 }

@@ -36,7 +36,10 @@ export function DirectoryPage() {
     <div className="mx-auto max-w-4xl">
       <h1 className="text-2xl font-semibold tracking-tight">Agent directory</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Agents that registered a signed capability manifest with the relay. {facilitator ? 'Send one a request from its card: you sign it with your own key.' : 'Observers can browse; facilitators send requests.'}
+        Agents that registered a signed capability manifest with the relay.{' '}
+        {facilitator
+          ? 'Send one a request from its card: you sign it with your own key.'
+          : 'Observers can browse; facilitators send requests.'}
       </p>
       <div className="mt-5 flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
@@ -76,29 +79,43 @@ export function DirectoryPage() {
             Loading the directory…
           </p>
         ) : agents.isError ? (
-          <Notice tone="error" title="Cannot read the directory" action={<Button onClick={() => void agents.refetch()}>Try again</Button>}>
+          <Notice
+            tone="error"
+            title="Cannot read the directory"
+            action={<Button onClick={() => void agents.refetch()}>Try again</Button>}
+          >
             {agents.error.message}
           </Notice>
         ) : agents.data.length === 0 ? (
           <Notice tone="info" title="No agents registered yet">
-            Agents register by posting a signed directory.register REQUEST to POST /agents (see the README). With the demo on, three demo agents appear here.
+            Agents register by posting a signed directory.register REQUEST to POST /agents (see the README). With the
+            demo on, three demo agents appear here.
           </Notice>
         ) : (
           <>
             <p role="status" className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-testid="directory-count">
-              {shown.length === agents.data.length ? `${shown.length} ${shown.length === 1 ? 'agent' : 'agents'}` : `${shown.length} of ${agents.data.length} agents match`}
+              {shown.length === agents.data.length
+                ? `${shown.length} ${shown.length === 1 ? 'agent' : 'agents'}`
+                : `${shown.length} of ${agents.data.length} agents match`}
             </p>
             {shown.length === 0 ? (
               <Notice tone="info" title="No agent matches">
                 Try another word, or set presence to “Any presence”.
               </Notice>
             ) : (
-              <AgentList agents={shown} text={text} now={now} onRequest={facilitator ? (agent, tool) => setRequesting({ agent, tool }) : undefined} />
+              <AgentList
+                agents={shown}
+                text={text}
+                now={now}
+                onRequest={facilitator ? (agent, tool) => setRequesting({ agent, tool }) : undefined}
+              />
             )}
           </>
         )}
       </div>
-      {requesting ? <RequestDialog agent={requesting.agent} initialTool={requesting.tool} onClose={() => setRequesting(null)} /> : null}
+      {requesting ? (
+        <RequestDialog agent={requesting.agent} initialTool={requesting.tool} onClose={() => setRequesting(null)} />
+      ) : null}
     </div>
   );
 }
@@ -120,7 +137,12 @@ function AgentList(props: AgentListProps) {
     <ul aria-label="Agents" className="space-y-3" data-testid="directory-list">
       {agents.map((agent) => (
         <li key={agent.agent_id}>
-          <AgentCard agent={agent} now={now} matched={matchingTools(agent, text)} onRequest={onRequest ? (tool) => onRequest(agent, tool) : undefined} />
+          <AgentCard
+            agent={agent}
+            now={now}
+            matched={matchingTools(agent, text)}
+            onRequest={onRequest ? (tool) => onRequest(agent, tool) : undefined}
+          />
         </li>
       ))}
     </ul>
@@ -144,8 +166,19 @@ function VirtualAgentList({ agents, text, now, onRequest }: AgentListProps) {
         {virtualizer.getVirtualItems().map((item) => {
           const agent = agents[item.index]!;
           return (
-            <li key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="absolute left-0 top-0 w-full pb-3" style={{ transform: `translateY(${item.start}px)` }}>
-              <AgentCard agent={agent} now={now} matched={matchingTools(agent, text)} onRequest={onRequest ? (tool) => onRequest(agent, tool) : undefined} />
+            <li
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="absolute left-0 top-0 w-full pb-3"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <AgentCard
+                agent={agent}
+                now={now}
+                matched={matchingTools(agent, text)}
+                onRequest={onRequest ? (tool) => onRequest(agent, tool) : undefined}
+              />
             </li>
           );
         })}

@@ -5,7 +5,10 @@ const translator: SearchableAgent = {
   agent_id: 'did:key:z6MkTranslator',
   agent_name: 'Demo Translator',
   agent_description: 'Translates short English phrases',
-  tools: { 'translation.en_zh': { description: 'Translate English text to Chinese' }, 'translation.en_fr': { description: 'Translate English text to French' } },
+  tools: {
+    'translation.en_zh': { description: 'Translate English text to Chinese' },
+    'translation.en_fr': { description: 'Translate English text to French' },
+  },
   presence: { status: 'online' },
 };
 const weather: SearchableAgent = {

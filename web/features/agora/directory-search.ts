@@ -23,7 +23,11 @@ export function matchesSearch(agent: SearchableAgent, search: DirectorySearch): 
   if (search.presence !== 'any' && agent.presence.status !== search.presence) return false;
   const query = words(search.text);
   if (query.length === 0) return true;
-  const haystack = [agent.agent_name ?? '', agent.agent_description ?? '', ...Object.entries(agent.tools).flatMap(([name, tool]) => [name, tool.description])]
+  const haystack = [
+    agent.agent_name ?? '',
+    agent.agent_description ?? '',
+    ...Object.entries(agent.tools).flatMap(([name, tool]) => [name, tool.description]),
+  ]
     .join('\n')
     .toLowerCase();
   return query.every((word) => haystack.includes(word));
@@ -41,4 +45,5 @@ export function matchingTools(agent: SearchableAgent, text: string): string[] {
     .map(([name]) => name);
 }
 
-export const filterDirectory = <T extends SearchableAgent>(agents: readonly T[], search: DirectorySearch): T[] => agents.filter((a) => matchesSearch(a, search));
+export const filterDirectory = <T extends SearchableAgent>(agents: readonly T[], search: DirectorySearch): T[] =>
+  agents.filter((a) => matchesSearch(a, search));

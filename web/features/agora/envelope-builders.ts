@@ -52,7 +52,11 @@ export function buildRequest(draft: RequestDraft, ctx: BuildContext): UnsignedEn
  * The ACCEPT of `offer`: names it by `offer_id` (our extension, so it is never ambiguous),
  * is addressed to the agent that made it, and repeats its price as the terms.
  */
-export function buildAccept(operatorDid: DidKey, offer: EnvelopeOf<'OFFER'>, ctx: BuildContext): UnsignedEnvelopeOf<'ACCEPT'> {
+export function buildAccept(
+  operatorDid: DidKey,
+  offer: EnvelopeOf<'OFFER'>,
+  ctx: BuildContext,
+): UnsignedEnvelopeOf<'ACCEPT'> {
   const at = new Date(ctx.now).toISOString();
   const price = offer.payload.price;
   return {

@@ -41,9 +41,16 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
     mutationFn: async (params: Record<string, unknown>) => {
       const cost = maxCost.trim() === '' ? undefined : Number(maxCost);
       const agentDid = agent.agent_id;
-      if (!isDidKey(agentDid)) throw new CodedError('INVALID_REQUEST', 'This directory entry is not an Agora agent (its id is not a did:key).');
+      if (!isDidKey(agentDid))
+        throw new CodedError(
+          'INVALID_REQUEST',
+          'This directory entry is not an Agora agent (its id is not a did:key).',
+        );
       const envelope = await signAsOperator((operatorDid) =>
-        buildRequest({ operatorDid, agentDid, intent: tool, params, title, ...(cost === undefined ? {} : { maxCostUsd: cost }) }, { now: Date.now(), newId: () => crypto.randomUUID() }),
+        buildRequest(
+          { operatorDid, agentDid, intent: tool, params, title, ...(cost === undefined ? {} : { maxCostUsd: cost }) },
+          { now: Date.now(), newId: () => crypto.randomUUID() },
+        ),
       );
       await postEnvelope(envelope);
       return envelope.thread.id;
@@ -58,7 +65,8 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const cost = maxCost.trim() === '' ? 0 : Number(maxCost);
-    if (!Number.isFinite(cost) || cost < 0) return setInputError('The most you pay must be a number of USD, 0 or more.');
+    if (!Number.isFinite(cost) || cost < 0)
+      return setInputError('The most you pay must be a number of USD, 0 or more.');
     const params = asJson ? paramsFromJson(jsonText) : paramsFromFields(fields, values);
     if (!params.ok) return setInputError(params.message);
     setInputError(null);
@@ -91,7 +99,12 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
           </select>
         </div>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={asJson || fields.length === 0} disabled={fields.length === 0} onChange={(e) => setAsJson(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={asJson || fields.length === 0}
+            disabled={fields.length === 0}
+            onChange={(e) => setAsJson(e.target.checked)}
+          />
           Write params as JSON
         </label>
         {asJson || fields.length === 0 ? (
@@ -120,8 +133,19 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
             />
           ))
         )}
-        <TextField label="Title (optional)" value={title} onChange={(e) => setTitle(e.target.value)} autoComplete="off" />
-        <TextField label="Most you pay, USD (optional)" value={maxCost} onChange={(e) => setMaxCost(e.target.value)} inputMode="decimal" autoComplete="off" />
+        <TextField
+          label="Title (optional)"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          autoComplete="off"
+        />
+        <TextField
+          label="Most you pay, USD (optional)"
+          value={maxCost}
+          onChange={(e) => setMaxCost(e.target.value)}
+          inputMode="decimal"
+          autoComplete="off"
+        />
         {inputError ? (
           <Notice tone="error" title="Check the request">
             {inputError}

@@ -7,11 +7,23 @@ import { ThreadMessage } from './thread-message';
 import { timelineEntry } from './thread-timeline';
 
 const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
-const entry = timelineEntry({ seq: 1, cursor: 'cur_1', receivedAt: 0, envelope: signed('OFFER', { from: agentA, to: client, payload: { plan: hostile } }) });
+const entry = timelineEntry({
+  seq: 1,
+  cursor: 'cur_1',
+  receivedAt: 0,
+  envelope: signed('OFFER', { from: agentA, to: client, payload: { plan: hostile } }),
+});
 
 describe('ThreadMessage', () => {
   it('renders agent-written markup as text, in the facts and in the raw envelope', () => {
-    const html = renderToStaticMarkup(<ThreadMessage entry={entry} verdict={{ status: 'verified', signer: agentA.did }} mine={false} accepted={false} />);
+    const html = renderToStaticMarkup(
+      <ThreadMessage
+        entry={entry}
+        verdict={{ status: 'verified', signer: agentA.did }}
+        mine={false}
+        accepted={false}
+      />,
+    );
     expect(html).not.toMatch(/<img|<script/);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
     expect(html).toContain('✓ Verified');
@@ -19,7 +31,17 @@ describe('ThreadMessage', () => {
 
   it('says a failed signature in words and never calls it verified; its Accept is disabled', () => {
     const html = renderToStaticMarkup(
-      <ThreadMessage entry={entry} verdict={{ status: 'failed', reason: 'signature_invalid', words: 'the signature does not verify against sender.id' }} mine={false} accepted={false} onAccept={() => undefined} />,
+      <ThreadMessage
+        entry={entry}
+        verdict={{
+          status: 'failed',
+          reason: 'signature_invalid',
+          words: 'the signature does not verify against sender.id',
+        }}
+        mine={false}
+        accepted={false}
+        onAccept={() => undefined}
+      />,
     );
     expect(html).toContain('Signature does not verify: the signature does not verify against sender.id');
     expect(html).not.toContain('Verified');
@@ -27,7 +49,9 @@ describe('ThreadMessage', () => {
   });
 
   it('shows "Checking signature…" until a verdict exists', () => {
-    expect(renderToStaticMarkup(<ThreadMessage entry={entry} verdict={undefined} mine={false} accepted={false} />)).toContain('Checking signature…');
+    expect(
+      renderToStaticMarkup(<ThreadMessage entry={entry} verdict={undefined} mine={false} accepted={false} />),
+    ).toContain('Checking signature…');
   });
 
   it('marks an envelope the bridge did not trust unverifiable, even when its signature verifies here, and disables its Accept', () => {
@@ -38,7 +62,11 @@ describe('ThreadMessage', () => {
         mine={false}
         accepted={false}
         onAccept={() => undefined}
-        bridge={{ kind: 'untrusted', words: 'Unverifiable: the bridge did not trust it, its time was more than 5 minutes old when it arrived here (timestamp_too_old).' }}
+        bridge={{
+          kind: 'untrusted',
+          words:
+            'Unverifiable: the bridge did not trust it, its time was more than 5 minutes old when it arrived here (timestamp_too_old).',
+        }}
       />,
     );
     expect(html).toContain('data-verdict="unverifiable"');

@@ -19,7 +19,11 @@ const TYPE_TONE: Record<string, string> = {
 export function VerdictBadge({ verdict }: { verdict: Verdict | undefined }) {
   if (!verdict) {
     return (
-      <span data-testid="verdict" data-verdict="checking" className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+      <span
+        data-testid="verdict"
+        data-verdict="checking"
+        className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300"
+      >
         Checking signature…
       </span>
     );
@@ -37,7 +41,11 @@ export function VerdictBadge({ verdict }: { verdict: Verdict | undefined }) {
     );
   }
   return (
-    <span data-testid="verdict" data-verdict="failed" className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-rose-500 dark:text-slate-950">
+    <span
+      data-testid="verdict"
+      data-verdict="failed"
+      className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-rose-500 dark:text-slate-950"
+    >
       ✗ Signature does not verify: {verdict.words}
     </span>
   );
@@ -56,7 +64,15 @@ export interface ThreadMessageProps {
   readonly bridge?: BridgeNote | null;
 }
 
-export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accepting = false, bridge = null }: ThreadMessageProps) {
+export function ThreadMessage({
+  entry,
+  verdict,
+  mine,
+  accepted,
+  onAccept,
+  accepting = false,
+  bridge = null,
+}: ThreadMessageProps) {
   const failed = verdict?.status === 'failed' || bridge?.kind === 'untrusted';
   return (
     <li
@@ -65,7 +81,10 @@ export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accept
       className={`rounded-lg border bg-white p-4 dark:bg-slate-900 ${failed ? 'border-rose-400 dark:border-rose-700' : 'border-slate-200 dark:border-slate-800'}`}
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <span data-testid="message-type" className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${TYPE_TONE[entry.type] ?? 'bg-slate-100 dark:bg-slate-800'}`}>
+        <span
+          data-testid="message-type"
+          className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${TYPE_TONE[entry.type] ?? 'bg-slate-100 dark:bg-slate-800'}`}
+        >
           {entry.type}
         </span>
         <span className="text-sm font-medium">{mine ? 'You' : (entry.senderName ?? 'Unnamed agent')}</span>
@@ -74,14 +93,26 @@ export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accept
             {shortDid(entry.senderId)}
           </span>
         ) : null}
-        {accepted ? <span className="rounded-full bg-teal-600 px-2 py-0.5 text-xs font-medium text-white dark:bg-teal-500 dark:text-slate-950">Accepted</span> : null}
+        {accepted ? (
+          <span className="rounded-full bg-teal-600 px-2 py-0.5 text-xs font-medium text-white dark:bg-teal-500 dark:text-slate-950">
+            Accepted
+          </span>
+        ) : null}
         <span className="ml-auto flex items-center gap-2">
-          <time className="font-mono text-xs text-slate-500 dark:text-slate-400" dateTime={entry.ts ?? undefined} title={`Received by the relay at ${new Date(entry.receivedAt).toISOString()}`}>
+          <time
+            className="font-mono text-xs text-slate-500 dark:text-slate-400"
+            dateTime={entry.ts ?? undefined}
+            title={`Received by the relay at ${new Date(entry.receivedAt).toISOString()}`}
+          >
             {entry.ts ?? '(no time)'}
           </time>
           {bridge?.kind === 'untrusted' ? (
             // The bridge's refusal outranks a signature that verifies (a replay, an expired ttl…).
-            <span data-testid="verdict" data-verdict="unverifiable" className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-rose-500 dark:text-slate-950">
+            <span
+              data-testid="verdict"
+              data-verdict="unverifiable"
+              className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-rose-500 dark:text-slate-950"
+            >
               ✗ Unverifiable
             </span>
           ) : (
@@ -90,7 +121,11 @@ export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accept
         </span>
       </div>
       {bridge ? (
-        <p data-testid="bridge-note" data-kind={bridge.kind} className={`mt-2 text-sm ${bridge.kind === 'untrusted' ? 'font-medium text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}>
+        <p
+          data-testid="bridge-note"
+          data-kind={bridge.kind}
+          className={`mt-2 text-sm ${bridge.kind === 'untrusted' ? 'font-medium text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}
+        >
           {bridge.words}
         </p>
       ) : null}
@@ -100,7 +135,13 @@ export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accept
             <div key={fact.label} className="contents">
               <dt className="text-slate-500 dark:text-slate-400">{fact.label}</dt>
               <dd className="min-w-0" data-testid={`fact-${fact.label.toLowerCase().replace(/\s+/g, '-')}`}>
-                {fact.code ? <pre className="whitespace-pre-wrap break-words rounded bg-slate-50 px-2 py-1 font-mono text-xs dark:bg-slate-950">{fact.value}</pre> : <span className="break-words">{fact.value}</span>}
+                {fact.code ? (
+                  <pre className="whitespace-pre-wrap break-words rounded bg-slate-50 px-2 py-1 font-mono text-xs dark:bg-slate-950">
+                    {fact.value}
+                  </pre>
+                ) : (
+                  <span className="break-words">{fact.value}</span>
+                )}
               </dd>
             </div>
           ))}
@@ -114,11 +155,16 @@ export function ThreadMessage({ entry, verdict, mine, accepted, onAccept, accept
         </div>
       ) : null}
       <details className="mt-3 text-sm">
-        <summary className="cursor-pointer text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">Raw envelope</summary>
+        <summary className="cursor-pointer text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">
+          Raw envelope
+        </summary>
         <div className="mt-2 flex justify-end">
           <CopyButton text={entry.rawJson} label="Copy JSON" />
         </div>
-        <pre data-testid="raw-envelope" className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100">
+        <pre
+          data-testid="raw-envelope"
+          className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
+        >
           {entry.rawJson}
         </pre>
       </details>

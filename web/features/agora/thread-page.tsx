@@ -25,7 +25,11 @@ const LIVE_WORDS: Record<LiveStatus, { tone: 'ok' | 'warn' | 'idle'; label: stri
   ended: { tone: 'idle', label: 'Thread ended' },
 };
 
-const REACH_WORDS = { up: { tone: 'ok', label: 'Up' }, down: { tone: 'down', label: 'Down' }, connecting: { tone: 'idle', label: 'Connecting…' } } as const;
+const REACH_WORDS = {
+  up: { tone: 'ok', label: 'Up' },
+  down: { tone: 'down', label: 'Down' },
+  connecting: { tone: 'idle', label: 'Connecting…' },
+} as const;
 
 export function ThreadPage() {
   const { threadId } = useParams({ from: '/console/threads/$threadId' });
@@ -50,7 +54,11 @@ function BuiltinThread({ threadId }: { threadId: string }) {
       source={<SourceBadge name="built-in" />}
       status={<StatusDot tone={live.tone} label={live.label} />}
       links={
-        <Link to="/story/$kind/$id" params={{ kind: 'thread', id: threadId }} className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">
+        <Link
+          to="/story/$kind/$id"
+          params={{ kind: 'thread', id: threadId }}
+          className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300"
+        >
           Story
         </Link>
       }
@@ -68,8 +76,17 @@ function ExternalThread({ serviceId, threadId }: { serviceId: string; threadId: 
     if (!detail.data) return undefined;
     const { thread, events } = detail.data;
     // Kept in the server's order: the order the thread took them, then what was not applied.
-    const rows = events.map((e) => ({ event: e, entry: timelineEntry({ seq: e.seq, cursor: `bridged_${e.seq}`, receivedAt: e.receivedAt, envelope: e.envelope }) }));
-    return { state: thread.state, expected: thread.expected, entries: rows.map((r) => r.entry), events, bridge: new Map(rows.map((r) => [r.entry.key, bridgeNote(r.event)])) };
+    const rows = events.map((e) => ({
+      event: e,
+      entry: timelineEntry({ seq: e.seq, cursor: `bridged_${e.seq}`, receivedAt: e.receivedAt, envelope: e.envelope }),
+    }));
+    return {
+      state: thread.state,
+      expected: thread.expected,
+      entries: rows.map((r) => r.entry),
+      events,
+      bridge: new Map(rows.map((r) => [r.entry.key, bridgeNote(r.event)])),
+    };
   }, [detail.data]);
   // Cached data stays on screen while a re-read fails; only the status says so.
   const service = detail.data?.source;
@@ -81,10 +98,20 @@ function ExternalThread({ serviceId, threadId }: { serviceId: string; threadId: 
       read={detail}
       data={data}
       source={service ? <SourceBadge name={service.name} down={service.status.state === 'down'} /> : null}
-      status={<span data-testid="source-status"><StatusDot tone={detail.isRefetchError ? 'warn' : reach.tone} label={detail.isRefetchError ? 'Cannot reach the console; retrying…' : reach.label} /></span>}
+      status={
+        <span data-testid="source-status">
+          <StatusDot
+            tone={detail.isRefetchError ? 'warn' : reach.tone}
+            label={detail.isRefetchError ? 'Cannot reach the console; retrying…' : reach.label}
+          />
+        </span>
+      }
       banner={
         blocked && service ? (
-          <Notice tone={service.status.state === 'down' ? 'error' : 'info'} title={service.status.state === 'down' ? 'Relay down: showing what was fetched before' : 'Read-only relay'}>
+          <Notice
+            tone={service.status.state === 'down' ? 'error' : 'info'}
+            title={service.status.state === 'down' ? 'Relay down: showing what was fetched before' : 'Read-only relay'}
+          >
             {blocked}
           </Notice>
         ) : null

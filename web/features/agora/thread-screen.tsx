@@ -54,7 +54,19 @@ export interface ThreadScreenProps {
   readonly relayName: string;
 }
 
-export function ThreadScreen({ threadId, read, data, source, status, links, banner, blocked, send, queryKey, relayName }: ThreadScreenProps) {
+export function ThreadScreen({
+  threadId,
+  read,
+  data,
+  source,
+  status,
+  links,
+  banner,
+  blocked,
+  send,
+  queryKey,
+  relayName,
+}: ThreadScreenProps) {
   const session = useSession();
   const directory = useQuery(directoryQuery);
   const queryClient = useQueryClient();
@@ -63,7 +75,10 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
   const now = useNow(5_000);
 
   const accept = useMutation({
-    mutationFn: async (offer: EnvelopeOf<'OFFER'>) => send(await signAsOperator((did) => buildAccept(did, offer, { now: Date.now(), newId: () => crypto.randomUUID() }))),
+    mutationFn: async (offer: EnvelopeOf<'OFFER'>) =>
+      send(
+        await signAsOperator((did) => buildAccept(did, offer, { now: Date.now(), newId: () => crypto.randomUUID() })),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey }),
   });
 
@@ -80,7 +95,15 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
         <Notice
           tone="error"
           title={isNotFound(read.error) ? 'No such thread' : 'Cannot show this thread'}
-          action={isNotFound(read.error) ? <Link to="/threads" className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">All threads</Link> : <Button onClick={() => void read.refetch()}>Try again</Button>}
+          action={
+            isNotFound(read.error) ? (
+              <Link to="/threads" className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">
+                All threads
+              </Link>
+            ) : (
+              <Button onClick={() => void read.refetch()}>Try again</Button>
+            )
+          }
         >
           {read.error?.message ?? 'The server sent nothing.'}
         </Notice>
@@ -91,8 +114,13 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
   const words = threadStatusWords(state.status, state.ended);
   const me = session?.did;
   const isClient = me !== undefined && state.client === me;
-  const mayAccept = blocked === null && canAct(session) && isClient && state.status === 'PENDING' && data.expected.includes('ACCEPT');
-  const failedCount = verdicts.data ? entries.filter((e) => verdicts.data.get(e.rawJson)?.status === 'failed' || data.bridge?.get(e.key)?.kind === 'untrusted').length : 0;
+  const mayAccept =
+    blocked === null && canAct(session) && isClient && state.status === 'PENDING' && data.expected.includes('ACCEPT');
+  const failedCount = verdicts.data
+    ? entries.filter(
+        (e) => verdicts.data.get(e.rawJson)?.status === 'failed' || data.bridge?.get(e.key)?.kind === 'untrusted',
+      ).length
+    : 0;
   const nameOf = (did: string) => directory.data?.find((a) => a.agent_id === did)?.agent_name;
 
   return (
@@ -111,7 +139,10 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
         </div>
       </div>
       {banner ? <div className="mt-4">{banner}</div> : null}
-      <section aria-label="Thread state" className="mt-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <section
+        aria-label="Thread state"
+        className="mt-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      >
         <p className="text-sm">
           <span className="font-semibold" data-testid="thread-status">
             {words.label}
@@ -123,7 +154,8 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
           <dd className="text-sm" title={state.client}>
             {state.client ? (
               <>
-                {isClient ? 'You' : (nameOf(state.client) ?? 'Client')} <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{shortDid(state.client)}</span>
+                {isClient ? 'You' : (nameOf(state.client) ?? 'Client')}{' '}
+                <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{shortDid(state.client)}</span>
               </>
             ) : (
               '—'
@@ -133,7 +165,10 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
           <dd className="text-sm" title={state.addressedTo} data-testid="thread-addressed-to">
             {state.addressedTo ? (
               <>
-                {nameOf(state.addressedTo) ?? 'Agent'} <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{shortDid(state.addressedTo)}</span>
+                {nameOf(state.addressedTo) ?? 'Agent'}{' '}
+                <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+                  {shortDid(state.addressedTo)}
+                </span>
               </>
             ) : (
               'any agent'
@@ -145,8 +180,12 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
       </section>
       {failedCount > 0 ? (
         <div className="mt-4">
-          <Notice tone="error" title={`${failedCount} ${failedCount === 1 ? 'message does' : 'messages do'} not verify`}>
-            This browser or the bridge could not verify them: they were changed after signing, never signed by who they claim, or arrived too late. Do not act on them.
+          <Notice
+            tone="error"
+            title={`${failedCount} ${failedCount === 1 ? 'message does' : 'messages do'} not verify`}
+          >
+            This browser or the bridge could not verify them: they were changed after signing, never signed by who they
+            claim, or arrived too late. Do not act on them.
           </Notice>
         </div>
       ) : null}
@@ -163,7 +202,11 @@ export function ThreadScreen({ threadId, read, data, source, status, links, bann
           const bridge = data.bridge?.get(entry.key) ?? null;
           const offer = entry.envelope?.type === 'OFFER' ? entry.envelope : null;
           const canAcceptThis =
-            mayAccept && offer !== null && verdict?.status === 'verified' && bridge === null && state.offers?.some((o) => o.offerId === offer.id && (o.validUntil === undefined || o.validUntil > now));
+            mayAccept &&
+            offer !== null &&
+            verdict?.status === 'verified' &&
+            bridge === null &&
+            state.offers?.some((o) => o.offerId === offer.id && (o.validUntil === undefined || o.validUntil > now));
           return (
             <ThreadMessage
               key={entry.key}

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { agentA, client, signed } from '@shared/agora/test-support/fixtures';
 import { threadTimeline } from './thread-timeline';
 
-const stored = (seq: number, envelope: unknown) => ({ seq, cursor: `cur_${seq}`, receivedAt: 1000 + seq, envelope: JSON.parse(JSON.stringify(envelope)) as unknown });
+const stored = (seq: number, envelope: unknown) => ({
+  seq,
+  cursor: `cur_${seq}`,
+  receivedAt: 1000 + seq,
+  envelope: JSON.parse(JSON.stringify(envelope)) as unknown,
+});
 
 describe('thread timeline', () => {
   it('orders by the relay’s sequence and reads the fields a person needs from each type', () => {
@@ -16,7 +21,12 @@ describe('thread timeline', () => {
     const facts = (i: number) => Object.fromEntries(entries[i]!.facts.map((f) => [f.label, f.value]));
     expect(facts(0)).toMatchObject({ Intent: 'translation.en_zh', 'At most': '0.01 USD' });
     expect(facts(0).Params).toContain('"text": "Hello world"');
-    expect(facts(1)).toMatchObject({ Plan: 'Translate', Price: '0.005 USD', ETA: '2 s', 'Valid until': '2026-02-02T15:35:00Z' });
+    expect(facts(1)).toMatchObject({
+      Plan: 'Translate',
+      Price: '0.005 USD',
+      ETA: '2 s',
+      'Valid until': '2026-02-02T15:35:00Z',
+    });
     expect(facts(2)).toMatchObject({ Offer: 'msg_offer', Price: '0.005 USD' });
     expect(facts(3)).toMatchObject({ Status: 'success', Latency: '1200 ms' });
     expect(entries[3]!.envelope?.type).toBe('RESULT');

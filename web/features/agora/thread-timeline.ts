@@ -37,7 +37,11 @@ function factsOf(type: string, payload: Record<string, unknown>): Fact[] {
   const facts: Fact[] = [];
   const add = (label: string, value: unknown, asCode = false) => {
     if (value === undefined || value === null || value === '') return;
-    facts.push(typeof value === 'string' && !asCode ? { label, value } : { label, value: typeof value === 'string' ? value : json(value), code: true });
+    facts.push(
+      typeof value === 'string' && !asCode
+        ? { label, value }
+        : { label, value: typeof value === 'string' ? value : json(value), code: true },
+    );
   };
   switch (type) {
     case 'REQUEST': {
@@ -53,7 +57,8 @@ function factsOf(type: string, payload: Record<string, unknown>): Fact[] {
     case 'OFFER': {
       add('Plan', payload.plan);
       const price = payload.price as { amount?: unknown; currency?: unknown } | undefined;
-      if (price && typeof price.amount === 'number') add('Price', `${price.amount} ${str(price.currency) ?? ''}`.trim());
+      if (price && typeof price.amount === 'number')
+        add('Price', `${price.amount} ${str(price.currency) ?? ''}`.trim());
       if (typeof payload.eta_seconds === 'number') add('ETA', `${payload.eta_seconds} s`);
       add('Valid until', payload.valid_until);
       break;
@@ -95,9 +100,13 @@ export interface StoredEvent {
 }
 
 export function timelineEntry(event: StoredEvent): TimelineEntry {
-  const raw = event.envelope !== null && typeof event.envelope === 'object' ? (event.envelope as Record<string, unknown>) : {};
+  const raw =
+    event.envelope !== null && typeof event.envelope === 'object' ? (event.envelope as Record<string, unknown>) : {};
   const sender = raw.sender !== null && typeof raw.sender === 'object' ? (raw.sender as Record<string, unknown>) : {};
-  const payload = raw.payload !== null && typeof raw.payload === 'object' && !Array.isArray(raw.payload) ? (raw.payload as Record<string, unknown>) : {};
+  const payload =
+    raw.payload !== null && typeof raw.payload === 'object' && !Array.isArray(raw.payload)
+      ? (raw.payload as Record<string, unknown>)
+      : {};
   const type = str(raw.type) ?? '?';
   const parsed = Envelope.safeParse(event.envelope);
   return {
@@ -116,4 +125,5 @@ export function timelineEntry(event: StoredEvent): TimelineEntry {
 }
 
 /** In relay order (the store's sequence), which is the order the state machine applied them. */
-export const threadTimeline = (events: readonly StoredEvent[]): TimelineEntry[] => [...events].sort((a, b) => a.seq - b.seq).map(timelineEntry);
+export const threadTimeline = (events: readonly StoredEvent[]): TimelineEntry[] =>
+  [...events].sort((a, b) => a.seq - b.seq).map(timelineEntry);

@@ -19,7 +19,12 @@ import { useNow } from '@web/lib/use-now';
 interface RowThread {
   readonly id: string;
   readonly status: ThreadView['status'];
-  readonly state: { readonly client?: string | undefined; readonly addressedTo?: string | undefined; readonly offers?: readonly unknown[] | undefined; readonly ended?: ThreadEndingLike | undefined };
+  readonly state: {
+    readonly client?: string | undefined;
+    readonly addressedTo?: string | undefined;
+    readonly offers?: readonly unknown[] | undefined;
+    readonly ended?: ThreadEndingLike | undefined;
+  };
   readonly updatedAt: number;
   readonly untrusted?: number;
 }
@@ -35,21 +40,30 @@ export function ThreadsPage() {
   const session = useSession();
   const [status, setStatus] = useState<ThreadView['status'] | ''>('');
   const [mine, setMine] = useState(false);
-  const threads = useQuery(threadsQuery({ ...(status ? { status } : {}), ...(mine && session ? { party: session.did } : {}) }));
+  const threads = useQuery(
+    threadsQuery({ ...(status ? { status } : {}), ...(mine && session ? { party: session.did } : {}) }),
+  );
   // Threads bridged from external relays, each with its source.
   const bridged = useQuery(bridgedThreadsQuery);
-  const external = (bridged.data ?? []).filter((t) => (!status || t.status === status) && (!mine || !session || t.state.client === session.did || t.state.addressedTo === session.did));
+  const external = (bridged.data ?? []).filter(
+    (t) =>
+      (!status || t.status === status) &&
+      (!mine || !session || t.state.client === session.did || t.state.addressedTo === session.did),
+  );
   const now = useNow(5_000);
   const statusId = useId();
   // Names from the directory where it knows the DID; the short DID otherwise.
   const directory = useQuery(directoryQuery);
   const names = new Map((directory.data ?? []).map((a) => [a.agent_id, a.agent_name]));
-  const party = (did: string | undefined) => (did === undefined ? '—' : did === session?.did ? 'you' : (names.get(did) ?? shortDid(did)));
+  const party = (did: string | undefined) =>
+    did === undefined ? '—' : did === session?.did ? 'you' : (names.get(did) ?? shortDid(did));
 
   return (
     <div className="mx-auto max-w-4xl">
       <h1 className="text-2xl font-semibold tracking-tight">Threads</h1>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Agora conversations through the relay: a REQUEST, the OFFERs it draws, one ACCEPT, and the RESULT.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Agora conversations through the relay: a REQUEST, the OFFERs it draws, one ACCEPT, and the RESULT.
+      </p>
       <div className="mt-5 flex flex-wrap items-end gap-4">
         <div>
           <label htmlFor={statusId} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
@@ -80,7 +94,11 @@ export function ThreadsPage() {
             Loading threads…
           </p>
         ) : threads.isError ? (
-          <Notice tone="error" title="Cannot list threads" action={<Button onClick={() => void threads.refetch()}>Try again</Button>}>
+          <Notice
+            tone="error"
+            title="Cannot list threads"
+            action={<Button onClick={() => void threads.refetch()}>Try again</Button>}
+          >
             {threads.error.message}
           </Notice>
         ) : threads.data.length === 0 && external.length === 0 ? (
@@ -88,12 +106,21 @@ export function ThreadsPage() {
             Send a request from the agent directory, or let the demo concierge start one.
           </Notice>
         ) : (
-          <ul aria-label="Threads" className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          <ul
+            aria-label="Threads"
+            className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
+          >
             {threads.data.map((thread) => (
               <ThreadRow key={thread.id} thread={thread} source={null} party={party} now={now} />
             ))}
             {external.map((thread) => (
-              <ThreadRow key={`${thread.serviceId} ${thread.id}`} thread={thread} source={thread.source} party={party} now={now} />
+              <ThreadRow
+                key={`${thread.serviceId} ${thread.id}`}
+                thread={thread}
+                source={thread.source}
+                party={party}
+                now={now}
+              />
             ))}
           </ul>
         )}
@@ -103,7 +130,17 @@ export function ThreadsPage() {
 }
 
 /** One row, built-in (`source` null) or bridged from an external relay, linking to its thread. */
-function ThreadRow({ thread, source, party, now }: { thread: RowThread; source: ExternalSource | null; party: (did: string | undefined) => string; now: number }) {
+function ThreadRow({
+  thread,
+  source,
+  party,
+  now,
+}: {
+  thread: RowThread;
+  source: ExternalSource | null;
+  party: (did: string | undefined) => string;
+  now: number;
+}) {
   const words = threadStatusWords(thread.status, thread.state.ended);
   return (
     <li>
@@ -114,7 +151,11 @@ function ThreadRow({ thread, source, party, now }: { thread: RowThread; source: 
         data-testid="thread-row"
         className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
       >
-        <span className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}>{words.label}</span>
+        <span
+          className={`w-24 rounded-full px-2 py-0.5 text-center text-xs font-medium ${STATUS_TONE[thread.status] ?? 'bg-slate-100 dark:bg-slate-800'}`}
+        >
+          {words.label}
+        </span>
         <span className="min-w-0 flex-1">
           <span className="block truncate font-mono text-xs">
             <SourceBadge name={source ? source.name : 'built-in'} down={source?.status.state === 'down'} /> {thread.id}
@@ -122,13 +163,17 @@ function ThreadRow({ thread, source, party, now }: { thread: RowThread; source: 
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
             {party(thread.state.client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
             <span className="text-slate-500 dark:text-slate-500"> · {words.detail}</span>
-            {thread.untrusted ? <span className="font-medium text-rose-700 dark:text-rose-300"> · {thread.untrusted} unverified</span> : null}
+            {thread.untrusted ? (
+              <span className="font-medium text-rose-700 dark:text-rose-300"> · {thread.untrusted} unverified</span>
+            ) : null}
           </span>
         </span>
         <span className="w-20 text-xs text-slate-600 dark:text-slate-400">
           {thread.state.offers?.length ?? 0} {thread.state.offers?.length === 1 ? 'offer' : 'offers'}
         </span>
-        <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">{relativeTime(thread.updatedAt, now)}</span>
+        <span className="w-24 text-right text-xs text-slate-600 dark:text-slate-400">
+          {relativeTime(thread.updatedAt, now)}
+        </span>
       </Link>
     </li>
   );

@@ -31,7 +31,8 @@ export function useThreadLive(threadId: string, startCursor: string | undefined,
           wait = POLL_SECONDS;
           setStatus('live');
           since = answer.cursor;
-          if (answer.events.length > 0) await queryClient.invalidateQueries({ queryKey: threadQuery(threadId).queryKey });
+          if (answer.events.length > 0)
+            await queryClient.invalidateQueries({ queryKey: threadQuery(threadId).queryKey });
         } catch {
           if (stop.signal.aborted) return;
           setStatus('reconnecting');

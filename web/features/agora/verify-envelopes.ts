@@ -10,7 +10,18 @@ import { verifyBatch, type VerifyItem } from '@web/lib/crypto/webcrypto-verify';
 
 export type Verdict =
   | { readonly status: 'verified'; readonly signer: string }
-  | { readonly status: 'failed'; readonly reason: 'schema_invalid' | 'signature_malformed' | 'signer_invalid' | 'not_json' | 'signature_invalid' | 'version_mismatch' | 'signature_missing'; readonly words: string };
+  | {
+      readonly status: 'failed';
+      readonly reason:
+        | 'schema_invalid'
+        | 'signature_malformed'
+        | 'signer_invalid'
+        | 'not_json'
+        | 'signature_invalid'
+        | 'version_mismatch'
+        | 'signature_missing';
+      readonly words: string;
+    };
 
 export type BatchVerify = (items: readonly VerifyItem[]) => Promise<boolean[]>;
 
@@ -33,7 +44,8 @@ export async function verifyEnvelopes(raws: readonly unknown[], batch: BatchVeri
   raws.forEach((raw, index) => {
     const version = raw !== null && typeof raw === 'object' ? (raw as { version?: unknown }).version : undefined;
     if (typeof version === 'string' && version !== '1.0') return void (verdicts[index] = failed('version_mismatch'));
-    if (raw !== null && typeof raw === 'object' && !('sig' in raw)) return void (verdicts[index] = failed('signature_missing'));
+    if (raw !== null && typeof raw === 'object' && !('sig' in raw))
+      return void (verdicts[index] = failed('signature_missing'));
     const parsed = Envelope.safeParse(raw);
     if (!parsed.success) return void (verdicts[index] = failed('schema_invalid'));
     let collected: VerifyItem | undefined;

@@ -37,15 +37,41 @@ const TASK_GOAL = 'Compare three weather APIs for our demo and recommend one';
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function Step({ n, title, protocol, done, children }: { n: number; title: string; protocol: string; done: boolean; children: ReactNode }) {
+function Step({
+  n,
+  title,
+  protocol,
+  done,
+  children,
+}: {
+  n: number;
+  title: string;
+  protocol: string;
+  done: boolean;
+  children: ReactNode;
+}) {
   return (
-    <section aria-labelledby={`step-${n}`} data-testid={`step-${n}`} data-done={done} className="space-y-3 rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby={`step-${n}`}
+      data-testid={`step-${n}`}
+      data-done={done}
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="flex flex-wrap items-baseline gap-3">
         <h2 id={`step-${n}`} className="text-lg font-semibold">
           {n}. {title}
         </h2>
-        <span className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">{protocol}</span>
-        {done ? <span data-testid="step-done" className="ml-auto rounded-full bg-emerald-100 px-2.5 py-0.5 text-sm font-medium text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100">Done</span> : null}
+        <span className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
+          {protocol}
+        </span>
+        {done ? (
+          <span
+            data-testid="step-done"
+            className="ml-auto rounded-full bg-emerald-100 px-2.5 py-0.5 text-sm font-medium text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100"
+          >
+            Done
+          </span>
+        ) : null}
       </div>
       {children}
     </section>
@@ -62,38 +88,66 @@ function TaskStep() {
   const task = run.task;
   // The room's live connection, open while this step is shown: publishing needs it.
   useEffect(() => (room.isSuccess ? openRoom(DEMO_ROOM_ID) : undefined), [room.isSuccess]);
-  const done = useMemo(() => !!task && roomStory(live.timeline.entries, { taskId: task.taskId }).some((l) => l.tone === 'milestone'), [live.timeline.entries, task]);
+  const done = useMemo(
+    () => !!task && roomStory(live.timeline.entries, { taskId: task.taskId }).some((l) => l.tone === 'milestone'),
+    [live.timeline.entries, task],
+  );
   const assign = useMutation({
     mutationFn: async () => {
       if (!session) throw new Error('Sign in first.');
       const taskId = newTaskId();
       const now = Math.floor(Date.now() / 1000);
-      await assignTask(DEMO_ROOM_ID, session.did, { agentId: TASK_AGENT, taskId, goal: TASK_GOAL, format: 'short summary', deadline: now + 180, allowedTypes: ['ack', 'progress', 'finding', 'risk', 'clarifying_question', 'result'], maxMessages: 6, expiresAt: now + 180 });
+      await assignTask(DEMO_ROOM_ID, session.did, {
+        agentId: TASK_AGENT,
+        taskId,
+        goal: TASK_GOAL,
+        format: 'short summary',
+        deadline: now + 180,
+        allowedTypes: ['ack', 'progress', 'finding', 'risk', 'clarifying_question', 'result'],
+        maxMessages: 6,
+        expiresAt: now + 180,
+      });
       update({ task: { roomId: DEMO_ROOM_ID, agentId: TASK_AGENT, taskId } });
     },
   });
   return (
     <Step n={1} title="A task for an agent, under moderation" protocol="AOR rooms" done={done}>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        You give the Researcher the mic for six messages and three minutes, then a task. It acknowledges, reports progress and findings, and delivers a result; the gateway checks every message against the grant.
+        You give the Researcher the mic for six messages and three minutes, then a task. It acknowledges, reports
+        progress and findings, and delivers a result; the gateway checks every message against the grant.
       </p>
       {room.isError ? (
-        <Notice tone="warn" title="There is no demo room on this server">Start the server with DEMO=1 (the default) so the demo agents and their room exist.</Notice>
+        <Notice tone="warn" title="There is no demo room on this server">
+          Start the server with DEMO=1 (the default) so the demo agents and their room exist.
+        </Notice>
       ) : task ? (
         <>
           <RoomStory roomId={DEMO_ROOM_ID} taskId={task.taskId} />
-          <Link to="/rooms/$roomId" params={{ roomId: DEMO_ROOM_ID }} className="text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+          <Link
+            to="/rooms/$roomId"
+            params={{ roomId: DEMO_ROOM_ID }}
+            className="text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+          >
             Open the room
           </Link>
         </>
       ) : (
         <>
-          <Button variant="primary" busy={assign.isPending} disabled={status !== 'live'} onClick={() => assign.mutate()}>
+          <Button
+            variant="primary"
+            busy={assign.isPending}
+            disabled={status !== 'live'}
+            onClick={() => assign.mutate()}
+          >
             {status === 'live' ? 'Give the Researcher a task' : 'Connecting to the room…'}
           </Button>
         </>
       )}
-      {assign.isError ? <Notice tone="error" title="The task was not sent">{errorText(assign.error)}</Notice> : null}
+      {assign.isError ? (
+        <Notice tone="error" title="The task was not sent">
+          {errorText(assign.error)}
+        </Notice>
+      ) : null}
     </Step>
   );
 }
@@ -110,12 +164,17 @@ function NegotiationStep() {
   return (
     <Step n={2} title="A price, negotiated and co-signed" protocol="RFC 0002 negotiation" done={done}>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Two demo agents, a buyer and a weather API, trade offers round by round. The buyer accepts, the seller co-signs, and the agreement lands in the public transparency log.
+        Two demo agents, a buyer and a weather API, trade offers round by round. The buyer accepts, the seller co-signs,
+        and the agreement lands in the public transparency log.
       </p>
       {negotiation ? (
         <>
           <NegotiationStory id={negotiation.id} names={negotiation.names} />
-          <Link to="/negotiations/$negotiationId" params={{ negotiationId: negotiation.id }} className="text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+          <Link
+            to="/negotiations/$negotiationId"
+            params={{ negotiationId: negotiation.id }}
+            className="text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+          >
             Open the negotiation
           </Link>
         </>
@@ -124,7 +183,11 @@ function NegotiationStep() {
           Start the negotiation
         </Button>
       )}
-      {start.isError ? <Notice tone="error" title="The negotiation did not start">{errorText(start.error)}</Notice> : null}
+      {start.isError ? (
+        <Notice tone="error" title="The negotiation did not start">
+          {errorText(start.error)}
+        </Notice>
+      ) : null}
     </Step>
   );
 }
@@ -147,22 +210,36 @@ function MeetingStep() {
   return (
     <Step n={3} title="A meeting, booked with a room" protocol="OACoP scheduling" done={done}>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        You propose half an hour with Ada (Berlin) and Room Atlas over the next two weekdays. Both answer with their free time; you book the best slot, and the room is reserved.
+        You propose half an hour with Ada (Berlin) and Room Atlas over the next two weekdays. Both answer with their
+        free time; you book the best slot, and the room is reserved.
       </p>
       {meeting ? (
         <>
           <SchedulingStory threadId={meeting.threadId} />
           <BookMeeting threadId={meeting.threadId} />
-          <Link to="/scheduling/$threadId" params={{ threadId: meeting.threadId }} className="text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+          <Link
+            to="/scheduling/$threadId"
+            params={{ threadId: meeting.threadId }}
+            className="text-sm font-medium text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+          >
             Open the scheduling thread
           </Link>
         </>
       ) : (
-        <Button variant="primary" busy={propose.isPending} disabled={directory.isPending} onClick={() => propose.mutate()}>
+        <Button
+          variant="primary"
+          busy={propose.isPending}
+          disabled={directory.isPending}
+          onClick={() => propose.mutate()}
+        >
           Propose the meeting
         </Button>
       )}
-      {propose.isError ? <Notice tone="error" title="The proposal was not sent">{errorText(propose.error)}</Notice> : null}
+      {propose.isError ? (
+        <Notice tone="error" title="The proposal was not sent">
+          {errorText(propose.error)}
+        </Notice>
+      ) : null}
     </Step>
   );
 }
@@ -178,7 +255,9 @@ export function DemoPage() {
       <header className="flex flex-wrap items-start gap-4">
         <div className="min-w-0 flex-1">
           <h1 className="text-2xl font-semibold tracking-tight">Guided demo</h1>
-          <p className="mt-1 text-slate-600 dark:text-slate-400">Three steps, one per protocol, each told in plain words. Press P for presenter mode.</p>
+          <p className="mt-1 text-slate-600 dark:text-slate-400">
+            Three steps, one per protocol, each told in plain words. Press P for presenter mode.
+          </p>
         </div>
         <Button aria-pressed={presenter} onClick={togglePresenter}>
           {presenter ? 'Leave presenter mode' : 'Presenter mode'}
@@ -186,7 +265,10 @@ export function DemoPage() {
         <Button onClick={startOver}>Start over</Button>
       </header>
       {!canAct(session) ? (
-        <Notice tone="info" title="Only a facilitator can run the guided demo">Ask a facilitator for an invite (npm run cli -- operators invite --role facilitator), or watch the demo room live.</Notice>
+        <Notice tone="info" title="Only a facilitator can run the guided demo">
+          Ask a facilitator for an invite (npm run cli -- operators invite --role facilitator), or watch the demo room
+          live.
+        </Notice>
       ) : (
         <div key={runId} className="space-y-6">
           <TaskStep />

@@ -29,7 +29,11 @@ describe('guided meeting', () => {
   });
 
   it('says what is missing while the directory has no calendar agents', () => {
-    const built = guidedMeeting(agents.filter((a) => a.kind === 'person'), 'urn:uuid:1', 0);
+    const built = guidedMeeting(
+      agents.filter((a) => a.kind === 'person'),
+      'urn:uuid:1',
+      0,
+    );
     expect(built.ok ? null : built.error.code).toBe('NOT_READY');
   });
 });

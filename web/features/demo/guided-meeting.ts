@@ -19,10 +19,20 @@ export function nextWeekday(now: number): number {
 const toUtc = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** The proposal, or why it cannot be made (no person or no room in the directory yet). */
-export function guidedMeeting(agents: readonly OacopAgent[], threadId: string, now: number): Result<{ message: ProposeCollaboration; person: OacopAgent; room: OacopAgent }> {
-  const person = agents.find((a) => a.kind === 'person' && /^ada\b/i.test(a.name)) ?? agents.find((a) => a.kind === 'person');
-  const room = agents.find((a) => a.kind === 'resource' && /room/i.test(a.name)) ?? agents.find((a) => a.kind === 'resource');
-  if (!person || !room) return fail('NOT_READY', 'The demo calendar agents are not in the directory yet. Wait a few seconds, or start the server with DEMO=1.');
+export function guidedMeeting(
+  agents: readonly OacopAgent[],
+  threadId: string,
+  now: number,
+): Result<{ message: ProposeCollaboration; person: OacopAgent; room: OacopAgent }> {
+  const person =
+    agents.find((a) => a.kind === 'person' && /^ada\b/i.test(a.name)) ?? agents.find((a) => a.kind === 'person');
+  const room =
+    agents.find((a) => a.kind === 'resource' && /room/i.test(a.name)) ?? agents.find((a) => a.kind === 'resource');
+  if (!person || !room)
+    return fail(
+      'NOT_READY',
+      'The demo calendar agents are not in the directory yet. Wait a few seconds, or start the server with DEMO=1.',
+    );
   const start = nextWeekday(now);
   return ok({
     person,
@@ -32,7 +42,11 @@ export function guidedMeeting(agents: readonly OacopAgent[], threadId: string, n
       threadId,
       revision: 1,
       object: { type: 'Event', title: MEETING_TITLE, duration: 'PT30M', location: room.name },
-      constraints: { timeWindow: { start: toUtc(start), end: toUtc(start + 2 * 86_400_000) }, participants: [person.did, room.did], requiredParticipants: [person.did, room.did] },
+      constraints: {
+        timeWindow: { start: toUtc(start), end: toUtc(start + 2 * 86_400_000) },
+        participants: [person.did, room.did],
+        requiredParticipants: [person.did, room.did],
+      },
     },
   });
 }

@@ -19,7 +19,10 @@ export function BookMeeting({ threadId }: { threadId: string }) {
       if (!view || !best) throw new Error('There is no slot that suits everyone yet.');
       const planned = planConfirmation(view.state, { start: best.start, end: best.end });
       if (!planned.ok) throw new Error(planned.error.message);
-      await sendCarriers(planned.value.message, view.participants.map((p) => p.did));
+      await sendCarriers(
+        planned.value.message,
+        view.participants.map((p) => p.did),
+      );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['oacop'] }),
   });
@@ -34,9 +37,17 @@ export function BookMeeting({ threadId }: { threadId: string }) {
           Book {slotWords(best, browserTimeZone())}
         </Button>
       ) : (
-        <p className="text-sm text-slate-600 dark:text-slate-400">{waiting > 0 ? `Waiting for ${waiting} answer${waiting === 1 ? '' : 's'}…` : 'No slot suits everyone; open the thread to see the nearest alternatives.'}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {waiting > 0
+            ? `Waiting for ${waiting} answer${waiting === 1 ? '' : 's'}…`
+            : 'No slot suits everyone; open the thread to see the nearest alternatives.'}
+        </p>
       )}
-      {book.isError ? <Notice tone="error" title="The booking was not sent">{book.error.message}</Notice> : null}
+      {book.isError ? (
+        <Notice tone="error" title="The booking was not sent">
+          {book.error.message}
+        </Notice>
+      ) : null}
     </div>
   );
 }

@@ -14,7 +14,17 @@ const TONE: Record<StoryLine['tone'], string> = {
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-export function StoryList({ lines: all, empty, label, replay }: { lines: readonly StoryLine[]; empty: string; label: string; replay?: ReplayOptions | undefined }) {
+export function StoryList({
+  lines: all,
+  empty,
+  label,
+  replay,
+}: {
+  lines: readonly StoryLine[];
+  empty: string;
+  label: string;
+  replay?: ReplayOptions | undefined;
+}) {
   const presenter = usePresenter((s) => s.on);
   const { shown: lines, controls } = useStoryReplay(all, replay);
   const last = useRef<HTMLLIElement>(null);
@@ -27,10 +37,22 @@ export function StoryList({ lines: all, empty, label, replay }: { lines: readonl
   return (
     <>
       {controls}
-      <ol aria-label={label} aria-live="polite" data-testid="story" className="max-h-96 space-y-1.5 overflow-y-auto pr-1">
+      <ol
+        aria-label={label}
+        aria-live="polite"
+        data-testid="story"
+        className="max-h-96 space-y-1.5 overflow-y-auto pr-1"
+      >
         {lines.map((line, i) => (
-          <li key={line.key} ref={i === lines.length - 1 ? last : undefined} data-tone={line.tone} className={`border-l-4 py-0.5 pl-3 ${TONE[line.tone]}`}>
-            <span className="mr-2 font-mono text-xs text-slate-500 tabular-nums dark:text-slate-400">{line.at ? time.format(line.at) : ''}</span>
+          <li
+            key={line.key}
+            ref={i === lines.length - 1 ? last : undefined}
+            data-tone={line.tone}
+            className={`border-l-4 py-0.5 pl-3 ${TONE[line.tone]}`}
+          >
+            <span className="mr-2 font-mono text-xs text-slate-500 tabular-nums dark:text-slate-400">
+              {line.at ? time.format(line.at) : ''}
+            </span>
             {line.text}
           </li>
         ))}

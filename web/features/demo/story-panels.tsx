@@ -22,26 +22,74 @@ import type { ReplayOptions } from './story-replay';
 const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Opens the room's live connection while shown (the room screen does the same). */
-export function RoomStory({ roomId, taskId, names, replay }: { roomId: string; taskId?: string | undefined; names?: Readonly<Record<string, string>>; replay?: ReplayOptions | undefined }) {
+export function RoomStory({
+  roomId,
+  taskId,
+  names,
+  replay,
+}: {
+  roomId: string;
+  taskId?: string | undefined;
+  names?: Readonly<Record<string, string>>;
+  replay?: ReplayOptions | undefined;
+}) {
   useEffect(() => openRoom(roomId), [roomId]);
   const live = useRoomLive(roomId);
   const lines = useMemo(
     () => roomStory(live.timeline.entries, { ...(taskId ? { taskId } : {}), ...(names ? { names } : {}) }),
     [live.timeline.entries, taskId, names],
   );
-  if (live.history === 'error') return <Notice tone="error" title="The room's history could not be read">{live.historyError}</Notice>;
-  return <StoryList lines={lines} label="Room story" replay={replay} empty={live.history === 'loading' ? 'Reading the room…' : 'Nothing has happened here yet.'} />;
+  if (live.history === 'error')
+    return (
+      <Notice tone="error" title="The room's history could not be read">
+        {live.historyError}
+      </Notice>
+    );
+  return (
+    <StoryList
+      lines={lines}
+      label="Room story"
+      replay={replay}
+      empty={live.history === 'loading' ? 'Reading the room…' : 'Nothing has happened here yet.'}
+    />
+  );
 }
 
-export function NegotiationStory({ id, names, replay }: { id: string; names?: Readonly<Record<string, string>> | undefined; replay?: ReplayOptions | undefined }) {
+export function NegotiationStory({
+  id,
+  names,
+  replay,
+}: {
+  id: string;
+  names?: Readonly<Record<string, string>> | undefined;
+  replay?: ReplayOptions | undefined;
+}) {
   const detail = useQuery({ ...negotiationQuery(id), refetchInterval: 1_000 });
   const lines = useMemo(() => {
     const d = detail.data;
     if (!d) return [];
-    return negotiationStory({ parties: d.negotiation.parties, category: d.negotiation.category, history: d.history, logIndex: d.log?.index ?? d.negotiation.log_index, ...(names ? { names } : {}) });
+    return negotiationStory({
+      parties: d.negotiation.parties,
+      category: d.negotiation.category,
+      history: d.history,
+      logIndex: d.log?.index ?? d.negotiation.log_index,
+      ...(names ? { names } : {}),
+    });
   }, [detail.data, names]);
-  if (detail.isError) return <Notice tone="error" title="This negotiation could not be read">{problem(detail.error)}</Notice>;
-  return <StoryList lines={lines} label="Negotiation story" replay={replay} empty={detail.isPending ? 'Reading the negotiation…' : 'Nothing has been offered yet.'} />;
+  if (detail.isError)
+    return (
+      <Notice tone="error" title="This negotiation could not be read">
+        {problem(detail.error)}
+      </Notice>
+    );
+  return (
+    <StoryList
+      lines={lines}
+      label="Negotiation story"
+      replay={replay}
+      empty={detail.isPending ? 'Reading the negotiation…' : 'Nothing has been offered yet.'}
+    />
+  );
 }
 
 export function SchedulingStory({ threadId, replay }: { threadId: string; replay?: ReplayOptions | undefined }) {
@@ -56,8 +104,20 @@ export function SchedulingStory({ threadId, replay }: { threadId: string; replay
     const resources = new Set(agents.filter((a) => a.kind === 'resource').map((a) => a.did));
     return schedulingStory(thread.data, { names, resources, timeZone: browserTimeZone() });
   }, [thread.data, directory.data, session]);
-  if (thread.isError) return <Notice tone="error" title="This scheduling thread could not be read">{problem(thread.error)}</Notice>;
-  return <StoryList lines={lines} label="Scheduling story" replay={replay} empty={thread.isPending ? 'Reading the thread…' : 'Nobody has answered yet.'} />;
+  if (thread.isError)
+    return (
+      <Notice tone="error" title="This scheduling thread could not be read">
+        {problem(thread.error)}
+      </Notice>
+    );
+  return (
+    <StoryList
+      lines={lines}
+      label="Scheduling story"
+      replay={replay}
+      empty={thread.isPending ? 'Reading the thread…' : 'Nobody has answered yet.'}
+    />
+  );
 }
 
 export function AgoraThreadStory({ threadId, replay }: { threadId: string; replay?: ReplayOptions | undefined }) {
@@ -71,6 +131,18 @@ export function AgoraThreadStory({ threadId, replay }: { threadId: string; repla
     if (session) names[session.did] = 'You';
     return agoraStory(detail.data.events, { names });
   }, [detail.data, directory.data, session]);
-  if (detail.isError) return <Notice tone="error" title="This thread could not be read">{problem(detail.error)}</Notice>;
-  return <StoryList lines={lines} label="Thread story" replay={replay} empty={detail.isPending ? 'Reading the thread…' : 'Nothing has been asked yet.'} />;
+  if (detail.isError)
+    return (
+      <Notice tone="error" title="This thread could not be read">
+        {problem(detail.error)}
+      </Notice>
+    );
+  return (
+    <StoryList
+      lines={lines}
+      label="Thread story"
+      replay={replay}
+      empty={detail.isPending ? 'Reading the thread…' : 'Nothing has been asked yet.'}
+    />
+  );
 }

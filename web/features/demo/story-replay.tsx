@@ -39,7 +39,10 @@ export function useStoryReplay(lines: readonly StoryLine[], options: ReplayOptio
   // The slider moves in ticks; its end is rounded up so that it reaches the last line.
   const sliderMax = Math.max(Math.ceil(total / TICK_MS) * TICK_MS, TICK_MS);
   const controls = (
-    <div data-testid="replay-controls" className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-800 dark:bg-slate-900">
+    <div
+      data-testid="replay-controls"
+      className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-800 dark:bg-slate-900"
+    >
       <Button
         onClick={() => {
           if (ended) setPosition(0);
@@ -50,7 +53,11 @@ export function useStoryReplay(lines: readonly StoryLine[], options: ReplayOptio
       </Button>
       <label className="flex items-center gap-2">
         Speed
-        <select value={speed} onChange={(e) => options.onSpeed(Number(e.target.value) as ReplaySpeed)} className="rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950">
+        <select
+          value={speed}
+          onChange={(e) => options.onSpeed(Number(e.target.value) as ReplaySpeed)}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
+        >
           {REPLAY_SPEEDS.map((s) => (
             <option key={s} value={s}>
               {s}×

@@ -72,13 +72,18 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
         >
           <div className="px-3 py-2">
             <div className="flex items-center justify-between">
-              <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Signed in as</p>
+              <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                Signed in as
+              </p>
               <RoleBadge role={session.role} />
             </div>
             <p className="mt-1 break-all font-mono text-xs text-slate-900 dark:text-slate-100">{session.did}</p>
             <div className="mt-1 flex items-center justify-between">
               <p className="text-xs text-slate-500 dark:text-slate-400">
-                Fingerprint <span className="whitespace-nowrap font-mono text-slate-700 dark:text-slate-300">{keyFingerprint(session.did)}</span>
+                Fingerprint{' '}
+                <span className="whitespace-nowrap font-mono text-slate-700 dark:text-slate-300">
+                  {keyFingerprint(session.did)}
+                </span>
               </p>
               <CopyButton text={session.did} label="Copy DID" />
             </div>

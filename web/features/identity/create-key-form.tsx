@@ -30,9 +30,12 @@ export function CreateKeyForm({ onCreated, replacing, onCancel }: CreateKeyFormP
   const tooShort = [...passphrase].length < MIN_PASSPHRASE_LENGTH;
   const mismatch = confirm !== passphrase;
   const passphraseError = submitted && tooShort ? `Use at least ${MIN_PASSPHRASE_LENGTH} characters.` : undefined;
-  const confirmError = (submitted || confirm.length >= passphrase.length) && confirm.length > 0 && mismatch
-    ? 'The two passphrases differ.'
-    : submitted && confirm.length === 0 ? 'Type the passphrase again.' : undefined;
+  const confirmError =
+    (submitted || confirm.length >= passphrase.length) && confirm.length > 0 && mismatch
+      ? 'The two passphrases differ.'
+      : submitted && confirm.length === 0
+        ? 'Type the passphrase again.'
+        : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,20 +66,35 @@ export function CreateKeyForm({ onCreated, replacing, onCancel }: CreateKeyFormP
         error={confirmError}
       />
       <label className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} className="size-4 accent-teal-700" />
+        <input
+          type="checkbox"
+          checked={show}
+          onChange={(e) => setShow(e.target.checked)}
+          className="size-4 accent-teal-700"
+        />
         Show passphrases
       </label>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        Nobody can recover a forgotten passphrase, not even an administrator. Keep it apart from the file. This is the only time the
-        backup can be made: afterwards the key stays locked inside this browser.
+        Nobody can recover a forgotten passphrase, not even an administrator. Keep it apart from the file. This is the
+        only time the backup can be made: afterwards the key stays locked inside this browser.
       </p>
-      {create.isError ? (() => {
-        const text = describeAuthError(create.error);
-        return <Notice tone="error" title={text.title}>{text.detail}</Notice>;
-      })() : null}
+      {create.isError
+        ? (() => {
+            const text = describeAuthError(create.error);
+            return (
+              <Notice tone="error" title={text.title}>
+                {text.detail}
+              </Notice>
+            );
+          })()
+        : null}
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" busy={create.isPending}>
-          {create.isPending ? 'Creating your key…' : replacing ? 'Replace key and download backup' : 'Create key and download backup'}
+          {create.isPending
+            ? 'Creating your key…'
+            : replacing
+              ? 'Replace key and download backup'
+              : 'Create key and download backup'}
         </Button>
         {onCancel ? (
           <Button variant="ghost" onClick={onCancel} disabled={create.isPending}>

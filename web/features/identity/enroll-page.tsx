@@ -21,7 +21,9 @@ function Step({ n, title, done, children }: { n: number; title: string; done?: b
       <span
         aria-hidden
         className={`absolute left-0 top-0 flex size-6 items-center justify-center rounded-full text-xs font-semibold ${
-          done ? 'bg-teal-700 text-white dark:bg-teal-500 dark:text-slate-950' : 'border border-slate-300 text-slate-500 dark:border-slate-700 dark:text-slate-400'
+          done
+            ? 'bg-teal-700 text-white dark:bg-teal-500 dark:text-slate-950'
+            : 'border border-slate-300 text-slate-500 dark:border-slate-700 dark:text-slate-400'
         }`}
       >
         {done ? '✓' : n}
@@ -50,8 +52,8 @@ export function EnrollPage() {
     return (
       <Frame>
         <Notice tone="error" title="This enrollment link is incomplete" command={INVITE_COMMAND}>
-          It has no token after <code className="font-mono">#token=</code>. Open the whole link exactly as the server printed it, or ask an
-          administrator for a new one:
+          It has no token after <code className="font-mono">#token=</code>. Open the whole link exactly as the server
+          printed it, or ask an administrator for a new one:
         </Notice>
       </Frame>
     );
@@ -60,20 +62,30 @@ export function EnrollPage() {
   const identity = stored.data ?? null;
   const createdHere = creation !== null && creation.created;
   const session = enrollment.data;
-  const error = enrollment.isError ? describeAuthError(enrollment.error) : stored.isError ? describeAuthError(stored.error) : null;
+  const error = enrollment.isError
+    ? describeAuthError(enrollment.error)
+    : stored.isError
+      ? describeAuthError(stored.error)
+      : null;
   const backup = creation?.backup;
 
   return (
     <Frame>
       <ol className="space-y-6">
-        <Step n={1} title={identity && !createdHere ? 'Use the key this browser already holds' : 'Create your key and its backup'} done={identity !== null}>
+        <Step
+          n={1}
+          title={identity && !createdHere ? 'Use the key this browser already holds' : 'Create your key and its backup'}
+          done={identity !== null}
+        >
           {stored.isPending ? (
-            <p role="status" className="text-sm text-slate-500">Looking for a key in this browser…</p>
+            <p role="status" className="text-sm text-slate-500">
+              Looking for a key in this browser…
+            </p>
           ) : identity && createdHere ? (
             <div className="space-y-3">
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                A new Ed25519 key was created. It stays locked in this browser: the console can sign with it, but no page script can read it.
-                The server only ever sees the identity below.
+                A new Ed25519 key was created. It stays locked in this browser: the console can sign with it, but no
+                page script can read it. The server only ever sees the identity below.
               </p>
               <IdentityCard did={identity.did} />
               {backup ? (
@@ -86,14 +98,16 @@ export function EnrollPage() {
                     </Button>
                   }
                 >
-                  Saved as <span className="font-mono">{backup.fileName}</span>. Keep it somewhere safe, away from this computer, and remember the
-                  passphrase. It can be downloaded again only until you leave this page.
+                  Saved as <span className="font-mono">{backup.fileName}</span>. Keep it somewhere safe, away from this
+                  computer, and remember the passphrase. It can be downloaded again only until you leave this page.
                 </Notice>
               ) : null}
             </div>
           ) : identity ? (
             <div className="space-y-3">
-              <p className="text-sm text-slate-600 dark:text-slate-400">This browser already holds an operator key; it is the one that will be enrolled.</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                This browser already holds an operator key; it is the one that will be enrolled.
+              </p>
               <IdentityCard did={identity.did} />
               {identity.backedUpAt === undefined && !session ? (
                 replacing ? (
@@ -109,10 +123,15 @@ export function EnrollPage() {
                   <Notice
                     tone="warn"
                     title="This key has no backup"
-                    action={<Button size="sm" onClick={() => setReplacing(true)}>Create a new key with a backup instead</Button>}
+                    action={
+                      <Button size="sm" onClick={() => setReplacing(true)}>
+                        Create a new key with a backup instead
+                      </Button>
+                    }
                   >
-                    It cannot be exported from this browser. If this browser's data is cleared, the key is gone and you cannot sign in again.
-                    A new key made here comes with its backup file; it takes this key's place in this browser.
+                    It cannot be exported from this browser. If this browser's data is cleared, the key is gone and you
+                    cannot sign in again. A new key made here comes with its backup file; it takes this key's place in
+                    this browser.
                   </Notice>
                 )
               ) : null}
@@ -120,8 +139,8 @@ export function EnrollPage() {
           ) : stored.isSuccess ? (
             <>
               <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
-                Your key is made in this browser and never leaves it, except as a backup file encrypted with a passphrase you choose here.
-                Neither the file nor the passphrase ever reaches the server.
+                Your key is made in this browser and never leaves it, except as a backup file encrypted with a
+                passphrase you choose here. Neither the file nor the passphrase ever reaches the server.
               </p>
               <CreateKeyForm onCreated={setCreation} />
             </>
@@ -175,7 +194,9 @@ function Frame({ children }: { children: ReactNode }) {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         This one-time link registers a key from this browser with this Switchboard server.
       </p>
-      <div className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">{children}</div>
+      <div className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        {children}
+      </div>
     </div>
   );
 }

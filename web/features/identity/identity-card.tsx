@@ -9,11 +9,17 @@ export function IdentityCard({ did, label = 'Your operator identity' }: { did: s
         <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</p>
         <CopyButton text={did} label="Copy DID" />
       </div>
-      <p data-testid="operator-did" className="mt-1 break-all font-mono text-xs leading-relaxed text-slate-900 dark:text-slate-100">
+      <p
+        data-testid="operator-did"
+        className="mt-1 break-all font-mono text-xs leading-relaxed text-slate-900 dark:text-slate-100"
+      >
         {did}
       </p>
       <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-        Fingerprint <span className="whitespace-nowrap font-mono tracking-wide text-slate-900 dark:text-slate-200">{keyFingerprint(did)}</span>
+        Fingerprint{' '}
+        <span className="whitespace-nowrap font-mono tracking-wide text-slate-900 dark:text-slate-200">
+          {keyFingerprint(did)}
+        </span>
       </p>
     </div>
   );

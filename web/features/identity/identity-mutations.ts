@@ -19,12 +19,20 @@ function setSession(client: QueryClient, session: OperatorSession | null) {
 
 export function useSignIn() {
   const client = useQueryClient();
-  return useMutation({ mutationKey: ['auth', 'login'], mutationFn: () => signIn(), onSuccess: (session) => setSession(client, session) });
+  return useMutation({
+    mutationKey: ['auth', 'login'],
+    mutationFn: () => signIn(),
+    onSuccess: (session) => setSession(client, session),
+  });
 }
 
 export function useEnroll(token: string) {
   const client = useQueryClient();
-  return useMutation({ mutationKey: ['auth', 'enroll'], mutationFn: () => enroll(token), onSuccess: (session) => setSession(client, session) });
+  return useMutation({
+    mutationKey: ['auth', 'enroll'],
+    mutationFn: () => enroll(token),
+    onSuccess: (session) => setSession(client, session),
+  });
 }
 
 export function useSignOut() {

@@ -1,7 +1,13 @@
 import type { PassphraseStrength } from '@web/lib/identity/passphrase-strength';
 
 const BAR = ['bg-rose-500', 'bg-rose-500', 'bg-amber-500', 'bg-emerald-500', 'bg-emerald-500'] as const;
-const LABEL = { 'too-short': 'Too short', weak: 'Weak', fair: 'Fair', strong: 'Strong', 'very-strong': 'Very strong' } as const;
+const LABEL = {
+  'too-short': 'Too short',
+  weak: 'Weak',
+  fair: 'Fair',
+  strong: 'Strong',
+  'very-strong': 'Very strong',
+} as const;
 
 export function PassphraseMeter({ strength, empty }: { strength: PassphraseStrength; empty: boolean }) {
   return (

@@ -39,7 +39,8 @@ export function RestoreDialog({ open, onOpenChange, current, onRestored }: Resto
     restore.reset();
     const file = event.target.files?.[0];
     if (!file) return setPicked(null);
-    if (file.size > MAX_BACKUP_FILE_BYTES) return setPicked({ error: 'This file is too large to be a Switchboard key backup.' });
+    if (file.size > MAX_BACKUP_FILE_BYTES)
+      return setPicked({ error: 'This file is too large to be a Switchboard key backup.' });
     try {
       const text = await file.text();
       setPicked({ text, file: parseBackup(text) });
@@ -51,7 +52,15 @@ export function RestoreDialog({ open, onOpenChange, current, onRestored }: Resto
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!picked || !('text' in picked) || passphrase.length === 0) return;
-    restore.mutate({ text: picked.text, passphrase }, { onSuccess: (identity) => { reset(false); onRestored(identity); } });
+    restore.mutate(
+      { text: picked.text, passphrase },
+      {
+        onSuccess: (identity) => {
+          reset(false);
+          onRestored(identity);
+        },
+      },
+    );
   };
 
   const file = picked && 'file' in picked ? picked.file : null;
@@ -59,7 +68,12 @@ export function RestoreDialog({ open, onOpenChange, current, onRestored }: Resto
   const error = restore.isError ? describeAuthError(restore.error) : null;
 
   return (
-    <Dialog open={open} onOpenChange={reset} title="Restore from backup" description="Bring back your operator key from the encrypted .json file you downloaded.">
+    <Dialog
+      open={open}
+      onOpenChange={reset}
+      title="Restore from backup"
+      description="Bring back your operator key from the encrypted .json file you downloaded."
+    >
       <form onSubmit={submit} noValidate className="space-y-4">
         <TextField
           label="Backup file"
@@ -71,15 +85,26 @@ export function RestoreDialog({ open, onOpenChange, current, onRestored }: Resto
         />
         {file ? (
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            Key in this file: <span className="font-mono text-slate-900 dark:text-slate-200">{shortDid(file.did)}</span>, fingerprint{' '}
-            <span className="whitespace-nowrap font-mono text-slate-900 dark:text-slate-200">{keyFingerprint(file.did)}</span>
+            Key in this file: <span className="font-mono text-slate-900 dark:text-slate-200">{shortDid(file.did)}</span>
+            , fingerprint{' '}
+            <span className="whitespace-nowrap font-mono text-slate-900 dark:text-slate-200">
+              {keyFingerprint(file.did)}
+            </span>
           </p>
         ) : null}
-        <TextField label="Passphrase" type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+        <TextField
+          label="Passphrase"
+          type="password"
+          autoComplete="current-password"
+          value={passphrase}
+          onChange={(e) => setPassphrase(e.target.value)}
+        />
         {replacing ? (
           <Notice tone="warn" title="This replaces the key in this browser">
             The key now here ({shortDid(replacing.did)}) will be removed.
-            {replacing.backedUpAt === undefined ? ' It has never been backed up, so it will be lost for good.' : ' Keep its backup if you may need it again.'}
+            {replacing.backedUpAt === undefined
+              ? ' It has never been backed up, so it will be lost for good.'
+              : ' Keep its backup if you may need it again.'}
           </Notice>
         ) : null}
         {error ? (

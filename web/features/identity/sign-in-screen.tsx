@@ -15,7 +15,11 @@ export function SignInScreen() {
   const signIn = useSignIn();
   const [restoring, setRestoring] = useState(false);
   const identity = stored.data ?? null;
-  const error = signIn.isError ? describeAuthError(signIn.error) : stored.isError ? describeAuthError(stored.error) : null;
+  const error = signIn.isError
+    ? describeAuthError(signIn.error)
+    : stored.isError
+      ? describeAuthError(stored.error)
+      : null;
 
   const restoreDialog = (
     <RestoreDialog open={restoring} onOpenChange={setRestoring} current={identity} onRestored={() => signIn.mutate()} />
@@ -26,29 +30,35 @@ export function SignInScreen() {
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
         <h1 className="text-xl font-semibold tracking-tight">Sign in to Switchboard</h1>
         {stored.isPending ? (
-          <p role="status" className="mt-3 text-sm text-slate-500">Looking for your key…</p>
+          <p role="status" className="mt-3 text-sm text-slate-500">
+            Looking for your key…
+          </p>
         ) : identity ? (
           <>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-              This browser holds your operator key. Signing in signs a one-time challenge; the key itself never leaves the browser.
+              This browser holds your operator key. Signing in signs a one-time challenge; the key itself never leaves
+              the browser.
             </p>
             <Button variant="primary" className="mt-5 w-full" busy={signIn.isPending} onClick={() => signIn.mutate()}>
               Sign in as <span className="font-mono">{shortDid(identity.did)}</span>
             </Button>
             <p className="mt-2 text-center text-xs text-slate-500 dark:text-slate-400">
-              Fingerprint <span className="whitespace-nowrap font-mono text-slate-700 dark:text-slate-300">{keyFingerprint(identity.did)}</span>
+              Fingerprint{' '}
+              <span className="whitespace-nowrap font-mono text-slate-700 dark:text-slate-300">
+                {keyFingerprint(identity.did)}
+              </span>
             </p>
           </>
         ) : (
           <>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-              This browser has no operator key yet. You get one by opening an enrollment link from an administrator, who creates it on
-              the server with:
+              This browser has no operator key yet. You get one by opening an enrollment link from an administrator, who
+              creates it on the server with:
             </p>
             <CommandLine command={INVITE_COMMAND} className="mt-3" />
             <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-              (or <code className="font-mono text-xs">--role observer</code> to watch without acting). The very first facilitator's link is
-              printed by the server when it starts with nobody enrolled.
+              (or <code className="font-mono text-xs">--role observer</code> to watch without acting). The very first
+              facilitator's link is printed by the server when it starts with nobody enrolled.
             </p>
           </>
         )}

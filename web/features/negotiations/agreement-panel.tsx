@@ -19,10 +19,15 @@ import { signStatement } from './operator-documents';
 import type { HistoryVerdict } from './verify-history';
 import { negotiationErrorInWords } from './words';
 
-const STATUS_WORDS: Readonly<Record<SignatureStatus, string>> = { valid: 'Signed, verified', missing: 'Not signed yet', invalid: 'Signature does not verify' };
+const STATUS_WORDS: Readonly<Record<SignatureStatus, string>> = {
+  valid: 'Signed, verified',
+  missing: 'Not signed yet',
+  invalid: 'Signature does not verify',
+};
 
 /** The cached log proof of one agreement, as the panel reads it and the export finds it. */
-export const proofQueryKey = (id: string, source: string | undefined, index: number | null, version: number) => ['negotiation', id, source ?? 'built-in', 'proof', index, version] as const;
+export const proofQueryKey = (id: string, source: string | undefined, index: number | null, version: number) =>
+  ['negotiation', id, source ?? 'built-in', 'proof', index, version] as const;
 
 export interface AgreementPanelProps {
   readonly detail: NegotiationDetail;
@@ -35,12 +40,21 @@ export interface AgreementPanelProps {
 }
 
 export function AgreementPanel({ detail, verdict, me, source, blocked = null }: AgreementPanelProps) {
-  const agreement = detail.agreement as { agreement_id: string; agreement_hash: string; parties: [string, string] } | null;
+  const agreement = detail.agreement as {
+    agreement_id: string;
+    agreement_hash: string;
+    parties: [string, string];
+  } | null;
   const queryClient = useQueryClient();
   const check = verdict?.agreement ?? null;
   const recomputed = check?.ok ? check.verdict : null;
   // The statement is rebuilt here from the agreement id and the hash recomputed from its fields.
-  const statement = recomputed && agreement ? new TextDecoder().decode(agreementSigningBytes({ agreement_id: agreement.agreement_id, agreement_hash: recomputed.agreement_hash })) : null;
+  const statement =
+    recomputed && agreement
+      ? new TextDecoder().decode(
+          agreementSigningBytes({ agreement_id: agreement.agreement_id, agreement_hash: recomputed.agreement_hash }),
+        )
+      : null;
   const sameAsServer = statement !== null && statement === detail.signing?.statement_jcs;
   const myStatus = me && recomputed ? recomputed.signatures[me as PartyDid] : undefined;
   const canCosign = me !== undefined && myStatus === 'missing' && sameAsServer && blocked === null;
@@ -48,7 +62,10 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
   const cosign = useMutation({
     mutationFn: async () => {
       if (!agreement || !recomputed || !me) throw new Error('Nothing to co-sign.');
-      const signature = await signStatement({ agreement_id: agreement.agreement_id, agreement_hash: recomputed.agreement_hash }, me as PartyDid);
+      const signature = await signStatement(
+        { agreement_id: agreement.agreement_id, agreement_hash: recomputed.agreement_hash },
+        me as PartyDid,
+      );
       return cosignAgreement(detail.negotiation.id, me, signature, source);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['negotiation', detail.negotiation.id] }),
@@ -67,10 +84,15 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
 
   if (!agreement) return null;
   const inclusion = proof.data?.inclusion;
-  const proofOk = inclusion?.ok === true && recomputed !== null && inclusion.value.integrity_hash === recomputed.agreement_hash;
+  const proofOk =
+    inclusion?.ok === true && recomputed !== null && inclusion.value.integrity_hash === recomputed.agreement_hash;
 
   return (
-    <section aria-labelledby="agreement-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="agreement-panel">
+    <section
+      aria-labelledby="agreement-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      data-testid="agreement-panel"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="agreement-heading" className="text-lg font-semibold">
           Agreement
@@ -119,9 +141,16 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
             {agreement.parties.map((p) => {
               const status = check.verdict.signatures[p as PartyDid] ?? 'missing';
               return (
-                <li key={p} data-testid="agreement-signature" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                <li
+                  key={p}
+                  data-testid="agreement-signature"
+                  className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm"
+                >
                   <Party did={p} me={me} />
-                  <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title="Key fingerprint: the first 64 bits of SHA-256 over the public key">
+                  <span
+                    className="font-mono text-xs text-slate-500 dark:text-slate-400"
+                    title="Key fingerprint: the first 64 bits of SHA-256 over the public key"
+                  >
                     {keyFingerprint(p)}
                   </span>
                   <VerifiedBadge ok={status === 'missing' ? null : status === 'valid'} label={STATUS_WORDS[status]} />
@@ -134,7 +163,9 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
               <Button variant="primary" busy={cosign.isPending} onClick={() => cosign.mutate()}>
                 Co-sign these bytes
               </Button>
-              <span className="text-xs text-slate-500 dark:text-slate-400">Signed here with your key; only the signature is sent.</span>
+              <span className="text-xs text-slate-500 dark:text-slate-400">
+                Signed here with your key; only the signature is sent.
+              </span>
             </div>
           ) : null}
           {cosign.isError ? (
@@ -145,7 +176,10 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
             </div>
           ) : null}
           {check.verdict.complete ? (
-            <p className="mt-3 text-sm font-medium text-emerald-800 dark:text-emerald-300" data-testid="agreement-complete">
+            <p
+              className="mt-3 text-sm font-medium text-emerald-800 dark:text-emerald-300"
+              data-testid="agreement-complete"
+            >
               Both parties’ signatures verify: the agreement is complete.
             </p>
           ) : null}
@@ -159,7 +193,11 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
         <div className="mt-1 flex flex-wrap items-center gap-3 text-sm" data-testid="log-proof">
           <span>
             Entry{' '}
-            <Link to="/transparency-log" search={{ entry: logIndex }} className="font-mono text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+            <Link
+              to="/transparency-log"
+              search={{ entry: logIndex }}
+              className="font-mono text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+            >
               #{logIndex}
             </Link>
           </span>
@@ -171,12 +209,19 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
             <>
               <VerifiedBadge
                 ok={proofOk}
-                label={proofOk ? 'Inclusion proof verified' : inclusion?.ok ? 'Proof verifies, but for another hash' : 'Inclusion proof does not verify'}
+                label={
+                  proofOk
+                    ? 'Inclusion proof verified'
+                    : inclusion?.ok
+                      ? 'Proof verifies, but for another hash'
+                      : 'Inclusion proof does not verify'
+                }
                 title={inclusion && !inclusion.ok ? inclusion.error.message : undefined}
               />
               {proof.data ? (
                 <span className="text-xs text-slate-500 dark:text-slate-400">
-                  against head <code className="font-mono">{proof.data.answer.head_hash.slice(0, 19)}…</code> of {proof.data.answer.size} entries
+                  against head <code className="font-mono">{proof.data.answer.head_hash.slice(0, 19)}…</code> of{' '}
+                  {proof.data.answer.size} entries
                 </span>
               ) : null}
             </>

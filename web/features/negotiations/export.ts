@@ -7,7 +7,12 @@ import type { HistoryVerdict } from './verify-history';
 
 export const EXPORT_FORMAT = 'switchboard-negotiation-export';
 
-export function negotiationExport(detail: NegotiationDetail, proof: LogProof | null, verdict: HistoryVerdict | null, exportedAt: Date) {
+export function negotiationExport(
+  detail: NegotiationDetail,
+  proof: LogProof | null,
+  verdict: HistoryVerdict | null,
+  exportedAt: Date,
+) {
   return {
     format: EXPORT_FORMAT,
     version: 1,
@@ -17,12 +22,19 @@ export function negotiationExport(detail: NegotiationDetail, proof: LogProof | n
     limits: detail.limits,
     agreement: detail.agreement,
     signing: detail.signing,
-    log: detail.log ? { ...detail.log, proof: proof?.proof ?? null, head_hash: proof?.head_hash ?? null, size: proof?.size ?? null } : null,
+    log: detail.log
+      ? { ...detail.log, proof: proof?.proof ?? null, head_hash: proof?.head_hash ?? null, size: proof?.size ?? null }
+      : null,
     verified_in_browser: verdict
       ? {
           documents: verdict.documents.map((d) => d.status),
           replay: verdict.replay.ok ? 'ok' : { code: verdict.replay.code, index: verdict.replay.index },
-          agreement: verdict.agreement === null ? null : verdict.agreement.ok ? verdict.agreement.verdict : { code: verdict.agreement.code },
+          agreement:
+            verdict.agreement === null
+              ? null
+              : verdict.agreement.ok
+                ? verdict.agreement.verdict
+                : { code: verdict.agreement.code },
         }
       : null,
   };

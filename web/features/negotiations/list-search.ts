@@ -3,5 +3,7 @@ import { NEGOTIATION_STATES, type NegotiationStateName } from '@web/lib/api/nego
 
 export function parseNegotiationsSearch(search: Record<string, unknown>): { state?: NegotiationStateName } {
   const state = search['state'];
-  return typeof state === 'string' && (NEGOTIATION_STATES as readonly string[]).includes(state) ? { state: state as NegotiationStateName } : {};
+  return typeof state === 'string' && (NEGOTIATION_STATES as readonly string[]).includes(state)
+    ? { state: state as NegotiationStateName }
+    : {};
 }

@@ -36,9 +36,11 @@ function useVerdict(detail: NegotiationDetail | undefined): HistoryVerdict | nul
   useEffect(() => {
     if (!detail) return;
     let live = true;
-    void verifyHistory({ history: detail.history, agreement: detail.agreement, limits: detail.limits }).then((verdict) => {
-      if (live) setResult({ for: detail, verdict });
-    });
+    void verifyHistory({ history: detail.history, agreement: detail.agreement, limits: detail.limits }).then(
+      (verdict) => {
+        if (live) setResult({ for: detail, verdict });
+      },
+    );
     return () => {
       live = false;
     };
@@ -54,7 +56,8 @@ function useVerdict(detail: NegotiationDetail | undefined): HistoryVerdict | nul
 function useSeen(id: string, detail: NegotiationDetail | undefined): Seen | null {
   const [before] = useState(() => seenStore.get(id));
   const [first, setFirst] = useState<Seen | null>(null);
-  if (before === null && first === null && detail) setFirst({ version: detail.negotiation.version, items: detail.history.length });
+  if (before === null && first === null && detail)
+    setFirst({ version: detail.negotiation.version, items: detail.history.length });
   useEffect(() => {
     if (detail) seenStore.set(id, { version: detail.negotiation.version, items: detail.history.length });
   }, [id, detail]);
@@ -68,7 +71,12 @@ export function NegotiationPage() {
   // The external service's name, read-only flag and reachability (the list is cached).
   const services = useQuery({ ...servicesQuery, enabled: source !== undefined });
   const service = source === undefined ? undefined : services.data?.services.find((s) => s.id === source);
-  const blocked = source === undefined ? null : service ? sendBlockedReason(service, 'negotiations') : 'The negotiation service is not known to this console.';
+  const blocked =
+    source === undefined
+      ? null
+      : service
+        ? sendBlockedReason(service, 'negotiations')
+        : 'The negotiation service is not known to this console.';
   const detail = query.data;
   const verdict = useVerdict(detail);
   const seen = useSeen(negotiationId, detail);
@@ -91,7 +99,15 @@ export function NegotiationPage() {
         <Notice
           tone="error"
           title={isNotFound(query.error) ? 'No such negotiation' : 'Cannot show this negotiation'}
-          action={isNotFound(query.error) ? <Link to="/negotiations" className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">All negotiations</Link> : <Button onClick={() => void query.refetch()}>Try again</Button>}
+          action={
+            isNotFound(query.error) ? (
+              <Link to="/negotiations" className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300">
+                All negotiations
+              </Link>
+            ) : (
+              <Button onClick={() => void query.refetch()}>Try again</Button>
+            )
+          }
         >
           {negotiationErrorInWords(query.error)}
         </Notice>
@@ -108,8 +124,14 @@ export function NegotiationPage() {
 
   const exportJson = () => {
     const at = new Date();
-    const proof = detail.log ? (queryClient.getQueryData(proofQueryKey(n.id, source, detail.log.index, n.version)) as { answer: LogProof } | undefined) : undefined;
-    downloadTextFile(exportFileName(n.id, at), JSON.stringify(negotiationExport(detail, proof?.answer ?? null, verdict, at), null, 2));
+    const proof = detail.log
+      ? (queryClient.getQueryData(proofQueryKey(n.id, source, detail.log.index, n.version)) as
+          { answer: LogProof } | undefined)
+      : undefined;
+    downloadTextFile(
+      exportFileName(n.id, at),
+      JSON.stringify(negotiationExport(detail, proof?.answer ?? null, verdict, at), null, 2),
+    );
   };
 
   return (
@@ -125,10 +147,15 @@ export function NegotiationPage() {
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
-            {n.category} negotiation <StateBadge state={n.state} /> <SourceBadge name={service?.name ?? (source === undefined ? 'built-in' : source)} down={service?.status.state === 'down'} />
+            {n.category} negotiation <StateBadge state={n.state} />{' '}
+            <SourceBadge
+              name={service?.name ?? (source === undefined ? 'built-in' : source)}
+              down={service?.status.state === 'down'}
+            />
           </h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {n.rounds} of {n.max_rounds} rounds · {n.confidentiality} · opened {utc(n.created_at)} · last activity {utc(n.last_activity)}
+            {n.rounds} of {n.max_rounds} rounds · {n.confidentiality} · opened {utc(n.created_at)} · last activity{' '}
+            {utc(n.last_activity)}
           </p>
         </div>
         <div className="flex items-center gap-3">
@@ -148,7 +175,10 @@ export function NegotiationPage() {
       <dl className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
         {n.parties.map((p, i) => (
           <div key={p}>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">{i === 0 ? 'Party A' : 'Party B'}{p === n.opened_by ? ' (opened it)' : ''}</dt>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">
+              {i === 0 ? 'Party A' : 'Party B'}
+              {p === n.opened_by ? ' (opened it)' : ''}
+            </dt>
             <dd className="flex flex-wrap items-center gap-2">
               <Party did={p} me={me} />
               <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title="Key fingerprint">
@@ -182,12 +212,16 @@ export function NegotiationPage() {
           <VerifiedBadge ok={null} label="Checking signatures in this browser…" />
         ) : allVerified ? (
           <Notice tone="success" title="Verified in this browser">
-            All {signed.length} signatures verify against the parties’ did:keys, and the history replays through the RFC 0002 state machine to the state shown.
+            All {signed.length} signatures verify against the parties’ did:keys, and the history replays through the RFC
+            0002 state machine to the state shown.
           </Notice>
         ) : (
           <Notice tone="error" title="This history does not verify">
             {verifiedCount} of {signed.length} signatures verify.{' '}
-            {!verdict.replay.ok ? `The first step that fails is ${verdict.replay.index === null ? 'unknown' : `item ${verdict.replay.index + 1}`}: ${verdict.replay.message} (${verdict.replay.code}).` : null} Do not rely on what the server shows here.
+            {!verdict.replay.ok
+              ? `The first step that fails is ${verdict.replay.index === null ? 'unknown' : `item ${verdict.replay.index + 1}`}: ${verdict.replay.message} (${verdict.replay.code}).`
+              : null}{' '}
+            Do not rely on what the server shows here.
           </Notice>
         )}
       </div>
@@ -198,7 +232,14 @@ export function NegotiationPage() {
         </Notice>
       ) : amParty && me ? (
         replayed ? (
-          <PartyActions key={`${replayed.history.length}`} state={replayed} me={me as PartyDid} now={now} defaultValidityMinutes={detail.limits.defaultValidityMinutes} source={source} />
+          <PartyActions
+            key={`${replayed.history.length}`}
+            state={replayed}
+            me={me as PartyDid}
+            now={now}
+            defaultValidityMinutes={detail.limits.defaultValidityMinutes}
+            source={source}
+          />
         ) : verdict ? (
           <Notice tone="warn" title="Acting is disabled">
             You are a party, but this history does not verify in this browser, so nothing will be signed on top of it.

@@ -35,8 +35,12 @@ export function NegotiationsPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Negotiations</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            RFC 0002: two parties converge on terms round by round; every step is signed, and an acceptance produces an agreement in the{' '}
-            <Link to="/transparency-log" className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+            RFC 0002: two parties converge on terms round by round; every step is signed, and an acceptance produces an
+            agreement in the{' '}
+            <Link
+              to="/transparency-log"
+              className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+            >
               transparency log
             </Link>
             .
@@ -54,7 +58,12 @@ export function NegotiationsPage() {
         <select
           id="negotiation-state-filter"
           value={state ?? ''}
-          onChange={(e) => void navigate({ to: '/negotiations', search: e.target.value ? { state: e.target.value as NegotiationStateName } : {} })}
+          onChange={(e) =>
+            void navigate({
+              to: '/negotiations',
+              search: e.target.value ? { state: e.target.value as NegotiationStateName } : {},
+            })
+          }
           className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
         >
           <option value="">All states</option>
@@ -72,15 +81,26 @@ export function NegotiationsPage() {
             Loading negotiations…
           </p>
         ) : list.isError ? (
-          <Notice tone="error" title="Cannot list negotiations" action={<Button onClick={() => void list.refetch()}>Try again</Button>}>
+          <Notice
+            tone="error"
+            title="Cannot list negotiations"
+            action={<Button onClick={() => void list.refetch()}>Try again</Button>}
+          >
             {negotiationErrorInWords(list.error)}
           </Notice>
         ) : rows.length === 0 ? (
-          <Notice tone="info" title={state ? `No ${STATE_WORDS[state].toLowerCase()} negotiations` : 'No negotiations yet'}>
-            Agents open negotiations with POST /oap/negotiation/open; with the demo on (DEMO=1) four appear within seconds. You can open one yourself with “New negotiation”.
+          <Notice
+            tone="info"
+            title={state ? `No ${STATE_WORDS[state].toLowerCase()} negotiations` : 'No negotiations yet'}
+          >
+            Agents open negotiations with POST /oap/negotiation/open; with the demo on (DEMO=1) four appear within
+            seconds. You can open one yourself with “New negotiation”.
           </Notice>
         ) : (
-          <ul aria-label="Negotiations" className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          <ul
+            aria-label="Negotiations"
+            className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
+          >
             {rows.map((row) => (
               <li key={row.key}>
                 {row.kind === 'read' ? (
@@ -95,7 +115,9 @@ export function NegotiationsPage() {
                   >
                     <SourceBadge name={row.source.name} down={row.source.status.state === 'down'} />
                     <span className="font-mono text-xs">{row.id}</span>
-                    <span className="text-slate-600 dark:text-slate-400">Cannot be read now ({row.reason ?? 'unknown'}); the console keeps asking.</span>
+                    <span className="text-slate-600 dark:text-slate-400">
+                      Cannot be read now ({row.reason ?? 'unknown'}); the console keeps asking.
+                    </span>
                   </Link>
                 )}
               </li>
@@ -103,13 +125,23 @@ export function NegotiationsPage() {
           </ul>
         )}
       </div>
-      {canAct(session) && session ? <NewNegotiationDialog open={opening} onOpenChange={setOpening} me={session.did} /> : null}
+      {canAct(session) && session ? (
+        <NewNegotiationDialog open={opening} onOpenChange={setOpening} me={session.did} />
+      ) : null}
     </div>
   );
 }
 
 /** A negotiation the console could read, built-in or external, linking to its page. */
-function NegotiationRowLink({ row, me, now }: { row: Extract<NegotiationRow, { kind: 'read' }>; me: string | undefined; now: number }) {
+function NegotiationRowLink({
+  row,
+  me,
+  now,
+}: {
+  row: Extract<NegotiationRow, { kind: 'read' }>;
+  me: string | undefined;
+  now: number;
+}) {
   const n = row.summary;
   // "Changed since you looked" is kept per built-in negotiation only: ids are the built-in service's.
   const seen = row.source ? null : seenStore.get(n.id);
@@ -134,7 +166,10 @@ function NegotiationRowLink({ row, me, now }: { row: Extract<NegotiationRow, { k
         <span aria-hidden>↔</span>
         <Party did={n.parties[1]} me={me} />
         {row.verified === false ? (
-          <span data-testid="unverified-mark" className="basis-full text-xs font-medium text-rose-700 dark:text-rose-300">
+          <span
+            data-testid="unverified-mark"
+            className="basis-full text-xs font-medium text-rose-700 dark:text-rose-300"
+          >
             Unverified: its history does not replay here ({row.reason ?? 'unknown'})
           </span>
         ) : null}
@@ -151,7 +186,10 @@ function NegotiationRowLink({ row, me, now }: { row: Extract<NegotiationRow, { k
             </span>
           ) : null}
           {changed ? (
-            <span data-testid="changed-mark" className="rounded-full bg-teal-100 px-2 py-0.5 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200">
+            <span
+              data-testid="changed-mark"
+              className="rounded-full bg-teal-100 px-2 py-0.5 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200"
+            >
               {seen === null ? 'New to you' : 'Changed since you looked'}
             </span>
           ) : null}

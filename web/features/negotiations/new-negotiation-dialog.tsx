@@ -16,9 +16,18 @@ import { useState, type FormEvent } from 'react';
 import { signOpen } from './operator-documents';
 import { negotiationErrorInWords } from './words';
 
-const selectClass = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950';
+const selectClass =
+  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950';
 
-export function NewNegotiationDialog({ open, onOpenChange, me }: { open: boolean; onOpenChange: (open: boolean) => void; me: string }) {
+export function NewNegotiationDialog({
+  open,
+  onOpenChange,
+  me,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  me: string;
+}) {
   const manifest = useQuery(negotiationManifestQuery);
   const known = useQuery(negotiationsQuery(null));
   const queryClient = useQueryClient();
@@ -39,7 +48,13 @@ export function NewNegotiationDialog({ open, onOpenChange, me }: { open: boolean
 
   const submit = useMutation({
     mutationFn: async () => {
-      const doc = await signOpen({ me: me as never, counterparty: counterparty.trim() as never, category: chosenCategory, mine, theirs });
+      const doc = await signOpen({
+        me: me as never,
+        counterparty: counterparty.trim() as never,
+        category: chosenCategory,
+        mine,
+        theirs,
+      });
       return openNegotiation(doc);
     },
     onSuccess: async (summary) => {
@@ -57,7 +72,12 @@ export function NewNegotiationDialog({ open, onOpenChange, me }: { open: boolean
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="New negotiation" description="You open it as a party: the open document is signed here with your key.">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="New negotiation"
+      description="You open it as a party: the open document is signed here with your key."
+    >
       <form onSubmit={onSubmit} className="mt-4 space-y-4" noValidate>
         <TextField
           label="Counterparty DID"
@@ -75,10 +95,18 @@ export function NewNegotiationDialog({ open, onOpenChange, me }: { open: boolean
           ))}
         </datalist>
         <div>
-          <label htmlFor="negotiation-category" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+          <label
+            htmlFor="negotiation-category"
+            className="block text-sm font-medium text-slate-700 dark:text-slate-300"
+          >
             Category
           </label>
-          <select id="negotiation-category" value={chosenCategory} onChange={(e) => setCategory(e.target.value)} className={selectClass}>
+          <select
+            id="negotiation-category"
+            value={chosenCategory}
+            onChange={(e) => setCategory(e.target.value)}
+            className={selectClass}
+          >
             {categories.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -91,17 +119,30 @@ export function NewNegotiationDialog({ open, onOpenChange, me }: { open: boolean
             <label htmlFor="negotiation-mine" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
               Your confidentiality
             </label>
-            <select id="negotiation-mine" value={mine} onChange={(e) => setMine(e.target.value as ConfidentialityClass)} className={selectClass}>
+            <select
+              id="negotiation-mine"
+              value={mine}
+              onChange={(e) => setMine(e.target.value as ConfidentialityClass)}
+              className={selectClass}
+            >
               {CONFIDENTIALITY_CLASSES.map((c) => (
                 <option key={c}>{c}</option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor="negotiation-theirs" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+            <label
+              htmlFor="negotiation-theirs"
+              className="block text-sm font-medium text-slate-700 dark:text-slate-300"
+            >
               Theirs
             </label>
-            <select id="negotiation-theirs" value={theirs} onChange={(e) => setTheirs(e.target.value as ConfidentialityClass)} className={selectClass}>
+            <select
+              id="negotiation-theirs"
+              value={theirs}
+              onChange={(e) => setTheirs(e.target.value as ConfidentialityClass)}
+              className={selectClass}
+            >
               {CONFIDENTIALITY_CLASSES.map((c) => (
                 <option key={c}>{c}</option>
               ))}
@@ -109,7 +150,8 @@ export function NewNegotiationDialog({ open, onOpenChange, me }: { open: boolean
           </div>
         </div>
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          The negotiation takes the more restrictive class; above “public” the agreement’s terms are redacted in the public log.
+          The negotiation takes the more restrictive class; above “public” the agreement’s terms are redacted in the
+          public log.
         </p>
         {submit.isError ? (
           <Notice tone="error" title="Not opened">

@@ -12,12 +12,18 @@ import { useId, useState } from 'react';
 import { signAcceptance, signProposal, signRejection, signWithdrawal } from './operator-documents';
 import { negotiationErrorInWords } from './words';
 
-type Pending = { kind: 'propose'; terms: Terms; minutes: number } | { kind: 'accept' } | { kind: 'reject'; reason: string } | { kind: 'withdraw'; reason: string };
+type Pending =
+  | { kind: 'propose'; terms: Terms; minutes: number }
+  | { kind: 'accept' }
+  | { kind: 'reject'; reason: string }
+  | { kind: 'withdraw'; reason: string };
 
 function parseTerms(text: string): Terms | string {
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Terms) : 'Terms are a JSON object, e.g. {"price_per_call_eur": "0.0045"}.';
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Terms)
+      : 'Terms are a JSON object, e.g. {"price_per_call_eur": "0.0045"}.';
   } catch (error) {
     return `Not JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -78,17 +84,30 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
   }
 
   return (
-    <section aria-labelledby="act-heading" data-testid="party-actions" className="rounded-lg border border-teal-200 bg-teal-50/40 p-4 dark:border-teal-900 dark:bg-teal-950/20">
+    <section
+      aria-labelledby="act-heading"
+      data-testid="party-actions"
+      className="rounded-lg border border-teal-200 bg-teal-50/40 p-4 dark:border-teal-900 dark:bg-teal-950/20"
+    >
       <h2 id="act-heading" className="text-lg font-semibold">
         Your move
       </h2>
-      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Every document is signed here with your key; only the signed document is sent.</p>
-      {latest && latest.from === me ? <p className="mt-2 text-sm">Waiting for the other party’s answer to round {latest.round}; you may still walk away.</p> : null}
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        Every document is signed here with your key; only the signed document is sent.
+      </p>
+      {latest && latest.from === me ? (
+        <p className="mt-2 text-sm">
+          Waiting for the other party’s answer to round {latest.round}; you may still walk away.
+        </p>
+      ) : null}
 
       {actions.includes('propose') ? (
         <div className="mt-3">
           <label htmlFor={termsId} className="block text-sm font-medium">
-            {latest ? `Counter-proposal (round ${latest.round + 1} of ${state.max_rounds})` : `Proposal (round 1 of ${state.max_rounds})`}: terms as JSON
+            {latest
+              ? `Counter-proposal (round ${latest.round + 1} of ${state.max_rounds})`
+              : `Proposal (round 1 of ${state.max_rounds})`}
+            : terms as JSON
           </label>
           <textarea
             id={termsId}
@@ -99,7 +118,9 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
             aria-invalid={typeof parsed === 'string' || undefined}
             className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
           />
-          {typeof parsed === 'string' ? <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{parsed}</p> : null}
+          {typeof parsed === 'string' ? (
+            <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{parsed}</p>
+          ) : null}
           <div className="mt-2 flex flex-wrap items-end gap-3">
             <label className="text-sm">
               Valid for (minutes)
@@ -129,7 +150,11 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
           confirmAccept ? (
             <span className="flex flex-wrap items-center gap-2 text-sm">
               Accept round {latest.round} as a binding agreement?
-              <Button variant="primary" busy={act.isPending && act.variables?.kind === 'accept'} onClick={() => act.mutate({ kind: 'accept' })}>
+              <Button
+                variant="primary"
+                busy={act.isPending && act.variables?.kind === 'accept'}
+                onClick={() => act.mutate({ kind: 'accept' })}
+              >
                 Sign and accept
               </Button>
               <Button onClick={() => setConfirmAccept(false)}>Cancel</Button>
@@ -141,16 +166,27 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
         {actions.includes('reject') || actions.includes('withdraw') ? (
           <label className="text-sm">
             Reason (optional)
-            <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} className="ml-2 w-56 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950" />
+            <input
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={500}
+              className="ml-2 w-56 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+            />
           </label>
         ) : null}
         {actions.includes('reject') ? (
-          <Button busy={act.isPending && act.variables?.kind === 'reject'} onClick={() => act.mutate({ kind: 'reject', reason })}>
+          <Button
+            busy={act.isPending && act.variables?.kind === 'reject'}
+            onClick={() => act.mutate({ kind: 'reject', reason })}
+          >
             Sign and reject
           </Button>
         ) : null}
         {actions.includes('withdraw') ? (
-          <Button busy={act.isPending && act.variables?.kind === 'withdraw'} onClick={() => act.mutate({ kind: 'withdraw', reason })}>
+          <Button
+            busy={act.isPending && act.variables?.kind === 'withdraw'}
+            onClick={() => act.mutate({ kind: 'withdraw', reason })}
+          >
             Sign and walk away
           </Button>
         ) : null}

@@ -20,7 +20,12 @@ function headline(item: Raw): { title: string; who: string } {
     case 'open':
       return { title: `Opened (${str(d['category'])})`, who: str(d['opened_by']) };
     case 'propose':
-      return { title: d['previous_proposal_id'] ? `Round ${String(d['round'])} · counter-proposal` : `Round ${String(d['round'])} · proposal`, who: str(d['from']) };
+      return {
+        title: d['previous_proposal_id']
+          ? `Round ${String(d['round'])} · counter-proposal`
+          : `Round ${String(d['round'])} · proposal`,
+        who: str(d['from']),
+      };
     case 'accept':
       return { title: 'Accepted', who: str(d['by']) };
     case 'reject':
@@ -36,35 +41,92 @@ function headline(item: Raw): { title: string; who: string } {
   }
 }
 
-export function RoundTimeline({ detail, verdicts, seen, me }: { detail: NegotiationDetail; verdicts: readonly DocumentVerdict[] | null; seen: Seen | null; me: string | undefined }) {
-  const termsAt = detail.history.map((item) => (item['type'] === 'propose' ? obj(obj(item['document'])['terms']) : null));
+export function RoundTimeline({
+  detail,
+  verdicts,
+  seen,
+  me,
+}: {
+  detail: NegotiationDetail;
+  verdicts: readonly DocumentVerdict[] | null;
+  seen: Seen | null;
+  me: string | undefined;
+}) {
+  const termsAt = detail.history.map((item) =>
+    item['type'] === 'propose' ? obj(obj(item['document'])['terms']) : null,
+  );
   const rows = detail.history.map((item, index) => {
     const d = obj(item['document']);
     // The proposal this one counters: the latest proposal before it.
-    const before = termsAt.slice(0, index).reverse().find((t) => t !== null) ?? null;
+    const before =
+      termsAt
+        .slice(0, index)
+        .reverse()
+        .find((t) => t !== null) ?? null;
     return { item, index, d, terms: termsAt[index] ?? null, before };
   });
   return (
-    <ol className="relative space-y-3 border-l-2 border-slate-200 pl-5 dark:border-slate-800" aria-label="History, oldest first">
+    <ol
+      className="relative space-y-3 border-l-2 border-slate-200 pl-5 dark:border-slate-800"
+      aria-label="History, oldest first"
+    >
       {rows.map(({ item, index, d, terms, before }) => (
-        <TimelineItem key={index} item={item} index={index} d={d} terms={terms} before={before} verdict={verdicts?.[index] ?? null} fresh={isNewItem(seen, index) && headline(item).who !== me} me={me} />
+        <TimelineItem
+          key={index}
+          item={item}
+          index={index}
+          d={d}
+          terms={terms}
+          before={before}
+          verdict={verdicts?.[index] ?? null}
+          fresh={isNewItem(seen, index) && headline(item).who !== me}
+          me={me}
+        />
       ))}
     </ol>
   );
 }
 
-function TimelineItem({ item, index, d, terms, before, verdict, fresh, me }: { item: Raw; index: number; d: Raw; terms: Raw | null; before: Raw | null; verdict: DocumentVerdict | null; fresh: boolean; me: string | undefined }) {
+function TimelineItem({
+  item,
+  index,
+  d,
+  terms,
+  before,
+  verdict,
+  fresh,
+  me,
+}: {
+  item: Raw;
+  index: number;
+  d: Raw;
+  terms: Raw | null;
+  before: Raw | null;
+  verdict: DocumentVerdict | null;
+  fresh: boolean;
+  me: string | undefined;
+}) {
   const { title, who } = headline(item);
   const [showAll, setShowAll] = useState(before === null);
   const reason = str(d['reason']);
   return (
-    <li data-testid="history-item" data-type={str(item['type'])} className="relative rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
-      <span aria-hidden className="absolute -left-[27px] top-4 size-3 rounded-full border-2 border-white bg-slate-400 dark:border-slate-950" />
+    <li
+      data-testid="history-item"
+      data-type={str(item['type'])}
+      className="relative rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <span
+        aria-hidden
+        className="absolute -left-[27px] top-4 size-3 rounded-full border-2 border-white bg-slate-400 dark:border-slate-950"
+      />
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h3 className="font-medium">{title}</h3>
         {who ? <Party did={who} me={me} /> : null}
         {fresh ? (
-          <span data-testid="new-mark" className="rounded-full bg-teal-100 px-2 py-0.5 text-xs font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200">
+          <span
+            data-testid="new-mark"
+            className="rounded-full bg-teal-100 px-2 py-0.5 text-xs font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-200"
+          >
             New since you looked
           </span>
         ) : null}
@@ -74,14 +136,26 @@ function TimelineItem({ item, index, d, terms, before, verdict, fresh, me }: { i
         ) : verdict.status === 'unsigned' ? (
           <span className="text-xs text-slate-500 dark:text-slate-400">Recorded by the server (unsigned)</span>
         ) : (
-          <VerifiedBadge ok={verdict.status === 'verified'} title={verdict.status === 'not-verified' ? verdict.reason : `Ed25519 signature by ${verdict.signer}, checked in this browser`} />
+          <VerifiedBadge
+            ok={verdict.status === 'verified'}
+            title={
+              verdict.status === 'not-verified'
+                ? verdict.reason
+                : `Ed25519 signature by ${verdict.signer}, checked in this browser`
+            }
+          />
         )}
       </div>
       {terms ? (
         <div className="mt-2 space-y-2">
           {before ? <TermsDiff changes={diffTerms(before, terms)} /> : null}
           {before ? (
-            <button type="button" className="text-xs text-teal-700 underline-offset-2 hover:underline dark:text-teal-300" aria-expanded={showAll} onClick={() => setShowAll((v) => !v)}>
+            <button
+              type="button"
+              className="text-xs text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+              aria-expanded={showAll}
+              onClick={() => setShowAll((v) => !v)}
+            >
               {showAll ? 'Hide all terms' : 'Show all terms'}
             </button>
           ) : null}
@@ -97,7 +171,9 @@ function TimelineItem({ item, index, d, terms, before, verdict, fresh, me }: { i
           {reason}
         </p>
       ) : null}
-      {item['type'] === 'expire' ? <p className="mt-1 font-mono text-xs text-slate-500">{str(item['proposal_id'])}</p> : null}
+      {item['type'] === 'expire' ? (
+        <p className="mt-1 font-mono text-xs text-slate-500">{str(item['proposal_id'])}</p>
+      ) : null}
       <span className="sr-only">History item {index + 1}</span>
     </li>
   );

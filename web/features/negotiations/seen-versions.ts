@@ -19,7 +19,9 @@ type StorageLike = Pick<Storage, 'getItem' | 'setItem'>;
 function readAll(storage: StorageLike): Record<string, Seen> {
   try {
     const parsed: unknown = JSON.parse(storage.getItem(KEY) ?? '{}');
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, Seen>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, Seen>)
+      : {};
   } catch {
     return {};
   }

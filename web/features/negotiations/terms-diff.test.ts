@@ -4,7 +4,12 @@ import { diffTerms, valueAt } from './terms-diff';
 
 describe('diffTerms', () => {
   it('names changed, added and removed top-level terms', () => {
-    expect(diffTerms({ price: '0.0040', terms: 'net 30', old: 1 }, { price: '0.0045', terms: 'net 30', support: 'business hours' })).toEqual([
+    expect(
+      diffTerms(
+        { price: '0.0040', terms: 'net 30', old: 1 },
+        { price: '0.0045', terms: 'net 30', support: 'business hours' },
+      ),
+    ).toEqual([
       { pointer: '/old', kind: 'removed', before: 1 },
       { pointer: '/price', kind: 'changed', before: '0.0040', after: '0.0045' },
       { pointer: '/support', kind: 'added', after: 'business hours' },
@@ -26,7 +31,9 @@ describe('diffTerms', () => {
   });
 
   it('reports a change of type (object to string) as one change of the whole value', () => {
-    expect(diffTerms({ x: { y: 1 } }, { x: 'flat' })).toEqual([{ pointer: '/x', kind: 'changed', before: { y: 1 }, after: 'flat' }]);
+    expect(diffTerms({ x: { y: 1 } }, { x: 'flat' })).toEqual([
+      { pointer: '/x', kind: 'changed', before: { y: 1 }, after: 'flat' },
+    ]);
   });
 
   it('is empty for equal terms regardless of key order', () => {

@@ -50,7 +50,10 @@ function walk(before: unknown, after: unknown, pointer: string, out: TermChange[
 }
 
 /** Changes from `before` to `after` (both terms objects), in pointer order; [] when equal. */
-export function diffTerms(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): TermChange[] {
+export function diffTerms(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): TermChange[] {
   const out: TermChange[] = [];
   walk(before, after, '', out);
   return out;

@@ -29,7 +29,12 @@ export function TermsDiff({ changes }: { changes: readonly TermChange[] }) {
   return (
     <ul className="space-y-1 text-sm" data-testid="terms-diff" aria-label="Changes from the previous proposal">
       {changes.map((c) => (
-        <li key={c.pointer} data-testid="term-change" data-kind={c.kind} className="flex flex-wrap items-baseline gap-x-2">
+        <li
+          key={c.pointer}
+          data-testid="term-change"
+          data-kind={c.kind}
+          className="flex flex-wrap items-baseline gap-x-2"
+        >
           <span className={`w-20 shrink-0 whitespace-nowrap text-xs font-medium ${KIND[c.kind].tone}`}>
             <span aria-hidden>{KIND[c.kind].sign} </span>
             {KIND[c.kind].words}

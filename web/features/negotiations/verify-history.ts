@@ -20,8 +20,13 @@ export type DocumentVerdict =
 export interface HistoryVerdict {
   readonly documents: readonly DocumentVerdict[];
   /** The replayed state, or the first item that does not replay and why. */
-  readonly replay: { readonly ok: true; readonly state: NegotiationState } | { readonly ok: false; readonly index: number | null; readonly code: string; readonly message: string };
-  readonly agreement: { readonly ok: true; readonly verdict: AgreementVerdict } | { readonly ok: false; readonly code: string; readonly message: string } | null;
+  readonly replay:
+    | { readonly ok: true; readonly state: NegotiationState }
+    | { readonly ok: false; readonly index: number | null; readonly code: string; readonly message: string };
+  readonly agreement:
+    | { readonly ok: true; readonly verdict: AgreementVerdict }
+    | { readonly ok: false; readonly code: string; readonly message: string }
+    | null;
 }
 
 function signerOf(item: HistoryItem): string | null {
@@ -46,7 +51,11 @@ function documentVerdict(raw: unknown, agreement: unknown, check: DidSignatureCh
   if (!parsed.success) {
     const r = raw as { document?: { from?: unknown; by?: unknown; opened_by?: unknown }; by?: unknown } | null;
     const guess = r?.document?.from ?? r?.document?.by ?? r?.document?.opened_by ?? r?.by;
-    return { status: 'not-verified', signer: typeof guess === 'string' ? guess : null, reason: 'Not a well-formed signed document.' };
+    return {
+      status: 'not-verified',
+      signer: typeof guess === 'string' ? guess : null,
+      reason: 'Not a well-formed signed document.',
+    };
   }
   const item = parsed.data;
   const signer = signerOf(item);
@@ -56,7 +65,12 @@ function documentVerdict(raw: unknown, agreement: unknown, check: DidSignatureCh
     if (typeof a?.agreement_id !== 'string' || typeof a.agreement_hash !== 'string') {
       return { status: 'not-verified', signer, reason: 'A co-signature without an agreement to check it against.' };
     }
-    return agreementSignatureVerifies({ agreement_id: a.agreement_id, agreement_hash: a.agreement_hash as `sha256-${string}` }, signer as PartyDid, item.signature, check)
+    return agreementSignatureVerifies(
+      { agreement_id: a.agreement_id, agreement_hash: a.agreement_hash as `sha256-${string}` },
+      signer as PartyDid,
+      item.signature,
+      check,
+    )
       ? { status: 'verified', signer }
       : { status: 'not-verified', signer, reason: 'The co-signature does not verify over the agreement statement.' };
   }
@@ -73,7 +87,8 @@ export interface DetailToVerify {
 export async function verifyHistory(detail: DetailToVerify): Promise<HistoryVerdict> {
   const { documents, agreement } = await withBulkCheck((check) => ({
     documents: detail.history.map((raw) => documentVerdict(raw, detail.agreement, check)),
-    agreement: detail.agreement === null || detail.agreement === undefined ? null : verifyAgreement(detail.agreement, check),
+    agreement:
+      detail.agreement === null || detail.agreement === undefined ? null : verifyAgreement(detail.agreement, check),
   }));
   const replayed = replayHistory(detail.history, detail.limits);
   const index = replayed.ok ? null : replayed.error.details?.['index'];
@@ -81,7 +96,17 @@ export async function verifyHistory(detail: DetailToVerify): Promise<HistoryVerd
     documents,
     replay: replayed.ok
       ? { ok: true, state: replayed.value }
-      : { ok: false, index: typeof index === 'number' ? index : null, code: replayed.error.code, message: replayed.error.message },
-    agreement: agreement === null ? null : agreement.ok ? { ok: true, verdict: agreement.value } : { ok: false, code: agreement.error.code, message: agreement.error.message },
+      : {
+          ok: false,
+          index: typeof index === 'number' ? index : null,
+          code: replayed.error.code,
+          message: replayed.error.message,
+        },
+    agreement:
+      agreement === null
+        ? null
+        : agreement.ok
+          ? { ok: true, verdict: agreement.value }
+          : { ok: false, code: agreement.error.code, message: agreement.error.message },
   };
 }

@@ -37,7 +37,8 @@ export function countdown(validUntilMs: number, nowMs: number): string {
 }
 
 /** An ISO timestamp as "2026-05-03 10:00:12 UTC": exact, and the same in every browser. */
-export const utc = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+export const utc = (iso: string): string =>
+  Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 const CODES: Readonly<Record<string, string>> = {
   NOT_YOUR_TURN: 'It is the other party’s turn.',
@@ -54,7 +55,9 @@ const CODES: Readonly<Record<string, string>> = {
 };
 
 export function negotiationErrorInWords(error: unknown): string {
-  if (error instanceof ApiError) return CODES[error.code] ? `${CODES[error.code]} (${error.code})` : `${error.message} (${error.code})`;
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && CODES[error.code]) return CODES[error.code]!;
+  if (error instanceof ApiError)
+    return CODES[error.code] ? `${CODES[error.code]} (${error.code})` : `${error.message} (${error.code})`;
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && CODES[error.code])
+    return CODES[error.code]!;
   return error instanceof Error ? error.message : 'Something went wrong.';
 }

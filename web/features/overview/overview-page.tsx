@@ -21,7 +21,10 @@ export function OverviewPage() {
       <h2 className="mt-8 text-sm font-medium uppercase tracking-wide text-slate-500">Protocols this console speaks</h2>
       <ul className="mt-3 grid gap-3 sm:grid-cols-2">
         {PROTOCOLS.map((p) => (
-          <li key={p.name} className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <li
+            key={p.name}
+            className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+          >
             <p className="font-medium">{p.name}</p>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{p.what}</p>
           </li>

@@ -16,14 +16,22 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
   const now = useNow(1_000);
   const grantsOf = (agentId: string): Grant[] => (grants.data ?? []).filter((g) => g.agentId === agentId);
   return (
-    <section aria-labelledby="agents-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <h2 id="agents-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
+    <section
+      aria-labelledby="agents-heading"
+      className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2
+        id="agents-heading"
+        className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800"
+      >
         Agents
       </h2>
       {agents.isError ? (
         <p className="px-4 py-3 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(agents.error)}</p>
       ) : !agents.data?.length ? (
-        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">{agents.isPending ? 'Loading…' : 'No agent has sent a heartbeat here yet.'}</p>
+        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
+          {agents.isPending ? 'Loading…' : 'No agent has sent a heartbeat here yet.'}
+        </p>
       ) : (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {agents.data.map((a) => (
@@ -33,7 +41,9 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
                 <StatusDot tone={TONE[a.status]} label={a.status} />
               </div>
               <p className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(a.lastSeenAt, now)}</p>
-              {a.description ? <p className="mt-0.5 text-xs break-words text-slate-600 dark:text-slate-400">{a.description}</p> : null}
+              {a.description ? (
+                <p className="mt-0.5 text-xs break-words text-slate-600 dark:text-slate-400">{a.description}</p>
+              ) : null}
               {grantsOf(a.agentId).map((g) => (
                 <div key={g.taskId} className="mt-1" data-testid="agent-current-task">
                   <p className="text-xs text-slate-700 dark:text-slate-300">

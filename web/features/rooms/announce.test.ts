@@ -20,12 +20,16 @@ describe('announcementFor', () => {
   });
 
   it('counts a burst from several senders, most first, at most three named', () => {
-    expect(announcementFor([a('agent.y'), a('agent.x'), a('agent.x')])).toBe('3 new messages: 2 from agent.x, 1 from agent.y');
+    expect(announcementFor([a('agent.y'), a('agent.x'), a('agent.x')])).toBe(
+      '3 new messages: 2 from agent.x, 1 from agent.y',
+    );
     const many = [a('a'), a('a'), a('a'), a('b'), a('b'), a('c'), a('d'), a('e')];
     expect(announcementFor(many)).toBe('8 new messages: 3 from a, 2 from b, 1 from c, 2 from others');
   });
 
   it('says when a question waits among them', () => {
-    expect(announcementFor([a('agent.x'), a('agent.x', 'clarifying_question')])).toBe('2 new messages from agent.x, with a question from agent.x');
+    expect(announcementFor([a('agent.x'), a('agent.x', 'clarifying_question')])).toBe(
+      '2 new messages from agent.x, with a question from agent.x',
+    );
   });
 });

@@ -9,7 +9,16 @@ import { roomQuery } from '@web/lib/api/rooms-get';
 import { shortDid } from '@web/lib/identity/did-short';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
-import { AUDIT_COLUMNS, MESSAGE_COLUMNS, download, exportFileName, fetchAllAudit, fetchAllMessages, toBlob, type ExportFormat } from './export';
+import {
+  AUDIT_COLUMNS,
+  MESSAGE_COLUMNS,
+  download,
+  exportFileName,
+  fetchAllAudit,
+  fetchAllMessages,
+  toBlob,
+  type ExportFormat,
+} from './export';
 import { roomErrorInWords } from './words';
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
@@ -38,21 +47,33 @@ function ExportButtons({ roomId }: { roomId: string }) {
     }
   };
   return (
-    <section aria-labelledby="export-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="export-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h2 id="export-heading" className="text-sm font-semibold">
         Export
       </h2>
       <div className="mt-2 flex flex-wrap gap-2">
         {(['audit', 'history'] as const).flatMap((what) =>
           (['json', 'csv'] as const).map((format) => (
-            <Button key={`${what}-${format}`} size="sm" busy={busy === `${what}-${format}`} disabled={busy !== null} onClick={() => void run(what, format)}>
+            <Button
+              key={`${what}-${format}`}
+              size="sm"
+              busy={busy === `${what}-${format}`}
+              disabled={busy !== null}
+              onClick={() => void run(what, format)}
+            >
               {what === 'audit' ? 'Audit log' : 'Room history'} as {format.toUpperCase()}
             </Button>
           )),
         )}
       </div>
       {status ? (
-        <p role={status.tone === 'error' ? 'alert' : 'status'} className={`mt-2 text-sm ${status.tone === 'error' ? 'text-rose-700 dark:text-rose-300' : 'text-emerald-700 dark:text-emerald-300'}`}>
+        <p
+          role={status.tone === 'error' ? 'alert' : 'status'}
+          className={`mt-2 text-sm ${status.tone === 'error' ? 'text-rose-700 dark:text-rose-300' : 'text-emerald-700 dark:text-emerald-300'}`}
+        >
           {status.text}
         </p>
       ) : null}
@@ -70,17 +91,33 @@ export function AuditPage() {
   return (
     <div className="mx-auto max-w-5xl">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <Link to="/rooms/$roomId" params={{ roomId }} className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+        <Link
+          to="/rooms/$roomId"
+          params={{ roomId }}
+          className="text-sm text-teal-700 hover:underline dark:text-teal-300"
+        >
           ← {room.data?.name ?? roomId}
         </Link>
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
         <span className="font-mono text-sm text-slate-500">{roomId}</span>
       </div>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions.
+      </p>
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <section aria-labelledby="audit-heading" className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <h2 id="audit-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
-            Actions <span className="font-normal text-slate-500">({entries.length}{audit.hasNextPage ? '+' : ''})</span>
+        <section
+          aria-labelledby="audit-heading"
+          className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2
+            id="audit-heading"
+            className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800"
+          >
+            Actions{' '}
+            <span className="font-normal text-slate-500">
+              ({entries.length}
+              {audit.hasNextPage ? '+' : ''})
+            </span>
           </h2>
           {audit.isError ? (
             <div className="p-4">
@@ -89,7 +126,9 @@ export function AuditPage() {
               </Notice>
             </div>
           ) : entries.length === 0 ? (
-            <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">{audit.isPending ? 'Loading…' : 'No facilitator actions yet.'}</p>
+            <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
+              {audit.isPending ? 'Loading…' : 'No facilitator actions yet.'}
+            </p>
           ) : (
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-slate-500 dark:text-slate-400">

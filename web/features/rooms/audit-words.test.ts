@@ -3,13 +3,30 @@ import { auditInWords, auditTarget, permalink } from './audit-words';
 
 describe('audit words', () => {
   it('says each facilitator action in words', () => {
-    expect(auditInWords({ action: 'room.task', details: { task_id: 't1', agent_id: 'a', goal: 'Look' } })).toBe('Assigned t1 to a: “Look”');
-    expect(auditInWords({ action: 'room.mic_grant', details: { task_id: 't1', agent_id: 'a', max_messages: 5, expires_at: 1_800_000_000 } })).toBe('Granted the mic to a for t1: 5 messages, until 08:00:00 UTC');
-    expect(auditInWords({ action: 'room.mic_revoke', details: { task_id: 't1', agent_id: 'a', reason: 'enough' } })).toBe('Revoked the mic from a for t1 (enough)');
-    expect(auditInWords({ action: 'review.approve', details: { taskId: 't1', agentId: 'a' } })).toBe('Approved a’s candidate for t1');
-    expect(auditInWords({ action: 'review.reject', details: { taskId: 't1', agentId: 'a', reason: 'off topic' } })).toBe('Rejected a’s candidate for t1: “off topic”');
-    expect(auditInWords({ action: 'room.retention', details: { from: null, to: { maxMessages: 500, maxAgeDays: 7 } } })).toBe('Set history retention: keep the newest 500 messages, none older than 7 days');
-    expect(auditInWords({ action: 'room.retention', details: { from: { maxMessages: 5, maxAgeDays: null }, to: null } })).toBe('Set history retention: keep all history');
+    expect(auditInWords({ action: 'room.task', details: { task_id: 't1', agent_id: 'a', goal: 'Look' } })).toBe(
+      'Assigned t1 to a: “Look”',
+    );
+    expect(
+      auditInWords({
+        action: 'room.mic_grant',
+        details: { task_id: 't1', agent_id: 'a', max_messages: 5, expires_at: 1_800_000_000 },
+      }),
+    ).toBe('Granted the mic to a for t1: 5 messages, until 08:00:00 UTC');
+    expect(
+      auditInWords({ action: 'room.mic_revoke', details: { task_id: 't1', agent_id: 'a', reason: 'enough' } }),
+    ).toBe('Revoked the mic from a for t1 (enough)');
+    expect(auditInWords({ action: 'review.approve', details: { taskId: 't1', agentId: 'a' } })).toBe(
+      'Approved a’s candidate for t1',
+    );
+    expect(
+      auditInWords({ action: 'review.reject', details: { taskId: 't1', agentId: 'a', reason: 'off topic' } }),
+    ).toBe('Rejected a’s candidate for t1: “off topic”');
+    expect(
+      auditInWords({ action: 'room.retention', details: { from: null, to: { maxMessages: 500, maxAgeDays: 7 } } }),
+    ).toBe('Set history retention: keep the newest 500 messages, none older than 7 days');
+    expect(
+      auditInWords({ action: 'room.retention', details: { from: { maxMessages: 5, maxAgeDays: null }, to: null } }),
+    ).toBe('Set history retention: keep all history');
     expect(auditInWords({ action: 'room.something_new', details: {} })).toBe('something new');
   });
 

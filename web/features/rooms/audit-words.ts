@@ -7,7 +7,10 @@ import { clockTime } from './words';
 const retentionOf = (v: unknown): Retention | null => {
   const r = v as { maxMessages?: unknown; maxAgeDays?: unknown } | null;
   if (!r || typeof r !== 'object') return null;
-  return { maxMessages: typeof r.maxMessages === 'number' ? r.maxMessages : null, maxAgeDays: typeof r.maxAgeDays === 'number' ? r.maxAgeDays : null };
+  return {
+    maxMessages: typeof r.maxMessages === 'number' ? r.maxMessages : null,
+    maxAgeDays: typeof r.maxAgeDays === 'number' ? r.maxAgeDays : null,
+  };
 };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
@@ -48,4 +51,5 @@ export function auditTarget(e: Pick<AuditEntry, 'messageId' | 'details'>): strin
   return e.messageId;
 }
 
-export const permalink = (roomId: string, m: string) => `/rooms/${encodeURIComponent(roomId)}?m=${encodeURIComponent(m)}`;
+export const permalink = (roomId: string, m: string) =>
+  `/rooms/${encodeURIComponent(roomId)}?m=${encodeURIComponent(m)}`;

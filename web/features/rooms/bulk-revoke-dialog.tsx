@@ -8,9 +8,24 @@ import { useState } from 'react';
 import { formatCountdown, grantState } from './grant-clock';
 import { roomErrorInWords } from './words';
 
-type Outcome = { readonly grant: Grant; readonly ok: true } | { readonly grant: Grant; readonly ok: false; readonly error: string };
+type Outcome =
+  { readonly grant: Grant; readonly ok: true } | { readonly grant: Grant; readonly ok: false; readonly error: string };
 
-export function BulkRevokeDialog({ roomId, did, grants, now, open, onOpenChange }: { roomId: string; did: string; grants: readonly Grant[]; now: number; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function BulkRevokeDialog({
+  roomId,
+  did,
+  grants,
+  now,
+  open,
+  onOpenChange,
+}: {
+  roomId: string;
+  did: string;
+  grants: readonly Grant[];
+  now: number;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   // What the operator confirmed: fixed when the dialog opens, so a grant arriving meanwhile is not swept up.
   const [targets, setTargets] = useState<readonly Grant[]>([]);
   const [outcomes, setOutcomes] = useState<readonly Outcome[] | null>(null);
@@ -45,7 +60,13 @@ export function BulkRevokeDialog({ roomId, did, grants, now, open, onOpenChange 
       open={open}
       onOpenChange={(next) => !busy && onOpenChange(next)}
       title="Revoke every mic in this room"
-      description={outcomes ? undefined : targets.length ? `This ends the ${targets.length === 1 ? 'grant' : `${targets.length} grants`} below at once. Agents can no longer post for these tasks.` : 'Nobody holds the mic: there is nothing to revoke.'}
+      description={
+        outcomes
+          ? undefined
+          : targets.length
+            ? `This ends the ${targets.length === 1 ? 'grant' : `${targets.length} grants`} below at once. Agents can no longer post for these tasks.`
+            : 'Nobody holds the mic: there is nothing to revoke.'
+      }
     >
       {targets.length ? (
         <table className="w-full text-left text-sm" aria-label="Grants to revoke">
@@ -70,7 +91,11 @@ export function BulkRevokeDialog({ roomId, did, grants, now, open, onOpenChange 
                   </td>
                   <td className="py-1 pr-2 tabular-nums">{formatCountdown(g.expiresAt - now / 1000)}</td>
                   {outcomes ? (
-                    <td className={`py-1 ${outcome?.ok ? 'text-emerald-700 dark:text-emerald-300' : 'text-rose-700 dark:text-rose-300'}`}>{outcome?.ok ? 'Revoked' : `Failed: ${outcome && !outcome.ok ? outcome.error : '?'}`}</td>
+                    <td
+                      className={`py-1 ${outcome?.ok ? 'text-emerald-700 dark:text-emerald-300' : 'text-rose-700 dark:text-rose-300'}`}
+                    >
+                      {outcome?.ok ? 'Revoked' : `Failed: ${outcome && !outcome.ok ? outcome.error : '?'}`}
+                    </td>
                   ) : null}
                 </tr>
               );
@@ -80,7 +105,8 @@ export function BulkRevokeDialog({ roomId, did, grants, now, open, onOpenChange 
       ) : null}
       {outcomes ? (
         <p role="status" className="mt-3 text-sm">
-          Revoked {done} of {outcomes.length} {outcomes.length === 1 ? 'grant' : 'grants'}.{done < outcomes.length ? ' Try the failed ones again once the room shows “Live”.' : ''}
+          Revoked {done} of {outcomes.length} {outcomes.length === 1 ? 'grant' : 'grants'}.
+          {done < outcomes.length ? ' Try the failed ones again once the room shows “Live”.' : ''}
         </p>
       ) : null}
       <div className="mt-4 flex justify-end gap-2">
@@ -93,7 +119,13 @@ export function BulkRevokeDialog({ roomId, did, grants, now, open, onOpenChange 
             <Button onClick={() => onOpenChange(false)} disabled={busy}>
               Cancel
             </Button>
-            <Button variant="primary" className="bg-rose-700! hover:bg-rose-800! dark:bg-rose-500!" busy={busy} disabled={!targets.length} onClick={() => void confirm()}>
+            <Button
+              variant="primary"
+              className="bg-rose-700! hover:bg-rose-800! dark:bg-rose-500!"
+              busy={busy}
+              disabled={!targets.length}
+              onClick={() => void confirm()}
+            >
               Revoke {targets.length} {targets.length === 1 ? 'mic' : 'mics'}
             </Button>
           </>

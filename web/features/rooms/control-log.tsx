@@ -14,12 +14,16 @@ export type CandidateSenders = ReadonlyMap<string, string>;
 
 export function candidateSenders(entries: readonly TimelineEntry[]): CandidateSenders {
   const senders = new Map<string, string>();
-  for (const e of entries) if (e.topicKind === 'public_candidates' && e.messageId && e.fromId) senders.set(e.messageId, e.fromId);
+  for (const e of entries)
+    if (e.topicKind === 'public_candidates' && e.messageId && e.fromId) senders.set(e.messageId, e.fromId);
   return senders;
 }
 
 /** A control message in words, with its tone; the timeline uses it too. */
-export function describeControl(entry: TimelineEntry, senders?: CandidateSenders): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
+export function describeControl(
+  entry: TimelineEntry,
+  senders?: CandidateSenders,
+): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
   const env = isRecord(entry.envelope) ? entry.envelope : {};
   const p = isRecord(env.payload) ? env.payload : {};
   switch (env.type) {
@@ -31,16 +35,28 @@ export function describeControl(entry: TimelineEntry, senders?: CandidateSenders
     case 'mic_revoke': {
       const reason = typeof p.reason === 'string' ? p.reason : null;
       const words = reason && /^[a-z_]+$/.test(reason) ? rejectReasonInWords(reason) : reason;
-      return { tone: 'revoke', text: `Mic revoked from ${s(p.agent_id)} for ${s(p.task_id)}${words ? `: ${words}` : ''}` };
+      return {
+        tone: 'revoke',
+        text: `Mic revoked from ${s(p.agent_id)} for ${s(p.task_id)}${words ? `: ${words}` : ''}`,
+      };
     }
     case 'reject': {
       const messageId = typeof p.message_id === 'string' ? p.message_id : null;
       const sender = messageId ? senders?.get(messageId) : undefined;
       // A sender_mismatch candidate names someone else: say who it claimed to be, not who sent it.
-      const whose = sender ? (p.reason === 'sender_mismatch' ? `a message claiming to be from ${sender}, ` : `${sender}’s message `) : messageId ? 'message ' : '';
+      const whose = sender
+        ? p.reason === 'sender_mismatch'
+          ? `a message claiming to be from ${sender}, `
+          : `${sender}’s message `
+        : messageId
+          ? 'message '
+          : '';
       const what = messageId ? ` ${whose}${messageId}` : ' a message';
       const detail = typeof p.detail === 'string' ? ` (${p.detail})` : '';
-      return { tone: 'reject', text: `Rejected${what}${typeof p.task_id === 'string' ? ` for ${p.task_id}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}` };
+      return {
+        tone: 'reject',
+        text: `Rejected${what}${typeof p.task_id === 'string' ? ` for ${p.task_id}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}`,
+      };
     }
     default:
       return { tone: 'other', text: `${s(env.type)} on control` };
@@ -54,30 +70,58 @@ export const CONTROL_TONE = {
   other: 'text-slate-600 dark:text-slate-400',
 } as const;
 
-export function ControlLog({ entries, senders, onInspect }: { entries: readonly TimelineEntry[]; senders?: CandidateSenders; onInspect: (entry: TimelineEntry) => void }) {
+export function ControlLog({
+  entries,
+  senders,
+  onInspect,
+}: {
+  entries: readonly TimelineEntry[];
+  senders?: CandidateSenders;
+  onInspect: (entry: TimelineEntry) => void;
+}) {
   const display = usePreferences((s) => s.timeDisplay);
   const now = useNow(display === 'relative' ? 5_000 : 60_000);
   return (
-    <section aria-labelledby="control-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <h2 id="control-heading" className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">
+    <section
+      aria-labelledby="control-heading"
+      className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2
+        id="control-heading"
+        className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800"
+      >
         Control log <span className="font-normal text-slate-500">({entries.length})</span>
       </h2>
       {entries.length === 0 ? (
         <p className="px-4 py-4 text-sm text-slate-500 dark:text-slate-400">No grants, revokes or rejects yet.</p>
       ) : (
-        <ol aria-label="Control events" className="max-h-72 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800">
+        <ol
+          aria-label="Control events"
+          className="max-h-72 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800"
+        >
           {[...entries].reverse().map((entry) => {
             const d = describeControl(entry, senders);
             return (
               <li key={entry.key} className="flex items-start gap-3 px-4 py-1.5 text-sm" data-testid="control-event">
-                <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="shrink-0 pt-0.5 font-mono text-xs text-slate-500">
+                <time
+                  dateTime={fullTime(entry.receivedAt)}
+                  title={fullTime(entry.receivedAt)}
+                  className="shrink-0 pt-0.5 font-mono text-xs text-slate-500"
+                >
                   {formatTime(entry.receivedAt, display, now)}
                 </time>
                 <span className={`min-w-0 flex-1 break-words ${CONTROL_TONE[d.tone]}`}>{d.text}</span>
-                <span className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500" title={entry.fromId ?? undefined}>
+                <span
+                  className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500"
+                  title={entry.fromId ?? undefined}
+                >
                   {entry.fromId?.startsWith('did:key:') ? shortDid(entry.fromId) : entry.fromId}
                 </span>
-                <button type="button" onClick={() => onInspect(entry)} className="shrink-0 rounded px-1.5 text-xs text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800">
+                <button
+                  type="button"
+                  onClick={() => onInspect(entry)}
+                  className="shrink-0 rounded px-1.5 text-xs text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800"
+                >
                   Inspect
                 </button>
               </li>

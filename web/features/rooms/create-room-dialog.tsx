@@ -38,22 +38,50 @@ export function CreateRoomDialog({ open, onOpenChange }: { open: boolean; onOpen
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Create room" description="Agents join a room by its id; the name is for people.">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Create room"
+      description="Agents join a room by its id; the name is for people."
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <TextField label="Room id" value={id} onChange={(e) => setId(e.target.value)} error={idError} hint="Becomes part of MQTT topics: rooms/<id>/…" autoComplete="off" />
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={nameError} autoComplete="off" />
+        <TextField
+          label="Room id"
+          value={id}
+          onChange={(e) => setId(e.target.value)}
+          error={idError}
+          hint="Becomes part of MQTT topics: rooms/<id>/…"
+          autoComplete="off"
+        />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={nameError}
+          autoComplete="off"
+        />
         <fieldset>
           <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">Moderation</legend>
           <div className="mt-1 flex gap-4 text-sm">
             {(['auto', 'review'] as const).map((m) => (
               <label key={m} className="flex items-center gap-1.5">
-                <input type="radio" name="moderation" value={m} checked={moderation === m} onChange={() => setModeration(m)} />
+                <input
+                  type="radio"
+                  name="moderation"
+                  value={m}
+                  checked={moderation === m}
+                  onChange={() => setModeration(m)}
+                />
                 {m === 'auto' ? 'Automatic (gateway rules only)' : 'Review (a facilitator approves)'}
               </label>
             ))}
           </div>
         </fieldset>
-        {create.isError ? <Notice tone="error" title="The room was not created">{roomErrorInWords(create.error)}</Notice> : null}
+        {create.isError ? (
+          <Notice tone="error" title="The room was not created">
+            {roomErrorInWords(create.error)}
+          </Notice>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button onClick={() => onOpenChange(false)}>Cancel</Button>
           <Button type="submit" variant="primary" busy={create.isPending}>

@@ -49,40 +49,84 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
     if (!agentId.trim()) return setError('Choose the agent to assign.');
     if (!goal.trim()) return setError('Say what the task is (goal).');
     if (types.length === 0) return setError('Allow at least one message type.');
-    if (!(Number(budget) >= 1 && Number(budget) <= 10_000 && Number.isInteger(Number(budget)))) return setError('The budget is a whole number from 1 to 10000.');
+    if (!(Number(budget) >= 1 && Number(budget) <= 10_000 && Number.isInteger(Number(budget))))
+      return setError('The budget is a whole number from 1 to 10000.');
     if (!(Number(expiryMin) > 0)) return setError('The grant must last more than 0 minutes.');
     assign.mutate();
   };
 
   return (
-    <form onSubmit={submit} aria-labelledby="assign-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" noValidate>
+    <form
+      onSubmit={submit}
+      aria-labelledby="assign-heading"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      noValidate
+    >
       <h2 id="assign-heading" className="text-sm font-semibold">
         Assign task
       </h2>
       <fieldset disabled={disabled} className="space-y-3">
-        <TextField label="Agent" list={listId} value={agentId} onChange={(e) => setAgentId(e.target.value)} autoComplete="off" />
+        <TextField
+          label="Agent"
+          list={listId}
+          value={agentId}
+          onChange={(e) => setAgentId(e.target.value)}
+          autoComplete="off"
+        />
         <datalist id={listId}>
-          {agents.data?.map((a) => <option key={a.agentId} value={a.agentId} />)}
+          {agents.data?.map((a) => (
+            <option key={a.agentId} value={a.agentId} />
+          ))}
         </datalist>
         <TextField label="Goal" value={goal} onChange={(e) => setGoal(e.target.value)} />
         <div className="grid grid-cols-2 gap-3">
-          <TextField label="Format (optional)" value={format} onChange={(e) => setFormat(e.target.value)} placeholder="e.g. 3 bullets" />
-          <TextField label="Deadline in minutes (optional)" type="number" min={1} value={deadlineMin} onChange={(e) => setDeadlineMin(e.target.value)} />
+          <TextField
+            label="Format (optional)"
+            value={format}
+            onChange={(e) => setFormat(e.target.value)}
+            placeholder="e.g. 3 bullets"
+          />
+          <TextField
+            label="Deadline in minutes (optional)"
+            type="number"
+            min={1}
+            value={deadlineMin}
+            onChange={(e) => setDeadlineMin(e.target.value)}
+          />
         </div>
         <fieldset>
-          <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">Mic grant: allowed message types</legend>
+          <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
+            Mic grant: allowed message types
+          </legend>
           <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm">
             {MESSAGE_TYPES.map((t) => (
               <label key={t} className="flex items-center gap-1">
-                <input type="checkbox" checked={types.includes(t)} onChange={(e) => setTypes((old) => (e.target.checked ? [...old, t] : old.filter((x) => x !== t)))} />
+                <input
+                  type="checkbox"
+                  checked={types.includes(t)}
+                  onChange={(e) => setTypes((old) => (e.target.checked ? [...old, t] : old.filter((x) => x !== t)))}
+                />
                 <span className="font-mono text-xs">{t}</span>
               </label>
             ))}
           </div>
         </fieldset>
         <div className="grid grid-cols-2 gap-3">
-          <TextField label="Budget (messages)" type="number" min={1} max={10000} value={budget} onChange={(e) => setBudget(e.target.value)} />
-          <TextField label="Grant expires in (minutes)" type="number" min={1} value={expiryMin} onChange={(e) => setExpiryMin(e.target.value)} />
+          <TextField
+            label="Budget (messages)"
+            type="number"
+            min={1}
+            max={10000}
+            value={budget}
+            onChange={(e) => setBudget(e.target.value)}
+          />
+          <TextField
+            label="Grant expires in (minutes)"
+            type="number"
+            min={1}
+            value={expiryMin}
+            onChange={(e) => setExpiryMin(e.target.value)}
+          />
         </div>
         {error || assign.isError ? (
           <p role="alert" className="text-sm text-rose-700 dark:text-rose-300">
@@ -113,7 +157,17 @@ export interface SayDraft {
  * Tab. Answering a clarifying question (§6.2 "User replies with say") is a say that mentions the
  * asker; Reply on the question fills that in here.
  */
-export function SayBox({ roomId, did, disabled, draft }: { roomId: string; did: string; disabled: boolean; draft?: SayDraft | null }) {
+export function SayBox({
+  roomId,
+  did,
+  disabled,
+  draft,
+}: {
+  roomId: string;
+  did: string;
+  disabled: boolean;
+  draft?: SayDraft | null;
+}) {
   const agents = useQuery(roomAgentsQuery(roomId));
   const id = useId();
   const input = useRef<HTMLInputElement>(null);

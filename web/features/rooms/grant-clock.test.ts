@@ -21,7 +21,10 @@ describe('grant clock', () => {
     expect(grantState(grant, T * 1000)).toEqual({ live: true, secondsLeft: 125, budgetLeft: 3 });
     expect(grantState(grant, (T + 125) * 1000)).toEqual({ live: false, reason: 'mic_grant_expired' });
     expect(grantState({ ...grant, spent: 5 }, T * 1000)).toEqual({ live: false, reason: 'message_limit_exceeded' });
-    expect(grantState({ ...grant, endedAt: T, endReason: 'revoked by facilitator' }, T * 1000)).toEqual({ live: false, reason: 'revoked by facilitator' });
+    expect(grantState({ ...grant, endedAt: T, endReason: 'revoked by facilitator' }, T * 1000)).toEqual({
+      live: false,
+      reason: 'revoked by facilitator',
+    });
   });
 
   it('says how a grant ended', () => {

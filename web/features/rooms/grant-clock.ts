@@ -25,7 +25,11 @@ export function countdownInWords(secondsLeft: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  const parts = [h ? `${h} hour${h === 1 ? '' : 's'}` : '', m ? `${m} minute${m === 1 ? '' : 's'}` : '', !h && sec ? `${sec} second${sec === 1 ? '' : 's'}` : ''];
+  const parts = [
+    h ? `${h} hour${h === 1 ? '' : 's'}` : '',
+    m ? `${m} minute${m === 1 ? '' : 's'}` : '',
+    !h && sec ? `${sec} second${sec === 1 ? '' : 's'}` : '',
+  ];
   return `${parts.filter(Boolean).join(' ')} left`;
 }
 

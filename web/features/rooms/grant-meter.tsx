@@ -18,14 +18,23 @@ export function GrantMeter({ grant, now, compact = false }: { grant: Grant; now:
           aria-valuetext={`${grant.spent} of ${grant.maxMessages} messages used`}
           className="sr-only"
         />
-        <span aria-hidden className={`h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700 ${compact ? 'w-16' : 'w-24'}`}>
-          <span className={`block h-full ${!state.live ? 'bg-slate-400' : low ? 'bg-amber-500' : 'bg-teal-600 dark:bg-teal-400'}`} style={{ width: `${pct}%` }} />
+        <span
+          aria-hidden
+          className={`h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700 ${compact ? 'w-16' : 'w-24'}`}
+        >
+          <span
+            className={`block h-full ${!state.live ? 'bg-slate-400' : low ? 'bg-amber-500' : 'bg-teal-600 dark:bg-teal-400'}`}
+            style={{ width: `${pct}%` }}
+          />
         </span>
         <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="grant-budget">
           {grant.spent}/{grant.maxMessages} used
         </span>
         {state.live ? (
-          <span className={`tabular-nums ${low ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-300'}`} data-testid="grant-countdown">
+          <span
+            className={`tabular-nums ${low ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-300'}`}
+            data-testid="grant-countdown"
+          >
             <span aria-hidden>{formatCountdown(state.secondsLeft)} left</span>
             <span className="sr-only">{countdownInWords(state.secondsLeft)}</span>
           </span>

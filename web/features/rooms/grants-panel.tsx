@@ -21,7 +21,9 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
   const queryClient = useQueryClient();
   const now = useNow(1_000);
   const [bulkOpen, setBulkOpen] = useState(false);
-  const revoke = useMutation({ mutationFn: (g: { agentId: string; taskId: string }) => revokeGrant(roomId, did, g.agentId, g.taskId) });
+  const revoke = useMutation({
+    mutationFn: (g: { agentId: string; taskId: string }) => revokeGrant(roomId, did, g.agentId, g.taskId),
+  });
 
   // Spent counts change when the gateway republishes to public, grants on control: both arrive
   // as a new newest entry (older history pages go in at the other end and change nothing). The
@@ -49,28 +51,45 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
   const history = useMemo(() => {
     const byTask = new Map<string, Grant[]>();
     for (const g of all.data ?? []) if (g.endedAt !== null) byTask.set(g.taskId, [...(byTask.get(g.taskId) ?? []), g]);
-    return [...byTask.entries()].sort((a, b) => Math.max(...b[1].map((g) => g.endedAt ?? 0)) - Math.max(...a[1].map((g) => g.endedAt ?? 0)));
+    return [...byTask.entries()].sort(
+      (a, b) => Math.max(...b[1].map((g) => g.endedAt ?? 0)) - Math.max(...a[1].map((g) => g.endedAt ?? 0)),
+    );
   }, [all.data]);
 
   const liveNow = live.filter((g) => grantState(g, now).live);
   return (
-    <section aria-labelledby="grants-heading" className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="grants-heading"
+      className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
         <h2 id="grants-heading" className="text-sm font-semibold">
           Active mic grants
         </h2>
-        <Button size="sm" variant="ghost" className="ml-auto text-rose-700! dark:text-rose-300!" disabled={!canFacilitate || liveNow.length === 0} onClick={() => setBulkOpen(true)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="ml-auto text-rose-700! dark:text-rose-300!"
+          disabled={!canFacilitate || liveNow.length === 0}
+          onClick={() => setBulkOpen(true)}
+        >
           Revoke every mic…
         </Button>
       </div>
       {!live.length ? (
-        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">{grants.isPending ? 'Loading…' : 'Nobody holds the mic.'}</p>
+        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
+          {grants.isPending ? 'Loading…' : 'Nobody holds the mic.'}
+        </p>
       ) : (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {live.map((g) => {
             const ended = !grantState(g, now).live;
             return (
-              <li key={key(g)} className={`flex items-center gap-2 px-4 py-2 text-sm ${ended ? 'opacity-60' : ''}`} data-testid="active-grant">
+              <li
+                key={key(g)}
+                className={`flex items-center gap-2 px-4 py-2 text-sm ${ended ? 'opacity-60' : ''}`}
+                data-testid="active-grant"
+              >
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">
                     {g.agentId} <span className="font-mono text-xs font-normal text-slate-500">{g.taskId}</span>
@@ -78,7 +97,13 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
                   <GrantMeter grant={g} now={now} />
                   <p className="text-xs text-slate-500 dark:text-slate-400">{g.allowedTypes.join(', ')}</p>
                 </div>
-                <Button size="sm" disabled={!canFacilitate || ended} busy={revoke.isPending && revoke.variables?.taskId === g.taskId} onClick={() => revoke.mutate(g)} aria-label={`Revoke mic of ${g.agentId} for ${g.taskId}`}>
+                <Button
+                  size="sm"
+                  disabled={!canFacilitate || ended}
+                  busy={revoke.isPending && revoke.variables?.taskId === g.taskId}
+                  onClick={() => revoke.mutate(g)}
+                  aria-label={`Revoke mic of ${g.agentId} for ${g.taskId}`}
+                >
                   Revoke
                 </Button>
               </li>
@@ -86,10 +111,19 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
           })}
         </ul>
       )}
-      {revoke.isError ? <p role="alert" className="px-4 pb-2 text-xs text-rose-700 dark:text-rose-300">Revoke failed: {roomErrorInWords(revoke.error)}</p> : null}
+      {revoke.isError ? (
+        <p role="alert" className="px-4 pb-2 text-xs text-rose-700 dark:text-rose-300">
+          Revoke failed: {roomErrorInWords(revoke.error)}
+        </p>
+      ) : null}
       {history.length ? (
-        <details className="border-t border-slate-200 px-4 py-2 text-sm dark:border-slate-800" data-testid="grant-history">
-          <summary className="cursor-pointer text-xs font-medium text-slate-600 dark:text-slate-300">Grant history ({history.length} {history.length === 1 ? 'task' : 'tasks'})</summary>
+        <details
+          className="border-t border-slate-200 px-4 py-2 text-sm dark:border-slate-800"
+          data-testid="grant-history"
+        >
+          <summary className="cursor-pointer text-xs font-medium text-slate-600 dark:text-slate-300">
+            Grant history ({history.length} {history.length === 1 ? 'task' : 'tasks'})
+          </summary>
           <ul className="mt-2 space-y-2">
             {history.map(([taskId, list]) => (
               <li key={taskId} data-testid="grant-history-task">
@@ -97,7 +131,8 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
                 <ul className="ml-3 text-xs text-slate-500 dark:text-slate-400">
                   {list.map((g) => (
                     <li key={g.grantMessageId} data-testid="grant-history-entry">
-                      {g.agentId}: {g.spent}/{g.maxMessages} used, {grantEndInWords(g.endReason ?? 'ended')} at {clockTime((g.endedAt ?? 0) * (g.endedAt && g.endedAt < 1e11 ? 1000 : 1))}
+                      {g.agentId}: {g.spent}/{g.maxMessages} used, {grantEndInWords(g.endReason ?? 'ended')} at{' '}
+                      {clockTime((g.endedAt ?? 0) * (g.endedAt && g.endedAt < 1e11 ? 1000 : 1))}
                     </li>
                   ))}
                 </ul>

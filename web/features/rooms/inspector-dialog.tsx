@@ -16,7 +16,12 @@ function permalink(entry: TimelineEntry): string | null {
 export function InspectorDialog({ entry, onClose }: { entry: TimelineEntry | null; onClose: () => void }) {
   const pretty = entry ? (entry.envelope === null ? entry.raw : JSON.stringify(entry.envelope, null, 2)) : '';
   return (
-    <Dialog open={entry !== null} onOpenChange={(open) => (open ? undefined : onClose())} title="Raw envelope" size="wide">
+    <Dialog
+      open={entry !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="Raw envelope"
+      size="wide"
+    >
       {entry ? (
         <div className="space-y-3 text-sm">
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
@@ -24,7 +29,8 @@ export function InspectorDialog({ entry, onClose }: { entry: TimelineEntry | nul
             <dd className="break-all font-mono text-xs">{entry.topic}</dd>
             <dt className="text-slate-500">Received</dt>
             <dd className="font-mono text-xs">
-              {new Date(entry.receivedAt).toISOString()} {entry.cursor === null ? '(live, this browser’s clock)' : `(server, cursor ${entry.cursor})`}
+              {new Date(entry.receivedAt).toISOString()}{' '}
+              {entry.cursor === null ? '(live, this browser’s clock)' : `(server, cursor ${entry.cursor})`}
             </dd>
             <dt className="text-slate-500">Message id</dt>
             <dd className="break-all font-mono text-xs">{entry.messageId ?? '—'}</dd>
@@ -33,7 +39,10 @@ export function InspectorDialog({ entry, onClose }: { entry: TimelineEntry | nul
             {permalink(entry) ? <CopyButton text={permalink(entry)!} label="Copy link" /> : null}
             <CopyButton text={entry.raw} label="Copy JSON" />
           </div>
-          <pre data-testid="inspector-json" className="max-h-80 overflow-auto rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100">
+          <pre
+            data-testid="inspector-json"
+            className="max-h-80 overflow-auto rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
+          >
             {pretty}
           </pre>
         </div>

@@ -10,7 +10,10 @@ export interface PausePoint {
   readonly nextSeq: number;
 }
 
-export const pauseAt = (timeline: Timeline): PausePoint => ({ lastKey: timeline.entries.at(-1)?.key ?? null, nextSeq: timeline.nextSeq });
+export const pauseAt = (timeline: Timeline): PausePoint => ({
+  lastKey: timeline.entries.at(-1)?.key ?? null,
+  nextSeq: timeline.nextSeq,
+});
 
 /**
  * Splits the (filtered, in timeline order) entries into what the paused view shows and how many

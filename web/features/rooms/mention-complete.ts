@@ -32,7 +32,12 @@ export function matchAgents(agents: readonly string[], query: string, limit = 8)
 }
 
 /** Replaces the mention at `at` with "@agentId " and says where the caret goes. */
-export function completeMention(text: string, caret: number, at: MentionQuery, agentId: string): { text: string; caret: number } {
+export function completeMention(
+  text: string,
+  caret: number,
+  at: MentionQuery,
+  agentId: string,
+): { text: string; caret: number } {
   // The rest of a half-typed id goes; punctuation and what follows stay.
   const after = text.slice(caret).replace(ID_RUN, '');
   const mention = `@${agentId}`;

@@ -7,21 +7,31 @@ import { describe, expect, it } from 'vitest';
 import { MessageContent } from './message-content';
 
 const link = (url: unknown, label?: string) => {
-  const envelope = { type: 'result', payload: { task_id: 't', message_type: 'artifact_link', content: { url, ...(label ? { label } : {}) } } };
+  const envelope = {
+    type: 'result',
+    payload: { task_id: 't', message_type: 'artifact_link', content: { url, ...(label ? { label } : {}) } },
+  };
   return renderToStaticMarkup(<MessageContent envelope={envelope} raw={JSON.stringify(envelope)} />);
 };
 
 describe('MessageContent', () => {
-  it.each(['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', '//evil.example/x', 'file:///etc/passwd', 'not a url', 42])(
-    'marks %j as a blocked link, shown as text, never an <a>',
-    (url) => {
-      const html = link(url, 'open me');
-      expect(html).not.toContain('<a');
-      expect(html).toContain('Link blocked');
-      expect(html).toContain('is not an http(s) address');
-      expect(html).not.toMatch(/<script|onerror=|<img/i);
-    },
-  );
+  it.each([
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    '//evil.example/x',
+    'file:///etc/passwd',
+    'not a url',
+    42,
+  ])('marks %j as a blocked link, shown as text, never an <a>', (url) => {
+    const html = link(url, 'open me');
+    expect(html).not.toContain('<a');
+    expect(html).toContain('Link blocked');
+    expect(html).toContain('is not an http(s) address');
+    expect(html).not.toMatch(/<script|onerror=|<img/i);
+  });
 
   it('makes an http(s) URL a link with its host beside it, opened without opener or referrer', () => {
     const html = link('https://trusted.example@evil.example/login', '<b>Report</b>');
@@ -33,9 +43,16 @@ describe('MessageContent', () => {
   });
 
   it('renders markup in text, bullets and questions as text', () => {
-    const render = (payload: object) => renderToStaticMarkup(<MessageContent envelope={{ type: 'result', payload }} raw="" />);
-    expect(render({ message_type: 'progress', content: { text: '<img src=x onerror=alert(1)>' } })).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(render({ message_type: 'finding', content: { bullets: ['<svg onload=alert(1)>'] } })).toContain('<li class="whitespace-pre-wrap break-words">&lt;svg onload=alert(1)&gt;</li>');
-    expect(render({ message_type: 'clarifying_question', content: { question: '"><script>alert(1)</script>' } })).toContain('&quot;&gt;&lt;script&gt;');
+    const render = (payload: object) =>
+      renderToStaticMarkup(<MessageContent envelope={{ type: 'result', payload }} raw="" />);
+    expect(render({ message_type: 'progress', content: { text: '<img src=x onerror=alert(1)>' } })).toContain(
+      '&lt;img src=x onerror=alert(1)&gt;',
+    );
+    expect(render({ message_type: 'finding', content: { bullets: ['<svg onload=alert(1)>'] } })).toContain(
+      '<li class="whitespace-pre-wrap break-words">&lt;svg onload=alert(1)&gt;</li>',
+    );
+    expect(
+      render({ message_type: 'clarifying_question', content: { question: '"><script>alert(1)</script>' } }),
+    ).toContain('&quot;&gt;&lt;script&gt;');
   });
 });

@@ -22,12 +22,23 @@ export function plainText(envelope: unknown): string {
   if (!isRecord(envelope) || !isRecord(envelope.payload)) return '(not an envelope)';
   const p = envelope.payload;
   const c = isRecord(p.content) ? p.content : p;
-  return str(c.text) ?? str(c.question) ?? (Array.isArray(c.bullets) ? c.bullets.filter((b) => typeof b === 'string').join('; ') : null) ?? str(c.label) ?? str(c.url) ?? '';
+  return (
+    str(c.text) ??
+    str(c.question) ??
+    (Array.isArray(c.bullets) ? c.bullets.filter((b) => typeof b === 'string').join('; ') : null) ??
+    str(c.label) ??
+    str(c.url) ??
+    ''
+  );
 }
 
 export function MessageContent({ envelope, raw }: { envelope: unknown; raw: string }) {
   if (!isRecord(envelope) || !isRecord(envelope.payload)) {
-    return <p className="font-mono text-xs break-all text-rose-700 dark:text-rose-300">Not an AOR envelope: {raw.slice(0, 300)}</p>;
+    return (
+      <p className="font-mono text-xs break-all text-rose-700 dark:text-rose-300">
+        Not an AOR envelope: {raw.slice(0, 300)}
+      </p>
+    );
   }
   const payload = envelope.payload;
   const content = isRecord(payload.content) ? payload.content : null;
@@ -38,14 +49,22 @@ export function MessageContent({ envelope, raw }: { envelope: unknown; raw: stri
     if (!url || !host) {
       return (
         <p className="text-sm">
-          <span className="rounded bg-rose-100 px-1.5 py-0.5 text-xs font-medium text-rose-800 dark:bg-rose-950 dark:text-rose-200">Link blocked</span>{' '}
-          <span className="break-all font-mono text-xs">{String(url ?? '(no url)').slice(0, 200)}</span> is not an http(s) address.
+          <span className="rounded bg-rose-100 px-1.5 py-0.5 text-xs font-medium text-rose-800 dark:bg-rose-950 dark:text-rose-200">
+            Link blocked
+          </span>{' '}
+          <span className="break-all font-mono text-xs">{String(url ?? '(no url)').slice(0, 200)}</span> is not an
+          http(s) address.
         </p>
       );
     }
     return (
       <p className="text-sm">
-        <a href={url} target="_blank" rel="noopener noreferrer" className="text-teal-700 underline underline-offset-2 dark:text-teal-300">
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="text-teal-700 underline underline-offset-2 dark:text-teal-300"
+        >
           {label ?? url}
         </a>{' '}
         <span className="text-xs text-slate-500 dark:text-slate-400">({host})</span>
@@ -70,10 +89,16 @@ export function MessageContent({ envelope, raw }: { envelope: unknown; raw: stri
   return (
     <div className="text-sm">
       <p className="whitespace-pre-wrap break-words">
-        {severity ? <span className="mr-1 font-medium uppercase text-rose-700 dark:text-rose-300">{severity}</span> : null}
-        {text ?? <span className="font-mono text-xs text-slate-500">{JSON.stringify(content ?? payload).slice(0, 300)}</span>}
+        {severity ? (
+          <span className="mr-1 font-medium uppercase text-rose-700 dark:text-rose-300">{severity}</span>
+        ) : null}
+        {text ?? (
+          <span className="font-mono text-xs text-slate-500">{JSON.stringify(content ?? payload).slice(0, 300)}</span>
+        )}
       </p>
-      {mitigation ? <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">Mitigation: {mitigation}</p> : null}
+      {mitigation ? (
+        <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">Mitigation: {mitigation}</p>
+      ) : null}
     </div>
   );
 }
@@ -91,7 +116,10 @@ const BADGE: Record<string, string> = {
 
 export function TypeBadge({ type }: { type: string | null }) {
   return (
-    <span data-testid="message-type" className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-4 ${BADGE[type ?? ''] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}>
+    <span
+      data-testid="message-type"
+      className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-4 ${BADGE[type ?? ''] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}
+    >
       {type ?? 'unknown'}
     </span>
   );

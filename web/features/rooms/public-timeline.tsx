@@ -29,12 +29,23 @@ import { useNow } from '@web/lib/use-now';
 /** Within this many pixels of an edge, the next page loads. */
 const EDGE_PX = 400;
 
-export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string; onInspect: (entry: TimelineEntry) => void; onReply?: ((agentId: string) => void) | undefined }) {
+export function PublicTimeline({
+  roomId,
+  onInspect,
+  onReply,
+}: {
+  roomId: string;
+  onInspect: (entry: TimelineEntry) => void;
+  onReply?: ((agentId: string) => void) | undefined;
+}) {
   const live = useRoomLive(roomId);
   const search = useSearch({ from: '/console/rooms/$roomId' });
   const navigate = useNavigate({ from: '/rooms/$roomId' });
   // Stable, so the memoized filters do not re-render with every scroll or live burst.
-  const setSearch = useCallback((patch: Partial<TimelineSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }), [navigate]);
+  const setSearch = useCallback(
+    (patch: Partial<TimelineSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
+    [navigate],
+  );
   const display = usePreferences((s) => s.timeDisplay);
   const now = useNow(display === 'relative' ? 5_000 : 60_000);
 
@@ -113,7 +124,11 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
       if (e.key === before.key) break;
       if (e.source !== 'live' || announced.current.has(e.key)) continue;
       announced.current.add(e.key);
-      arrivals.unshift({ from: senderLabel(e.fromId), type: summarize(e.envelope).messageType, text: plainText(e.envelope) });
+      arrivals.unshift({
+        from: senderLabel(e.fromId),
+        type: summarize(e.envelope).messageType,
+        text: plainText(e.envelope),
+      });
     }
     if (announced.current.size > 5_000) announced.current = new Set([...announced.current].slice(-1_000));
     announce(arrivals);
@@ -139,24 +154,32 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
   useLayoutEffect(() => {
     if (lastFilter.current === filter) return;
     lastFilter.current = filter;
-    if (pause === null && !live.detached && visible.length > 0) virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
+    if (pause === null && !live.detached && visible.length > 0)
+      virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
   }, [filter, pause, live.detached, visible.length, virtualizer]);
 
   const togglePause = () => (pause ? resume() : setPause(pauseAt(timeline)));
 
   const onScroll = (el: HTMLDivElement) => {
     if (el.scrollTop < EDGE_PX && live.hasOlder && live.older !== 'loading') void loadOlder(roomId);
-    if (live.detached && el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX && live.newer !== 'loading') void loadNewer(roomId);
+    if (live.detached && el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX && live.newer !== 'loading')
+      void loadNewer(roomId);
   };
 
   const heading = topic === 'control' ? 'Control timeline' : topic === 'all' ? 'Timeline' : 'Public timeline';
   const waiting = live.detached ? live.detachedLive.length : pending;
 
   return (
-    <section aria-labelledby="timeline-heading" className="flex min-h-0 flex-col rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="timeline-heading"
+      className="flex min-h-0 flex-col rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
         <h2 id="timeline-heading" className="text-sm font-semibold">
-          {heading} <span className="font-normal text-slate-500" data-testid="timeline-count">({filtered.length})</span>
+          {heading}{' '}
+          <span className="font-normal text-slate-500" data-testid="timeline-count">
+            ({filtered.length})
+          </span>
         </h2>
         <button
           type="button"
@@ -238,7 +261,12 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
                   : 'Nothing public yet. Assign a task with a mic grant; what the agent is allowed to say appears here.'}
             </p>
           ) : (
-            <ol aria-label="Public messages" aria-rowcount={visible.length} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+            <ol
+              aria-label="Public messages"
+              aria-rowcount={visible.length}
+              className="relative w-full"
+              style={{ height: virtualizer.getTotalSize() }}
+            >
               {virtualizer.getVirtualItems().map((item) => {
                 const entry = visible[item.index]!;
                 const highlighted = m !== undefined && entry.cursor === m;
@@ -256,7 +284,12 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
                     className={`absolute top-0 left-0 w-full border-b border-slate-100 px-4 py-2 dark:border-slate-800 ${highlighted ? 'bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40' : ''}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
-                    <TimelineRow entry={entry} time={formatTime(entry.receivedAt, display, now)} onInspect={onInspect} onReply={onReply} />
+                    <TimelineRow
+                      entry={entry}
+                      time={formatTime(entry.receivedAt, display, now)}
+                      onInspect={onInspect}
+                      onReply={onReply}
+                    />
                   </li>
                 );
               })}
@@ -281,5 +314,11 @@ export function PublicTimeline({ roomId, onInspect, onReply }: { roomId: string;
 
 /** Holds the timeline's place for the commit before it mounts (room-page.tsx stages the page). */
 export function TimelinePlaceholder() {
-  return <section aria-label="Public timeline" aria-busy="true" className="min-h-[34rem] rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" />;
+  return (
+    <section
+      aria-label="Public timeline"
+      aria-busy="true"
+      className="min-h-[34rem] rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    />
+  );
 }

@@ -12,10 +12,21 @@ import { useState, type FormEvent } from 'react';
 import { readRetentionForm, retentionInWords, type RetentionForm } from './retention-words';
 import { roomErrorInWords } from './words';
 
-export function RetentionSetting({ roomId, retention, canEdit }: { roomId: string; retention: Retention | undefined; canEdit: boolean }) {
+export function RetentionSetting({
+  roomId,
+  retention,
+  canEdit,
+}: {
+  roomId: string;
+  retention: Retention | undefined;
+  canEdit: boolean;
+}) {
   const [open, setOpen] = useState(false);
   return (
-    <span className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" data-testid="retention-setting">
+    <span
+      className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400"
+      data-testid="retention-setting"
+    >
       <span>{retentionInWords(retention)}</span>
       {canEdit ? (
         <Button variant="link" size="sm" onClick={() => setOpen(true)}>
@@ -27,7 +38,15 @@ export function RetentionSetting({ roomId, retention, canEdit }: { roomId: strin
   );
 }
 
-function RetentionDialog({ roomId, retention, onClose }: { roomId: string; retention: Retention | undefined; onClose: () => void }) {
+function RetentionDialog({
+  roomId,
+  retention,
+  onClose,
+}: {
+  roomId: string;
+  retention: Retention | undefined;
+  onClose: () => void;
+}) {
   const [messages, setMessages] = useState(retention?.maxMessages?.toString() ?? '');
   const [days, setDays] = useState(retention?.maxAgeDays?.toString() ?? '');
   const [read, setRead] = useState<RetentionForm | null>(null);
@@ -55,9 +74,31 @@ function RetentionDialog({ roomId, retention, onClose }: { roomId: string; reten
       description="Every minute the server deletes this room's oldest messages beyond these limits. The audit log, review items and grants are always kept."
     >
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <TextField label="Keep the newest messages" inputMode="numeric" placeholder="no limit" value={messages} onChange={(e) => (setMessages(e.target.value), setRead(null))} error={errors?.messagesError} hint="Empty: any number." autoComplete="off" />
-        <TextField label="Keep messages for (days)" inputMode="numeric" placeholder="no limit" value={days} onChange={(e) => (setDays(e.target.value), setRead(null))} error={errors?.daysError} hint="Empty: any age. Both empty keeps all history." autoComplete="off" />
-        {save.isError ? <Notice tone="error" title="Retention was not changed">{roomErrorInWords(save.error)}</Notice> : null}
+        <TextField
+          label="Keep the newest messages"
+          inputMode="numeric"
+          placeholder="no limit"
+          value={messages}
+          onChange={(e) => (setMessages(e.target.value), setRead(null))}
+          error={errors?.messagesError}
+          hint="Empty: any number."
+          autoComplete="off"
+        />
+        <TextField
+          label="Keep messages for (days)"
+          inputMode="numeric"
+          placeholder="no limit"
+          value={days}
+          onChange={(e) => (setDays(e.target.value), setRead(null))}
+          error={errors?.daysError}
+          hint="Empty: any age. Both empty keeps all history."
+          autoComplete="off"
+        />
+        {save.isError ? (
+          <Notice tone="error" title="Retention was not changed">
+            {roomErrorInWords(save.error)}
+          </Notice>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={save.isPending}>

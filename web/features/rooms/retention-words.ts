@@ -24,7 +24,8 @@ export type RetentionForm =
 function whole(text: string, max: number): number | null | string {
   const t = text.trim();
   if (t === '') return null;
-  if (!/^\d{1,10}$/.test(t) || Number(t) < 1 || Number(t) > max) return `A whole number from 1 to ${count(max)}, or empty for no limit.`;
+  if (!/^\d{1,10}$/.test(t) || Number(t) < 1 || Number(t) > max)
+    return `A whole number from 1 to ${count(max)}, or empty for no limit.`;
   return Number(t);
 }
 
@@ -33,7 +34,11 @@ export function readRetentionForm(messages: string, days: string): RetentionForm
   const m = whole(messages, MAX_RETENTION_MESSAGES);
   const d = whole(days, MAX_RETENTION_DAYS);
   if (typeof m === 'string' || typeof d === 'string') {
-    return { ok: false, ...(typeof m === 'string' ? { messagesError: m } : {}), ...(typeof d === 'string' ? { daysError: d } : {}) };
+    return {
+      ok: false,
+      ...(typeof m === 'string' ? { messagesError: m } : {}),
+      ...(typeof d === 'string' ? { daysError: d } : {}),
+    };
   }
   return { ok: true, retention: m === null && d === null ? null : { maxMessages: m, maxAgeDays: d } };
 }

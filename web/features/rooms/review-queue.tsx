@@ -30,12 +30,16 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   const [reason, setReason] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
   const decide = useMutation({
-    mutationFn: (d: { item: ReviewItem; reject?: string }) => (d.reject === undefined ? approveReviewItem(roomId, d.item.id) : rejectReviewItem(roomId, d.item.id, d.reject)),
+    mutationFn: (d: { item: ReviewItem; reject?: string }) =>
+      d.reject === undefined ? approveReviewItem(roomId, d.item.id) : rejectReviewItem(roomId, d.item.id, d.reject),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'review'] }),
   });
   const items = (queue.data ?? []).filter((i) => !(decide.isPending && decide.variables.item.id === i.id));
   // The selection follows the item; when it is decided, the one now in its place is selected.
-  const index = Math.max(0, items.findIndex((i) => i.id === selectedId));
+  const index = Math.max(
+    0,
+    items.findIndex((i) => i.id === selectedId),
+  );
   const current = items[Math.min(index, items.length - 1)];
   const recent = (all.data ?? [])
     .filter((i) => i.status !== 'pending')
@@ -64,8 +68,14 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   };
 
   return (
-    <section aria-labelledby="review-heading" className="rounded-lg border border-amber-300 bg-amber-50/50 dark:border-amber-900/60 dark:bg-amber-950/20">
-      <h2 id="review-heading" className="border-b border-amber-200 px-4 py-2 text-sm font-semibold dark:border-amber-900/60">
+    <section
+      aria-labelledby="review-heading"
+      className="rounded-lg border border-amber-300 bg-amber-50/50 dark:border-amber-900/60 dark:bg-amber-950/20"
+    >
+      <h2
+        id="review-heading"
+        className="border-b border-amber-200 px-4 py-2 text-sm font-semibold dark:border-amber-900/60"
+      >
         Review queue{' '}
         <span className="font-normal text-slate-600 dark:text-slate-400">
           ({items.length} waiting{canFacilitate ? ' · click the list, then J/K move, A approve, R reject' : ''})
@@ -78,7 +88,11 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         aria-label="Candidates waiting for review"
         className="divide-y divide-amber-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-teal-600 dark:divide-amber-900/40"
       >
-        {items.length === 0 ? <li className="px-4 py-3 text-sm text-slate-600 dark:text-slate-400">{queue.isPending ? 'Loading…' : 'Nothing waits for review.'}</li> : null}
+        {items.length === 0 ? (
+          <li className="px-4 py-3 text-sm text-slate-600 dark:text-slate-400">
+            {queue.isPending ? 'Loading…' : 'Nothing waits for review.'}
+          </li>
+        ) : null}
         {items.map((item) => {
           const { messageType } = summarize(item.envelope);
           const active = item === current;
@@ -97,10 +111,20 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 <span className="font-mono">{item.taskId}</span>
                 <span className="text-slate-500">{clockTime(item.submittedAt)}</span>
                 <span className="ml-auto flex gap-1">
-                  <Button size="sm" disabled={!canFacilitate} onClick={() => approve(item)} aria-label={`Approve ${item.agentId}’s ${messageType ?? 'message'}`}>
+                  <Button
+                    size="sm"
+                    disabled={!canFacilitate}
+                    onClick={() => approve(item)}
+                    aria-label={`Approve ${item.agentId}’s ${messageType ?? 'message'}`}
+                  >
                     Approve
                   </Button>
-                  <Button size="sm" disabled={!canFacilitate} onClick={() => openReject(item)} aria-label={`Reject ${item.agentId}’s ${messageType ?? 'message'}`}>
+                  <Button
+                    size="sm"
+                    disabled={!canFacilitate}
+                    onClick={() => openReject(item)}
+                    aria-label={`Reject ${item.agentId}’s ${messageType ?? 'message'}`}
+                  >
                     Reject
                   </Button>
                 </span>
@@ -109,20 +133,36 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 <MessageContent envelope={item.envelope} raw={item.raw} />
               </div>
               <div className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="review-budget">
-                {grant ? <GrantMeter grant={grant} now={now} compact /> : 'No live grant: approving will be refused by the gateway.'}
+                {grant ? (
+                  <GrantMeter grant={grant} now={now} compact />
+                ) : (
+                  'No live grant: approving will be refused by the gateway.'
+                )}
               </div>
             </li>
           );
         })}
       </ol>
-      {decide.isError ? <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(decide.error)}</p> : null}
+      {decide.isError ? (
+        <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">
+          {roomErrorInWords(decide.error)}
+        </p>
+      ) : null}
       {recent.length ? (
         <div className="border-t border-amber-200 px-4 py-2 dark:border-amber-900/60">
           <h3 className="text-xs font-semibold text-slate-600 dark:text-slate-300">Latest decisions</h3>
           <ul aria-label="Latest review decisions" aria-live="polite" className="mt-1 space-y-0.5 text-xs">
             {recent.map((i) => (
               <li key={i.id} data-testid="review-decision" className="flex gap-2">
-                <span className={i.status === 'approved' ? 'font-medium text-emerald-700 dark:text-emerald-300' : i.status === 'rejected' ? 'font-medium text-rose-700 dark:text-rose-300' : 'font-medium text-slate-500'}>
+                <span
+                  className={
+                    i.status === 'approved'
+                      ? 'font-medium text-emerald-700 dark:text-emerald-300'
+                      : i.status === 'rejected'
+                        ? 'font-medium text-rose-700 dark:text-rose-300'
+                        : 'font-medium text-slate-500'
+                  }
+                >
                   {i.status === 'approved' ? 'Approved' : i.status === 'rejected' ? 'Rejected' : 'Expired'}
                 </span>
                 <span className="min-w-0 flex-1 truncate">
@@ -130,7 +170,8 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                   {i.reason ? ` · “${i.reason}”` : ''}
                 </span>
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>
-                  {i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : ''} {i.decidedAt ? clockTime(i.decidedAt) : ''}
+                  {i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : ''}{' '}
+                  {i.decidedAt ? clockTime(i.decidedAt) : ''}
                 </span>
               </li>
             ))}
@@ -141,20 +182,33 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         open={rejecting !== null}
         onOpenChange={(open) => !open && setRejecting(null)}
         title="Reject this candidate"
-        description={rejecting ? `${rejecting.agentId} will get a facilitator_rejected reject on control with your reason.` : undefined}
+        description={
+          rejecting
+            ? `${rejecting.agentId} will get a facilitator_rejected reject on control with your reason.`
+            : undefined
+        }
         returnFocusTo={listRef}
       >
         <form
           onSubmit={(e) => {
             e.preventDefault();
             if (!rejecting || !reason.trim()) return;
-            select(items.indexOf(rejecting) + 1 < items.length ? items.indexOf(rejecting) + 1 : items.indexOf(rejecting) - 1);
+            select(
+              items.indexOf(rejecting) + 1 < items.length ? items.indexOf(rejecting) + 1 : items.indexOf(rejecting) - 1,
+            );
             decide.mutate({ item: rejecting, reject: reason.trim() });
             setRejecting(null);
           }}
           className="space-y-3"
         >
-          <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} autoComplete="off" hint="Enter rejects; Esc cancels." />
+          <TextField
+            label="Reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={500}
+            autoComplete="off"
+            hint="Enter rejects; Esc cancels."
+          />
           <div className="flex justify-end gap-2">
             <Button onClick={() => setRejecting(null)}>Cancel</Button>
             <Button type="submit" variant="primary" disabled={!reason.trim()}>

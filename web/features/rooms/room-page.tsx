@@ -40,7 +40,8 @@ function ReconnectingNote() {
   if (!reconnecting) return null;
   return (
     <p data-testid="connection-note" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-      The live connection dropped. Everything shown so far stays; messages sent meanwhile will appear, in order, once it is back. Retrying on its own.
+      The live connection dropped. Everything shown so far stays; messages sent meanwhile will appear, in order, once it
+      is back. Retrying on its own.
     </p>
   );
 }
@@ -88,7 +89,10 @@ export function RoomPage() {
     return (
       <div className="mx-auto max-w-xl">
         <Notice tone="error" title="Cannot open this room">
-          {roomErrorInWords(room.error)} <Link to="/rooms" className="underline">Back to rooms</Link>
+          {roomErrorInWords(room.error)}{' '}
+          <Link to="/rooms" className="underline">
+            Back to rooms
+          </Link>
         </Notice>
       </div>
     );
@@ -104,21 +108,35 @@ export function RoomPage() {
         <h1 className="text-2xl font-semibold tracking-tight">{room.data?.name ?? roomId}</h1>
         <span className="font-mono text-sm text-slate-500">{roomId}</span>
         <ConnectionBadge />
-        <Link to="/rooms/$roomId/audit" params={{ roomId }} className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+        <Link
+          to="/rooms/$roomId/audit"
+          params={{ roomId }}
+          className="text-sm text-teal-700 hover:underline dark:text-teal-300"
+        >
           Audit log &amp; export
         </Link>
         {room.data ? <RetentionSetting roomId={roomId} retention={room.data.retention} canEdit={facilitator} /> : null}
         <label className="ml-auto flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={review} disabled={!facilitator || !room.data || moderation.isPending} onChange={(e) => moderation.mutate(e.target.checked ? 'review' : 'auto')} />
+          <input
+            type="checkbox"
+            checked={review}
+            disabled={!facilitator || !room.data || moderation.isPending}
+            onChange={(e) => moderation.mutate(e.target.checked ? 'review' : 'auto')}
+          />
           Review mode (a facilitator approves each candidate)
         </label>
       </div>
       <ReconnectingNote />
-      {moderation.isError ? <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(moderation.error)}</p> : null}
+      {moderation.isError ? (
+        <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
+          {roomErrorInWords(moderation.error)}
+        </p>
+      ) : null}
       {!facilitator ? (
         <div className="mt-4">
           <Notice tone="info" title="You are observing">
-            Observers see everything in the room; assigning tasks, granting or revoking the mic, speaking and reviewing are for facilitators.
+            Observers see everything in the room; assigning tasks, granting or revoking the mic, speaking and reviewing
+            are for facilitators.
           </Notice>
         </div>
       ) : null}
@@ -134,7 +152,12 @@ export function RoomPage() {
         <div className="flex min-w-0 flex-col gap-6">
           {review ? <ReviewQueue roomId={roomId} canFacilitate={facilitator} /> : null}
           {stage >= 1 ? (
-            <PublicTimeline key={roomId} roomId={roomId} onInspect={setInspected} onReply={facilitator ? reply : undefined} />
+            <PublicTimeline
+              key={roomId}
+              roomId={roomId}
+              onInspect={setInspected}
+              onReply={facilitator ? reply : undefined}
+            />
           ) : (
             <TimelinePlaceholder />
           )}

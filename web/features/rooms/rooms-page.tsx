@@ -21,13 +21,17 @@ export function RoomsPage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Rooms</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Agent Ops Rooms: agents speak over MQTT, the gateway moderates, facilitators grant the mic.</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Agent Ops Rooms: agents speak over MQTT, the gateway moderates, facilitators grant the mic.
+          </p>
         </div>
         <div className="flex flex-col items-end gap-1">
           <Button variant="primary" onClick={() => setCreating(true)} disabled={!facilitator}>
             Create room
           </Button>
-          {!facilitator ? <p className="text-xs text-slate-500 dark:text-slate-400">Observers cannot create rooms.</p> : null}
+          {!facilitator ? (
+            <p className="text-xs text-slate-500 dark:text-slate-400">Observers cannot create rooms.</p>
+          ) : null}
         </div>
       </div>
 
@@ -37,7 +41,11 @@ export function RoomsPage() {
             Loading rooms…
           </p>
         ) : rooms.isError ? (
-          <Notice tone="error" title="Cannot list rooms" action={<Button onClick={() => void rooms.refetch()}>Try again</Button>}>
+          <Notice
+            tone="error"
+            title="Cannot list rooms"
+            action={<Button onClick={() => void rooms.refetch()}>Try again</Button>}
+          >
             {roomErrorInWords(rooms.error)}
           </Notice>
         ) : rooms.data.length === 0 ? (
@@ -66,7 +74,9 @@ export function RoomsPage() {
                     {room.messageCount} {room.messageCount === 1 ? 'message' : 'messages'}
                   </span>
                   <span className="w-36 whitespace-nowrap text-sm text-slate-600 dark:text-slate-400">
-                    {room.lastActivityAt === null ? 'No activity yet' : `Active ${relativeTime(room.lastActivityAt, now)}`}
+                    {room.lastActivityAt === null
+                      ? 'No activity yet'
+                      : `Active ${relativeTime(room.lastActivityAt, now)}`}
                   </span>
                   <span className="w-40 whitespace-nowrap text-sm text-slate-600 dark:text-slate-400">
                     {room.agentsPresent} of {room.agents} agents present

@@ -11,7 +11,13 @@ function localFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   const key = timeZone ?? '';
   let format = localFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) });
+    format = new Intl.DateTimeFormat(undefined, {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      ...(timeZone ? { timeZone } : {}),
+    });
     localFormats.set(key, format);
   }
   return format;

@@ -1,4 +1,10 @@
-import { addLiveMany, emptyTimeline, mergeHistory, type IncomingEntry, type TimelineEntry } from '@web/lib/mqtt/timeline-merge';
+import {
+  addLiveMany,
+  emptyTimeline,
+  mergeHistory,
+  type IncomingEntry,
+  type TimelineEntry,
+} from '@web/lib/mqtt/timeline-merge';
 import { describe, expect, it } from 'vitest';
 import { filterTimeline, messageTypeOf, parseTimelineSearch, timelineFilter } from './timeline-filter';
 
@@ -21,7 +27,13 @@ const entry = (over: Partial<TimelineEntry> & { envelope?: unknown }): TimelineE
 
 describe('timeline search params', () => {
   it('keeps valid values and drops the rest', () => {
-    expect(parseTimelineSearch({ agent: ' agent.a ', type: 'ack', q: 42, topic: 'all', m: '17' })).toEqual({ agent: 'agent.a', type: 'ack', q: '42', topic: 'all', m: 17 });
+    expect(parseTimelineSearch({ agent: ' agent.a ', type: 'ack', q: 42, topic: 'all', m: '17' })).toEqual({
+      agent: 'agent.a',
+      type: 'ack',
+      q: '42',
+      topic: 'all',
+      m: 17,
+    });
     expect(parseTimelineSearch({ topic: 'inbox', m: -1, agent: '' })).toEqual({});
     expect(parseTimelineSearch({ topic: 'public', m: 1.5 })).toEqual({});
   });
@@ -41,7 +53,15 @@ describe('timeline filter', () => {
     const only = timelineFilter({ agent: 'agent.b', topic: 'all' });
     expect(only(entry({}))).toBe(false);
     expect(only(entry({ fromId: 'agent.b' }))).toBe(true);
-    expect(only(entry({ topicKind: 'control', fromId: 'did:key:z6Mk', envelope: { type: 'mic_grant', payload: { agent_id: 'agent.b' } } }))).toBe(true);
+    expect(
+      only(
+        entry({
+          topicKind: 'control',
+          fromId: 'did:key:z6Mk',
+          envelope: { type: 'mic_grant', payload: { agent_id: 'agent.b' } },
+        }),
+      ),
+    ).toBe(true);
   });
 
   it('matches the message type a reader sees, or the envelope type, ignoring case', () => {

@@ -33,7 +33,11 @@ export function parseTimelineSearch(search: Record<string, unknown>): TimelineSe
   if (agent) out.agent = agent;
   if (type) out.type = type;
   if (q) out.q = q;
-  if (typeof search.topic === 'string' && (TIMELINE_TOPICS as readonly string[]).includes(search.topic) && search.topic !== 'public') {
+  if (
+    typeof search.topic === 'string' &&
+    (TIMELINE_TOPICS as readonly string[]).includes(search.topic) &&
+    search.topic !== 'public'
+  ) {
     out.topic = search.topic as TimelineTopic;
   }
   const m = typeof search.m === 'string' ? Number(search.m) : search.m;
@@ -82,10 +86,14 @@ export function timelineFilter(search: TimelineSearch): (entry: TimelineEntry) =
   };
 }
 
-export const isFiltered = (search: TimelineSearch): boolean => Boolean(search.agent || search.type || search.q || search.topic);
+export const isFiltered = (search: TimelineSearch): boolean =>
+  Boolean(search.agent || search.type || search.q || search.topic);
 
 type EntryFilter = (entry: TimelineEntry) => boolean;
-const lastRun = new WeakMap<EntryFilter, { readonly entries: readonly TimelineEntry[]; readonly result: readonly TimelineEntry[] }>();
+const lastRun = new WeakMap<
+  EntryFilter,
+  { readonly entries: readonly TimelineEntry[]; readonly result: readonly TimelineEntry[] }
+>();
 
 /**
  * `timeline.entries.filter(filter)`, but a live burst (which only appends) runs the filter over

@@ -9,7 +9,8 @@ import { CONTROL_TONE, describeControl } from './control-log';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { fullTime } from './time-display';
 
-export const senderLabel = (fromId: string | null) => (fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender'));
+export const senderLabel = (fromId: string | null) =>
+  fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender');
 
 export const TimelineRow = memo(function TimelineRow({
   entry,
@@ -58,7 +59,11 @@ export const TimelineRow = memo(function TimelineRow({
         ) : null}
       </div>
       <div className="mt-1">
-        {described ? <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p> : <MessageContent envelope={entry.envelope} raw={entry.raw} />}
+        {described ? (
+          <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p>
+        ) : (
+          <MessageContent envelope={entry.envelope} raw={entry.raw} />
+        )}
       </div>
     </>
   );

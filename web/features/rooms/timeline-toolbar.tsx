@@ -36,13 +36,29 @@ export const TimeDisplayControl = memo(function TimeDisplayControl() {
 });
 
 // Memoized with the timeline's stable onChange: they re-render when the filters or agents change.
-export const TimelineFilters = memo(function TimelineFilters({ search, agents, onChange }: { search: TimelineSearch; agents: readonly string[]; onChange: (patch: Partial<TimelineSearch>) => void }) {
+export const TimelineFilters = memo(function TimelineFilters({
+  search,
+  agents,
+  onChange,
+}: {
+  search: TimelineSearch;
+  agents: readonly string[];
+  onChange: (patch: Partial<TimelineSearch>) => void;
+}) {
   const id = useId();
   return (
     <div role="search" aria-label="Filter the timeline" className="flex flex-wrap items-end gap-2 text-sm">
       <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
         Agent
-        <input aria-label="Filter by agent" className={`${input} w-36`} list={`${id}-agents`} value={search.agent ?? ''} onChange={(e) => onChange({ agent: e.target.value || undefined })} placeholder="any" autoComplete="off" />
+        <input
+          aria-label="Filter by agent"
+          className={`${input} w-36`}
+          list={`${id}-agents`}
+          value={search.agent ?? ''}
+          onChange={(e) => onChange({ agent: e.target.value || undefined })}
+          placeholder="any"
+          autoComplete="off"
+        />
         <datalist id={`${id}-agents`}>
           {agents.map((a) => (
             <option key={a} value={a} />
@@ -51,7 +67,15 @@ export const TimelineFilters = memo(function TimelineFilters({ search, agents, o
       </label>
       <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
         Type
-        <input aria-label="Filter by type" className={`${input} w-28`} list={`${id}-types`} value={search.type ?? ''} onChange={(e) => onChange({ type: e.target.value || undefined })} placeholder="any" autoComplete="off" />
+        <input
+          aria-label="Filter by type"
+          className={`${input} w-28`}
+          list={`${id}-types`}
+          value={search.type ?? ''}
+          onChange={(e) => onChange({ type: e.target.value || undefined })}
+          placeholder="any"
+          autoComplete="off"
+        />
         <datalist id={`${id}-types`}>
           {TYPES.map((t) => (
             <option key={t} value={t} />
@@ -60,7 +84,14 @@ export const TimelineFilters = memo(function TimelineFilters({ search, agents, o
       </label>
       <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
         Topic
-        <select aria-label="Filter by topic" className={input} value={search.topic ?? 'public'} onChange={(e) => onChange({ topic: e.target.value === 'public' ? undefined : (e.target.value as TimelineTopic) })}>
+        <select
+          aria-label="Filter by topic"
+          className={input}
+          value={search.topic ?? 'public'}
+          onChange={(e) =>
+            onChange({ topic: e.target.value === 'public' ? undefined : (e.target.value as TimelineTopic) })
+          }
+        >
           <option value="public">public</option>
           <option value="control">control</option>
           <option value="all">public + control</option>
@@ -68,10 +99,21 @@ export const TimelineFilters = memo(function TimelineFilters({ search, agents, o
       </label>
       <label className="flex min-w-40 flex-1 flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
         Text
-        <input aria-label="Filter by text" className={input} type="search" value={search.q ?? ''} onChange={(e) => onChange({ q: e.target.value || undefined })} placeholder="words in the message" />
+        <input
+          aria-label="Filter by text"
+          className={input}
+          type="search"
+          value={search.q ?? ''}
+          onChange={(e) => onChange({ q: e.target.value || undefined })}
+          placeholder="words in the message"
+        />
       </label>
       {isFiltered(search) ? (
-        <button type="button" onClick={() => onChange({ agent: undefined, type: undefined, q: undefined, topic: undefined })} className="rounded px-2 py-1 text-xs text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800">
+        <button
+          type="button"
+          onClick={() => onChange({ agent: undefined, type: undefined, q: undefined, topic: undefined })}
+          className="rounded px-2 py-1 text-xs text-teal-700 hover:bg-slate-100 dark:text-teal-300 dark:hover:bg-slate-800"
+        >
           Clear filters
         </button>
       ) : null}

@@ -5,7 +5,10 @@ import { announcementFor, type Arrival } from './announce';
 
 export const ANNOUNCE_WINDOW_MS = 1_500;
 
-export function useAnnouncer(windowMs = ANNOUNCE_WINDOW_MS): { announcement: string; add: (arrivals: readonly Arrival[]) => void } {
+export function useAnnouncer(windowMs = ANNOUNCE_WINDOW_MS): {
+  announcement: string;
+  add: (arrivals: readonly Arrival[]) => void;
+} {
   const [announcement, setAnnouncement] = useState('');
   const pending = useRef<Arrival[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

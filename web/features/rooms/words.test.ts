@@ -28,6 +28,8 @@ describe('room words', () => {
 
   it('turns coded errors into words', () => {
     expect(roomErrorInWords(new ApiError(403, 'FORBIDDEN', 'x'))).toMatch(/Only facilitators/);
-    expect(roomErrorInWords(new ApiError(409, 'CONFLICT', 'A room "ops" already exists.'))).toBe('A room "ops" already exists.');
+    expect(roomErrorInWords(new ApiError(409, 'CONFLICT', 'A room "ops" already exists.'))).toBe(
+      'A room "ops" already exists.',
+    );
   });
 });

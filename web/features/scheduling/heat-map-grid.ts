@@ -52,7 +52,8 @@ function covers(intervals: readonly { start: number; end: number }[], start: num
   return reached >= end;
 }
 
-const overlaps = (intervals: readonly { start: number; end: number }[], start: number, end: number) => intervals.some((i) => i.start < end && start < i.end);
+const overlaps = (intervals: readonly { start: number; end: number }[], start: number, end: number) =>
+  intervals.some((i) => i.start < end && start < i.end);
 
 export function heatMapGrid(window: Slot, rows: readonly HeatMapRow[], stepMinutes?: number): HeatMapGrid {
   const from = Date.parse(window.start);
@@ -66,7 +67,14 @@ export function heatMapGrid(window: Slot, rows: readonly HeatMapRow[], stepMinut
     return {
       did: row.did,
       cells: columns.map((c): HeatMapCell => ({
-        state: row.offered === null ? 'unknown' : row.offered === 'declined' ? 'declined' : covers(offered, c.start, c.end) ? 'free' : 'busy',
+        state:
+          row.offered === null
+            ? 'unknown'
+            : row.offered === 'declined'
+              ? 'declined'
+              : covers(offered, c.start, c.end)
+                ? 'free'
+                : 'busy',
         importedBusy: overlaps(busy, c.start, c.end),
       })),
     };

@@ -18,25 +18,48 @@ const CELL: Record<string, string> = {
   unknown: 'bg-[repeating-linear-gradient(45deg,transparent_0_3px,rgba(100,116,139,.25)_3px_5px)]',
   declined: 'bg-rose-200 dark:bg-rose-900/60',
 };
-const WORD: Record<string, string> = { free: 'free', busy: 'not offered', unknown: 'no answer yet', declined: 'declined' };
+const WORD: Record<string, string> = {
+  free: 'free',
+  busy: 'not offered',
+  unknown: 'no answer yet',
+  declined: 'declined',
+};
 
 export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMapProps) {
   const axisZones = [operatorZone, ...new Set(Object.values(zones).filter((z) => z !== operatorZone))];
   // Label every column whose local time is on the hour and a multiple of the label spacing.
   const every = Math.max(1, Math.round(180 / grid.stepMinutes));
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900" data-testid="heat-map">
+    <div
+      className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
+      data-testid="heat-map"
+    >
       <table className="border-separate border-spacing-0 text-xs">
-        <caption className="sr-only">Availability across the window, one row per participant; column times in each zone above.</caption>
+        <caption className="sr-only">
+          Availability across the window, one row per participant; column times in each zone above.
+        </caption>
         <thead>
           {axisZones.map((zone, zi) => (
             <tr key={zone} data-testid="heat-map-axis">
-              <th scope="row" className="sticky left-0 z-10 bg-white pr-3 text-left font-medium whitespace-nowrap text-slate-500 dark:bg-slate-900 dark:text-slate-400">
+              <th
+                scope="row"
+                className="sticky left-0 z-10 bg-white pr-3 text-left font-medium whitespace-nowrap text-slate-500 dark:bg-slate-900 dark:text-slate-400"
+              >
                 {zi === 0 ? `Your time (${zoneCity(zone)})` : zoneCity(zone)}
               </th>
               {grid.columns.map((c, i) => (
-                <th key={c.start} scope="col" className="h-5 w-4 min-w-4 px-0 text-left align-bottom font-normal whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">
-                  {i % every === 0 ? <span className="inline-block w-0 overflow-visible">{localHour(c.start, zone) === 0 && zi === 0 ? localDateTime(c.start, zone).split(',')[0] : localTime(c.start, zone)}</span> : null}
+                <th
+                  key={c.start}
+                  scope="col"
+                  className="h-5 w-4 min-w-4 px-0 text-left align-bottom font-normal whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400"
+                >
+                  {i % every === 0 ? (
+                    <span className="inline-block w-0 overflow-visible">
+                      {localHour(c.start, zone) === 0 && zi === 0
+                        ? localDateTime(c.start, zone).split(',')[0]
+                        : localTime(c.start, zone)}
+                    </span>
+                  ) : null}
                 </th>
               ))}
             </tr>
@@ -45,9 +68,16 @@ export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMap
         <tbody>
           {grid.rows.map((row) => (
             <tr key={row.did} data-testid="heat-map-row" data-did={row.did}>
-              <th scope="row" className="sticky left-0 z-10 bg-white py-0.5 pr-3 text-left font-medium whitespace-nowrap dark:bg-slate-900">
+              <th
+                scope="row"
+                className="sticky left-0 z-10 bg-white py-0.5 pr-3 text-left font-medium whitespace-nowrap dark:bg-slate-900"
+              >
                 {names[row.did] ?? row.did}
-                {zones[row.did] ? <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{zoneCity(zones[row.did]!)}</span> : null}
+                {zones[row.did] ? (
+                  <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">
+                    {zoneCity(zones[row.did]!)}
+                  </span>
+                ) : null}
               </th>
               {row.cells.map((cell, i) => {
                 const c = grid.columns[i]!;
@@ -61,7 +91,12 @@ export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMap
                     data-imported-busy={cell.importedBusy ? 'true' : undefined}
                     className={`h-6 w-4 min-w-4 border-y border-white p-0 dark:border-slate-900 ${CELL[cell.state]} ${lit ? 'ring-2 ring-teal-600 ring-inset dark:ring-teal-300' : ''} ${i % every === 0 ? 'border-l border-l-slate-300 dark:border-l-slate-700' : ''}`}
                   >
-                    {cell.importedBusy ? <span aria-hidden className="block h-full w-full bg-[repeating-linear-gradient(-45deg,transparent_0_2px,rgba(225,29,72,.6)_2px_4px)]" /> : null}
+                    {cell.importedBusy ? (
+                      <span
+                        aria-hidden
+                        className="block h-full w-full bg-[repeating-linear-gradient(-45deg,transparent_0_2px,rgba(225,29,72,.6)_2px_4px)]"
+                      />
+                    ) : null}
                   </td>
                 );
               })}
@@ -70,11 +105,26 @@ export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMap
         </tbody>
       </table>
       <p className="mt-2 flex flex-wrap gap-4 text-xs text-slate-500 dark:text-slate-400">
-        <span><span className={`mr-1 inline-block size-3 align-middle ${CELL.free}`} />free</span>
-        <span><span className={`mr-1 inline-block size-3 align-middle ${CELL.busy}`} />not offered</span>
-        <span><span className={`mr-1 inline-block size-3 align-middle ${CELL.unknown}`} />no answer yet</span>
-        <span><span className="mr-1 inline-block size-3 bg-[repeating-linear-gradient(-45deg,transparent_0_2px,rgba(225,29,72,.6)_2px_4px)] align-middle" />busy in an imported calendar</span>
-        <span><span className="mr-1 inline-block size-3 align-middle ring-2 ring-teal-600 ring-inset" />suggested or confirmed slot</span>
+        <span>
+          <span className={`mr-1 inline-block size-3 align-middle ${CELL.free}`} />
+          free
+        </span>
+        <span>
+          <span className={`mr-1 inline-block size-3 align-middle ${CELL.busy}`} />
+          not offered
+        </span>
+        <span>
+          <span className={`mr-1 inline-block size-3 align-middle ${CELL.unknown}`} />
+          no answer yet
+        </span>
+        <span>
+          <span className="mr-1 inline-block size-3 bg-[repeating-linear-gradient(-45deg,transparent_0_2px,rgba(225,29,72,.6)_2px_4px)] align-middle" />
+          busy in an imported calendar
+        </span>
+        <span>
+          <span className="mr-1 inline-block size-3 align-middle ring-2 ring-teal-600 ring-inset" />
+          suggested or confirmed slot
+        </span>
         <span>Columns of {grid.stepMinutes} minutes.</span>
       </p>
     </div>

@@ -21,15 +21,27 @@ export function IcsImport({ window, people, onImport }: IcsImportProps) {
     const file = event.target.files?.[0];
     if (!file) return;
     const busy = busyFromICalendar(await file.text(), window);
-    if (!busy.ok) return setMessage({ error: true, text: `${busy.error.code}: ${oacopErrorWords(busy.error.code, busy.error.message)}` });
+    if (!busy.ok)
+      return setMessage({
+        error: true,
+        text: `${busy.error.code}: ${oacopErrorWords(busy.error.code, busy.error.message)}`,
+      });
     onImport(whose, busy.value);
-    setMessage({ error: false, text: `${busy.value.length} busy period${busy.value.length === 1 ? '' : 's'} in the window, shown on the heat-map.` });
+    setMessage({
+      error: false,
+      text: `${busy.value.length} busy period${busy.value.length === 1 ? '' : 's'} in the window, shown on the heat-map.`,
+    });
   };
   return (
     <div className="space-y-1 text-sm">
       <label className="block font-medium text-slate-700 dark:text-slate-300">
         Whose calendar
-        <select aria-label="Whose calendar" value={whose} onChange={(e) => setWhose(e.target.value)} className="ml-2 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950">
+        <select
+          aria-label="Whose calendar"
+          value={whose}
+          onChange={(e) => setWhose(e.target.value)}
+          className="ml-2 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+        >
           {people.map((p) => (
             <option key={p.did} value={p.did}>
               {p.name}
@@ -40,9 +52,19 @@ export function IcsImport({ window, people, onImport }: IcsImportProps) {
       <label htmlFor={fileId} className="block font-medium text-slate-700 dark:text-slate-300">
         Import a calendar (.ics)
       </label>
-      <input id={fileId} type="file" accept=".ics,text/calendar" onChange={(e) => void read(e)} className="block text-sm" />
+      <input
+        id={fileId}
+        type="file"
+        accept=".ics,text/calendar"
+        onChange={(e) => void read(e)}
+        className="block text-sm"
+      />
       {message ? (
-        <p role={message.error ? 'alert' : 'status'} data-testid="ics-import-result" className={message.error ? 'text-rose-700 dark:text-rose-300' : 'text-slate-600 dark:text-slate-400'}>
+        <p
+          role={message.error ? 'alert' : 'status'}
+          data-testid="ics-import-result"
+          className={message.error ? 'text-rose-700 dark:text-rose-300' : 'text-slate-600 dark:text-slate-400'}
+        >
           {message.text}
         </p>
       ) : null}

@@ -2,10 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { validateMessage } from '@shared/oacop/validate-message';
 import { buildProposal, defaultWindowStart } from './proposal';
 
-const draft = { threadId: 'urn:uuid:t1', title: ' Planning ', minutes: 60, startDate: '2026-11-23', days: 2, required: ['did:key:z6MkAda'], optional: ['did:key:z6MkChitra'], room: 'did:key:z6MkRoom', location: 'Room Atlas' };
+const draft = {
+  threadId: 'urn:uuid:t1',
+  title: ' Planning ',
+  minutes: 60,
+  startDate: '2026-11-23',
+  days: 2,
+  required: ['did:key:z6MkAda'],
+  optional: ['did:key:z6MkChitra'],
+  room: 'did:key:z6MkRoom',
+  location: 'Room Atlas',
+};
 
 describe('buildProposal', () => {
-  it('builds a §3.1 proposal at revision 1 that the receivers\' validator accepts; the room is required', () => {
+  it("builds a §3.1 proposal at revision 1 that the receivers' validator accepts; the room is required", () => {
     const built = buildProposal(draft);
     expect(built.ok).toBe(true);
     if (!built.ok) return;

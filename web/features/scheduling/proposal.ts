@@ -22,10 +22,13 @@ export const defaultWindowStart = (now: number): string => new Date(now + 86_400
 export function buildProposal(d: ProposalDraft): Result<ProposeCollaboration> {
   const title = d.title.trim();
   if (!title) return fail('INVALID_INPUT', 'Give the meeting a title.');
-  if (!Number.isInteger(d.minutes) || d.minutes < 5) return fail('INVALID_INPUT', 'The duration must be whole minutes, 5 or more.');
-  if (!Number.isInteger(d.days) || d.days < 1 || d.days > 14) return fail('INVALID_INPUT', 'The window is 1 to 14 days long.');
+  if (!Number.isInteger(d.minutes) || d.minutes < 5)
+    return fail('INVALID_INPUT', 'The duration must be whole minutes, 5 or more.');
+  if (!Number.isInteger(d.days) || d.days < 1 || d.days > 14)
+    return fail('INVALID_INPUT', 'The window is 1 to 14 days long.');
   const start = Date.parse(`${d.startDate}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(d.startDate) || !Number.isFinite(start)) return fail('INVALID_INPUT', 'Pick the first day of the window.');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(d.startDate) || !Number.isFinite(start))
+    return fail('INVALID_INPUT', 'Pick the first day of the window.');
   const required = [...d.required, ...(d.room ? [d.room] : [])];
   const participants = [...required, ...d.optional];
   if (participants.length === 0) return fail('INVALID_INPUT', 'Invite at least one participant.');
@@ -35,6 +38,10 @@ export function buildProposal(d: ProposalDraft): Result<ProposeCollaboration> {
     threadId: d.threadId,
     revision: 1,
     object: { type: 'Event', title, duration: `PT${d.minutes}M`, ...(d.location ? { location: d.location } : {}) },
-    constraints: { timeWindow: { start: toUtc(start), end: toUtc(start + d.days * 86_400_000) }, participants, requiredParticipants: required },
+    constraints: {
+      timeWindow: { start: toUtc(start), end: toUtc(start + d.days * 86_400_000) },
+      participants,
+      requiredParticipants: required,
+    },
   });
 }

@@ -62,16 +62,34 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
     send.mutate(built.value);
   };
 
-  const sendError = send.error instanceof ApiError || (send.error && 'code' in send.error) ? (send.error as { code: string; message: string }) : null;
+  const sendError =
+    send.error instanceof ApiError || (send.error && 'code' in send.error)
+      ? (send.error as { code: string; message: string })
+      : null;
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Propose a meeting" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label="Propose a meeting"
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h2 className="text-base font-semibold">Propose a meeting</h2>
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Quarterly planning" />
+        <TextField
+          label="Title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          placeholder="Quarterly planning"
+        />
         <label className="block text-sm font-medium text-slate-700 dark:text-slate-300">
           Duration
-          <select aria-label="Duration" value={minutes} onChange={(e) => setMinutes(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950">
+          <select
+            aria-label="Duration"
+            value={minutes}
+            onChange={(e) => setMinutes(e.target.value)}
+            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950"
+          >
             {['30', '45', '60', '90', '120'].map((m) => (
               <option key={m} value={m}>
                 {m} minutes
@@ -79,12 +97,29 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
             ))}
           </select>
         </label>
-        <TextField label="Window starts (UTC date)" type="date" value={startDate} onChange={(e) => setStartDate(e.target.value)} />
-        <TextField label="Window length (days)" type="number" min={1} max={14} value={days} onChange={(e) => setDays(e.target.value)} />
+        <TextField
+          label="Window starts (UTC date)"
+          type="date"
+          value={startDate}
+          onChange={(e) => setStartDate(e.target.value)}
+        />
+        <TextField
+          label="Window length (days)"
+          type="number"
+          min={1}
+          max={14}
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+        />
       </div>
       <fieldset>
         <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">Participants</legend>
-        {people.length === 0 ? <p className="mt-1 text-sm text-slate-500">No OACoP calendar agents in the directory yet: they appear once they register a manifest with the relay (with the demo on, DEMO=1, Ada, Bruno, Chitra and Room Atlas do).</p> : null}
+        {people.length === 0 ? (
+          <p className="mt-1 text-sm text-slate-500">
+            No OACoP calendar agents in the directory yet: they appear once they register a manifest with the relay
+            (with the demo on, DEMO=1, Ada, Bruno, Chitra and Room Atlas do).
+          </p>
+        ) : null}
         <ul className="mt-1 space-y-1">
           {people.map((p) => (
             <li key={p.did} className="flex items-center justify-between gap-3 text-sm">
@@ -108,7 +143,12 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="block text-sm font-medium text-slate-700 dark:text-slate-300">
           Room
-          <select aria-label="Room" value={room} onChange={(e) => setRoom(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950">
+          <select
+            aria-label="Room"
+            value={room}
+            onChange={(e) => setRoom(e.target.value)}
+            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950"
+          >
             <option value="">No room</option>
             {rooms.map((r) => (
               <option key={r.did} value={r.did}>
@@ -117,10 +157,23 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
             ))}
           </select>
         </label>
-        <TextField label="Location (optional)" value={location} onChange={(e) => setLocation(e.target.value)} placeholder="The room's name, or a link" />
+        <TextField
+          label="Location (optional)"
+          value={location}
+          onChange={(e) => setLocation(e.target.value)}
+          placeholder="The room's name, or a link"
+        />
       </div>
-      {inputError ? <Notice tone="error" title="Check the form">{inputError}</Notice> : null}
-      {sendError ? <Notice tone="error" title="The proposal was refused">{oacopErrorWords(sendError.code, sendError.message)}</Notice> : null}
+      {inputError ? (
+        <Notice tone="error" title="Check the form">
+          {inputError}
+        </Notice>
+      ) : null}
+      {sendError ? (
+        <Notice tone="error" title="The proposal was refused">
+          {oacopErrorWords(sendError.code, sendError.message)}
+        </Notice>
+      ) : null}
       <Button type="submit" variant="primary" busy={send.isPending} disabled={send.isPending}>
         Sign and propose
       </Button>

@@ -20,21 +20,42 @@ export function SchedulingPage() {
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <ProposeForm key={agents.length} agents={agents} />
         <section aria-labelledby="threads">
-          <h2 id="threads" className="text-base font-semibold">Threads</h2>
-          {threads.isError ? <Notice tone="error" title="Threads could not be read">{threads.error.message}</Notice> : null}
-          {threads.data?.length === 0 ? <p className="mt-2 text-sm text-slate-500">No meeting proposed yet. Propose one above: the participants answer with their free time, and you book the best common slot.</p> : null}
+          <h2 id="threads" className="text-base font-semibold">
+            Threads
+          </h2>
+          {threads.isError ? (
+            <Notice tone="error" title="Threads could not be read">
+              {threads.error.message}
+            </Notice>
+          ) : null}
+          {threads.data?.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">
+              No meeting proposed yet. Propose one above: the participants answer with their free time, and you book the
+              best common slot.
+            </p>
+          ) : null}
           <ul className="mt-2 space-y-2">
             {threads.data?.map((t) => (
-              <li key={t.threadId} data-testid="scheduling-thread" className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900">
-                <Link to="/scheduling/$threadId" params={{ threadId: t.threadId }} className="font-medium text-teal-700 hover:underline dark:text-teal-300">
+              <li
+                key={t.threadId}
+                data-testid="scheduling-thread"
+                className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900"
+              >
+                <Link
+                  to="/scheduling/$threadId"
+                  params={{ threadId: t.threadId }}
+                  className="font-medium text-teal-700 hover:underline dark:text-teal-300"
+                >
                   {t.title ?? 'Untitled meeting'}
                 </Link>
                 <span className="ml-2 text-slate-500 dark:text-slate-400">
                   {t.status} · revision {t.revision} · {t.participants.length} invited
                 </span>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
-                  {t.finalSlot ? slotInZone(t.finalSlot, zone) : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`} ·{' '}
-                  {t.participants.map((p) => nameOf(agents, p.did)).join(', ')}
+                  {t.finalSlot
+                    ? slotInZone(t.finalSlot, zone)
+                    : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`}{' '}
+                  · {t.participants.map((p) => nameOf(agents, p.did)).join(', ')}
                 </p>
               </li>
             ))}

@@ -25,7 +25,14 @@ import { heatMapGrid, type HeatMapRow } from './heat-map-grid';
 import { IcsImport } from './ics-import';
 import { icsFileName, threadIcs } from './thread-ics';
 
-const PHASE_WORDS: Record<string, string> = { INVITED: 'Invited, no answer yet', INTERESTED: 'Interested', TENTATIVE: 'Tentative', DECLINED: 'Declined', CONFIRMED: 'Confirmed', CANCELLED: 'Cancelled' };
+const PHASE_WORDS: Record<string, string> = {
+  INVITED: 'Invited, no answer yet',
+  INTERESTED: 'Interested',
+  TENTATIVE: 'Tentative',
+  DECLINED: 'Declined',
+  CONFIRMED: 'Confirmed',
+  CANCELLED: 'Cancelled',
+};
 
 export function SchedulingThreadPage() {
   const { threadId } = useParams({ from: '/console/scheduling/$threadId' });
@@ -38,12 +45,26 @@ export function SchedulingThreadPage() {
   if (thread.isError) {
     const e = thread.error as { code?: string; message: string };
     return (
-      <Notice tone="error" title={e.code === 'NOT_FOUND' ? 'No such scheduling thread' : 'The thread could not be read'}>
-        {e.message} <Link to="/scheduling" className="underline">Back to scheduling</Link>
+      <Notice
+        tone="error"
+        title={e.code === 'NOT_FOUND' ? 'No such scheduling thread' : 'The thread could not be read'}
+      >
+        {e.message}{' '}
+        <Link to="/scheduling" className="underline">
+          Back to scheduling
+        </Link>
       </Notice>
     );
   }
-  return <ThreadView view={thread.data} agents={oacopAgents(directory.data ?? [])} me={me.data ?? null} imported={imported} onImport={(did, busy) => setImported({ ...imported, [did]: busy })} />;
+  return (
+    <ThreadView
+      view={thread.data}
+      agents={oacopAgents(directory.data ?? [])}
+      me={me.data ?? null}
+      imported={imported}
+      onImport={(did, busy) => setImported({ ...imported, [did]: busy })}
+    />
+  );
 }
 
 interface ThreadViewProps {
@@ -61,7 +82,9 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
   const operatorZone = browserTimeZone();
   const name = (did: string) => nameOf(agents, did, me);
-  const zones = Object.fromEntries(view.participants.map((p) => [p.did, agents.find((a) => a.did === p.did)?.timeZone ?? 'UTC']));
+  const zones = Object.fromEntries(
+    view.participants.map((p) => [p.did, agents.find((a) => a.did === p.did)?.timeZone ?? 'UTC']),
+  );
   const isInitiator = me !== null && me === state.initiator;
   const recipients = view.participants.map((p) => p.did);
   const suggestion = view.suggestion !== null && 'candidates' in view.suggestion ? view.suggestion : null;
@@ -72,7 +95,13 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
     () => [
       ...view.participants.map((p) => ({
         did: p.did,
-        offered: p.response === undefined || p.response.respondingToRevision !== state.revision && state.status === 'PROPOSED' ? null : p.response.status === 'DECLINED' ? ('declined' as const) : p.response.slots,
+        offered:
+          p.response === undefined ||
+          (p.response.respondingToRevision !== state.revision && state.status === 'PROPOSED')
+            ? null
+            : p.response.status === 'DECLINED'
+              ? ('declined' as const)
+              : p.response.slots,
         ...(imported[p.did] ? { importedBusy: imported[p.did] } : {}),
       })),
       ...(imported.me ? [{ did: 'me', offered: null, importedBusy: imported.me }] : []),
@@ -99,7 +128,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const approve = (slot: Slot) => act.mutate(() => planConfirmation(state, { start: slot.start, end: slot.end }));
   const cancel = () => {
     if (!me) return setRefusal({ code: 'NO_KEY', message: '' });
-    if (!reason.trim()) return setRefusal({ code: 'INVALID_INPUT', message: 'Give a reason: every participant reads it.' });
+    if (!reason.trim())
+      return setRefusal({ code: 'INVALID_INPUT', message: 'Give a reason: every participant reads it.' });
     act.mutate(() => planCancellation(state, me, reason.trim()));
   };
   const exportIcs = () => {
@@ -111,15 +141,19 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   return (
     <div className="space-y-6">
       <div>
-        <Link to="/scheduling" className="text-sm text-teal-700 hover:underline dark:text-teal-300">← Scheduling</Link>
+        <Link to="/scheduling" className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+          ← Scheduling
+        </Link>
         <h1 className="mt-1 text-xl font-semibold">{state.object.title ?? 'Untitled meeting'}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          <span data-testid="thread-status">{state.status}</span> · revision <span data-testid="thread-revision">{state.revision}</span> · {state.object.duration ?? ''}
+          <span data-testid="thread-status">{state.status}</span> · revision{' '}
+          <span data-testid="thread-revision">{state.revision}</span> · {state.object.duration ?? ''}
           {state.object.location ? ` · ${state.object.location}` : ''} · proposed by {name(state.initiator)}
         </p>
         {finalSlot ? (
           <p className="mt-1 text-sm" data-testid="final-slot">
-            {state.status === 'CANCELLED' ? 'Was ' : 'Confirmed for '} {slotInZone(finalSlot, operatorZone)} · {finalSlot.start} → {finalSlot.end} UTC
+            {state.status === 'CANCELLED' ? 'Was ' : 'Confirmed for '} {slotInZone(finalSlot, operatorZone)} ·{' '}
+            {finalSlot.start} → {finalSlot.end} UTC
           </p>
         ) : null}
         {state.status === 'CANCELLED' ? (
@@ -130,15 +164,28 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
       </div>
 
       <section aria-labelledby="who">
-        <h2 id="who" className="text-base font-semibold">Participants</h2>
+        <h2 id="who" className="text-base font-semibold">
+          Participants
+        </h2>
         <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
           {view.participants.map((p) => (
-            <li key={p.did} className="flex flex-wrap items-baseline justify-between gap-2 px-3 py-2" data-testid="participant" data-did={p.did} data-phase={p.phase} data-revision={p.revision}>
+            <li
+              key={p.did}
+              className="flex flex-wrap items-baseline justify-between gap-2 px-3 py-2"
+              data-testid="participant"
+              data-did={p.did}
+              data-phase={p.phase}
+              data-revision={p.revision}
+            >
               <span className="font-medium">
-                {name(p.did)} <span className="font-normal text-slate-500 dark:text-slate-400">{p.required ? 'required' : 'optional'} · {zones[p.did]}</span>
+                {name(p.did)}{' '}
+                <span className="font-normal text-slate-500 dark:text-slate-400">
+                  {p.required ? 'required' : 'optional'} · {zones[p.did]}
+                </span>
               </span>
               <span>
-                <span data-testid="participant-phase">{PHASE_WORDS[p.phase] ?? p.phase}</span> · holds revision <span data-testid="participant-revision">{p.revision}</span>
+                <span data-testid="participant-phase">{PHASE_WORDS[p.phase] ?? p.phase}</span> · holds revision{' '}
+                <span data-testid="participant-revision">{p.revision}</span>
               </span>
               {p.lastError ? (
                 <span className="w-full text-rose-700 dark:text-rose-300" data-testid="participant-error">
@@ -152,27 +199,53 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
 
       {grid ? (
         <section aria-labelledby="heat">
-          <h2 id="heat" className="mb-2 text-base font-semibold">Availability</h2>
-          <HeatMap grid={grid} names={names} zones={{ ...zones }} operatorZone={operatorZone} highlight={finalSlot ?? best} />
+          <h2 id="heat" className="mb-2 text-base font-semibold">
+            Availability
+          </h2>
+          <HeatMap
+            grid={grid}
+            names={names}
+            zones={{ ...zones }}
+            operatorZone={operatorZone}
+            highlight={finalSlot ?? best}
+          />
         </section>
       ) : null}
 
       {state.status === 'PROPOSED' ? (
         <section aria-labelledby="slots" className="space-y-2">
-          <h2 id="slots" className="text-base font-semibold">Suggested slot</h2>
-          {view.suggestion !== null && 'error' in view.suggestion ? <Notice tone="warn" title="No suggestion">{oacopErrorWords(view.suggestion.error.code, view.suggestion.error.message)}</Notice> : null}
-          {view.participants.some((p) => p.phase === 'INVITED') ? <p className="text-sm text-slate-500">Waiting for answers…</p> : null}
+          <h2 id="slots" className="text-base font-semibold">
+            Suggested slot
+          </h2>
+          {view.suggestion !== null && 'error' in view.suggestion ? (
+            <Notice tone="warn" title="No suggestion">
+              {oacopErrorWords(view.suggestion.error.code, view.suggestion.error.message)}
+            </Notice>
+          ) : null}
+          {view.participants.some((p) => p.phase === 'INVITED') ? (
+            <p className="text-sm text-slate-500">Waiting for answers…</p>
+          ) : null}
           {suggestion && suggestion.candidates.length > 0 ? (
             <ul className="space-y-2">
               {suggestion.candidates.map((c, i) => (
-                <SlotRow key={c.start} slot={c} best={i === 0} zones={zones} operatorZone={operatorZone} name={name} onApprove={isInitiator ? () => approve(c) : undefined} busy={act.isPending} />
+                <SlotRow
+                  key={c.start}
+                  slot={c}
+                  best={i === 0}
+                  zones={zones}
+                  operatorZone={operatorZone}
+                  name={name}
+                  onApprove={isInitiator ? () => approve(c) : undefined}
+                  busy={act.isPending}
+                />
               ))}
             </ul>
           ) : null}
           {suggestion && suggestion.candidates.length === 0 && !view.participants.some((p) => p.phase === 'INVITED') ? (
             <div data-testid="no-common-slot">
               <Notice tone="warn" title="No common slot">
-                No time in the window suits every required participant. The nearest alternatives, and who would be missing:
+                No time in the window suits every required participant. The nearest alternatives, and who would be
+                missing:
               </Notice>
               <ul className="mt-2 space-y-2">
                 {suggestion.nearestAlternatives.map((c) => (
@@ -181,7 +254,9 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               </ul>
             </div>
           ) : null}
-          {!isInitiator ? <p className="text-sm text-slate-500">Only the initiator ({name(state.initiator)}) may approve a slot.</p> : null}
+          {!isInitiator ? (
+            <p className="text-sm text-slate-500">Only the initiator ({name(state.initiator)}) may approve a slot.</p>
+          ) : null}
         </section>
       ) : null}
 
@@ -193,17 +268,30 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
 
       <section aria-labelledby="cal" className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-2">
-          <h2 id="cal" className="text-base font-semibold">Calendar</h2>
+          <h2 id="cal" className="text-base font-semibold">
+            Calendar
+          </h2>
           <Button onClick={exportIcs} disabled={state.status === 'PROPOSED'}>
             Download .ics
           </Button>
-          <p className="text-xs text-slate-500 dark:text-slate-400">UID = the thread id, SEQUENCE = the revision, times in UTC: re-importing updates the same event.</p>
-          <IcsImport window={state.constraints.timeWindow} people={[{ did: 'me', name: 'You' }, ...view.participants.map((p) => ({ did: p.did, name: name(p.did) }))]} onImport={onImport} />
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            UID = the thread id, SEQUENCE = the revision, times in UTC: re-importing updates the same event.
+          </p>
+          <IcsImport
+            window={state.constraints.timeWindow}
+            people={[{ did: 'me', name: 'You' }, ...view.participants.map((p) => ({ did: p.did, name: name(p.did) }))]}
+            onImport={onImport}
+          />
         </div>
         {state.status !== 'CANCELLED' && me !== null && (isInitiator || recipients.includes(me)) ? (
           <div className="space-y-2">
             <h2 className="text-base font-semibold">Cancel</h2>
-            <TextField label="Reason for cancelling" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
+            <TextField
+              label="Reason for cancelling"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={500}
+            />
             <Button variant="secondary" onClick={cancel} busy={act.isPending} disabled={act.isPending}>
               Cancel the meeting
             </Button>
@@ -227,21 +315,41 @@ interface SlotRowProps {
 function SlotRow({ slot, best, zones, operatorZone, name, onApprove, busy }: SlotRowProps) {
   const local = [...new Set(Object.values(zones))].filter((z) => z !== operatorZone);
   return (
-    <li className={`rounded-lg border px-3 py-2 text-sm ${best ? 'border-teal-500 bg-teal-50 dark:border-teal-700 dark:bg-teal-950/40' : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900'}`} data-testid={best ? 'best-slot' : 'slot'} data-start={slot.start} data-end={slot.end}>
+    <li
+      className={`rounded-lg border px-3 py-2 text-sm ${best ? 'border-teal-500 bg-teal-50 dark:border-teal-700 dark:bg-teal-950/40' : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900'}`}
+      data-testid={best ? 'best-slot' : 'slot'}
+      data-start={slot.start}
+      data-end={slot.end}
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-medium">
           {best ? 'Best: ' : ''}
           {slotInZone(slot, operatorZone)}
         </span>
         {onApprove ? (
-          <Button variant={best ? 'primary' : 'secondary'} size="sm" onClick={onApprove} busy={busy} disabled={busy} aria-label={best ? 'Approve the suggested slot' : `Approve ${slot.start}`}>
+          <Button
+            variant={best ? 'primary' : 'secondary'}
+            size="sm"
+            onClick={onApprove}
+            busy={busy}
+            disabled={busy}
+            aria-label={best ? 'Approve the suggested slot' : `Approve ${slot.start}`}
+          >
             Approve
           </Button>
         ) : null}
       </div>
-      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{local.map((z) => slotInZone(slot, z)).join(' · ')}</p>
-      {slot.optionalFree.length > 0 ? <p className="text-xs text-slate-600 dark:text-slate-400">Optional attendees free: {slot.optionalFree.map(name).join(', ')}</p> : null}
-      {slot.missingRequired.length > 0 ? <p className="text-xs text-rose-700 dark:text-rose-300">Missing: {slot.missingRequired.map(name).join(', ')}</p> : null}
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        {local.map((z) => slotInZone(slot, z)).join(' · ')}
+      </p>
+      {slot.optionalFree.length > 0 ? (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Optional attendees free: {slot.optionalFree.map(name).join(', ')}
+        </p>
+      ) : null}
+      {slot.missingRequired.length > 0 ? (
+        <p className="text-xs text-rose-700 dark:text-rose-300">Missing: {slot.missingRequired.map(name).join(', ')}</p>
+      ) : null}
     </li>
   );
 }

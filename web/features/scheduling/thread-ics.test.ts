@@ -7,7 +7,10 @@ const base = {
   threadId: 'urn:uuid:meet-1',
   initiator: 'did:key:z6MkOperator',
   object: { type: 'Event', title: 'Planning', duration: 'PT60M', location: 'Room Atlas' },
-  constraints: { timeWindow: { start: '2026-11-23T00:00:00Z', end: '2026-11-25T00:00:00Z' }, participants: ['did:key:z6MkAda'] },
+  constraints: {
+    timeWindow: { start: '2026-11-23T00:00:00Z', end: '2026-11-25T00:00:00Z' },
+    participants: ['did:key:z6MkAda'],
+  },
   responses: {},
 } as const;
 
@@ -15,7 +18,12 @@ const vevent = (text: string) => new ICAL.Component(ICAL.parse(text)).getFirstSu
 
 describe('threadIcs', () => {
   it('exports a confirmed thread: UID = threadId, SEQUENCE = revision, UTC times, a stamp with milliseconds cut', () => {
-    const state = { ...base, status: 'CONFIRMED', revision: 2, finalSlot: { start: '2026-11-23T14:00:00Z', end: '2026-11-23T15:00:00Z' } } as unknown as ThreadState;
+    const state = {
+      ...base,
+      status: 'CONFIRMED',
+      revision: 2,
+      finalSlot: { start: '2026-11-23T14:00:00Z', end: '2026-11-23T15:00:00Z' },
+    } as unknown as ThreadState;
     const ics = threadIcs(state, Date.parse('2026-11-22T10:00:00.789Z'));
     expect(ics.ok).toBe(true);
     const event = vevent(ics.ok ? ics.value : '');
@@ -26,11 +34,20 @@ describe('threadIcs', () => {
     expect(start.toJSDate().toISOString()).toBe('2026-11-23T14:00:00.000Z');
     // §2.4 maps the duration to DURATION; the end is start + duration.
     expect(new ICAL.Event(event).endDate.toJSDate().toISOString()).toBe('2026-11-23T15:00:00.000Z');
-    expect((event.getFirstPropertyValue('dtstamp') as ICAL.Time).toJSDate().toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    expect((event.getFirstPropertyValue('dtstamp') as ICAL.Time).toJSDate().toISOString()).toBe(
+      '2026-11-22T10:00:00.000Z',
+    );
   });
 
   it('keeps the UID and bumps SEQUENCE when the thread is cancelled', () => {
-    const state = { ...base, status: 'CANCELLED', revision: 3, reason: 'moved', cancelledBy: base.initiator, finalSlot: { start: '2026-11-23T14:00:00Z', end: '2026-11-23T15:00:00Z' } } as unknown as ThreadState;
+    const state = {
+      ...base,
+      status: 'CANCELLED',
+      revision: 3,
+      reason: 'moved',
+      cancelledBy: base.initiator,
+      finalSlot: { start: '2026-11-23T14:00:00Z', end: '2026-11-23T15:00:00Z' },
+    } as unknown as ThreadState;
     const ics = threadIcs(state, 0);
     const event = vevent(ics.ok ? ics.value : '');
     expect(event.getFirstPropertyValue('uid')).toBe('urn:uuid:meet-1');

@@ -7,7 +7,11 @@ import { toICalendar } from '@shared/oacop/to-icalendar';
 import { formatUtc } from '@shared/oacop/utc-time';
 
 export function threadIcs(state: ThreadState, now: number): Result<string> {
-  if (state.status === 'PROPOSED') return fail('OACOP_INVALID_TRANSITION', 'Approve a slot first: a proposed meeting has no time to put in a calendar.');
+  if (state.status === 'PROPOSED')
+    return fail(
+      'OACOP_INVALID_TRANSITION',
+      'Approve a slot first: a proposed meeting has no time to put in a calendar.',
+    );
   try {
     // DTSTAMP has whole seconds in iCalendar (RFC 5545 §3.3.5); the entry refuses milliseconds.
     return ok(toICalendar(threadCalendarEntry(state, formatUtc(Math.floor(now / 1000) * 1000))));
@@ -18,6 +22,9 @@ export function threadIcs(state: ThreadState, now: number): Result<string> {
 
 /** A file name from the title: "quarterly-planning.ics". */
 export function icsFileName(title: string | undefined): string {
-  const base = (title ?? 'meeting').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const base = (title ?? 'meeting')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `${base || 'meeting'}.ics`;
 }

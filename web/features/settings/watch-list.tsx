@@ -43,7 +43,8 @@ export function WatchList() {
         Watched identities
       </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Every external relay is asked for what is sent to and from these DIDs, and to and from every operator’s own. Their threads then show under Threads.
+        Every external relay is asked for what is sent to and from these DIDs, and to and from every operator’s own.
+        Their threads then show under Threads.
       </p>
       <div className="mt-3">
         {watched.isPending ? (
@@ -51,7 +52,11 @@ export function WatchList() {
             Loading the watch list…
           </p>
         ) : watched.isError ? (
-          <Notice tone="error" title="Cannot read the watch list" action={<Button onClick={() => void watched.refetch()}>Try again</Button>}>
+          <Notice
+            tone="error"
+            title="Cannot read the watch list"
+            action={<Button onClick={() => void watched.refetch()}>Try again</Button>}
+          >
             {watched.error.message}
           </Notice>
         ) : watched.data.length === 0 ? (
@@ -59,14 +64,22 @@ export function WatchList() {
             No DIDs watched besides the operators’ own.
           </p>
         ) : (
-          <ul aria-label="Watched DIDs" className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          <ul
+            aria-label="Watched DIDs"
+            className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
+          >
             {watched.data.map((did) => (
               <li key={did} data-testid="watched-row" className="flex items-center gap-3 px-4 py-2">
                 <span className="min-w-0 flex-1 break-all font-mono text-xs" title={did} data-testid="watched-did">
                   {did}
                 </span>
                 {facilitator ? (
-                  <Button size="sm" onClick={() => remove.mutate(did)} busy={remove.isPending && remove.variables === did} aria-label={`Stop watching ${shortDid(did)}`}>
+                  <Button
+                    size="sm"
+                    onClick={() => remove.mutate(did)}
+                    busy={remove.isPending && remove.variables === did}
+                    aria-label={`Stop watching ${shortDid(did)}`}
+                  >
                     Remove
                   </Button>
                 ) : null}
@@ -100,7 +113,9 @@ export function WatchList() {
           </Button>
         </form>
       ) : (
-        <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Observers see the watch list; facilitators change it.</p>
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+          Observers see the watch list; facilitators change it.
+        </p>
       )}
     </section>
   );

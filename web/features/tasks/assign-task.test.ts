@@ -4,16 +4,36 @@ import { buildAssignTask } from './assign-task';
 
 describe('buildAssignTask', () => {
   it('builds a §4.1 AssignTask with parent, dependencies and a UTC deadline that validates', () => {
-    const built = buildAssignTask({ threadId: 'urn:uuid:b', title: 'Report', deadline: '2026-11-29T09:56', parentTaskId: 'urn:uuid:a', dependencies: ['urn:uuid:a', 'urn:uuid:a'] });
+    const built = buildAssignTask({
+      threadId: 'urn:uuid:b',
+      title: 'Report',
+      deadline: '2026-11-29T09:56',
+      parentTaskId: 'urn:uuid:a',
+      dependencies: ['urn:uuid:a', 'urn:uuid:a'],
+    });
     expect(built.ok).toBe(true);
     if (!built.ok) return;
-    expect(built.value).toEqual({ type: 'AssignTask', threadId: 'urn:uuid:b', object: { type: 'Task', title: 'Report', parentTaskId: 'urn:uuid:a', dependencies: ['urn:uuid:a'] }, deadline: '2026-11-29T09:56:00Z' });
+    expect(built.value).toEqual({
+      type: 'AssignTask',
+      threadId: 'urn:uuid:b',
+      object: { type: 'Task', title: 'Report', parentTaskId: 'urn:uuid:a', dependencies: ['urn:uuid:a'] },
+      deadline: '2026-11-29T09:56:00Z',
+    });
     expect(validateMessage(built.value).ok).toBe(true);
   });
 
   it('refuses a task that depends on itself, or no title', () => {
-    expect(buildAssignTask({ threadId: 'urn:uuid:b', title: 'x', deadline: '2026-11-29T09:56', dependencies: ['urn:uuid:b'] }).ok).toBe(false);
-    expect(buildAssignTask({ threadId: 'urn:uuid:b', title: ' ', deadline: '2026-11-29T09:56', dependencies: [] }).ok).toBe(false);
+    expect(
+      buildAssignTask({
+        threadId: 'urn:uuid:b',
+        title: 'x',
+        deadline: '2026-11-29T09:56',
+        dependencies: ['urn:uuid:b'],
+      }).ok,
+    ).toBe(false);
+    expect(
+      buildAssignTask({ threadId: 'urn:uuid:b', title: ' ', deadline: '2026-11-29T09:56', dependencies: [] }).ok,
+    ).toBe(false);
     expect(buildAssignTask({ threadId: 'urn:uuid:b', title: 'x', deadline: '', dependencies: [] }).ok).toBe(false);
   });
 });

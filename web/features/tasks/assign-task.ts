@@ -19,7 +19,8 @@ export function buildAssignTask(d: TaskDraft): Result<AssignTask> {
   const at = Date.parse(/Z$|[+-]\d\d:\d\d$/.test(d.deadline) ? d.deadline : `${d.deadline}Z`);
   if (!Number.isFinite(at)) return fail('INVALID_INPUT', 'Pick a deadline.');
   const deps = [...new Set(d.dependencies)];
-  if (deps.includes(d.threadId) || d.parentTaskId === d.threadId) return fail('INVALID_INPUT', 'A task cannot depend on itself.');
+  if (deps.includes(d.threadId) || d.parentTaskId === d.threadId)
+    return fail('INVALID_INPUT', 'A task cannot depend on itself.');
   return ok({
     type: 'AssignTask',
     threadId: d.threadId,

@@ -17,7 +17,14 @@ import { useState, type FormEvent } from 'react';
 import { buildAssignTask } from './assign-task';
 
 const COLUMNS = ['ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED', 'COMPLETED', 'DECLINED'] as const;
-const WORDS: Record<string, string> = { ASSIGNED: 'Assigned', ACCEPTED: 'Accepted', IN_PROGRESS: 'In progress', BLOCKED: 'Blocked', COMPLETED: 'Completed', DECLINED: 'Declined' };
+const WORDS: Record<string, string> = {
+  ASSIGNED: 'Assigned',
+  ACCEPTED: 'Accepted',
+  IN_PROGRESS: 'In progress',
+  BLOCKED: 'Blocked',
+  COMPLETED: 'Completed',
+  DECLINED: 'Declined',
+};
 
 export function TasksPage() {
   const board = useQuery(tasksBoardQuery);
@@ -31,17 +38,35 @@ export function TasksPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Tasks</h1>
-      {board.isError ? <Notice tone="error" title="The board could not be read">{board.error.message}</Notice> : null}
+      {board.isError ? (
+        <Notice tone="error" title="The board could not be read">
+          {board.error.message}
+        </Notice>
+      ) : null}
       <AssignForm agents={agents.filter((a) => a.kind === 'person')} tasks={tasks} />
       <section aria-labelledby="board">
-        <h2 id="board" className="text-base font-semibold">Board</h2>
-        {board.data?.dependencyError ? <Notice tone="warn" title="Dependency cycle">{board.data.dependencyError.message}</Notice> : null}
+        <h2 id="board" className="text-base font-semibold">
+          Board
+        </h2>
+        {board.data?.dependencyError ? (
+          <Notice tone="warn" title="Dependency cycle">
+            {board.data.dependencyError.message}
+          </Notice>
+        ) : null}
         {board.data && tasks.length === 0 ? (
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">No tasks yet. Assign one above: it is signed with your key and sent to the agent, whose answers move it across the board. With the demo on (DEMO=1), Ada and Bruno take tasks.</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            No tasks yet. Assign one above: it is signed with your key and sent to the agent, whose answers move it
+            across the board. With the demo on (DEMO=1), Ada and Bruno take tasks.
+          </p>
         ) : null}
         <div className="mt-2 grid gap-3 sm:grid-cols-3 xl:grid-cols-6">
           {COLUMNS.map((col) => (
-            <div key={col} data-testid="task-column" data-status={col} className="rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-800 dark:bg-slate-900/60">
+            <div
+              key={col}
+              data-testid="task-column"
+              data-status={col}
+              className="rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-800 dark:bg-slate-900/60"
+            >
               <h3 className="text-sm font-medium text-slate-600 dark:text-slate-300">
                 {WORDS[col]} <span className="text-slate-400">{board.data?.columns[col]?.length ?? 0}</span>
               </h3>
@@ -56,8 +81,14 @@ export function TasksPage() {
         </div>
       </section>
       <section aria-labelledby="tree">
-        <h2 id="tree" className="text-base font-semibold">Tree</h2>
-        {board.data?.treeError ? <Notice tone="warn" title="Parent cycle">{board.data.treeError.message}</Notice> : null}
+        <h2 id="tree" className="text-base font-semibold">
+          Tree
+        </h2>
+        {board.data?.treeError ? (
+          <Notice tone="warn" title="Parent cycle">
+            {board.data.treeError.message}
+          </Notice>
+        ) : null}
         <ul className="mt-2 text-sm" data-testid="task-tree">
           {(board.data?.tree ?? []).map((node) => (
             <TreeNode key={node.task.threadId} node={node} name={name} />
@@ -68,24 +99,60 @@ export function TasksPage() {
   );
 }
 
-function TaskCard({ task, title, name }: { task: TaskView; title: (id: string) => string; name: (did: string) => string }) {
+function TaskCard({
+  task,
+  title,
+  name,
+}: {
+  task: TaskView;
+  title: (id: string) => string;
+  name: (did: string) => string;
+}) {
   return (
-    <li data-testid="task-card" data-task={task.threadId} data-status={task.status} data-blocked={task.blocked ? 'true' : 'false'} className={`rounded-md border bg-white p-2 text-sm dark:bg-slate-950 ${task.blocked ? 'border-amber-400 dark:border-amber-600' : 'border-slate-200 dark:border-slate-700'}`}>
-      <p className="font-medium break-words" data-testid="task-title">{task.object.title ?? 'Untitled task'}</p>
+    <li
+      data-testid="task-card"
+      data-task={task.threadId}
+      data-status={task.status}
+      data-blocked={task.blocked ? 'true' : 'false'}
+      className={`rounded-md border bg-white p-2 text-sm dark:bg-slate-950 ${task.blocked ? 'border-amber-400 dark:border-amber-600' : 'border-slate-200 dark:border-slate-700'}`}
+    >
+      <p className="font-medium break-words" data-testid="task-title">
+        {task.object.title ?? 'Untitled task'}
+      </p>
       <p className="text-xs text-slate-500 dark:text-slate-400">
         {name(task.worker)} · due {task.deadline.replace('T', ' ').replace(':00Z', ' UTC')}
       </p>
-      <div className="mt-1 h-1.5 rounded bg-slate-200 dark:bg-slate-800" role="progressbar" aria-label={`Progress of ${task.object.title ?? 'task'}`} aria-valuenow={task.progress} aria-valuemin={0} aria-valuemax={100}>
-        <div className="h-full rounded bg-teal-600 dark:bg-teal-400" style={{ width: `${Math.max(0, Math.min(100, task.progress))}%` }} />
+      <div
+        className="mt-1 h-1.5 rounded bg-slate-200 dark:bg-slate-800"
+        role="progressbar"
+        aria-label={`Progress of ${task.object.title ?? 'task'}`}
+        aria-valuenow={task.progress}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div
+          className="h-full rounded bg-teal-600 dark:bg-teal-400"
+          style={{ width: `${Math.max(0, Math.min(100, task.progress))}%` }}
+        />
       </div>
-      <p className="mt-1 text-xs tabular-nums" data-testid="task-progress">{task.progress}%</p>
+      <p className="mt-1 text-xs tabular-nums" data-testid="task-progress">
+        {task.progress}%
+      </p>
       {task.blocked ? (
         <p className="mt-1 text-xs text-amber-800 dark:text-amber-300" data-testid="task-blocked-by">
           Blocked by {task.blockedBy.map(title).join(', ')}
         </p>
       ) : null}
-      {task.comment ? <p className="mt-1 text-xs break-words text-slate-600 dark:text-slate-400" data-testid="task-comment">{task.comment}</p> : null}
-      {task.lastError ? <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{task.lastError.code}: {oacopErrorWords(task.lastError.code, task.lastError.message)}</p> : null}
+      {task.comment ? (
+        <p className="mt-1 text-xs break-words text-slate-600 dark:text-slate-400" data-testid="task-comment">
+          {task.comment}
+        </p>
+      ) : null}
+      {task.lastError ? (
+        <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">
+          {task.lastError.code}: {oacopErrorWords(task.lastError.code, task.lastError.message)}
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -120,7 +187,13 @@ function AssignForm({ agents, tasks }: { agents: readonly OacopAgent[]; tasks: r
   const queryClient = useQueryClient();
   const assign = useMutation({
     mutationFn: async (to: string) => {
-      const built = buildAssignTask({ threadId: `urn:uuid:${crypto.randomUUID()}`, title, deadline, ...(parent ? { parentTaskId: parent } : {}), dependencies: deps });
+      const built = buildAssignTask({
+        threadId: `urn:uuid:${crypto.randomUUID()}`,
+        title,
+        deadline,
+        ...(parent ? { parentTaskId: parent } : {}),
+        dependencies: deps,
+      });
       if (!built.ok) throw new CodedError(built.error.code, built.error.message, built.error.details);
       await sendCarriers(built.value, [to]);
     },
@@ -142,15 +215,26 @@ function AssignForm({ agents, tasks }: { agents: readonly OacopAgent[]; tasks: r
     setError(null);
     assign.mutate(to);
   };
-  const select = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950';
+  const select =
+    'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950';
   return (
-    <form onSubmit={submit} noValidate aria-label="Assign a task" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label="Assign a task"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h2 className="text-base font-semibold">Assign a task</h2>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <TextField label="Task title" value={title} onChange={(e) => setTitle(e.target.value)} />
         <label className="block text-sm font-medium text-slate-700 dark:text-slate-300">
           Assign to
-          <select aria-label="Assign to" value={worker || agents[0]?.did || ''} onChange={(e) => setWorker(e.target.value)} className={select}>
+          <select
+            aria-label="Assign to"
+            value={worker || agents[0]?.did || ''}
+            onChange={(e) => setWorker(e.target.value)}
+            className={select}
+          >
             {agents.map((a) => (
               <option key={a.did} value={a.did}>
                 {a.name}
@@ -158,10 +242,20 @@ function AssignForm({ agents, tasks }: { agents: readonly OacopAgent[]; tasks: r
             ))}
           </select>
         </label>
-        <TextField label="Deadline (UTC)" type="datetime-local" value={deadline} onChange={(e) => setDeadline(e.target.value)} />
+        <TextField
+          label="Deadline (UTC)"
+          type="datetime-local"
+          value={deadline}
+          onChange={(e) => setDeadline(e.target.value)}
+        />
         <label className="block text-sm font-medium text-slate-700 dark:text-slate-300">
           Parent task
-          <select aria-label="Parent task" value={parent} onChange={(e) => setParent(e.target.value)} className={select}>
+          <select
+            aria-label="Parent task"
+            value={parent}
+            onChange={(e) => setParent(e.target.value)}
+            className={select}
+          >
             <option value="">None</option>
             {tasks.map((t) => (
               <option key={t.threadId} value={t.threadId}>
@@ -177,14 +271,24 @@ function AssignForm({ agents, tasks }: { agents: readonly OacopAgent[]; tasks: r
           <div className="mt-1 flex flex-wrap gap-3">
             {tasks.map((t) => (
               <label key={t.threadId} className="inline-flex items-center gap-1">
-                <input type="checkbox" checked={deps.includes(t.threadId)} onChange={(e) => setDeps(e.target.checked ? [...deps, t.threadId] : deps.filter((d) => d !== t.threadId))} />
+                <input
+                  type="checkbox"
+                  checked={deps.includes(t.threadId)}
+                  onChange={(e) =>
+                    setDeps(e.target.checked ? [...deps, t.threadId] : deps.filter((d) => d !== t.threadId))
+                  }
+                />
                 {t.object.title ?? t.threadId}
               </label>
             ))}
           </div>
         </fieldset>
       ) : null}
-      {error ? <Notice tone="error" title="Not assigned">{error}</Notice> : null}
+      {error ? (
+        <Notice tone="error" title="Not assigned">
+          {error}
+        </Notice>
+      ) : null}
       <Button type="submit" variant="primary" busy={assign.isPending} disabled={assign.isPending}>
         Sign and assign
       </Button>

@@ -56,7 +56,8 @@ export function TransparencyLogPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Transparency log</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Every agreement, hash-chained and append-only. This browser fetches the whole log and verifies it from the first entry; nothing here is taken on the server’s word.
+            Every agreement, hash-chained and append-only. This browser fetches the whole log and verifies it from the
+            first entry; nothing here is taken on the server’s word.
           </p>
         </div>
         <Button onClick={() => setRun((r) => r + 1)} busy={log.isFetching}>
@@ -66,10 +67,18 @@ export function TransparencyLogPage() {
 
       <div className="mt-5" data-testid="chain-verdict">
         {log.isPending || log.isFetching ? (
-          <div role="status" className="rounded-lg border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900">
+          <div
+            role="status"
+            className="rounded-lg border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
+          >
             <p>{progressWords(progress)}</p>
             {progress && progress.phase !== 'chain' && progress.total ? (
-              <progress className="mt-2 h-2 w-full accent-teal-600" value={progress.done} max={progress.total} aria-label={progressWords(progress)} />
+              <progress
+                className="mt-2 h-2 w-full accent-teal-600"
+                value={progress.done}
+                max={progress.total}
+                aria-label={progressWords(progress)}
+              />
             ) : null}
           </div>
         ) : log.isError ? (
@@ -83,7 +92,14 @@ export function TransparencyLogPage() {
               : `Every link, entry hash, timestamp, public view and signature checks out from genesis to the head${verdict.headHash ? ` ${verdict.headHash.slice(0, 23)}…` : ''}.`}
           </Notice>
         ) : verdict ? (
-          <Notice tone="error" title={verdict.brokenIndex === null ? 'The chain does not verify' : `The chain breaks at entry #${verdict.brokenIndex}`}>
+          <Notice
+            tone="error"
+            title={
+              verdict.brokenIndex === null
+                ? 'The chain does not verify'
+                : `The chain breaks at entry #${verdict.brokenIndex}`
+            }
+          >
             {verdict.message} ({verdict.code}). Entries from there on cannot be trusted.
           </Notice>
         ) : null}
@@ -120,7 +136,13 @@ export function TransparencyLogPage() {
               <LogEntryCard
                 key={i}
                 entry={e}
-                broken={verdict && !verdict.ok && verdict.brokenIndex !== null && i >= verdict.brokenIndex ? (i === verdict.brokenIndex ? 'first' : 'after') : null}
+                broken={
+                  verdict && !verdict.ok && verdict.brokenIndex !== null && i >= verdict.brokenIndex
+                    ? i === verdict.brokenIndex
+                      ? 'first'
+                      : 'after'
+                    : null
+                }
                 focused={i === focusIndex}
                 headHash={log.data.head?.entry_hash ?? null}
                 onFocus={() => void navigate({ to: '/transparency-log', search: { entry: i } })}
@@ -133,7 +155,19 @@ export function TransparencyLogPage() {
   );
 }
 
-function LogEntryCard({ entry, broken, focused, headHash, onFocus }: { entry: Raw; broken: 'first' | 'after' | null; focused: boolean; headHash: string | null; onFocus: () => void }) {
+function LogEntryCard({
+  entry,
+  broken,
+  focused,
+  headHash,
+  onFocus,
+}: {
+  entry: Raw;
+  broken: 'first' | 'after' | null;
+  focused: boolean;
+  headHash: string | null;
+  onFocus: () => void;
+}) {
   const view = obj(entry['public']);
   const disclosures = Object.entries(obj(view['disclosures']));
   const signatures = Object.keys(obj(view['signatures']));
@@ -152,7 +186,10 @@ function LogEntryCard({ entry, broken, focused, headHash, onFocus }: { entry: Ra
       return { verdict, sameHead: answer.head_hash === headHash, integrity: entry['integrity_hash'] };
     },
   });
-  const proofOk = proof.data?.verdict.ok === true && proof.data.sameHead && proof.data.verdict.value.integrity_hash === proof.data.integrity;
+  const proofOk =
+    proof.data?.verdict.ok === true &&
+    proof.data.sameHead &&
+    proof.data.verdict.value.integrity_hash === proof.data.integrity;
 
   return (
     <li
@@ -165,14 +202,23 @@ function LogEntryCard({ entry, broken, focused, headHash, onFocus }: { entry: Ra
         <h2 className="font-mono text-sm font-semibold">#{index}</h2>
         <span className="font-mono text-xs">{text(agreementId ?? '')}</span>
         <span className="text-xs text-slate-500 dark:text-slate-400">{text(entry['timestamp'])}</span>
-        {broken === 'first' ? <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-900 dark:bg-rose-950 dark:text-rose-200">First broken entry</span> : null}
-        {broken === 'after' ? <span className="text-xs text-rose-700 dark:text-rose-300">After the break: unverified</span> : null}
+        {broken === 'first' ? (
+          <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-900 dark:bg-rose-950 dark:text-rose-200">
+            First broken entry
+          </span>
+        ) : null}
+        {broken === 'after' ? (
+          <span className="text-xs text-rose-700 dark:text-rose-300">After the break: unverified</span>
+        ) : null}
         <span className="ml-auto">
           {focused ? (
             proof.isPending ? (
               <span className="text-xs text-slate-500">Checking the inclusion proof…</span>
             ) : (
-              <span data-testid="entry-proof" className={`rounded-full px-2 py-0.5 text-xs font-medium ${proofOk ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-rose-100 text-rose-900 dark:bg-rose-950 dark:text-rose-200'}`}>
+              <span
+                data-testid="entry-proof"
+                className={`rounded-full px-2 py-0.5 text-xs font-medium ${proofOk ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-rose-100 text-rose-900 dark:bg-rose-950 dark:text-rose-200'}`}
+              >
                 {proofOk ? '✓ Inclusion proof verified against the head' : '✗ Inclusion proof does not verify'}
               </span>
             )
@@ -192,12 +238,18 @@ function LogEntryCard({ entry, broken, focused, headHash, onFocus }: { entry: Ra
           const redacted = !('value' in disclosure);
           return (
             <div key={pointer} className="contents" data-testid="disclosure" data-redacted={redacted}>
-              <dt className="font-mono text-xs leading-5 text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">{pointer}</dt>
+              <dt className="font-mono text-xs leading-5 text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+                {pointer}
+              </dt>
               <dd className="min-w-0 [overflow-wrap:anywhere]">
                 {redacted ? (
                   <span title={`digest ${text(disclosure['digest'])}`}>
-                    <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">redacted</span>{' '}
-                    <span className="font-mono text-[11px] text-slate-500">digest {text(disclosure['digest']).slice(0, 16)}…</span>
+                    <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                      redacted
+                    </span>{' '}
+                    <span className="font-mono text-[11px] text-slate-500">
+                      digest {text(disclosure['digest']).slice(0, 16)}…
+                    </span>
                   </span>
                 ) : (
                   <span className="whitespace-pre-wrap">{text(disclosure['value'])}</span>

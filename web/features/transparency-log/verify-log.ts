@@ -13,7 +13,13 @@ export type LogProgress =
 
 export type LogVerdict =
   | { readonly ok: true; readonly size: number; readonly headHash: string | null }
-  | { readonly ok: false; readonly size: number; readonly brokenIndex: number | null; readonly code: string; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly size: number;
+      readonly brokenIndex: number | null;
+      readonly code: string;
+      readonly message: string;
+    };
 
 export interface LoadedLog {
   readonly entries: ReadonlyArray<Record<string, unknown>>;
@@ -43,11 +49,31 @@ export async function loadAndVerifyLog(onProgress: (p: LogProgress) => void, sig
   await nextTick();
   if (!chain.ok) {
     const index = chain.error.details?.['index'];
-    return { entries, head, verdict: { ok: false, size: entries.length, brokenIndex: typeof index === 'number' ? index : null, code: chain.error.code, message: chain.error.message } };
+    return {
+      entries,
+      head,
+      verdict: {
+        ok: false,
+        size: entries.length,
+        brokenIndex: typeof index === 'number' ? index : null,
+        code: chain.error.code,
+        message: chain.error.message,
+      },
+    };
   }
   // The chain is only as good as the head it ends at: it must be the head the server announces.
   if ((head?.entry_hash ?? null) !== (entries.length === 0 ? null : chain.value.head_hash)) {
-    return { entries, head, verdict: { ok: false, size: entries.length, brokenIndex: entries.length - 1, code: 'LOG_HEAD_MISMATCH', message: 'The last entry’s hash is not the head the server announces.' } };
+    return {
+      entries,
+      head,
+      verdict: {
+        ok: false,
+        size: entries.length,
+        brokenIndex: entries.length - 1,
+        code: 'LOG_HEAD_MISMATCH',
+        message: 'The last entry’s hash is not the head the server announces.',
+      },
+    };
   }
   return { entries, head, verdict: { ok: true, size: entries.length, headHash: head?.entry_hash ?? null } };
 }

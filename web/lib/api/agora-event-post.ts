@@ -10,4 +10,6 @@ import { postJson } from './http';
 
 /** `serviceId`: the external relay's id; omitted for the built-in relay. */
 export const postEnvelope = (envelope: Envelope, serviceId?: string): Promise<PostAnswer | ForwardedAnswer> =>
-  serviceId === undefined ? postJson('/events', envelope, PostAnswer) : postJson(`/api/external/${encodeURIComponent(serviceId)}/events`, envelope, ForwardedAnswer);
+  serviceId === undefined
+    ? postJson('/events', envelope, PostAnswer)
+    : postJson(`/api/external/${encodeURIComponent(serviceId)}/events`, envelope, ForwardedAnswer);

@@ -8,7 +8,12 @@ export interface PollFilter {
   readonly recipient?: string;
 }
 
-export function pollEvents(since: string, filter: PollFilter, timeoutSeconds: number, signal?: AbortSignal): Promise<EventPage> {
+export function pollEvents(
+  since: string,
+  filter: PollFilter,
+  timeoutSeconds: number,
+  signal?: AbortSignal,
+): Promise<EventPage> {
   const params = new URLSearchParams({ since, timeout: String(timeoutSeconds) });
   if (filter.thread) params.set('thread', filter.thread);
   if (filter.recipient) params.set('recipient', filter.recipient);

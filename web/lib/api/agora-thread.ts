@@ -9,5 +9,6 @@ export type { AgoraThreadEvent as ThreadEvent, AgoraThreadDetail as ThreadDetail
 export const threadQuery = (threadId: string) =>
   queryOptions({
     queryKey: ['agora', 'thread', threadId],
-    queryFn: ({ signal }) => getJson(`/api/agora/threads/${encodeURIComponent(threadId)}`, AgoraThreadDetail, { signal }),
+    queryFn: ({ signal }) =>
+      getJson(`/api/agora/threads/${encodeURIComponent(threadId)}`, AgoraThreadDetail, { signal }),
   });

@@ -2,4 +2,5 @@
 import { OperatorSession, type EnrollBody } from '@shared/contract/auth';
 import { postJson } from './http';
 
-export const postEnroll = (body: EnrollBody): Promise<OperatorSession> => postJson('/api/auth/enroll', body, OperatorSession);
+export const postEnroll = (body: EnrollBody): Promise<OperatorSession> =>
+  postJson('/api/auth/enroll', body, OperatorSession);

@@ -2,4 +2,5 @@
 import { OperatorSession, type LoginBody } from '@shared/contract/auth';
 import { postJson } from './http';
 
-export const postLogin = (body: LoginBody): Promise<OperatorSession> => postJson('/api/auth/login', body, OperatorSession);
+export const postLogin = (body: LoginBody): Promise<OperatorSession> =>
+  postJson('/api/auth/login', body, OperatorSession);

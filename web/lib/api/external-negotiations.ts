@@ -10,6 +10,7 @@ export type { ExternalNegotiation } from '@shared/contract/console';
 
 export const externalNegotiationsQuery = queryOptions({
   queryKey: ['negotiations', 'external'],
-  queryFn: ({ signal }) => getJson('/api/external/negotiations', ExternalNegotiationList, { signal }).then((r) => r.negotiations),
+  queryFn: ({ signal }) =>
+    getJson('/api/external/negotiations', ExternalNegotiationList, { signal }).then((r) => r.negotiations),
   refetchInterval: 5_000,
 });

@@ -5,7 +5,12 @@ import { queryOptions } from '@tanstack/react-query';
 import { BridgedThreadList, ServiceAdded, ServiceList } from '@shared/contract/console';
 import { getJson, postJson } from './http';
 
-export type { BridgedThread, ExternalSource, ExternalServiceView as ServiceView, ServiceStatus } from '@shared/contract/console';
+export type {
+  BridgedThread,
+  ExternalSource,
+  ExternalServiceView as ServiceView,
+  ServiceStatus,
+} from '@shared/contract/console';
 
 export const servicesQuery = queryOptions({
   queryKey: ['services'],

@@ -11,7 +11,12 @@ export type { BridgedEvent, BridgedThreadDetail } from '@shared/contract/console
 export const externalThreadQuery = (serviceId: string, threadId: string) =>
   queryOptions({
     queryKey: ['external', 'thread', serviceId, threadId],
-    queryFn: ({ signal }) => getJson(`/api/external/${encodeURIComponent(serviceId)}/threads/${encodeURIComponent(threadId)}`, BridgedThreadDetail, { signal }),
+    queryFn: ({ signal }) =>
+      getJson(
+        `/api/external/${encodeURIComponent(serviceId)}/threads/${encodeURIComponent(threadId)}`,
+        BridgedThreadDetail,
+        { signal },
+      ),
     // The bridge long-polls the relay; this only re-reads what it stored (and the status).
     refetchInterval: 3_000,
   });

@@ -9,6 +9,8 @@ export const watchedQuery = queryOptions({
   queryFn: ({ signal }) => getJson('/api/services/watched', WatchedList, { signal }).then((r) => r.watched),
 });
 
-export const addWatched = (did: string) => postJson('/api/services/watched', { did }, WatchedList).then((r) => r.watched);
+export const addWatched = (did: string) =>
+  postJson('/api/services/watched', { did }, WatchedList).then((r) => r.watched);
 
-export const removeWatched = (did: string) => deleteJson(`/api/services/watched/${encodeURIComponent(did)}`, WatchedList).then((r) => r.watched);
+export const removeWatched = (did: string) =>
+  deleteJson(`/api/services/watched/${encodeURIComponent(did)}`, WatchedList).then((r) => r.watched);

@@ -20,7 +20,11 @@ export const isNotFound = (error: unknown): boolean => error instanceof ApiError
 async function request(path: string, init?: RequestInit): Promise<{ res: Response; body: unknown }> {
   let res: Response;
   try {
-    res = await fetch(path, { credentials: 'same-origin', ...init, headers: { accept: 'application/json', ...init?.headers } });
+    res = await fetch(path, {
+      credentials: 'same-origin',
+      ...init,
+      headers: { accept: 'application/json', ...init?.headers },
+    });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Check that Switchboard is running.');
@@ -40,7 +44,8 @@ async function request(path: string, init?: RequestInit): Promise<{ res: Respons
 
 function parse<T>(status: number, body: unknown, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiError(status, 'BAD_RESPONSE', 'The server sent an answer this console does not understand.');
+  if (!parsed.success)
+    throw new ApiError(status, 'BAD_RESPONSE', 'The server sent an answer this console does not understand.');
   return parsed.data;
 }
 
@@ -50,7 +55,12 @@ export async function getJson<T>(path: string, schema: z.ZodType<T>, init?: Requ
 }
 
 /** POSTs a JSON body (the server checks content-type and Origin) and parses the JSON answer. */
-export async function postJson<T>(path: string, payload: unknown, schema: z.ZodType<T>, init?: RequestInit): Promise<T> {
+export async function postJson<T>(
+  path: string,
+  payload: unknown,
+  schema: z.ZodType<T>,
+  init?: RequestInit,
+): Promise<T> {
   const { res, body } = await request(path, {
     ...init,
     method: 'POST',

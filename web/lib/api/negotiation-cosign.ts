@@ -5,4 +5,8 @@ import { postJson } from './http';
 import { oapBase } from './oap-base';
 
 export const cosignAgreement = (id: string, by: string, signature: string, source?: string) =>
-  postJson(`${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}/agreement/cosign`, { by, signature }, CosignAnswer);
+  postJson(
+    `${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}/agreement/cosign`,
+    { by, signature },
+    CosignAnswer,
+  );

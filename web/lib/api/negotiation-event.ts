@@ -8,4 +8,6 @@ export type NegotiationEventName = 'propose' | 'accept' | 'reject' | 'withdraw';
 
 /** `source`: an external negotiation service's id; omitted for the built-in one. */
 export const postNegotiationEvent = (id: string, event: NegotiationEventName, document: unknown, source?: string) =>
-  postJson(`${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}/${event}`, document, StepAnswer).then((r) => r.negotiation);
+  postJson(`${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}/${event}`, document, StepAnswer).then(
+    (r) => r.negotiation,
+  );

@@ -12,6 +12,12 @@ export const negotiationQuery = (id: string, source?: string) =>
   queryOptions({
     queryKey: ['negotiation', id, source ?? 'built-in'],
     queryFn: ({ signal }) =>
-      getJson(source === undefined ? `/api/negotiations/${encodeURIComponent(id)}` : `${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}`, NegotiationDetail, { signal }),
+      getJson(
+        source === undefined
+          ? `/api/negotiations/${encodeURIComponent(id)}`
+          : `${oapBase(source)}/oap/negotiation/${encodeURIComponent(id)}`,
+        NegotiationDetail,
+        { signal },
+      ),
     refetchInterval: 3_000,
   });

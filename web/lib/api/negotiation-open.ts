@@ -2,4 +2,5 @@
 import { Opened } from '@shared/contract/negotiation';
 import { postJson } from './http';
 
-export const openNegotiation = (document: unknown) => postJson('/oap/negotiation/open', document, Opened).then((r) => r.negotiation);
+export const openNegotiation = (document: unknown) =>
+  postJson('/oap/negotiation/open', document, Opened).then((r) => r.negotiation);

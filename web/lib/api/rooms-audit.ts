@@ -8,10 +8,18 @@ export type { AuditEntry };
 
 export const AUDIT_PAGE = 50;
 
-export function fetchAuditPage(roomId: string, query: { before?: number; limit?: number }, signal?: AbortSignal): Promise<AuditEntry[]> {
+export function fetchAuditPage(
+  roomId: string,
+  query: { before?: number; limit?: number },
+  signal?: AbortSignal,
+): Promise<AuditEntry[]> {
   const params = new URLSearchParams({ limit: String(query.limit ?? AUDIT_PAGE) });
   if (query.before !== undefined) params.set('before', String(query.before));
-  return getJson(`/api/rooms/${encodeURIComponent(roomId)}/audit?${params}`, AuditPage, signal ? { signal } : undefined).then((r) => r.entries);
+  return getJson(
+    `/api/rooms/${encodeURIComponent(roomId)}/audit?${params}`,
+    AuditPage,
+    signal ? { signal } : undefined,
+  ).then((r) => r.entries);
 }
 
 export const roomAuditQuery = (roomId: string) =>

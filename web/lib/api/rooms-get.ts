@@ -6,6 +6,7 @@ import { RoomAnswer } from '@shared/contract/rooms';
 export const roomQuery = (roomId: string) =>
   queryOptions({
     queryKey: ['rooms', roomId],
-    queryFn: ({ signal }) => getJson(`/api/rooms/${encodeURIComponent(roomId)}`, RoomAnswer, { signal }).then((r) => r.room),
+    queryFn: ({ signal }) =>
+      getJson(`/api/rooms/${encodeURIComponent(roomId)}`, RoomAnswer, { signal }).then((r) => r.room),
     retry: false,
   });

@@ -19,5 +19,9 @@ export function fetchMessages(roomId: string, query: MessagePageQuery, signal?: 
   if (query.before !== undefined) params.set('before', String(query.before));
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.topicKinds?.length) params.set('topic', query.topicKinds.join(','));
-  return getJson(`/api/rooms/${encodeURIComponent(roomId)}/messages?${params}`, MessagePage, signal ? { signal } : undefined);
+  return getJson(
+    `/api/rooms/${encodeURIComponent(roomId)}/messages?${params}`,
+    MessagePage,
+    signal ? { signal } : undefined,
+  );
 }

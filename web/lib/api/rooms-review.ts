@@ -9,12 +9,16 @@ export type { ReviewItem } from '@shared/contract/rooms';
 export const pendingReviewQuery = (roomId: string) =>
   queryOptions({
     queryKey: ['rooms', roomId, 'review', 'pending'],
-    queryFn: ({ signal }) => getJson(`/api/rooms/${encodeURIComponent(roomId)}/review?status=pending`, ReviewList, { signal }).then((r) => r.items),
+    queryFn: ({ signal }) =>
+      getJson(`/api/rooms/${encodeURIComponent(roomId)}/review?status=pending`, ReviewList, { signal }).then(
+        (r) => r.items,
+      ),
   });
 
 /** Every item, decided or not: the queue shows the latest decisions so every facilitator sees them. */
 export const allReviewQuery = (roomId: string) =>
   queryOptions({
     queryKey: ['rooms', roomId, 'review', 'all'],
-    queryFn: ({ signal }) => getJson(`/api/rooms/${encodeURIComponent(roomId)}/review`, ReviewList, { signal }).then((r) => r.items),
+    queryFn: ({ signal }) =>
+      getJson(`/api/rooms/${encodeURIComponent(roomId)}/review`, ReviewList, { signal }).then((r) => r.items),
   });

@@ -13,6 +13,7 @@ export const schedulingThreadQuery = (threadId: string) =>
   queryOptions({
     queryKey: ['oacop', 'thread', threadId],
     queryFn: async ({ signal }) =>
-      (await getJson(`/api/scheduling/threads/${encodeURIComponent(threadId)}`, SchedulingThreadAnswer, { signal })).thread as unknown as SchedulingThreadView,
+      (await getJson(`/api/scheduling/threads/${encodeURIComponent(threadId)}`, SchedulingThreadAnswer, { signal }))
+        .thread as unknown as SchedulingThreadView,
     refetchInterval: THREAD_POLL_MS,
   });

@@ -36,12 +36,15 @@ describe('csv', () => {
 
   it('round-trips any strings (seeded)', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (rows) => {
-        const width = rows[0]!.length;
-        const table = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
-        const columns = Array.from({ length: width }, (_, i) => ({ header: `c${i}`, value: (r: string[]) => r[i] }));
-        expect(parseCsv(toCsv(columns, table)).slice(1)).toEqual(table);
-      }),
+      fc.property(
+        fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+        (rows) => {
+          const width = rows[0]!.length;
+          const table = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
+          const columns = Array.from({ length: width }, (_, i) => ({ header: `c${i}`, value: (r: string[]) => r[i] }));
+          expect(parseCsv(toCsv(columns, table)).slice(1)).toEqual(table);
+        },
+      ),
       { seed: 2026, numRuns: 300 },
     );
   });

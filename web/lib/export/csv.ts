@@ -25,7 +25,8 @@ export function* csvChunks<T>(columns: readonly CsvColumn<T>[], rows: Iterable<T
   for (const row of rows) yield csvRecord(columns.map((c) => c.value(row)));
 }
 
-export const toCsv = <T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>): string => [...csvChunks(columns, rows)].join('');
+export const toCsv = <T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>): string =>
+  [...csvChunks(columns, rows)].join('');
 
 /** Parses CSV text back into records (for tests and checks; strict RFC 4180 quoting). */
 export function parseCsv(text: string): string[][] {

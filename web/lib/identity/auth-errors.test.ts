@@ -6,7 +6,9 @@ import { describeAuthError, INVITE_COMMAND } from './auth-errors';
 describe('describeAuthError', () => {
   it('tells a used or expired enrollment link apart, with the command for a new one', () => {
     const text = describeAuthError(new ApiError(403, 'ENROLLMENT_INVALID', 'bad token'));
-    expect(text.detail).toBe('This enrollment link was already used or has expired. Ask an administrator for a new one:');
+    expect(text.detail).toBe(
+      'This enrollment link was already used or has expired. Ask an administrator for a new one:',
+    );
     expect(text.command).toBe('npm run cli -- operators invite --role facilitator');
     expect(INVITE_COMMAND).toBe(text.command);
   });
@@ -17,15 +19,20 @@ describe('describeAuthError', () => {
     expect(text.detail).toMatch(/This browser knows the key, but this Switchboard server does not/);
   });
 
-  it.each(['NETWORK_ERROR', 'CHALLENGE_INVALID', 'SIGNATURE_INVALID', 'RATE_LIMITED', 'UNAUTHORIZED', 'BAD_RESPONSE'])('says %s in words', (code) => {
-    const text = describeAuthError(new ApiError(code === 'NETWORK_ERROR' ? 0 : 401, code, 'server words'));
-    expect(text.code).toBe(code);
-    expect(text.title).not.toMatch(/_/);
-    expect(text.detail.length).toBeGreaterThan(10);
-  });
+  it.each(['NETWORK_ERROR', 'CHALLENGE_INVALID', 'SIGNATURE_INVALID', 'RATE_LIMITED', 'UNAUTHORIZED', 'BAD_RESPONSE'])(
+    'says %s in words',
+    (code) => {
+      const text = describeAuthError(new ApiError(code === 'NETWORK_ERROR' ? 0 : 401, code, 'server words'));
+      expect(text.code).toBe(code);
+      expect(text.title).not.toMatch(/_/);
+      expect(text.detail.length).toBeGreaterThan(10);
+    },
+  );
 
   it("falls back to the server's message for codes it does not know", () => {
-    expect(describeAuthError(new ApiError(500, 'INTERNAL', 'The database is locked.'))).toMatchObject({ detail: 'The database is locked.' });
+    expect(describeAuthError(new ApiError(500, 'INTERNAL', 'The database is locked.'))).toMatchObject({
+      detail: 'The database is locked.',
+    });
   });
 
   it('passes on coded errors (a bad backup) and anything else', () => {

@@ -17,7 +17,11 @@ export function describeAuthError(error: unknown): ErrorText {
   if (error instanceof ApiError) {
     switch (error.code) {
       case 'NETWORK_ERROR':
-        return { code: error.code, title: 'The server cannot be reached', detail: 'Check that Switchboard is running and that this address is right, then try again.' };
+        return {
+          code: error.code,
+          title: 'The server cannot be reached',
+          detail: 'Check that Switchboard is running and that this address is right, then try again.',
+        };
       case 'ENROLLMENT_INVALID':
         return {
           code: error.code,
@@ -29,25 +33,52 @@ export function describeAuthError(error: unknown): ErrorText {
         return {
           code: error.code,
           title: 'This key is not enrolled on this server',
-          detail: 'This browser knows the key, but this Switchboard server does not. Ask an administrator for an enrollment link and open it in this browser, or restore a key that is enrolled here from its backup.',
+          detail:
+            'This browser knows the key, but this Switchboard server does not. Ask an administrator for an enrollment link and open it in this browser, or restore a key that is enrolled here from its backup.',
           command: INVITE_COMMAND,
         };
       case 'CHALLENGE_INVALID':
-        return { code: error.code, title: 'The sign-in challenge expired', detail: 'It is only valid for a short time and only once. Try again.' };
+        return {
+          code: error.code,
+          title: 'The sign-in challenge expired',
+          detail: 'It is only valid for a short time and only once. Try again.',
+        };
       case 'SIGNATURE_INVALID':
-        return { code: error.code, title: 'The server did not accept the signature', detail: 'The key in this browser signed the challenge, but the server could not verify it. Try again; if it keeps failing, restore your key from its backup.' };
+        return {
+          code: error.code,
+          title: 'The server did not accept the signature',
+          detail:
+            'The key in this browser signed the challenge, but the server could not verify it. Try again; if it keeps failing, restore your key from its backup.',
+        };
       case 'RATE_LIMITED':
         return { code: error.code, title: 'Too many attempts', detail: 'Wait a minute, then try again.' };
       case 'UNAUTHORIZED':
-        return { code: error.code, title: 'Not allowed', detail: error.message || 'This operator may not sign in here. Ask an administrator.' };
+        return {
+          code: error.code,
+          title: 'Not allowed',
+          detail: error.message || 'This operator may not sign in here. Ask an administrator.',
+        };
       case 'BAD_RESPONSE':
-        return { code: error.code, title: 'Unexpected answer from the server', detail: 'The server and this console may be different versions. Reload the page; if that does not help, tell an administrator.' };
+        return {
+          code: error.code,
+          title: 'Unexpected answer from the server',
+          detail:
+            'The server and this console may be different versions. Reload the page; if that does not help, tell an administrator.',
+        };
       default:
         return { code: error.code, title: 'The server refused', detail: error.message };
     }
   }
   if (error instanceof CodedError) {
-    return { code: error.code, title: error.code.startsWith('BACKUP_') ? 'The backup cannot be used' : 'Something went wrong', detail: error.message };
+    return {
+      code: error.code,
+      title: error.code.startsWith('BACKUP_') ? 'The backup cannot be used' : 'Something went wrong',
+      detail: error.message,
+    };
   }
-  return { code: 'UNEXPECTED', title: 'Something went wrong', detail: error instanceof Error ? error.message : String(error) };
+  return {
+    code: 'UNEXPECTED',
+    title: 'Something went wrong',
+    detail: error instanceof Error ? error.message : String(error),
+  };
 }

@@ -12,7 +12,9 @@ const ED25519 = { name: 'Ed25519' } as const;
  * Ed25519 key, signs with it and checks the signature. Any failure, or a missing
  * `crypto.subtle` (an insecure context), is a no: there is no fallback to raw bytes.
  */
-export async function detectEd25519(source: { readonly subtle?: SubtleCrypto } | undefined = globalThis.crypto): Promise<boolean> {
+export async function detectEd25519(
+  source: { readonly subtle?: SubtleCrypto } | undefined = globalThis.crypto,
+): Promise<boolean> {
   const subtle = source?.subtle;
   if (!subtle) return false;
   try {

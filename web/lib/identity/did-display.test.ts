@@ -16,7 +16,9 @@ describe('did display', () => {
   });
 
   it('fingerprints the raw public key: the first 64 bits of its SHA-256, grouped', () => {
-    const expected = sha256Hex(publicKey).slice(0, 16).replace(/(.{4})(?!$)/g, '$1 ');
+    const expected = sha256Hex(publicKey)
+      .slice(0, 16)
+      .replace(/(.{4})(?!$)/g, '$1 ');
     expect(keyFingerprint(did)).toBe(expected);
     expect(keyFingerprint(did)).toMatch(/^[0-9a-f]{4}( [0-9a-f]{4}){3}$/);
   });

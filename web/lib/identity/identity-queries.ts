@@ -16,4 +16,3 @@ export const storedIdentityQuery = queryOptions({
 });
 
 export const useStoredIdentity = () => useQuery(storedIdentityQuery);
-

@@ -40,7 +40,8 @@ describe('identity store', () => {
       expect(key).toBeInstanceOf(CryptoKey);
       expect(key.extractable).toBe(false);
       expect(key.usages).toEqual(['sign']);
-      for (const format of ['pkcs8', 'jwk', 'raw'] as const) await expect(crypto.subtle.exportKey(format, key)).rejects.toThrow();
+      for (const format of ['pkcs8', 'jwk', 'raw'] as const)
+        await expect(crypto.subtle.exportKey(format, key)).rejects.toThrow();
     }
   });
 
@@ -83,7 +84,9 @@ describe('identity store', () => {
     const store = createIdentityStore(kv, () => 3);
     const old = (await store.load())!;
     expect(old.backedUpAt).toBeUndefined();
-    const other = await store.create(PASSPHRASE, { replacing: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' });
+    const other = await store.create(PASSPHRASE, {
+      replacing: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+    });
     expect(other).toMatchObject({ created: false, identity: { did: seededDid } });
     const fresh = await store.create(PASSPHRASE, { replacing: seededDid });
     expect(fresh.created).toBe(true);
@@ -140,7 +143,9 @@ describe('identity store', () => {
   it('refuses an extractable CryptoKey', async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
     const did = encodeDidKey(new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey)));
-    await expect(parseStoredIdentity({ did, privateKey: pair.privateKey, createdAt: 1 })).rejects.toMatchObject({ code: 'IDENTITY_DAMAGED' });
+    await expect(parseStoredIdentity({ did, privateKey: pair.privateKey, createdAt: 1 })).rejects.toMatchObject({
+      code: 'IDENTITY_DAMAGED',
+    });
   });
 
   it.each([
@@ -160,4 +165,3 @@ describe('identity store', () => {
     expect(backup?.kdf.iterations).toBe(PBKDF2_ITERATIONS);
   });
 });
-

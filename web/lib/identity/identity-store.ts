@@ -72,7 +72,9 @@ interface LegacyRecord {
   readonly backedUpAt?: number;
 }
 
-type Parsed = { readonly kind: 'current'; readonly identity: StoredIdentity } | { readonly kind: 'legacy'; readonly record: LegacyRecord };
+type Parsed =
+  | { readonly kind: 'current'; readonly identity: StoredIdentity }
+  | { readonly kind: 'legacy'; readonly record: LegacyRecord };
 
 function parseRecord(value: unknown): Parsed | null {
   if (value === undefined || value === null) return null;
@@ -85,7 +87,13 @@ function parseRecord(value: unknown): Parsed | null {
     if (!isSigningKey(privateKey) || secretKey !== undefined) throw damaged();
     return {
       kind: 'current',
-      identity: { did, privateKey, createdAt, ...(backedUpAt === undefined ? {} : { backedUpAt }), ...(migratedAt === undefined ? {} : { migratedAt }) },
+      identity: {
+        did,
+        privateKey,
+        createdAt,
+        ...(backedUpAt === undefined ? {} : { backedUpAt }),
+        ...(migratedAt === undefined ? {} : { migratedAt }),
+      },
     };
   }
   if (!(secretKey instanceof Uint8Array) || secretKey.length !== SECRET_KEY_LENGTH) throw damaged();
@@ -185,8 +193,14 @@ export function createIdentityStore(kv: KeyValueStore, now: () => number = Date.
       }
     },
     async replace(key, backedUpAt) {
-      if (encodeDidKey(publicKeyOf(key.secretKey)) !== key.did) throw new RangeError('secretKey does not belong to did');
-      const identity: StoredIdentity = { did: key.did, privateKey: await importSigningKey(key.secretKey), createdAt: now(), backedUpAt };
+      if (encodeDidKey(publicKeyOf(key.secretKey)) !== key.did)
+        throw new RangeError('secretKey does not belong to did');
+      const identity: StoredIdentity = {
+        did: key.did,
+        privateKey: await importSigningKey(key.secretKey),
+        createdAt: now(),
+        backedUpAt,
+      };
       await kv.set(RECORD_KEY, identity);
       return identity;
     },

@@ -41,7 +41,9 @@ describe('creating a key with its backup, and restoring it', () => {
     const made = await createKeyWithBackup(PASSPHRASE, {}, createIdentityStore(memoryKeyValue()));
     const other = createIdentityStore(memoryKeyValue());
     const mine = await createKeyWithBackup('another long passphrase', {}, other);
-    await expect(restoreBackup(made.backup!.text, 'seven lanterns over the quarry!', other)).rejects.toMatchObject({ code: BackupErrorCode.decryptFailed });
+    await expect(restoreBackup(made.backup!.text, 'seven lanterns over the quarry!', other)).rejects.toMatchObject({
+      code: BackupErrorCode.decryptFailed,
+    });
     expect((await other.load())?.did).toBe(mine.identity.did);
   });
 });

@@ -2,7 +2,13 @@
 // moment its bytes exist), and bring a key back from one.
 import type { DidKey } from '@shared/crypto/did-key';
 import { backupFileName } from './did-display';
-import { identityStore, summarize, type CreateOptions, type IdentityStore, type IdentitySummary } from './identity-store';
+import {
+  identityStore,
+  summarize,
+  type CreateOptions,
+  type IdentityStore,
+  type IdentitySummary,
+} from './identity-store';
 import { decryptBackup, serializeBackup } from './key-backup';
 
 export interface BackupDownload {
@@ -37,7 +43,12 @@ export async function createKeyWithBackup(
 }
 
 /** Decrypts a backup and stores its key, as a non-extractable CryptoKey, as this browser's identity. */
-export async function restoreBackup(text: string, passphrase: string, store: IdentityStore = identityStore, now: () => number = Date.now): Promise<IdentitySummary> {
+export async function restoreBackup(
+  text: string,
+  passphrase: string,
+  store: IdentityStore = identityStore,
+  now: () => number = Date.now,
+): Promise<IdentitySummary> {
   const key = await decryptBackup(text, passphrase);
   try {
     return summarize(await store.replace({ did: key.did as DidKey, secretKey: key.secretKey }, now()));

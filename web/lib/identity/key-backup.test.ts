@@ -56,7 +56,12 @@ describe('key backup file', () => {
       format: 'switchboard-key-backup',
       version: 1,
       did: aliceKey.did,
-      kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: encodeBase64url(Uint8Array.from({ length: 16 }, (_, i) => i)) },
+      kdf: {
+        name: 'PBKDF2',
+        hash: 'SHA-256',
+        iterations: 600_000,
+        salt: encodeBase64url(Uint8Array.from({ length: 16 }, (_, i) => i)),
+      },
       cipher: { name: 'AES-GCM', iv: encodeBase64url(Uint8Array.from({ length: 12 }, (_, i) => 16 + i)) },
       ciphertext: expect.stringMatching(/^[A-Za-z0-9_-]{64}$/) as unknown,
     });
@@ -95,13 +100,19 @@ describe('key backup file', () => {
 
   it('refuses a tampered ciphertext', async () => {
     const file = await filePromise;
-    expect(await codeOf(decryptBackup({ ...file, ciphertext: flipLast(file.ciphertext) }, PASSPHRASE))).toBe(BackupErrorCode.decryptFailed);
+    expect(await codeOf(decryptBackup({ ...file, ciphertext: flipLast(file.ciphertext) }, PASSPHRASE))).toBe(
+      BackupErrorCode.decryptFailed,
+    );
   });
 
   it('refuses a tampered IV or salt', async () => {
     const file = await filePromise;
-    expect(await codeOf(decryptBackup({ ...file, cipher: { ...file.cipher, iv: flipLast(file.cipher.iv) } }, PASSPHRASE))).toBe(BackupErrorCode.decryptFailed);
-    expect(await codeOf(decryptBackup({ ...file, kdf: { ...file.kdf, salt: flipLast(file.kdf.salt) } }, PASSPHRASE))).toBe(BackupErrorCode.decryptFailed);
+    expect(
+      await codeOf(decryptBackup({ ...file, cipher: { ...file.cipher, iv: flipLast(file.cipher.iv) } }, PASSPHRASE)),
+    ).toBe(BackupErrorCode.decryptFailed);
+    expect(
+      await codeOf(decryptBackup({ ...file, kdf: { ...file.kdf, salt: flipLast(file.kdf.salt) } }, PASSPHRASE)),
+    ).toBe(BackupErrorCode.decryptFailed);
   });
 
   it('refuses a file whose did was swapped for another (the did is GCM additional data)', async () => {
@@ -116,7 +127,11 @@ describe('key backup file', () => {
     const iv = decodeBase64url(file.cipher.iv);
     const aes = await crypto.subtle.importKey('raw', new Uint8Array(key), 'AES-GCM', false, ['encrypt']);
     const forged = new Uint8Array(
-      await crypto.subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(iv), additionalData: new TextEncoder().encode(file.did) }, aes, new Uint8Array(bob.secretKey)),
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv: new Uint8Array(iv), additionalData: new TextEncoder().encode(file.did) },
+        aes,
+        new Uint8Array(bob.secretKey),
+      ),
     );
     const attempt = decryptBackup({ ...file, ciphertext: encodeBase64url(forged) }, PASSPHRASE);
     await expect(attempt).rejects.toMatchObject({ code: BackupErrorCode.keyMismatch });
@@ -147,15 +162,39 @@ describe('parseBackup: malformed files say what is wrong', () => {
     ['no version', text({ ...valid, version: undefined }), BackupErrorCode.unsupportedVersion],
     ['a did:web', text({ ...valid, did: 'did:web:example.com' }), BackupErrorCode.malformed],
     ['too few iterations', text({ ...valid, kdf: { ...valid.kdf, iterations: 100_000 } }), BackupErrorCode.malformed],
-    ['absurdly many iterations', text({ ...valid, kdf: { ...valid.kdf, iterations: 1e12 } }), BackupErrorCode.malformed],
+    [
+      'absurdly many iterations',
+      text({ ...valid, kdf: { ...valid.kdf, iterations: 1e12 } }),
+      BackupErrorCode.malformed,
+    ],
     ['another KDF', text({ ...valid, kdf: { ...valid.kdf, name: 'scrypt' } }), BackupErrorCode.malformed],
     ['another hash', text({ ...valid, kdf: { ...valid.kdf, hash: 'SHA-1' } }), BackupErrorCode.malformed],
     ['another cipher', text({ ...valid, cipher: { ...valid.cipher, name: 'AES-CBC' } }), BackupErrorCode.malformed],
-    ['a short salt', text({ ...valid, kdf: { ...valid.kdf, salt: encodeBase64url(new Uint8Array(8)) } }), BackupErrorCode.malformed],
-    ['a long IV', text({ ...valid, cipher: { ...valid.cipher, iv: encodeBase64url(new Uint8Array(16)) } }), BackupErrorCode.malformed],
-    ['a truncated ciphertext', text({ ...valid, ciphertext: encodeBase64url(new Uint8Array(47)) }), BackupErrorCode.malformed],
-    ['padded base64', text({ ...valid, kdf: { ...valid.kdf, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' } }), BackupErrorCode.malformed],
-    ['standard-alphabet base64', text({ ...valid, ciphertext: '+' + valid.ciphertext.slice(1) }), BackupErrorCode.malformed],
+    [
+      'a short salt',
+      text({ ...valid, kdf: { ...valid.kdf, salt: encodeBase64url(new Uint8Array(8)) } }),
+      BackupErrorCode.malformed,
+    ],
+    [
+      'a long IV',
+      text({ ...valid, cipher: { ...valid.cipher, iv: encodeBase64url(new Uint8Array(16)) } }),
+      BackupErrorCode.malformed,
+    ],
+    [
+      'a truncated ciphertext',
+      text({ ...valid, ciphertext: encodeBase64url(new Uint8Array(47)) }),
+      BackupErrorCode.malformed,
+    ],
+    [
+      'padded base64',
+      text({ ...valid, kdf: { ...valid.kdf, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' } }),
+      BackupErrorCode.malformed,
+    ],
+    [
+      'standard-alphabet base64',
+      text({ ...valid, ciphertext: '+' + valid.ciphertext.slice(1) }),
+      BackupErrorCode.malformed,
+    ],
     ['a missing member', text({ ...valid, cipher: undefined }), BackupErrorCode.malformed],
     ['a huge file', text({ ...valid, padding: 'x'.repeat(70_000) }), BackupErrorCode.notABackup],
   ])('refuses %s', async (_label, input, code) => {
@@ -174,7 +213,9 @@ describe('encryptBackup: checks at the boundary', () => {
 
   it('refuses a key that does not match its did, or has the wrong length', async () => {
     await expect(encryptBackup({ did: bobDid, secretKey: alice.secretKey }, PASSPHRASE)).rejects.toThrow(RangeError);
-    await expect(encryptBackup({ did: aliceKey.did, secretKey: new Uint8Array(31) }, PASSPHRASE)).rejects.toThrow(RangeError);
+    await expect(encryptBackup({ did: aliceKey.did, secretKey: new Uint8Array(31) }, PASSPHRASE)).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it('refuses fewer iterations than the floor', async () => {

@@ -67,8 +67,15 @@ const buffer = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(by
 /** Unicode-normalized, so a passphrase typed on another keyboard or OS still matches. */
 const passphraseBytes = (passphrase: string): Uint8Array => utf8(passphrase.normalize('NFC'));
 
-async function deriveKey(passphrase: string, salt: Uint8Array, iterations: number, usage: KeyUsage): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey('raw', buffer(passphraseBytes(passphrase)), 'PBKDF2', false, ['deriveKey']);
+async function deriveKey(
+  passphrase: string,
+  salt: Uint8Array,
+  iterations: number,
+  usage: KeyUsage,
+): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey('raw', buffer(passphraseBytes(passphrase)), 'PBKDF2', false, [
+    'deriveKey',
+  ]);
   return crypto.subtle.deriveKey(
     { name: 'PBKDF2', hash: 'SHA-256', salt: buffer(salt), iterations },
     material,
@@ -78,10 +85,17 @@ async function deriveKey(passphrase: string, salt: Uint8Array, iterations: numbe
   );
 }
 
-export async function encryptBackup(key: BackupKey, passphrase: string, options: EncryptOptions = {}): Promise<KeyBackupFile> {
+export async function encryptBackup(
+  key: BackupKey,
+  passphrase: string,
+  options: EncryptOptions = {},
+): Promise<KeyBackupFile> {
   if (typeof passphrase !== 'string') throw new TypeError('passphrase must be a string');
   if ([...passphrase].length < MIN_PASSPHRASE_LENGTH) {
-    throw new CodedError(BackupErrorCode.weakPassphrase, `Use a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters.`);
+    throw new CodedError(
+      BackupErrorCode.weakPassphrase,
+      `Use a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters.`,
+    );
   }
   if (!(key.secretKey instanceof Uint8Array) || key.secretKey.length !== SECRET_KEY_LENGTH) {
     throw new RangeError(`secretKey must be ${SECRET_KEY_LENGTH} bytes`);
@@ -96,7 +110,11 @@ export async function encryptBackup(key: BackupKey, passphrase: string, options:
   const iv = random(IV_LENGTH);
   const aesKey = await deriveKey(passphrase, salt, iterations, 'encrypt');
   const ciphertext = new Uint8Array(
-    await crypto.subtle.encrypt({ name: 'AES-GCM', iv: buffer(iv), additionalData: buffer(utf8(key.did)) }, aesKey, buffer(key.secretKey)),
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: buffer(iv), additionalData: buffer(utf8(key.did)) },
+      aesKey,
+      buffer(key.secretKey),
+    ),
   );
   return {
     format: BACKUP_FORMAT,
@@ -119,7 +137,10 @@ function decodeField(text: string, field: string, length: number): Uint8Array {
     throw new CodedError(BackupErrorCode.malformed, `This key backup is damaged: ${field} is not base64url.`);
   }
   if (bytes.length !== length) {
-    throw new CodedError(BackupErrorCode.malformed, `This key backup is damaged: ${field} must be ${length} bytes, not ${bytes.length}.`);
+    throw new CodedError(
+      BackupErrorCode.malformed,
+      `This key backup is damaged: ${field} must be ${length} bytes, not ${bytes.length}.`,
+    );
   }
   return bytes;
 }
@@ -127,7 +148,8 @@ function decodeField(text: string, field: string, length: number): Uint8Array {
 /** Parses and checks a backup file's text, saying in words what is wrong with it. */
 export function parseBackup(text: string): KeyBackupFile {
   if (typeof text !== 'string') throw new TypeError('backup text must be a string');
-  if (text.length > MAX_BACKUP_FILE_BYTES) throw new CodedError(BackupErrorCode.notABackup, 'This file is too large to be a Switchboard key backup.');
+  if (text.length > MAX_BACKUP_FILE_BYTES)
+    throw new CodedError(BackupErrorCode.notABackup, 'This file is too large to be a Switchboard key backup.');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -169,15 +191,25 @@ export async function decryptBackup(input: string | KeyBackupFile, passphrase: s
   let secretKey: Uint8Array;
   try {
     secretKey = new Uint8Array(
-      await crypto.subtle.decrypt({ name: 'AES-GCM', iv: buffer(iv), additionalData: buffer(utf8(file.did)) }, aesKey, buffer(ciphertext)),
+      await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: buffer(iv), additionalData: buffer(utf8(file.did)) },
+        aesKey,
+        buffer(ciphertext),
+      ),
     );
   } catch {
     // GCM cannot tell a wrong passphrase from a changed file: both fail the tag check.
-    throw new CodedError(BackupErrorCode.decryptFailed, 'The passphrase is wrong, or the backup file was changed. Check the passphrase and try again.');
+    throw new CodedError(
+      BackupErrorCode.decryptFailed,
+      'The passphrase is wrong, or the backup file was changed. Check the passphrase and try again.',
+    );
   }
   const did = file.did as DidKey;
   if (secretKey.length !== SECRET_KEY_LENGTH || encodeDidKey(publicKeyOf(secretKey)) !== did) {
-    throw new CodedError(BackupErrorCode.keyMismatch, `The key inside this backup does not belong to ${did}; the file is not genuine.`);
+    throw new CodedError(
+      BackupErrorCode.keyMismatch,
+      `The key inside this backup does not belong to ${did}; the file is not genuine.`,
+    );
   }
   return { did, secretKey };
 }

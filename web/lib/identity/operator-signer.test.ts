@@ -8,7 +8,8 @@ import { operatorSigner, signDocumentAs, signEnvelopeAs, signerOf } from './oper
 import { memoryKeyValue } from './test-support/memory-key-value';
 import { importSigningKey } from './webcrypto-ed25519';
 
-const signerFor = async (party: typeof client) => signerOf({ did: party.did, privateKey: await importSigningKey(party.secretKey) });
+const signerFor = async (party: typeof client) =>
+  signerOf({ did: party.did, privateKey: await importSigningKey(party.secretKey) });
 
 describe('signing as the operator with the stored CryptoKey', () => {
   it('makes the same signed document as shared/crypto with the key bytes', async () => {
@@ -27,7 +28,9 @@ describe('signing as the operator with the stored CryptoKey', () => {
 
   it('refuses to sign an envelope whose sender is not the operator', async () => {
     const unsigned = draft('REQUEST', { from: client }) as UnsignedEnvelope;
-    await expect(signEnvelopeAs(await signerFor(agentA), unsigned)).rejects.toMatchObject({ details: { reason: 'signer_mismatch' } });
+    await expect(signEnvelopeAs(await signerFor(agentA), unsigned)).rejects.toMatchObject({
+      details: { reason: 'signer_mismatch' },
+    });
   });
 
   it('says NO_KEY without a stored key, or with another operator’s', async () => {

@@ -22,9 +22,13 @@ export const signerOf = (identity: Pick<StoredIdentity, 'did' | 'privateKey'>): 
 });
 
 /** The stored key's signer; `NO_KEY` when this browser holds none, or not the expected operator's. */
-export async function operatorSigner(expectedDid?: string, store: IdentityStore = identityStore): Promise<OperatorSigner> {
+export async function operatorSigner(
+  expectedDid?: string,
+  store: IdentityStore = identityStore,
+): Promise<OperatorSigner> {
   const identity = await store.load();
-  if (!identity) throw new CodedError('NO_KEY', 'This browser holds no operator key to sign with. Restore your backup to sign.');
+  if (!identity)
+    throw new CodedError('NO_KEY', 'This browser holds no operator key to sign with. Restore your backup to sign.');
   if (expectedDid !== undefined && identity.did !== expectedDid) {
     throw new CodedError('NO_KEY', 'The key in this browser is not the signed-in operator’s.');
   }

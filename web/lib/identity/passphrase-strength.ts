@@ -54,10 +54,15 @@ export function estimateBits(passphrase: string): number {
 
 export function passphraseStrength(passphrase: string): PassphraseStrength {
   if ([...passphrase].length < MIN_PASSPHRASE_LENGTH) {
-    return { level: 'too-short', score: 0, hint: `Use at least ${MIN_PASSPHRASE_LENGTH} characters. A few unrelated words work well.` };
+    return {
+      level: 'too-short',
+      score: 0,
+      hint: `Use at least ${MIN_PASSPHRASE_LENGTH} characters. A few unrelated words work well.`,
+    };
   }
   const bits = estimateBits(passphrase);
-  if (bits < 40) return { level: 'weak', score: 1, hint: 'Easy to guess. Add another unrelated word, or make it longer.' };
+  if (bits < 40)
+    return { level: 'weak', score: 1, hint: 'Easy to guess. Add another unrelated word, or make it longer.' };
   if (bits < 60) return { level: 'fair', score: 2, hint: 'One more word would make it strong.' };
   if (bits < 80) return { level: 'strong', score: 3, hint: 'Keep it somewhere apart from the backup file.' };
   return { level: 'very-strong', score: 4, hint: 'Keep it somewhere apart from the backup file.' };

@@ -7,7 +7,10 @@ import { identityStore, type IdentityStore } from './identity-store';
 import { operatorSigner, signEnvelopeAs } from './operator-signer';
 
 /** Builds the envelope for the stored operator's DID, then signs it with that key. */
-export async function signAsOperator<T extends UnsignedEnvelope>(build: (operatorDid: DidKey) => T, store: IdentityStore = identityStore): Promise<Envelope> {
+export async function signAsOperator<T extends UnsignedEnvelope>(
+  build: (operatorDid: DidKey) => T,
+  store: IdentityStore = identityStore,
+): Promise<Envelope> {
   const signer = await operatorSigner(undefined, store);
   return signEnvelopeAs(signer, build(signer.did));
 }

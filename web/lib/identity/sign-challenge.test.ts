@@ -28,11 +28,20 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('signing the login challenge', () => {
   it('signs the RFC 8785 canonical bytes of the challenge with the stored key', async () => {
-    const signed = await signChallenge(challenge, signerOf({ did, privateKey: await importSigningKey(keys.secretKey) }));
+    const signed = await signChallenge(
+      challenge,
+      signerOf({ did, privateKey: await importSigningKey(keys.secretKey) }),
+    );
     expect(signed.did).toBe(did);
     expect(signed.nonce).toBe(challenge.nonce);
-    const bytes = canonicalBytes({ expiresAt: challenge.expiresAt, nonce: challenge.nonce, purpose: challenge.purpose });
-    expect(new TextDecoder().decode(bytes)).toBe('{"expiresAt":1700000060000,"nonce":"n-0123456789","purpose":"switchboard-login"}');
+    const bytes = canonicalBytes({
+      expiresAt: challenge.expiresAt,
+      nonce: challenge.nonce,
+      purpose: challenge.purpose,
+    });
+    expect(new TextDecoder().decode(bytes)).toBe(
+      '{"expiresAt":1700000060000,"nonce":"n-0123456789","purpose":"switchboard-login"}',
+    );
     expect(verify(decodeBase64url(signed.signature), bytes, decodeDidKey(did))).toBe(true);
     expect(decodeBase64url(signed.signature)).toEqual(sign(bytes, keys.secretKey));
   });
@@ -70,9 +79,14 @@ describe('signing the login challenge', () => {
 
   it("passes the server's coded refusal through", async () => {
     vi.stubGlobal('fetch', async (url: string) =>
-      url === '/api/auth/challenge' ? json(200, { challenge }) : json(403, { code: 'ENROLLMENT_INVALID', message: 'used' }),
+      url === '/api/auth/challenge'
+        ? json(200, { challenge })
+        : json(403, { code: 'ENROLLMENT_INVALID', message: 'used' }),
     );
-    await expect(enroll('tok-1', await storeWithKey())).rejects.toMatchObject({ status: 403, code: 'ENROLLMENT_INVALID' });
+    await expect(enroll('tok-1', await storeWithKey())).rejects.toMatchObject({
+      status: 403,
+      code: 'ENROLLMENT_INVALID',
+    });
   });
 
   it('refuses to sign anything but a login challenge', async () => {

@@ -27,7 +27,10 @@ async function storedOrThrow(store: IdentityStore): Promise<OperatorSigner> {
     return await operatorSigner(undefined, store);
   } catch (error) {
     if (error instanceof CodedError && error.code === 'NO_KEY') {
-      throw new CodedError('NO_KEY', 'This browser holds no operator key. Open an enrollment link or restore a backup.');
+      throw new CodedError(
+        'NO_KEY',
+        'This browser holds no operator key. Open an enrollment link or restore a backup.',
+      );
     }
     throw error;
   }

@@ -42,8 +42,13 @@ describe('the operator key in WebCrypto', () => {
   });
 
   it('says in a coded error that the browser cannot keep the key when it has no Ed25519', async () => {
-    const subtle = { importKey: () => Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError')) } as unknown as SubtleCrypto;
-    await expect(importSigningKey(new Uint8Array(32), subtle)).rejects.toMatchObject({ code: KEY_STORAGE_UNSUPPORTED, message: /cannot keep your key safely/ });
+    const subtle = {
+      importKey: () => Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError')),
+    } as unknown as SubtleCrypto;
+    await expect(importSigningKey(new Uint8Array(32), subtle)).rejects.toMatchObject({
+      code: KEY_STORAGE_UNSUPPORTED,
+      message: /cannot keep your key safely/,
+    });
   });
 });
 
@@ -57,7 +62,9 @@ describe('detecting Ed25519 in WebCrypto', () => {
   });
 
   it('says no when the algorithm is unknown', async () => {
-    const subtle = { generateKey: () => Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError')) } as unknown as SubtleCrypto;
+    const subtle = {
+      generateKey: () => Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError')),
+    } as unknown as SubtleCrypto;
     expect(await detectEd25519({ subtle: subtle })).toBe(false);
   });
 
@@ -80,7 +87,8 @@ describe('detecting Ed25519 in WebCrypto', () => {
   it('says no when the key it made is extractable (a key store that would give the bytes away)', async () => {
     const real = crypto.subtle;
     const leaky = {
-      generateKey: (algorithm: AlgorithmIdentifier, _extractable: boolean, usages: KeyUsage[]) => real.generateKey(algorithm, true, usages),
+      generateKey: (algorithm: AlgorithmIdentifier, _extractable: boolean, usages: KeyUsage[]) =>
+        real.generateKey(algorithm, true, usages),
       sign: real.sign.bind(real),
       verify: real.verify.bind(real),
     } as unknown as SubtleCrypto;

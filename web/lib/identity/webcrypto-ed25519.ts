@@ -9,7 +9,9 @@ const ED25519 = { name: 'Ed25519' } as const;
 
 // RFC 8410 §7: PKCS#8 OneAsymmetricKey wrapping a 32-byte Ed25519 seed. WebCrypto imports an
 // Ed25519 private key only as pkcs8 or jwk, never as raw bytes.
-const PKCS8_ED25519_PREFIX = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+const PKCS8_ED25519_PREFIX = [
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+];
 
 export const unsupported = () =>
   new CodedError(
@@ -22,7 +24,8 @@ export const unsupported = () =>
  * PKCS#8 copy is zeroed once imported; the caller zeroes its own seed.
  */
 export async function importSigningKey(seed: Uint8Array, subtle: SubtleCrypto = crypto.subtle): Promise<CryptoKey> {
-  if (!(seed instanceof Uint8Array) || seed.length !== SECRET_KEY_LENGTH) throw new RangeError(`secretKey must be ${SECRET_KEY_LENGTH} bytes`);
+  if (!(seed instanceof Uint8Array) || seed.length !== SECRET_KEY_LENGTH)
+    throw new RangeError(`secretKey must be ${SECRET_KEY_LENGTH} bytes`);
   const pkcs8 = new Uint8Array(PKCS8_ED25519_PREFIX.length + SECRET_KEY_LENGTH);
   pkcs8.set(PKCS8_ED25519_PREFIX);
   pkcs8.set(seed, PKCS8_ED25519_PREFIX.length);
@@ -37,6 +40,10 @@ export async function importSigningKey(seed: Uint8Array, subtle: SubtleCrypto = 
 }
 
 /** Ed25519 is deterministic (RFC 8032 §5.1.6): the same key and bytes give noble's signature. */
-export async function signWithKey(key: CryptoKey, message: Uint8Array, subtle: SubtleCrypto = crypto.subtle): Promise<Uint8Array> {
+export async function signWithKey(
+  key: CryptoKey,
+  message: Uint8Array,
+  subtle: SubtleCrypto = crypto.subtle,
+): Promise<Uint8Array> {
   return new Uint8Array(await subtle.sign(ED25519, key, new Uint8Array(message)));
 }

@@ -77,7 +77,10 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
       return;
     case 'publish':
       // QoS 1: the PUBACK carries the broker's verdict (MQTT 5 reason code), so a refusal is seen.
-      done(request.id, client?.connected ? client.publishAsync(request.topic, request.payload, { qos: 1 }) : notConnected());
+      done(
+        request.id,
+        client?.connected ? client.publishAsync(request.topic, request.payload, { qos: 1 }) : notConnected(),
+      );
       return;
     default: {
       const never: never = request;

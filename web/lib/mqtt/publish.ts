@@ -58,7 +58,13 @@ export async function assignTask(roomId: string, did: string, a: TaskAssignment)
     type: 'mic_grant',
     roomId,
     from: user(did),
-    payload: { task_id: a.taskId, agent_id: a.agentId, max_messages: a.maxMessages, allowed_message_types: [...a.allowedTypes], expires_at: a.expiresAt },
+    payload: {
+      task_id: a.taskId,
+      agent_id: a.agentId,
+      max_messages: a.maxMessages,
+      allowed_message_types: [...a.allowedTypes],
+      expires_at: a.expiresAt,
+    },
   });
   const task = build({
     type: 'task',
@@ -76,8 +82,19 @@ export async function assignTask(roomId: string, did: string, a: TaskAssignment)
   return { grant, task };
 }
 
-export async function revokeGrant(roomId: string, did: string, agentId: string, taskId: string, reason = 'revoked by facilitator') {
-  const envelope = build({ type: 'mic_revoke', roomId, from: user(did), payload: { task_id: taskId, agent_id: agentId, reason } });
+export async function revokeGrant(
+  roomId: string,
+  did: string,
+  agentId: string,
+  taskId: string,
+  reason = 'revoked by facilitator',
+) {
+  const envelope = build({
+    type: 'mic_revoke',
+    roomId,
+    from: user(did),
+    payload: { task_id: taskId, agent_id: agentId, reason },
+  });
   await publish(controlTopic(roomId), envelope);
   return envelope;
 }

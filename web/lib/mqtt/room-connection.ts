@@ -82,7 +82,11 @@ function scheduleReconnect(c: WorkerMqttClient): void {
   // that went away says so at once.
   void queryClient.invalidateQueries({ queryKey: ['health'] });
   const delay = backoffDelay(attempt);
-  store.setStatus('reconnecting', 'The live connection dropped; history will be filled in on reconnect.', Date.now() + delay);
+  store.setStatus(
+    'reconnecting',
+    'The live connection dropped; history will be filled in on reconnect.',
+    Date.now() + delay,
+  );
   retryTimer = setTimeout(() => {
     retryTimer = undefined;
     if (client === c && !c.connected) c.reconnect();
@@ -133,9 +137,11 @@ const backfills = new Map<string, Promise<void>>();
 /** One backfill per room at a time; a second request waits for the first and runs again. */
 function backfill(roomId: string): Promise<void> {
   const previous = backfills.get(roomId) ?? Promise.resolve();
-  const next = previous.then(() => runBackfill(roomId)).finally(() => {
-    if (backfills.get(roomId) === next) backfills.delete(roomId);
-  });
+  const next = previous
+    .then(() => runBackfill(roomId))
+    .finally(() => {
+      if (backfills.get(roomId) === next) backfills.delete(roomId);
+    });
   backfills.set(roomId, next);
   return next;
 }
@@ -183,7 +189,11 @@ export async function openAt(roomId: string, cursor: number): Promise<void> {
   const state = store.get(roomId);
   if (state.timeline.keys.size > 0 && state.timeline.entries.some((e) => e.cursor === cursor)) return;
   await backfills.get(roomId);
-  const page = await fetchMessages(roomId, { after: Math.max(0, cursor - ANCHOR_LEAD), limit: ANCHOR_PAGE, topicKinds: TIMELINE_TOPIC_KINDS });
+  const page = await fetchMessages(roomId, {
+    after: Math.max(0, cursor - ANCHOR_LEAD),
+    limit: ANCHOR_PAGE,
+    topicKinds: TIMELINE_TOPIC_KINDS,
+  });
   store.anchorAt(roomId, page.messages.map(fromHistory), page.hasMore);
   if (!page.hasMore) await backfill(roomId);
 }
@@ -265,7 +275,10 @@ function onMessage(topic: string, payload: Uint8Array): void {
   else if (kind === 'public') refreshGrants(roomId);
 }
 
-const refreshGrants = trailingThrottle((roomId) => void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] }), 1000);
+const refreshGrants = trailingThrottle(
+  (roomId) => void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] }),
+  1000,
+);
 
 const pendingLive = new Map<string, IncomingEntry[]>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -283,17 +296,21 @@ function flushLive(): void {
   pendingLive.clear();
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function describeMqttError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  if (/not authori[sz]ed/i.test(text)) return 'The broker refused this: your role may not do it, or your session ended.';
-  if (/connack|connection refused/i.test(text)) return 'The broker refused the connection; sign in again if your session ended.';
+  if (/not authori[sz]ed/i.test(text))
+    return 'The broker refused this: your role may not do it, or your session ended.';
+  if (/connack|connection refused/i.test(text))
+    return 'The broker refused the connection; sign in again if your session ended.';
   return text || 'The broker connection failed.';
 }
 
 /** The connected client, for publishing; throws in words when there is none. */
 export function liveClient(): WorkerMqttClient {
-  if (!client?.connected) throw new Error('Not connected to the broker right now. Wait until the room shows "Live", then try again.');
+  if (!client?.connected)
+    throw new Error('Not connected to the broker right now. Wait until the room shows "Live", then try again.');
   return client;
 }

@@ -68,7 +68,10 @@ export const liveRoomWriters = {
     updateRoom(roomId, (r) => {
       if (r.detached) {
         const held = [...r.detachedLive, ...messages];
-        return { ...r, detachedLive: held.length > MAX_DETACHED_LIVE ? held.slice(held.length - MAX_DETACHED_LIVE) : held };
+        return {
+          ...r,
+          detachedLive: held.length > MAX_DETACHED_LIVE ? held.slice(held.length - MAX_DETACHED_LIVE) : held,
+        };
       }
       const timeline = addLiveMany(r.timeline, messages);
       return timeline === r.timeline ? r : { ...r, timeline };
@@ -91,12 +94,22 @@ export const liveRoomWriters = {
     updateRoom(roomId, (r) => ({ ...r, older: state }));
   },
   addOlder(roomId: string, page: readonly IncomingEntry[], olderExist: boolean) {
-    updateRoom(roomId, (r) => ({ ...r, timeline: mergeHistory(r.timeline, page), hasOlder: olderExist, older: 'idle' }));
+    updateRoom(roomId, (r) => ({
+      ...r,
+      timeline: mergeHistory(r.timeline, page),
+      hasOlder: olderExist,
+      older: 'idle',
+    }));
   },
   /** Starts over at a permalink: a fresh timeline of one page, detached unless it reaches the edge. */
   anchorAt(roomId: string, page: readonly IncomingEntry[], newerExist: boolean) {
     updateRoom(roomId, (r) => {
-      const base: RoomLiveState = { ...emptyRoom, timeline: mergeHistory(emptyTimeline, page), history: 'ready', hasOlder: true };
+      const base: RoomLiveState = {
+        ...emptyRoom,
+        timeline: mergeHistory(emptyTimeline, page),
+        history: 'ready',
+        hasOlder: true,
+      };
       // Whatever was live, and is not on the page, is newer than it: keep it for the way back.
       const live = [...r.detachedLive, ...r.timeline.entries.filter((e) => e.cursor === null)];
       if (newerExist) return { ...base, detached: true, detachedLive: live };
@@ -111,12 +124,21 @@ export const liveRoomWriters = {
     updateRoom(roomId, (r) => {
       const timeline = mergeHistory(r.timeline, page);
       if (newerExist) return { ...r, timeline, newer: 'idle' };
-      return { ...r, timeline: addLiveMany(timeline, r.detachedLive), detached: false, detachedLive: [], newer: 'idle' };
+      return {
+        ...r,
+        timeline: addLiveMany(timeline, r.detachedLive),
+        detached: false,
+        detachedLive: [],
+        newer: 'idle',
+      };
     });
   },
   /** Drops a detached timeline for the newest page; live messages held are kept. */
   resetToLive(roomId: string) {
-    updateRoom(roomId, (r) => ({ ...emptyRoom, timeline: addLiveMany(emptyTimeline, [...r.detachedLive, ...r.timeline.entries.filter((e) => e.cursor === null)]) }));
+    updateRoom(roomId, (r) => ({
+      ...emptyRoom,
+      timeline: addLiveMany(emptyTimeline, [...r.detachedLive, ...r.timeline.entries.filter((e) => e.cursor === null)]),
+    }));
   },
   lastCursor(roomId: string): number | null {
     return room(roomId).timeline.lastCursor;

@@ -123,7 +123,13 @@ export function addLiveMany(timeline: Timeline, messages: readonly IncomingEntry
   if (timeline.entries.length + fresh.length <= MAX_TIMELINE_ENTRIES) {
     const keys = new Map(timeline.keys);
     fresh.forEach((e, i) => keys.set(e.key, timeline.entries.length + i));
-    return { entries: [...timeline.entries, ...fresh], keys, lastCursor: timeline.lastCursor, nextSeq: seq, appendedTo: timeline.entries };
+    return {
+      entries: [...timeline.entries, ...fresh],
+      keys,
+      lastCursor: timeline.lastCursor,
+      nextSeq: seq,
+      appendedTo: timeline.entries,
+    };
   }
   const next = rebuild([...timeline.entries, ...fresh], seq);
   return { ...next, lastCursor: timeline.lastCursor };
@@ -138,7 +144,12 @@ export function addLive(timeline: Timeline, message: IncomingEntry): Timeline {
     // The common case: a cursorless entry sorts last, so appending keeps the order.
     const keys = new Map(timeline.keys);
     keys.set(key, timeline.entries.length);
-    return { entries: [...timeline.entries, entry], keys, lastCursor: timeline.lastCursor, nextSeq: timeline.nextSeq + 1 };
+    return {
+      entries: [...timeline.entries, entry],
+      keys,
+      lastCursor: timeline.lastCursor,
+      nextSeq: timeline.nextSeq + 1,
+    };
   }
   const next = rebuild([...timeline.entries, entry], timeline.nextSeq + 1);
   return { ...next, lastCursor: timeline.lastCursor };

@@ -6,7 +6,10 @@ import { withBulkCheck } from './bulk-check';
 const keys = keyPairFromSeed(new Uint8Array(32).fill(9));
 const did = encodeDidKey(keys.publicKey);
 const message = (i: number) => new TextEncoder().encode(`message ${i}`);
-const signed = Array.from({ length: 7 }, (_, i) => ({ message: message(i), signature: sign(message(i), keys.secretKey) }));
+const signed = Array.from({ length: 7 }, (_, i) => ({
+  message: message(i),
+  signature: sign(message(i), keys.secretKey),
+}));
 
 describe('withBulkCheck', () => {
   it('answers the second run from batch results: valid stays valid, a wrong message or key fails', async () => {
@@ -20,7 +23,11 @@ describe('withBulkCheck', () => {
       { batch: 3, onProgress: (done, total) => progress.push([done, total]) },
     );
     expect(verdicts).toEqual([true, true, true, true, true, true, true, false, false]);
-    expect(progress).toEqual([[3, 9], [6, 9], [9, 9]]);
+    expect(progress).toEqual([
+      [3, 9],
+      [6, 9],
+      [9, 9],
+    ]);
   });
 
   it('checks with noble what the first run did not ask (the recording never decides)', async () => {

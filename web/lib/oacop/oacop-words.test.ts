@@ -11,8 +11,10 @@ describe('oacopErrorWords', () => {
     }
   });
 
-  it('says what stale and conflict mean for the operator, and keeps the sender\'s message', () => {
-    expect(oacopErrorWords('OACOP_STALE_REVISION', 'holds revision 3')).toMatch(/different revision.*\(holds revision 3\)$/);
+  it("says what stale and conflict mean for the operator, and keeps the sender's message", () => {
+    expect(oacopErrorWords('OACOP_STALE_REVISION', 'holds revision 3')).toMatch(
+      /different revision.*\(holds revision 3\)$/,
+    );
     expect(oacopErrorWords('OACOP_CONFLICT')).toMatch(/no longer free/);
   });
 

@@ -1,8 +1,10 @@
 // OACoP error codes in words for the operator (server/README.md "OACoP read models": how to show
 // each), shared by the scheduling and tasks screens.
 const WORDS: Readonly<Record<string, string>> = {
-  OACOP_STALE_REVISION: 'They hold a different revision of this thread than the one you acted on. The view has been refreshed; look again and retry.',
-  OACOP_CONFLICT: 'That slot is no longer free for everyone required: someone did not offer it or booked it in the meantime. Pick another slot.',
+  OACOP_STALE_REVISION:
+    'They hold a different revision of this thread than the one you acted on. The view has been refreshed; look again and retry.',
+  OACOP_CONFLICT:
+    'That slot is no longer free for everyone required: someone did not offer it or booked it in the meantime. Pick another slot.',
   OACOP_PAYMENT_REQUIRED: 'They only accept invitations from their web of trust or with a proof of burn.',
   OACOP_UNSUPPORTED_CONSTRAINT: 'A constraint cannot be met (for a room: its minimum duration or cleaning gap).',
   OACOP_INVALID_ICAL: 'This file is not a calendar this console can read (iCalendar, RFC 5545).',

@@ -7,7 +7,12 @@ import { carrierPayload, type CarriedMessage } from '@shared/oacop/carrier';
 import { postEnvelope } from '@web/lib/api/agora-event-post';
 import { signAsOperator } from '@web/lib/identity/sign-agora-envelope';
 
-export function buildCarrier(from: string, to: string, message: CarriedMessage, ctx: { now: number; newId: () => string }): UnsignedEnvelopeOf<'REQUEST'> {
+export function buildCarrier(
+  from: string,
+  to: string,
+  message: CarriedMessage,
+  ctx: { now: number; newId: () => string },
+): UnsignedEnvelopeOf<'REQUEST'> {
   const id = `msg_${ctx.newId()}`;
   return {
     version: AGORA_VERSION,
@@ -25,7 +30,9 @@ export function buildCarrier(from: string, to: string, message: CarriedMessage, 
 /** Signs and posts `message` to every DID in `to`, in order; the first refusal stops and throws. */
 export async function sendCarriers(message: CarriedMessage, to: readonly string[]): Promise<void> {
   for (const did of to) {
-    const envelope = await signAsOperator((from) => buildCarrier(from, did, message, { now: Date.now(), newId: () => crypto.randomUUID() }) as never);
+    const envelope = await signAsOperator(
+      (from) => buildCarrier(from, did, message, { now: Date.now(), newId: () => crypto.randomUUID() }) as never,
+    );
     await postEnvelope(envelope);
   }
 }

@@ -4,7 +4,7 @@ import { localDateTime, localHour, localTime, slotInZone, zoneCity } from './zon
 const at = Date.parse('2026-11-23T13:00:00Z');
 
 describe('zone labels', () => {
-  it('shows one instant in each person\'s zone, daylight saving included', () => {
+  it("shows one instant in each person's zone, daylight saving included", () => {
     expect(localTime(at, 'Europe/Berlin')).toBe('14:00');
     expect(localTime(at, 'America/New_York')).toBe('08:00');
     expect(localTime(at, 'Asia/Kolkata')).toBe('18:30');
@@ -15,7 +15,9 @@ describe('zone labels', () => {
 
   it('names the day where the person is', () => {
     expect(localDateTime(Date.parse('2026-11-23T23:30:00Z'), 'Asia/Kolkata')).toBe('Tue 24 Nov, 05:00');
-    expect(slotInZone({ start: '2026-11-23T13:00:00Z', end: '2026-11-23T14:00:00Z' }, 'America/New_York')).toBe('Mon 23 Nov, 08:00–09:00 (New York)');
+    expect(slotInZone({ start: '2026-11-23T13:00:00Z', end: '2026-11-23T14:00:00Z' }, 'America/New_York')).toBe(
+      'Mon 23 Nov, 08:00–09:00 (New York)',
+    );
   });
 
   it('turns a zone into a city', () => {

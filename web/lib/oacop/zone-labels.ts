@@ -9,7 +9,13 @@ function formatter(timeZone: string, withDay: boolean): Intl.DateTimeFormat {
   const key = `${timeZone}|${withDay}`;
   let f = formatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(withDay ? { weekday: 'short', day: 'numeric', month: 'short' } : {}) });
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      ...(withDay ? { weekday: 'short', day: 'numeric', month: 'short' } : {}),
+    });
     formatters.set(key, f);
   }
   return f;
@@ -23,7 +29,13 @@ export const localDateTime = (at: number, timeZone: string): string => formatter
 
 /** The hour of day (0–23) at `at` in `timeZone`. */
 export function localHour(at: number, timeZone: string): number {
-  return Number(formatter(timeZone, false).formatToParts(at).find((p) => p.type === 'hour')?.value ?? '0') % 24;
+  return (
+    Number(
+      formatter(timeZone, false)
+        .formatToParts(at)
+        .find((p) => p.type === 'hour')?.value ?? '0',
+    ) % 24
+  );
 }
 
 /** "Europe/Berlin" → "Berlin"; "America/New_York" → "New York". */

@@ -10,7 +10,10 @@ export interface AgoraStoryOptions {
   readonly names?: Readonly<Record<string, string>>;
 }
 
-export function agoraStory(events: readonly { readonly receivedAt: number; readonly envelope: unknown }[], options: AgoraStoryOptions = {}): StoryLine[] {
+export function agoraStory(
+  events: readonly { readonly receivedAt: number; readonly envelope: unknown }[],
+  options: AgoraStoryOptions = {},
+): StoryLine[] {
   const named = (did: string | undefined, fallback: string) => (did && options.names?.[did]) || fallback;
   let client: string | undefined;
   const lines: StoryLine[] = [];
@@ -26,7 +29,13 @@ export function agoraStory(events: readonly { readonly receivedAt: number; reado
         client = e.sender.id;
         const to = e.recipient?.id ? named(e.recipient.id, 'an agent') : 'any agent';
         const what = e.payload.title ? `“${clip(e.payload.title, 80)}”` : `a ${e.payload.intent} service`;
-        lines.push({ key, at, actor: named(client, 'The client'), text: `${named(client, 'The client')} asked ${to} for ${what}.`, tone: 'step' });
+        lines.push({
+          key,
+          at,
+          actor: named(client, 'The client'),
+          text: `${named(client, 'The client')} asked ${to} for ${what}.`,
+          tone: 'step',
+        });
         break;
       }
       case 'OFFER': {
@@ -36,13 +45,31 @@ export function agoraStory(events: readonly { readonly receivedAt: number; reado
         break;
       }
       case 'ACCEPT':
-        lines.push({ key, at, actor: who, text: `${who} accepted ${named(e.recipient?.id, 'the agent')}’s offer.`, tone: 'milestone' });
+        lines.push({
+          key,
+          at,
+          actor: who,
+          text: `${who} accepted ${named(e.recipient?.id, 'the agent')}’s offer.`,
+          tone: 'milestone',
+        });
         break;
       case 'RESULT':
-        lines.push({ key, at, actor: who, text: `${who} delivered the result (${clip(e.payload.status, 40)}).`, tone: 'milestone' });
+        lines.push({
+          key,
+          at,
+          actor: who,
+          text: `${who} delivered the result (${clip(e.payload.status, 40)}).`,
+          tone: 'milestone',
+        });
         break;
       case 'ERROR':
-        lines.push({ key, at, actor: who, text: `${who} reported a problem: ${clip(e.payload.message)}`, tone: 'problem' });
+        lines.push({
+          key,
+          at,
+          actor: who,
+          text: `${who} reported a problem: ${clip(e.payload.message)}`,
+          tone: 'problem',
+        });
         break;
       case 'CANCEL':
         lines.push({ key, at, actor: who, text: `${who} called the request off.`, tone: 'problem' });

@@ -14,14 +14,18 @@ export interface NegotiationStoryInput {
 }
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const obj = (v: unknown): Json | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /** Terms whose key says the unit: `price_per_call_eur` → "0.0040 EUR per call". */
 function moneyWords(key: string, value: unknown): string | undefined {
   const m = /^(.*?)_?(eur|usd|gbp|chf)$/i.exec(key);
   if (!m || (typeof value !== 'string' && typeof value !== 'number')) return undefined;
-  const what = m[1]!.replace(/^price_?/, '').replace(/_/g, ' ').trim();
+  const what = m[1]!
+    .replace(/^price_?/, '')
+    .replace(/_/g, ' ')
+    .trim();
   return `${String(value)} ${m[2]!.toUpperCase()}${what && what !== 'fee' ? ` ${what}` : ''}`;
 }
 
@@ -40,11 +44,14 @@ export function termsWords(terms: unknown): string {
   const extras: string[] = [];
   if (typeof t.calls_per_month === 'number') extras.push(`${t.calls_per_month.toLocaleString('en')} calls a month`);
   const from = str(t.effective_from);
-  if (from && !Number.isNaN(Date.parse(from))) extras.push(`from ${new Date(from).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  if (from && !Number.isNaN(Date.parse(from)))
+    extras.push(`from ${new Date(from).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
   if (typeof t.uptime_percent === 'number') extras.push(`${t.uptime_percent} % uptime`);
   const months = typeof t.months === 'number' ? `for ${count(t.months, 'month')}` : '';
   if (money.length === 0 && extras.length === 0 && !months) {
-    const plain = Object.entries(t).filter(([, v]) => typeof v === 'string' || typeof v === 'number').slice(0, 2);
+    const plain = Object.entries(t)
+      .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+      .slice(0, 2);
     if (plain.length === 0) return count(Object.keys(t).length, 'term');
     return plain.map(([k, v]) => `${k.replace(/_/g, ' ')} ${String(v)}`).join(', ');
   }
@@ -76,7 +83,13 @@ export function negotiationStory(input: NegotiationStoryInput): StoryLine[] {
     switch (item?.type) {
       case 'open': {
         const other = doc?.opened_by === a ? b : a;
-        lines.push({ key, at: when, actor: name(doc?.opened_by), text: `${name(doc?.opened_by)} opened a ${input.category} negotiation with ${name(other)}.`, tone: 'step' });
+        lines.push({
+          key,
+          at: when,
+          actor: name(doc?.opened_by),
+          text: `${name(doc?.opened_by)} opened a ${input.category} negotiation with ${name(other)}.`,
+          tone: 'step',
+        });
         break;
       }
       case 'propose': {
@@ -84,25 +97,61 @@ export function negotiationStory(input: NegotiationStoryInput): StoryLine[] {
         if (str(doc.proposal_id)) proposals.set(str(doc.proposal_id)!, doc);
         const round = typeof doc.round === 'number' ? doc.round : undefined;
         const verb = round === 1 ? 'offered' : 'countered with';
-        lines.push({ key, at: when, actor: name(doc.from), text: `${name(doc.from)} ${verb} ${termsWords(doc.terms)}${round ? ` (round ${round})` : ''}.`, tone: 'step' });
+        lines.push({
+          key,
+          at: when,
+          actor: name(doc.from),
+          text: `${name(doc.from)} ${verb} ${termsWords(doc.terms)}${round ? ` (round ${round})` : ''}.`,
+          tone: 'step',
+        });
         break;
       }
       case 'accept': {
         accepted = proposals.get(str(doc?.proposal_id) ?? '');
-        lines.push({ key, at: when, actor: name(doc?.by), text: `Agreed: ${accepted ? termsWords(accepted.terms) : 'the last offer'}.`, tone: 'milestone' });
+        lines.push({
+          key,
+          at: when,
+          actor: name(doc?.by),
+          text: `Agreed: ${accepted ? termsWords(accepted.terms) : 'the last offer'}.`,
+          tone: 'milestone',
+        });
         break;
       }
       case 'cosign':
-        lines.push({ key, at: when, actor: name(item.by), text: `${name(item.by)} co-signed the agreement${typeof input.logIndex === 'number' ? `; it is entry ${input.logIndex} of the public log` : ''}.`, tone: 'milestone' });
+        lines.push({
+          key,
+          at: when,
+          actor: name(item.by),
+          text: `${name(item.by)} co-signed the agreement${typeof input.logIndex === 'number' ? `; it is entry ${input.logIndex} of the public log` : ''}.`,
+          tone: 'milestone',
+        });
         break;
       case 'reject':
-        lines.push({ key, at: when, actor: name(doc?.by), text: `${name(doc?.by)} turned the offer down${str(doc?.reason) ? `: ${str(doc?.reason)!}` : '.'}`, tone: 'problem' });
+        lines.push({
+          key,
+          at: when,
+          actor: name(doc?.by),
+          text: `${name(doc?.by)} turned the offer down${str(doc?.reason) ? `: ${str(doc?.reason)!}` : '.'}`,
+          tone: 'problem',
+        });
         break;
       case 'withdraw':
-        lines.push({ key, at: when, actor: name(doc?.by), text: `${name(doc?.by)} walked away${str(doc?.reason) ? `: ${str(doc?.reason)!}` : '.'}`, tone: 'problem' });
+        lines.push({
+          key,
+          at: when,
+          actor: name(doc?.by),
+          text: `${name(doc?.by)} walked away${str(doc?.reason) ? `: ${str(doc?.reason)!}` : '.'}`,
+          tone: 'problem',
+        });
         break;
       case 'expire':
-        lines.push({ key, at: when, actor: 'Switchboard', text: 'The last offer ran out of time; the negotiation expired.', tone: 'problem' });
+        lines.push({
+          key,
+          at: when,
+          actor: 'Switchboard',
+          text: 'The last offer ran out of time; the negotiation expired.',
+          tone: 'problem',
+        });
         break;
       default:
         break;

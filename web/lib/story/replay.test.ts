@@ -27,24 +27,30 @@ describe('story replay', () => {
 
   it('never hides a line once shown while playing forward, and ends with every line shown', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000 }), { maxLength: 40 }), fc.array(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 60 }), (times, ticks) => {
-        const offsets = replayOffsets(at(...times));
-        const total = offsets.at(-1) ?? 0;
-        let position = 0;
-        let shown = shownAt(offsets, position);
-        for (const tick of ticks) {
-          position = advance(position, tick, 10, total);
-          const next = shownAt(offsets, position);
-          expect(next).toBeGreaterThanOrEqual(shown);
-          shown = next;
-        }
-        expect(shownAt(offsets, total)).toBe(times.length);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10_000_000 }), { maxLength: 40 }),
+        fc.array(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 60 }),
+        (times, ticks) => {
+          const offsets = replayOffsets(at(...times));
+          const total = offsets.at(-1) ?? 0;
+          let position = 0;
+          let shown = shownAt(offsets, position);
+          for (const tick of ticks) {
+            position = advance(position, tick, 10, total);
+            const next = shownAt(offsets, position);
+            expect(next).toBeGreaterThanOrEqual(shown);
+            shown = next;
+          }
+          expect(shownAt(offsets, total)).toBe(times.length);
+        },
+      ),
       { seed: 1010, numRuns: 200 },
     );
   });
 
   it('reads only the offered speeds from a URL', () => {
-    expect([parseSpeed('10'), parseSpeed(5), parseSpeed('3'), parseSpeed(undefined), parseSpeed('x')]).toEqual([10, 5, 1, 1, 1]);
+    expect([parseSpeed('10'), parseSpeed(5), parseSpeed('3'), parseSpeed(undefined), parseSpeed('x')]).toEqual([
+      10, 5, 1, 1, 1,
+    ]);
   });
 });

@@ -48,5 +48,8 @@ export function parseSpeed(value: unknown): ReplaySpeed {
 /** The story page's search: `replay=1` plays it back, `speed` is one of the offered speeds. */
 export function parseStorySearch(search: Record<string, unknown>): { replay?: true; speed?: ReplaySpeed } {
   const replay = search.replay === true || search.replay === 1 || search.replay === '1';
-  return { ...(replay ? { replay: true as const } : {}), ...(replay && search.speed !== undefined ? { speed: parseSpeed(search.speed) } : {}) };
+  return {
+    ...(replay ? { replay: true as const } : {}),
+    ...(replay && search.speed !== undefined ? { speed: parseSpeed(search.speed) } : {}),
+  };
 }

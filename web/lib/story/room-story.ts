@@ -22,7 +22,8 @@ export interface RoomStoryOptions {
 }
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const obj = (v: unknown): Json | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 // Typed by the reason union, so a reason added to shared/aor is a compile error here until it has
@@ -71,7 +72,12 @@ export function roomStory(events: readonly RoomEvent[], options: RoomStoryOption
     const type = str(env?.type);
     if (!env || !payload || !type) continue;
     // Candidates repeat what public shows once approved; an inbox only matters for the task itself.
-    if (event.topicKind !== 'public' && event.topicKind !== 'control' && !(event.topicKind === 'inbox' && type === 'task')) continue;
+    if (
+      event.topicKind !== 'public' &&
+      event.topicKind !== 'control' &&
+      !(event.topicKind === 'inbox' && type === 'task')
+    )
+      continue;
     const id = str(env.id) ?? event.key;
     if (seen.has(id)) continue; // the same message seen twice (history and live)
     const task = str(payload.task_id);
@@ -85,12 +91,19 @@ export function roomStory(events: readonly RoomEvent[], options: RoomStoryOption
       case 'mic_grant': {
         const agent = agentName(str(payload.agent_id) ?? '', names);
         const max = typeof payload.max_messages === 'number' ? payload.max_messages : undefined;
-        const expires = typeof payload.expires_at === 'number' ? Math.max(0, Math.round((payload.expires_at * 1000 - event.receivedAt) / 60_000)) : undefined;
-        line(`${actor} gave ${agent} the mic${max ? ` for ${count(max, 'message')}` : ''}${expires ? `, ${count(expires, 'minute')}` : ''}.`);
+        const expires =
+          typeof payload.expires_at === 'number'
+            ? Math.max(0, Math.round((payload.expires_at * 1000 - event.receivedAt) / 60_000))
+            : undefined;
+        line(
+          `${actor} gave ${agent} the mic${max ? ` for ${count(max, 'message')}` : ''}${expires ? `, ${count(expires, 'minute')}` : ''}.`,
+        );
         break;
       }
       case 'mic_revoke':
-        line(`${actor} took the mic back from ${agentName(str(payload.agent_id) ?? '', names)}: ${reasonWords(str(payload.reason))}.`);
+        line(
+          `${actor} took the mic back from ${agentName(str(payload.agent_id) ?? '', names)}: ${reasonWords(str(payload.reason))}.`,
+        );
         break;
       case 'task':
         line(`${actor} asked: “${clip(str(payload.goal) ?? '')}”`);
@@ -122,7 +135,9 @@ function resultLine(payload: Json, actor: string, line: (text: string, tone?: St
       line(`${actor} is working: ${clip(str(content.text) ?? '')}`);
       break;
     case 'finding': {
-      const bullets = Array.isArray(content.bullets) ? content.bullets.filter((b): b is string => typeof b === 'string') : [];
+      const bullets = Array.isArray(content.bullets)
+        ? content.bullets.filter((b): b is string => typeof b === 'string')
+        : [];
       line(`${actor} found ${count(bullets.length, 'point')}${bullets[0] ? `: ${clip(bullets[0], 100)}` : '.'}`);
       break;
     }

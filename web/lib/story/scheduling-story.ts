@@ -39,7 +39,13 @@ export function schedulingStory(view: SchedulingThreadView, options: SchedulingS
   const lines: StoryLine[] = [];
   const invited = view.participants.filter((p) => p.did !== state.initiator).map((p) => name(p.did));
   const title = state.object.title ? `“${state.object.title}”` : 'a meeting';
-  lines.push({ key: 'proposed', at: view.openedAt, actor: organizer, text: `${organizer} proposed ${title} to ${list(invited)}.`, tone: 'step' });
+  lines.push({
+    key: 'proposed',
+    at: view.openedAt,
+    actor: organizer,
+    text: `${organizer} proposed ${title} to ${list(invited)}.`,
+    tone: 'step',
+  });
 
   const answerAt = new Map<string, number>();
   for (const entry of view.log) {
@@ -52,24 +58,63 @@ export function schedulingStory(view: SchedulingThreadView, options: SchedulingS
   for (const { p, at } of answers) {
     const r = p.response!;
     const slots = r.status === 'DECLINED' ? '' : ` (${count(r.slots.length, 'free slot')})`;
-    lines.push({ key: `answer:${p.did}`, at, actor: name(p.did), text: `${name(p.did)} ${ANSWER[r.status] ?? `answered ${r.status.toLowerCase()}`}${slots}.`, tone: r.status === 'DECLINED' ? 'problem' : 'step' });
+    lines.push({
+      key: `answer:${p.did}`,
+      at,
+      actor: name(p.did),
+      text: `${name(p.did)} ${ANSWER[r.status] ?? `answered ${r.status.toLowerCase()}`}${slots}.`,
+      tone: r.status === 'DECLINED' ? 'problem' : 'step',
+    });
   }
   for (const p of view.participants) {
-    if (p.lastError) lines.push({ key: `error:${p.did}`, at: p.lastError.at, actor: name(p.did), text: `${name(p.did)} could not answer: ${p.lastError.message}`, tone: 'problem' });
+    if (p.lastError)
+      lines.push({
+        key: `error:${p.did}`,
+        at: p.lastError.at,
+        actor: name(p.did),
+        text: `${name(p.did)} could not answer: ${p.lastError.message}`,
+        tone: 'problem',
+      });
   }
 
   if (state.status === 'PROPOSED' && view.suggestion && 'candidates' in view.suggestion) {
     const best = view.suggestion.candidates[0];
-    if (best) lines.push({ key: 'suggested', at: view.updatedAt, actor: 'Switchboard', text: `Best slot so far: ${slotWords(best, zone)}.`, tone: 'step' });
-    else if (answers.length > 0) lines.push({ key: 'suggested', at: view.updatedAt, actor: 'Switchboard', text: 'No slot suits everyone who must attend yet.', tone: 'problem' });
+    if (best)
+      lines.push({
+        key: 'suggested',
+        at: view.updatedAt,
+        actor: 'Switchboard',
+        text: `Best slot so far: ${slotWords(best, zone)}.`,
+        tone: 'step',
+      });
+    else if (answers.length > 0)
+      lines.push({
+        key: 'suggested',
+        at: view.updatedAt,
+        actor: 'Switchboard',
+        text: 'No slot suits everyone who must attend yet.',
+        tone: 'problem',
+      });
   }
   if (state.status === 'CONFIRMED') {
     const rooms = view.participants.filter((p) => options.resources?.has(p.did)).map((p) => name(p.did));
     const what = rooms.length > 0 ? `booked ${list(rooms)}` : `confirmed ${title}`;
-    lines.push({ key: 'confirmed', at: view.updatedAt, actor: organizer, text: `${organizer} ${what}, ${slotWords(state.finalSlot, zone)}.`, tone: 'milestone' });
+    lines.push({
+      key: 'confirmed',
+      at: view.updatedAt,
+      actor: organizer,
+      text: `${organizer} ${what}, ${slotWords(state.finalSlot, zone)}.`,
+      tone: 'milestone',
+    });
   }
   if (state.status === 'CANCELLED') {
-    lines.push({ key: 'cancelled', at: view.updatedAt, actor: name(state.cancelledBy), text: `${name(state.cancelledBy)} called it off: ${state.reason}`, tone: 'problem' });
+    lines.push({
+      key: 'cancelled',
+      at: view.updatedAt,
+      actor: name(state.cancelledBy),
+      text: `${name(state.cancelledBy)} called it off: ${state.reason}`,
+      tone: 'problem',
+    });
   }
   return lines;
 }

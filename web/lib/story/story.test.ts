@@ -8,26 +8,82 @@ import { agentName, clip } from './story-line';
 
 const T = Date.parse('2026-05-05T08:00:00Z');
 const OP = 'did:key:z6MkOperator';
-const env = (key: string, type: string, from: Record<string, string>, payload: Record<string, unknown>, topicKind = 'public', at = T): RoomEvent => ({
-  key, receivedAt: at, topicKind, envelope: { id: key, type, room_id: 'demo', from, ts: T / 1000, payload },
+const env = (
+  key: string,
+  type: string,
+  from: Record<string, string>,
+  payload: Record<string, unknown>,
+  topicKind = 'public',
+  at = T,
+): RoomEvent => ({
+  key,
+  receivedAt: at,
+  topicKind,
+  envelope: { id: key, type, room_id: 'demo', from, ts: T / 1000, payload },
 });
 const agent = (id: string) => ({ kind: 'agent', id });
 
 describe('room story', () => {
   const task = 'task_guided1';
   const events: RoomEvent[] = [
-    env('m1', 'mic_grant', { kind: 'user', id: OP }, { task_id: task, agent_id: 'agent.researcher', max_messages: 5, allowed_message_types: ['ack', 'result'], expires_at: T / 1000 + 180 }, 'control'),
+    env(
+      'm1',
+      'mic_grant',
+      { kind: 'user', id: OP },
+      {
+        task_id: task,
+        agent_id: 'agent.researcher',
+        max_messages: 5,
+        allowed_message_types: ['ack', 'result'],
+        expires_at: T / 1000 + 180,
+      },
+      'control',
+    ),
     env('m2', 'task', { kind: 'user', id: OP }, { task_id: task, goal: 'Compare three weather APIs' }, 'inbox'),
     env('m3', 'result', agent('agent.researcher'), { task_id: task, message_type: 'ack', content: { text: 'On it.' } }),
     env('m3', 'result', agent('agent.researcher'), { task_id: task, message_type: 'ack', content: { text: 'On it.' } }),
-    env('m4', 'result', agent('agent.researcher'), { task_id: task, message_type: 'finding', content: { bullets: ['Open-Meteo is free', 'B', 'C'] } }),
-    env('m5', 'result', agent('agent.researcher'), { task_id: task, message_type: 'risk', content: { text: 'Rate limits', severity: 'high' } }),
-    env('m6', 'result', agent('agent.researcher'), { task_id: task, message_type: 'result', content: { text: '<b>Pick Open-Meteo</b>' } }),
-    env('m7', 'reject', { kind: 'system', id: 'gateway' }, { task_id: task, reason: 'message_limit_exceeded' }, 'control'),
-    env('m8', 'mic_revoke', { kind: 'agent', id: 'demo.facilitator' }, { task_id: task, agent_id: 'agent.researcher', reason: 'task_complete' }, 'control'),
+    env('m4', 'result', agent('agent.researcher'), {
+      task_id: task,
+      message_type: 'finding',
+      content: { bullets: ['Open-Meteo is free', 'B', 'C'] },
+    }),
+    env('m5', 'result', agent('agent.researcher'), {
+      task_id: task,
+      message_type: 'risk',
+      content: { text: 'Rate limits', severity: 'high' },
+    }),
+    env('m6', 'result', agent('agent.researcher'), {
+      task_id: task,
+      message_type: 'result',
+      content: { text: '<b>Pick Open-Meteo</b>' },
+    }),
+    env(
+      'm7',
+      'reject',
+      { kind: 'system', id: 'gateway' },
+      { task_id: task, reason: 'message_limit_exceeded' },
+      'control',
+    ),
+    env(
+      'm8',
+      'mic_revoke',
+      { kind: 'agent', id: 'demo.facilitator' },
+      { task_id: task, agent_id: 'agent.researcher', reason: 'task_complete' },
+      'control',
+    ),
     env('m9', 'say', { kind: 'user', id: OP }, { text: 'Welcome, everyone' }),
-    env('m10', 'result', agent('agent.analyst'), { task_id: 'task_other', message_type: 'ack', content: { text: 'Mine' } }),
-    env('m11', 'result', agent('agent.analyst'), { task_id: task, message_type: 'ack', content: { text: 'x' } }, 'public_candidates'),
+    env('m10', 'result', agent('agent.analyst'), {
+      task_id: 'task_other',
+      message_type: 'ack',
+      content: { text: 'Mine' },
+    }),
+    env(
+      'm11',
+      'result',
+      agent('agent.analyst'),
+      { task_id: task, message_type: 'ack', content: { text: 'x' } },
+      'public_candidates',
+    ),
     { key: 'junk', receivedAt: T, topicKind: 'public', envelope: 'not json' },
   ];
 
@@ -43,7 +99,16 @@ describe('room story', () => {
       'Switchboard held back a message: it had used up its messages.',
       'The facilitator took the mic back from Researcher: the task is done.',
     ]);
-    expect(lines.map((l) => l.tone)).toEqual(['step', 'step', 'step', 'step', 'problem', 'milestone', 'problem', 'step']);
+    expect(lines.map((l) => l.tone)).toEqual([
+      'step',
+      'step',
+      'step',
+      'step',
+      'problem',
+      'milestone',
+      'problem',
+      'step',
+    ]);
     expect(lines.some((l) => /did:|task_|agent\./.test(l.text))).toBe(false);
   });
 
@@ -67,8 +132,13 @@ describe('room story', () => {
   });
 
   it('words a revoke reason it knows, and shows any other as given', () => {
-    const revoke = (reason: string) => roomStory([env('v', 'mic_revoke', { kind: 'user', id: OP }, { agent_id: 'agent.researcher', reason }, 'control')])[0]?.text;
-    expect(revoke('task_cancelled')).toBe('The facilitator took the mic back from Researcher: the task was called off.');
+    const revoke = (reason: string) =>
+      roomStory([
+        env('v', 'mic_revoke', { kind: 'user', id: OP }, { agent_id: 'agent.researcher', reason }, 'control'),
+      ])[0]?.text;
+    expect(revoke('task_cancelled')).toBe(
+      'The facilitator took the mic back from Researcher: the task was called off.',
+    );
     expect(revoke('mic_grant_expired')).toBe('The facilitator took the mic back from Researcher: its time was up.');
     expect(revoke('off_topic')).toBe('The facilitator took the mic back from Researcher: off topic.');
   });
@@ -90,15 +160,51 @@ describe('negotiation story', () => {
   const B = 'did:key:z6MkSeller';
   const base = { negotiation_id: 'neg_1', category: 'pricing', signature: 's' };
   const history = [
-    { type: 'open', received_at: '2026-05-05T08:00:00Z', document: { ...base, type: 'open', opened_by: A, parties: [A, B] } },
-    { type: 'propose', received_at: '2026-05-05T08:01:00Z', document: { ...base, proposal_id: 'p1', from: A, to: B, round: 1, terms: { price_per_call_eur: '0.0035', months: 6, currency: 'EUR' } } },
-    { type: 'propose', received_at: '2026-05-05T08:02:00Z', document: { ...base, proposal_id: 'p2', from: B, to: A, round: 2, terms: { price_per_call_eur: '0.0040', months: 6 } } },
-    { type: 'accept', received_at: '2026-05-05T08:03:00Z', document: { ...base, type: 'accept', proposal_id: 'p2', by: A } },
+    {
+      type: 'open',
+      received_at: '2026-05-05T08:00:00Z',
+      document: { ...base, type: 'open', opened_by: A, parties: [A, B] },
+    },
+    {
+      type: 'propose',
+      received_at: '2026-05-05T08:01:00Z',
+      document: {
+        ...base,
+        proposal_id: 'p1',
+        from: A,
+        to: B,
+        round: 1,
+        terms: { price_per_call_eur: '0.0035', months: 6, currency: 'EUR' },
+      },
+    },
+    {
+      type: 'propose',
+      received_at: '2026-05-05T08:02:00Z',
+      document: {
+        ...base,
+        proposal_id: 'p2',
+        from: B,
+        to: A,
+        round: 2,
+        terms: { price_per_call_eur: '0.0040', months: 6 },
+      },
+    },
+    {
+      type: 'accept',
+      received_at: '2026-05-05T08:03:00Z',
+      document: { ...base, type: 'accept', proposal_id: 'p2', by: A },
+    },
     { type: 'cosign', received_at: '2026-05-05T08:04:00Z', by: B, signature: 's' },
   ];
 
   it('tells the rounds, the agreement and the co-signature by name', () => {
-    const lines = negotiationStory({ parties: [A, B], category: 'pricing', history, logIndex: 3, names: { [A]: 'Northwind' } });
+    const lines = negotiationStory({
+      parties: [A, B],
+      category: 'pricing',
+      history,
+      logIndex: 3,
+      names: { [A]: 'Northwind' },
+    });
     expect(lines.map((l) => l.text)).toEqual([
       'Northwind opened a pricing negotiation with Party B.',
       'Northwind offered 0.0035 EUR per call for 6 months (round 1).',
@@ -111,11 +217,19 @@ describe('negotiation story', () => {
   });
 
   it('tells a withdrawal and an expiry as problems', () => {
-    const lines = negotiationStory({ parties: [A, B], category: 'data-access', history: [
-      { type: 'withdraw', received_at: '2026-05-05T08:00:00Z', document: { ...base, type: 'withdraw', by: B, reason: 'Budget cut' } },
-      { type: 'expire', proposal_id: 'p1', received_at: '2026-05-05T08:00:00Z' },
-      'garbage',
-    ] });
+    const lines = negotiationStory({
+      parties: [A, B],
+      category: 'data-access',
+      history: [
+        {
+          type: 'withdraw',
+          received_at: '2026-05-05T08:00:00Z',
+          document: { ...base, type: 'withdraw', by: B, reason: 'Budget cut' },
+        },
+        { type: 'expire', proposal_id: 'p1', received_at: '2026-05-05T08:00:00Z' },
+        'garbage',
+      ],
+    });
     expect(lines.map((l) => [l.text, l.tone])).toEqual([
       ['Party B walked away: Budget cut', 'problem'],
       ['The last offer ran out of time; the negotiation expired.', 'problem'],
@@ -126,7 +240,9 @@ describe('negotiation story', () => {
     expect(termsWords({ fee_eur: '1800.00', months: 12, dataset: 'x' })).toBe('1800.00 EUR for 12 months');
     expect(termsWords({ effective_from: '2026-05-07T14:00:00Z', room: 'B2' })).toBe('from 2026-05-07 14:00 UTC');
     expect(termsWords({ uptime_percent: 99.95 })).toBe('99.95 % uptime');
-    expect(termsWords({ price_per_call_eur: '0.0041', calls_per_month: 140_000, currency: 'EUR' })).toBe('0.0041 EUR per call, 140,000 calls a month');
+    expect(termsWords({ price_per_call_eur: '0.0041', calls_per_month: 140_000, currency: 'EUR' })).toBe(
+      '0.0041 EUR per call, 140,000 calls a month',
+    );
     expect(termsWords({ colour: 'blue', nested: { a: 1 } })).toBe('colour blue');
     expect(termsWords({ nested: { a: 1 } })).toBe('1 term');
     expect(termsWords(null)).toBe('terms');
@@ -138,7 +254,9 @@ describe('scheduling story', () => {
   const ATLAS = 'did:key:z6MkAtlas';
   const slot = { start: '2026-05-05T08:00:00Z', end: '2026-05-05T08:30:00Z' };
   const baseState = {
-    threadId: 'urn:uuid:1', initiator: OP, revision: 1,
+    threadId: 'urn:uuid:1',
+    initiator: OP,
+    revision: 1,
     object: { type: 'Event', title: 'Planning', duration: 'PT30M' },
     constraints: { participants: [ADA, ATLAS], requiredParticipants: [ADA, ATLAS] },
     responses: {},
@@ -147,13 +265,43 @@ describe('scheduling story', () => {
     threadId: 'urn:uuid:1',
     state: state as SchedulingThreadView['state'],
     participants: [
-      { did: ADA, required: true, phase: 'INTERESTED', revision: 1, response: { status: 'INTERESTED', slots: [slot, slot], respondingToRevision: 1 } },
-      { did: ATLAS, required: true, phase: 'DECLINED', revision: 1, response: { status: 'DECLINED', slots: [], respondingToRevision: 1 } },
+      {
+        did: ADA,
+        required: true,
+        phase: 'INTERESTED',
+        revision: 1,
+        response: { status: 'INTERESTED', slots: [slot, slot], respondingToRevision: 1 },
+      },
+      {
+        did: ATLAS,
+        required: true,
+        phase: 'DECLINED',
+        revision: 1,
+        response: { status: 'DECLINED', slots: [], respondingToRevision: 1 },
+      },
     ],
     suggestion: { candidates: [{ ...slot, optionalFree: [], missingRequired: [] }], nearestAlternatives: [] },
     log: [
-      { seq: 2, envelopeId: 'e2', at: T + 2_000, from: ATLAS, to: OP, type: 'ProposalResponse', revision: 1, outcome: 'applied' },
-      { seq: 3, envelopeId: 'e3', at: T + 3_000, from: ADA, to: OP, type: 'ProposalResponse', revision: 1, outcome: 'applied' },
+      {
+        seq: 2,
+        envelopeId: 'e2',
+        at: T + 2_000,
+        from: ATLAS,
+        to: OP,
+        type: 'ProposalResponse',
+        revision: 1,
+        outcome: 'applied',
+      },
+      {
+        seq: 3,
+        envelopeId: 'e3',
+        at: T + 3_000,
+        from: ADA,
+        to: OP,
+        type: 'ProposalResponse',
+        revision: 1,
+        outcome: 'applied',
+      },
     ],
     openedAt: T,
     updatedAt: T + 5_000,
@@ -172,16 +320,35 @@ describe('scheduling story', () => {
   });
 
   it('tells a booking with the resource by name, in the chosen zone', () => {
-    const lines = schedulingStory(view({ ...baseState, status: 'CONFIRMED', finalSlot: slot }), { names: { ...names, [OP]: 'Ada' }, resources: new Set([ATLAS]), timeZone: 'Europe/Berlin' });
+    const lines = schedulingStory(view({ ...baseState, status: 'CONFIRMED', finalSlot: slot }), {
+      names: { ...names, [OP]: 'Ada' },
+      resources: new Set([ATLAS]),
+      timeZone: 'Europe/Berlin',
+    });
     expect(lines.at(-1)).toMatchObject({ text: 'Ada booked Room Atlas, Tue 10:00–10:30.', tone: 'milestone' });
     expect(slotWords(slot)).toBe('Tue 08:00–08:30');
   });
 
   it('tells a cancellation, an error and unknown participants without their DIDs', () => {
-    const v = view({ ...baseState, status: 'CANCELLED', reason: 'Room closed', cancelledBy: OP }, {
-      participants: [{ did: 'did:key:z6MkStranger', required: true, phase: 'INVITED', revision: 0, lastError: { code: 'OACOP_STALE_REVISION', message: 'The revision is stale.', at: T } }],
-    });
+    const v = view(
+      { ...baseState, status: 'CANCELLED', reason: 'Room closed', cancelledBy: OP },
+      {
+        participants: [
+          {
+            did: 'did:key:z6MkStranger',
+            required: true,
+            phase: 'INVITED',
+            revision: 0,
+            lastError: { code: 'OACOP_STALE_REVISION', message: 'The revision is stale.', at: T },
+          },
+        ],
+      },
+    );
     const text = schedulingStory(v).map((l) => l.text);
-    expect(text).toEqual(['A participant proposed “Planning” to A participant.', 'A participant could not answer: The revision is stale.', 'A participant called it off: Room closed']);
+    expect(text).toEqual([
+      'A participant proposed “Planning” to A participant.',
+      'A participant could not answer: The revision is stale.',
+      'A participant called it off: Room closed',
+    ]);
   });
 });
