@@ -11,9 +11,9 @@ describe('ical.js wrappers', () => {
         throw new Error('boom');
       }),
     ).toEqual({ ok: false, error: { code: 'OACOP_INVALID_ICAL', message: 'Reading: boom' } });
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- what ical.js may throw is not ours to choose
     expect(
       guarded('Reading', () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- what ical.js may throw is not ours to choose
         throw 'text';
       }),
     ).toMatchObject({ ok: false, error: { message: 'Reading: text' } });
