@@ -138,15 +138,13 @@ function bodyRoute(
     headers: { 'content-type': 'application/json', ...session },
     ...asBody(b),
   }));
-  const badSession = fc
-    .tuple(cookieVariants(), fc.constantFrom(json(template), '{}'))
-    .map(([headers, body]) => ({
-      label: 'no-session',
-      method,
-      path: path(),
-      headers: { 'content-type': 'application/json', origin, ...headers },
-      body,
-    }));
+  const badSession = fc.tuple(cookieVariants(), fc.constantFrom(json(template), '{}')).map(([headers, body]) => ({
+    label: 'no-session',
+    method,
+    path: path(),
+    headers: { 'content-type': 'application/json', origin, ...headers },
+    body,
+  }));
   const observerSession = fc.constant({
     label: 'observer-role',
     method,
@@ -395,29 +393,25 @@ function surfaces(): Record<string, Surface> {
         ),
     ),
     'POST /agents/query': signedRelayPost('/agents/query', () =>
-      fc
-        .constantFrom('osnap.agents_query', 'osnap.tools_query', 'translation.en_zh')
-        .map((intent) =>
-          json(
-            envelope('REQUEST', client, {
-              payload: { intent, params: { message_type: 'agents_query', sender_agent_id: agentA.did } },
-            }),
-          ),
+      fc.constantFrom('osnap.agents_query', 'osnap.tools_query', 'translation.en_zh').map((intent) =>
+        json(
+          envelope('REQUEST', client, {
+            payload: { intent, params: { message_type: 'agents_query', sender_agent_id: agentA.did } },
+          }),
         ),
+      ),
     ),
     'GET /agents/:did/tools': publicRead(junkSegment.map((did) => `/agents/${did}/tools`)),
     // /seed needs a facilitator; under a good session it would seed (a valid
     // request), so only bad sessions are fuzzed here.
     'POST /seed': {
-      bad: fc
-        .tuple(cookieVariants(), fc.constantFrom('', '{}', '{"x":'))
-        .map(([headers, body]) => ({
-          label: 'no-session',
-          method: 'POST',
-          path: '/seed',
-          headers: { origin, ...headers },
-          body,
-        })),
+      bad: fc.tuple(cookieVariants(), fc.constantFrom('', '{}', '{"x":')).map(([headers, body]) => ({
+        label: 'no-session',
+        method: 'POST',
+        path: '/seed',
+        headers: { origin, ...headers },
+        body,
+      })),
       runs: RUNS.body,
     },
     // The setup's negotiation id again, validly signed: NEGOTIATION_ID_REUSED.
@@ -575,15 +569,13 @@ function surfaces(): Record<string, Surface> {
     // Without a session cookie there is nothing to end: 204 and no write, whatever the body.
     'POST /api/auth/logout': {
       ...inputless('/api/auth/logout'),
-      bad: fc
-        .tuple(cookieVariants(), fc.string({ maxLength: 50 }))
-        .map(([headers, body]) => ({
-          label: 'no-session',
-          method: 'POST',
-          path: '/api/auth/logout',
-          headers: { origin, ...headers },
-          body,
-        })),
+      bad: fc.tuple(cookieVariants(), fc.string({ maxLength: 50 })).map(([headers, body]) => ({
+        label: 'no-session',
+        method: 'POST',
+        path: '/api/auth/logout',
+        headers: { origin, ...headers },
+        body,
+      })),
     },
     'POST /api/demo/negotiation': sessionRoute('POST', fc.constant('/api/demo/negotiation'), '{}', false),
     'GET /api/rooms': sessionRead(() => '/api/rooms'),
@@ -652,15 +644,13 @@ function surfaces(): Record<string, Surface> {
 
 /** A cookie-authenticated route with a path parameter: unknown or malformed ids under a good session; bad sessions. */
 function sessionRoute(method: string, paths: fc.Arbitrary<string>, body = '{}', withSession = true): Surface {
-  const bad = fc
-    .tuple(paths, cookieVariants())
-    .map(([path, headers]) => ({
-      label: 'no-session',
-      method,
-      path,
-      headers: { 'content-type': 'application/json', origin, ...headers },
-      body,
-    }));
+  const bad = fc.tuple(paths, cookieVariants()).map(([path, headers]) => ({
+    label: 'no-session',
+    method,
+    path,
+    headers: { 'content-type': 'application/json', origin, ...headers },
+    body,
+  }));
   const observerTry = paths.map((path) => ({
     label: 'observer-role',
     method,
