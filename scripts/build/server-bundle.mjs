@@ -20,7 +20,9 @@ export async function bundleServer(root) {
     entryPoints: SERVER_ENTRIES,
     outdir,
     bundle: true,
-    external: ['better-sqlite3', 'pg', 'pg-native', 'esbuild', 'vite', 'bufferutil', 'utf-8-validate'],
+    // A CommonJS package the server loads with import() stays outside too (undici): esbuild's chunk
+    // for it exports only `default`, where Node's own loader gives its named exports.
+    external: ['better-sqlite3', 'pg', 'pg-native', 'undici', 'esbuild', 'vite', 'bufferutil', 'utf-8-validate'],
     banner: {
       js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
     },
