@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test run, in order: typecheck, lint, unit and property tests (with shared/ coverage),
-# integration tests against real engines, build, Playwright journeys in Debian's Chromium.
+# The whole test run: typecheck, lint and build side by side, then unit and property tests (with
+# shared/ coverage), integration tests against real engines, Playwright journeys in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TZ=UTC
@@ -27,9 +27,27 @@ CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 MOSQUITTO="${MOSQUITTO_BIN:-$(command -v mosquitto || echo /usr/sbin/mosquitto)}"
 [ -x "$MOSQUITTO" ] || need_package mosquitto "Mosquitto is missing at $MOSQUITTO (or set MOSQUITTO_BIN)"
 
-step typecheck;            npm run --silent typecheck
-step lint;                 npm run --silent lint
+# tsc and ESLint each use one core: the typecheck, the lint and the build run side by side, each
+# printed whole when it ends, and any failure stops the run after all three (the build writes only
+# dist/, which neither reads). The integration tests and the journeys then find the build current.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+declare -A jobs=()
+start_job() { # <name> <command...>
+  local name="$1"; shift
+  ("$@" >"$logs/$name" 2>&1) &
+  jobs[$name]=$!
+}
+start_job typecheck npm run --silent typecheck
+start_job lint npm run --silent lint
+start_job build npm run --silent build -- --logLevel warn
+failed=0
+for name in typecheck lint build; do
+  if wait "${jobs[$name]}"; then step "$name"; else step "$name (failed)"; failed=1; fi
+  cat "$logs/$name"
+done
+[ "$failed" = 0 ] || exit 1
+
 step "unit and property";  npm run --silent test:unit
 step integration;          npm run --silent test:integration
-step build;                npm run --silent build -- --logLevel warn
 step "end-to-end (Chromium)"; npm run --silent test:e2e
