@@ -6,12 +6,24 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 
+type JSONType = z.core.util.JSONType;
+/**
+ * Any JSON value, readonly all the way down: what `z.json()` reads (an agreement's terms), named
+ * once so that Written stops at it instead of unfolding a recursive type without end ("type
+ * instantiation is excessively deep").
+ */
+type ReadonlyJson = string | number | boolean | null | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
+
 /**
  * What the schema reads, every array and object readonly (routes answer store records as they
  * are), and without the `[key: string]: unknown` of a loose object: the declared keys are checked,
  * the others are the route's (an interface has no index signature to match it).
  */
-type Written<T> = T extends readonly unknown[]
+type Written<T> = [JSONType] extends [T]
+  ? unknown extends T
+    ? T
+    : ReadonlyJson
+  : T extends readonly unknown[]
   ? { readonly [I in keyof T]: Written<T[I]> }
   : T extends object
     ? { readonly [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Written<T[K]> }

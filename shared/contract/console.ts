@@ -190,6 +190,20 @@ export const TaskBoardAnswer = z.looseObject({
   tree: z.array(z.unknown()),
 });
 
+/** A proof-of-burn in the local ledger that stands in for OAPP (OACoP §6.2; server/store/oacop-store.ts). */
+export const BurnRecord = z.object({
+  txId: z.string(),
+  burnedBy: z.string(),
+  amount: z.string().describe('Decimal string of OAP credits'),
+  /** Milliseconds since the epoch, as the relay's clock read it. */
+  burnedAt: z.number(),
+  /** The threadId the burn paid for, once an invitation used it. */
+  usedFor: z.string().nullable(),
+});
+export type BurnRecord = z.infer<typeof BurnRecord>;
+export const Balance = z.object({ did: z.string(), balance: z.string().describe('Decimal string of OAP credits') });
+export type Balance = z.infer<typeof Balance>;
+
 const SESSION = { 401: 'UNAUTHORIZED' };
 const FACILITATOR = {
   400: 'INVALID_REQUEST',
@@ -254,7 +268,7 @@ export const CONSOLE_OPERATIONS = [
     errors: 'agora',
     summary: 'Burn (OACoP §6.2): a signed REQUEST with intent oapp.burn',
     body: SignedEnvelope,
-    responses: { 201: { description: 'Recorded', schema: Loose } },
+    responses: { 201: { description: 'Recorded', schema: BurnRecord } },
     refusals: {
       400: 'INVALID_REQUEST',
       402: 'INSUFFICIENT_BALANCE',
@@ -269,7 +283,7 @@ export const CONSOLE_OPERATIONS = [
     path: '/api/ledger/balances/{did}',
     errors: 'coded',
     summary: "A DID's balance (public)",
-    responses: { 200: { description: 'Balance', schema: z.object({ did: z.string(), balance: z.string() }) } },
+    responses: { 200: { description: 'Balance', schema: Balance } },
     refusals: { 400: 'INVALID_REQUEST' },
   }),
   operation({
@@ -277,7 +291,7 @@ export const CONSOLE_OPERATIONS = [
     path: '/api/ledger/burns/{txId}',
     errors: 'coded',
     summary: 'One burn (public)',
-    responses: { 200: { description: 'The burn', schema: Loose } },
+    responses: { 200: { description: 'The burn', schema: BurnRecord } },
     refusals: { 404: 'NOT_FOUND' },
   }),
   operation({
