@@ -12,7 +12,8 @@ type JSONType = z.core.util.JSONType;
  * once so that Written stops at it instead of unfolding a recursive type without end ("type
  * instantiation is excessively deep").
  */
-type ReadonlyJson = string | number | boolean | null | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
+type ReadonlyJson =
+  string | number | boolean | null | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
 
 /**
  * What the schema reads, every array and object readonly (routes answer store records as they
@@ -24,10 +25,10 @@ type Written<T> = [JSONType] extends [T]
     ? T
     : ReadonlyJson
   : T extends readonly unknown[]
-  ? { readonly [I in keyof T]: Written<T[I]> }
-  : T extends object
-    ? { readonly [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Written<T[K]> }
-    : T;
+    ? { readonly [I in keyof T]: Written<T[I]> }
+    : T extends object
+      ? { readonly [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Written<T[K]> }
+      : T;
 
 export const reply = <S extends z.ZodType, T extends Written<z.input<S>> & {}, U extends ContentfulStatusCode>(
   c: Context,
