@@ -1,7 +1,8 @@
 // Answers a route's JSON typed against the answer its operation declares in shared/contract
 // (decisions-server.md §53): a route whose answer drifts from the contract fails typecheck
-// instead of failing the browser's parse. Nothing is parsed at run time; openapi.test.ts parses
-// real answers. The body keeps its own type, so `typeof app` still carries it for hc<AppType>.
+// instead of failing the browser's parse. Nothing is parsed at run time; every test app parses
+// real answers (test-support/contract-check.ts, §54). The body keeps its own type, so `typeof app`
+// still carries it for hc<AppType>.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -18,7 +19,8 @@ type ReadonlyJson =
 /**
  * What the schema reads, every array and object readonly (routes answer store records as they
  * are), and without the `[key: string]: unknown` of a loose object: the declared keys are checked,
- * the others are the route's (an interface has no index signature to match it).
+ * the others are the route's (an interface has no index signature to match it). A schema that
+ * reads any JSON value is checked as ReadonlyJson; one that reads anything (unknown) checks nothing.
  */
 type Written<T> = [JSONType] extends [T]
   ? unknown extends T
