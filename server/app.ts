@@ -3,7 +3,9 @@
 // rate limiters from the limits it is given; tests drive the real app through `app.request()`
 // with the same services over a store and a clock of their own (test-support/test-app.ts).
 import { Hono } from 'hono';
+import { OpenApiDocument } from '@shared/contract/relay';
 import { CodedError } from '@shared/errors';
+import { ManifestDeclaration } from '@shared/negotiation/manifest';
 import type { Clock } from './clock';
 import type { DidVerifier } from './crypto/node-verifier';
 import { bodyCap } from './http/request-body';
@@ -19,6 +21,7 @@ import { healthRoutes } from './routes/health';
 import { readyRoutes, type ReadinessCheck } from './routes/ready';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
 import { openApiDocument } from './http/openapi';
+import { reply } from './http/reply';
 import type { RelayServices } from './relay/relay-services';
 import { agentRoutes } from './routes/agents';
 import { agoraThreadRoutes } from './routes/agora-threads';
@@ -89,11 +92,11 @@ export function createApp(options: AppOptions) {
     .use('/seed', csrfProtection())
     .route('/health', healthRoutes)
     .route('/ready', readyRoutes(options.store, options.readiness))
-    .get('/openapi.json', (c) => c.json((document ??= openApiDocument()), 200))
+    .get('/openapi.json', (c) => reply(c, OpenApiDocument, (document ??= openApiDocument()), 200))
     .route('/events', eventRoutes(relay.services, eventLimits))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock, limits: eventLimits }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
-    .get('/oap/manifest', (c) => c.json(negotiations.manifest, 200))
+    .get('/oap/manifest', (c) => reply(c, ManifestDeclaration, negotiations.manifest, 200))
     .route('/oap/negotiation', negotiationRoutes(negotiations, { store: options.store, clock }, limits))
     .route('/oap/transparency-log', transparencyLogRoutes(negotiations))
     .route('/api/negotiations', negotiationConsoleRoutes(negotiations, { store: options.store, clock }))

@@ -6,10 +6,12 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agoraError } from '@shared/agora/reject-reasons';
+import { AgoraErrorBody, CodedErrorBody } from '@shared/contract/errors';
 import { isCodedError, type ErrorDetails } from '@shared/errors';
 import type { NegotiationErrorCode } from '@shared/negotiation/error-codes';
 import { storageFailure } from '../store/storage-errors';
 import { AgoraRefusal, type ErrorFamily } from './error-family';
+import { reply } from './reply';
 import { BodyRefusal } from './request-body';
 
 const NEGOTIATION_STATUS_BY_CODE: Readonly<Record<NegotiationErrorCode, ContentfulStatusCode>> = {
@@ -201,5 +203,7 @@ export function handleError(error: unknown, c: Context): Response {
   const retryAfter = answer.code === 'RATE_LIMITED' ? answer.details?.['retryAfterSeconds'] : undefined;
   if (typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
   const body = { code: answer.code, message: answer.message, ...(answer.details ? { details: answer.details } : {}) };
-  return c.json(family === 'agora' ? { ok: false as const, ...body } : body, answer.status);
+  return family === 'agora'
+    ? reply(c, AgoraErrorBody, { ok: false as const, ...body }, answer.status)
+    : reply(c, CodedErrorBody, body, answer.status);
 }

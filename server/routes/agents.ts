@@ -13,8 +13,10 @@ import { parseOsnapMessage } from '@shared/osnap/parse-message';
 import type { OsnapMessageOf } from '@shared/osnap/message';
 import type { Clock } from '../clock';
 import { CodedError } from '@shared/errors';
+import { AgentDirectory, QueryAnswer, RegisterAnswer, ToolsResponse } from '@shared/contract/relay';
 import { agoraErrors, AgoraRefusal } from '../http/error-family';
 import { clientAddress } from '../http/rate-limit';
+import { reply } from '../http/reply';
 import { readBodyText } from '../http/request-body';
 import { sessionFromCookieHeader } from '../http/session';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
@@ -46,7 +48,12 @@ export function agentRoutes(deps: AgentRouteDeps) {
       const query = parseAgentsQuery(c.req.queries());
       if (!query.ok) throw new CodedError(query.error.code, query.error.message, query.error.details);
       const caller = await sessionDid(c);
-      return c.json(await directory.list({ ...query.value, ...(caller === undefined ? {} : { caller }) }), 200);
+      return reply(
+        c,
+        AgentDirectory,
+        await directory.list({ ...query.value, ...(caller === undefined ? {} : { caller }) }),
+        200,
+      );
     })
     .post('/', agoraErrors, async (c) => {
       // Per address before anything is read or verified; per signer once the signature verified.
@@ -55,12 +62,14 @@ export function agentRoutes(deps: AgentRouteDeps) {
       const verified = accepted(await relay.verify(body.text, body.bytes));
       takeBudget(limits?.registrationsPerDid, verified.envelope.sender.id, 'directory registrations from this agent');
       const registered = accepted(await directory.registerVerified(verified));
-      return c.json(
+      return reply(
+        c,
+        RegisterAnswer,
         {
           ok: true as const,
           id: registered.id,
           registered: registered.did,
-          ...(registered.outcome === 'duplicate' ? { duplicate: true } : {}),
+          ...(registered.outcome === 'duplicate' ? { duplicate: true as const } : {}),
         },
         200,
       );
@@ -98,7 +107,7 @@ export function agentRoutes(deps: AgentRouteDeps) {
       if (osnap.message_type === 'tools_query') {
         const answer = await directory.tools(osnap as OsnapMessageOf<'tools_query'>);
         if (!answer) throw notFound(osnap.receiver_agent_id);
-        return c.json({ ok: true as const, message: answer }, 200);
+        return reply(c, QueryAnswer, { ok: true as const, message: answer }, 200);
       }
       const { capability, scope } = (osnap as OsnapMessageOf<'agents_query'>).payload ?? {};
       const entries = await directory.list({
@@ -113,7 +122,7 @@ export function agentRoutes(deps: AgentRouteDeps) {
         payload: entries,
         metadata: { timestamp: new Date(relay.now()).toISOString() },
       };
-      return c.json({ ok: true as const, message: answer }, 200);
+      return reply(c, QueryAnswer, { ok: true as const, message: answer }, 200);
     })
     .get('/:did/tools', async (c) => {
       const did = c.req.param('did');
@@ -126,6 +135,6 @@ export function agentRoutes(deps: AgentRouteDeps) {
       });
       // An anonymous caller is 'anonymous', which no authorized_agents list can hold (not a DID).
       if (!answer) throw notFound(did);
-      return c.json(answer, 200);
+      return reply(c, ToolsResponse, answer, 200);
     });
 }

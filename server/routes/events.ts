@@ -7,10 +7,11 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { isRegistration } from '@shared/agora/directory-registration';
 import type { AgoraError } from '@shared/agora/reject-reasons';
-import { PollQuery } from '@shared/contract/relay';
+import { PollQuery, PostAnswer } from '@shared/contract/relay';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { agoraErrors, AgoraRefusal, rateLimited } from '../http/error-family';
 import { clientAddress, type ConcurrencyLimiter, type TokenBucketLimiter } from '../http/rate-limit';
+import { reply } from '../http/reply';
 import { readBodyText } from '../http/request-body';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
 import { formatCursor, parseSince } from '../relay/cursor';
@@ -65,6 +66,9 @@ export function accepted<T>(
 const invalid = (message: string, extra: Record<string, unknown> = {}) =>
   new AgoraRefusal(agoraError('schema_invalid', message, extra));
 
+// EventPage (shared/contract/relay.ts), written by hand rather than through reply: each envelope
+// goes out as the exact text that was stored and signed, never re-serialised, so a reader can
+// check its signature on what it receives. openapi.test.ts parses real pages with EventPage.
 const pageBody = (events: readonly StoredRelayEnvelope[], hasMore: boolean, cursor: number): string =>
   `{"ok":true,"events":[${events.map((e) => e.json).join(',')}],"hasMore":${hasMore},"cursor":"${formatCursor(cursor)}"}`;
 
@@ -87,16 +91,18 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
         if (isRegistration(verified.envelope)) {
           takeRegistrationBudget(c, limits, verified.envelope.sender.id);
           const registered = accepted(await directory.registerVerified(verified));
-          return c.json({ ok: true as const, id: registered.id, registered: registered.did }, 200);
+          return reply(c, PostAnswer, { ok: true as const, id: registered.id, registered: registered.did }, 200);
         }
         const posted = await relay.accept(verified);
         if (!posted.ok) throw new AgoraRefusal(posted.error);
-        return c.json(
+        return reply(
+          c,
+          PostAnswer,
           {
             ok: true as const,
             id: posted.id,
             cursor: formatCursor(posted.envelope.seq),
-            ...(posted.duplicate ? { duplicate: true } : {}),
+            ...(posted.duplicate ? { duplicate: true as const } : {}),
             ...(posted.thread ? { thread: { id: posted.thread.threadId, status: posted.thread.state.status } } : {}),
           },
           200,

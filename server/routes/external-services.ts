@@ -268,7 +268,11 @@ export function externalServiceRoutes(bridge: RelayBridge, session: SessionDeps)
   return { services, external };
 }
 
-/** The service's answer re-serialised here; its status kept (a service never redirects the browser). */
+/**
+ * The service's answer re-serialised here; its status kept (a service never redirects the browser).
+ * c.json, not reply: the body is the service's, not built here, so no schema of ours types it
+ * (ForwardedAnswer, decisions-server.md §40); the browser parses what it reads of it.
+ */
 function answerWith(c: Context, answer: ServiceAnswer): Response {
   if (answer.body === undefined) return c.body(null, answer.status as StatusCode);
   return c.json(answer.body as JSONValue, answer.status as ContentfulStatusCode);

@@ -5,7 +5,7 @@
 // signatures, not by a session; reads of a negotiation that is not `public` need a party's
 // RFC 9421 signature or an operator session (negotiation/read-access.ts).
 import { Hono } from 'hono';
-import { NegotiationDetail, Opened, StepAnswer } from '@shared/contract/negotiation';
+import { AgreementAnswer, CosignAnswer, NegotiationDetail, Opened, StepAnswer } from '@shared/contract/negotiation';
 import { CodedError, unwrap } from '@shared/errors';
 import { negotiationCommitment } from '@shared/negotiation/field-commitments';
 import { reply } from '../http/reply';
@@ -88,8 +88,9 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
       if (agreement === null)
         throw new CodedError('NOT_FOUND', 'This negotiation has no agreement (yet).', { state: record.state.status });
       const entry = record.logIndex === null ? undefined : await service.store.logEntry(record.logIndex);
-      // Still c.json: AgreementAnswer's recursive term values are too deep for reply's type.
-      return c.json(
+      return reply(
+        c,
+        AgreementAnswer,
         {
           agreement,
           verdict: agreementVerdict(agreement),
@@ -105,8 +106,9 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
       const body = await readBodyJson(c, MAX_NEGOTIATION_BODY_BYTES);
       const applied = unwrap(await service.cosign(c.req.param('id'), body));
       const agreement = applied.record.state.agreement;
-      // c.json: CosignAnswer's agreement (recursive term values) is too deep for reply's type.
-      return c.json(
+      return reply(
+        c,
+        CosignAnswer,
         {
           negotiation: negotiationSummary(applied.record, service.now()),
           agreement,

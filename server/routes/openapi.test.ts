@@ -64,6 +64,10 @@ describe('GET /openapi.json', () => {
       ['/api/negotiations', '/api/negotiations', f.facilitator],
       ['/oap/transparency-log', '/oap/transparency-log'],
       ['/events?since=cur_0&timeout=0', '/events'],
+      ['/ready', '/ready'],
+      ['/openapi.json', '/openapi.json'],
+      ['/agents', '/agents'],
+      ['/api/ledger/balances/did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '/api/ledger/balances/{did}'],
     ] as const) {
       const answer = await get(path, cookie);
       expect({ path, status: answer.status }).toEqual({ path, status: 200 });
@@ -100,6 +104,8 @@ describe('GET /openapi.json', () => {
     };
     // Items, not only empty lists: the room's creation is audited, the seed opens Agora threads.
     expect((await read('/api/rooms/contract-room/audit', '/api/rooms/{id}/audit')).entries).toHaveLength(1);
+    // The relay's page is written by hand (each envelope as stored): it parses with EventPage too.
+    expect((await read('/events?since=cur_0&timeout=0', '/events')).events!.length).toBeGreaterThan(0);
     const threads = (await read('/api/agora/threads', '/api/agora/threads')).threads as { id: string }[];
     expect(threads.length).toBeGreaterThan(0);
     await read(`/api/agora/threads/${threads[0]!.id}`, '/api/agora/threads/{id}');

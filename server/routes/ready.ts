@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { NotReady, Ready } from '@shared/contract/relay';
+import { reply } from '../http/reply';
 import type { Store } from '../store/store';
 
 /** What /ready checks besides the store; each returns a problem in words, or null when fine. */
@@ -41,12 +43,14 @@ export function readyRoutes(store: Store, checks: Readonly<Record<string, Readin
     const status = Object.fromEntries(
       Object.entries(results).map(([name, problem]) => [name, problem === null ? 'ok' : problem]),
     );
-    if (Object.keys(problems).length === 0) return c.json({ ready: true as const, checks: status }, 200);
+    if (Object.keys(problems).length === 0) return reply(c, Ready, { ready: true as const, checks: status }, 200);
     c.header('Retry-After', '5');
-    return c.json(
+    return reply(
+      c,
+      NotReady,
       {
         ready: false as const,
-        code: 'NOT_READY',
+        code: 'NOT_READY' as const,
         message: `Not ready: ${Object.keys(problems).join(', ')}.`,
         checks: status,
       },

@@ -152,10 +152,115 @@ export const ExternalNegotiationList = z.object({ negotiations: z.array(External
 export const DemoStarted = z.object({ negotiation_id: z.string(), names: z.record(z.string(), z.string()) });
 export type DemoStarted = z.infer<typeof DemoStarted>;
 
+// The OACoP read models (shared/oacop/scheduling-projection.ts, task-projection.ts) as they are
+// answered. Optional keys the projections leave out are exactOptional: a key is absent or holds a
+// value, as the projections' own types say (exactOptionalPropertyTypes), so what the browser
+// parses is the projection's type and goes to shared/oacop's functions unchanged.
+
 /** An OACoP time slot: ISO 8601 UTC start and end (shared/oacop/messages.ts Slot). */
 const Slot = z.object({ start: z.string(), end: z.string() });
+/** A slot with who is free in it (shared/oacop/intersect-availability.ts CandidateSlot). */
 const CandidateSlot = Slot.extend({ optionalFree: z.array(z.string()), missingRequired: z.array(z.string()) });
-const ParticipantPhase = z.enum(['INVITED', 'INTERESTED', 'DECLINED', 'TENTATIVE', 'CONFIRMED', 'CANCELLED']);
+const ProposalStatus = z.enum(['INTERESTED', 'DECLINED', 'TENTATIVE']);
+const ParticipantPhase = z.enum(['INVITED', ...ProposalStatus.options, 'CONFIRMED', 'CANCELLED']);
+/** §2.2 CollaborationObject, as the proposal or assignment carried it (shared/oacop/prose-schemas.ts). */
+const CollaborationObject = z.object({
+  type: z.enum(['Event', 'Task']),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  duration: z.string().exactOptional(),
+  location: z.string().exactOptional(),
+  icalComponent: z.string().exactOptional(),
+  parentTaskId: z.string().exactOptional(),
+  dependencies: z.array(z.string()).exactOptional(),
+});
+/** §2.3 Constraint. */
+const Constraints = z.object({
+  timeWindow: Slot.exactOptional(),
+  participants: z.array(z.string()).exactOptional(),
+  requiredParticipants: z.array(z.string()).exactOptional(),
+});
+/** What a refusal or a failed derivation names: ProtocolError's code and message. */
+const Problem = z.object({ code: z.string(), message: z.string() });
+const THREAD_BASE = {
+  threadId: z.string(),
+  /** The DID that signed the first proposal; only it may re-propose or confirm (§3.4.1). */
+  initiator: z.string(),
+  revision: z.number(),
+  object: CollaborationObject,
+  constraints: Constraints,
+  /** Answers to the current proposal, by responding DID. */
+  responses: z.record(z.string(), z.object({ status: ProposalStatus, slots: z.array(Slot) })),
+};
+/** The thread as every agent's state machine holds it (shared/oacop/scheduling-thread.ts ThreadState). */
+export const SchedulingThreadState = z.discriminatedUnion('status', [
+  z.object({ ...THREAD_BASE, status: z.literal('PROPOSED') }),
+  z.object({ ...THREAD_BASE, status: z.literal('CONFIRMED'), finalSlot: Slot }),
+  z.object({
+    ...THREAD_BASE,
+    status: z.literal('CANCELLED'),
+    reason: z.string(),
+    cancelledBy: z.string(),
+    finalSlot: Slot.exactOptional(),
+  }),
+]);
+export type SchedulingThreadState = z.infer<typeof SchedulingThreadState>;
+/** One participant as an observer of every message sees it (ParticipantView). */
+export const SchedulingParticipant = z.object({
+  did: z.string(),
+  required: z.boolean(),
+  phase: ParticipantPhase,
+  /** The highest revision this participant has shown it holds; 0 before any. */
+  revision: z.number(),
+  response: z
+    .object({ status: ProposalStatus, slots: z.array(Slot), respondingToRevision: z.number() })
+    .exactOptional(),
+  /** The last OACoPError this participant sent. */
+  lastError: Problem.extend({ revision: z.number().exactOptional(), at: z.number() }).exactOptional(),
+});
+export type SchedulingParticipant = z.infer<typeof SchedulingParticipant>;
+const CARRIED_TYPES = [
+  'ProposeCollaboration',
+  'ProposalResponse',
+  'ConfirmCollaboration',
+  'CancelCollaboration',
+  'AssignTask',
+  'TaskUpdate',
+  'OACoPError',
+  'OACoPReceipt',
+] as const;
+/** One carried message in a read model's log (scheduling-projection.ts LogEntry). */
+export const OacopLogEntry = z.object({
+  seq: z.number(),
+  envelopeId: z.string(),
+  at: z.number(),
+  from: z.string(),
+  /** The envelope's recipient; absent when it named none. */
+  to: z.string().optional(),
+  type: z.enum(CARRIED_TYPES),
+  revision: z.number().exactOptional(),
+  /** `copy`: the same message fanned out to another participant. */
+  outcome: z.enum(['applied', 'copy', 'refused', 'noted']),
+  error: Problem.exactOptional(),
+});
+export type OacopLogEntry = z.infer<typeof OacopLogEntry>;
+/** One scheduling thread (shared/oacop/scheduling-projection.ts SchedulingThreadView). */
+export const SchedulingThread = z.object({
+  threadId: z.string(),
+  state: SchedulingThreadState,
+  participants: z.array(SchedulingParticipant),
+  /** Common slots of the current answers, or why there are none; null before any answer. */
+  suggestion: z
+    .union([
+      z.object({ candidates: z.array(CandidateSlot), nearestAlternatives: z.array(CandidateSlot) }),
+      z.object({ error: Problem }),
+    ])
+    .nullable(),
+  log: z.array(OacopLogEntry),
+  openedAt: z.number(),
+  updatedAt: z.number(),
+});
+export type SchedulingThread = z.infer<typeof SchedulingThread>;
 /** A row of the scheduling thread list (server/routes/scheduling.ts): the thread without its log. */
 export const SchedulingThreadSummary = z.object({
   threadId: z.string(),
@@ -166,29 +271,75 @@ export const SchedulingThreadSummary = z.object({
   duration: z.string().nullable(),
   timeWindow: Slot.nullable(),
   finalSlot: Slot.nullable(),
-  participants: z.array(
-    z.object({ did: z.string(), required: z.boolean(), phase: ParticipantPhase, revision: z.number() }),
-  ),
+  participants: z.array(SchedulingParticipant.pick({ did: true, required: true, phase: true, revision: true })),
   bestSlot: CandidateSlot.nullable(),
   openedAt: z.number(),
   updatedAt: z.number(),
 });
 export type SchedulingThreadSummary = z.infer<typeof SchedulingThreadSummary>;
 export const SchedulingThreadList = z.object({ threads: z.array(SchedulingThreadSummary) });
-// The thread's and the board's deeper parts are shared/oacop's projections
-// (SchedulingThreadView, TaskBoard); only what the console keys on is declared here.
-export const SchedulingThreadAnswer = z.object({
-  thread: z.looseObject({
-    threadId: z.string(),
-    state: z.looseObject({ status: z.string(), revision: z.number() }),
-    participants: z.array(z.looseObject({ did: z.string() })),
-  }),
+export const SchedulingThreadAnswer = z.object({ thread: SchedulingThread });
+
+export const TASK_PHASES = ['ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED', 'COMPLETED', 'DECLINED'] as const;
+const TaskPhase = z.enum(TASK_PHASES);
+/** One task as manager and worker hold it, with what the board derives (task-projection.ts TaskView). */
+export const TaskView = z.object({
+  threadId: z.string(),
+  manager: z.string(),
+  worker: z.string(),
+  object: CollaborationObject,
+  deadline: z.string(),
+  status: TaskPhase,
+  /** Percent, 0–100 (§4.2). */
+  progress: z.number(),
+  comment: z.string().exactOptional(),
+  revision: z.number().exactOptional(),
+  /** Dependencies that are not COMPLETED (unknown ones included). */
+  blockedBy: z.array(z.string()),
+  blocked: z.boolean(),
+  assignedAt: z.number(),
+  updatedAt: z.number(),
+  lastError: Problem.extend({ at: z.number() }).exactOptional(),
 });
-export const TaskBoardAnswer = z.looseObject({
-  tasks: z.array(z.looseObject({ threadId: z.string() })),
-  columns: z.record(z.string(), z.array(z.string())),
-  tree: z.array(z.unknown()),
+export type TaskView = z.infer<typeof TaskView>;
+/** A task and its subtasks by parentTaskId (shared/oacop/task-tree.ts TaskNode). */
+export interface TaskNode {
+  readonly task: TaskView;
+  readonly children: readonly TaskNode[];
+}
+export const TaskNode: z.ZodType<TaskNode, TaskNode> = z.object({
+  task: TaskView,
+  get children() {
+    return z.array(TaskNode);
+  },
 });
+/** The board (shared/oacop/task-projection.ts TaskBoard). */
+export const TaskBoardAnswer = z.object({
+  tasks: z.array(TaskView),
+  /** Task ids by phase, in assignment order. */
+  columns: z.record(TaskPhase, z.array(z.string())),
+  /** The forest by parentTaskId; treeError instead when parents form a cycle. */
+  tree: z.array(TaskNode),
+  treeError: Problem.exactOptional(),
+  /** Set when dependencies form a cycle (such tasks never unblock). */
+  dependencyError: Problem.exactOptional(),
+  log: z.array(OacopLogEntry),
+});
+export type TaskBoardAnswer = z.infer<typeof TaskBoardAnswer>;
+
+/** A proof-of-burn in the local ledger that stands in for OAPP (OACoP §6.2; server/store/oacop-store.ts). */
+export const BurnRecord = z.object({
+  txId: z.string(),
+  burnedBy: z.string(),
+  amount: z.string().describe('Decimal string of OAP credits'),
+  /** Milliseconds since the epoch, as the relay's clock read it. */
+  burnedAt: z.number(),
+  /** The threadId the burn paid for, once an invitation used it. */
+  usedFor: z.string().nullable(),
+});
+export type BurnRecord = z.infer<typeof BurnRecord>;
+export const Balance = z.object({ did: z.string(), balance: z.string().describe('Decimal string of OAP credits') });
+export type Balance = z.infer<typeof Balance>;
 
 const SESSION = { 401: 'UNAUTHORIZED' };
 const FACILITATOR = {
@@ -254,7 +405,7 @@ export const CONSOLE_OPERATIONS = [
     errors: 'agora',
     summary: 'Burn (OACoP §6.2): a signed REQUEST with intent oapp.burn',
     body: SignedEnvelope,
-    responses: { 201: { description: 'Recorded', schema: Loose } },
+    responses: { 201: { description: 'Recorded', schema: BurnRecord } },
     refusals: {
       400: 'INVALID_REQUEST',
       402: 'INSUFFICIENT_BALANCE',
@@ -269,7 +420,7 @@ export const CONSOLE_OPERATIONS = [
     path: '/api/ledger/balances/{did}',
     errors: 'coded',
     summary: "A DID's balance (public)",
-    responses: { 200: { description: 'Balance', schema: z.object({ did: z.string(), balance: z.string() }) } },
+    responses: { 200: { description: 'Balance', schema: Balance } },
     refusals: { 400: 'INVALID_REQUEST' },
   }),
   operation({
@@ -277,7 +428,7 @@ export const CONSOLE_OPERATIONS = [
     path: '/api/ledger/burns/{txId}',
     errors: 'coded',
     summary: 'One burn (public)',
-    responses: { 200: { description: 'The burn', schema: Loose } },
+    responses: { 200: { description: 'The burn', schema: BurnRecord } },
     refusals: { 404: 'NOT_FOUND' },
   }),
   operation({

@@ -59,13 +59,31 @@ export const NegotiationLimits = z.object({
   clockSkewMs: z.number(),
 });
 
+/**
+ * The server's check of an agreement (shared/negotiation/agreement.ts verifyAgreement): each
+ * party's signature, or why the document is not a valid agreement. The browser checks again.
+ */
+export const AgreementVerdictAnswer = z.union([
+  z.object({
+    agreement_hash: z.string(),
+    signatures: z.record(z.string(), z.enum(['valid', 'missing', 'invalid'])),
+    /** Both parties' signatures verify. */
+    complete: z.boolean(),
+  }),
+  z.object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  }),
+]);
+/** What a non-public log entry shows instead of the negotiation id, and how a party opens it. */
+export const NegotiationCommitment = z.object({ pointer: z.string(), salt: z.string(), digest: z.string() });
+
 // History items stay loose: the browser verifies each signed document itself, and a tampered
 // one must still be shown (as not verified) rather than fail the whole answer.
 export const NegotiationDetail = z.object({
   negotiation: NegotiationSummary,
   history: z.array(Json),
   agreement: Json.nullable(),
-  agreement_verdict: Json.nullable(),
+  agreement_verdict: AgreementVerdictAnswer.nullable(),
   signing: NegotiationSigning.nullable(),
   log: z.object({ index: z.number(), entry: Json }).nullable(),
   limits: NegotiationLimits,
@@ -87,15 +105,15 @@ export const StepAnswer = z.object({ negotiation: NegotiationSummary, log_entry:
 export const CosignAnswer = z.object({
   negotiation: NegotiationSummary,
   agreement: Agreement.nullable(),
-  verdict: Json.nullable(),
+  verdict: AgreementVerdictAnswer.nullable(),
   log_entry: Json.nullable(),
 });
 export const AgreementAnswer = z.object({
   agreement: Agreement,
-  verdict: Json.nullable(),
-  signing: Json,
+  verdict: AgreementVerdictAnswer.nullable(),
+  signing: NegotiationSigning,
   log: z.object({ index: z.number(), entry: Json }).nullable(),
-  log_commitment: Json.or(z.string()).nullable(),
+  log_commitment: NegotiationCommitment,
 });
 
 export const LogPageQuery = z.object({

@@ -2,7 +2,9 @@
 // (health, readiness, seed, this document). Errors on the relay's routes are `AgoraErrorBody`.
 import { z } from 'zod';
 import { AGORA_VERSION, Envelope, MESSAGE_TYPES } from '../agora/envelope';
+import { CapabilityManifest } from '../agora/capability-manifest';
 import { AgentEntry } from '../osnap/agent-entry';
+import { AgentsResponseMessage, ToolsResponseMessage } from '../osnap/message';
 import { operation } from './operation';
 
 export const Health = z.object({
@@ -74,10 +76,38 @@ export const DirectoryQuery = z.object({
   scope: z.string().optional(),
 });
 
+export const PRESENCE_STATUSES = ['online', 'stale', 'offline', 'unknown'] as const;
+export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
+/** Our extension of an OSNAP entry: the presence shown and where it comes from (server/relay/directory.ts). */
+export const DirectoryPresence = z.object({
+  status: z.enum(PRESENCE_STATUSES),
+  last_seen_at: z.string().nullable(),
+  /** An AOR heartbeat (rooms), a signed relay event, or a long-poll waiting for it now. */
+  sources: z.array(z.enum(['aor', 'relay', 'listening'])),
+});
+/** One entry of GET /agents: the OSNAP §3.3 entry with our presence and the manifest it was built from. */
+export const DirectoryEntry = AgentEntry.extend({
+  presence: DirectoryPresence,
+  registered_at: z.string(),
+  /** The AOR agent the registration names, and whether the console linked it to this DID. */
+  aor_agent: z.object({ agent_id: z.string(), verified: z.boolean() }).optional(),
+  /** The Agora capability manifest the entry came from (pricing lives there). */
+  manifest: CapabilityManifest.optional(),
+});
+export type DirectoryEntry = z.infer<typeof DirectoryEntry>;
+export const AgentDirectory = z.array(DirectoryEntry);
+
+/** An OSNAP §3.4 tools_response, as GET /agents/{did}/tools answers it. */
+export const ToolsResponse = ToolsResponseMessage;
+export type ToolsResponse = z.infer<typeof ToolsResponse>;
+
 export const QueryAnswer = z.object({
   ok: z.literal(true),
-  message: z.record(z.string(), z.unknown()).describe('OSNAP agents_response or tools_response'),
+  message: z.union([AgentsResponseMessage, ToolsResponseMessage]).describe('OSNAP agents_response or tools_response'),
 });
+
+/** The OpenAPI 3.1 document itself, generated from these operations (server/http/openapi.ts). */
+export const OpenApiDocument = z.record(z.string(), z.unknown());
 
 export const SeedAnswer = z.object({ ok: z.literal(true), count: z.number().int() });
 
@@ -120,7 +150,7 @@ export const RELAY_OPERATIONS = [
     errors: 'coded',
     summary: 'OSNAP §3.3 agent directory',
     query: DirectoryQuery,
-    responses: { 200: { description: 'Entries the caller may see', schema: z.array(AgentEntry) } },
+    responses: { 200: { description: 'Entries the caller may see', schema: AgentDirectory } },
     refusals: { 400: 'OSNAP_INVALID_QUERY' },
   }),
   operation({
@@ -162,10 +192,7 @@ export const RELAY_OPERATIONS = [
     errors: 'coded',
     summary: 'OSNAP §3.4 tools of one agent, for the caller',
     responses: {
-      200: {
-        description: 'tools_response',
-        schema: z.record(z.string(), z.unknown()).describe('An OSNAP tools_response message'),
-      },
+      200: { description: 'tools_response', schema: ToolsResponse },
     },
     refusals: { 404: 'NOT_FOUND' },
   }),
@@ -197,6 +224,6 @@ export const RELAY_OPERATIONS = [
     path: '/openapi.json',
     errors: 'coded',
     summary: 'This document',
-    responses: { 200: { description: 'OpenAPI 3.1', schema: z.record(z.string(), z.unknown()) } },
+    responses: { 200: { description: 'OpenAPI 3.1', schema: OpenApiDocument } },
   }),
 ];

@@ -15,7 +15,8 @@ export interface CarrierEvent {
   readonly seq: number;
   readonly envelopeId: string;
   readonly from: Did;
-  readonly to: Did | undefined;
+  /** Absent (or undefined before it is serialised) when the envelope named no recipient. */
+  readonly to?: Did | undefined;
   readonly receivedAt: number;
   readonly message: CarriedMessage;
 }
@@ -25,7 +26,8 @@ export interface LogEntry {
   readonly envelopeId: string;
   readonly at: number;
   readonly from: Did;
-  readonly to: Did | undefined;
+  /** Absent (or undefined before it is serialised) when the envelope named no recipient. */
+  readonly to?: Did | undefined;
   readonly type: CarriedMessage['type'];
   readonly revision?: number;
   /** `copy`: the same message fanned out to another participant. */

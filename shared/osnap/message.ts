@@ -35,6 +35,10 @@ const common = {
 const variant = <T extends MessageType, P extends z.ZodType>(type: T, payload: P) =>
   z.looseObject({ ...common, message_type: z.literal(type), payload });
 
+/** §3.3's and §3.4's answers, named: the directory's HTTP answers carry them (shared/contract/relay.ts). */
+export const AgentsResponseMessage = variant('agents_response', AgentsResponsePayload);
+export const ToolsResponseMessage = variant('tools_response', ToolsResponsePayload);
+
 export const OsnapMessage = z.discriminatedUnion('message_type', [
   variant('request', RequestPayload),
   variant('response', ResponsePayload),
@@ -43,9 +47,9 @@ export const OsnapMessage = z.discriminatedUnion('message_type', [
   variant('error_handling', ErrorHandlingPayload),
   // Both queries may come without a payload: §3.4's tools_query example has none.
   variant('agents_query', AgentsQueryPayload.optional()),
-  variant('agents_response', AgentsResponsePayload),
+  AgentsResponseMessage,
   variant('tools_query', z.looseObject({}).optional()),
-  variant('tools_response', ToolsResponsePayload),
+  ToolsResponseMessage,
 ]);
 export type OsnapMessage = z.infer<typeof OsnapMessage>;
 export type OsnapMessageOf<T extends MessageType> = Extract<OsnapMessage, { message_type: T }>;

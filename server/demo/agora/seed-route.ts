@@ -3,9 +3,11 @@
 // signs and stores 12 envelopes a call, so it needs a facilitator session whether or not the demo
 // runs (decisions-agora.md §38).
 import { Hono } from 'hono';
+import { SeedAnswer } from '@shared/contract/relay';
 import { CodedError } from '@shared/errors';
 import type { Clock } from '../../clock';
 import { seedThreads } from './seed-threads';
+import { reply } from '../../http/reply';
 import { sessionFromCookieHeader } from '../../http/session';
 import type { RelayServices } from '../../relay/relay-services';
 import type { Store } from '../../store/store';
@@ -32,6 +34,6 @@ export function seedRoutes(deps: SeedRouteDeps) {
         if (!posted.ok) throw new CodedError(posted.error.code, posted.error.message, posted.error.details);
       },
     });
-    return c.json({ ok: true as const, count }, 200);
+    return reply(c, SeedAnswer, { ok: true as const, count }, 200);
   });
 }

@@ -6,11 +6,11 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
+import type { SchedulingThread } from '@shared/contract/console';
 import { CodedError, type Result } from '@shared/errors';
 import type { CandidateSlot } from '@shared/oacop/intersect-availability';
 import type { Slot } from '@shared/oacop/messages';
 import { planCancellation, planConfirmation } from '@shared/oacop/scheduling-actions';
-import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { schedulingThreadQuery } from '@web/lib/api/scheduling-thread';
 import { downloadTextFile } from '@web/lib/identity/download-file';
@@ -68,7 +68,7 @@ export function SchedulingThreadPage() {
 }
 
 interface ThreadViewProps {
-  readonly view: SchedulingThreadView;
+  readonly view: SchedulingThread;
   readonly agents: ReturnType<typeof oacopAgents>;
   readonly me: string | null;
   readonly imported: Readonly<Record<string, readonly Slot[]>>;

@@ -4,9 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
+import type { TaskNode, TaskView } from '@shared/contract/console';
 import { CodedError } from '@shared/errors';
-import type { TaskNode } from '@shared/oacop/task-tree';
-import type { TaskView } from '@shared/oacop/task-projection';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { tasksBoardQuery } from '@web/lib/api/tasks-board';
 import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
@@ -157,7 +156,7 @@ function TaskCard({
   );
 }
 
-function TreeNode({ node, name }: { node: TaskNode<TaskView>; name: (did: string) => string }) {
+function TreeNode({ node, name }: { node: TaskNode; name: (did: string) => string }) {
   const t = node.task;
   return (
     <li className="ml-4 list-disc py-0.5" data-testid="task-tree-node">

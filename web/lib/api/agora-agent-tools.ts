@@ -1,16 +1,8 @@
 // GET /agents/{did}/tools: the OSNAP §3.4 tools_response the directory answers for the
 // operator's session (a tools_query on the agent's behalf; decisions-agora.md §25).
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import { ToolsResponsePayload } from '@shared/osnap/payloads';
+import { ToolsResponse } from '@shared/contract/relay';
 import { getJson } from './http';
-
-const ToolsResponse = z.looseObject({
-  sender_agent_id: z.string(),
-  message_type: z.literal('tools_response'),
-  payload: ToolsResponsePayload,
-});
-export type ToolsResponse = z.infer<typeof ToolsResponse>;
 
 export const agentToolsQuery = (did: string) =>
   queryOptions({
