@@ -28,6 +28,8 @@ const BODIES: Record<string, unknown> = {
   'PATCH /api/rooms/:id': { moderation: 'review' },
   'POST /api/services/watched': { did: watched },
   'POST /api/rooms/:id/review/:item/reject': { reason: 'no' },
+  'PATCH /api/me': { name: 'Csrf' },
+  'POST /api/presence': { where: '/rooms/ops' },
 };
 
 let f: FullApp;

@@ -17,6 +17,7 @@ import {
   RoomSettingsBody,
 } from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
+import { decidedConflict } from '../auth/decided-conflict';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
 import { reply } from '../http/reply';
@@ -93,12 +94,23 @@ export function roomRoutes(deps: RoomRouteDeps) {
   const reader = requireSession({ store, clock });
   const facilitator = requireSession({ store, clock }, 'facilitator');
 
-  /** Items never move between rooms, so checking membership before deciding is race-free. */
+  /**
+   * Items never move between rooms, so checking membership before deciding is race-free: an item
+   * this room never held is 404; one already decided is 409 saying who decided it and when.
+   */
   const requirePendingItem = async (roomId: string, itemId: number) => {
-    const pending = await store.rooms.listReviewItems(roomId, 'pending');
-    if (!pending.some((i) => i.id === itemId))
-      throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+    const item = await store.rooms.getReviewItem(roomId, itemId);
+    if (!item) throw new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
+    if (item.status !== 'pending') throw await alreadyDecided(item);
   };
+  /** After a decision came back empty (another facilitator won the race meanwhile). */
+  const lostRace = async (roomId: string, itemId: number) => {
+    const item = await store.rooms.getReviewItem(roomId, itemId);
+    return item
+      ? alreadyDecided(item)
+      : new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
+  };
+  const alreadyDecided = (item: ReviewItem) => decidedConflict(store, item.status, item.decidedBy, item.decidedAt);
 
   const requireRoom = async (id: string) => {
     const room = await store.rooms.getRoom(id);
@@ -227,7 +239,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const itemId = intParam(c.req.param('item'), 'item') ?? -1;
       await requirePendingItem(room.id, itemId);
       const item = await gateway.approveReview(itemId, c.get('session').did);
-      if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+      if (!item) throw await lostRace(room.id, itemId);
       await store.access.appendAudit({
         at: clock.now(),
         actorDid: c.get('session').did,
@@ -244,7 +256,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const { reason } = c.req.valid('json');
       await requirePendingItem(room.id, itemId);
       const item = await gateway.rejectReview(itemId, c.get('session').did, reason);
-      if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+      if (!item) throw await lostRace(room.id, itemId);
       await store.access.appendAudit({
         at: clock.now(),
         actorDid: c.get('session').did,
