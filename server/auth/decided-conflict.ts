@@ -1,4 +1,4 @@
-// The 409 of a lost race (decisions-server.md "Who decided first"): a facilitator who decides
+// The 409 of a lost race (decisions-server.md §56): a facilitator who decides
 // something another already decided is told who and when, in the coded error's `details`
 // (shared/contract/operators.ts DecidedDetail), so the console can say "Ana approved this 12
 // seconds ago" instead of a bare conflict.

@@ -1,6 +1,6 @@
-// How the server names an operator to other operators (decisions-server.md "Operator display
-// names"): the name they gave, else a short did. Other parts (decisions, presence, the inbox) call
-// `operatorName`; nothing else formats a did for people.
+// How the server names an operator to other operators (decisions-server.md §54): the name they
+// gave, else a short did. Other parts (decisions, presence, the inbox) call `operatorName`;
+// nothing else formats a did for people.
 import { shortDid } from '@shared/contract/operator-name';
 import type { Store } from '../store/store';
 

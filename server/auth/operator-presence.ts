@@ -1,4 +1,4 @@
-// Which operators are on which console page, live (decisions-server.md "Facilitator presence"):
+// Which operators are on which console page, live (decisions-server.md §55):
 // each open page sends a heartbeat every HEARTBEAT_MS; a session not heard from for EXPIRES_MS on
 // a page has left it. Kept in this process's memory only: presence is a courtesy, lost on restart,
 // and never a lock. Bounded per session (PLACES_PER_SESSION pages) and in all (MAX_ENTRIES).

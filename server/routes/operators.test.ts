@@ -230,6 +230,9 @@ describe('a lost review race', () => {
     const decidedAt = f.clock.now();
     const won = await send('POST', `/api/rooms/ops/review/${item.id}/reject`, ana, { reason: 'off topic' });
     expect(won.status).toBe(200);
+    expect(((await json(won)).item as { decidedByName: string }).decidedByName).toBe('Ana');
+    const listed = (await json(await send('GET', '/api/rooms/ops/review', ben))).items as { decidedByName: unknown }[];
+    expect(listed.map((i) => i.decidedByName)).toEqual(['Ana']);
     f.clock.advance(12_000);
     for (const lost of [
       await send('POST', `/api/rooms/ops/review/${item.id}/approve`, ben),

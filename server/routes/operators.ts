@@ -1,7 +1,6 @@
-// /api/me and /api/presence: operators as people to each other. A display name (decisions-server.md
-// "Operator display names") and who else is on a console page (decisions-server.md "Facilitator
-// presence"). Both are writes of any signed-in operator, observers included, bounded per client
-// address and per operator DID.
+// /api/me and /api/presence: operators as people to each other. A display name
+// (decisions-server.md §54) and who else is on a console page (§55). Both are writes of any
+// signed-in operator, observers included, bounded per client address and per operator DID.
 import { Hono } from 'hono';
 import { Me, MeBody, PresenceAnswer, PresenceBody, PresenceQuery } from '@shared/contract/operators';
 import { CodedError } from '@shared/errors';

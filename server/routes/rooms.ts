@@ -18,6 +18,7 @@ import {
 } from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
 import { decidedConflict } from '../auth/decided-conflict';
+import { operatorName } from '../auth/operator-name';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
 import { reply } from '../http/reply';
@@ -63,7 +64,7 @@ export function messageView(m: StoredRoomMessage) {
   };
 }
 
-function reviewView(item: ReviewItem) {
+function reviewView(item: ReviewItem, decidedByName: string | null) {
   const { payload, ...rest } = item;
   const raw = decoder.decode(payload);
   let envelope: unknown = null;
@@ -72,7 +73,7 @@ function reviewView(item: ReviewItem) {
   } catch {
     envelope = null;
   }
-  return { ...rest, raw, envelope };
+  return { ...rest, decidedByName, raw, envelope };
 }
 
 function intParam(value: string | undefined, name: string): number | undefined {
@@ -110,6 +111,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       ? alreadyDecided(item)
       : new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
   };
+  const deciderName = async (did: string | null) => (did === null ? null : operatorName(store, did));
   const alreadyDecided = (item: ReviewItem) => decidedConflict(store, item.status, item.decidedBy, item.decidedAt);
 
   const requireRoom = async (id: string) => {
@@ -232,7 +234,12 @@ export function roomRoutes(deps: RoomRouteDeps) {
         throw new CodedError('INVALID_REQUEST', 'status must be pending, approved, rejected or expired.');
       }
       const items = await store.rooms.listReviewItems(room.id, status as ReviewItem['status'] | undefined);
-      return reply(c, ReviewList, { items: items.map(reviewView) }, 200);
+      // A page names each decider once, however many items they decided.
+      const names = new Map<string, Promise<string>>();
+      const nameOf = (did: string | null) =>
+        did === null ? null : (names.get(did) ?? names.set(did, operatorName(store, did)).get(did)!);
+      const views = await Promise.all(items.map(async (i) => reviewView(i, await nameOf(i.decidedBy))));
+      return reply(c, ReviewList, { items: views }, 200);
     })
     .post('/:id/review/:item/approve', facilitator, async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -248,7 +255,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
         messageId: item.messageId,
         details: { itemId, agentId: item.agentId, taskId: item.taskId },
       });
-      return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
+      return reply(c, ReviewDecision, { item: reviewView(item, await deciderName(item.decidedBy)) }, 200);
     })
     .post('/:id/review/:item/reject', facilitator, jsonBody(RejectBody), async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -265,7 +272,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
         messageId: item.messageId,
         details: { itemId, agentId: item.agentId, taskId: item.taskId, reason },
       });
-      return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
+      return reply(c, ReviewDecision, { item: reviewView(item, await deciderName(item.decidedBy)) }, 200);
     })
     .get('/:id/audit', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));

@@ -55,7 +55,7 @@ export function schedulingRoutes(models: OacopReadModels, session: SessionDeps) 
       })
       // Confirms and cancels are signed in the browser and posted to the relay, which takes them in
       // order; the read model then refuses the later one. Asked just before signing, this says who
-      // got there first while the console can still say so (decisions-server.md "Who decided first").
+      // got there first while the console can still say so (decisions-server.md §56).
       .get('/threads/:id/standing', async (c) => {
         const query = ThreadStandingQuery.safeParse({ revision: c.req.query('revision') });
         if (!query.success) throw new CodedError('INVALID_REQUEST', 'revision must be a whole number.');

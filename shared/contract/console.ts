@@ -184,7 +184,7 @@ export const SchedulingThreadAnswer = z.object({
     participants: z.array(z.looseObject({ did: z.string() })),
   }),
 });
-/** The thread still stands at the revision the console planned from (decisions-server.md "Who decided first"). */
+/** The thread still stands at the revision the console planned from (decisions-server.md §56). */
 export const ThreadStanding = z.object({ threadId: z.string(), revision: z.number(), status: z.string() });
 export const ThreadStandingQuery = z.object({ revision: z.string().regex(/^\d{1,9}$/) });
 export const TaskBoardAnswer = z.looseObject({

@@ -1,4 +1,4 @@
-// An operator's display name (decisions-server.md "Operator display names"): shown to other
+// An operator's display name (decisions-server.md §54): shown to other
 // operators beside decisions and presence, so it must read as the same text everywhere.
 import { z } from 'zod';
 

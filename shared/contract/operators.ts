@@ -1,6 +1,6 @@
 // Operators as people to each other: a display name (PATCH /api/me), who else is on a console
-// page (POST/GET /api/presence, decisions-server.md "Facilitator presence"), and the detail a lost
-// race carries (decisions-server.md "Who decided first").
+// page (POST/GET /api/presence, decisions-server.md §55), and the detail a lost
+// race carries (decisions-server.md §56).
 import { z } from 'zod';
 import { operation } from './operation';
 import { OperatorRole } from './auth';

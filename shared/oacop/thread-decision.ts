@@ -1,6 +1,6 @@
-// Who moved a scheduling thread past the revision a console acted on (decisions-server.md "Who
-// decided first"): the applied message that took it from `revision` to the next, from the read
-// model's log. A console that planned a Confirm or Cancel at `revision` + 1 lost to this one.
+// Who moved a scheduling thread past the revision a console acted on (decisions-server.md §56):
+// the applied message that took it from `revision` to the next, from the read model's log. A
+// console that planned a Confirm or Cancel at `revision` + 1 lost to this one.
 import type { SchedulingThreadView } from './scheduling-projection';
 
 export interface ThreadDecision {

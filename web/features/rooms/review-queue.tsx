@@ -174,7 +174,8 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                   {i.reason ? ` · “${i.reason}”` : ''}
                 </span>
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>
-                  {i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : ''}{' '}
+                  {i.decidedByName ??
+                    (i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : '')}{' '}
                   {i.decidedAt ? clockTime(i.decidedAt) : ''}
                 </span>
               </li>
@@ -227,7 +228,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
 
 /**
  * Why a decision failed. Lost to another facilitator (409 with who and when,
- * decisions-server.md "Who decided first"): said in words, as news rather than an error.
+ * decisions-server.md §56): said in words, as news rather than an error.
  */
 function DecideFailure({ error, now, me }: { error: Error; now: number; me: string | null }) {
   const detail = error instanceof ApiError && error.status === 409 ? decidedDetail(error.details) : undefined;

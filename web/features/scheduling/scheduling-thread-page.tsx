@@ -85,7 +85,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
-  // Another operator's Confirm or Cancel landed first (decisions-server.md "Who decided first").
+  // Another operator's Confirm or Cancel landed first (decisions-server.md §56).
   const [lost, setLost] = useState<DecidedDetail | null>(null);
   const operatorZone = browserTimeZone();
   const name = (did: string) => nameOf(agents, did, me);

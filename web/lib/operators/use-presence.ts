@@ -1,4 +1,4 @@
-// This page's presence (decisions-server.md "Facilitator presence"): a heartbeat every
+// This page's presence (decisions-server.md §55): a heartbeat every
 // `heartbeatMs` (15 s) while the page is mounted, its answer put in the query cache, and a poll
 // between beats so someone arriving shows within seconds. Nothing is sent when the page unmounts:
 // the server forgets a silent page after 40 s.
