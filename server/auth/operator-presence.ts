@@ -30,7 +30,8 @@ export class OperatorPresence {
   readonly #pages = new Map<string, Map<string, Entry>>();
   /** session → its pages, oldest heartbeat first (a Map keeps insertion order; a beat re-inserts). */
   readonly #sessions = new Map<string, Map<string, Entry>>();
-  #size = 0;
+  /** Every heartbeat, oldest first: expired ones are always at the front, so dropping them is cheap. */
+  readonly #all = new Map<string, Entry>();
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -40,21 +41,20 @@ export class OperatorPresence {
   beat(session: string, where: string, who: Omit<PresentOperator, 'seenAt'>): void {
     const entry: Entry = { ...who, session, where, seenAt: this.#clock.now() };
     this.#forget(session, where);
+    this.#dropExpired();
     let places = this.#sessions.get(session);
+    while (places && places.size >= PLACES_PER_SESSION) this.#forget(session, places.keys().next().value!);
+    while (this.#all.size >= MAX_ENTRIES) {
+      const oldest = this.#all.values().next().value!;
+      this.#forget(oldest.session, oldest.where);
+    }
+    places = this.#sessions.get(session);
     if (!places) this.#sessions.set(session, (places = new Map()));
-    while (places.size >= PLACES_PER_SESSION) this.#forget(session, places.keys().next().value!);
-    this.#sweep();
-    while (this.#size >= MAX_ENTRIES) this.#forgetOldest();
     places.set(where, entry);
     let page = this.#pages.get(where);
     if (!page) this.#pages.set(where, (page = new Map()));
     page.set(session, entry);
-    this.#size += 1;
-  }
-
-  /** Forgets a session everywhere (sign-out). */
-  leaveAll(session: string): void {
-    for (const where of [...(this.#sessions.get(session)?.keys() ?? [])]) this.#forget(session, where);
+    this.#all.set(key(session, where), entry);
   }
 
   /**
@@ -75,9 +75,17 @@ export class OperatorPresence {
     return [...byDid.values()].sort((a, b) => b.seenAt - a.seenAt || (a.did < b.did ? -1 : a.did > b.did ? 1 : 0));
   }
 
-  /** Heartbeats held, expired ones included until the next sweep (for tests of the bounds). */
+  /** Heartbeats held, expired ones included until the next beat (for tests of the bounds). */
   get size(): number {
-    return this.#size;
+    return this.#all.size;
+  }
+
+  #dropExpired(): void {
+    const cutoff = this.#clock.now() - EXPIRES_MS;
+    for (const entry of this.#all.values()) {
+      if (entry.seenAt > cutoff) return;
+      this.#forget(entry.session, entry.where);
+    }
   }
 
   #forget(session: string, where: string): void {
@@ -87,24 +95,8 @@ export class OperatorPresence {
     const page = this.#pages.get(where);
     page?.delete(session);
     if (page?.size === 0) this.#pages.delete(where);
-    this.#size -= 1;
-  }
-
-  /** Drops expired heartbeats once the table is half full, so an idle server holds nothing stale for long. */
-  #sweep(): void {
-    if (this.#size < MAX_ENTRIES / 2) return;
-    const cutoff = this.#clock.now() - EXPIRES_MS;
-    for (const [session, places] of [...this.#sessions]) {
-      for (const entry of [...places.values()]) if (entry.seenAt <= cutoff) this.#forget(session, entry.where);
-    }
-  }
-
-  #forgetOldest(): void {
-    let oldest: Entry | undefined;
-    for (const places of this.#sessions.values()) {
-      const first = places.values().next().value;
-      if (first && (!oldest || first.seenAt < oldest.seenAt)) oldest = first;
-    }
-    if (oldest) this.#forget(oldest.session, oldest.where);
+    this.#all.delete(key(session, where));
   }
 }
+
+const key = (session: string, where: string): string => `${session} ${where}`;
