@@ -107,9 +107,10 @@ export function roomRoutes(deps: RoomRouteDeps) {
   /** After a decision came back empty (another facilitator won the race meanwhile). */
   const lostRace = async (roomId: string, itemId: number) => {
     const item = await store.rooms.getReviewItem(roomId, itemId);
-    return item
-      ? alreadyDecided(item)
-      : new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
+    if (!item) return new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
+    // Still pending: nobody won, the claim itself failed; deciding again is safe.
+    if (item.status === 'pending') return new CodedError('CONFLICT', 'The item could not be claimed; try again.');
+    return alreadyDecided(item);
   };
   const deciderName = async (did: string | null) => (did === null ? null : operatorName(store, did));
   const alreadyDecided = (item: ReviewItem) => decidedConflict(store, item.status, item.decidedBy, item.decidedAt);
