@@ -68,6 +68,7 @@ test('names: given at enrollment (trimmed) or later in settings; the account chi
   await ben.getByRole('button', { name: 'Save' }).click();
   await expect(ben.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   await expect(ben.getByTestId('account-name')).toHaveText('Ben');
+  await snap(ben, 'facilitators-account-name');
   await ben.goto('/');
   await ben.getByRole('button', { name: /^Account: Ben, facilitator/ }).click();
   await expect(ben.getByText(/^did:key:z6Mk/)).toBeVisible();
