@@ -38,6 +38,8 @@ import { transparencyLogRoutes } from './routes/transparency-log';
 import type { RelayBridge } from './external/relay-bridge';
 import { externalServiceRoutes } from './routes/external-services';
 import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
+import { operatorRoutes } from './routes/operators';
+import type { OperatorPresence } from './auth/operator-presence';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -65,6 +67,8 @@ export interface AppOptions {
   readonly guidedDemo: GuidedDemoSlot;
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
   readonly sessionsChanged?: () => void;
+  /** Which operators are on which console page (POST/GET /api/presence). */
+  readonly operatorPresence: OperatorPresence;
 }
 
 /** Generated on the first request, then served as is. */
@@ -83,6 +87,7 @@ export function createApp(options: AppOptions) {
     registrationsPerDid: new TokenBucketLimiter({ ...limits.directoryPerDid, clock }),
   };
   const external = externalServiceRoutes(options.bridge, { store: options.store, clock });
+  const operators = operatorRoutes({ store: options.store, clock, presence: options.operatorPresence, limits });
   const app = new Hono()
     .use('*', securityHeaders())
     .use('*', hostCheck(options.allowedHosts))
@@ -118,7 +123,9 @@ export function createApp(options: AppOptions) {
         ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}),
       }),
     )
-    .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }));
+    .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }))
+    .route('/api/me', operators.me)
+    .route('/api/presence', operators.presence);
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
   app.route('/', spaRoutes(options.staticDir));
   app.notFound((c) => handleError(new CodedError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`), c));

@@ -81,6 +81,12 @@ describe('loadConfig', () => {
       burnsPerDid: { capacity: 60, refillPerSecond: 1 },
       negotiationOpensPerAddress: { capacity: 120, refillPerSecond: 2 },
       negotiationOpensPerDid: { capacity: 30, refillPerSecond: 0.5 },
+      operatorWritesPerAddress: { capacity: 600, refillPerSecond: 10 },
+      operatorWritesPerDid: { capacity: 120, refillPerSecond: 2 },
+    });
+    expect(loadConfig({ RATE_LIMIT_OPERATOR_DID: '4/min' }).limits?.operatorWritesPerDid).toEqual({
+      capacity: 4,
+      refillPerSecond: 4 / 60,
     });
     const set = loadConfig({
       RATE_LIMIT_BURN_ADDRESS: '10/s',

@@ -110,6 +110,8 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     burnsPerDid: rate(env, 'RATE_LIMIT_BURN_DID', d.burnsPerDid),
     negotiationOpensPerAddress: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_ADDRESS', d.negotiationOpensPerAddress),
     negotiationOpensPerDid: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_DID', d.negotiationOpensPerDid),
+    operatorWritesPerAddress: rate(env, 'RATE_LIMIT_OPERATOR_ADDRESS', d.operatorWritesPerAddress),
+    operatorWritesPerDid: rate(env, 'RATE_LIMIT_OPERATOR_DID', d.operatorWritesPerDid),
   };
 }
 

@@ -114,7 +114,7 @@ describe('operators', () => {
     const changed = await cli(dataDir, 'operators', 'add', did, '--role', 'facilitator');
     expect(changed.stdout).toBe(`Operator ${did} is now facilitator (was observer).\n`);
     expect(JSON.parse((await cli(dataDir, 'operators', 'list', '--json')).stdout)).toEqual([
-      { did, role: 'facilitator', createdAt: NOW },
+      { did, role: 'facilitator', createdAt: NOW, name: null },
     ]);
     expect((await cli(dataDir, 'operators', 'list')).stdout).toContain(did);
   });

@@ -287,7 +287,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       if (values.json) return json(io, operators);
       if (operators.length === 0)
         return io.stdout('No operators yet. Invite one with: operators invite --role facilitator\n');
-      io.stdout(operators.map((o) => `${o.role.padEnd(11)}\t${o.did}\t${iso(o.createdAt)}\n`).join(''));
+      // The display name last (decisions-server.md §55): it may hold spaces, never tabs or newlines.
+      io.stdout(
+        operators.map((o) => `${o.role.padEnd(11)}\t${o.did}\t${iso(o.createdAt)}\t${o.name ?? ''}\n`).join(''),
+      );
     },
   },
   'operators invite': {

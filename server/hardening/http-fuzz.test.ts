@@ -128,10 +128,11 @@ function bodyRoute(
   method: string,
   path: () => string,
   template: Record<string, unknown>,
-  auth: 'facilitator' | 'none' | 'signed',
+  auth: 'facilitator' | 'operator' | 'none' | 'signed',
   limit: number,
 ): Surface {
-  const session: Record<string, string> = auth === 'facilitator' ? { cookie: facilitator, origin } : {};
+  const session: Record<string, string> =
+    auth === 'facilitator' || auth === 'operator' ? { cookie: facilitator, origin } : {};
   const hostile = hostileBody(template).map((b) => ({
     method,
     path: path(),
@@ -153,7 +154,13 @@ function bodyRoute(
     body: json(template),
   });
   return {
-    bad: auth === 'facilitator' ? fc.oneof(hostile, badSession, observerSession) : hostile,
+    // 'operator': any signed-in operator may (observers too), so only a missing session is refused.
+    bad:
+      auth === 'facilitator'
+        ? fc.oneof(hostile, badSession, observerSession)
+        : auth === 'operator'
+          ? fc.oneof(hostile, badSession)
+          : hostile,
     fixed: [
       {
         label: 'oversize',
@@ -499,6 +506,15 @@ function surfaces(): Record<string, Surface> {
       () => '/api/scheduling/threads/x',
       junkSegment.map((id) => `/api/scheduling/threads/${id}`),
     ),
+    'GET /api/scheduling/threads/:id/standing': sessionRead(
+      () => '/api/scheduling/threads/x/standing?revision=1',
+      fc.oneof(
+        junkSegment.map((id) => `/api/scheduling/threads/${id}/standing?revision=1`),
+        fc
+          .constantFrom('', 'revision=', 'revision=-1', 'revision=1.5', 'revision=1e3', 'revision=9999999999')
+          .map((q) => `/api/scheduling/threads/x/standing?${q}`),
+      ),
+    ),
     'GET /api/tasks': sessionRead(() => '/api/tasks'),
     'POST /api/ledger/burns': signedRelayPost('/api/ledger/burns', () =>
       fc
@@ -622,6 +638,22 @@ function surfaces(): Record<string, Surface> {
       { reason: 'no' },
       'facilitator',
       MAX_REQUEST_BODY_BYTES,
+    ),
+    'PATCH /api/me': bodyRoute('PATCH', () => '/api/me', { name: 'Ana' }, 'operator', 4 * 1024),
+    'POST /api/presence': bodyRoute('POST', () => '/api/presence', { where: '/rooms/ops' }, 'operator', 4 * 1024),
+    'GET /api/presence': sessionRead(
+      () => '/api/presence?where=/rooms/ops',
+      fc
+        .constantFrom(
+          '',
+          'where=',
+          'where=rooms',
+          'where=/a%20b',
+          'where=//',
+          'where=/%3Cb%3E',
+          `where=${'/x'.repeat(101)}`,
+        )
+        .map((q) => `/api/presence?${q}`),
     ),
     'GET /api/rooms/:id/audit': sessionRead(
       () => room('/audit'),

@@ -36,6 +36,10 @@ export interface HttpLimits {
   readonly negotiationOpensPerAddress: Rate;
   /** POST /oap/negotiation/open per opening DID, counted once the open document verifies. */
   readonly negotiationOpensPerDid: Rate;
+  /** PATCH /api/me and POST /api/presence per client address, counted once the session is known. */
+  readonly operatorWritesPerAddress: Rate;
+  /** The same per operator DID: a console page beats every 15 s, a few tabs each. */
+  readonly operatorWritesPerDid: Rate;
 }
 
 const WINDOW_SECONDS = { s: 1, min: 60, h: 3600 } as const;
@@ -71,6 +75,9 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   // permanent log entry, so a burst of self-dealing ones is what this bounds.
   negotiationOpensPerAddress: rate('120/min'),
   negotiationOpensPerDid: rate('30/min'),
+  // A page's heartbeat is 4/min; a team of facilitators behind one address keeps many pages open.
+  operatorWritesPerAddress: rate('600/min'),
+  operatorWritesPerDid: rate('120/min'),
 };
 
 /** For tests and benches that measure something else: no budget is ever reached. */
@@ -87,6 +94,8 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   burnsPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   negotiationOpensPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   negotiationOpensPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  operatorWritesPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  operatorWritesPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };
 
 /**

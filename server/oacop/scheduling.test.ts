@@ -173,6 +173,23 @@ describe('OACoP scheduling through the relay with the demo agents', () => {
     );
     expect(phases(confirmed)).toEqual(Object.fromEntries(participants.map((d) => [d, 'CONFIRMED@2'])));
     expect(confirmed.state).toMatchObject({ status: 'CONFIRMED', revision: 2, finalSlot });
+
+    // A second console that planned its own Confirm from revision 1 asks before signing: who won, and when.
+    await r.temp.store.access.setOperatorName(alice.identity.did, 'Alice');
+    const standing = (revision: string, id = threadId) =>
+      r.get(`/api/scheduling/threads/${encodeURIComponent(id)}/standing?revision=${revision}`, { cookie: h.cookie });
+    const lost = await standing('1');
+    expect(lost.status).toBe(409);
+    const confirmedAt = confirmed.log.find((e) => e.type === 'ConfirmCollaboration' && e.outcome === 'applied')!.at;
+    expect(await lost.json()).toEqual({
+      code: 'CONFLICT',
+      message: 'Alice already confirmed this.',
+      details: { decision: 'confirmed', decidedBy: { did: alice.identity.did, name: 'Alice' }, decidedAt: confirmedAt },
+    });
+    expect(await (await standing('2')).json()).toEqual({ threadId, revision: 2, status: 'CONFIRMED' });
+    expect((await standing('3')).status).toBe(400);
+    expect((await standing('x')).status).toBe(400);
+    expect((await standing('1', 'urn:uuid:nobody')).status).toBe(404);
     const slot = parseSlot(finalSlot)!;
     expect(await r.temp.store.oacop.listBookings(ROOM(), 0, Number.MAX_SAFE_INTEGER)).toEqual([
       expect.objectContaining({

@@ -86,13 +86,13 @@ describe('enroll, session, logout, login', () => {
     const key = operatorKey();
     const enrolled = await enroll(key);
     expect(enrolled.status).toBe(200);
-    expect(await enrolled.json()).toEqual({ did: key.did, role: 'facilitator' });
+    expect(await enrolled.json()).toEqual({ did: key.did, role: 'facilitator', name: null });
     expect(await temp.store.access.getOperator(key.did)).toMatchObject({ role: 'facilitator' });
     const firstCookie = cookieOf(enrolled);
 
     const session = await app.request('/api/auth/session', { headers: { cookie: firstCookie } });
     expect(session.status).toBe(200);
-    expect(await session.json()).toEqual({ did: key.did, role: 'facilitator' });
+    expect(await session.json()).toEqual({ did: key.did, role: 'facilitator', name: null });
 
     const logout = await post('/api/auth/logout', {}, { cookie: firstCookie });
     expect(logout.status).toBe(204);
@@ -103,12 +103,13 @@ describe('enroll, session, logout, login', () => {
 
     const login = await post('/api/auth/login', await signedBody(key));
     expect(login.status).toBe(200);
-    expect(await login.json()).toEqual({ did: key.did, role: 'facilitator' });
+    expect(await login.json()).toEqual({ did: key.did, role: 'facilitator', name: null });
     const secondCookie = cookieOf(login);
     expect(secondCookie).not.toBe(firstCookie);
     expect(await (await app.request('/api/auth/session', { headers: { cookie: secondCookie } })).json()).toEqual({
       did: key.did,
       role: 'facilitator',
+      name: null,
     });
     expect(await temp.store.access.listAudit({ limit: 10 })).toMatchObject([
       { action: 'operator_enrolled', actorDid: key.did, details: { role: 'facilitator' } },
@@ -177,6 +178,7 @@ describe('enroll, session, logout, login', () => {
     expect(await (await app.request('/api/auth/session', { headers: { cookie } })).json()).toEqual({
       did: key.did,
       role: 'observer',
+      name: null,
     });
   });
 });
@@ -191,7 +193,7 @@ describe('login refusals', () => {
   it('logs in an operator added by the CLI', async () => {
     const res = await post('/api/auth/login', await signedBody(key));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ did: key.did, role: 'observer' });
+    expect(await res.json()).toEqual({ did: key.did, role: 'observer', name: null });
   });
 
   it('refuses a challenge used twice with CHALLENGE_INVALID', async () => {

@@ -76,7 +76,7 @@ export function authRoutes(deps: AuthDeps) {
     }
   }
 
-  async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role'>) {
+  async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role' | 'name'>) {
     const token = randomToken();
     await store.access.createSession(tokenHash(token), {
       did: operator.did,
@@ -90,7 +90,7 @@ export function authRoutes(deps: AuthDeps) {
       secure: isHttps(c),
       maxAge: SESSION_TTL_MS / 1000,
     });
-    return { did: operator.did, role: operator.role };
+    return { did: operator.did, role: operator.role, name: operator.name ?? null };
   }
 
   const limited = rateLimit(deps.challengeLimiter ?? deps.limiter);
@@ -148,23 +148,35 @@ export function authRoutes(deps: AuthDeps) {
             'ENROLLMENT_INVALID',
             'The enrollment link is unknown, already used or expired; ask for a new one.',
           );
-        // An operator enrolling again takes the new link's role.
-        await store.access.putOperator({ did: body.did, role, createdAt: now });
+        // An operator enrolling again takes the new link's role, and keeps their name unless they give one.
+        await store.access.putOperator({
+          did: body.did,
+          role,
+          createdAt: now,
+          ...(body.name !== undefined ? { name: body.name } : {}),
+        });
         await store.access.appendAudit({
           at: now,
           actorDid: body.did,
           action: 'operator_enrolled',
           roomId: null,
           messageId: null,
-          details: { role },
+          details: body.name !== undefined ? { role, name: body.name } : { role },
         });
         deps.sessionsChanged?.();
-        return reply(c, OperatorSession, await startSession(c, { did: body.did, role }), 200);
+        const enrolled = await store.access.getOperator(body.did);
+        return reply(
+          c,
+          OperatorSession,
+          await startSession(c, { did: body.did, role, name: enrolled?.name ?? null }),
+          200,
+        );
       })
       // Not rate limited: the console asks on every load, and a 256-bit token is not guessable.
-      .get('/session', requireSession({ store, clock }), (c) => {
+      .get('/session', requireSession({ store, clock }), async (c) => {
         const session = c.get('session');
-        return reply(c, OperatorSession, { did: session.did, role: session.role }, 200);
+        const name = (await store.access.getOperator(session.did))?.name ?? null;
+        return reply(c, OperatorSession, { did: session.did, role: session.role, name }, 200);
       })
       .post('/logout', limited, bodyCap(AUTH_BODY_LIMIT_BYTES), async (c) => {
         const token = sessionTokenFromCookieHeader(c.req.header('cookie'));

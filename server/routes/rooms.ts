@@ -17,6 +17,8 @@ import {
   RoomSettingsBody,
 } from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
+import { decidedConflict } from '../auth/decided-conflict';
+import { operatorName } from '../auth/operator-name';
 import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
 import { reply } from '../http/reply';
@@ -62,7 +64,7 @@ export function messageView(m: StoredRoomMessage) {
   };
 }
 
-function reviewView(item: ReviewItem) {
+function reviewView(item: ReviewItem, decidedByName: string | null) {
   const { payload, ...rest } = item;
   const raw = decoder.decode(payload);
   let envelope: unknown = null;
@@ -71,7 +73,7 @@ function reviewView(item: ReviewItem) {
   } catch {
     envelope = null;
   }
-  return { ...rest, raw, envelope };
+  return { ...rest, decidedByName, raw, envelope };
 }
 
 function intParam(value: string | undefined, name: string): number | undefined {
@@ -93,12 +95,25 @@ export function roomRoutes(deps: RoomRouteDeps) {
   const reader = requireSession({ store, clock });
   const facilitator = requireSession({ store, clock }, 'facilitator');
 
-  /** Items never move between rooms, so checking membership before deciding is race-free. */
+  /**
+   * Items never move between rooms, so checking membership before deciding is race-free: an item
+   * this room never held is 404; one already decided is 409 saying who decided it and when.
+   */
   const requirePendingItem = async (roomId: string, itemId: number) => {
-    const pending = await store.rooms.listReviewItems(roomId, 'pending');
-    if (!pending.some((i) => i.id === itemId))
-      throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+    const item = await store.rooms.getReviewItem(roomId, itemId);
+    if (!item) throw new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
+    if (item.status !== 'pending') throw await alreadyDecided(item);
   };
+  /** After a decision came back empty (another facilitator won the race meanwhile). */
+  const lostRace = async (roomId: string, itemId: number) => {
+    const item = await store.rooms.getReviewItem(roomId, itemId);
+    if (!item) return new CodedError('NOT_FOUND', `Room "${roomId}" holds no review item ${itemId}.`);
+    // Still pending: nobody won, the claim itself failed; deciding again is safe.
+    if (item.status === 'pending') return new CodedError('CONFLICT', 'The item could not be claimed; try again.');
+    return alreadyDecided(item);
+  };
+  const deciderName = async (did: string | null) => (did === null ? null : operatorName(store, did));
+  const alreadyDecided = (item: ReviewItem) => decidedConflict(store, item.status, item.decidedBy, item.decidedAt);
 
   const requireRoom = async (id: string) => {
     const room = await store.rooms.getRoom(id);
@@ -220,14 +235,19 @@ export function roomRoutes(deps: RoomRouteDeps) {
         throw new CodedError('INVALID_REQUEST', 'status must be pending, approved, rejected or expired.');
       }
       const items = await store.rooms.listReviewItems(room.id, status as ReviewItem['status'] | undefined);
-      return reply(c, ReviewList, { items: items.map(reviewView) }, 200);
+      // A page names each decider once, however many items they decided.
+      const names = new Map<string, Promise<string>>();
+      const nameOf = (did: string | null) =>
+        did === null ? null : (names.get(did) ?? names.set(did, operatorName(store, did)).get(did)!);
+      const views = await Promise.all(items.map(async (i) => reviewView(i, await nameOf(i.decidedBy))));
+      return reply(c, ReviewList, { items: views }, 200);
     })
     .post('/:id/review/:item/approve', facilitator, async (c) => {
       const room = await requireRoom(c.req.param('id'));
       const itemId = intParam(c.req.param('item'), 'item') ?? -1;
       await requirePendingItem(room.id, itemId);
       const item = await gateway.approveReview(itemId, c.get('session').did);
-      if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+      if (!item) throw await lostRace(room.id, itemId);
       await store.access.appendAudit({
         at: clock.now(),
         actorDid: c.get('session').did,
@@ -236,7 +256,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
         messageId: item.messageId,
         details: { itemId, agentId: item.agentId, taskId: item.taskId },
       });
-      return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
+      return reply(c, ReviewDecision, { item: reviewView(item, await deciderName(item.decidedBy)) }, 200);
     })
     .post('/:id/review/:item/reject', facilitator, jsonBody(RejectBody), async (c) => {
       const room = await requireRoom(c.req.param('id'));
@@ -244,7 +264,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
       const { reason } = c.req.valid('json');
       await requirePendingItem(room.id, itemId);
       const item = await gateway.rejectReview(itemId, c.get('session').did, reason);
-      if (!item) throw new CodedError('CONFLICT', 'This item was already decided, or is not in this room.');
+      if (!item) throw await lostRace(room.id, itemId);
       await store.access.appendAudit({
         at: clock.now(),
         actorDid: c.get('session').did,
@@ -253,7 +273,7 @@ export function roomRoutes(deps: RoomRouteDeps) {
         messageId: item.messageId,
         details: { itemId, agentId: item.agentId, taskId: item.taskId, reason },
       });
-      return reply(c, ReviewDecision, { item: reviewView(item) }, 200);
+      return reply(c, ReviewDecision, { item: reviewView(item, await deciderName(item.decidedBy)) }, 200);
     })
     .get('/:id/audit', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));

@@ -2,6 +2,7 @@
 // for each instance; tests that drive the app on its own build them through the same function
 // (test-support/test-app.ts), so the app never builds a service itself (decisions-server.md §46).
 import type { AppOptions } from '../app';
+import { OperatorPresence } from '../auth/operator-presence';
 import type { Clock } from '../clock';
 import { DidVerifier } from '../crypto/node-verifier';
 import type { RelayBridge } from '../external/relay-bridge';
@@ -13,7 +14,7 @@ import type { Store } from '../store/store';
 
 export type AppServices = Pick<
   AppOptions,
-  'store' | 'clock' | 'verifier' | 'relay' | 'negotiations' | 'oacop' | 'bridge' | 'guidedDemo'
+  'store' | 'clock' | 'verifier' | 'relay' | 'negotiations' | 'oacop' | 'bridge' | 'guidedDemo' | 'operatorPresence'
 >;
 
 export interface ServiceParts {
@@ -46,6 +47,7 @@ export function buildAppServices(parts: ServiceParts): AppServices {
     oacop: new OacopReadModels(store.relay),
     bridge,
     guidedDemo: { port: undefined },
+    operatorPresence: new OperatorPresence(clock),
   };
 }
 

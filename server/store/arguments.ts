@@ -1,6 +1,7 @@
 // Argument checks made once, at the store's boundary (checked-parts.ts), before either engine
 // queries: a bad page size, cursor or clock fails the same way (RangeError) on SQLite and on
 // PostgreSQL, and no engine repeats them.
+import { operatorNameProblem } from '@shared/contract/operator-name';
 
 export function checkLimit(limit: number, max: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > max)
@@ -24,4 +25,12 @@ export const MAX_FILTER_VALUES = 100;
 export function checkFilterList(values: readonly unknown[] | undefined): void {
   if ((values?.length ?? 0) > MAX_FILTER_VALUES)
     throw new RangeError(`a filter list holds at most ${MAX_FILTER_VALUES} values`);
+}
+
+/** A display name is stored as the console sent it once checked: trimmed, 1–60 characters, no controls. */
+export function checkOperatorName(name: string | null | undefined): void {
+  if (name === null || name === undefined) return;
+  const problem = operatorNameProblem(name);
+  if (problem !== undefined) throw new RangeError(`an operator name ${problem}`);
+  if (name !== name.trim()) throw new RangeError('an operator name is stored trimmed');
 }

@@ -5,7 +5,7 @@
 import type { NegotiationStore } from './negotiation-store';
 import type { RelayStore } from './relay-store';
 import type { AccessStore, RoomStore, StoreParts } from './store';
-import { checkCursor, checkFilterList, checkLimit, wholeSeconds } from './arguments';
+import { checkCursor, checkFilterList, checkLimit, checkOperatorName, wholeSeconds } from './arguments';
 
 /** For some of a part's methods, a check that throws or answers the arguments the engine gets. */
 type Checks<T> = { readonly [K in keyof T]?: T[K] extends (...args: infer A) => unknown ? (...args: A) => A : never };
@@ -26,10 +26,13 @@ const roomChecks: Checks<RoomStore> = {
   },
   spendGrant: (roomId, agentId, taskId, nowSeconds) => [roomId, agentId, taskId, wholeSeconds(nowSeconds)],
   listExpiredLiveGrants: (nowSeconds) => [wholeSeconds(nowSeconds)],
+  getReviewItem: (roomId, id) => (checkCursor(id, 'id'), [roomId, id]),
   approveReviewItem: (id, by, at, nowSeconds, message) => [id, by, at, wholeSeconds(nowSeconds), message],
 };
 
 const accessChecks: Checks<AccessStore> = {
+  putOperator: (operator) => (checkOperatorName(operator.name), [operator]),
+  setOperatorName: (did, name) => (checkOperatorName(name), [did, name]),
   listAudit: (filter) => {
     checkLimit(filter.limit, AUDIT_PAGE);
     checkCursor(filter.before, 'before');

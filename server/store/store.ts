@@ -168,6 +168,11 @@ export interface Operator {
   readonly did: string;
   readonly role: OperatorRole;
   readonly createdAt: number;
+  /**
+   * The display name other operators see (shared/contract/operator-name.ts), null until given.
+   * Read always; on putOperator, absent keeps the stored name.
+   */
+  readonly name?: string | null;
 }
 
 export interface Session {
@@ -254,6 +259,8 @@ export interface RoomStore {
   // Review mode: each item is decided once.
   addReviewItem(item: NewReviewItem): Promise<ReviewItem>;
   listReviewItems(roomId: string, status?: ReviewItem['status']): Promise<ReviewItem[]>;
+  /** One item of a room, whatever its status; undefined when the room holds no item with that id. */
+  getReviewItem(roomId: string, id: number): Promise<ReviewItem | undefined>;
   /**
    * A facilitator's approval, in one transaction: the pending item is claimed, the grant spent and
    * the approved copy appended. When the grant refuses, the item ends `rejected` with that reason.
@@ -287,6 +294,8 @@ export interface AccessStore {
   putOperator(operator: Operator): Promise<void>;
   getOperator(did: string): Promise<Operator | undefined>;
   listOperators(): Promise<Operator[]>;
+  /** Sets (or with null clears) an operator's display name; false when there is no such operator. */
+  setOperatorName(did: string, name: string | null): Promise<boolean>;
   createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void>;
   /** Single use: returns the role once, then undefined. */
   consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isDidKey } from '../crypto/did-key';
 import { operation } from './operation';
+import { OperatorName } from './operator-name';
 
 const Did = z
   .string()
@@ -16,13 +17,18 @@ const Base64url = (max: number) =>
 
 export const LoginBody = z.object({ did: Did, nonce: Base64url(128), signature: Base64url(128) });
 export type LoginBody = z.infer<typeof LoginBody>;
-export const EnrollBody = LoginBody.extend({ token: Base64url(128) });
-export type EnrollBody = z.infer<typeof EnrollBody>;
+/** `name` (optional) is the display name other operators see (operator-name.ts). */
+export const EnrollBody = LoginBody.extend({ token: Base64url(128), name: OperatorName.optional() });
+export type EnrollBody = z.input<typeof EnrollBody>;
 
 export const OperatorRole = z.enum(['facilitator', 'observer']);
 export type OperatorRole = z.infer<typeof OperatorRole>;
-/** The answer of session, login and enroll alike. */
-export const OperatorSession = z.object({ did: z.string().startsWith('did:key:z'), role: OperatorRole });
+/** The answer of session, login and enroll alike; `name` is null until the operator gives one. */
+export const OperatorSession = z.object({
+  did: z.string().startsWith('did:key:z'),
+  role: OperatorRole,
+  name: z.string().nullable(),
+});
 export type OperatorSession = z.infer<typeof OperatorSession>;
 
 /** What the browser signs: checked strictly, so it never signs another document a server slips in. */

@@ -313,6 +313,9 @@ export const TaskNode: z.ZodType<TaskNode, TaskNode> = z.object({
     return z.array(TaskNode);
   },
 });
+/** The thread still stands at the revision the console planned from (decisions-server.md §57). */
+export const ThreadStanding = z.object({ threadId: z.string(), revision: z.number(), status: z.string() });
+export const ThreadStandingQuery = z.object({ revision: z.string().regex(/^\d{1,9}$/) });
 /** The board (shared/oacop/task-projection.ts TaskBoard). */
 export const TaskBoardAnswer = z.object({
   tasks: z.array(TaskView),
@@ -390,6 +393,18 @@ export const CONSOLE_OPERATIONS = [
     summary: 'One scheduling thread',
     responses: { 200: { description: 'The thread', schema: SchedulingThreadAnswer } },
     refusals: { ...SESSION, 404: 'NOT_FOUND' },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/scheduling/threads/{id}/standing',
+    errors: 'coded',
+    summary: 'Whether the thread still stands at a revision, before the console signs a Confirm or Cancel',
+    description:
+      'The console asks before it signs a decision planned at `revision` + 1. 409 CONFLICT when another ' +
+      'decision moved the thread on, its `details` naming who (`decidedBy` {did, name}) and when (`decidedAt`).',
+    query: ThreadStandingQuery,
+    responses: { 200: { description: 'Still at that revision', schema: ThreadStanding } },
+    refusals: { ...SESSION, 400: 'INVALID_REQUEST', 404: 'NOT_FOUND', 409: 'CONFLICT' },
   }),
   operation({
     method: 'get',

@@ -4,6 +4,7 @@ import { AUTH_OPERATIONS } from './auth';
 import { CONSOLE_OPERATIONS } from './console';
 import { NEGOTIATION_OPERATIONS } from './negotiation';
 import type { Operation } from './operation';
+import { OPERATOR_OPERATIONS } from './operators';
 import { RELAY_OPERATIONS } from './relay';
 import { ROOM_OPERATIONS } from './rooms';
 
@@ -11,6 +12,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...RELAY_OPERATIONS,
   ...NEGOTIATION_OPERATIONS,
   ...AUTH_OPERATIONS,
+  ...OPERATOR_OPERATIONS,
   ...ROOM_OPERATIONS,
   ...CONSOLE_OPERATIONS,
 ];

@@ -75,6 +75,8 @@ export const ReviewItem = z.object({
   submittedAt: z.number(),
   status: z.enum(['pending', 'approved', 'rejected', 'expired']),
   decidedBy: z.string().nullable(),
+  /** Who decided, in words (decisions-server.md §55): their name, else a short did; null while pending. */
+  decidedByName: z.string().nullable(),
   decidedAt: z.number().nullable(),
   reason: z.string().nullable(),
   raw: z.string(),

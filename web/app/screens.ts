@@ -127,6 +127,12 @@ export const SCREENS = {
     page: lazyRouteComponent(() => import('@web/features/settings/services-page'), 'ServicesPage'),
     nav: 'Services',
   },
+  // Your name as other operators see it; reached from the account menu.
+  account: {
+    path: '/settings/account',
+    access: 'operator',
+    page: lazyRouteComponent(() => import('@web/features/settings/account-page'), 'AccountPage'),
+  },
   // The guided demo, and the plain-language story of a room, negotiation or thread.
   demo: {
     path: '/demo',

@@ -33,9 +33,44 @@ export function describeAccessContract(store: () => Store): void {
         did: 'did:key:zB',
         role: 'facilitator',
         createdAt: T0 + 1,
+        name: null,
       });
       expect(await store().access.getOperator('did:key:zNobody')).toBeUndefined();
       expect((await store().access.listOperators()).map((o) => o.did)).toEqual(['did:key:zA', 'did:key:zB']);
+    });
+
+    it('keeps a display name: set at enrollment, kept by a put without one, changed, cleared', async () => {
+      await store().access.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0, name: 'Ana' });
+      expect((await store().access.getOperator('did:key:zA'))?.name).toBe('Ana');
+      // Enrolling again with a new role and no name keeps the name.
+      await store().access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0 + 5 });
+      expect(await store().access.getOperator('did:key:zA')).toEqual({
+        did: 'did:key:zA',
+        role: 'facilitator',
+        createdAt: T0,
+        name: 'Ana',
+      });
+      expect(await store().access.setOperatorName('did:key:zA', 'Ana Lima 🛰️')).toBe(true);
+      expect((await store().access.listOperators())[0]?.name).toBe('Ana Lima 🛰️');
+      expect(await store().access.setOperatorName('did:key:zA', null)).toBe(true);
+      expect((await store().access.getOperator('did:key:zA'))?.name).toBeNull();
+      expect(await store().access.setOperatorName('did:key:zNobody', 'Ben')).toBe(false);
+      expect(await store().access.getOperator('did:key:zNobody')).toBeUndefined();
+    });
+
+    it('refuses a name that breaks the rule, before either engine writes it', async () => {
+      await store().access.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0, name: 'Ana' });
+      const refused = ['', '   ', ' Ana', 'A'.repeat(61), 'Ana\u0000', 'Ana\nBen', '\u202eanA', 'Ana\u2066'];
+      for (const name of refused) {
+        await expect(store().access.setOperatorName('did:key:zA', name)).rejects.toThrow(RangeError);
+        await expect(
+          store().access.putOperator({ did: 'did:key:zB', role: 'observer', createdAt: T0, name }),
+        ).rejects.toThrow(RangeError);
+      }
+      expect((await store().access.getOperator('did:key:zA'))?.name).toBe('Ana');
+      expect(await store().access.getOperator('did:key:zB')).toBeUndefined();
+      // 60 characters counted as people count them, not UTF-16 units.
+      expect(await store().access.setOperatorName('did:key:zA', '🛰'.repeat(60))).toBe(true);
     });
 
     it('consumes an enrollment token once, and never after it expired', async () => {

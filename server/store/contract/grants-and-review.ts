@@ -413,6 +413,16 @@ export function describeGrantsAndReviewContract(store: () => Store): void {
       await store().rooms.decideReviewItem(a.id, 'approved', 'did:key:zFac', null, T0 + 10);
       expect((await store().rooms.listReviewItems('r1', 'pending')).map((i) => i.messageId)).toEqual(['cand-2']);
       expect((await store().rooms.listReviewItems('r1', 'approved')).map((i) => i.messageId)).toEqual(['cand-1']);
+      // One item by id, only in its own room: who decided it and when.
+      expect(await store().rooms.getReviewItem('r1', a.id)).toMatchObject({
+        id: a.id,
+        status: 'approved',
+        decidedBy: 'did:key:zFac',
+        decidedAt: T0 + 10,
+      });
+      expect((await store().rooms.getReviewItem('r1', b.id))?.status).toBe('pending');
+      expect(await store().rooms.getReviewItem('r2', a.id)).toBeUndefined();
+      expect(await store().rooms.getReviewItem('r1', 987_654)).toBeUndefined();
     });
 
     it('decides an item once; a second decision returns undefined and changes nothing', async () => {

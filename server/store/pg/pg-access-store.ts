@@ -14,6 +14,7 @@ import type {
   OperatorRole,
   Session,
 } from '../store';
+import { toOperator, type OperatorRow } from '../rows/operator-rows';
 import { toAudit, type AuditRow } from '../rows/room-rows';
 
 interface CredentialRow {
@@ -22,18 +23,11 @@ interface CredentialRow {
   created_at: number;
 }
 
-interface OperatorRow {
-  did: string;
-  role: OperatorRole;
-  created_at: number;
-}
-
 const toCredential = (row: CredentialRow): AgentCredential => ({
   agentId: row.agent_id,
   passwordHash: row.password_hash,
   createdAt: row.created_at,
 });
-const toOperator = (row: OperatorRow): Operator => ({ did: row.did, role: row.role, createdAt: row.created_at });
 
 /**
  * A write that may revoke a credential, with a NOTIFY in the same statement (one transaction):
@@ -101,10 +95,11 @@ export class PgAccessStore implements AccessStore {
   // Operators, enrollment, challenges, sessions.
 
   async putOperator(operator: Operator): Promise<void> {
-    // A second put changes the role and keeps the original createdAt.
+    // A second put changes the role and keeps the original createdAt, and the name unless one is given.
     await this.#changed(
-      'INSERT INTO operators (did, role, created_at) VALUES ($1, $2, $3) ON CONFLICT (did) DO UPDATE SET role = excluded.role',
-      [operator.did, operator.role, operator.createdAt],
+      `INSERT INTO operators (did, role, created_at, name) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (did) DO UPDATE SET role = excluded.role, name = coalesce($4, operators.name)`,
+      [operator.did, operator.role, operator.createdAt, operator.name ?? null],
     );
   }
 
@@ -117,6 +112,11 @@ export class PgAccessStore implements AccessStore {
     return (await this.#pool.query<OperatorRow>('SELECT * FROM operators ORDER BY created_at, did')).rows.map(
       toOperator,
     );
+  }
+
+  async setOperatorName(did: string, name: string | null): Promise<boolean> {
+    // A name is no credential: no NOTIFY, nothing for the broker to re-check.
+    return (await this.#pool.query('UPDATE operators SET name = $1 WHERE did = $2', [name, did])).rowCount === 1;
   }
 
   async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {

@@ -370,6 +370,14 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
     `,
   },
+  {
+    version: 7,
+    name: 'operator display names',
+    sql: /* sql */ `
+      -- SQLite migration 9: NULL until given; the rule itself is checked before the store.
+      ALTER TABLE operators ADD COLUMN name TEXT CHECK (name IS NULL OR octet_length(name) BETWEEN 1 AND 256);
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

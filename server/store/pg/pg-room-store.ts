@@ -346,6 +346,14 @@ export class PgRoomStore implements RoomStore {
     return rows.map(toReview);
   }
 
+  async getReviewItem(roomId: string, id: number): Promise<ReviewItem | undefined> {
+    const { rows } = await this.#pool.query<ReviewRow>('SELECT * FROM review_items WHERE room_id = $1 AND id = $2', [
+      roomId,
+      id,
+    ]);
+    return rows[0] && toReview(rows[0]);
+  }
+
   async decideReviewItem(
     id: number,
     status: 'approved' | 'rejected' | 'expired',

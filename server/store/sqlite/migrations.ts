@@ -361,6 +361,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE rooms ADD COLUMN history_max_age_days INTEGER CHECK (history_max_age_days >= 1);
     `,
   },
+  {
+    version: 9,
+    name: 'operator display names',
+    sql: /* sql */ `
+      -- NULL until the operator gives one; the 1–60 character rule is checked before the store
+      -- (shared/contract/operator-name.ts), the length here is a last wall in bytes.
+      ALTER TABLE operators ADD COLUMN name TEXT CHECK (name IS NULL OR length(CAST(name AS BLOB)) BETWEEN 1 AND 256);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -2,6 +2,7 @@
 // sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: only
 // one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
 import type Database from 'better-sqlite3';
+import { toOperator, type OperatorRow } from '../rows/operator-rows';
 import { toAudit, type AuditRow } from '../rows/room-rows';
 import type {
   AccessStore,
@@ -76,25 +77,25 @@ export class SqliteAccessStore implements AccessStore {
   // Operators, enrollment, challenges, sessions.
 
   async putOperator(operator: Operator): Promise<void> {
-    // A second put changes the role and keeps the original createdAt.
+    // A second put changes the role and keeps the original createdAt, and the name unless one is given.
     this.#sql(
-      'INSERT INTO operators (did, role, created_at) VALUES (?, ?, ?) ON CONFLICT (did) DO UPDATE SET role = excluded.role',
-    ).run(operator.did, operator.role, operator.createdAt);
+      `INSERT INTO operators (did, role, created_at, name) VALUES (?, ?, ?, ?)
+       ON CONFLICT (did) DO UPDATE SET role = excluded.role, name = coalesce(?, operators.name)`,
+    ).run(operator.did, operator.role, operator.createdAt, operator.name ?? null, operator.name ?? null);
   }
 
   async getOperator(did: string): Promise<Operator | undefined> {
-    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as
-      { did: string; role: OperatorRole; created_at: number } | undefined;
-    return row && { did: row.did, role: row.role, createdAt: row.created_at };
+    const row = this.#sql('SELECT * FROM operators WHERE did = ?').get(did) as OperatorRow | undefined;
+    return row && toOperator(row);
   }
 
   async listOperators(): Promise<Operator[]> {
-    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as {
-      did: string;
-      role: OperatorRole;
-      created_at: number;
-    }[];
-    return rows.map((row) => ({ did: row.did, role: row.role, createdAt: row.created_at }));
+    const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as OperatorRow[];
+    return rows.map(toOperator);
+  }
+
+  async setOperatorName(did: string, name: string | null): Promise<boolean> {
+    return this.#sql('UPDATE operators SET name = ? WHERE did = ?').run(name, did).changes === 1;
   }
 
   async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {

@@ -434,6 +434,12 @@ export class SqliteRoomStore implements RoomStore {
     return rows.map(toReview);
   }
 
+  async getReviewItem(roomId: string, id: number): Promise<ReviewItem | undefined> {
+    const row = this.#sql('SELECT * FROM review_items WHERE room_id = ? AND id = ?').get(roomId, id) as
+      ReviewRow | undefined;
+    return row && toReview(row);
+  }
+
   async decideReviewItem(
     id: number,
     status: 'approved' | 'rejected' | 'expired',

@@ -1,6 +1,7 @@
 // The header's identity: short did and role; opens a small panel with the full did, whether
 // the key has a backup, and sign-out. A disclosure (button + panel): Escape or a click outside
 // closes it and focus returns to the button.
+import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
 import { CopyButton } from '@web/components/ui/copy-button';
 import type { OperatorSession } from '@shared/contract/auth';
@@ -55,11 +56,20 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={`Account: ${shortDid(session.did)}, ${session.role}`}
+        aria-label={`Account: ${session.name ?? shortDid(session.did)}, ${session.role}`}
         onClick={() => setOpen((v) => !v)}
         className="flex items-center gap-2 whitespace-nowrap rounded-md border border-slate-200 px-2.5 py-1 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
       >
-        <span className="font-mono text-xs text-slate-700 dark:text-slate-300">{shortDid(session.did)}</span>
+        {session.name !== null ? (
+          <span
+            className="max-w-[12rem] truncate text-sm font-medium text-slate-800 dark:text-slate-200"
+            data-testid="account-name"
+          >
+            {session.name}
+          </span>
+        ) : (
+          <span className="font-mono text-xs text-slate-700 dark:text-slate-300">{shortDid(session.did)}</span>
+        )}
         <RoleBadge role={session.role} />
         <span aria-hidden className={`text-xs text-slate-400 transition-transform ${open ? 'rotate-180' : ''}`}>
           ▾
@@ -77,6 +87,9 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
               </p>
               <RoleBadge role={session.role} />
             </div>
+            {session.name !== null ? (
+              <p className="mt-1 break-words text-sm font-medium text-slate-900 dark:text-slate-100">{session.name}</p>
+            ) : null}
             <p className="mt-1 break-all font-mono text-xs text-slate-900 dark:text-slate-100">{session.did}</p>
             <div className="mt-1 flex items-center justify-between">
               <p className="text-xs text-slate-500 dark:text-slate-400">
@@ -94,6 +107,9 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
               {backupStatus}
             </p>
           ) : null}
+          <Link to="/settings/account" className={item} onClick={() => setOpen(false)}>
+            {session.name === null ? 'Give your name…' : 'Change your name…'}
+          </Link>
           <button
             type="button"
             className={item}

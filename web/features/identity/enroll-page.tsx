@@ -5,6 +5,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
+import { TextField } from '@web/components/ui/text-field';
+import { OPERATOR_NAME_MAX, operatorNameProblem } from '@shared/contract/operator-name';
 import { describeAuthError, INVITE_COMMAND } from '@web/lib/identity/auth-errors';
 import { downloadTextFile } from '@web/lib/identity/download-file';
 import { readEnrollToken } from '@web/lib/identity/enroll-link';
@@ -45,6 +47,8 @@ export function EnrollPage() {
   // The file made with the key, kept in memory for "download again" while this page is open only.
   const [creation, setCreation] = useState<KeyCreation | null>(null);
   const [replacing, setReplacing] = useState(false);
+  const [name, setName] = useState('');
+  const nameProblem = name.trim() === '' ? undefined : operatorNameProblem(name);
 
   const openConsole = () => void navigate({ to: '/', replace: true });
 
@@ -162,6 +166,16 @@ export function EnrollPage() {
               <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
                 The link is for one use only. Enrolling proves you hold the key by signing a one-time challenge.
               </p>
+              <TextField
+                className="mb-4"
+                label="Your name"
+                hint="Optional. Other operators see it beside your decisions and on the pages you have open."
+                value={name}
+                maxLength={OPERATOR_NAME_MAX * 2}
+                autoComplete="name"
+                onChange={(e) => setName(e.target.value)}
+                error={nameProblem ? `Your name ${nameProblem}.` : undefined}
+              />
               {error ? (
                 <div className="mb-3">
                   <Notice tone="error" title={error.title} command={error.command}>
@@ -171,7 +185,12 @@ export function EnrollPage() {
               ) : null}
               {/* A used or expired link stays so; only other failures are worth another try. */}
               {error?.code === 'ENROLLMENT_INVALID' ? null : (
-                <Button variant="primary" onClick={() => enrollment.mutate()} busy={enrollment.isPending}>
+                <Button
+                  variant="primary"
+                  onClick={() => enrollment.mutate(name)}
+                  busy={enrollment.isPending}
+                  disabled={nameProblem !== undefined}
+                >
                   {enrollment.isPending ? 'Enrolling…' : enrollment.isError ? 'Try again' : 'Enroll this key'}
                 </Button>
               )}

@@ -30,7 +30,7 @@ export function useEnroll(token: string) {
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['auth', 'enroll'],
-    mutationFn: () => enroll(token),
+    mutationFn: (name?: string) => enroll(token, undefined, name),
     onSuccess: (session) => setSession(client, session),
   });
 }

@@ -16,6 +16,10 @@ import { GrantMeter } from './grant-meter';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { useNow } from '@web/lib/use-now';
 import { clockTime, roomErrorInWords } from './words';
+import { PresenceAvatars } from '@web/components/presence-avatars';
+import { ApiError } from '@web/lib/api/http';
+import { useSession } from '@web/lib/identity/use-session';
+import { decidedDetail, decidedInWords } from '@web/lib/operators/operator-words';
 
 const RECENT = 5;
 
@@ -25,6 +29,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   const grants = useQuery(activeGrantsQuery(roomId));
   const queryClient = useQueryClient();
   const now = useNow(1_000);
+  const me = useSession()?.did ?? null;
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null);
   const [reason, setReason] = useState('');
@@ -81,6 +86,9 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
           ({items.length} waiting{canFacilitate ? ' · click the list, then J/K move, A approve, R reject' : ''})
         </span>
       </h2>
+      <div className="border-b border-amber-200 px-4 py-1.5 dark:border-amber-900/60">
+        <PresenceAvatars where={`/rooms/${encodeURIComponent(roomId)}/review`} label="Operators on this review queue" />
+      </div>
       <ol
         ref={listRef}
         tabIndex={0}
@@ -143,11 +151,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
           );
         })}
       </ol>
-      {decide.isError ? (
-        <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">
-          {roomErrorInWords(decide.error)}
-        </p>
-      ) : null}
+      {decide.isError ? <DecideFailure error={decide.error} now={now} me={me} /> : null}
       {recent.length ? (
         <div className="border-t border-amber-200 px-4 py-2 dark:border-amber-900/60">
           <h3 className="text-xs font-semibold text-slate-600 dark:text-slate-300">Latest decisions</h3>
@@ -170,7 +174,8 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                   {i.reason ? ` · “${i.reason}”` : ''}
                 </span>
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>
-                  {i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : ''}{' '}
+                  {i.decidedByName ??
+                    (i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : '')}{' '}
                   {i.decidedAt ? clockTime(i.decidedAt) : ''}
                 </span>
               </li>
@@ -218,5 +223,24 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         </form>
       </Dialog>
     </section>
+  );
+}
+
+/**
+ * Why a decision failed. Lost to another facilitator (409 with who and when,
+ * decisions-server.md §57): said in words, as news rather than an error.
+ */
+function DecideFailure({ error, now, me }: { error: Error; now: number; me: string | null }) {
+  const detail = error instanceof ApiError && error.status === 409 ? decidedDetail(error.details) : undefined;
+  if (detail)
+    return (
+      <p role="alert" data-testid="lost-race" className="px-4 pb-2 text-sm text-amber-900 dark:text-amber-200">
+        {decidedInWords(detail, now, me)} Your decision was not applied.
+      </p>
+    );
+  return (
+    <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">
+      {roomErrorInWords(error)}
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Notice } from '@web/components/ui/notice';
+import { PresenceAvatars } from '@web/components/presence-avatars';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { roomQuery } from '@web/lib/api/rooms-get';
 import { setModeration } from '@web/lib/api/rooms-moderation';
@@ -108,6 +109,7 @@ export function RoomPage() {
         <h1 className="text-2xl font-semibold tracking-tight">{room.data?.name ?? roomId}</h1>
         <span className="font-mono text-sm text-slate-500">{roomId}</span>
         <ConnectionBadge />
+        <PresenceAvatars where={`/rooms/${encodeURIComponent(roomId)}`} label="Operators in this room" />
         <Link
           to="/rooms/$roomId/audit"
           params={{ roomId }}

@@ -18,6 +18,11 @@ import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
 import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { sendCarriers } from '@web/lib/oacop/send-carriers';
+import type { DecidedDetail } from '@shared/contract/operators';
+import { ApiError } from '@web/lib/api/http';
+import { checkStanding } from '@web/lib/api/scheduling-standing';
+import { decidedDetail, decidedInWords } from '@web/lib/operators/operator-words';
+import { useNow } from '@web/lib/use-now';
 import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
 import { useMemo, useState } from 'react';
 import { HeatMap } from './heat-map';
@@ -80,6 +85,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
+  // Another operator's Confirm or Cancel landed first (decisions-server.md §57).
+  const [lost, setLost] = useState<DecidedDetail | null>(null);
   const operatorZone = browserTimeZone();
   const name = (did: string) => nameOf(agents, did, me);
   const zones = Object.fromEntries(
@@ -115,10 +122,16 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
     mutationFn: async (plan: () => Result<{ message: Parameters<typeof sendCarriers>[0] }>) => {
       const planned = plan();
       if (!planned.ok) throw new CodedError(planned.error.code, planned.error.message, planned.error.details);
+      await checkStanding(view.threadId, state.revision);
       await sendCarriers(planned.value.message, recipients);
     },
-    onMutate: () => setRefusal(null),
+    onMutate: () => {
+      setRefusal(null);
+      setLost(null);
+    },
     onError: (error: unknown) => {
+      const detail = error instanceof ApiError && error.status === 409 ? decidedDetail(error.details) : undefined;
+      if (detail) return setLost(detail);
       const e = error as { code?: string; message?: string };
       setRefusal({ code: e.code ?? 'ERROR', message: e.message ?? String(error) });
     },
@@ -260,6 +273,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
         </section>
       ) : null}
 
+      {lost ? <LostRace detail={lost} me={me} /> : null}
       {refusal ? (
         <Notice tone="error" title={refusal.code.startsWith('OACOP_') ? refusal.code : 'Not sent'}>
           <span data-testid="action-error">{oacopErrorWords(refusal.code, refusal.message)}</span>
@@ -351,5 +365,17 @@ function SlotRow({ slot, best, zones, operatorZone, name, onApprove, busy }: Slo
         <p className="text-xs text-rose-700 dark:text-rose-300">Missing: {slot.missingRequired.map(name).join(', ')}</p>
       ) : null}
     </li>
+  );
+}
+
+/** "Ana confirmed this 12 seconds ago", its age kept current. */
+function LostRace({ detail, me }: { detail: DecidedDetail; me: string | null }) {
+  const now = useNow(1_000);
+  return (
+    <Notice tone="warn" title="Someone decided first">
+      <span data-testid="lost-race">
+        {decidedInWords(detail, now, me)} Nothing was signed or sent for your decision.
+      </span>
+    </Notice>
   );
 }

@@ -50,10 +50,12 @@ describe('signing the login challenge', () => {
     const calls: { url: string; init?: RequestInit }[] = [];
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       calls.push({ url, ...(init ? { init } : {}) });
-      return url === '/api/auth/challenge' ? json(200, { challenge }) : json(200, { did, role: 'facilitator' });
+      return url === '/api/auth/challenge'
+        ? json(200, { challenge })
+        : json(200, { did, role: 'facilitator', name: null });
     });
     const session = await signIn(await storeWithKey());
-    expect(session).toEqual({ did, role: 'facilitator' });
+    expect(session).toEqual({ did, role: 'facilitator', name: null });
     expect(calls.map((c) => [c.init?.method ?? 'GET', c.url])).toEqual([
       ['GET', '/api/auth/challenge'],
       ['POST', '/api/auth/login'],
@@ -70,11 +72,16 @@ describe('signing the login challenge', () => {
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       if (url === '/api/auth/challenge') return json(200, { challenge });
       body = JSON.parse(init?.body as string) as Record<string, string>;
-      return json(200, { did, role: 'facilitator' });
+      return json(200, { did, role: 'facilitator', name: body.name ?? null });
     });
     await enroll('tok-1', await storeWithKey());
     expect(Object.keys(body).sort()).toEqual(['did', 'nonce', 'signature', 'token']);
     expect(body.token).toBe('tok-1');
+    // A name goes beside the token when one is given; a blank one is no name.
+    expect(await enroll('tok-2', await storeWithKey(), 'Ana')).toMatchObject({ name: 'Ana' });
+    expect(body.name).toBe('Ana');
+    await enroll('tok-3', await storeWithKey(), '   ');
+    expect(Object.keys(body)).not.toContain('name');
   });
 
   it("passes the server's coded refusal through", async () => {

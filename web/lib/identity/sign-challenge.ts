@@ -41,8 +41,14 @@ export async function signIn(store: IdentityStore = identityStore): Promise<Oper
   return postLogin(await signChallenge(await fetchChallenge(), signer));
 }
 
-export async function enroll(token: string, store: IdentityStore = identityStore): Promise<OperatorSession> {
+/** `name` (optional) is the display name other operators see; blank means none. */
+export async function enroll(
+  token: string,
+  store: IdentityStore = identityStore,
+  name?: string,
+): Promise<OperatorSession> {
   if (!token) throw new CodedError('ENROLLMENT_INVALID', 'This enrollment link has no token.');
   const signer = await storedOrThrow(store);
-  return postEnroll({ token, ...(await signChallenge(await fetchChallenge(), signer)) });
+  const given = name?.trim() ? { name } : {};
+  return postEnroll({ token, ...(await signChallenge(await fetchChallenge(), signer)), ...given });
 }

@@ -1,0 +1,151 @@
+// Several facilitators at once, against the real server, real MQTT agents and two browser
+// contexts: names given at enrollment and in settings, each sees the other on a review-mode room
+// and its queue without reloading, both decide the same candidate, and the one who lost reads who
+// decided and when, in words.
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { connectTestAgent, type TestAgent } from './support/agents';
+import { createKey, inviteOperator } from './support/operators';
+import { snap } from './support/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+
+const ROOM = 'crew';
+const AGENT = 'agent.crew';
+const contexts: BrowserContext[] = [];
+let ana: Page;
+let ben: Page;
+let agent: TestAgent;
+
+/** Enrolls a new facilitator key in a fresh context, giving `name` on the enrollment page when set. */
+async function enroll(browser: Browser, name?: string): Promise<Page> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(await inviteOperator('facilitator'));
+  await createKey(page);
+  if (name) await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  return page;
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(60_000);
+  ana = await enroll(browser, '  Ana  ');
+  ben = await enroll(browser);
+  const created = await ana.evaluate(async (id) => {
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: 'Crew room', moderation: 'review' }),
+    });
+    return res.status;
+  }, ROOM);
+  expect(created).toBe(201);
+  agent = await connectTestAgent(AGENT);
+  agent.heartbeat(ROOM, 'Crew agent');
+});
+
+test.afterAll(async () => {
+  await agent?.close();
+  for (const c of contexts) await c.close();
+});
+
+test('names: given at enrollment (trimmed) or later in settings; the account chip shows it, the did a click away', async () => {
+  await expect(ana.getByTestId('account-name')).toHaveText('Ana');
+  // Ben gave none: his chip shows his short did until he names himself.
+  await expect(ben.getByTestId('account-name')).toHaveCount(0);
+  await ben.getByRole('button', { name: /^Account:/ }).click();
+  await ben.getByRole('link', { name: 'Give your name…' }).click();
+  await expect(ben.getByRole('heading', { name: 'Your account' })).toBeVisible();
+  const field = ben.getByLabel('Your name');
+  await field.fill('Ben\u202e');
+  await expect(ben.getByText('Your name must not contain bidirectional control characters.')).toBeVisible();
+  await expect(ben.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await field.fill('Ben');
+  await ben.getByRole('button', { name: 'Save' }).click();
+  await expect(ben.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await expect(ben.getByTestId('account-name')).toHaveText('Ben');
+  await snap(ben, 'facilitators-account-name');
+  await ben.goto('/');
+  await ben.getByRole('button', { name: /^Account: Ben, facilitator/ }).click();
+  await expect(ben.getByText(/^did:key:z6Mk/)).toBeVisible();
+  await ben.keyboard.press('Escape');
+});
+
+test('presence and a lost race: both see each other, both decide one candidate, the loser reads who and when', async () => {
+  test.setTimeout(90_000);
+  await ana.goto(`/rooms/${ROOM}`);
+  await expect(ana.getByTestId('connection-status')).toHaveText('Live');
+  const anaRoom = ana.locator(`[data-testid="presence"][data-where="/rooms/${ROOM}"]`);
+  await expect(anaRoom).toContainText('Only you are here');
+
+  // Ben arrives: Ana's header names him without a reload, and he sees her, on the room and its queue.
+  await ben.goto(`/rooms/${ROOM}`);
+  await expect(ben.getByTestId('connection-status')).toHaveText('Live');
+  await expect(anaRoom).toContainText('Ben is here', { timeout: 10_000 });
+  await expect(ben.locator(`[data-testid="presence"][data-where="/rooms/${ROOM}"]`)).toContainText('Ana is here');
+  await expect(ben.locator(`[data-testid="presence"][data-where="/rooms/${ROOM}/review"]`)).toContainText(
+    'Ana is here',
+    { timeout: 10_000 },
+  );
+  await expect(ana.locator(`[data-testid="presence"][data-where="/rooms/${ROOM}/review"]`)).toContainText(
+    'Ben is here',
+    { timeout: 10_000 },
+  );
+
+  // A task with its mic, then one candidate that waits for review in both consoles.
+  await ana.getByLabel('Agent', { exact: true }).fill(AGENT);
+  await ana.getByLabel('Goal').fill('Summarise the incident');
+  await ana.getByRole('button', { name: 'Assign with mic' }).click();
+  const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
+  const taskId = (task.payload as { task_id: string }).task_id;
+  await expect(ana.getByTestId('active-grant').filter({ hasText: taskId })).toBeVisible();
+  await agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'progress',
+    content: { text: 'Root cause: an expired certificate' },
+  });
+  const anaQueue = ana.getByRole('list', { name: 'Candidates waiting for review' });
+  const benQueue = ben.getByRole('list', { name: 'Candidates waiting for review' });
+  await expect(anaQueue.getByTestId('review-item')).toHaveCount(1);
+  await expect(benQueue.getByTestId('review-item')).toHaveCount(1);
+  await snap(ben, 'facilitators-room-presence');
+
+  // Ben clicks first, but his request is held on the way until Ana's approval is through: the
+  // race, made certain.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await ben.route(`**/api/rooms/${ROOM}/review/*/approve`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const benAnswer = ben.waitForResponse((r) => r.url().includes('/approve'));
+  await benQueue.getByRole('button', { name: /^Approve/ }).click();
+  const anaAnswer = ana.waitForResponse((r) => r.url().includes('/approve'));
+  await anaQueue.getByRole('button', { name: /^Approve/ }).click();
+  expect((await anaAnswer).status()).toBe(200);
+  await expect(anaQueue.getByTestId('review-item')).toHaveCount(0);
+  release();
+  const lost = await benAnswer;
+  expect(lost.status()).toBe(409);
+  expect(await lost.json()).toMatchObject({
+    code: 'CONFLICT',
+    details: { decision: 'approved', decidedBy: { name: 'Ana' } },
+  });
+
+  const notice = ben.getByTestId('lost-race');
+  await expect(notice).toHaveText(/^Ana approved this (just now|\d+ seconds ago)\. Your decision was not applied\.$/);
+  await expect(benQueue.getByTestId('review-item')).toHaveCount(0);
+  await expect(ben.getByTestId('review-decision').filter({ hasText: 'Approved' })).toContainText(taskId);
+  await expect(ben.getByTestId('review-decision').filter({ hasText: 'Approved' })).toContainText('Ana');
+  // Ana is not told anything went wrong.
+  await expect(ana.getByTestId('lost-race')).toHaveCount(0);
+  await snap(ben, 'facilitators-lost-race');
+
+  // Ben leaves: Ana's header forgets him once his heartbeats stop (40 s), without a reload.
+  await ben.goto('/');
+  await expect(anaRoom).toContainText('Only you are here', { timeout: 60_000 });
+});

@@ -1,0 +1,36 @@
+// An operator's display name (decisions-server.md §55): shown to other
+// operators beside decisions and presence, so it must read as the same text everywhere.
+import { z } from 'zod';
+
+/** C0 and C1 controls (NUL, newline, ESC, …) and DEL. */
+const isControl = (unit: number): boolean => unit <= 0x1f || (unit >= 0x7f && unit <= 0x9f);
+/** Bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the three marks. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u;
+export const OPERATOR_NAME_MAX = 60;
+
+/** Why `name` (untrimmed) is refused as an operator's display name, or undefined when it is fine. */
+export function operatorNameProblem(name: string): string | undefined {
+  for (let i = 0; i < name.length; i += 1)
+    if (isControl(name.charCodeAt(i))) return 'must not contain control characters';
+  if (BIDI.test(name)) return 'must not contain bidirectional control characters';
+  const length = [...name.trim()].length;
+  if (length < 1) return 'must not be empty';
+  if (length > OPERATOR_NAME_MAX) return `must be at most ${OPERATOR_NAME_MAX} characters`;
+  return undefined;
+}
+
+/** A display name: 1–60 characters once trimmed, without control or bidi control characters. */
+export const OperatorName = z
+  .string()
+  .max(1024)
+  .superRefine((name, ctx) => {
+    const problem = operatorNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((name) => name.trim())
+  .describe('1–60 characters, trimmed; control and bidirectional control characters are refused');
+
+/** `did:key:z6Mk…` plus the last six characters (which differ from key to key): a did for people. */
+export function shortDid(did: string): string {
+  return did.length <= 24 ? did : `${did.slice(0, 12)}…${did.slice(-6)}`;
+}
