@@ -24,7 +24,7 @@ import type { Socket } from 'node:net';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { CodedError } from '@shared/errors';
 import type { BrokerMessage, BrokerPort, HandlerOptions, MessageHandler } from './broker-port';
-import { RefusedPublish } from './embedded-broker';
+import { RefusedPublish } from './refused-publish';
 import { DEFAULT_SERVER_CLIENT_ID } from './mosquitto-dynsec';
 import { pipelineIntake, writeCoalescer } from './pipelined-intake';
 import { AGENT_WRITABLE, AGENT_WRITABLE_FILTERS, normalizeCandidate, wireFilters } from './external-topics';
