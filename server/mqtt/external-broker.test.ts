@@ -9,7 +9,8 @@ import type { BrokerMessage } from './broker-port';
 import { RefusedPublish } from './refused-publish';
 import { ExternalBroker, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
 import { normalizeCandidate } from './external-topics';
-import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './mosquitto-dynsec';
+import { agentCandidateTopic, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './dynsec-acls';
+import { DynsecAdmin } from './mosquitto-dynsec';
 
 const R = 'agent.researcher';
 const SERVER = { username: 'switchboard-server', password: 'pw-server' };
