@@ -32,6 +32,7 @@ import { Reconnector, type Backoff } from './external-reconnect';
 import { ExternalSubscriptions } from './external-subscriptions';
 import { AGENT_WRITABLE, normalizeCandidate } from './external-topics';
 import { payloadBytes } from './payload-bytes';
+import { nextConnect } from './next-connect';
 import { pipelineIntake, writeCoalescer } from './pipelined-intake';
 import { RefusedPublish } from './refused-publish';
 import { isValidFilter, topicMatches } from './topic-filter';
@@ -141,19 +142,7 @@ export class ExternalBroker implements BrokerPort {
       if (broker.#ready && !broker.#reconnector.closing) options.onStatus?.({ connected: false });
       broker.#reconnector.schedule();
     });
-    await new Promise<void>((resolve, reject) => {
-      const onConnect = () => {
-        client.off('error', onError);
-        resolve();
-      };
-      const onError = (error: Error) => {
-        client.off('connect', onConnect);
-        reject(error);
-      };
-      client.once('connect', onConnect);
-      client.once('error', onError);
-      client.connect();
-    }).catch(async (error: unknown) => {
+    await nextConnect(client, () => client.connect()).catch(async (error: unknown) => {
       broker.#reconnector.stop();
       await client.endAsync(true).catch(() => undefined);
       const message = (error as Error).message;
