@@ -21,7 +21,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { Client } from 'pg';
-import { DynsecAdmin, agentCandidateTopic } from '../server/mqtt/mosquitto-dynsec';
+import { agentCandidateTopic } from '../server/mqtt/dynsec-acls';
+import { DynsecAdmin } from '../server/mqtt/mosquitto-dynsec';
 import { openPgStore } from '../server/store/pg/pg-store';
 import { startPrivateMosquitto } from '../server/test-support/private-mosquitto';
 

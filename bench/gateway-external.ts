@@ -43,9 +43,9 @@ import {
   agentCandidateTopic,
   DEFAULT_SERVER_CLIENT_ID,
   DEFAULT_SERVER_USERNAME,
-  DynsecAdmin,
   GATEWAY_SHARE_GROUP,
-} from '../server/mqtt/mosquitto-dynsec';
+} from '../server/mqtt/dynsec-acls';
+import { DynsecAdmin } from '../server/mqtt/mosquitto-dynsec';
 import { HistoryRecorder, recordOnArrival } from '../server/rooms/history-recorder';
 import { RoomRegistry } from '../server/rooms/room-registry';
 import { openStore } from '../server/store/open-store';

@@ -3,6 +3,8 @@
 import { intersectAvailability } from '../shared/oacop/intersect-availability';
 import { mergeIntervals, parseSlots, toSlot, type Interval } from '../shared/oacop/intervals';
 import type { Slot } from '../shared/oacop/messages';
+// The demo's seeded PRNG is pure (no Node API), so the bundle for Chromium can take it too.
+import { mulberry32 } from '../server/demo/prng';
 
 const PARTICIPANTS = 50;
 const REQUIRED = 10;
@@ -10,17 +12,6 @@ const STEP = 15 * 60_000;
 const DURATION = 60 * 60_000;
 const WINDOW_START = Date.UTC(2026, 2, 1);
 const WINDOW_END = Date.UTC(2026, 2, 31);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Working days 08:00–18:00 in a zone offset of −3…+3 h, with 0–4 meetings a day carved out. */
 function calendar(rng: () => number): Slot[] {

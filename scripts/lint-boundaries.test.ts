@@ -1,6 +1,8 @@
 // The import boundaries are part of the architecture (STYLE.md rule 1, bulletproof-react):
 // this proves the lint rules fire, so a config change cannot silently switch them off.
+import { resolve as absolute } from 'node:path';
 import { ESLint } from 'eslint';
+import { resolve as resolveImport } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -10,13 +12,36 @@ const eslint = new ESLint({
   overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
 });
 
+/** The resolver eslint.config.js gives the boundary rules (`import/resolver`). */
+const RESOLVER = { project: './tsconfig.json' };
+
+/**
+ * The imports in `code` that do not resolve from `filePath`. The boundary rules let an import
+ * they cannot resolve through (it belongs to no element), so a probe with a mistyped path would
+ * pass as "allowed" while proving nothing.
+ */
+function unresolved(filePath: string, code: string): string[] {
+  const sources = [...code.matchAll(/\bfrom '([^']+)'/g)].map((m) => m[1]!);
+  return sources.filter((source) => !resolveImport(source, absolute(filePath), RESOLVER).found);
+}
+
+/** The rules the probe breaks; every import in it must resolve first. */
 async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  expect(unresolved(filePath, code), `imports in the probe for ${filePath} that do not resolve`).toEqual([]);
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
 // The first lint loads the TypeScript resolver and the whole config: seconds on a busy machine.
 describe('import boundaries', { timeout: 60_000 }, () => {
+  it('refuses a probe whose import does not resolve, which the boundary rule alone lets through', async () => {
+    const typo = "import { recordBurn } from '../oacop/ledgr';\nexport const f = 1;";
+    expect(unresolved('server/routes/probe.ts', typo)).toEqual(['../oacop/ledgr']);
+    const [result] = await eslint.lintText(typo, { filePath: 'server/routes/probe.ts' });
+    expect(result?.messages.map((m) => m.ruleId)).not.toContain('boundaries/dependencies');
+    await expect(ruleIds('server/routes/probe.ts', typo)).rejects.toThrow('do not resolve');
+  });
+
   it.each([
     ['node:fs', "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;"],
     ['a bare Node module', "import { createHash } from 'crypto';\nexport const f = createHash;"],

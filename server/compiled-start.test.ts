@@ -1,13 +1,13 @@
 // The run path of `npm start` (decisions-server.md §49): the compiled server under plain node,
 // serving the console's brotli and gzip copies by Accept-Encoding, and a start that finds its
 // builds current skipping them.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLikeStart } from './test-support/compiled-entry';
 import { startServerProcess, stopped, type ServerProcess } from './test-support/server-process';
 
 const BUILD_MS = 300_000;
@@ -27,30 +27,13 @@ function rawGet(
   });
 }
 
-/** Builds what is stale exactly as `npm start` does; resolves with what it printed. */
-function buildLikeStart(): { status: number | null; output: string } {
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      "import { ensureBuilt } from './scripts/build/ensure-built.mjs'; ensureBuilt(['web', 'server']);",
-    ],
-    {
-      encoding: 'utf8',
-      timeout: BUILD_MS,
-    },
-  );
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
-
 describe('the compiled start', () => {
   let server: ServerProcess;
   let dataDir: string;
   let asset: string;
 
   beforeAll(async () => {
-    const built = buildLikeStart();
+    const built = buildLikeStart(['web', 'server'], { output: 'capture', timeoutMs: BUILD_MS });
     expect(built.status, built.output).toBe(0);
     const assets = readdirSync('dist/web/assets');
     asset =
@@ -67,7 +50,7 @@ describe('the compiled start', () => {
   });
 
   it('skips both builds when nothing changed since the last', () => {
-    const again = buildLikeStart();
+    const again = buildLikeStart(['web', 'server'], { output: 'capture', timeoutMs: BUILD_MS });
     expect(again.status).toBe(0);
     expect(again.output).not.toContain('building');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
-import { MAX_PACKET_BYTES } from './mqtt/embedded-broker';
+import { MAX_PACKET_BYTES } from './mqtt/broker-listeners';
 import { DEFAULT_PUBLISH_QUOTAS, MIN_BYTE_QUOTA } from './mqtt/publish-quotas';
 import { MIN_SEND_BUFFER_BYTES } from './mqtt/send-limits';
 

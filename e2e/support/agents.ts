@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
+import { nextConnect } from '../../server/mqtt/next-connect';
 import { SERVER_CLI } from '../../server/test-support/compiled-entry';
 
 const run = promisify(execFile);
@@ -126,19 +127,7 @@ export async function connectTestAgent(agentId: string, server?: AgentServer): P
       timer = setInterval(beat, everyMs);
     },
     reconnect: async () => {
-      await new Promise<void>((resolve, reject) => {
-        const onConnect = () => {
-          client.off('error', onError);
-          resolve();
-        };
-        const onError = (error: Error) => {
-          client.off('connect', onConnect);
-          reject(error);
-        };
-        client.once('connect', onConnect);
-        client.once('error', onError);
-        client.reconnect();
-      });
+      await nextConnect(client, () => client.reconnect());
       // Subscribed before the caller publishes, so what the gateway approves next is seen here.
       await client.subscribeAsync(filters, { qos: 1 });
     },

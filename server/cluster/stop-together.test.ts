@@ -4,7 +4,7 @@
 // it is back, instead of being dropped by a share group with no member.
 import { describe, expect, it } from 'vitest';
 import { T0 } from '@shared/agora/test-support/fixtures';
-import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
+import { agentCandidateTopic } from '../mqtt/dynsec-acls';
 import type { RunningSwitchboard } from '../runtime/start-switchboard';
 import { startCluster } from '../test-support/cluster-harness';
 import { manualClock } from '../test-support/manual-clock';

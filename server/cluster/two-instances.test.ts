@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { T0, agentA, client, signed } from '@shared/agora/test-support/fixtures';
 import type { BrokerMessage } from '../mqtt/broker-port';
-import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
+import { agentCandidateTopic } from '../mqtt/dynsec-acls';
 import type { RunningSwitchboard } from '../runtime/start-switchboard';
 import { startCluster, type Cluster } from '../test-support/cluster-harness';
 import { manualClock } from '../test-support/manual-clock';

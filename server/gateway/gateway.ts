@@ -2,20 +2,22 @@
 // before routing it (admitCandidate, decisions-server.md §30). It decides with the pure rules in
 // shared/aor, spends a grant's budget atomically in the database, and republishes approved
 // messages byte for byte to `rooms/{roomId}/public`, or emits `reject` on `rooms/{roomId}/control`.
-// In review mode a candidate that passes waits for a facilitator instead.
-import { buildGrantEndRevoke, buildRejectEnvelope, type Stamp } from '@shared/aor/control-envelopes';
+// In review mode a candidate that passes waits for a facilitator instead (review-decisions.ts).
+import { buildGrantEndRevoke } from '@shared/aor/control-envelopes';
 import { readCandidate } from '@shared/aor/decide-candidate';
 import { parseEnvelope } from '@shared/aor/envelope';
 import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants';
-import { RejectReason, type RejectReason as Reason } from '@shared/aor/reject-reasons';
-import { controlTopic, parseTopic, publicTopic } from '@shared/aor/topics';
+import { RejectReason } from '@shared/aor/reject-reasons';
+import { controlTopic, parseTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
 import type { CandidateJudgement, NewRoomMessage, ReviewItem, StoredRoomMessage, Store } from '../store/store';
 import { toCoreGrant } from './grant-records';
 import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead, type RejectRow } from './candidate-verdict';
+import { encode, GatewayPublisher, seconds } from './gateway-publisher';
 import { RecentCandidates, type HandedOver } from './recent-candidates';
-import { moderationNotice, reviewNotice, reviewTopicOf } from './review-notices';
+import { ReviewDecisions } from './review-decisions';
+import { reviewNotice, reviewTopicOf } from './review-notices';
 import { undecidedCandidates } from './undecided-candidates';
 
 export interface GatewayDeps {
@@ -41,13 +43,9 @@ class HandOverFailed extends Error {
   override readonly name = 'HandOverFailed';
 }
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
-
 /** What the memory of recent candidates knows a candidate by: room, authenticated agent, envelope id. */
 const candidateKey = (roomId: string, read: CandidateRead) =>
   read.ok ? ([roomId, read.value.grantKey.agentId, read.value.envelope.id] as const) : undefined;
-const utf8 = new TextEncoder();
-const encode = (value: unknown) => utf8.encode(JSON.stringify(value));
 
 export class Gateway {
   readonly #deps: GatewayDeps;
@@ -62,9 +60,15 @@ export class Gateway {
   #recovered = false;
   #recoveryDone!: () => void;
   readonly #recovery = new Promise<void>((resolve) => (this.#recoveryDone = resolve));
+  readonly #publisher: GatewayPublisher;
+  readonly #review: ReviewDecisions;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.#publisher = new GatewayPublisher(deps);
+    this.#review = new ReviewDecisions(deps, this.#publisher, (roomId, agentId, taskId) =>
+      this.#endGrant(roomId, agentId, taskId, RejectReason.messageLimitExceeded),
+    );
   }
 
   /**
@@ -163,28 +167,6 @@ export class Gateway {
       if (this.#queues.get(room) === next) this.#queues.delete(room);
     });
     return result;
-  }
-
-  #stamp(): Stamp {
-    return { newId: this.#deps.newId, now: seconds(this.#deps.now()) };
-  }
-
-  /** Publishes as the gateway, recording the message in history first. */
-  async #publish(topic: string, payload: Uint8Array): Promise<void> {
-    await this.#deps.history.record({ topic, payload, publisher: null, receivedAt: this.#deps.now() });
-    await this.#deps.broker.publish(topic, payload, 1);
-  }
-
-  #rejectEnvelope(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string) {
-    return buildRejectEnvelope(
-      roomId,
-      { reason, detail, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) },
-      this.#stamp(),
-    );
-  }
-
-  async #reject(roomId: string, reason: Reason, detail: string, messageId?: string, taskId?: string): Promise<void> {
-    await this.#publish(controlTopic(roomId), encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)));
   }
 
   /** Reads a candidate's bytes as its topic and the broker's authenticated identity allow. */
@@ -297,7 +279,7 @@ export class Gateway {
     return (reason, detail, messageId, taskId) =>
       this.#deps.history.describe({
         topic: controlTopic(roomId),
-        payload: encode(this.#rejectEnvelope(roomId, reason, detail, messageId, taskId)),
+        payload: encode(this.#publisher.rejectEnvelope(roomId, reason, detail, messageId, taskId)),
         publisher: null,
         receivedAt: now,
       });
@@ -334,8 +316,11 @@ export class Gateway {
     const stored = await this.#deps.store.rooms.getGrant(roomId, agentId, taskId);
     if (!stored) return;
     if (!(await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return;
-    await this.#publish(controlTopic(roomId), encode(buildGrantEndRevoke(toCoreGrant(stored), reason, this.#stamp())));
-    if (reason === 'mic_grant_expired') await this.#expireQueue(roomId, agentId, taskId);
+    await this.#publisher.publish(
+      controlTopic(roomId),
+      encode(buildGrantEndRevoke(toCoreGrant(stored), reason, this.#publisher.stamp())),
+    );
+    if (reason === 'mic_grant_expired') await this.#review.expireQueue(roomId, agentId, taskId);
   }
 
   async handleControl(message: BrokerMessage): Promise<void> {
@@ -372,7 +357,7 @@ export class Gateway {
     } else if (outcome.value.effect === 'revoked') {
       const reason = envelope.type === 'mic_revoke' ? (envelope.payload.reason ?? 'revoked') : 'revoked';
       await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, `revoked: ${reason}`, this.#deps.now());
-      await this.#expireQueue(roomId, agentId, taskId);
+      await this.#review.expireQueue(roomId, agentId, taskId);
     }
   }
 
@@ -383,70 +368,22 @@ export class Gateway {
     }
   }
 
-  // Review mode.
+  // Review mode (review-decisions.ts).
 
   /**
    * Claims the item, spends the grant and stores the approved copy in one transaction; a grant
    * that refuses turns the approval into a reject with the grant's reason.
    */
-  async approveReview(itemId: number, by: string): Promise<ReviewItem | undefined> {
-    const now = this.#deps.now();
-    const result = await this.#deps.store.rooms.approveReviewItem(itemId, by, now, seconds(now), (item) =>
-      this.#deps.history.describe({
-        topic: publicTopic(item.roomId),
-        payload: item.payload,
-        publisher: null,
-        receivedAt: now,
-      }),
-    );
-    if (!result) return undefined;
-    const { item } = result;
-    if (result.spend.ok) {
-      await this.#deps.broker.publish(publicTopic(item.roomId), item.payload, 1);
-      if (result.spend.remaining === 0)
-        await this.#endGrant(item.roomId, item.agentId, item.taskId, RejectReason.messageLimitExceeded);
-    } else {
-      await this.#reject(
-        item.roomId,
-        result.spend.reason,
-        `Approved, but the grant refused: ${result.spend.reason}.`,
-        item.messageId,
-        item.taskId,
-      );
-    }
-    await this.#announceReview(item);
-    return item;
+  approveReview(itemId: number, by: string): Promise<ReviewItem | undefined> {
+    return this.#review.approve(itemId, by);
   }
 
-  async rejectReview(itemId: number, by: string, reason: string): Promise<ReviewItem | undefined> {
-    const item = await this.#deps.store.rooms.decideReviewItem(itemId, 'rejected', by, reason, this.#deps.now());
-    if (!item) return undefined;
-    await this.#reject(item.roomId, RejectReason.facilitatorRejected, reason, item.messageId, item.taskId);
-    await this.#announceReview(item);
-    return item;
-  }
-
-  /** An ended grant takes its waiting candidates with it. */
-  async #expireQueue(roomId: string, agentId: string, taskId: string): Promise<void> {
-    for (const item of await this.#deps.store.rooms.listReviewItems(roomId, 'pending')) {
-      if (item.agentId !== agentId || item.taskId !== taskId) continue;
-      const expired = await this.#deps.store.rooms.decideReviewItem(
-        item.id,
-        'expired',
-        null,
-        'grant ended',
-        this.#deps.now(),
-      );
-      if (expired) await this.#announceReview(expired);
-    }
+  rejectReview(itemId: number, by: string, reason: string): Promise<ReviewItem | undefined> {
+    return this.#review.reject(itemId, by, reason);
   }
 
   /** Tells every console watching the room that its moderation mode changed. */
-  async announceModeration(roomId: string, moderation: 'auto' | 'review'): Promise<void> {
-    await this.#deps.broker.publish(reviewTopicOf(roomId), moderationNotice(roomId, moderation), 1);
-  }
-
-  async #announceReview(item: ReviewItem): Promise<void> {
-    await this.#deps.broker.publish(reviewTopicOf(item.roomId), reviewNotice(item), 1);
+  announceModeration(roomId: string, moderation: 'auto' | 'review'): Promise<void> {
+    return this.#review.announceModeration(roomId, moderation);
   }
 }

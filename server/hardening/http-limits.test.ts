@@ -11,7 +11,7 @@ import type { MessageType, UnsignedEnvelope } from '@shared/agora/envelope';
 import { signEnvelope } from '@shared/agora/sign-envelope';
 import { randomToken, tokenHash } from '../auth/tokens';
 import { UNLIMITED_HTTP_LIMITS, type HttpLimits } from '../http/limits';
-import { MAX_PACKET_BYTES } from '../mqtt/embedded-broker';
+import { MAX_PACKET_BYTES } from '../mqtt/broker-listeners';
 import { challengeDocument } from '../routes/auth';
 import { MAX_POLL_TIMEOUT_S, pollTimeoutMs } from '../routes/events';
 import { fullApp, type FullApp } from '../test-support/full-app';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli';
-import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
+import { agentCandidateTopic } from '../mqtt/dynsec-acls';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';

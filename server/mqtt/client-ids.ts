@@ -9,7 +9,7 @@
 // - an operator's console: `{did}/{anything}`; ids starting `did:` are the operators' alone;
 // - anyone: an empty id, for which the broker assigns a random one (the console does this);
 // - nobody: the server's own ids (with MQTT_URL its credential is bound to one of them).
-import { DEFAULT_SERVER_CLIENT_ID } from './mosquitto-dynsec';
+import { DEFAULT_SERVER_CLIENT_ID } from './dynsec-acls';
 import type { BrokerIdentity } from './acl';
 
 /** Client ids the server uses for itself; refused to every client of the embedded broker. */

@@ -1,26 +1,27 @@
-// aedes in the server process: MQTT over TCP for agents, MQTT over WebSocket at /mqtt for the
-// browser, the §8 ACL enforced on every CONNECT, PUBLISH (wills included) and SUBSCRIBE, each
-// client id bound to its identity (client-ids.ts), and revoked credentials ending connections.
-import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+// aedes in the server process: the §8 ACL enforced on every CONNECT, PUBLISH (wills included) and
+// SUBSCRIBE, each client id bound to its identity (client-ids.ts), revoked credentials ending
+// connections (credential-checks.ts), and every allowed publish recorded before it is routed.
+// Connections come from the listeners (broker-listeners.ts): MQTT over TCP for agents, MQTT over
+// WebSocket at /mqtt for the browser.
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
-import { WebSocketServer, createWebSocketStream } from 'ws';
 import { parseEnvelope } from '@shared/aor/envelope';
 import { checkPayloadSize } from '@shared/aor/payload-size';
-import { isCodedError } from '@shared/errors';
-import { statusForCode } from '../http/errors';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
-import { mayUseClientId } from './client-ids';
-import { DEFAULT_REVALIDATE_MS, type StillValid } from './revalidate';
+import { isAssignedId, sameIdentity } from './broker-identities';
+import { BrokerListeners, MAX_PACKET_BYTES } from './broker-listeners';
 import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
-import { storageFailure } from '../store/storage-errors';
+import { mayUseClientId } from './client-ids';
+import { CredentialChecks, revokeClient } from './credential-checks';
+import { payloadBytes } from './payload-bytes';
 import type { PublishQuotas } from './publish-quotas';
+import { RefusedPublish } from './refused-publish';
+import { DEFAULT_REVALIDATE_MS, type StillValid } from './revalidate';
 import { applySendLimits, DEFAULT_SEND_LIMITS, queuedBytes, type SendLimits } from './send-limits';
+import { storageFailure } from '../store/storage-errors';
 import { topicMatches } from './topic-filter';
-
-/** Generous hard cap per packet; envelopes over 256 KiB are refused with a coded reject above it. */
-export const MAX_PACKET_BYTES = 512 * 1024;
 
 export interface EmbeddedBrokerOptions {
   /**
@@ -47,11 +48,6 @@ export interface EmbeddedBrokerOptions {
   readonly publishQuotas?: PublishQuotas;
 }
 
-/** A refusal the broker expects (e.g. a room nobody created): refused quietly, not logged as a fault. */
-export class RefusedPublish extends Error {
-  override readonly name: string = 'RefusedPublish';
-}
-
 const authError = (message: string, returnCode: number): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
@@ -61,18 +57,14 @@ const authError = (message: string, returnCode: number): AuthenticateError =>
  * what the ACL checks is then what every later reader sees.
  */
 function envelopeSummary(payload: Buffer | string): PublishRequest['envelope'] {
-  const parsed = parseEnvelope(typeof payload === 'string' ? payload : toBytes(payload));
+  const parsed = parseEnvelope(typeof payload === 'string' ? payload : payloadBytes(payload));
   if (!parsed.ok) return undefined;
   const envelope = parsed.value;
   return { type: envelope.type, roomId: envelope.room_id, fromKind: envelope.from.kind, fromId: envelope.from.id };
 }
 
-interface LiveCheck {
-  readonly stillValid: StillValid;
-  /** An operator's publish is checked every time; an agent's relies on a check this recent. */
-  readonly everyPublish: boolean;
-  checkedAt: number;
-}
+/** `clients` is aedes' public registry of connected clients by id (not in its typings). */
+const clientsOf = (aedes: Aedes) => (aedes as unknown as { clients: Record<string, Client | undefined> }).clients;
 
 export class EmbeddedBroker implements BrokerPort {
   readonly #aedes: Aedes;
@@ -84,20 +76,19 @@ export class EmbeddedBroker implements BrokerPort {
   readonly #sendLimits: SendLimits;
   /** Per connected client: the bytes the process holds for it (send-limits.ts). */
   readonly #queued = new WeakMap<Client, () => number>();
-  /** Per connected client whose credential can be revoked: how to check it again. */
-  readonly #liveChecks = new WeakMap<Client, LiveCheck>();
-  readonly #revalidateEveryMs: number;
-  #revalidating: Promise<number> | undefined;
+  readonly #checks: CredentialChecks;
+  readonly #listeners: BrokerListeners;
   #revalidateTimer: NodeJS.Timeout | undefined;
-  #tcp: NetServer | undefined;
-  #wss: WebSocketServer | undefined;
-  #listenersClosed: { readonly ws: Promise<void>; readonly tcp: Promise<void> } | undefined;
 
   private constructor(aedes: Aedes, now: () => number, sendLimits: SendLimits, revalidateEveryMs: number) {
     this.#aedes = aedes;
     this.#now = now;
     this.#sendLimits = sendLimits;
-    this.#revalidateEveryMs = revalidateEveryMs;
+    this.#checks = new CredentialChecks(now, revalidateEveryMs, () => Object.values(clientsOf(aedes)));
+    this.#listeners = new BrokerListeners(
+      (connection, request, socket) => this.#handle(connection, request, socket),
+      (request, upgrade) => this.#upgradeIdentities.set(request, upgrade),
+    );
   }
 
   static async create(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
@@ -121,11 +112,11 @@ export class EmbeddedBroker implements BrokerPort {
         const identity = broker.#identities.get(client);
         if (!identity) return callback(new Error('not_authenticated'));
         // A revoked credential publishes nothing, even before the sweep closes its connection.
-        const recheck = broker.#recheckBeforePublish(client);
+        const recheck = broker.#checks.beforePublish(client);
         if (!recheck) return broker.#authorizePublish(identity, packet, callback, options);
         recheck.then(
           (valid) =>
-            valid ? broker.#authorizePublish(identity, packet, callback, options) : broker.#revoke(client, callback),
+            valid ? broker.#authorizePublish(identity, packet, callback, options) : revokeClient(client, callback),
           () => callback(new Error('not_checked')),
         );
       },
@@ -138,7 +129,7 @@ export class EmbeddedBroker implements BrokerPort {
     });
     const broker = new EmbeddedBroker(aedes, now, sendLimits, options.revalidateEveryMs ?? DEFAULT_REVALIDATE_MS);
     ref.broker = broker;
-    broker.#revalidateTimer = setInterval(() => void broker.revalidate(), broker.#revalidateEveryMs).unref();
+    broker.#revalidateTimer = setInterval(() => void broker.revalidate(), broker.#checks.everyMs).unref();
     aedes.on('publish', (packet, client) => broker.#dispatch(packet, client));
     aedes.on('clientDisconnect', (client) => {
       const identity = broker.#identities.get(client);
@@ -165,7 +156,7 @@ export class EmbeddedBroker implements BrokerPort {
     if (!options.beforeRoute) return callback(null);
     const message = {
       topic: packet.topic,
-      payload: toBytes(packet.payload),
+      payload: payloadBytes(packet.payload),
       publisher: identity,
       receivedAt: this.#now(),
     };
@@ -212,28 +203,7 @@ export class EmbeddedBroker implements BrokerPort {
     const holderIdentity = holder ? this.#identities.get(holder) : undefined;
     if (holderIdentity && !sameIdentity(holderIdentity, identity)) throw authError('identifier_rejected', 2);
     this.#identities.set(client, identity);
-    if (stillValid)
-      this.#liveChecks.set(client, { stillValid, everyPublish: identity.kind === 'operator', checkedAt: this.#now() });
-  }
-
-  /** Undefined when the client's last check still stands for this publish, else the check. */
-  #recheckBeforePublish(client: Client): Promise<boolean> | undefined {
-    const live = this.#liveChecks.get(client);
-    if (!live) return undefined;
-    const now = this.#now();
-    if (!live.everyPublish && now - live.checkedAt < this.#revalidateEveryMs) return undefined;
-    return live.stillValid().then((valid) => {
-      if (valid) live.checkedAt = now;
-      return valid;
-    });
-  }
-
-  #revoke(client: Client, callback?: (error: Error) => void): void {
-    callback?.(new Error('not_authorized'));
-    console.log(
-      `switchboard: disconnected MQTT client ${JSON.stringify(client.id ?? '')}: its credential or session was revoked.`,
-    );
-    client.close();
+    if (stillValid) this.#checks.track(client, stillValid, identity.kind === 'operator');
   }
 
   /**
@@ -243,32 +213,14 @@ export class EmbeddedBroker implements BrokerPort {
    * how many connections it closed.
    */
   revalidate(): Promise<number> {
-    this.#revalidating ??= this.#revalidateAll().finally(() => (this.#revalidating = undefined));
-    return this.#revalidating;
-  }
-
-  async #revalidateAll(): Promise<number> {
-    const clients = Object.values((this.#aedes as unknown as { clients: Record<string, Client | undefined> }).clients);
-    const verdicts = await Promise.all(
-      clients.map(async (client) => {
-        const live = client && this.#liveChecks.get(client);
-        if (!live) return false;
-        const now = this.#now();
-        // A store that cannot answer revokes nothing; the publish path refuses meanwhile.
-        const valid = await live.stillValid().catch(() => true);
-        if (valid) live.checkedAt = now;
-        else if (!client.closed) this.#revoke(client);
-        return !valid;
-      }),
-    );
-    return verdicts.filter(Boolean).length;
+    return this.#checks.revalidate();
   }
 
   #dispatch(packet: PublishPacket, client: Client | null): void {
     if (packet.topic.startsWith('$SYS')) return;
     const message: BrokerMessage = {
       topic: packet.topic,
-      payload: toBytes(packet.payload),
+      payload: payloadBytes(packet.payload),
       publisher: client ? (this.#identities.get(client) ?? null) : null,
       receivedAt: this.#now(),
     };
@@ -304,72 +256,17 @@ export class EmbeddedBroker implements BrokerPort {
     return () => this.#handlers.delete(entry);
   }
 
-  /** MQTT over TCP for agents. Nagle's delay would add ~13–24 ms per hop, so it is off. */
+  /** MQTT over TCP for agents (broker-listeners.ts). */
   listenTcp(host: string, port: number): Promise<AddressInfo> {
-    const server = createServer((socket: Socket) => {
-      socket.setNoDelay(true);
-      this.#handle(socket);
-    });
-    this.#tcp = server;
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve(server.address() as AddressInfo);
-      });
-    });
+    return this.#listeners.listenTcp(host, port);
   }
 
-  /**
-   * MQTT over WebSocket at `/mqtt` on the console's HTTP server. `authenticate` resolves the
-   * operator from the upgrade request (session cookie, same origin); without one the upgrade is
-   * refused before any MQTT byte is read (401), or with the status of the CodedError it throws
-   * (421 for a Host this server does not answer to). It is asked again about the same request while the
-   * connection is open: once it answers otherwise (logged out, expired, another role), the
-   * connection ends.
-   */
+  /** MQTT over WebSocket at `/mqtt` on the console's HTTP server (broker-listeners.ts). */
   attachWebSocket(
     server: HttpServer,
     authenticate: (request: IncomingMessage) => Promise<BrokerIdentity | null>,
   ): void {
-    const wss = new WebSocketServer({
-      noServer: true,
-      maxPayload: MAX_PACKET_BYTES,
-      handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
-    });
-    this.#wss = wss;
-    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const path = (request.url ?? '').split('?')[0];
-      if (path !== '/mqtt') return; // other upgrade handlers may claim it
-      authenticate(request).then(
-        (identity) => {
-          if (!identity) return refuseUpgrade(socket, 401, 'Unauthorized');
-          (socket as Socket).setNoDelay?.(true);
-          wss.handleUpgrade(request, socket, head, (ws) => {
-            const stillValid: StillValid = async () => {
-              const again = await authenticate(request);
-              return again !== null && sameGrant(again, identity);
-            };
-            this.#upgradeIdentities.set(request, { identity, stillValid });
-            const stream = createWebSocketStream(ws);
-            stream.on('error', () => stream.destroy());
-            // The stream hands ws one frame at a time: the rest waits in the stream's queue.
-            this.#handle(stream, request, socket as Socket);
-          });
-        },
-        (error: unknown) => {
-          // A coded refusal (a Host this server does not answer to: 421) is answered as the HTTP routes answer it.
-          if (!isCodedError(error)) return refuseUpgrade(socket, 500, 'Internal Server Error');
-          const status = statusForCode(error.code);
-          refuseUpgrade(
-            socket,
-            status,
-            STATUS_CODES[status] ?? 'Refused',
-            JSON.stringify({ code: error.code, message: error.message }),
-          );
-        },
-      );
-    });
+    this.#listeners.attachWebSocket(server, authenticate);
   }
 
   /** Hands a connection to aedes, held to the send limits; `socket` is a WebSocket's transport. */
@@ -389,9 +286,8 @@ export class EmbeddedBroker implements BrokerPort {
     return client ? (this.#queued.get(client)?.() ?? 0) : undefined;
   }
 
-  /** `clients` is aedes' public registry of connected clients by id (not in its typings). */
   #connected(clientId: string): Client | undefined {
-    return (this.#aedes as unknown as { clients: Record<string, Client | undefined> }).clients[clientId];
+    return clientsOf(this.#aedes)[clientId];
   }
 
   get connectedClients(): number {
@@ -403,27 +299,14 @@ export class EmbeddedBroker implements BrokerPort {
    * its upgraded sockets); agents connected over TCP stay until close().
    */
   async stopListening(): Promise<void> {
-    this.#listenersClosed ??= this.#closeListeners();
-    await this.#listenersClosed.ws;
-  }
-
-  #closeListeners(): { ws: Promise<void>; tcp: Promise<void> } {
-    for (const client of this.#wss?.clients ?? []) client.terminate();
-    const ws = new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
-    // A TCP server's close waits for every open connection to end, and connected agents never
-    // end theirs: stop listening now, and close() lets aedes disconnect every client, then waits
-    // (decisions-server.md §22).
-    const tcp = ws.then(
-      () => new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve())),
-    );
-    return { ws, tcp };
+    await this.#listeners.stopListening();
   }
 
   async close(): Promise<void> {
     clearInterval(this.#revalidateTimer);
     await this.stopListening();
     await new Promise<void>((resolve) => this.#aedes.close(() => resolve()));
-    await this.#listenersClosed!.tcp;
+    await this.#listeners.tcpClosed();
   }
 }
 
@@ -444,34 +327,4 @@ function overLimit(
   if (!quotas || identity.kind !== 'agent') return undefined;
   const quota = quotas.take(identity.agentId, bytes);
   return quota.ok ? undefined : quota.reason;
-}
-
-function refuseUpgrade(socket: Duplex, status: number, text: string, json = ''): void {
-  const type = json ? 'Content-Type: application/json\r\n' : '';
-  socket.end(
-    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
-  );
-}
-
-function sameIdentity(a: BrokerIdentity, b: BrokerIdentity): boolean {
-  if (a.kind === 'agent' && b.kind === 'agent') return a.agentId === b.agentId;
-  if (a.kind === 'operator' && b.kind === 'operator') return a.did === b.did;
-  return false;
-}
-
-/** The same identity with the same rights (an operator's role included). */
-function sameGrant(a: BrokerIdentity, b: BrokerIdentity): boolean {
-  return sameIdentity(a, b) && (a.kind !== 'operator' || b.kind !== 'operator' || a.role === b.role);
-}
-
-/** Whether aedes chose the client's id (it sent an empty one); `_assignedClientId` is not in aedes' typings. */
-function isAssignedId(client: Client): boolean {
-  const assigned = (client as unknown as { _assignedClientId?: string })._assignedClientId;
-  return assigned !== undefined && assigned === client.id;
-}
-
-function toBytes(payload: Buffer | string): Uint8Array {
-  return typeof payload === 'string'
-    ? new TextEncoder().encode(payload)
-    : new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
 }

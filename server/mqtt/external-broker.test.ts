@@ -6,10 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import type { BrokerMessage } from './broker-port';
-import { RefusedPublish } from './embedded-broker';
+import { RefusedPublish } from './refused-publish';
 import { ExternalBroker, uniqueClientId, type ExternalBrokerOptions } from './external-broker';
 import { normalizeCandidate } from './external-topics';
-import { agentCandidateTopic, DynsecAdmin, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './mosquitto-dynsec';
+import { agentCandidateTopic, GATEWAY_SHARE_GROUP, SERVER_ACLS } from './dynsec-acls';
+import { DynsecAdmin } from './mosquitto-dynsec';
 
 const R = 'agent.researcher';
 const SERVER = { username: 'switchboard-server', password: 'pw-server' };

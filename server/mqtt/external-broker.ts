@@ -1,5 +1,6 @@
 // The BrokerPort over an external MQTT 5 broker (MQTT_URL: Mosquitto 2 with dynamic security),
-// reached as one mqtt.js client with the server's own credentials.
+// reached as one mqtt.js client with the server's own credentials, kept connected with backoff
+// (external-reconnect.ts).
 //
 // What differs from the embedded broker, and how this port makes up for it
 // (docs/decisions-external-broker.md):
@@ -16,19 +17,25 @@
 //   with `publisher: null` (its subscriptions are No Local, so the broker does not echo them).
 // - Several instances (`shareGroup`, docs/decisions-cluster.md): every instance still subscribes
 //   `rooms/#` for its consoles and presence, and also joins an MQTT 5 shared subscription on the
-//   agents' topics; subscription identifiers tell the two copies apart. The shared copy is the
-//   one recorded and decided (once in the cluster); the other copy only feeds this instance's
-//   consoles and presence. Another instance's publishes are recorded by that instance.
+//   agents' topics; subscription identifiers tell the two copies apart (external-subscriptions.ts).
+//   The shared copy is the one recorded and decided (once in the cluster); the other copy only
+//   feeds this instance's consoles and presence. Another instance's publishes are recorded by
+//   that instance.
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { CodedError } from '@shared/errors';
+import { isAuthRefusal } from './broker-refusals';
 import type { BrokerMessage, BrokerPort, HandlerOptions, MessageHandler } from './broker-port';
-import { RefusedPublish } from './embedded-broker';
-import { DEFAULT_SERVER_CLIENT_ID } from './mosquitto-dynsec';
+import { DEFAULT_SERVER_CLIENT_ID } from './dynsec-acls';
+import { Reconnector, type Backoff } from './external-reconnect';
+import { ExternalSubscriptions } from './external-subscriptions';
+import { AGENT_WRITABLE, normalizeCandidate } from './external-topics';
+import { payloadBytes } from './payload-bytes';
+import { nextConnect } from './next-connect';
 import { pipelineIntake, writeCoalescer } from './pipelined-intake';
-import { AGENT_WRITABLE, AGENT_WRITABLE_FILTERS, normalizeCandidate, wireFilters } from './external-topics';
-import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
+import { RefusedPublish } from './refused-publish';
+import { isValidFilter, topicMatches } from './topic-filter';
 
 export interface ExternalBrokerOptions {
   /** MQTT_URL, e.g. `mqtt://broker.internal:1883` or `mqtts://…`. */
@@ -67,7 +74,7 @@ export interface ExternalBrokerOptions {
   readonly subscriptions?: readonly string[];
   readonly now?: () => number;
   /** Reconnect backoff: first delay and cap, in ms (defaults 250 and 30 000), with ±20% jitter. */
-  readonly backoff?: { readonly minMs: number; readonly maxMs: number };
+  readonly backoff?: Backoff;
   readonly log?: (line: string) => void;
   /** Connection changes after the first connect (for /health, and tests). */
   readonly onStatus?: (status: { readonly connected: boolean; readonly sessionPresent?: boolean }) => void;
@@ -75,28 +82,14 @@ export interface ExternalBrokerOptions {
 
 export const DEFAULT_SERVER_SUBSCRIPTIONS = ['rooms/#', 'switchboard/#'] as const;
 
-/** Subscription identifiers (MQTT 5 §3.8.2.1.2): which subscription a delivered copy came through. */
-const FANOUT_SUBSCRIPTION = 1;
-const SHARED_SUBSCRIPTION = 2;
-
-const toBytes = (payload: Buffer) => new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
-
 export class ExternalBroker implements BrokerPort {
   readonly #client: MqttClient;
   readonly #options: ExternalBrokerOptions;
   readonly #now: () => number;
   readonly #log: (line: string) => void;
   readonly #handlers = new Set<{ filter: string; handler: MessageHandler; shared: boolean }>();
-  /** Filters subscribed on the broker (re-sent at every connect). */
-  readonly #brokerFilters = new Set<string>();
-  #closing = false;
-  #attempt = 0;
-  #retry: NodeJS.Timeout | undefined;
-  #lastError = '';
-  /** The broker refused the shared subscription: every copy is this instance's to record and decide. */
-  #sharedRefused = false;
-  /** Set once this instance stopped taking its share (it does not join again at a reconnect). */
-  #leftShareGroup = false;
+  readonly #reconnector: Reconnector;
+  readonly #subscriptions: ExternalSubscriptions;
   /** False until the first connect's subscriptions are in place. */
   #ready = false;
   /** Set by stopIntake: arriving messages are left unacknowledged. */
@@ -109,7 +102,13 @@ export class ExternalBroker implements BrokerPort {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((line) => console.error(line));
-    for (const f of options.subscriptions ?? DEFAULT_SERVER_SUBSCRIPTIONS) this.#brokerFilters.add(f);
+    this.#reconnector = new Reconnector(client, options.url, options.backoff, this.#log);
+    this.#subscriptions = new ExternalSubscriptions(client, {
+      shareGroup: options.shareGroup,
+      filters: options.subscriptions ?? DEFAULT_SERVER_SUBSCRIPTIONS,
+      log: this.#log,
+      closing: () => this.#reconnector.closing,
+    });
     this.#coalesce = writeCoalescer(client);
   }
 
@@ -138,29 +137,16 @@ export class ExternalBroker implements BrokerPort {
       (client.stream as Partial<Socket>).setNoDelay?.(true);
       if (broker.#ready) void broker.#subscribeAll(connack.sessionPresent);
     });
-    client.on('error', (error) => broker.#noteError(error));
+    client.on('error', (error) => broker.#reconnector.noteError(error, broker.#ready));
     client.on('close', () => {
-      if (broker.#ready && !broker.#closing) options.onStatus?.({ connected: false });
-      broker.#scheduleReconnect();
+      if (broker.#ready && !broker.#reconnector.closing) options.onStatus?.({ connected: false });
+      broker.#reconnector.schedule();
     });
-    await new Promise<void>((resolve, reject) => {
-      const onConnect = () => {
-        client.off('error', onError);
-        resolve();
-      };
-      const onError = (error: Error) => {
-        client.off('connect', onConnect);
-        reject(error);
-      };
-      client.once('connect', onConnect);
-      client.once('error', onError);
-      client.connect();
-    }).catch(async (error: unknown) => {
-      broker.#closing = true;
-      clearTimeout(broker.#retry);
+    await nextConnect(client, () => client.connect()).catch(async (error: unknown) => {
+      broker.#reconnector.stop();
       await client.endAsync(true).catch(() => undefined);
       const message = (error as Error).message;
-      if (/not authorized|bad user name or password/i.test(message)) {
+      if (isAuthRefusal(message)) {
         throw new CodedError(
           'BROKER_AUTH_FAILED',
           `the broker at MQTT_URL ${options.url} refused "${options.username}" (${message}); run \`npm run cli -- broker setup\` and check MQTT_USERNAME / MQTT_PASSWORD`,
@@ -177,113 +163,18 @@ export class ExternalBroker implements BrokerPort {
     return this.#client.connected;
   }
 
-  #noteError(error: Error): void {
-    // One line per distinct failure, not one per retry.
-    if (error.message === this.#lastError) return;
-    this.#lastError = error.message;
-    if (this.#ready && !this.#closing) this.#log(`MQTT broker ${this.#options.url}: ${error.message}`);
-  }
-
-  #scheduleReconnect(): void {
-    if (this.#closing || this.#retry) return;
-    const { minMs, maxMs } = this.#options.backoff ?? { minMs: 250, maxMs: 30_000 };
-    const base = Math.min(maxMs, minMs * 2 ** Math.min(this.#attempt, 16));
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
-    this.#attempt++;
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      if (this.#closing) return;
-      // Keep the stores: QoS 1 publishes not yet acknowledged are sent again after the reconnect.
-      this.#client.reconnect({ incomingStore: this.#client.incomingStore, outgoingStore: this.#client.outgoingStore });
-    }, delay);
-    this.#retry.unref();
-  }
-
   async #subscribeAll(sessionPresent: boolean): Promise<void> {
-    this.#attempt = 0;
-    if (this.#lastError)
-      this.#log(`MQTT broker ${this.#options.url}: connected again${sessionPresent ? ' (session kept)' : ''}`);
-    this.#lastError = '';
-    const shared =
-      this.#options.shareGroup === undefined || this.#leftShareGroup
-        ? []
-        : AGENT_WRITABLE_FILTERS.map((f) => this.#subscribeShared(f));
-    await Promise.all([...[...this.#brokerFilters].map((f) => this.#subscribe(f)), ...shared]);
+    this.#reconnector.connected(sessionPresent);
+    await this.#subscriptions.subscribeAll();
     if (this.#ready) this.#options.onStatus?.({ connected: true, sessionPresent });
-  }
-
-  async #subscribe(filter: string): Promise<void> {
-    if (!this.#client.connected) return; // sent at the next connect
-    try {
-      // No Local: the broker does not echo our own publishes (they are dispatched here, once).
-      // Retain As Published: a retained publish is recognisable. Retain Handling 2: nothing
-      // retained is replayed at subscribe time.
-      const properties =
-        this.#options.shareGroup === undefined ? {} : { properties: { subscriptionIdentifier: FANOUT_SUBSCRIPTION } };
-      const granted = await this.#client.subscribeAsync(filter, { qos: 1, nl: true, rap: true, rh: 2, ...properties });
-      const code = granted[0]?.qos ?? 0x80;
-      if (code >= 0x80) this.#log(`MQTT broker refused the subscription ${filter} (reason ${code})`);
-    } catch (error) {
-      if (!this.#closing) this.#log(`MQTT subscription ${filter} failed: ${(error as Error).message}`);
-    }
-  }
-
-  /**
-   * Joins the shared subscription on one agent topic filter. No Local is a protocol error on a
-   * shared subscription (MQTT 5 §3.8.3.1); none is needed: the server publishes nothing there
-   * but empty retained clears, which are dropped as retained.
-   */
-  async #subscribeShared(filter: string): Promise<void> {
-    const shared = `$share/${this.#options.shareGroup}/${filter}`;
-    if (!this.#client.connected) return;
-    try {
-      const granted = await this.#client.subscribeAsync(shared, {
-        qos: 1,
-        rap: true,
-        properties: { subscriptionIdentifier: SHARED_SUBSCRIPTION },
-      });
-      const code = granted[0]?.qos ?? 0x80;
-      if (code >= 0x80) this.#sharedRefusedBy(shared, String(code));
-    } catch (error) {
-      // mqtt.js rejects a SUBACK refusal (with the packet) rather than resolving with its code.
-      if ((error as { packet?: { cmd?: string } }).packet?.cmd === 'suback')
-        this.#sharedRefusedBy(shared, (error as Error).message);
-      else if (!this.#closing) this.#log(`MQTT subscription ${shared} failed: ${(error as Error).message}`);
-    }
-  }
-
-  /**
-   * A broker role from before clusters (no `$share` ACL): rather than record and decide nothing,
-   * this instance records and decides every copy it gets, which is right for one instance only.
-   */
-  #sharedRefusedBy(filter: string, why: string): void {
-    if (!this.#sharedRefused)
-      this.#log(
-        `MQTT broker refused the shared subscription ${filter} (${why}): this instance now records and decides every candidate itself, so run only one; run \`npm run cli -- broker setup\` again to allow several`,
-      );
-    this.#sharedRefused = true;
-  }
-
-  /**
-   * Which copy this is. Without a share group, the only one. A broker may merge overlapping
-   * subscriptions into one delivery carrying both identifiers, or send none at all: then the copy
-   * is treated as both (recorded here, never lost; at worst recorded by two instances).
-   */
-  #copyKind(packet: IPublishPacket): { fanout: boolean; shared: boolean } {
-    if (this.#options.shareGroup === undefined || this.#sharedRefused) return { fanout: true, shared: true };
-    const raw = packet.properties?.subscriptionIdentifier;
-    const ids = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-    if (ids.length === 0) return { fanout: true, shared: true };
-    return { fanout: ids.includes(FANOUT_SUBSCRIPTION), shared: ids.includes(SHARED_SUBSCRIPTION) };
   }
 
   async #receive(packet: IPublishPacket): Promise<void> {
     // Stopping: not handled and never acknowledged, so the broker sends it again to this session.
     if (this.#intakeStopped) return new Promise<void>(() => undefined);
     const wireTopic = packet.topic;
-    const payload =
-      typeof packet.payload === 'string' ? new TextEncoder().encode(packet.payload) : toBytes(packet.payload);
-    const copy = this.#copyKind(packet);
+    const payload = payloadBytes(packet.payload);
+    const copy = this.#subscriptions.copyKind(packet);
     if (packet.retain) {
       // The shared copy's receiver clears it (one clear per retained publish, not one per instance).
       if (!copy.shared) return;
@@ -339,7 +230,7 @@ export class ExternalBroker implements BrokerPort {
 
   /** Publishes as the server, then hands the message to this process's handlers (as aedes does). */
   async publish(topic: string, payload: Uint8Array, qos: 0 | 1 = 1): Promise<void> {
-    if (this.#closing)
+    if (this.#reconnector.closing)
       throw new CodedError('BROKER_CLOSED', `not publishing to ${topic}: the broker connection is closed`);
     this.#coalesce();
     await this.#client.publishAsync(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), {
@@ -353,11 +244,7 @@ export class ExternalBroker implements BrokerPort {
     if (!isValidFilter(filter)) throw new CodedError('invalid_filter', `not an MQTT topic filter: ${filter}`);
     const entry = { filter, handler, shared: options.shared === true };
     this.#handlers.add(entry);
-    for (const wire of wireFilters(filter)) {
-      if ([...this.#brokerFilters].some((b) => filterCovers(b, wire))) continue;
-      this.#brokerFilters.add(wire);
-      void this.#subscribe(wire);
-    }
+    this.#subscriptions.cover(filter);
     return () => this.#handlers.delete(entry);
   }
 
@@ -367,16 +254,8 @@ export class ExternalBroker implements BrokerPort {
    * would record and never decide: Mosquitto goes on handing a disconnected session its share
    * (queued until it comes back), so leaving must happen before the DISCONNECT.
    */
-  async leaveShareGroup(): Promise<void> {
-    if (this.#options.shareGroup === undefined || this.#leftShareGroup) return;
-    this.#leftShareGroup = true;
-    if (!this.#client.connected) return;
-    const shared = AGENT_WRITABLE_FILTERS.map((f) => `$share/${this.#options.shareGroup}/${f}`);
-    await this.#client
-      .unsubscribeAsync(shared)
-      .catch((error: unknown) =>
-        this.#log(`MQTT: could not leave the shared subscription: ${(error as Error).message}`),
-      );
+  leaveShareGroup(): Promise<void> {
+    return this.#subscriptions.leaveShareGroup();
   }
 
   /**
@@ -388,8 +267,7 @@ export class ExternalBroker implements BrokerPort {
   async close(options: { keepShare?: boolean } = {}): Promise<void> {
     if (!options.keepShare) await this.leaveShareGroup();
     this.stopIntake();
-    this.#closing = true;
-    clearTimeout(this.#retry);
+    this.#reconnector.stop();
     // A graceful end waits for this server's own publishes to be acknowledged; not for ever.
     const ended = this.#client.endAsync().catch(() => undefined);
     const late = setTimeout(() => void this.#client.endAsync(true).catch(() => undefined), 5_000);

@@ -5,7 +5,8 @@ import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, subscribeCode, tryConnect, type TestClient } from '../test-support/mqtt-clients';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
-import { agentCandidateTopic, agentRoleName, DEFAULT_ACL_ACCESS, DynsecAdmin } from './mosquitto-dynsec';
+import { agentCandidateTopic, agentRoleName, DEFAULT_ACL_ACCESS } from './dynsec-acls';
+import { DynsecAdmin } from './mosquitto-dynsec';
 
 const R = 'agent.researcher';
 const A = 'agent.analyst';

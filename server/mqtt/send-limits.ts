@@ -15,7 +15,7 @@ export interface SendLimits {
   readonly drainTimeoutMs: number;
 }
 
-/** The largest packet the broker sends (MAX_PACKET_BYTES in embedded-broker.ts) must fit in one client's budget. */
+/** The largest packet the broker sends (MAX_PACKET_BYTES in broker-listeners.ts) must fit in one client's budget. */
 export const MIN_SEND_BUFFER_BYTES = 512 * 1024;
 
 export const DEFAULT_SEND_LIMITS: SendLimits = { maxBufferedBytes: 2 * 1024 * 1024, drainTimeoutMs: 10_000 };

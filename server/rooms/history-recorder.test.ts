@@ -6,7 +6,7 @@ import type { Store } from '../store/store';
 import { usePgDatabase } from '../test-support/pg-database';
 import { tempStore } from '../test-support/temp-store';
 import { MAX_HEARTBEAT_BYTES, MAX_WORK_BYTES } from '@shared/aor/payload-size';
-import { RefusedPublish } from '../mqtt/embedded-broker';
+import { RefusedPublish } from '../mqtt/refused-publish';
 import { PublishQuotas } from '../mqtt/publish-quotas';
 import { manualClock } from '../test-support/manual-clock';
 import { HistoryRecorder, recordOnArrival } from './history-recorder';

@@ -4,7 +4,7 @@
 import { checkPayloadSize } from '@shared/aor/payload-size';
 import { parseTopic } from '@shared/aor/topics';
 import type { BrokerMessage } from '../mqtt/broker-port';
-import { RefusedPublish } from '../mqtt/embedded-broker';
+import { RefusedPublish } from '../mqtt/refused-publish';
 import type { PublishQuotas } from '../mqtt/publish-quotas';
 import type { NewRoomMessage, StoredRoomMessage, Store } from '../store/store';
 import type { RoomRegistry } from './room-registry';

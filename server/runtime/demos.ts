@@ -38,7 +38,7 @@ export interface RoomDemoParts {
  * The rooms' demo agents connect like any agent: over MQTT with their own credentials (rotated
  * at each start, never printed). A scripted facilitator keeps the demo room busy. `external`
  * gives an external broker's part: registering each credential with it, and the per-agent
- * candidate topic its ACL needs (mqtt/mosquitto-dynsec.ts).
+ * candidate topic its ACL needs (mqtt/dynsec-acls.ts).
  */
 export function startRoomDemoAgents(
   config: Config,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli';
 import { loadConfig } from '../config';
-import { agentCandidateTopic } from '../mqtt/mosquitto-dynsec';
+import { agentCandidateTopic } from '../mqtt/dynsec-acls';
 import { startSwitchboard, type RunningSwitchboard } from './start-switchboard';
 import { connectClient, tryConnect } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';

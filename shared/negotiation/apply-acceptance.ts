@@ -4,8 +4,9 @@ import { fail, ok, type Result } from '../errors';
 import { agreementSignatureVerifies, buildAgreement, type Agreement } from './agreement';
 import { Acceptance, type Proposal } from './documents';
 import { NegotiationErrorCode as Code } from './error-codes';
-import { advance, isParty, latestProposal, receivedAt, type NegotiationState, type TransitionContext } from './state';
-import { checkClock, parseDocument, verifySignature } from './verify-document';
+import { checkAnswer, checkAnswersLatest } from './answer-checks';
+import { advance, latestProposal, receivedAt, type NegotiationState, type TransitionContext } from './state';
+import { parseDocument } from './verify-document';
 
 export function applyAcceptance(
   state: NegotiationState,
@@ -19,19 +20,10 @@ export function applyAcceptance(
   if (!parsed.ok) return parsed;
   const a = parsed.value;
 
-  if (a.negotiation_id !== state.negotiation_id)
-    return fail(Code.NEGOTIATION_MISMATCH, 'The acceptance names another negotiation.');
-  if (!isParty(state, a.by)) return fail(Code.NOT_A_PARTY, `${a.by} is not a party to this negotiation.`);
-  const signed = verifySignature(a, a.by, 'acceptance', ctx.verify);
-  if (!signed.ok) return signed;
-  const clock = checkClock(a.at, ctx.now, ctx.limits.clockSkewMs);
-  if (!clock.ok) return clock;
-  // §3.3: accept applies to the most recent proposal only.
-  if (a.proposal_id !== latest.proposal_id) {
-    return fail(Code.STALE_PROPOSAL, 'Only the most recent proposal can be accepted.', { latest: latest.proposal_id });
-  }
-  // §5 "Signature Theft": the receiving party accepts; a proposer cannot accept its own offer.
-  if (a.by !== latest.to) return fail(Code.NOT_RECIPIENT, 'Only the recipient of the proposal can accept it.');
+  const checked = checkAnswer(state, a, 'acceptance', ctx);
+  if (!checked.ok) return checked;
+  const answers = checkAnswersLatest(latest, a, 'accept');
+  if (!answers.ok) return answers;
 
   const agreement = agreementOnAcceptance(state, latest, a.at, a.salt_seed);
   if (!agreementSignatureVerifies(agreement, a.by, a.agreement_signature, ctx.verify)) {

@@ -2,8 +2,9 @@
 import { fail, ok, type Result } from '../errors';
 import { Rejection, Withdrawal } from './documents';
 import { NegotiationErrorCode as Code } from './error-codes';
-import { advance, isParty, latestProposal, receivedAt, type NegotiationState, type TransitionContext } from './state';
-import { checkClock, parseDocument, verifySignature } from './verify-document';
+import { checkAnswer, checkAnswersLatest } from './answer-checks';
+import { advance, latestProposal, receivedAt, type NegotiationState, type TransitionContext } from './state';
+import { parseDocument } from './verify-document';
 
 /** POST /oap/negotiation/{id}/reject: the recipient refuses the most recent proposal. */
 export function applyRejection(
@@ -18,17 +19,10 @@ export function applyRejection(
   if (!parsed.ok) return parsed;
   const r = parsed.value;
 
-  if (r.negotiation_id !== state.negotiation_id)
-    return fail(Code.NEGOTIATION_MISMATCH, 'The rejection names another negotiation.');
-  if (!isParty(state, r.by)) return fail(Code.NOT_A_PARTY, `${r.by} is not a party to this negotiation.`);
-  const signed = verifySignature(r, r.by, 'rejection', ctx.verify);
-  if (!signed.ok) return signed;
-  const clock = checkClock(r.at, ctx.now, ctx.limits.clockSkewMs);
-  if (!clock.ok) return clock;
-  if (r.proposal_id !== latest.proposal_id) {
-    return fail(Code.STALE_PROPOSAL, 'Only the most recent proposal can be rejected.', { latest: latest.proposal_id });
-  }
-  if (r.by !== latest.to) return fail(Code.NOT_RECIPIENT, 'Only the recipient of the proposal can reject it.');
+  const checked = checkAnswer(state, r, 'rejection', ctx);
+  if (!checked.ok) return checked;
+  const answers = checkAnswersLatest(latest, r, 'reject');
+  if (!answers.ok) return answers;
 
   return ok(advance(state, { type: 'reject', document: r, received_at: receivedAt(ctx.now) }, 'REJECTED'));
 }
@@ -43,13 +37,8 @@ export function applyWithdrawal(
   if (!parsed.ok) return parsed;
   const w = parsed.value;
 
-  if (w.negotiation_id !== state.negotiation_id)
-    return fail(Code.NEGOTIATION_MISMATCH, 'The withdrawal names another negotiation.');
-  if (!isParty(state, w.by)) return fail(Code.NOT_A_PARTY, `${w.by} is not a party to this negotiation.`);
-  const signed = verifySignature(w, w.by, 'withdrawal', ctx.verify);
-  if (!signed.ok) return signed;
-  const clock = checkClock(w.at, ctx.now, ctx.limits.clockSkewMs);
-  if (!clock.ok) return clock;
+  const checked = checkAnswer(state, w, 'withdrawal', ctx);
+  if (!checked.ok) return checked;
 
   return ok(advance(state, { type: 'withdraw', document: w, received_at: receivedAt(ctx.now) }, 'WITHDRAWN'));
 }
