@@ -35,6 +35,8 @@ import { transparencyLogRoutes } from './routes/transparency-log';
 import type { RelayBridge } from './external/relay-bridge';
 import { externalServiceRoutes } from './routes/external-services';
 import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
+import { inboxRoutes, type InboxStreamLimits } from './routes/inbox';
+import type { InboxService } from './inbox/inbox-service';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -60,6 +62,8 @@ export interface AppOptions {
   readonly bridge: RelayBridge;
   /** The guided demo's kick; the route answers 503 while it is empty. */
   readonly guidedDemo: GuidedDemoSlot;
+  /** The inbox (runtime/inbox.ts); apps without one answer 404 there. */
+  readonly inbox?: { readonly service: InboxService; readonly streams?: Partial<InboxStreamLimits> };
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
   readonly sessionsChanged?: () => void;
 }
@@ -117,6 +121,16 @@ export function createApp(options: AppOptions) {
     )
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }));
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
+  if (options.inbox)
+    app.route(
+      '/api/inbox',
+      inboxRoutes({
+        inbox: options.inbox.service,
+        store: options.store,
+        clock,
+        ...(options.inbox.streams ? { streams: options.inbox.streams } : {}),
+      }),
+    );
   app.route('/', spaRoutes(options.staticDir));
   app.notFound((c) => handleError(new CodedError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`), c));
   app.onError(handleError);

@@ -13,6 +13,7 @@ import type { HttpLimits } from '../http/limits';
 import { PresenceTracker } from '../rooms/presence-tracker';
 import { sessionCookie } from './sessions';
 import { startRoomHarness, type RoomHarness } from './room-harness';
+import { startInbox, type RunningInbox } from '../runtime/inbox';
 
 export interface FullApp {
   readonly app: ReturnType<typeof testApp>;
@@ -22,6 +23,7 @@ export interface FullApp {
   readonly facilitator: string;
   readonly observer: string;
   readonly clock: { now(): number; advance(ms: number): void };
+  readonly inbox: RunningInbox;
   serve(): Promise<{ server: HttpServer; url: string }>;
   close(): Promise<void>;
 }
@@ -36,8 +38,16 @@ export async function fullApp(
   const harness = await startRoomHarness({ dataDir: dir });
   const presence = new PresenceTracker(harness.broker, () => harness.clock.now);
   const clock = { now: () => harness.clock.now, advance: (ms: number) => void (harness.clock.now += ms) };
+  const inbox = await startInbox({
+    store: harness.store,
+    clock,
+    broker: harness.broker,
+    gateway: harness.gateway,
+    presence,
+  });
   const app = testApp({
     staticDir,
+    inbox: { service: inbox.service },
     store: harness.store,
     clock,
     rooms: { store: harness.store, clock, rooms: harness.rooms, presence, gateway: harness.gateway },
@@ -60,6 +70,7 @@ export async function fullApp(
     facilitator,
     observer,
     clock,
+    inbox,
     async serve() {
       const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
       servers.push(server);
@@ -71,6 +82,7 @@ export async function fullApp(
         (server as HttpServer).closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
       }
+      inbox.stop();
       presence.stop();
       await harness.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,212 @@
+// The inbox against the real server: real MQTT agents on the embedded broker, the real gateway,
+// SQLite, the routes over HTTP. An item appears in the list and on the stream when its cause
+// happens and leaves when it is settled; a restart rebuilds the list from the store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InboxClaim, InboxList, type InboxItem } from '@shared/contract/inbox';
+import { hashPassword } from '../auth/password';
+import { loadConfig } from '../config';
+import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
+import { openInboxStream } from '../test-support/inbox-stream';
+import { connectClient, type TestClient } from '../test-support/mqtt-clients';
+import { sessionCookie } from '../test-support/sessions';
+
+const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
+const SECOND = 'did:key:z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2';
+const OBSERVER = 'did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG';
+
+let sb: RunningSwitchboard;
+let dataDir: string;
+let facilitator: string;
+let second: string;
+let observer: string;
+let console_: TestClient;
+let seq = 0;
+const agents: TestClient[] = [];
+
+const config = () => loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0' });
+
+async function boot() {
+  sb = await startSwitchboard(config());
+  facilitator = await sessionCookie(sb.store, FACILITATOR, 'facilitator');
+  second = await sessionCookie(sb.store, SECOND, 'facilitator');
+  observer = await sessionCookie(sb.store, OBSERVER, 'observer');
+  console_ = await connectClient(sb.url.replace('http', 'ws') + '/mqtt', {
+    wsOptions: { headers: { cookie: facilitator, origin: sb.url } },
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'switchboard-inbox-'));
+  await boot();
+  for (const agentId of ['agent.analyst', 'agent.rogue'])
+    await sb.store.access.putAgentCredential({
+      agentId,
+      passwordHash: await hashPassword('pw'),
+      createdAt: Date.now(),
+    });
+  await sb.store.rooms.ensureRoom({ id: 'ops', name: 'Operations', moderation: 'review' });
+});
+
+afterAll(async () => {
+  for (const a of agents) await a.client.endAsync(true);
+  await console_.client.endAsync(true);
+  await sb.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const api = (path: string, cookie: string, init: RequestInit = {}) =>
+  fetch(sb.url + path, {
+    ...init,
+    headers: { cookie, origin: sb.url, 'content-type': 'application/json', ...init.headers },
+  });
+
+async function list(cookie = facilitator): Promise<InboxList> {
+  const res = await api('/api/inbox', cookie);
+  expect(res.status).toBe(200);
+  return InboxList.parse(await res.json());
+}
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+async function agent(agentId: string): Promise<TestClient> {
+  const client = await connectClient(sb.mqttUrl, { username: agentId, password: 'pw' });
+  agents.push(client);
+  return client;
+}
+
+async function grant(agentId: string, task: string, over: { max?: number; expiresIn?: number } = {}) {
+  const id = `grant_${++seq}`;
+  await console_.client.publishAsync(
+    'rooms/ops/control',
+    JSON.stringify({
+      id,
+      type: 'mic_grant',
+      room_id: 'ops',
+      from: { kind: 'user', id: FACILITATOR },
+      ts: nowS(),
+      payload: {
+        task_id: task,
+        agent_id: agentId,
+        max_messages: over.max ?? 10,
+        allowed_message_types: ['progress', 'result', 'clarifying_question'],
+        expires_at: nowS() + (over.expiresIn ?? 600),
+      },
+    }),
+    { qos: 1 },
+  );
+  return id;
+}
+
+/** The gateway applies a grant from control on its own turn; the test goes on once it is stored. */
+async function grantStored(agentId: string, task: string) {
+  while (!(await sb.store.rooms.getGrant('ops', agentId, task))) await new Promise((r) => setTimeout(r, 20));
+}
+
+function result(agentId: string, task: string, messageType: string, content: object) {
+  return JSON.stringify({
+    id: `cand_${++seq}`,
+    type: 'result',
+    room_id: 'ops',
+    from: { kind: 'agent', id: agentId },
+    ts: nowS(),
+    payload: { task_id: task, message_type: messageType, content },
+  });
+}
+
+describe('review items', () => {
+  it('appear on the list and the stream when a real agent submits in review mode, and leave when decided', async () => {
+    const stream = await openInboxStream(sb.url, facilitator);
+    expect(stream.status).toBe(200);
+    const first = await stream.until((e) => e.type === 'snapshot');
+    expect(first).toBe(stream.events[0]);
+
+    await grant('agent.analyst', 't1');
+    const analyst = await agent('agent.analyst');
+    await grantStored('agent.analyst', 't1');
+    await analyst.client.publishAsync(
+      'rooms/ops/public_candidates',
+      result('agent.analyst', 't1', 'result', { text: 'Use <b>plan B</b>' }),
+      { qos: 1 },
+    );
+
+    const upsert = await stream.until((e) => e.type === 'upsert' && e.item.kind === 'review');
+    const item = (upsert as { item: InboxItem }).item;
+    expect(item).toMatchObject({
+      kind: 'review',
+      urgency: 'now',
+      title: "agent.analyst's result waits for review in Operations",
+      quote: 'Use <b>plan B</b>',
+      href: '/rooms/ops',
+      ref: { kind: 'review', roomId: 'ops', agentId: 'agent.analyst' },
+      claim: null,
+    });
+    expect((await list()).items.map((i) => i.id)).toContain(item.id);
+    // Observers read the same list.
+    expect((await list(observer)).items.map((i) => i.id)).toContain(item.id);
+
+    const ref = item.ref as Extract<InboxItem['ref'], { kind: 'review' }>;
+    const approved = await api(`/api/rooms/ops/review/${ref.candidateId}/approve`, facilitator, { method: 'POST' });
+    expect(approved.status).toBe(200);
+    const removed = await stream.until((e) => e.type === 'remove' && e.id === item.id);
+    expect(removed.type).toBe('remove');
+    expect((await list()).items.map((i) => i.id)).not.toContain(item.id);
+    stream.close();
+  });
+});
+
+/** A review item from a fresh candidate of agent.analyst, as the list shows it. */
+async function reviewItem(text: string): Promise<InboxItem> {
+  const task = `t${++seq}`;
+  await grant('agent.analyst', task);
+  await grantStored('agent.analyst', task);
+  const analyst = agents[0] ?? (await agent('agent.analyst'));
+  await analyst.client.publishAsync('rooms/ops/public_candidates', result('agent.analyst', task, 'result', { text }), {
+    qos: 1,
+  });
+  for (;;) {
+    const found = (await list()).items.find((i) => i.quote === text);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const claim = (cookie: string, itemId: string, headers: Record<string, string> = {}) =>
+  api('/api/inbox/claims', cookie, { method: 'POST', body: JSON.stringify({ itemId }), headers });
+
+describe('claims', () => {
+  it('show a facilitator deciding an item to the others, live; a second facilitator gets the holder', async () => {
+    const item = await reviewItem('claim me');
+    const othersStream = await openInboxStream(sb.url, second);
+    const taken = await claim(facilitator, item.id);
+    expect(taken.status).toBe(200);
+    const held = InboxClaim.parse(await taken.json());
+    expect(held).toMatchObject({ did: FACILITATOR, name: 'did:key:z6MkpTHR…vktH' });
+    expect(held.until).toBeGreaterThan(Date.now());
+    const seen = await othersStream.until((e) => e.type === 'upsert' && e.item.id === item.id && e.item.claim !== null);
+    expect(seen.type === 'upsert' && seen.item.claim).toEqual(held);
+    expect((await list(observer)).items.find((i) => i.id === item.id)?.claim).toEqual(held);
+
+    const bySecond = await claim(second, item.id);
+    expect(InboxClaim.parse(await bySecond.json()).did).toBe(FACILITATOR);
+    const renewed = InboxClaim.parse(await (await claim(facilitator, item.id)).json());
+    expect(renewed.until).toBeGreaterThanOrEqual(held.until);
+    othersStream.close();
+  });
+
+  it('are a facilitator act behind CSRF, on an item the operator can see', async () => {
+    const item = await reviewItem('not yours');
+    const byObserver = await claim(observer, item.id);
+    expect([byObserver.status, (await byObserver.json()).code]).toEqual([403, 'FORBIDDEN']);
+    const crossSite = await claim(facilitator, item.id, { origin: 'https://evil.example' });
+    expect([crossSite.status, (await crossSite.json()).code]).toEqual([403, 'CSRF_REJECTED']);
+    const unknown = await claim(facilitator, 'review:ops:nope');
+    expect([unknown.status, (await unknown.json()).code]).toEqual([404, 'NOT_FOUND']);
+    const empty = await claim(facilitator, '');
+    expect([empty.status, (await empty.json()).code]).toEqual([400, 'INVALID_REQUEST']);
+    const anonymous = await fetch(sb.url + '/api/inbox');
+    expect([anonymous.status, (await anonymous.json()).code]).toEqual([401, 'UNAUTHORIZED']);
+  });
+});
