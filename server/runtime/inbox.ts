@@ -6,7 +6,17 @@ import type { Clock } from '../clock';
 import type { Gateway } from '../gateway/gateway';
 import { InboxBoard } from '../inbox/inbox-board';
 import { InboxService, type OperatorName } from '../inbox/inbox-service';
+import { startCosignSource } from '../inbox/cosign-source';
+import { startGrantSource } from '../inbox/grant-source';
+import { startQuestionSource } from '../inbox/question-source';
+import { startRejectsSource } from '../inbox/rejects-source';
 import { startReviewSource } from '../inbox/review-source';
+import { startServiceSource } from '../inbox/service-source';
+import { startSlotSource } from '../inbox/slot-source';
+import type { ServiceStatusBoard } from '../external/service-status';
+import type { NegotiationService } from '../negotiation/negotiation-service';
+import type { OacopReadModels } from '../oacop/oacop-read-models';
+import type { EventFeed } from '../relay/event-feed';
 import type { InboxSource, SourceContext } from '../inbox/source-context';
 import type { BrokerPort } from '../mqtt/broker-port';
 import type { PresenceTracker } from '../rooms/presence-tracker';
@@ -21,6 +31,14 @@ export interface InboxParts {
   readonly broker: BrokerPort;
   readonly gateway: Gateway;
   readonly presence?: PresenceTracker;
+  readonly negotiations: NegotiationService;
+  readonly oacop: OacopReadModels;
+  /** The relay's feed: its cue that envelopes were stored. */
+  readonly feed: EventFeed;
+  /** The external-services bridge's status board. */
+  readonly services: ServiceStatusBoard;
+  /** How often time-based items (grants, reject bursts) are looked at again; tests shorten it. */
+  readonly everyMs?: number;
   readonly operatorName?: OperatorName;
 }
 
@@ -35,7 +53,16 @@ export async function startInbox(parts: InboxParts): Promise<RunningInbox> {
   const { store, clock } = parts;
   const board = new InboxBoard();
   const ctx: SourceContext = { board, store, clock };
-  const sources: InboxSource[] = [startReviewSource(ctx, parts.broker)];
+  const rejects = startRejectsSource(ctx, parts.gateway, parts.everyMs);
+  const sources: InboxSource[] = [
+    startReviewSource(ctx, parts.broker),
+    startCosignSource(ctx, parts.negotiations),
+    startSlotSource(ctx, parts.oacop, parts.feed),
+    startQuestionSource(ctx, parts.broker),
+    startGrantSource(ctx, parts.broker, parts.everyMs),
+    rejects,
+    startServiceSource(ctx, parts.services),
+  ];
   const summary = async (): Promise<InboxSummary> => {
     const now = clock.now();
     const rooms = await store.rooms.listRooms();
@@ -45,7 +72,7 @@ export async function startInbox(parts: InboxParts): Promise<RunningInbox> {
     return {
       roomsActive: rooms.filter((r) => r.lastActivityAt !== null && r.lastActivityAt > now - ACTIVE_ROOM_MS).length,
       agentsOnline: online.size,
-      rejectsLastHour: 0,
+      rejectsLastHour: rejects.lastHour(),
     };
   };
   const service = new InboxService({

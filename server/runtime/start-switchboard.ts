@@ -53,6 +53,8 @@ export interface StartOptions {
   readonly clock?: Clock;
   /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
   readonly bridge?: Partial<RelayBridgeOptions>;
+  /** How often the inbox looks at time-based items again (runtime/inbox.ts). */
+  readonly inboxEveryMs?: number;
 }
 
 export async function startSwitchboard(config: Config, options: StartOptions = {}): Promise<RunningSwitchboard> {
@@ -124,7 +126,19 @@ async function start(
   life.started(store.access.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
 
   const inbox = await life.open(
-    () => startInbox({ store, clock, broker: broker.port, gateway, presence }),
+    () =>
+      startInbox({
+        store,
+        clock,
+        broker: broker.port,
+        gateway,
+        presence,
+        negotiations: services.negotiations,
+        oacop: services.oacop,
+        feed: services.relay.services.feed,
+        services: bridge.status,
+        ...(options.inboxEveryMs === undefined ? {} : { everyMs: options.inboxEveryMs }),
+      }),
     (running) => running.stop(),
   );
 

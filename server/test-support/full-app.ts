@@ -14,6 +14,8 @@ import { PresenceTracker } from '../rooms/presence-tracker';
 import { sessionCookie } from './sessions';
 import { startRoomHarness, type RoomHarness } from './room-harness';
 import { startInbox, type RunningInbox } from '../runtime/inbox';
+import { buildAppServices } from '../runtime/app-services';
+import { RelayBridge } from '../external/relay-bridge';
 
 export interface FullApp {
   readonly app: ReturnType<typeof testApp>;
@@ -38,14 +40,21 @@ export async function fullApp(
   const harness = await startRoomHarness({ dataDir: dir });
   const presence = new PresenceTracker(harness.broker, () => harness.clock.now);
   const clock = { now: () => harness.clock.now, advance: (ms: number) => void (harness.clock.now += ms) };
+  const bridge = new RelayBridge({ store: harness.store, clock });
+  const services = buildAppServices({ store: harness.store, clock, bridge, presence, demo: { on: false, seed: 2026 } });
   const inbox = await startInbox({
     store: harness.store,
     clock,
     broker: harness.broker,
     gateway: harness.gateway,
     presence,
+    negotiations: services.negotiations,
+    oacop: services.oacop,
+    feed: services.relay.services.feed,
+    services: bridge.status,
   });
   const app = testApp({
+    ...services,
     staticDir,
     inbox: { service: inbox.service },
     store: harness.store,
