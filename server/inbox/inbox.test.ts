@@ -14,6 +14,9 @@ import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-swit
 import { openInboxStream } from '../test-support/inbox-stream';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';
+import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../demo/demo-identity';
+import { mulberry32 } from '../demo/prng';
 
 const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
 const SECOND = 'did:key:z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2';
@@ -377,6 +380,36 @@ describe('bridged services', () => {
     const closed = new Promise((resolve) => deadService.close(resolve));
     deadService.closeAllConnections();
     await closed;
+  });
+});
+
+describe('co-signatures', () => {
+  it("wait for the enrolled operator who is the agreement's party, only in that operator's inbox, until signed", async () => {
+    const rng = mulberry32(11);
+    const party = (key: string) =>
+      new NegotiationParty(negotiationIdentity(7, key, key), fetch, sb.url, () => Date.now(), seededBytes(rng));
+    const buyer = party('inbox-buyer');
+    const seller = party('inbox-seller');
+    const buyerCookie = await sessionCookie(sb.store, buyer.did, 'observer');
+    const buyerStream = await openInboxStream(sb.url, buyerCookie);
+    const id = await buyer.open(seller.did, { category: 'pricing', mine: 'public', theirs: 'public' });
+    await buyer.propose(id, { price_per_call_eur: '0.0030', calls_per_month: 100000 }, 30 * 60_000);
+    await seller.accept(id);
+    const upsert = await buyerStream.until((e) => e.type === 'upsert' && e.item.kind === 'cosign');
+    const item = (upsert as { item: InboxItem }).item;
+    expect(item).toMatchObject({
+      id: `cosign:${id}:${buyer.did}`,
+      urgency: 'soon',
+      href: `/negotiations/${id}`,
+      ref: { kind: 'cosign', negotiationId: id, party: buyer.did, service: null },
+    });
+    expect(item.title).toMatch(/^The pricing agreement with did:key:z6Mk.{4}….{4} waits for your co-signature$/);
+    // Another operator's inbox does not hold it, nor can they claim it.
+    expect((await list()).items.some((i) => i.id === item.id)).toBe(false);
+    expect((await claim(facilitator, item.id)).status).toBe(404);
+    await buyer.cosign(id);
+    await buyerStream.until((e) => e.type === 'remove' && e.id === item.id);
+    buyerStream.close();
   });
 });
 
