@@ -17,6 +17,9 @@ import { sessionCookie } from '../test-support/sessions';
 import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
 import { negotiationIdentity } from '../demo/demo-identity';
 import { mulberry32 } from '../demo/prng';
+import { AgoraClient } from '@agents/agora/agora-client';
+import { carrierPayload, type CarriedMessage } from '@shared/oacop/carrier';
+import { demoIdentity } from '../demo/demo-identity';
 
 const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
 const SECOND = 'did:key:z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2';
@@ -410,6 +413,63 @@ describe('co-signatures', () => {
     await buyer.cosign(id);
     await buyerStream.until((e) => e.type === 'remove' && e.id === item.id);
     buyerStream.close();
+  });
+});
+
+describe('slot approvals', () => {
+  it('wait once every participant answered the current revision, and leave once the initiator confirms', async () => {
+    let n = 0;
+    const client = (key: string) =>
+      new AgoraClient(
+        demoIdentity(5, `inbox-${key}`, key),
+        fetch,
+        sb.url,
+        () => Date.now(),
+        () => `${key}-${++n}`,
+      );
+    const alice = client('alice');
+    const bob = client('bob');
+    const send = (from: AgoraClient, to: AgoraClient, message: CarriedMessage) =>
+      from.post(
+        from.sign('REQUEST', carrierPayload(message, `req_${++n}`) as never, message.threadId, to.identity.did),
+      );
+    const threadId = 'urn:uuid:0b6f2f0e-0000-4000-8000-00000000abcd';
+    const stream = await openInboxStream(sb.url, observer);
+    await send(alice, bob, {
+      type: 'ProposeCollaboration',
+      threadId,
+      revision: 1,
+      object: { type: 'Event', title: 'Quarterly   planning', duration: 'PT30M' },
+      constraints: {
+        timeWindow: { start: '2026-12-01T08:00:00Z', end: '2026-12-03T18:00:00Z' },
+        participants: [bob.identity.did],
+        requiredParticipants: [bob.identity.did],
+      },
+    });
+    await send(bob, alice, {
+      type: 'ProposalResponse',
+      threadId,
+      respondingToRevision: 1,
+      status: 'INTERESTED',
+      availableSlots: [{ start: '2026-12-01T09:00:00Z', end: '2026-12-01T12:00:00Z' }],
+    });
+    const upsert = await stream.until((e) => e.type === 'upsert' && e.item.kind === 'slot');
+    expect((upsert as { item: InboxItem }).item).toMatchObject({
+      id: `slot:${threadId}`,
+      urgency: 'soon',
+      title: 'A meeting waits for slot approval: 1 answer is in',
+      quote: 'Quarterly planning',
+      href: `/scheduling/${encodeURIComponent(threadId)}`,
+      ref: { kind: 'slot', threadId, revision: 1 },
+    });
+    await send(alice, bob, {
+      type: 'ConfirmCollaboration',
+      threadId,
+      revision: 2,
+      finalSlot: { start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' },
+    });
+    await stream.until((e) => e.type === 'remove' && e.id === `slot:${threadId}`);
+    stream.close();
   });
 });
 
