@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/password';
 import { loadConfig } from '../config';
 import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
 import { openInboxStream } from '../test-support/inbox-stream';
+import type { InboxChange } from './inbox-feed';
 import { connectClient, type TestClient } from '../test-support/mqtt-clients';
 import { sessionCookie } from '../test-support/sessions';
 import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
@@ -180,10 +181,17 @@ describe('review items', () => {
     expect((await list(observer)).items.map((i) => i.id)).toContain(item.id);
 
     const ref = item.ref as Extract<InboxItem['ref'], { kind: 'review' }>;
+    // The server-wide feed (what webhooks read) says who settled it.
+    const changes: InboxChange[] = [];
+    const off = sb.inbox.board.subscribe((change) => changes.push(change));
     const approved = await api(`/api/rooms/ops/review/${ref.candidateId}/approve`, facilitator, { method: 'POST' });
     expect(approved.status).toBe(200);
     const removed = await stream.until((e) => e.type === 'remove' && e.id === item.id);
     expect(removed.type).toBe('remove');
+    off();
+    expect(changes.find((c) => c.type === 'removed' && c.item.id === item.id)).toMatchObject({
+      settledBy: FACILITATOR,
+    });
     expect((await list()).items.map((i) => i.id)).not.toContain(item.id);
     stream.close();
   });
