@@ -70,6 +70,8 @@ export function inboxRoutes(deps: InboxRouteDeps) {
         releaseAddress();
         throw rateLimited(5, 'inbox streams for this session');
       }
+      // Reverse proxies that buffer responses (nginx) would hold the events back.
+      c.header('X-Accel-Buffering', 'no');
       return streamSSE(c, async (stream) => {
         const queue: Outgoing[] = [];
         let wake: (() => void) | undefined;
