@@ -481,6 +481,30 @@ describe('slot approvals', () => {
   });
 });
 
+describe('the summary', () => {
+  it('counts an agent online once it sends a heartbeat, and the stream hears the change', async () => {
+    const stream = await openInboxStream(sb.url, observer);
+    const analyst = await agent('agent.analyst');
+    await analyst.client.publishAsync(
+      'rooms/lab/agents/agent.analyst/heartbeat',
+      JSON.stringify({
+        id: `hb_${++seq}`,
+        type: 'heartbeat',
+        room_id: 'lab',
+        from: { kind: 'agent', id: 'agent.analyst' },
+        ts: nowS(),
+        payload: { ts: nowS() },
+      }),
+      { qos: 1 },
+    );
+    // A read of the list reads the summary again; the stream is told when it moved.
+    while ((await list(observer)).summary.agentsOnline !== 1) await new Promise((r) => setTimeout(r, 20));
+    const event = await stream.until((e) => e.type === 'summary' && e.summary.agentsOnline === 1);
+    expect(event.type).toBe('summary');
+    stream.close();
+  });
+});
+
 describe('a restart', () => {
   it('rebuilds the list from the store: review, question, grant and reject items come back, claims do not', async () => {
     const waiting = await reviewItem('still here after a restart');
@@ -514,5 +538,7 @@ describe('a restart', () => {
     });
     expect(after.items.some((i) => i.kind === 'rejects' && i.ref.kind === 'rejects' && i.ref.count === 5)).toBe(true);
     expect(after.summary.rejectsLastHour).toBeGreaterThanOrEqual(5);
+    // Both rooms had messages within the hour; no agent sent a heartbeat, so none is online.
+    expect(after.summary).toMatchObject({ roomsActive: 2, agentsOnline: 0 });
   });
 });
