@@ -40,6 +40,8 @@ import { externalServiceRoutes } from './routes/external-services';
 import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
 import { operatorRoutes } from './routes/operators';
 import type { OperatorPresence } from './auth/operator-presence';
+import { inboxRoutes, type InboxStreamLimits } from './routes/inbox';
+import type { InboxService } from './inbox/inbox-service';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -65,6 +67,8 @@ export interface AppOptions {
   readonly bridge: RelayBridge;
   /** The guided demo's kick; the route answers 503 while it is empty. */
   readonly guidedDemo: GuidedDemoSlot;
+  /** The inbox (runtime/inbox.ts); apps without one answer 404 there. */
+  readonly inbox?: { readonly service: InboxService; readonly streams?: Partial<InboxStreamLimits> };
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
   readonly sessionsChanged?: () => void;
   /** Which operators are on which console page (POST/GET /api/presence). */
@@ -127,6 +131,16 @@ export function createApp(options: AppOptions) {
     .route('/api/me', operators.me)
     .route('/api/presence', operators.presence);
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
+  if (options.inbox)
+    app.route(
+      '/api/inbox',
+      inboxRoutes({
+        inbox: options.inbox.service,
+        store: options.store,
+        clock,
+        ...(options.inbox.streams ? { streams: options.inbox.streams } : {}),
+      }),
+    );
   app.route('/', spaRoutes(options.staticDir));
   app.notFound((c) => handleError(new CodedError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`), c));
   app.onError(handleError);

@@ -29,7 +29,31 @@ export function backoffDelay(failures: number, options: BackoffOptions = DEFAULT
 
 export class ServiceStatusBoard {
   readonly #statuses = new Map<string, ServiceStatus>();
+  readonly #changed = new Set<(serviceId: string, status: ServiceStatus | undefined) => void>();
   constructor(private readonly now: () => number) {}
+
+  /** Hears each change of a service's state (not every retry); `undefined` once it is forgotten. */
+  onChange(listener: (serviceId: string, status: ServiceStatus | undefined) => void): () => void {
+    this.#changed.add(listener);
+    return () => this.#changed.delete(listener);
+  }
+
+  /** Every service this board has seen, with its status. */
+  entries(): [string, ServiceStatus][] {
+    return [...this.#statuses.entries()];
+  }
+
+  #set(serviceId: string, before: ServiceStatus, status: ServiceStatus): void {
+    this.#statuses.set(serviceId, status);
+    if (before.state === status.state) return;
+    for (const listener of [...this.#changed]) {
+      try {
+        listener(serviceId, status);
+      } catch (error) {
+        console.error('A service status listener failed:', error);
+      }
+    }
+  }
 
   get(serviceId: string): ServiceStatus {
     return (
@@ -47,7 +71,7 @@ export class ServiceStatusBoard {
   ok(serviceId: string): void {
     const before = this.get(serviceId);
     const now = this.now();
-    this.#statuses.set(serviceId, {
+    this.#set(serviceId, before, {
       state: 'up',
       since: before.state === 'up' ? before.since : now,
       lastOkAt: now,
@@ -65,7 +89,7 @@ export class ServiceStatusBoard {
     const before = this.get(serviceId);
     const now = this.now();
     const delay = backoffDelay(failures, backoff);
-    this.#statuses.set(serviceId, {
+    this.#set(serviceId, before, {
       state: 'down',
       since: before.state === 'down' ? before.since : now,
       lastOkAt: before.lastOkAt,
@@ -77,6 +101,7 @@ export class ServiceStatusBoard {
   }
 
   forget(serviceId: string): void {
-    this.#statuses.delete(serviceId);
+    if (!this.#statuses.delete(serviceId)) return;
+    for (const listener of [...this.#changed]) listener(serviceId, undefined);
   }
 }

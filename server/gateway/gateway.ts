@@ -35,6 +35,16 @@ export interface GatewayDeps {
   readonly confirmHandOver?: boolean;
 }
 
+/** A candidate's stored decision, as the gateway's listeners hear it (the inbox's reject counts). */
+export interface DecidedCandidate {
+  readonly roomId: string;
+  /** The agent the broker authenticated as the candidate's publisher; null when it could not say. */
+  readonly agentId: string | null;
+  readonly kind: 'approve' | 'reject' | 'review';
+  /** Epoch ms: when the decision's outcome (an approved copy, a reject) was stored. */
+  readonly at: number;
+}
+
 /** Whether a publish is a candidate, for the embedded broker's beforeRoute to hand to admitCandidate. */
 export const isCandidate = (message: BrokerMessage) => isCandidateTopic(message.topic);
 
@@ -62,6 +72,7 @@ export class Gateway {
   readonly #recovery = new Promise<void>((resolve) => (this.#recoveryDone = resolve));
   readonly #publisher: GatewayPublisher;
   readonly #review: ReviewDecisions;
+  readonly #decided = new Set<(decided: DecidedCandidate) => void>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -139,6 +150,22 @@ export class Gateway {
       });
     }
     return found;
+  }
+
+  /** Hears every decision this gateway stores, in commit order; returns the unsubscribe. */
+  onDecided(listener: (decided: DecidedCandidate) => void): () => void {
+    this.#decided.add(listener);
+    return () => this.#decided.delete(listener);
+  }
+
+  #tellDecided(decided: DecidedCandidate): void {
+    for (const listener of [...this.#decided]) {
+      try {
+        listener(decided);
+      } catch (error) {
+        console.error('A gateway decision listener failed:', error);
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -234,6 +261,13 @@ export class Gateway {
       .recordCandidate(row, { grantKey, decide })
       .then(({ decision, ...record }) => {
         const outcome = record.outgoing ? this.#handOverDecision(key, record.outgoing) : undefined;
+        this.#tellDecided({
+          roomId,
+          agentId: row.topicAgentId,
+          kind: record.spend && !record.spend.ok ? 'reject' : decision.kind,
+          // A reject's own time, as history keeps it (a restart reads the same).
+          at: (record.outgoing ?? record.candidate).receivedAt,
+        });
         if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
         if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
           void this.#enqueueRoom(roomId, () =>

@@ -58,6 +58,7 @@ export class NegotiationService {
   readonly #clock: Clock;
   /** The server's Ed25519 check over did:key signatures (documents and signed reads alike). */
   readonly check: DidSignatureCheck;
+  readonly #saved = new Set<(record: NegotiationRecord) => void>();
 
   constructor(options: NegotiationServiceOptions) {
     this.store = options.store;
@@ -71,6 +72,22 @@ export class NegotiationService {
 
   now(): number {
     return this.#clock.now();
+  }
+
+  /** Hears every negotiation this service stores (opened, moved, co-signed, expired); returns the unsubscribe. */
+  onSaved(listener: (record: NegotiationRecord) => void): () => void {
+    this.#saved.add(listener);
+    return () => this.#saved.delete(listener);
+  }
+
+  #tellSaved(record: NegotiationRecord): void {
+    for (const listener of [...this.#saved]) {
+      try {
+        listener(record);
+      } catch (error) {
+        console.error('A negotiation listener failed:', error);
+      }
+    }
   }
 
   /**
@@ -100,6 +117,7 @@ export class NegotiationService {
     if (!created)
       return fail(Code.NEGOTIATION_ID_REUSED, `Negotiation ${state.negotiation_id} already exists; mint a new id.`);
     const record = await this.store.get(state.negotiation_id);
+    if (record) this.#tellSaved(record);
     return record ? ok(record) : notFound(state.negotiation_id);
   }
 
@@ -171,6 +189,7 @@ export class NegotiationService {
         // by the state it was aimed at, so the caller learns *why* (PROPOSAL_EXPIRED).
         const saved = await this.store.save(id, record.version, { state: ticked, deadlineAt: null, now });
         if (saved.outcome === 'conflict') continue;
+        if (saved.outcome === 'stored') this.#tellSaved(saved.record);
         const refused = decide(record, now);
         return refused.ok ? fail(Code.PROPOSAL_EXPIRED, 'The most recent proposal has expired.') : refused;
       }
@@ -179,6 +198,7 @@ export class NegotiationService {
       const saved = await this.store.save(id, record.version, decided.value);
       if (saved.outcome === 'conflict') continue;
       if (saved.outcome === 'refused') return { ok: false, error: saved.error };
+      this.#tellSaved(saved.record);
       return ok(saved.entry ? { record: saved.record, entry: saved.entry } : { record: saved.record });
     }
     return fail('CONFLICT', 'The negotiation kept changing while this request was decided; send it again.');
@@ -192,7 +212,10 @@ export class NegotiationService {
       const next = tick(record.state, now);
       if (next === record.state) continue;
       const saved = await this.store.save(record.id, record.version, { state: next, deadlineAt: null, now });
-      if (saved.outcome === 'stored') ended++;
+      if (saved.outcome === 'stored') {
+        ended++;
+        this.#tellSaved(saved.record);
+      }
     }
     return ended;
   }

@@ -54,6 +54,7 @@ export class EventFeed {
   #window: StoredRelayEnvelope[] = [];
   #lastSeq: number;
   #coveredFrom: number;
+  readonly #stored = new Set<() => void>();
 
   constructor(options: EventFeedOptions) {
     this.#now = options.now;
@@ -76,8 +77,28 @@ export class EventFeed {
     return false;
   }
 
+  /**
+   * Hears that envelopes were stored: by this process, or by another instance once its head is
+   * noticed. Read models catch up from the store on it (the inbox's scheduling items).
+   */
+  onStored(listener: () => void): () => void {
+    this.#stored.add(listener);
+    return () => this.#stored.delete(listener);
+  }
+
+  #tellStored(): void {
+    for (const listener of [...this.#stored]) {
+      try {
+        listener();
+      } catch (error) {
+        console.error('An event feed listener failed:', error);
+      }
+    }
+  }
+
   /** Every envelope this process stored, registrations included (they take a seq too). */
   publish(envelope: StoredRelayEnvelope): void {
+    this.#tellStored();
     if (envelope.seq <= this.#lastSeq) return;
     if (envelope.seq !== this.#lastSeq + 1) {
       // A gap: another instance wrote in between. Waiters could have missed those; they re-read.
@@ -118,6 +139,7 @@ export class EventFeed {
   /** The store's head, as the store itself reported it, moved past what this process published (another instance wrote). */
   noticeHead(headSeq: number): void {
     if (headSeq <= this.#lastSeq) return;
+    this.#tellStored();
     this.#window = [];
     this.#lastSeq = headSeq;
     this.#coveredFrom = headSeq + 1;

@@ -26,6 +26,8 @@ import { buildAppServices, startRelayTimers } from './app-services';
 import { brokerFor, type OpenBroker } from './broker-adapter';
 import { consoleAuthenticator } from './console-authenticator';
 import { httpDemos } from './demos';
+import { startInbox, type RunningInbox } from './inbox';
+import { operatorNamer } from '../auth/operator-name';
 import { closeHttp, listenHttp, urlHost } from './http-listener';
 import { Lifecycle } from './lifecycle';
 import { onceOnlyWork } from './once-only';
@@ -43,6 +45,8 @@ export interface RunningSwitchboard {
   readonly relay: RelayServices;
   /** Whether this instance runs the cluster's sweepers and demo agents (cluster/run-once.ts). */
   readonly cluster: { readonly leading: boolean };
+  /** The inbox's service: its board is the server-wide InboxFeed (webhooks read it). */
+  readonly inbox: RunningInbox['service'];
   close(): Promise<void>;
 }
 
@@ -50,6 +54,8 @@ export interface StartOptions {
   readonly clock?: Clock;
   /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
   readonly bridge?: Partial<RelayBridgeOptions>;
+  /** How often the inbox looks at time-based items again (runtime/inbox.ts). */
+  readonly inboxEveryMs?: number;
 }
 
 export async function startSwitchboard(config: Config, options: StartOptions = {}): Promise<RunningSwitchboard> {
@@ -120,8 +126,27 @@ async function start(
   // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
   life.started(store.access.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
 
+  const inbox = await life.open(
+    () =>
+      startInbox({
+        store,
+        clock,
+        broker: broker.port,
+        gateway,
+        presence,
+        negotiations: services.negotiations,
+        oacop: services.oacop,
+        feed: services.relay.services.feed,
+        services: bridge.status,
+        operatorName: operatorNamer(store),
+        ...(options.inboxEveryMs === undefined ? {} : { everyMs: options.inboxEveryMs }),
+      }),
+    (running) => running.stop(),
+  );
+
   const app = createApp({
     ...services,
+    inbox: { service: inbox.service },
     staticDir: config.staticDir,
     limits: config.limits ?? DEFAULT_HTTP_LIMITS,
     allowedHosts: config.allowedHosts ?? [],
@@ -167,6 +192,7 @@ async function start(
     rooms,
     relay: services.relay.services,
     cluster,
+    inbox: inbox.service,
     close: () => life.close(),
   };
 }

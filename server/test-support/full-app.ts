@@ -13,6 +13,10 @@ import type { HttpLimits } from '../http/limits';
 import { PresenceTracker } from '../rooms/presence-tracker';
 import { sessionCookie } from './sessions';
 import { startRoomHarness, type RoomHarness } from './room-harness';
+import { startInbox, type RunningInbox } from '../runtime/inbox';
+import type { InboxStreamLimits } from '../routes/inbox';
+import { buildAppServices } from '../runtime/app-services';
+import { RelayBridge } from '../external/relay-bridge';
 
 export interface FullApp {
   readonly app: ReturnType<typeof testApp>;
@@ -22,12 +26,17 @@ export interface FullApp {
   readonly facilitator: string;
   readonly observer: string;
   readonly clock: { now(): number; advance(ms: number): void };
+  readonly inbox: RunningInbox;
   serve(): Promise<{ server: HttpServer; url: string }>;
   close(): Promise<void>;
 }
 
 export async function fullApp(
-  options: { limits?: Partial<HttpLimits>; extra?: Partial<AppOptions> } = {},
+  options: {
+    limits?: Partial<HttpLimits>;
+    extra?: Partial<AppOptions>;
+    inboxStreams?: Partial<InboxStreamLimits>;
+  } = {},
 ): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-full-app-'));
   const staticDir = join(dir, 'static');
@@ -36,8 +45,23 @@ export async function fullApp(
   const harness = await startRoomHarness({ dataDir: dir });
   const presence = new PresenceTracker(harness.broker, () => harness.clock.now);
   const clock = { now: () => harness.clock.now, advance: (ms: number) => void (harness.clock.now += ms) };
+  const bridge = new RelayBridge({ store: harness.store, clock });
+  const services = buildAppServices({ store: harness.store, clock, bridge, presence, demo: { on: false, seed: 2026 } });
+  const inbox = await startInbox({
+    store: harness.store,
+    clock,
+    broker: harness.broker,
+    gateway: harness.gateway,
+    presence,
+    negotiations: services.negotiations,
+    oacop: services.oacop,
+    feed: services.relay.services.feed,
+    services: bridge.status,
+  });
   const app = testApp({
+    ...services,
     staticDir,
+    inbox: { service: inbox.service, ...(options.inboxStreams ? { streams: options.inboxStreams } : {}) },
     store: harness.store,
     clock,
     rooms: { store: harness.store, clock, rooms: harness.rooms, presence, gateway: harness.gateway },
@@ -60,6 +84,7 @@ export async function fullApp(
     facilitator,
     observer,
     clock,
+    inbox,
     async serve() {
       const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
       servers.push(server);
@@ -71,6 +96,7 @@ export async function fullApp(
         (server as HttpServer).closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
       }
+      inbox.stop();
       presence.stop();
       await harness.close();
       rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // registered in the app is one of them.
 import { AUTH_OPERATIONS } from './auth';
 import { CONSOLE_OPERATIONS } from './console';
+import { INBOX_OPERATIONS } from './inbox';
 import { NEGOTIATION_OPERATIONS } from './negotiation';
 import type { Operation } from './operation';
 import { OPERATOR_OPERATIONS } from './operators';
@@ -15,4 +16,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...OPERATOR_OPERATIONS,
   ...ROOM_OPERATIONS,
   ...CONSOLE_OPERATIONS,
+  ...INBOX_OPERATIONS,
 ];

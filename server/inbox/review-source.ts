@@ -1,0 +1,83 @@
+// Review-mode candidates waiting for a facilitator (AOR §7, gateway/gateway.ts): one item per
+// pending review item, gone once it is approved, rejected or expired. The gateway announces
+// every change on the console's review topic (gateway/review-notices.ts); with several
+// instances every instance hears it, so each inbox follows the whole cluster's queue.
+import { quoteOf } from '@shared/inbox/rules';
+import { reviewTitle } from '@shared/inbox/titles';
+import type { InboxItem } from '@shared/contract/inbox';
+import type { BrokerPort } from '../mqtt/broker-port';
+import type { ReviewItem } from '../store/store';
+import { parseJson, resultText, roomName, type InboxSource, type SourceContext } from './source-context';
+
+const prefixOf = (roomId: string) => `review:${roomId}:`;
+export const reviewItemId = (roomId: string, candidateId: number | string) => `${prefixOf(roomId)}${candidateId}`;
+
+function itemOf(review: ReviewItem, room: string): InboxItem {
+  const text = resultText(parseJson(review.payload));
+  return {
+    id: reviewItemId(review.roomId, review.id),
+    kind: 'review',
+    urgency: 'now',
+    title: reviewTitle(review.agentId, room),
+    quote: text === null ? null : quoteOf(text),
+    since: review.submittedAt,
+    dueAt: null,
+    href: `/rooms/${encodeURIComponent(review.roomId)}`,
+    ref: { kind: 'review', roomId: review.roomId, candidateId: String(review.id), agentId: review.agentId },
+    claim: null,
+  };
+}
+
+interface Notice {
+  readonly kind?: unknown;
+  readonly item?: {
+    readonly id?: unknown;
+    readonly roomId?: unknown;
+    readonly status?: unknown;
+    readonly decidedBy?: unknown;
+  };
+}
+
+export function startReviewSource(ctx: SourceContext, broker: BrokerPort): InboxSource {
+  const { board, store } = ctx;
+  /** Per room, so a room's re-reads apply in the order their cues came. */
+  const queues = new Map<string, Promise<void>>();
+  const inRoom = (roomId: string, work: () => Promise<void>) => {
+    const next = (queues.get(roomId) ?? Promise.resolve())
+      .then(work)
+      .catch((error: unknown) => console.error(`Inbox: review items of ${roomId} could not be read:`, error));
+    queues.set(roomId, next);
+    void next.finally(() => queues.get(roomId) === next && queues.delete(roomId));
+    return next;
+  };
+  const reread = (roomId: string) =>
+    inRoom(roomId, async () => {
+      const pending = await store.rooms.listReviewItems(roomId, 'pending');
+      const room = await roomName(store, roomId);
+      board.replace(
+        prefixOf(roomId),
+        pending.map((r) => itemOf(r, room)),
+      );
+    });
+
+  const off = broker.onMessage('switchboard/rooms/+/review', (message) => {
+    const notice = parseJson(message.payload) as Notice | undefined;
+    if (notice?.kind !== 'review_item' || typeof notice.item?.roomId !== 'string') return;
+    const { roomId, id, status, decidedBy } = notice.item;
+    if (status !== 'pending' && (typeof id === 'number' || typeof id === 'string')) {
+      // Settled: gone at once, with who settled it, before the re-read confirms it.
+      void inRoom(roomId, async () =>
+        board.remove(reviewItemId(roomId, id), typeof decidedBy === 'string' ? decidedBy : null),
+      );
+      return;
+    }
+    void reread(roomId);
+  });
+
+  return {
+    async rebuild() {
+      for (const room of await store.rooms.listRooms()) await reread(room.id);
+    },
+    stop: off,
+  };
+}

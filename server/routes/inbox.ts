@@ -1,0 +1,160 @@
+// /api/inbox (decisions-server.md, "The inbox"): what waits for this operator, as one list, as a
+// live stream (SSE: a snapshot, then upserts, removes and summaries), and soft claims. Observers
+// read the same list; claiming is a facilitator's act. Streams are bounded per session and per
+// address, and a client that does not read is dropped (it reconnects and gets a fresh snapshot)
+// rather than buffered for without bound.
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { ClaimBody, InboxClaim, InboxList, type InboxStreamEvent } from '@shared/contract/inbox';
+import { CodedError } from '@shared/errors';
+import type { Clock } from '../clock';
+import { rateLimited } from '../http/error-family';
+import { reply } from '../http/reply';
+import { jsonBody } from '../http/request-body';
+import { clientAddress, ConcurrencyLimiter, rateLimit, TokenBucketLimiter } from '../http/rate-limit';
+import { requireSession, sessionTokenFromCookieHeader } from '../http/session';
+import { tokenHash } from '../auth/tokens';
+import { visibleTo, type InboxService } from '../inbox/inbox-service';
+import type { Store } from '../store/store';
+
+export interface InboxStreamLimits {
+  /** Streams one session may hold open at once (a few tabs). */
+  readonly perSession: number;
+  /** Streams one client address may hold open at once (an office behind one NAT). */
+  readonly perAddress: number;
+  /** Events waiting for one slow client before it is dropped. */
+  readonly maxQueued: number;
+  /**
+   * A comment line this often keeps proxies from closing an idle stream and re-checks the session;
+   * a write still under way after a whole period means the client stopped reading: it is dropped.
+   */
+  readonly heartbeatMs: number;
+}
+
+export const DEFAULT_INBOX_STREAM_LIMITS: InboxStreamLimits = {
+  perSession: 4,
+  perAddress: 32,
+  maxQueued: 512,
+  heartbeatMs: 15_000,
+};
+
+export interface InboxRouteDeps {
+  readonly inbox: InboxService;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly streams?: Partial<InboxStreamLimits>;
+}
+
+type Outgoing = { readonly kind: 'event'; readonly event: InboxStreamEvent } | { readonly kind: 'heartbeat' };
+
+export function inboxRoutes(deps: InboxRouteDeps) {
+  const { inbox, store, clock } = deps;
+  const limits = { ...DEFAULT_INBOX_STREAM_LIMITS, ...deps.streams };
+  const perSession = new ConcurrencyLimiter(limits.perSession);
+  const perAddress = new ConcurrencyLimiter(limits.perAddress);
+  // A renewal every few seconds per open item is plenty; this bounds a looping client.
+  const claimsPerDid = new TokenBucketLimiter({ capacity: 60, refillPerSecond: 1, clock });
+  const claimsPerAddress = new TokenBucketLimiter({ capacity: 240, refillPerSecond: 4, clock });
+  const session = { store, clock };
+
+  return new Hono()
+    .get('/', requireSession(session), async (c) => reply(c, InboxList, await inbox.list(c.get('session').did), 200))
+    .get('/stream', requireSession(session), (c) => {
+      const { did } = c.get('session');
+      const token = sessionTokenFromCookieHeader(c.req.header('cookie'))!;
+      const address = clientAddress(c);
+      const releaseAddress = perAddress.acquire(address);
+      if (!releaseAddress) throw rateLimited(5, 'inbox streams from this address');
+      const releaseSession = perSession.acquire(tokenHash(token));
+      if (!releaseSession) {
+        releaseAddress();
+        throw rateLimited(5, 'inbox streams for this session');
+      }
+      // Reverse proxies that buffer responses (nginx) would hold the events back.
+      c.header('X-Accel-Buffering', 'no');
+      return streamSSE(c, async (stream) => {
+        const queue: Outgoing[] = [];
+        let wake: (() => void) | undefined;
+        let open = true;
+        const end = () => {
+          if (!open) return;
+          open = false;
+          wake?.();
+        };
+        /** Drops the client: its pending write is cancelled, and it reconnects for a fresh snapshot. */
+        const drop = () => {
+          end();
+          stream.abort();
+        };
+        /** Writes finished so far, and whether one is under way: a write that outlasts a heartbeat is stalled. */
+        let written = 0;
+        let writing = false;
+        let writtenAtLastBeat = -1;
+        stream.onAbort(end);
+        const push = (out: Outgoing) => {
+          if (!open) return;
+          if (queue.length >= limits.maxQueued) return drop();
+          queue.push(out);
+          wake?.();
+        };
+        // Subscribed and snapshotted in one turn: no change falls between the two.
+        const off = inbox.subscribe((event) => {
+          if (event.type === 'summary') push({ kind: 'event', event });
+          else if (visibleTo(event.item, did))
+            push({
+              kind: 'event',
+              event:
+                event.type === 'upsert'
+                  ? { type: 'upsert', version: event.version, item: event.item }
+                  : { type: 'remove', version: event.version, id: event.id },
+            });
+        });
+        push({ kind: 'event', event: { type: 'snapshot', list: inbox.snapshot(did) } });
+        const heartbeat = setInterval(() => {
+          // One write under way since the last beat: the client stopped reading (a big snapshot
+          // it never takes would otherwise hold its place for ever).
+          if (writing && written === writtenAtLastBeat) return drop();
+          writtenAtLastBeat = written;
+          void store.access.getSession(tokenHash(token), clock.now()).then(
+            (live) => (live ? queue.length === 0 && push({ kind: 'heartbeat' }) : end()),
+            () => undefined,
+          );
+        }, limits.heartbeatMs);
+        heartbeat.unref();
+        try {
+          while (open) {
+            const next = queue.shift();
+            if (!next) {
+              await new Promise<void>((resolve) => (wake = resolve));
+              wake = undefined;
+              continue;
+            }
+            writing = true;
+            if (next.kind === 'heartbeat') await stream.write(': heartbeat\n\n');
+            else await stream.writeSSE({ event: next.event.type, data: JSON.stringify(next.event) });
+            writing = false;
+            written++;
+          }
+        } finally {
+          off();
+          clearInterval(heartbeat);
+          releaseSession();
+          releaseAddress();
+        }
+      });
+    })
+    .post(
+      '/claims',
+      rateLimit(claimsPerAddress),
+      requireSession(session, 'facilitator'),
+      jsonBody(ClaimBody),
+      async (c) => {
+        const { did } = c.get('session');
+        const verdict = claimsPerDid.take(did);
+        if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'claims');
+        const { itemId } = c.req.valid('json');
+        if (!inbox.item(itemId, did)) throw new CodedError('NOT_FOUND', 'No such item waits in your inbox.');
+        return reply(c, InboxClaim, await inbox.claim(itemId, did), 200);
+      },
+    );
+}
