@@ -6,6 +6,7 @@ import { NEGOTIATION_OPERATIONS } from './negotiation';
 import type { Operation } from './operation';
 import { RELAY_OPERATIONS } from './relay';
 import { ROOM_OPERATIONS } from './rooms';
+import { WEBHOOK_OPERATIONS } from './webhooks';
 
 export const OPERATIONS: readonly Operation[] = [
   ...RELAY_OPERATIONS,
@@ -13,4 +14,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...AUTH_OPERATIONS,
   ...ROOM_OPERATIONS,
   ...CONSOLE_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 ];
