@@ -35,6 +35,8 @@ import { transparencyLogRoutes } from './routes/transparency-log';
 import type { RelayBridge } from './external/relay-bridge';
 import { externalServiceRoutes } from './routes/external-services';
 import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
+import { webhookRoutes } from './routes/webhooks';
+import type { WebhookService } from './webhooks/webhook-service';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -58,6 +60,8 @@ export interface AppOptions {
   readonly readiness: Readonly<Record<string, ReadinessCheck>>;
   /** External relays and negotiation services. */
   readonly bridge: RelayBridge;
+  /** Outgoing webhooks: the address policy and "send a test" (started by the runtime, idle in tests). */
+  readonly webhooks: WebhookService;
   /** The guided demo's kick; the route answers 503 while it is empty. */
   readonly guidedDemo: GuidedDemoSlot;
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
@@ -103,6 +107,7 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop, limits, clock))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
+    .route('/api/webhooks', webhookRoutes(options.webhooks, { store: options.store, clock }, limits))
     .route(
       '/api/auth',
       authRoutes({

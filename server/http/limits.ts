@@ -36,6 +36,10 @@ export interface HttpLimits {
   readonly negotiationOpensPerAddress: Rate;
   /** POST /oap/negotiation/open per opening DID, counted once the open document verifies. */
   readonly negotiationOpensPerDid: Rate;
+  /** Webhook writes (add, remove, send a test) per client address, before the body is read. */
+  readonly webhooksPerAddress: Rate;
+  /** Webhook writes per facilitator DID: each test is an outgoing request, each endpoint a destination. */
+  readonly webhooksPerDid: Rate;
 }
 
 const WINDOW_SECONDS = { s: 1, min: 60, h: 3600 } as const;
@@ -71,6 +75,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   // permanent log entry, so a burst of self-dealing ones is what this bounds.
   negotiationOpensPerAddress: rate('120/min'),
   negotiationOpensPerDid: rate('30/min'),
+  // A facilitator sets endpoints up by hand and presses "Send test" a few times; a loop that
+  // makes the server POST to an address of its choosing is what this bounds.
+  webhooksPerAddress: rate('60/min'),
+  webhooksPerDid: rate('20/min'),
 };
 
 /** For tests and benches that measure something else: no budget is ever reached. */
@@ -87,6 +95,8 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   burnsPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   negotiationOpensPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   negotiationOpensPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  webhooksPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  webhooksPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };
 
 /**

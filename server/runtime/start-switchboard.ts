@@ -29,6 +29,9 @@ import { httpDemos } from './demos';
 import { closeHttp, listenHttp, urlHost } from './http-listener';
 import { Lifecycle } from './lifecycle';
 import { onceOnlyWork } from './once-only';
+import type { InboxFeed } from '../inbox/inbox-feed';
+import { WebhookService } from '../webhooks/webhook-service';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender';
 
 export interface RunningSwitchboard {
   readonly url: string;
@@ -50,6 +53,8 @@ export interface StartOptions {
   readonly clock?: Clock;
   /** Tuning of the external-services bridge (tests shorten its backoff and polls). */
   readonly bridge?: Partial<RelayBridgeOptions>;
+  /** The inbox whose changes webhooks deliver; without one, webhooks carry only test events. */
+  readonly inbox?: InboxFeed;
 }
 
 export async function startSwitchboard(config: Config, options: StartOptions = {}): Promise<RunningSwitchboard> {
@@ -108,10 +113,29 @@ async function start(
   presence.start();
   life.started(() => presence.stop());
   const bridge = await startBridge(store, clock, config, options.bridge);
+  // Every instance sends the outbox: rows are leased, so instances never send one row together.
+  const webhooks = new WebhookService({
+    store: store.webhooks,
+    clock,
+    sender: {
+      allowPrivate: config.webhooks?.allowPrivate ?? false,
+      timeoutMs: config.webhooks?.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    },
+    dispatcher: {
+      ...(config.webhooks?.retryDelaysMs ? { retryDelaysMs: config.webhooks.retryDelaysMs } : {}),
+      onError: (error) => console.error('webhooks: the outbox could not be read or written', error),
+    },
+  });
+  await webhooks.configure(config.webhooks?.endpoints ?? []);
+  await life.open(
+    () => webhooks.start(options.inbox),
+    () => webhooks.stop(),
+  );
   const services = buildAppServices({
     store,
     clock,
     bridge,
+    webhooks,
     presence,
     demo: { on: config.demo, seed: config.demoSeed },
   });
