@@ -104,7 +104,8 @@ export class WebhookDispatcher {
       if (free > 0) {
         const now = this.#o.clock.now();
         const lease = `lease_${randomUUID()}`;
-        const leaseUntil = now + this.#o.sender.timeoutMs + 30_000;
+        // Longer than a send may take (its timeout) with room for the claim and the settle around it.
+        const leaseUntil = now + 2 * this.#o.sender.timeoutMs + 1_000;
         const rows = await this.#o.store.claimDue(now, leaseUntil, free, lease);
         for (const row of rows) this.#track(this.#deliver(row));
         if (rows.length === free) wait = 0;
