@@ -101,6 +101,19 @@ export function describeWebhookContract(name: string, makeStore: () => Promise<S
       expect((await store.webhooks.enqueue(event('evt_u', { type: 'webhook.test', kind: null }))).deliveries).toEqual(
         [],
       );
+      expect(await store.webhooks.enqueue(event('evt_v', { type: 'webhook.test', kind: null }), 'nope')).toEqual({
+        deliveries: [],
+        duplicate: false,
+      });
+    });
+
+    it('records nothing for an event no endpoint takes, so a later subscriber still gets it', async () => {
+      expect(await store.webhooks.enqueue(event('evt_1', { kind: 'slot' }))).toEqual({
+        deliveries: [],
+        duplicate: false,
+      });
+      await store.webhooks.putEndpoint(endpoint('slots', { kinds: ['slot'] }));
+      expect((await store.webhooks.enqueue(event('evt_1', { kind: 'slot' }))).deliveries).toHaveLength(1);
     });
 
     it('leases a due row to one caller until the lease runs out, and settles only under that lease', async () => {

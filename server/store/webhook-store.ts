@@ -90,7 +90,8 @@ export interface WebhookStore {
   /**
    * In one transaction: records the event id and adds a pending row, due at once, for every
    * enabled endpoint whose `events` and `kinds` match (or only for `endpointId`, whatever its
-   * filters: a test event). An event id seen before enqueues nothing (`duplicate`).
+   * filters: a test event). An event id seen before enqueues nothing (`duplicate`). An event
+   * no endpoint takes writes nothing, not even its id: a console without webhooks keeps no rows.
    */
   enqueue(
     event: WebhookEvent,

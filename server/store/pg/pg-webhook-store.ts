@@ -108,11 +108,6 @@ export class PgWebhookStore implements WebhookStore {
     endpointId?: string,
   ): Promise<{ readonly deliveries: readonly string[]; readonly duplicate: boolean }> {
     return inTransaction(this.#pool, async (client) => {
-      const recorded = await client.query(
-        'INSERT INTO webhook_events (id, type, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
-        [event.id, event.type, event.createdAt],
-      );
-      if ((recorded.rowCount ?? 0) === 0) return { deliveries: [], duplicate: true };
       // KEY SHARE: an endpoint deleted meanwhile waits for this transaction, never half-enqueued.
       const endpoints = (
         endpointId === undefined
@@ -121,6 +116,12 @@ export class PgWebhookStore implements WebhookStore {
       ).rows
         .map(toEndpoint)
         .filter((e) => (endpointId === undefined ? endpointMatches(e, event) : true));
+      if (endpoints.length === 0) return { deliveries: [], duplicate: false };
+      const recorded = await client.query(
+        'INSERT INTO webhook_events (id, type, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+        [event.id, event.type, event.createdAt],
+      );
+      if ((recorded.rowCount ?? 0) === 0) return { deliveries: [], duplicate: true };
       const ids: string[] = [];
       for (const endpoint of endpoints) {
         const id = `dlv_${randomUUID()}`;

@@ -91,6 +91,7 @@ export class SqliteWebhookStore implements WebhookStore {
       )
         .map(toEndpoint)
         .filter((e) => (endpointId === undefined ? endpointMatches(e, event) : true));
+      if (endpoints.length === 0) return [];
       if (recordEvent.run(event.id, event.type, event.createdAt).changes === 0) return undefined;
       const ids: string[] = [];
       for (const endpoint of endpoints) {
