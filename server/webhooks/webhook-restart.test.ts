@@ -2,7 +2,8 @@
 // delivery done, one waiting for its retry, one on the wire unanswered. After the restart on the
 // same data directory every delivery is answered 2xx exactly once, the finished one is never sent
 // again, and only the unanswered one is sent twice, under the same delivery id (at least once).
-// The events are test events sent through the API: this server has no inbox feed of its own yet.
+// The compiled server runs without an inbox feed (StartOptions.inbox), so test events sent through
+// the API stand in for inbox events; they take the same outbox, lease and dispatcher.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
