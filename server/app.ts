@@ -42,6 +42,8 @@ import { operatorRoutes } from './routes/operators';
 import type { OperatorPresence } from './auth/operator-presence';
 import { inboxRoutes, type InboxStreamLimits } from './routes/inbox';
 import type { InboxService } from './inbox/inbox-service';
+import { webhookRoutes } from './routes/webhooks';
+import type { WebhookService } from './webhooks/webhook-service';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -65,6 +67,8 @@ export interface AppOptions {
   readonly readiness: Readonly<Record<string, ReadinessCheck>>;
   /** External relays and negotiation services. */
   readonly bridge: RelayBridge;
+  /** Outgoing webhooks: the address policy and "send a test" (started by the runtime, idle in tests). */
+  readonly webhooks: WebhookService;
   /** The guided demo's kick; the route answers 503 while it is empty. */
   readonly guidedDemo: GuidedDemoSlot;
   /** The inbox (runtime/inbox.ts); apps without one answer 404 there. */
@@ -115,6 +119,7 @@ export function createApp(options: AppOptions) {
     .route('/api/ledger', ledgerRoutes(relay.services.relay, options.store.oacop, limits, clock))
     .route('/api/services', external.services)
     .route('/api/external', external.external)
+    .route('/api/webhooks', webhookRoutes(options.webhooks, { store: options.store, clock }, limits))
     .route(
       '/api/auth',
       authRoutes({

@@ -12,6 +12,8 @@ import {
   type Rate,
 } from './http/limits';
 import { parseExternalServices, ServicesConfigError, type ConfiguredService } from './external/services-config';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks/webhook-sender';
+import { parseWebhooks, WebhooksConfigError, type ConfiguredWebhook } from './webhooks/webhooks-config';
 import { DEFAULT_REVALIDATE_MS } from './mqtt/revalidate';
 import { DEFAULT_SEND_LIMITS, MIN_SEND_BUFFER_BYTES, type SendLimits } from './mqtt/send-limits';
 import { DEFAULT_PUBLISH_QUOTAS, MIN_BYTE_QUOTA, parseByteRate, type PublishQuotaLimits } from './mqtt/publish-quotas';
@@ -48,6 +50,19 @@ export interface Config {
   readonly mqttRevalidateMs?: number;
   /** How much each agent may publish over MQTT (MQTT_AGENT_MSGS, MQTT_AGENT_BYTES); defaults when absent. */
   readonly mqttPublishQuotas?: PublishQuotaLimits;
+  /** Outgoing webhooks (WEBHOOKS, ALLOW_PRIVATE_WEBHOOK_URLS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS). */
+  readonly webhooks?: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /** Endpoints defined outside the console (WEBHOOKS: a JSON array or a file holding one). */
+  readonly endpoints: readonly ConfiguredWebhook[];
+  /** Endpoints added in the console may be on private addresses (ALLOW_PRIVATE_WEBHOOK_URLS=1). */
+  readonly allowPrivate: boolean;
+  /** One send's bound: connect, headers and body (WEBHOOK_TIMEOUT_MS). */
+  readonly timeoutMs: number;
+  /** The waits after each failed attempt; absent: the default schedule, about a day in all. */
+  readonly retryDelaysMs?: readonly number[];
 }
 
 export class ConfigError extends Error {
@@ -112,6 +127,8 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     negotiationOpensPerDid: rate(env, 'RATE_LIMIT_NEGOTIATION_OPEN_DID', d.negotiationOpensPerDid),
     operatorWritesPerAddress: rate(env, 'RATE_LIMIT_OPERATOR_ADDRESS', d.operatorWritesPerAddress),
     operatorWritesPerDid: rate(env, 'RATE_LIMIT_OPERATOR_DID', d.operatorWritesPerDid),
+    webhooksPerAddress: rate(env, 'RATE_LIMIT_WEBHOOK_ADDRESS', d.webhooksPerAddress),
+    webhooksPerDid: rate(env, 'RATE_LIMIT_WEBHOOK_DID', d.webhooksPerDid),
   };
 }
 
@@ -190,6 +207,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       ),
     },
     mqttPublishQuotas: mqttPublishQuotas(env),
+    webhooks: webhooks(env, root),
+  };
+}
+
+function webhooks(env: NodeJS.ProcessEnv, root: string): WebhooksConfig {
+  let endpoints: ConfiguredWebhook[];
+  try {
+    endpoints = parseWebhooks(env.WEBHOOKS, root);
+  } catch (error) {
+    if (error instanceof WebhooksConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+  const raw = env.WEBHOOK_RETRY_DELAYS_MS;
+  let retryDelaysMs: number[] | undefined;
+  if (raw !== undefined && raw !== '') {
+    const parts = raw.split(',').map((p) => p.trim());
+    if (parts.length > 30 || !parts.every((p) => /^\d{2,9}$/.test(p)))
+      throw new ConfigError(
+        `WEBHOOK_RETRY_DELAYS_MS must be up to 30 waits in milliseconds (each 10 or more) separated by commas, like 10000,30000,120000, got "${raw}".`,
+      );
+    retryDelaysMs = parts.map(Number);
+  }
+  return {
+    endpoints,
+    allowPrivate: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
+    timeoutMs: wholeNumber(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_TIMEOUT_MS, 100, 120_000),
+    ...(retryDelaysMs ? { retryDelaysMs } : {}),
   };
 }
 

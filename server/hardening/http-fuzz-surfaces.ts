@@ -271,6 +271,23 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
       'DELETE',
       junkSegment.map((did) => `/api/services/watched/${did}`),
     ),
+    'GET /api/webhooks': sessionRead(() => '/api/webhooks'),
+    // Its template names a loopback address: refused by the address policy, so nothing is written.
+    'POST /api/webhooks': bodyRoute(
+      'POST',
+      () => '/api/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['inbox.item.added'], kinds: ['review'] },
+      'facilitator',
+      8 * 1024,
+    ),
+    'DELETE /api/webhooks/:id': sessionRoute(
+      'DELETE',
+      junkSegment.map((id) => `/api/webhooks/${id}`),
+    ),
+    'POST /api/webhooks/:id/test': sessionRoute(
+      'POST',
+      junkSegment.map((id) => `/api/webhooks/${id}/test`),
+    ),
     'GET /api/external/threads': sessionRead(() => '/api/external/threads'),
     'GET /api/external/negotiations': sessionRead(() => '/api/external/negotiations'),
     'GET /api/external/:serviceId/threads/:threadId': sessionRead(

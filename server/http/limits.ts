@@ -40,6 +40,10 @@ export interface HttpLimits {
   readonly operatorWritesPerAddress: Rate;
   /** The same per operator DID: a console page beats every 15 s, a few tabs each. */
   readonly operatorWritesPerDid: Rate;
+  /** Webhook writes (add, remove, send a test) per client address, before the body is read. */
+  readonly webhooksPerAddress: Rate;
+  /** Webhook writes per facilitator DID: each test is an outgoing request, each endpoint a destination. */
+  readonly webhooksPerDid: Rate;
 }
 
 const WINDOW_SECONDS = { s: 1, min: 60, h: 3600 } as const;
@@ -78,6 +82,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   // A page's heartbeat is 4/min; a team of facilitators behind one address keeps many pages open.
   operatorWritesPerAddress: rate('600/min'),
   operatorWritesPerDid: rate('120/min'),
+  // A facilitator sets endpoints up by hand and presses "Send test" a few times; a loop that
+  // makes the server POST to an address of its choosing is what this bounds.
+  webhooksPerAddress: rate('60/min'),
+  webhooksPerDid: rate('20/min'),
 };
 
 /** For tests and benches that measure something else: no budget is ever reached. */
@@ -96,6 +104,8 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   negotiationOpensPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   operatorWritesPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   operatorWritesPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  webhooksPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  webhooksPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };
 
 /**

@@ -11,10 +11,20 @@ import { OacopReadModels } from '../oacop/oacop-read-models';
 import { createRelayServices, watchStoreHead, type RelayServices } from '../relay/relay-services';
 import type { PresenceTracker } from '../rooms/presence-tracker';
 import type { Store } from '../store/store';
+import { WebhookService } from '../webhooks/webhook-service';
 
 export type AppServices = Pick<
   AppOptions,
-  'store' | 'clock' | 'verifier' | 'relay' | 'negotiations' | 'oacop' | 'bridge' | 'guidedDemo' | 'operatorPresence'
+  | 'store'
+  | 'clock'
+  | 'verifier'
+  | 'relay'
+  | 'negotiations'
+  | 'oacop'
+  | 'bridge'
+  | 'guidedDemo'
+  | 'operatorPresence'
+  | 'webhooks'
 >;
 
 export interface ServiceParts {
@@ -24,6 +34,8 @@ export interface ServiceParts {
   readonly bridge: RelayBridge;
   /** Agents' presence from the broker, for the directory; none without a broker. */
   readonly presence?: PresenceTracker;
+  /** Outgoing webhooks: started by the runtime (its configuration), idle in tests; built here when absent. */
+  readonly webhooks?: WebhookService;
   /** Whether the demo is on (POST /seed is open then) and its seed. */
   readonly demo: { readonly on: boolean; readonly seed: number };
 }
@@ -48,6 +60,7 @@ export function buildAppServices(parts: ServiceParts): AppServices {
     bridge,
     guidedDemo: { port: undefined },
     operatorPresence: new OperatorPresence(clock),
+    webhooks: parts.webhooks ?? new WebhookService({ store: store.webhooks, clock }),
   };
 }
 

@@ -31,6 +31,8 @@ import { operatorNamer } from '../auth/operator-name';
 import { closeHttp, listenHttp, urlHost } from './http-listener';
 import { Lifecycle } from './lifecycle';
 import { onceOnlyWork } from './once-only';
+import { WebhookService } from '../webhooks/webhook-service';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender';
 
 export interface RunningSwitchboard {
   readonly url: string;
@@ -114,10 +116,25 @@ async function start(
   presence.start();
   life.started(() => presence.stop());
   const bridge = await startBridge(store, clock, config, options.bridge);
+  // Every instance sends the outbox: rows are leased, so instances never send one row together.
+  const webhooks = new WebhookService({
+    store: store.webhooks,
+    clock,
+    sender: {
+      allowPrivate: config.webhooks?.allowPrivate ?? false,
+      timeoutMs: config.webhooks?.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    },
+    dispatcher: {
+      ...(config.webhooks?.retryDelaysMs ? { retryDelaysMs: config.webhooks.retryDelaysMs } : {}),
+      onError: (error) => console.error('webhooks: the outbox could not be read or written', error),
+    },
+  });
+  await webhooks.configure(config.webhooks?.endpoints ?? []);
   const services = buildAppServices({
     store,
     clock,
     bridge,
+    webhooks,
     presence,
     demo: { on: config.demo, seed: config.demoSeed },
   });
@@ -142,6 +159,11 @@ async function start(
         ...(options.inboxEveryMs === undefined ? {} : { everyMs: options.inboxEveryMs }),
       }),
     (running) => running.stop(),
+  );
+  // Webhooks deliver the inbox's changes; stopped before the inbox, so none is half-heard.
+  await life.open(
+    () => webhooks.start(inbox.service.board),
+    () => webhooks.stop(),
   );
 
   const app = createApp({

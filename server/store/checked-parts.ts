@@ -5,6 +5,7 @@
 import type { NegotiationStore } from './negotiation-store';
 import type { RelayStore } from './relay-store';
 import type { AccessStore, RoomStore, StoreParts } from './store';
+import type { WebhookStore } from './webhook-store';
 import { checkCursor, checkFilterList, checkLimit, checkOperatorName, wholeSeconds } from './arguments';
 
 /** For some of a part's methods, a check that throws or answers the arguments the engine gets. */
@@ -61,6 +62,15 @@ const negotiationChecks: Checks<NegotiationStore> = {
   logPage: (from, limit) => (checkLimit(limit, LOG_PAGE), [from, limit]),
 };
 
+const webhookChecks: Checks<WebhookStore> = {
+  claimDue: (now, leaseUntil, limit, lease) => {
+    checkLimit(limit, 1000);
+    if (!(leaseUntil > now)) throw new RangeError('a lease must end after now');
+    return [now, leaseUntil, limit, lease];
+  },
+  listDeliveries: (endpointId, limit) => (checkLimit(limit, 1000), [endpointId, limit]),
+};
+
 /** The parts as callers see them: every method of the engine's, its arguments checked first. */
 export function checkedParts(parts: StoreParts): StoreParts {
   return {
@@ -70,6 +80,7 @@ export function checkedParts(parts: StoreParts): StoreParts {
     negotiations: checked(parts.negotiations, negotiationChecks),
     oacop: parts.oacop,
     services: parts.services,
+    webhooks: checked(parts.webhooks, webhookChecks),
   };
 }
 

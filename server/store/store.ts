@@ -1,4 +1,4 @@
-// The storage contract: named parts (rooms, access, relay, negotiations, oacop, services), each
+// The storage contract: named parts (rooms, access, relay, negotiations, oacop, services, webhooks), each
 // checked once at the boundary (checked-parts.ts). SQLite (embedded default, under DATA_DIR) and
 // PostgreSQL (DATABASE_URL) implement it and pass the very same suite (store-suite.ts). Every
 // method is async so either engine fits, and every method that decides something (spending a
@@ -9,6 +9,7 @@ import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
 import type { ServiceRegistryStore } from './service-registry-store';
+import type { WebhookStore } from './webhook-store';
 
 /** Which §3 topic a stored message arrived on. */
 export type TopicKind = 'public' | 'public_candidates' | 'control' | 'inbox' | 'heartbeat' | 'work';
@@ -341,6 +342,8 @@ export interface StoreParts {
   readonly oacop: OacopStore;
   /** External relays and negotiation services, their cursors and bridged envelopes (service-registry-store.ts). */
   readonly services: ServiceRegistryStore;
+  /** Outgoing webhooks: endpoints and the outbox of their deliveries (webhook-store.ts). */
+  readonly webhooks: WebhookStore;
 }
 
 export interface Store extends StoreParts {

@@ -8,6 +8,7 @@ import type { Operation } from './operation';
 import { OPERATOR_OPERATIONS } from './operators';
 import { RELAY_OPERATIONS } from './relay';
 import { ROOM_OPERATIONS } from './rooms';
+import { WEBHOOK_OPERATIONS } from './webhooks';
 
 export const OPERATIONS: readonly Operation[] = [
   ...RELAY_OPERATIONS,
@@ -17,4 +18,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...ROOM_OPERATIONS,
   ...CONSOLE_OPERATIONS,
   ...INBOX_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 ];

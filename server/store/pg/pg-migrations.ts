@@ -378,6 +378,48 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE operators ADD COLUMN name TEXT CHECK (name IS NULL OR octet_length(name) BETWEEN 1 AND 256);
     `,
   },
+  {
+    version: 8,
+    name: 'webhook endpoints and their outbox',
+    sql: /* sql */ `
+      -- SQLite migration 10: outgoing webhooks (webhook-store.ts).
+      CREATE TABLE webhook_endpoints (
+        id         TEXT COLLATE "C" PRIMARY KEY,
+        url        TEXT COLLATE "C" NOT NULL,
+        events     TEXT[] NOT NULL,
+        kinds      TEXT[] NOT NULL,
+        secret     TEXT COLLATE "C" NOT NULL,
+        origin     TEXT COLLATE "C" NOT NULL CHECK (origin IN ('env', 'console')),
+        created_by TEXT COLLATE "C",
+        created_at BIGINT NOT NULL,
+        disabled   BOOLEAN NOT NULL DEFAULT false
+      );
+      CREATE TABLE webhook_events (
+        id         TEXT COLLATE "C" PRIMARY KEY,
+        type       TEXT COLLATE "C" NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE webhook_deliveries (
+        id              TEXT COLLATE "C" PRIMARY KEY,
+        endpoint_id     TEXT COLLATE "C" NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+        event_id        TEXT COLLATE "C" NOT NULL REFERENCES webhook_events (id),
+        event_type      TEXT COLLATE "C" NOT NULL,
+        payload         BYTEA NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        state           TEXT COLLATE "C" NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        last_status     INTEGER,
+        last_error      TEXT COLLATE "C",
+        lease           TEXT COLLATE "C",
+        lease_until     BIGINT,
+        created_at      BIGINT NOT NULL,
+        updated_at      BIGINT,
+        UNIQUE (endpoint_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at);
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

@@ -9,11 +9,13 @@ import type { NegotiationStore } from '../negotiation-store';
 import type { OacopStore } from '../oacop-store';
 import type { RelayStore } from '../relay-store';
 import type { ServiceRegistryStore } from '../service-registry-store';
+import type { WebhookStore } from '../webhook-store';
 import type { AccessStore, RoomStore, Store } from '../store';
 import { PgAccessStore } from './pg-access-store';
 import { PgNegotiationStore } from './pg-negotiation-store';
 import { PgOacopStore } from './pg-oacop-store';
 import { PgServiceRegistryStore } from './pg-service-registry-store';
+import { PgWebhookStore } from './pg-webhook-store';
 import { migratePg } from './pg-migrations';
 import { createPgPool, probePg } from './pg-pool';
 import { PgRelayStore } from './pg-relay-store';
@@ -33,6 +35,7 @@ export class PgStore implements Store {
   readonly negotiations: NegotiationStore;
   readonly oacop: OacopStore;
   readonly services: ServiceRegistryStore;
+  readonly webhooks: WebhookStore;
   readonly #pool: Pool;
   /** The parts holding LISTEN connections, closed before the pool. */
   readonly #listening: readonly { close(): void }[];
@@ -51,6 +54,7 @@ export class PgStore implements Store {
       negotiations: this.negotiations,
       oacop: this.oacop,
       services: this.services,
+      webhooks: this.webhooks,
     } = checkedParts({
       rooms: new PgRoomStore(pool),
       access,
@@ -58,6 +62,7 @@ export class PgStore implements Store {
       negotiations: new PgNegotiationStore(pool),
       oacop: new PgOacopStore(pool),
       services: new PgServiceRegistryStore(pool),
+      webhooks: new PgWebhookStore(pool),
     }));
   }
 

@@ -370,6 +370,52 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE operators ADD COLUMN name TEXT CHECK (name IS NULL OR length(CAST(name AS BLOB)) BETWEEN 1 AND 256);
     `,
   },
+  {
+    version: 10,
+    name: 'webhook endpoints and their outbox',
+    sql: /* sql */ `
+      -- Outgoing webhooks (webhook-store.ts). events and kinds are JSON arrays of strings.
+      CREATE TABLE webhook_endpoints (
+        id         TEXT PRIMARY KEY,
+        url        TEXT NOT NULL,
+        events     TEXT NOT NULL,
+        kinds      TEXT NOT NULL,
+        secret     TEXT NOT NULL,
+        origin     TEXT NOT NULL CHECK (origin IN ('env', 'console')),
+        created_by TEXT,
+        created_at INTEGER NOT NULL,
+        disabled   INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1))
+      ) STRICT;
+
+      -- Every event id ever enqueued: the same event is never enqueued twice.
+      CREATE TABLE webhook_events (
+        id         TEXT PRIMARY KEY,
+        type       TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- The outbox: one row per delivery. lease/lease_until: the dispatcher sending it now.
+      CREATE TABLE webhook_deliveries (
+        id              TEXT PRIMARY KEY,
+        endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+        event_id        TEXT NOT NULL REFERENCES webhook_events (id),
+        event_type      TEXT NOT NULL,
+        payload         BLOB NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        state           TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        last_status     INTEGER,
+        last_error      TEXT,
+        lease           TEXT,
+        lease_until     INTEGER,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER,
+        UNIQUE (endpoint_id, event_id)
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

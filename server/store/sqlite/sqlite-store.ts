@@ -13,6 +13,7 @@ import type { NegotiationStore } from '../negotiation-store';
 import type { OacopStore } from '../oacop-store';
 import type { RelayStore } from '../relay-store';
 import type { ServiceRegistryStore } from '../service-registry-store';
+import type { WebhookStore } from '../webhook-store';
 import type { AccessStore, RoomStore, Store } from '../store';
 import { migrate } from './migrations';
 import { SqliteAccessStore } from './sqlite-access-store';
@@ -23,6 +24,7 @@ import { SqliteOacopStore } from './sqlite-oacop-store';
 import { SqliteRelayStore } from './sqlite-relay-store';
 import { SqliteRoomStore } from './sqlite-room-store';
 import { SqliteServiceRegistryStore } from './sqlite-service-registry-store';
+import { SqliteWebhookStore } from './sqlite-webhook-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
 
@@ -78,6 +80,7 @@ export class SqliteStore implements Store {
   readonly negotiations: NegotiationStore;
   readonly oacop: OacopStore;
   readonly services: ServiceRegistryStore;
+  readonly webhooks: WebhookStore;
   readonly #db: Database.Database;
   /** History appends, the gateway's candidate records and relay appends share a commit per event-loop turn. */
   readonly #commits: SqliteGroupCommit;
@@ -97,6 +100,7 @@ export class SqliteStore implements Store {
       negotiations: this.negotiations,
       oacop: this.oacop,
       services: this.services,
+      webhooks: this.webhooks,
     } = checkedParts({
       rooms: new SqliteRoomStore(db, commits),
       access: this.#access,
@@ -104,6 +108,7 @@ export class SqliteStore implements Store {
       negotiations: new SqliteNegotiationStore(db),
       oacop: new SqliteOacopStore(db),
       services: new SqliteServiceRegistryStore(db),
+      webhooks: new SqliteWebhookStore(db),
     }));
     if (options.checkpointInWorker && options.file !== ':memory:') {
       this.#checkpointer = startWalCheckpointer(options.file);

@@ -9,6 +9,7 @@ import { addService, removeService, servicesQuery, type ServiceView } from '@web
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { SourceBadge } from '@web/components/ui/source-badge';
 import { WatchList } from './watch-list';
+import { WebhooksSection } from './webhooks-section';
 
 const STATE_WORDS = { up: 'Up', down: 'Down', connecting: 'Connecting…' } as const;
 
@@ -174,6 +175,7 @@ export function ServicesPage() {
         </p>
       )}
       <WatchList />
+      <WebhooksSection />
     </div>
   );
 }
