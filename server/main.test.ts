@@ -167,7 +167,7 @@ describe('first start', () => {
       }),
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ did: key.did, role: 'facilitator' });
+    expect(await res.json()).toEqual({ did: key.did, role: 'facilitator', name: null });
     expect(res.headers.get('set-cookie')).toMatch(/^sb_session=.*HttpOnly.*SameSite=Strict/);
     await stop(second);
 

@@ -1,14 +1,10 @@
 // The server's words for each kind of inbox item. Agent-written text never goes into a title
 // (it goes in `quote`); the names here are ids an operator created or the protocol fixed.
+import { shortDid } from '../contract/operator-name';
 import { REJECT_WINDOW_MS } from './rules';
 
-/** `did:key:z6MkpTHR…vktH`: enough of a did:key to tell two apart in a sentence; other ids whole. */
-export function shortDid(did: string): string {
-  const prefix = 'did:key:';
-  if (!did.startsWith(prefix)) return did;
-  const key = did.slice(prefix.length);
-  return key.length <= 16 ? did : `${prefix}${key.slice(0, 8)}…${key.slice(-4)}`;
-}
+// One short form of a did for the whole console (`did:key:z6Mk…abc123`), so a title and a name agree.
+export { shortDid };
 
 const minutes = (ms: number) => Math.round(ms / 60_000);
 
