@@ -7,6 +7,7 @@ import { StatusDot } from '@web/components/ui/status-dot';
 import { ThemeSwitch } from '@web/components/ui/theme-switch';
 import { Suspense, useEffect, useRef } from 'react';
 import { KeyUnsupportedScreen } from '@web/features/identity/key-unsupported-screen';
+import { InboxSignals } from '@web/features/inbox/inbox-signals';
 import { AccountMenu } from './identity-parts';
 import { NAV_TABS } from './screens';
 import { Shortcuts } from './shortcuts-dialog';
@@ -91,6 +92,7 @@ export function Layout() {
         {keySupport.data === true ? <Outlet /> : keySupport.data === false ? <KeyUnsupportedScreen /> : null}
       </main>
       {session ? <Shortcuts /> : null}
+      {session ? <InboxSignals /> : null}
     </div>
   );
 }
