@@ -71,7 +71,8 @@ export function Layout() {
               ))}
             </nav>
           ) : null}
-          <div className="ml-auto flex h-14 items-center gap-4">
+          {/* Wraps on a phone (390 px) rather than widening the page. */}
+          <div className="ml-auto flex min-h-14 max-w-full flex-wrap items-center gap-x-4 gap-y-2">
             {health.isSuccess ? (
               <StatusDot compact tone="ok" label={`Server ${health.data.version}`} />
             ) : health.isError ? (
