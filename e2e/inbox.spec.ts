@@ -89,6 +89,8 @@ test('a review candidate reaches both facilitators live, is claimed, approved in
   await expect(first.getByTestId('connection-status')).toHaveText('Live');
   await first.getByLabel('Agent', { exact: true }).fill(AGENT);
   await first.getByLabel('Goal').fill('Summarise the incident');
+  await first.getByRole('checkbox', { name: 'clarifying_question' }).check();
+  await first.getByLabel('Budget (messages)').fill('20');
   await first.getByRole('button', { name: 'Assign with mic' }).click();
   const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   taskId = (task.payload as { task_id: string }).task_id;
@@ -171,4 +173,49 @@ test('a second candidate at phone width: no sideways scroll, and J then A approv
   await expect(item).toHaveCount(0);
   await expect(inboxItems(second).filter({ hasText: 'Second result' })).toHaveCount(0);
   await first.setViewportSize({ width: 1280, height: 720 });
+});
+
+test('an observer sees the same list read-only, the actions disabled with the reason', async ({ browser }) => {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const observer = await context.newPage();
+  await enrollNewKey(observer, await inviteOperator('observer'), 'Observer');
+  await agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'result',
+    content: { text: 'Third result, for the observer to see' },
+  });
+  const seen = inboxItems(observer).filter({ hasText: 'Third result' });
+  await expect(seen).toHaveCount(1);
+  await expect(observer.getByText('You are an observer')).toBeVisible();
+  await expect(seen.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(seen.getByRole('button', { name: 'Reject' })).toBeDisabled();
+  await expect(seen).toContainText('acting is for facilitators');
+  await snap(observer, 'inbox-observer');
+  // A facilitator settles it, and it leaves the observer's list too.
+  await inboxItems(first).filter({ hasText: 'Third result' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(seen).toHaveCount(0);
+});
+
+test('an agent’s question is answered from the inbox: a say mentioning it, and the item leaves', async () => {
+  await agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'clarifying_question',
+    content: { question: 'Which region should I look at first?' },
+  });
+  // In a review-mode room the question is a candidate first; approved, it is a question.
+  const candidate = inboxItems(first).and(first.locator('[data-kind="review"]'));
+  await expect(candidate).toHaveCount(1);
+  await candidate.getByRole('button', { name: 'Approve' }).click();
+  const question = inboxItems(first).and(first.locator('[data-kind="question"]'));
+  await expect(question).toHaveCount(1);
+  await expect(question).toContainText('Which region should I look at first?');
+  await question.getByRole('button', { name: 'Answer' }).click();
+  await question.getByLabel(/Your answer to agent\.inboxer/).fill('Start with eu-west.');
+  await snap(first, 'inbox-answer');
+  await question.getByRole('button', { name: 'Send' }).click();
+  const said = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/public` && e.type === 'say');
+  expect((said.payload as { text: string }).text).toBe(`@${AGENT} Start with eu-west.`);
+  await expect(question).toHaveCount(0);
+  await expect(inboxItems(second).and(second.locator('[data-kind="question"]'))).toHaveCount(0);
 });
