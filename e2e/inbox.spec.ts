@@ -219,3 +219,29 @@ test('an agent’s question is answered from the inbox: a say mentioning it, and
   await expect(question).toHaveCount(0);
   await expect(inboxItems(second).and(second.locator('[data-kind="question"]'))).toHaveCount(0);
 });
+
+test('muting a room in the settings keeps its new items out of notifications, not out of the list', async () => {
+  await first.goto('/settings/inbox');
+  await expect(first.getByRole('heading', { name: 'Inbox notifications' })).toBeVisible();
+  await first.getByRole('checkbox', { name: ROOM }).uncheck();
+  await snap(first, 'inbox-settings');
+  const stored = await first.evaluate(() =>
+    Object.entries(localStorage).find(([k]) => k.startsWith('switchboard.inbox.notify.did:key:')),
+  );
+  expect(JSON.parse(stored![1])).toMatchObject({ enabled: true, mutedRooms: [ROOM] });
+
+  await first.getByRole('link', { name: '← Inbox' }).click();
+  const before = await first.evaluate(() => window.__notifications.length);
+  await agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'result',
+    content: { text: 'Fourth result, in a muted room' },
+  });
+  const item = inboxItems(first).filter({ hasText: 'Fourth result' });
+  await expect(item).toHaveCount(1);
+  // The other facilitator, who muted nothing, has it too; only the notification stays quiet.
+  await expect(inboxItems(second).filter({ hasText: 'Fourth result' })).toHaveCount(1);
+  expect(await first.evaluate(() => window.__notifications.length)).toBe(before);
+  await item.getByRole('button', { name: 'Approve' }).click();
+  await expect(item).toHaveCount(0);
+});

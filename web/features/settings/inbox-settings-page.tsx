@@ -11,6 +11,7 @@ import { toggle } from '@web/lib/inbox/mute';
 import { NotifyButton } from '@web/components/inbox/notify-button';
 import { useNotifyPrefs } from '@web/lib/inbox/use-notify-prefs';
 import { roomsQuery } from '@web/lib/api/rooms-list';
+import { useMemo } from 'react';
 
 const KIND_WHAT = {
   review: 'A candidate waits for approval in a review-mode room.',
@@ -25,7 +26,9 @@ const KIND_WHAT = {
 export function InboxSettingsPage() {
   const [prefs, update] = useNotifyPrefs();
   const rooms = useQuery(roomsQuery);
-  const inboxRooms = useInbox((s) => s.inbox?.items.map(roomOf) ?? []);
+  // The store's list itself: a selector that built a new array each time would never settle.
+  const items = useInbox((s) => s.inbox?.items);
+  const inboxRooms = useMemo(() => (items ?? []).map(roomOf), [items]);
   const roomIds = [
     ...new Set([...(rooms.data ?? []).map((r) => r.id), ...inboxRooms, ...prefs.mutedRooms].filter(Boolean)),
   ].sort() as string[];
