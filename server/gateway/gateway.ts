@@ -39,7 +39,7 @@ export interface DecidedCandidate {
   /** The agent the broker authenticated as the candidate's publisher; null when it could not say. */
   readonly agentId: string | null;
   readonly kind: 'approve' | 'reject' | 'review';
-  /** Epoch ms. */
+  /** Epoch ms: when the decision's outcome (an approved copy, a reject) was stored. */
   readonly at: number;
 }
 
@@ -283,7 +283,8 @@ export class Gateway {
           roomId,
           agentId: row.topicAgentId,
           kind: record.spend && !record.spend.ok ? 'reject' : decision.kind,
-          at: record.candidate.receivedAt,
+          // A reject's own time, as history keeps it (a restart reads the same).
+          at: (record.outgoing ?? record.candidate).receivedAt,
         });
         if (record.reviewItem) void this.#handOver(reviewTopicOf(roomId), reviewNotice(record.reviewItem));
         if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {

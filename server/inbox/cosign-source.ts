@@ -39,8 +39,9 @@ export function startCosignSource(ctx: SourceContext, negotiations: NegotiationS
     for (const party of record.state.parties) {
       const item = itemOf(record, party, clock.now());
       if (!item) {
-        // Co-signed: settled by the party itself.
-        board.remove(itemId(record.id, party), party);
+        // Co-signed (settled by the party itself), or no longer waiting for anyone.
+        const signed = record.state.agreement?.signatures[party] !== undefined;
+        board.remove(itemId(record.id, party), signed ? party : null);
         continue;
       }
       if (await store.access.getOperator(party)) board.put(item);

@@ -24,7 +24,10 @@ export interface InboxStreamLimits {
   readonly perAddress: number;
   /** Events waiting for one slow client before it is dropped. */
   readonly maxQueued: number;
-  /** A comment line this often keeps proxies from closing an idle stream, and re-checks the session. */
+  /**
+   * A comment line this often keeps proxies from closing an idle stream and re-checks the session;
+   * a write still under way after a whole period means the client stopped reading: it is dropped.
+   */
   readonly heartbeatMs: number;
 }
 
@@ -67,6 +70,8 @@ export function inboxRoutes(deps: InboxRouteDeps) {
         releaseAddress();
         throw rateLimited(5, 'inbox streams for this session');
       }
+      // Reverse proxies that buffer responses (nginx) would hold the events back.
+      c.header('X-Accel-Buffering', 'no');
       return streamSSE(c, async (stream) => {
         const queue: Outgoing[] = [];
         let wake: (() => void) | undefined;
@@ -76,15 +81,19 @@ export function inboxRoutes(deps: InboxRouteDeps) {
           open = false;
           wake?.();
         };
+        /** Drops the client: its pending write is cancelled, and it reconnects for a fresh snapshot. */
+        const drop = () => {
+          end();
+          stream.abort();
+        };
+        /** Writes finished so far, and whether one is under way: a write that outlasts a heartbeat is stalled. */
+        let written = 0;
+        let writing = false;
+        let writtenAtLastBeat = -1;
         stream.onAbort(end);
         const push = (out: Outgoing) => {
           if (!open) return;
-          if (queue.length >= limits.maxQueued) {
-            // A client this far behind is dropped: its pending write is cancelled and it reconnects.
-            end();
-            stream.abort();
-            return;
-          }
+          if (queue.length >= limits.maxQueued) return drop();
           queue.push(out);
           wake?.();
         };
@@ -102,6 +111,10 @@ export function inboxRoutes(deps: InboxRouteDeps) {
         });
         push({ kind: 'event', event: { type: 'snapshot', list: inbox.snapshot(did) } });
         const heartbeat = setInterval(() => {
+          // One write under way since the last beat: the client stopped reading (a big snapshot
+          // it never takes would otherwise hold its place for ever).
+          if (writing && written === writtenAtLastBeat) return drop();
+          writtenAtLastBeat = written;
           void store.access.getSession(tokenHash(token), clock.now()).then(
             (live) => (live ? queue.length === 0 && push({ kind: 'heartbeat' }) : end()),
             () => undefined,
@@ -116,8 +129,11 @@ export function inboxRoutes(deps: InboxRouteDeps) {
               wake = undefined;
               continue;
             }
+            writing = true;
             if (next.kind === 'heartbeat') await stream.write(': heartbeat\n\n');
             else await stream.writeSSE({ event: next.event.type, data: JSON.stringify(next.event) });
+            writing = false;
+            written++;
           }
         } finally {
           off();

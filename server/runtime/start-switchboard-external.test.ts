@@ -102,6 +102,60 @@ describe('Switchboard with MQTT_URL', () => {
     await agent.client.endAsync(true);
   });
 
+  it("puts a review-mode candidate in the inbox through the broker's review notices, and takes it out once approved", async () => {
+    await sb.rooms.create({ id: 'r-review', name: 'Review room', moderation: 'review' });
+    const cookie = await sessionCookie(sb.store, 'did:key:z6MkInboxExternal', 'facilitator');
+    const added = await cli('agents', 'add', 'agent.inbox', '--json');
+    const { password } = JSON.parse(added.stdout) as { password: string };
+    const agent = await connectClient(mosquitto.url, { username: 'agent.inbox', password, clientId: 'agent.inbox' });
+    const ts = Math.floor(Date.now() / 1000);
+    const grant = {
+      id: 'g-inbox',
+      type: 'mic_grant',
+      room_id: 'r-review',
+      from: { kind: 'user', id: 'did:key:z6MkF' },
+      ts,
+      payload: {
+        task_id: 't1',
+        agent_id: 'agent.inbox',
+        max_messages: 5,
+        allowed_message_types: ['result'],
+        expires_at: ts + 600,
+      },
+    };
+    await sb.broker.publish('rooms/r-review/control', new TextEncoder().encode(JSON.stringify(grant)));
+    for (let i = 0; i < 200 && !(await sb.store.rooms.getGrant('r-review', 'agent.inbox', 't1')); i++)
+      await new Promise((r) => setImmediate(r));
+    const text = JSON.stringify({
+      id: 'c-inbox',
+      type: 'result',
+      room_id: 'r-review',
+      from: { kind: 'agent', id: 'agent.inbox' },
+      ts,
+      payload: { task_id: 't1', message_type: 'result', content: { text: 'please review' } },
+    });
+    await agent.client.publishAsync(agentCandidateTopic('r-review', 'agent.inbox'), text, { qos: 1 });
+    const inbox = async () =>
+      (
+        (await (await fetch(`${sb.url}/api/inbox`, { headers: { cookie } })).json()) as {
+          items: { kind: string; quote: string | null; ref: { candidateId?: string } }[];
+        }
+      ).items.filter((i) => i.kind === 'review');
+    let items = await inbox();
+    while (items.length === 0) {
+      await new Promise((r) => setTimeout(r, 20));
+      items = await inbox();
+    }
+    expect(items[0]!.quote).toBe('please review');
+    const approved = await fetch(`${sb.url}/api/rooms/r-review/review/${items[0]!.ref.candidateId}/approve`, {
+      method: 'POST',
+      headers: { cookie, origin: sb.url },
+    });
+    expect(approved.status).toBe(200);
+    while ((await inbox()).length > 0) await new Promise((r) => setTimeout(r, 20));
+    await agent.client.endAsync(true);
+  });
+
   it('refuses an agent the CLI removed', async () => {
     const added = await cli('agents', 'add', 'agent.two', '--json');
     const { password } = JSON.parse(added.stdout) as { password: string };

@@ -14,6 +14,7 @@ import { PresenceTracker } from '../rooms/presence-tracker';
 import { sessionCookie } from './sessions';
 import { startRoomHarness, type RoomHarness } from './room-harness';
 import { startInbox, type RunningInbox } from '../runtime/inbox';
+import type { InboxStreamLimits } from '../routes/inbox';
 import { buildAppServices } from '../runtime/app-services';
 import { RelayBridge } from '../external/relay-bridge';
 
@@ -31,7 +32,11 @@ export interface FullApp {
 }
 
 export async function fullApp(
-  options: { limits?: Partial<HttpLimits>; extra?: Partial<AppOptions> } = {},
+  options: {
+    limits?: Partial<HttpLimits>;
+    extra?: Partial<AppOptions>;
+    inboxStreams?: Partial<InboxStreamLimits>;
+  } = {},
 ): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-full-app-'));
   const staticDir = join(dir, 'static');
@@ -56,7 +61,7 @@ export async function fullApp(
   const app = testApp({
     ...services,
     staticDir,
-    inbox: { service: inbox.service },
+    inbox: { service: inbox.service, ...(options.inboxStreams ? { streams: options.inboxStreams } : {}) },
     store: harness.store,
     clock,
     rooms: { store: harness.store, clock, rooms: harness.rooms, presence, gateway: harness.gateway },

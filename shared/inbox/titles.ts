@@ -2,11 +2,12 @@
 // (it goes in `quote`); the names here are ids an operator created or the protocol fixed.
 import { REJECT_WINDOW_MS } from './rules';
 
-/** `did:key:z6MkpTHR8…vktH`: enough of a DID to tell two apart in a sentence. */
+/** `did:key:z6MkpTHR…vktH`: enough of a did:key to tell two apart in a sentence; other ids whole. */
 export function shortDid(did: string): string {
   const prefix = 'did:key:';
-  const key = did.startsWith(prefix) ? did.slice(prefix.length) : did;
-  return key.length <= 16 ? did : `${did.startsWith(prefix) ? prefix : ''}${key.slice(0, 8)}…${key.slice(-4)}`;
+  if (!did.startsWith(prefix)) return did;
+  const key = did.slice(prefix.length);
+  return key.length <= 16 ? did : `${prefix}${key.slice(0, 8)}…${key.slice(-4)}`;
 }
 
 const minutes = (ms: number) => Math.round(ms / 60_000);
