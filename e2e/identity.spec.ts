@@ -81,7 +81,7 @@ test('first run: the printed link makes a key with its encrypted backup, then en
   await snap(page, 'identity-enrolled');
   await page.getByRole('button', { name: 'Open the console' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
   await expect(accountButton(page)).toHaveAccessibleName(/facilitator$/);
   await expect(accountButton(page)).toContainText(did.slice(-6));
   // Backed up already: no reminder.
@@ -100,13 +100,13 @@ test('first run: the printed link makes a key with its encrypted backup, then en
 
 test('a reload keeps the session; after signing out, one click signs in with the stored key', async () => {
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
   await expect(accountButton(page)).toContainText(did.slice(-6));
 
   await accountButton(page).click();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Switchboard' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toHaveCount(0);
   // The cookie is gone too, not only this tab's memory of it.
   await page.reload();
   const signIn = page.getByRole('button', { name: /^Sign in as did:key:z6Mk…/ });
@@ -115,7 +115,7 @@ test('a reload keeps the session; after signing out, one click signs in with the
   await snap(page, 'identity-sign-in-with-key');
 
   await signIn.click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
   await expect(accountButton(page)).toHaveAccessibleName(/facilitator$/);
 });
 
@@ -143,7 +143,7 @@ test('a fresh browser restores the key from the backup file and signs in', async
 
     await dialog.getByLabel('Passphrase').fill(PASSPHRASE);
     await dialog.getByRole('button', { name: 'Restore and sign in' }).click();
-    await expect(other.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+    await expect(other.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
     await expect(accountButton(other)).toContainText(did.slice(-6));
     await expect(accountButton(other)).toHaveAccessibleName(/facilitator$/);
   } finally {
@@ -221,7 +221,7 @@ test('a key from an older console (raw bytes, no backup) is converted, the conso
     await expect(other.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
     await other.getByRole('button', { name: 'Open the console' }).click();
     await expect(accountButton(other)).toContainText(backup.did.slice(-6));
-    await expect(other.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+    await expect(other.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
     await expect(reminder).toHaveCount(0);
   } finally {
     await fresh.close();

@@ -70,7 +70,7 @@ test('the console and a live room run under the CSP with no violation', async ()
   const violations = await watchCsp(context, page);
   const response = await page.goto('/');
   expectSecurityHeaders(response);
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
   await page.goto('/rooms');
   await page.getByRole('link', { name: /Demo room/ }).click();
   await expect(page).toHaveURL(/\/rooms\/demo$/);
@@ -93,6 +93,6 @@ test('a page of another origin cannot frame the console', async ({ browser }) =>
   // Nothing of the console rendered inside the frame.
   const framedText = frame ? await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
   expect(framedText).not.toContain('Sign in to Switchboard');
-  expect(framedText).not.toContain('Switchboard console');
+  expect(framedText).not.toContain('Items waiting for you');
   await context.close();
 });

@@ -66,12 +66,11 @@ describe('import boundaries', { timeout: 60_000 }, () => {
   });
 
   it('refuses one web feature importing another, and allows imports within a feature', async () => {
-    const cross = "import { OverviewPage } from '../overview/overview-page';\nexport const f = OverviewPage;";
+    const cross = "import { InboxPage } from '../inbox/inbox-page';\nexport const f = InboxPage;";
     expect(await ruleIds('web/features/probe/probe-page.tsx', cross)).toContain('boundaries/dependencies');
-    const within = "import { OverviewPage } from './overview-page';\nexport const f = OverviewPage;";
-    expect(await ruleIds('web/features/overview/probe.tsx', within)).toEqual([]);
-    const fromApp =
-      "import { OverviewPage } from '@web/features/overview/overview-page';\nexport const f = OverviewPage;";
+    const within = "import { InboxPage } from './inbox-page';\nexport const f = InboxPage;";
+    expect(await ruleIds('web/features/inbox/probe.tsx', within)).toEqual([]);
+    const fromApp = "import { InboxPage } from '@web/features/inbox/inbox-page';\nexport const f = InboxPage;";
     expect(await ruleIds('web/app/probe.tsx', fromApp)).toEqual([]);
   });
 

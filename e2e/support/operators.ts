@@ -46,7 +46,7 @@ export async function enrollNewKey(
   await page.getByRole('button', { name: 'Enroll this key' }).click();
   await expect(page.getByText('You are enrolled as')).toHaveText(`You are enrolled as ${role}`);
   await page.getByRole('button', { name: 'Open the console' }).click();
-  await expect(page.getByRole('heading', { name: 'Switchboard console' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
 }
 
 /** On the enrollment page: types the backup passphrase twice and creates the key; resolves with its backup download. */

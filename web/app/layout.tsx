@@ -7,6 +7,7 @@ import { StatusDot } from '@web/components/ui/status-dot';
 import { ThemeSwitch } from '@web/components/ui/theme-switch';
 import { Suspense, useEffect, useRef } from 'react';
 import { KeyUnsupportedScreen } from '@web/features/identity/key-unsupported-screen';
+import { InboxSignals } from '@web/features/inbox/inbox-signals';
 import { AccountMenu } from './identity-parts';
 import { NAV_TABS } from './screens';
 import { Shortcuts } from './shortcuts-dialog';
@@ -70,7 +71,8 @@ export function Layout() {
               ))}
             </nav>
           ) : null}
-          <div className="ml-auto flex h-14 items-center gap-4">
+          {/* Wraps on a phone (390 px) rather than widening the page. */}
+          <div className="ml-auto flex min-h-14 max-w-full flex-wrap items-center gap-x-4 gap-y-2">
             {health.isSuccess ? (
               <StatusDot compact tone="ok" label={`Server ${health.data.version}`} />
             ) : health.isError ? (
@@ -91,6 +93,7 @@ export function Layout() {
         {keySupport.data === true ? <Outlet /> : keySupport.data === false ? <KeyUnsupportedScreen /> : null}
       </main>
       {session ? <Shortcuts /> : null}
+      {session ? <InboxSignals /> : null}
     </div>
   );
 }

@@ -12,7 +12,7 @@ describe('screens', () => {
 
   it('shows the tabs in the list’s order, each once', () => {
     expect(NAV_TABS.map((t) => t.label)).toEqual([
-      'Overview',
+      'Inbox',
       'Rooms',
       'Directory',
       'Threads',

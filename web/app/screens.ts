@@ -1,6 +1,7 @@
 // The console's screens, in one list. The router, the main navigation, the `g <key>` shortcuts
 // and the shortcuts dialog are all made from it, so a new screen is one entry here and its page.
 import { lazyRouteComponent, type AsyncRouteComponent } from '@tanstack/react-router';
+import { parseInboxSearch } from '@web/features/inbox/inbox-search';
 import { parseNegotiationsSearch } from '@web/features/negotiations/list-search';
 import { parseTimelineSearch } from '@web/features/rooms/timeline-filter';
 import { parseLogSearch } from '@web/features/transparency-log/log-search';
@@ -25,12 +26,14 @@ export interface Screen {
 }
 
 export const SCREENS = {
-  overview: {
+  // Home: what waits for this operator across protocols (the inbox); `?item=<id>` opens on one.
+  inbox: {
     path: '/',
     access: 'operator',
-    page: lazyRouteComponent(() => import('@web/features/overview/overview-page'), 'OverviewPage'),
-    nav: 'Overview',
-    goTo: { key: 'o', what: 'Go to the overview' },
+    page: lazyRouteComponent(() => import('@web/features/inbox/inbox-page'), 'InboxPage'),
+    search: parseInboxSearch,
+    nav: 'Inbox',
+    goTo: { key: 'i', what: 'Go to the inbox' },
   },
   rooms: {
     path: '/rooms',
@@ -132,6 +135,12 @@ export const SCREENS = {
     path: '/settings/account',
     access: 'operator',
     page: lazyRouteComponent(() => import('@web/features/settings/account-page'), 'AccountPage'),
+  },
+  // What the inbox tells you about in the browser: notifications and what is muted.
+  inboxSettings: {
+    path: '/settings/inbox',
+    access: 'operator',
+    page: lazyRouteComponent(() => import('@web/features/settings/inbox-settings-page'), 'InboxSettingsPage'),
   },
   // The guided demo, and the plain-language story of a room, negotiation or thread.
   demo: {

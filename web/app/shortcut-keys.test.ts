@@ -7,11 +7,11 @@ describe('shortcut keys', () => {
     expect(matchKey(idle, '/', 0).action).toBe('search');
   });
 
-  it('matches g r and g o within a second, case-insensitively', () => {
+  it('matches g r and g i within a second, case-insensitively', () => {
     const g = matchKey(idle, 'g', 1000);
     expect(g.action).toBeNull();
     expect(matchKey(g.state, 'r', 1500)).toEqual({ action: { goTo: '/rooms' }, state: idle });
-    expect(matchKey(matchKey(idle, 'G', 0).state, 'O', 10).action).toEqual({ goTo: '/' });
+    expect(matchKey(matchKey(idle, 'G', 0).state, 'I', 10).action).toEqual({ goTo: '/' });
     expect(matchKey(g.state, 'r', 1000 + SEQUENCE_MS + 1).action).toBeNull();
     expect(matchKey(g.state, 'x', 1100)).toEqual({ action: null, state: idle });
     expect(matchKey(idle, 'r', 0).action).toBeNull();

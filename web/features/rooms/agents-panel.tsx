@@ -4,7 +4,7 @@ import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { activeGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { GrantMeter } from './grant-meter';
 import { useNow } from '@web/lib/use-now';
-import { relativeTime, roomErrorInWords } from './words';
+import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
 
 const TONE = { online: 'ok', stale: 'warn', offline: 'down' } as const;
 

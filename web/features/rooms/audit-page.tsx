@@ -19,7 +19,7 @@ import {
   toBlob,
   type ExportFormat,
 } from './export';
-import { roomErrorInWords } from './words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
 

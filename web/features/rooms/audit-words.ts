@@ -2,7 +2,7 @@
 import type { AuditEntry } from '@web/lib/api/rooms-audit';
 import type { Retention } from '@shared/contract/rooms';
 import { retentionInWords } from './retention-words';
-import { clockTime } from './words';
+import { clockTime } from '@web/lib/room-words';
 
 const retentionOf = (v: unknown): Retention | null => {
   const r = v as { maxMessages?: unknown; maxAgeDays?: unknown } | null;

@@ -6,7 +6,7 @@ import type { Grant } from '@web/lib/api/rooms-grants';
 import { revokeGrant } from '@web/lib/mqtt/publish';
 import { useState } from 'react';
 import { formatCountdown, grantState } from './grant-clock';
-import { roomErrorInWords } from './words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 type Outcome =
   { readonly grant: Grant; readonly ok: true } | { readonly grant: Grant; readonly ok: false; readonly error: string };

@@ -4,7 +4,7 @@ import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, rejectReasonInWords } from './words';
+import { clockTime, rejectReasonInWords } from '@web/lib/room-words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');

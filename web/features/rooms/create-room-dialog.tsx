@@ -8,7 +8,7 @@ import { createRoom } from '@web/lib/api/rooms-create';
 import type { Moderation } from '@shared/contract/rooms';
 import { roomsQuery } from '@web/lib/api/rooms-list';
 import { useState, type FormEvent } from 'react';
-import { roomErrorInWords } from './words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 const ID_RULE = /^[^\s/+#]{1,128}$/u;
 

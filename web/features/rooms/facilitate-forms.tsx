@@ -8,7 +8,7 @@ import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { assignTask, newTaskId, say } from '@web/lib/mqtt/publish';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { completeMention, matchAgents, mentionAt } from './mention-complete';
-import { roomErrorInWords } from './words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 const DEFAULT_TYPES: MessageType[] = ['ack', 'progress', 'finding', 'result'];
 

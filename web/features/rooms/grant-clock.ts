@@ -1,6 +1,6 @@
 // A mic grant as a live object: time left, budget left, and whether (and why) it has ended.
 // Pure, with the clock passed in, so the countdown is tested without timers (STYLE.md rule 8).
-import { rejectReasonInWords } from './words';
+import { rejectReasonInWords } from '@web/lib/room-words';
 
 export interface GrantLike {
   readonly maxMessages: number;

@@ -10,7 +10,7 @@ import { BulkRevokeDialog } from './bulk-revoke-dialog';
 import { grantEndInWords, grantState } from './grant-clock';
 import { GrantMeter } from './grant-meter';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, roomErrorInWords } from './words';
+import { clockTime, roomErrorInWords } from '@web/lib/room-words';
 
 const key = (g: Grant) => `${g.agentId}/${g.taskId}`;
 const REFRESH_EVERY_MS = 1_000;

@@ -1,6 +1,6 @@
 // Agent-written content, always as text: React escapes strings, and nothing here sets HTML.
 // Links are made only from http(s) URLs, show their host, and open without an opener/referrer.
-import { safeLinkHost } from './words';
+import { safeLinkHost } from '@web/lib/room-words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

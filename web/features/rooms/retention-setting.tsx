@@ -10,7 +10,7 @@ import type { Retention } from '@shared/contract/rooms';
 import { setRetention } from '@web/lib/api/rooms-retention';
 import { useState, type FormEvent } from 'react';
 import { readRetentionForm, retentionInWords, type RetentionForm } from './retention-words';
-import { roomErrorInWords } from './words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 export function RetentionSetting({
   roomId,

@@ -5,17 +5,17 @@
 // Every facilitator's queue refreshes on switchboard/rooms/{r}/review notices.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
-import { Dialog } from '@web/components/ui/dialog';
-import { TextField } from '@web/components/ui/text-field';
 import { activeGrantsQuery } from '@web/lib/api/rooms-grants';
 import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
 import { allReviewQuery, pendingReviewQuery, type ReviewItem } from '@web/lib/api/rooms-review';
 import { shortDid } from '@web/lib/identity/did-short';
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { RejectReasonDialog } from '@web/components/review/reject-dialog';
+import { reviewKeyAction } from '@web/lib/review/review-keys';
 import { GrantMeter } from './grant-meter';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, roomErrorInWords } from './words';
+import { clockTime, roomErrorInWords } from '@web/lib/room-words';
 import { PresenceAvatars } from '@web/components/presence-avatars';
 import { ApiError } from '@web/lib/api/http';
 import { useSession } from '@web/lib/identity/use-session';
@@ -32,7 +32,6 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   const me = useSession()?.did ?? null;
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null);
-  const [reason, setReason] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
   const decide = useMutation({
     mutationFn: (d: { item: ReviewItem; reject?: string }) =>
@@ -56,18 +55,14 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
     select(items.indexOf(item) + 1 < items.length ? items.indexOf(item) + 1 : items.indexOf(item) - 1);
     decide.mutate({ item });
   };
-  const openReject = (item: ReviewItem) => {
-    setReason('');
-    setRejecting(item);
-  };
+  const openReject = (item: ReviewItem) => setRejecting(item);
 
   const onKey = (e: KeyboardEvent) => {
-    if (!canFacilitate || e.target !== listRef.current || e.altKey || e.ctrlKey || e.metaKey) return;
-    const key = e.key.toLowerCase();
-    if (key === 'j') select(index + 1);
-    else if (key === 'k') select(index - 1);
-    else if (key === 'a' && current) approve(current);
-    else if (key === 'r' && current) openReject(current);
+    const action = canFacilitate ? reviewKeyAction(e, listRef.current) : null;
+    if (action === 'next') select(index + 1);
+    else if (action === 'previous') select(index - 1);
+    else if (action === 'approve' && current) approve(current);
+    else if (action === 'reject' && current) openReject(current);
     else return;
     e.preventDefault();
   };
@@ -183,45 +178,19 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
           </ul>
         </div>
       ) : null}
-      <Dialog
-        open={rejecting !== null}
-        onOpenChange={(open) => !open && setRejecting(null)}
-        title="Reject this candidate"
-        description={
-          rejecting
-            ? `${rejecting.agentId} will get a facilitator_rejected reject on control with your reason.`
-            : undefined
-        }
+      <RejectReasonDialog
+        agentId={rejecting?.agentId ?? null}
+        onClose={() => setRejecting(null)}
         returnFocusTo={listRef}
-      >
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!rejecting || !reason.trim()) return;
-            select(
-              items.indexOf(rejecting) + 1 < items.length ? items.indexOf(rejecting) + 1 : items.indexOf(rejecting) - 1,
-            );
-            decide.mutate({ item: rejecting, reject: reason.trim() });
-            setRejecting(null);
-          }}
-          className="space-y-3"
-        >
-          <TextField
-            label="Reason"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={500}
-            autoComplete="off"
-            hint="Enter rejects; Esc cancels."
-          />
-          <div className="flex justify-end gap-2">
-            <Button onClick={() => setRejecting(null)}>Cancel</Button>
-            <Button type="submit" variant="primary" disabled={!reason.trim()}>
-              Reject
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+        onReject={(reason) => {
+          if (!rejecting) return;
+          select(
+            items.indexOf(rejecting) + 1 < items.length ? items.indexOf(rejecting) + 1 : items.indexOf(rejecting) - 1,
+          );
+          decide.mutate({ item: rejecting, reject: reason });
+          setRejecting(null);
+        }}
+      />
     </section>
   );
 }

@@ -19,7 +19,7 @@ import { InspectorDialog } from './inspector-dialog';
 import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
 import { RetentionSetting } from './retention-setting';
 import { ReviewQueue } from './review-queue';
-import { roomErrorInWords } from './words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 // A live region: "Reconnecting…" and "Live" are announced when the connection drops and comes
 // back (UX.md item 10); the reason stays in the title, so a retry's error is not read out each time.

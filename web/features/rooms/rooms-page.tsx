@@ -7,7 +7,7 @@ import { canAct, useSession } from '@web/lib/identity/use-session';
 import { useState } from 'react';
 import { CreateRoomDialog } from './create-room-dialog';
 import { useNow } from '@web/lib/use-now';
-import { relativeTime, roomErrorInWords } from './words';
+import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
 
 export function RoomsPage() {
   const rooms = useQuery(roomsQuery);

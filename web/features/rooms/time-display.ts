@@ -1,6 +1,6 @@
 // Times as UTC, local or relative (UX.md "time zones"), the choice kept in preferences.
 import type { TimeDisplay } from '@web/lib/preferences';
-import { relativeTime } from './words';
+import { relativeTime } from '@web/lib/room-words';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

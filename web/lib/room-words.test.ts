@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REJECT_REASONS } from '@shared/aor/reject-reasons';
 import { ApiError } from '@web/lib/api/http';
-import { rejectReasonInWords, relativeTime, roomErrorInWords, safeLinkHost } from './words';
+import { rejectReasonInWords, relativeTime, roomErrorInWords, safeLinkHost } from './room-words';
 
 describe('room words', () => {
   it('says every reject reason in words', () => {

@@ -1,4 +1,5 @@
-// What the console says about rooms, in words: reject reasons, API error codes, times.
+// What the console says about rooms, in words: reject reasons, API error codes, times. Shared by
+// the rooms and the inbox, which acts on rooms' review items and questions.
 import type { RejectReason } from '@shared/aor/reject-reasons';
 import { ApiError } from '@web/lib/api/http';
 

@@ -1,0 +1,218 @@
+// One inbox item: the server's sentence, the agent's words as text (clamped, "show all"), its age,
+// its room, and its one action: approve/reject inline for a review, an answer box for a question,
+// a link to the place to act for the rest. Observers see the same row with the actions disabled.
+import { Link } from '@tanstack/react-router';
+import type { InboxItem } from '@shared/contract/inbox';
+import { Button } from '@web/components/ui/button';
+import { useMutation } from '@tanstack/react-query';
+import { say } from '@web/lib/mqtt/publish';
+import { openRoom } from '@web/lib/mqtt/room-connection';
+import { useLiveRooms } from '@web/lib/mqtt/room-store';
+import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
+import { useEffect, useId, useState } from 'react';
+import { roomOf } from '@web/lib/inbox/inbox-state';
+import { claimedBy, KIND_LABEL, OPEN_LABEL, URGENCY_LABEL } from '@web/lib/inbox/inbox-words';
+import { useClaim } from './use-claim';
+
+/** Quotes longer than this are clamped to three lines until "show all". */
+const CLAMP_CHARS = 160;
+const OBSERVER = 'Observers see what waits; acting is for facilitators.';
+
+const URGENCY_TONE = {
+  now: 'border-rose-500 dark:border-rose-400',
+  soon: 'border-amber-500 dark:border-amber-400',
+  info: 'border-slate-300 dark:border-slate-600',
+} as const;
+
+export interface InboxRowProps {
+  item: InboxItem;
+  now: number;
+  active: boolean;
+  canAct: boolean;
+  myDid: string;
+  /** A decision under way for this item: the row says so and its buttons rest. */
+  deciding: boolean;
+  onSelect: () => void;
+  onApprove: () => void;
+  onReject: () => void;
+}
+
+export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect, onApprove, onReject }: InboxRowProps) {
+  const room = roomOf(item);
+  const claim = claimedBy(item, myDid, now);
+  const [answering, setAnswering] = useState(false);
+  return (
+    <article
+      data-testid="inbox-item"
+      data-kind={item.kind}
+      aria-current={active || undefined}
+      aria-label={item.title}
+      onClick={onSelect}
+      className={`min-w-0 border-l-4 bg-white px-4 py-3 dark:bg-slate-900 ${URGENCY_TONE[item.urgency]} ${active ? 'ring-2 ring-inset ring-teal-600/60 dark:ring-teal-400/60' : ''}`}
+    >
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+        <span className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+          {KIND_LABEL[item.kind]}
+        </span>
+        <span>{URGENCY_LABEL[item.urgency]}</span>
+        {room ? <span className="min-w-0 truncate font-mono">{room}</span> : null}
+        <time dateTime={new Date(item.since).toISOString()} title={new Date(item.since).toISOString()}>
+          {relativeTime(item.since, now)}
+        </time>
+        {claim ? (
+          <span data-testid="inbox-claim" className="font-medium text-amber-700 dark:text-amber-300">
+            {claim}
+          </span>
+        ) : null}
+      </div>
+      <p className="mt-1 break-words font-medium text-slate-900 dark:text-slate-100">{item.title}</p>
+      {item.quote ? <Quote text={item.quote} /> : null}
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        {item.ref.kind === 'review' ? (
+          <>
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={!canAct || deciding}
+              title={canAct ? undefined : OBSERVER}
+              onClick={(e) => {
+                e.stopPropagation();
+                onApprove();
+              }}
+            >
+              Approve
+            </Button>
+            <Button
+              size="sm"
+              disabled={!canAct || deciding}
+              title={canAct ? undefined : OBSERVER}
+              onClick={(e) => {
+                e.stopPropagation();
+                onReject();
+              }}
+            >
+              Reject
+            </Button>
+            {deciding ? <span className="text-xs text-slate-500">Sending…</span> : null}
+          </>
+        ) : item.ref.kind === 'question' ? (
+          <Button
+            size="sm"
+            variant={answering ? 'ghost' : 'primary'}
+            disabled={!canAct}
+            title={canAct ? undefined : OBSERVER}
+            aria-expanded={answering}
+            onClick={(e) => {
+              e.stopPropagation();
+              setAnswering((a) => !a);
+            }}
+          >
+            {answering ? 'Close' : 'Answer'}
+          </Button>
+        ) : null}
+        <Link
+          to={item.href}
+          className="text-sm text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+          onClick={(e) => e.stopPropagation()}
+        >
+          {OPEN_LABEL[item.kind]}
+        </Link>
+        {!canAct && (item.ref.kind === 'review' || item.ref.kind === 'question') ? (
+          <span className="text-xs text-slate-500">{OBSERVER}</span>
+        ) : null}
+      </div>
+      {answering && item.ref.kind === 'question' ? (
+        <AnswerBox
+          itemId={item.id}
+          roomId={item.ref.roomId}
+          agentId={item.ref.agentId}
+          did={myDid}
+          onDone={() => setAnswering(false)}
+        />
+      ) : null}
+    </article>
+  );
+}
+
+/** Agent-written text, as text; long text clamped until asked for. */
+function Quote({ text }: { text: string }) {
+  const [all, setAll] = useState(false);
+  const id = useId();
+  const long = text.length > CLAMP_CHARS;
+  return (
+    <div className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+      <blockquote
+        id={id}
+        data-testid="inbox-quote"
+        className={`whitespace-pre-wrap break-words border-l-2 border-slate-200 pl-2 dark:border-slate-700 ${long && !all ? 'line-clamp-3' : ''}`}
+      >
+        {text}
+      </blockquote>
+      {long ? (
+        <Button
+          variant="link"
+          size="sm"
+          aria-controls={id}
+          aria-expanded={all}
+          onClick={(e) => {
+            e.stopPropagation();
+            setAll((a) => !a);
+          }}
+        >
+          {all ? 'Show less' : 'Show all'}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The answer to an agent's question goes out as the room's `say`, mentioning the agent, over the
+ * same broker connection the room page uses (opened for as long as the box is).
+ */
+function AnswerBox(props: { itemId: string; roomId: string; agentId: string; did: string; onDone: () => void }) {
+  const { itemId, roomId, agentId, did, onDone } = props;
+  const [text, setText] = useState('');
+  const live = useLiveRooms((s) => s.status === 'live');
+  const id = useId();
+  useClaim(itemId);
+  useEffect(() => openRoom(roomId), [roomId]);
+  const send = useMutation({
+    mutationFn: (t: string) => say(roomId, did, `@${agentId} ${t}`),
+    onSuccess: onDone,
+  });
+  return (
+    <form
+      className="mt-2 space-y-1"
+      onClick={(e) => e.stopPropagation()}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim() && live) send.mutate(text.trim());
+      }}
+    >
+      <label htmlFor={id} className="block text-xs text-slate-600 dark:text-slate-400">
+        Your answer to {agentId} (sent to the room, mentioning them)
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          autoFocus
+          value={text}
+          maxLength={2000}
+          autoComplete="off"
+          onChange={(e) => setText(e.target.value)}
+          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+        />
+        <Button type="submit" size="sm" variant="primary" disabled={!text.trim() || !live} busy={send.isPending}>
+          Send
+        </Button>
+      </div>
+      {!live ? <p className="text-xs text-slate-500">Connecting to the room…</p> : null}
+      {send.isError ? (
+        <p role="alert" className="text-xs text-rose-700 dark:text-rose-300">
+          {roomErrorInWords(send.error)}
+        </p>
+      ) : null}
+    </form>
+  );
+}

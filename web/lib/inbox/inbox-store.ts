@@ -1,0 +1,104 @@
+// The inbox, live, for the whole console: the header's count, the favicon, notifications and the
+// inbox page all read this one store. GET /api/inbox first (the list shows at once), then the SSE
+// stream, whose first event is a snapshot; after a reconnect the server sends a fresh snapshot,
+// so nothing is replayed or missed. Opened while something needs it, closed when nothing does.
+import { InboxStreamEvent } from '@shared/contract/inbox';
+import { fetchInbox, INBOX_STREAM_PATH } from '@web/lib/api/inbox';
+import { create } from 'zustand';
+import { applyInboxEvent, fromList, type InboxState } from './inbox-state';
+
+export type InboxStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
+
+interface InboxStore {
+  readonly inbox: InboxState | null;
+  readonly status: InboxStatus;
+  readonly error: string | null;
+}
+
+export const useInbox = create<InboxStore>()(() => ({ inbox: null, status: 'idle', error: null }));
+
+const EVENT_TYPES = ['snapshot', 'upsert', 'remove', 'summary'] as const;
+
+let users = 0;
+let source: EventSource | undefined;
+let retry: ReturnType<typeof setTimeout> | undefined;
+let attempt = 0;
+let stopFetch: (() => void) | undefined;
+/** Full jitter, as the rooms' broker connection does: a restarted server is not met all at once. */
+const backoffDelay = (n: number) => Math.round(Math.min(30_000, 1_000 * 2 ** (n - 1)) * (0.5 + Math.random() / 2));
+
+function apply(data: string): void {
+  let event: InboxStreamEvent;
+  try {
+    event = InboxStreamEvent.parse(JSON.parse(data));
+  } catch {
+    // One event this console does not understand is skipped; the next snapshot sets things right.
+    return;
+  }
+  const next = applyInboxEvent(useInbox.getState().inbox, event);
+  if (next !== useInbox.getState().inbox) useInbox.setState({ inbox: next });
+}
+
+function connect(): void {
+  if (users === 0 || source) return;
+  const s = new EventSource(INBOX_STREAM_PATH, { withCredentials: true });
+  source = s;
+  for (const type of EVENT_TYPES) s.addEventListener(type, (e) => apply((e as MessageEvent<string>).data));
+  s.addEventListener('open', () => {
+    attempt = 0;
+    useInbox.setState({ status: 'live', error: null });
+  });
+  s.addEventListener('error', () => {
+    if (source !== s) return;
+    if (s.readyState === EventSource.CONNECTING) {
+      // The browser retries by itself; the reconnected stream starts with a fresh snapshot.
+      useInbox.setState({ status: 'reconnecting' });
+      return;
+    }
+    // Closed for good (a refusal such as 401 or 429): try again later, backing off with jitter.
+    s.close();
+    source = undefined;
+    attempt += 1;
+    useInbox.setState({ status: 'reconnecting', error: 'The live inbox dropped; it reconnects on its own.' });
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect();
+    }, backoffDelay(attempt));
+  });
+}
+
+/** Starts the live inbox (once for all callers). Returns the closer. */
+export function openInbox(): () => void {
+  users += 1;
+  if (users === 1) {
+    useInbox.setState({ status: 'connecting' });
+    const controller = new AbortController();
+    void fetchInbox(controller.signal).then(
+      (list) => {
+        // The stream may have answered first: keep whichever is newer.
+        const held = useInbox.getState().inbox;
+        if (!held || held.version < list.version) useInbox.setState({ inbox: fromList(list) });
+      },
+      (error: unknown) => {
+        if (!(error instanceof DOMException && error.name === 'AbortError'))
+          useInbox.setState({ error: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    connect();
+    stopFetch = () => controller.abort();
+  }
+  let closed = false;
+  return () => {
+    if (closed) return;
+    closed = true;
+    users -= 1;
+    if (users > 0) return;
+    stopFetch?.();
+    clearTimeout(retry);
+    retry = undefined;
+    source?.close();
+    source = undefined;
+    attempt = 0;
+    useInbox.setState({ inbox: null, status: 'idle', error: null });
+  };
+}
