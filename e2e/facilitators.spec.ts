@@ -76,7 +76,7 @@ test('names: given at enrollment (trimmed) or later in settings; the account chi
 });
 
 test('presence and a lost race: both see each other, both decide one candidate, the loser reads who and when', async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   await ana.goto(`/rooms/${ROOM}`);
   await expect(ana.getByTestId('connection-status')).toHaveText('Live');
   const anaRoom = ana.locator(`[data-testid="presence"][data-where="/rooms/${ROOM}"]`);
@@ -144,8 +144,6 @@ test('presence and a lost race: both see each other, both decide one candidate, 
   // Ana is not told anything went wrong.
   await expect(ana.getByTestId('lost-race')).toHaveCount(0);
   await snap(ben, 'facilitators-lost-race');
-
-  // Ben leaves: Ana's header forgets him once his heartbeats stop (40 s), without a reload.
-  await ben.goto('/');
-  await expect(anaRoom).toContainText('Only you are here', { timeout: 60_000 });
+  // Forgetting one who left (40 s without a heartbeat) is held by server/routes/operators.test.ts
+  // on the server's clock, rather than by 40 s of waiting here.
 });
