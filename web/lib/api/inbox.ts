@@ -1,9 +1,16 @@
 // GET /api/inbox, the SSE stream's address, and POST /api/inbox/claims {itemId}.
-import { InboxClaim, InboxList } from '@shared/contract/inbox';
-import { getJson, postJson } from './http';
+import { z } from 'zod';
+import { InboxClaim, type InboxList } from '@shared/contract/inbox';
+import { parseInboxList } from '@web/lib/inbox/parse-list';
+import { ApiError, getJson, postJson } from './http';
 
 export const INBOX_STREAM_PATH = '/api/inbox/stream';
 
-export const fetchInbox = (signal: AbortSignal) => getJson('/api/inbox', InboxList, { signal });
+/** The list, its items checked a slice at a time (web/lib/inbox/parse-list.ts): it may hold thousands. */
+export async function fetchInbox(signal: AbortSignal): Promise<InboxList> {
+  const list = await parseInboxList(await getJson('/api/inbox', z.unknown(), { signal }));
+  if (!list) throw new ApiError(200, 'BAD_RESPONSE', 'The server sent an answer this console does not understand.');
+  return list;
+}
 
 export const claimInboxItem = (itemId: string) => postJson('/api/inbox/claims', { itemId }, InboxClaim);

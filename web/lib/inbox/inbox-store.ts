@@ -6,6 +6,7 @@ import { InboxStreamEvent } from '@shared/contract/inbox';
 import { fetchInbox, INBOX_STREAM_PATH } from '@web/lib/api/inbox';
 import { create } from 'zustand';
 import { applyInboxEvent, fromList, type InboxState } from './inbox-state';
+import { parseInboxList } from './parse-list';
 
 export type InboxStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
 
@@ -27,16 +28,38 @@ let stopFetch: (() => void) | undefined;
 /** Full jitter, as the rooms' broker connection does: a restarted server is not met all at once. */
 const backoffDelay = (n: number) => Math.round(Math.min(30_000, 1_000 * 2 ** (n - 1)) * (0.5 + Math.random() / 2));
 
+/**
+ * One stream event applied, in arrival order: a snapshot is checked a slice at a time
+ * (parse-list.ts), so the events after it wait in this chain rather than overtake it. `generation`
+ * drops what arrives for a stream the console has since closed.
+ */
+let chain: Promise<void> = Promise.resolve();
+let generation = 0;
+
 function apply(data: string): void {
-  let event: InboxStreamEvent;
+  const at = generation;
+  chain = chain.then(async () => {
+    const event = await readEvent(data);
+    if (!event || at !== generation) return;
+    const next = applyInboxEvent(useInbox.getState().inbox, event);
+    if (next !== useInbox.getState().inbox) useInbox.setState({ inbox: next });
+  });
+}
+
+async function readEvent(data: string): Promise<InboxStreamEvent | undefined> {
+  // One event this console does not understand is skipped; the next snapshot sets things right.
+  let raw: unknown;
   try {
-    event = InboxStreamEvent.parse(JSON.parse(data));
+    raw = JSON.parse(data);
   } catch {
-    // One event this console does not understand is skipped; the next snapshot sets things right.
-    return;
+    return undefined;
   }
-  const next = applyInboxEvent(useInbox.getState().inbox, event);
-  if (next !== useInbox.getState().inbox) useInbox.setState({ inbox: next });
+  if (typeof raw === 'object' && raw !== null && 'type' in raw && raw.type === 'snapshot' && 'list' in raw) {
+    const list = await parseInboxList(raw.list);
+    return list && { type: 'snapshot', list };
+  }
+  const event = InboxStreamEvent.safeParse(raw);
+  return event.success ? event.data : undefined;
 }
 
 function connect(): void {
@@ -73,11 +96,12 @@ export function openInbox(): () => void {
   if (users === 1) {
     useInbox.setState({ status: 'connecting' });
     const controller = new AbortController();
+    const at = generation;
     void fetchInbox(controller.signal).then(
       (list) => {
         // The stream may have answered first: keep whichever is newer.
         const held = useInbox.getState().inbox;
-        if (!held || held.version < list.version) useInbox.setState({ inbox: fromList(list) });
+        if (at === generation && (!held || held.version < list.version)) useInbox.setState({ inbox: fromList(list) });
       },
       (error: unknown) => {
         if (!(error instanceof DOMException && error.name === 'AbortError'))
@@ -98,6 +122,7 @@ export function openInbox(): () => void {
     retry = undefined;
     source?.close();
     source = undefined;
+    generation += 1;
     attempt = 0;
     useInbox.setState({ inbox: null, status: 'idle', error: null });
   };
