@@ -114,6 +114,14 @@ test('presence and a lost race: both see each other, both decide one candidate, 
   await expect(benQueue.getByTestId('review-item')).toHaveCount(1);
   await snap(ben, 'facilitators-room-presence');
 
+  // Ana starts a rejection: while she types her reason Ben's queue says she is deciding it.
+  await anaQueue.getByRole('button', { name: /^Reject/ }).click();
+  await expect(ana.getByRole('dialog')).toBeVisible();
+  await expect(benQueue.getByTestId('review-claim')).toHaveText('Ana is deciding…');
+  await expect(anaQueue.getByTestId('review-claim')).toHaveCount(0);
+  await ana.keyboard.press('Escape');
+  await expect(ana.getByRole('dialog')).toHaveCount(0);
+
   // Ben clicks first, but his request is held on the way until Ana's approval is through: the
   // race, made certain.
   let release!: () => void;

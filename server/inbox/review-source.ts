@@ -2,15 +2,13 @@
 // pending review item, gone once it is approved, rejected or expired. The gateway announces
 // every change on the console's review topic (gateway/review-notices.ts); with several
 // instances every instance hears it, so each inbox follows the whole cluster's queue.
+import { reviewItemId, reviewItemPrefix as prefixOf } from '@shared/inbox/item-ids';
 import { quoteOf } from '@shared/inbox/rules';
 import { reviewTitle } from '@shared/inbox/titles';
 import type { InboxItem } from '@shared/contract/inbox';
 import type { BrokerPort } from '../mqtt/broker-port';
 import type { ReviewItem } from '../store/store';
 import { parseJson, resultText, roomName, type InboxSource, type SourceContext } from './source-context';
-
-const prefixOf = (roomId: string) => `review:${roomId}:`;
-export const reviewItemId = (roomId: string, candidateId: number | string) => `${prefixOf(roomId)}${candidateId}`;
 
 function itemOf(review: ReviewItem, room: string): InboxItem {
   const text = resultText(parseJson(review.payload));

@@ -18,7 +18,7 @@ import { countLabel } from '@web/lib/inbox/badge';
 import { InboxRow } from './inbox-row';
 import { useInbox } from '@web/lib/inbox/inbox-store';
 import { summaryLine } from '@web/lib/inbox/inbox-words';
-import { useClaim } from './use-claim';
+import { useClaim } from '@web/lib/inbox/use-claim';
 import { NotifyButton } from '@web/components/inbox/notify-button';
 
 const PROTOCOLS = [

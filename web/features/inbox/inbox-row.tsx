@@ -12,7 +12,7 @@ import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
 import { useEffect, useId, useState } from 'react';
 import { roomOf } from '@web/lib/inbox/inbox-state';
 import { claimedBy, KIND_LABEL, OPEN_LABEL, URGENCY_LABEL } from '@web/lib/inbox/inbox-words';
-import { useClaim } from './use-claim';
+import { useClaim } from '@web/lib/inbox/use-claim';
 
 /** Quotes longer than this are clamped to three lines until "show all". */
 const CLAMP_CHARS = 160;

@@ -9,7 +9,7 @@ import { activeGrantsQuery } from '@web/lib/api/rooms-grants';
 import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
 import { allReviewQuery, pendingReviewQuery, type ReviewItem } from '@web/lib/api/rooms-review';
 import { shortDid } from '@web/lib/identity/did-short';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { RejectReasonDialog } from '@web/components/review/reject-dialog';
 import { reviewKeyAction } from '@web/lib/review/review-keys';
 import { GrantMeter } from './grant-meter';
@@ -20,6 +20,11 @@ import { PresenceAvatars } from '@web/components/presence-avatars';
 import { ApiError } from '@web/lib/api/http';
 import { useSession } from '@web/lib/identity/use-session';
 import { decidedDetail, decidedInWords } from '@web/lib/operators/operator-words';
+import { reviewItemId } from '@shared/inbox/item-ids';
+import { useInbox } from '@web/lib/inbox/inbox-store';
+import { claimedBy } from '@web/lib/inbox/inbox-words';
+import { useClaim } from '@web/lib/inbox/use-claim';
+import type { InboxItem } from '@shared/contract/inbox';
 
 const RECENT = 5;
 
@@ -33,6 +38,15 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
+  // The inbox's soft claims, on the same items (shared/inbox/item-ids.ts): typing a reason here
+  // shows the others "Ana is deciding…", in their queue and in their inbox.
+  useClaim(canFacilitate && rejecting ? reviewItemId(roomId, rejecting.id) : null);
+  const inboxItems = useInbox((s) => s.inbox?.items);
+  const inboxById = useMemo(() => new Map<string, InboxItem>((inboxItems ?? []).map((i) => [i.id, i])), [inboxItems]);
+  const claimOn = (item: ReviewItem): string | null => {
+    const held = inboxById.get(reviewItemId(roomId, item.id));
+    return held && me ? claimedBy(held, me, now) : null;
+  };
   const decide = useMutation({
     mutationFn: (d: { item: ReviewItem; reject?: string }) =>
       d.reject === undefined ? approveReviewItem(roomId, d.item.id) : rejectReviewItem(roomId, d.item.id, d.reject),
@@ -113,6 +127,11 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 <TypeBadge type={messageType} />
                 <span className="font-mono">{item.taskId}</span>
                 <span className="text-slate-500">{clockTime(item.submittedAt)}</span>
+                {claimOn(item) ? (
+                  <span data-testid="review-claim" className="font-medium text-amber-700 dark:text-amber-300">
+                    {claimOn(item)}
+                  </span>
+                ) : null}
                 <span className="ml-auto flex gap-1">
                   <Button
                     size="sm"
