@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebhookBody } from '@shared/contract/webhooks';
 import { systemClock } from '../clock';
+import { hashPassword } from '../auth/password';
 import { loadConfig } from '../config';
+import { connectClient } from '../test-support/mqtt-clients';
+import { sessionCookie } from '../test-support/sessions';
 import { startSwitchboard } from '../runtime/start-switchboard';
 import { openPgStore } from '../store/pg/pg-store';
 import { usePgDatabase } from '../test-support/pg-database';
@@ -69,6 +72,78 @@ describe('webhooks in the runtime', () => {
       const body = WebhookBody.parse(JSON.parse(new TextDecoder().decode(first!.body)));
       expect(body.type).toBe('inbox.item.added');
       expect(body.data.item).toMatchObject({ kind: 'service', title: 'Acme relay is down' });
+    } finally {
+      await sb.close();
+      await receiver.close();
+    }
+  });
+
+  it('sends an inbox item once across a restart: the rebuilt board gives the same event, which the outbox already holds', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-webhook-restart-inbox-'));
+    dirs.push(dataDir);
+    const receiver = await startWebhookReceiver();
+    const secret = newWebhookSecret();
+    const config = () =>
+      loadConfig({
+        PORT: '0',
+        MQTT_PORT: '0',
+        DATA_DIR: dataDir,
+        DEMO: '0',
+        ALLOW_PRIVATE_WEBHOOK_URLS: '1',
+        WEBHOOKS: JSON.stringify([{ url: receiver.url, secret, events: ['inbox.item.added'], kinds: ['rejects'] }]),
+      });
+    const rejectsOf = () =>
+      receiver.received
+        .map((r) => WebhookBody.parse(JSON.parse(new TextDecoder().decode(r.body))))
+        .filter((b) => b.data.item?.kind === 'rejects');
+    let sb = await startSwitchboard(config(), { inboxEveryMs: 100 });
+    try {
+      await sb.store.access.putAgentCredential({
+        agentId: 'agent.rogue',
+        passwordHash: await hashPassword('pw'),
+        createdAt: Date.now(),
+      });
+      await sb.store.rooms.ensureRoom({ id: 'ops', name: 'Operations', moderation: 'auto' });
+      // Five candidates without a grant: five rejects by the gateway, one "repeated rejects" item.
+      const rogue = await connectClient(sb.mqttUrl, { username: 'agent.rogue', password: 'pw' });
+      for (let i = 0; i < 5; i++)
+        await rogue.client.publishAsync(
+          'rooms/ops/public_candidates',
+          JSON.stringify({
+            id: `cand_${i}`,
+            type: 'result',
+            room_id: 'ops',
+            from: { kind: 'agent', id: 'agent.rogue' },
+            ts: Math.floor(Date.now() / 1000),
+            payload: { task_id: 'nope', message_type: 'progress', content: { text: `try ${i}` } },
+          }),
+          { qos: 1 },
+        );
+      await rogue.client.endAsync(true);
+      await receiver.until(() => rejectsOf().length === 1, 15_000);
+      const [endpoint] = await sb.store.webhooks.listEndpoints();
+      // Settled before the stop: a send cut short by a stop is sent again under its delivery id
+      // (at least once, decisions-server.md §59), which webhook-restart.test.ts holds.
+      const first = sb;
+      while (!(await first.store.webhooks.listDeliveries(endpoint!.id, 50)).some((r) => r.state === 'delivered'))
+        await new Promise((r) => setTimeout(r, 20));
+      await sb.close();
+
+      // The same data directory: the inbox rebuilds the item from history, and the outbox knows its event.
+      sb = await startSwitchboard(config(), { inboxEveryMs: 100 });
+      while (!sb.inbox.board.current().some((i) => i.kind === 'rejects')) await new Promise((r) => setTimeout(r, 20));
+      // A test event after it: once it is delivered, anything enqueued before it has had its turn.
+      const cookie = await sessionCookie(sb.store, FACILITATOR, 'facilitator');
+      const sent = await fetch(`${sb.url}/api/webhooks/${endpoint!.id}/test`, {
+        method: 'POST',
+        headers: { cookie, origin: sb.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(sent.status).toBeLessThan(300);
+      await receiver.until((r) => r.some((x) => String(x.headers['switchboard-event']) === 'webhook.test'), 15_000);
+      expect(rejectsOf()).toHaveLength(1);
+      const rows = await sb.store.webhooks.listDeliveries(endpoint!.id, 50);
+      expect(rows.filter((r) => r.eventType === 'inbox.item.added')).toHaveLength(1);
     } finally {
       await sb.close();
       await receiver.close();
