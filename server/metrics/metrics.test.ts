@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/password';
 import { loadConfig } from '../config';
 import { startSwitchboard, type RunningSwitchboard } from '../runtime/start-switchboard';
 import { connectClient } from '../test-support/mqtt-clients';
+import { operatorKey } from '../test-support/operator-key';
 import { sessionCookie } from '../test-support/sessions';
 import { tempStore } from '../test-support/temp-store';
 import { testApp } from '../test-support/test-app';
@@ -177,6 +178,22 @@ describe('GET /metrics', () => {
     );
   });
 
+  it('counts an operator login', async () => {
+    const key = operatorKey();
+    await sb.store.access.putOperator({ did: key.did, role: 'observer', createdAt: Date.now() });
+    const before = await read('switchboard_operator_sessions_opened_total', { how: 'login' });
+    const { challenge } = (await (await fetch(`${sb.url}/api/auth/challenge`)).json()) as {
+      challenge: { nonce: string };
+    };
+    const login = await fetch(`${sb.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: sb.url },
+      body: JSON.stringify({ did: key.did, nonce: challenge.nonce, signature: key.sign(challenge) }),
+    });
+    expect(login.status).toBe(200);
+    expect(await read('switchboard_operator_sessions_opened_total', { how: 'login' })).toBe(before + 1);
+  });
+
   it('counts a webhook test delivered', async () => {
     await sb.store.webhooks.putEndpoint({
       id: 'ep_metrics',
@@ -195,6 +212,24 @@ describe('GET /metrics', () => {
       .poll(() => read('switchboard_webhook_deliveries_total', { outcome: 'delivered' }), { timeout: 15_000 })
       .toBe(before + 1);
     expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('GET /metrics in the contract and the configuration', () => {
+  it('is listed in /openapi.json as a text answer', async () => {
+    const doc = (await (await fetch(`${sb.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    expect(Object.keys(doc.paths['/metrics']?.get?.responses['200']?.content ?? {})).toEqual([
+      'text/plain; version=0.0.4; charset=utf-8',
+    ]);
+  });
+
+  it('refuses a METRICS_TOKEN too short to be a credential, or holding a space', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'sixteen chars and more' })).toThrow(/without spaces/);
+    expect(loadConfig({ METRICS_TOKEN: TOKEN }).metricsToken).toBe(TOKEN);
+    expect(loadConfig({}).metricsToken).toBeUndefined();
   });
 });
 

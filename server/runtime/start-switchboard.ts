@@ -87,7 +87,8 @@ async function start(
     () => openStore(config),
     (opened) => opened.close(),
   );
-  life.started(store.onCommit?.(({ seconds }) => metrics.storeCommitted('sqlite', seconds)) ?? (() => undefined));
+  const engine = config.databaseUrl === undefined ? 'sqlite' : 'postgres';
+  life.started(store.onCommit?.(({ seconds }) => metrics.storeCommitted(engine, seconds)) ?? (() => undefined));
   const rooms = new RoomRegistry(store);
   const history = new HistoryRecorder(store, rooms);
   history.onRecorded((row) => metrics.roomMessageRecorded(row));

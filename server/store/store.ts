@@ -348,9 +348,9 @@ export interface StoreParts {
 
 export interface Store extends StoreParts {
   /**
-   * Hears each commit of the engine's group commit: its duration in seconds and how many writes
-   * it held (the store commit latency metric, server/metrics/). SQLite only: PostgreSQL's group
-   * commits are per part, and the database's own statistics serve its operators better.
+   * Hears each commit of the engine's group commits (history appends, candidate records, relay
+   * appends): its duration in seconds and how many writes it held (the store commit latency
+   * metric, server/metrics/). Optional: a store without group commits has nothing to tell.
    */
   onCommit?(listener: (commit: { readonly seconds: number; readonly pieces: number }) => void): () => void;
   close(): Promise<void>;
