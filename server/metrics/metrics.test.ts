@@ -92,6 +92,7 @@ describe('GET /metrics', () => {
     );
     for (const res of answers) {
       expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
       expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     }
   });

@@ -37,7 +37,7 @@ export function createMetrics(): SwitchboardMetrics {
 
   const decisions = new Counter({
     name: 'switchboard_gateway_decisions_total',
-    help: 'Candidates the AOR gateway decided, by outcome (approve, reject, review) and reject reason (AOR §5.7; "none" otherwise).',
+    help: 'Candidates the AOR gateway decided, by outcome (approve, reject, review: held for a facilitator) and reject reason (AOR §5.7; "none" otherwise).',
     labelNames: ['outcome', 'reason'] as const,
     registers: [registry],
   });
@@ -101,7 +101,9 @@ export function createMetrics(): SwitchboardMetrics {
 
   // Known series start at zero, so a rate() or an alert sees them before the first event.
   for (const outcome of ['approve', 'review'] as const) decisions.inc({ outcome, reason: 'none' }, 0);
-  for (const reason of REJECT_REASONS) decisions.inc({ outcome: 'reject', reason }, 0);
+  // A facilitator's review decision is not a gateway decision (onDecided hears the gateway's own).
+  for (const reason of REJECT_REASONS)
+    if (reason !== 'facilitator_rejected') decisions.inc({ outcome: 'reject', reason }, 0);
   for (const outcome of ['delivered', 'retry', 'failed'] as const) webhooks.inc({ outcome }, 0);
   envelopes.inc({ outcome: 'accepted', code: 'none', reason: 'none' }, 0);
 
