@@ -70,7 +70,8 @@ const sharedForbidden = {
 
 // The server's layers (server/README.md "Layers", docs/decisions-server.md §47): each
 // folder of server/ is one part, the files at its root and the other top-level folders are areas.
-const SERVER_DOMAIN = '{auth,cluster,crypto,external,gateway,http,inbox,mqtt,negotiation,oacop,relay,rooms,webhooks}';
+const SERVER_DOMAIN =
+  '{auth,cluster,crypto,external,gateway,http,inbox,metrics,mqtt,negotiation,oacop,relay,rooms,webhooks}';
 const serverElements = [
   { type: 'server', pattern: 'server/*', capture: ['part'], partialMatch: false },
   { type: 'area', pattern: '*', capture: ['area'], partialMatch: false },

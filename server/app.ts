@@ -18,6 +18,7 @@ import { securityHeaders } from './http/security-headers';
 import { spaRoutes } from './http/spa';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes, type MetricsRouteDeps } from './routes/metrics';
 import { readyRoutes, type ReadinessCheck } from './routes/ready';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
 import { openApiDocument } from './http/openapi';
@@ -77,6 +78,10 @@ export interface AppOptions {
   readonly sessionsChanged?: () => void;
   /** Which operators are on which console page (POST/GET /api/presence). */
   readonly operatorPresence: OperatorPresence;
+  /** GET /metrics with METRICS_TOKEN; absent, the route answers 404 (routes/metrics.ts). */
+  readonly metrics?: MetricsRouteDeps;
+  /** Told each time an operator session opens (the sessions metric). */
+  readonly sessionOpened?: (how: 'login' | 'enroll') => void;
 }
 
 /** Generated on the first request, then served as is. */
@@ -106,6 +111,7 @@ export function createApp(options: AppOptions) {
     .route('/health', healthRoutes)
     .route('/ready', readyRoutes(options.store, options.readiness))
     .get('/openapi.json', (c) => reply(c, OpenApiDocument, (document ??= openApiDocument()), 200))
+    .route('/metrics', metricsRoutes(options.metrics))
     .route('/events', eventRoutes(relay.services, eventLimits))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock, limits: eventLimits }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
@@ -130,6 +136,7 @@ export function createApp(options: AppOptions) {
         didLimiter,
         challengeLimiter,
         ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}),
+        ...(options.sessionOpened ? { sessionOpened: options.sessionOpened } : {}),
       }),
     )
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }))

@@ -52,6 +52,8 @@ export interface Config {
   readonly mqttPublishQuotas?: PublishQuotaLimits;
   /** Outgoing webhooks (WEBHOOKS, ALLOW_PRIVATE_WEBHOOK_URLS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS). */
   readonly webhooks?: WebhooksConfig;
+  /** GET /metrics is served to `Authorization: Bearer <this>` (METRICS_TOKEN); absent, it answers 404. */
+  readonly metricsToken?: string | undefined;
 }
 
 export interface WebhooksConfig {
@@ -208,7 +210,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     },
     mqttPublishQuotas: mqttPublishQuotas(env),
     webhooks: webhooks(env, root),
+    metricsToken: metricsToken(env),
   };
+}
+
+/** At least 16 characters without spaces: a scrape credential worth the name, and one header value. */
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw))
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 32`).');
+  return raw;
 }
 
 function webhooks(env: NodeJS.ProcessEnv, root: string): WebhooksConfig {

@@ -7,11 +7,19 @@ import { buildGrantEndRevoke } from '@shared/aor/control-envelopes';
 import { readCandidate } from '@shared/aor/decide-candidate';
 import { parseEnvelope } from '@shared/aor/envelope';
 import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants';
-import { RejectReason } from '@shared/aor/reject-reasons';
+import { isRejectReason, RejectReason } from '@shared/aor/reject-reasons';
 import { controlTopic, parseTopic } from '@shared/aor/topics';
 import type { BrokerMessage, BrokerPort } from '../mqtt/broker-port';
 import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../rooms/history-recorder';
-import type { CandidateJudgement, NewRoomMessage, ReviewItem, StoredRoomMessage, Store } from '../store/store';
+import type {
+  CandidateDecision,
+  CandidateJudgement,
+  NewRoomMessage,
+  ReviewItem,
+  SpendResult,
+  StoredRoomMessage,
+  Store,
+} from '../store/store';
 import { toCoreGrant } from './grant-records';
 import { decisionOf, reusedIdVerdict, verdictOf, type CandidateRead, type RejectRow } from './candidate-verdict';
 import { encode, GatewayPublisher, seconds } from './gateway-publisher';
@@ -41,8 +49,23 @@ export interface DecidedCandidate {
   /** The agent the broker authenticated as the candidate's publisher; null when it could not say. */
   readonly agentId: string | null;
   readonly kind: 'approve' | 'reject' | 'review';
+  /** A reject's AOR §5.7 reason (one of REJECT_REASONS); null for approve and review. */
+  readonly reason: RejectReason | null;
   /** Epoch ms: when the decision's outcome (an approved copy, a reject) was stored. */
   readonly at: number;
+}
+
+/** The reason a stored reject carries: the refused spend's, or the one in the reject row's payload. */
+function rejectReasonOf(decision: CandidateDecision, spend: SpendResult | undefined): RejectReason | null {
+  if (spend && !spend.ok) return spend.reason;
+  if (decision.kind !== 'reject') return null;
+  try {
+    const reason = (JSON.parse(new TextDecoder().decode(decision.reject.payload)) as { payload?: { reason?: unknown } })
+      .payload?.reason;
+    return isRejectReason(reason) ? reason : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a publish is a candidate, for the embedded broker's beforeRoute to hand to admitCandidate. */
@@ -265,6 +288,7 @@ export class Gateway {
           roomId,
           agentId: row.topicAgentId,
           kind: record.spend && !record.spend.ok ? 'reject' : decision.kind,
+          reason: rejectReasonOf(decision, record.spend),
           // A reject's own time, as history keeps it (a restart reads the same).
           at: (record.outgoing ?? record.candidate).receivedAt,
         });

@@ -92,6 +92,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
     'GET /health': inputless('/health'),
     'GET /ready': inputless('/ready'),
     'GET /openapi.json': inputless('/openapi.json'),
+    'GET /metrics': inputless('/metrics'),
     'GET /oap/manifest': inputless('/oap/manifest'),
     'GET /api/auth/challenge': inputless('/api/auth/challenge', ['login_challenges']),
     'POST /events': signedRelayPost('/events', agoraOutOfOrder),

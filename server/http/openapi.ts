@@ -109,7 +109,13 @@ export function openApiDocument(operations: readonly Operation[] = OPERATIONS) {
       responses[status] = {
         description: answer.description,
         ...(answer.schema
-          ? { content: { 'application/json': { schema: ref(idOf(answers, answer.schema, `${id}${status}`)) } } }
+          ? {
+              content: {
+                [answer.contentType ?? 'application/json']: {
+                  schema: ref(idOf(answers, answer.schema, `${id}${status}`)),
+                },
+              },
+            }
           : {}),
       };
     }

@@ -294,6 +294,16 @@ export class EmbeddedBroker implements BrokerPort {
     return this.#aedes.connectedClients;
   }
 
+  /** Authenticated connections by kind: agents (TCP or WebSocket) and consoles (operators on /mqtt). */
+  connectionsByKind(): { agent: number; console: number } {
+    const counts = { agent: 0, console: 0 };
+    for (const client of Object.values(clientsOf(this.#aedes))) {
+      const identity = client && this.#identities.get(client);
+      if (identity) counts[identity.kind === 'agent' ? 'agent' : 'console'] += 1;
+    }
+    return counts;
+  }
+
   /**
    * Takes no new connection and ends the consoles' WebSockets (an HTTP server's close waits for
    * its upgraded sockets); agents connected over TCP stay until close().

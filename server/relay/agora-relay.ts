@@ -9,7 +9,7 @@ import { isRegistration } from '@shared/agora/directory-registration';
 import type { Envelope } from '@shared/agora/envelope';
 import { timestampMs } from '@shared/agora/fields';
 import { agoraError } from '@shared/agora/reject-reasons';
-import type { AgoraError } from '@shared/agora/reject-reasons';
+import type { AgoraError, AgoraErrorCode, AgoraReason } from '@shared/agora/reject-reasons';
 import { DEFAULT_THREAD_TIMEOUTS, openThread, threadDeadline, tick } from '@shared/agora/thread-state';
 import type { ThreadTimeouts } from '@shared/agora/thread-state';
 import { transition } from '@shared/agora/thread-transition';
@@ -30,6 +30,11 @@ import type { EventFeed } from './event-feed';
 
 /** Agora "a size limit (64 KiB)" (decisions-agora.md §18), on the request body as sent. */
 export const MAX_ENVELOPE_BYTES = 64 * 1024;
+
+/** What the relay's outcome listeners hear (labels from bounded sets: AGORA_ERROR_CODES, AgoraReason). */
+export type RelayOutcome =
+  | { readonly ok: true; readonly duplicate: boolean }
+  | { readonly ok: false; readonly code: AgoraErrorCode; readonly reason: AgoraReason };
 
 export type PostOutcome =
   | {
@@ -60,6 +65,7 @@ export class AgoraRelay {
   readonly #clock: Clock;
   readonly #verifier: DidVerifier;
   readonly #check: (did: string, message: Uint8Array, signature: Uint8Array) => boolean;
+  readonly #outcomes = new Set<(outcome: RelayOutcome) => void>();
 
   constructor(options: AgoraRelayOptions) {
     this.store = options.store;
@@ -74,11 +80,36 @@ export class AgoraRelay {
     return this.#clock.now();
   }
 
+  /** Hears each envelope's verdict: refused by verify or accept (with its code), stored, or a duplicate. */
+  onOutcome(listener: (outcome: RelayOutcome) => void): () => void {
+    this.#outcomes.add(listener);
+    return () => this.#outcomes.delete(listener);
+  }
+
+  #tell<T extends { ok: boolean; error?: AgoraError; duplicate?: boolean }>(result: T): T {
+    const outcome: RelayOutcome = result.ok
+      ? { ok: true, duplicate: result.duplicate === true }
+      : { ok: false, code: result.error!.code, reason: result.error!.details.reason };
+    for (const listener of [...this.#outcomes]) {
+      try {
+        listener(outcome);
+      } catch (error) {
+        console.error('A relay outcome listener failed:', error);
+      }
+    }
+    return result;
+  }
+
   /**
    * Parses and verifies a request body up to, and including, the replay check and meta.ttl.
    * `bytes` is the body's length on the wire. Nothing is stored.
    */
   async verify(text: string, bytes: number): Promise<Result<Verified, AgoraError>> {
+    const verified = await this.#verify(text, bytes);
+    return verified.ok ? verified : this.#tell(verified);
+  }
+
+  async #verify(text: string, bytes: number): Promise<Result<Verified, AgoraError>> {
     if (bytes > MAX_ENVELOPE_BYTES) {
       return {
         ok: false,
@@ -118,6 +149,10 @@ export class AgoraRelay {
 
   /** Stores a verified event (registrations are the directory's: see Directory.registerVerified). */
   async accept(verified: Verified): Promise<PostOutcome> {
+    return this.#tell(await this.#accept(verified));
+  }
+
+  async #accept(verified: Verified): Promise<PostOutcome> {
     const { envelope, digest, expiresAt, json } = verified;
     if (isRegistration(envelope)) throw new TypeError('registrations go to the directory');
     const carried = isOacopCarrier(envelope) ? readCarrier(envelope) : undefined;

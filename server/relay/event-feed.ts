@@ -55,6 +55,7 @@ export class EventFeed {
   #lastSeq: number;
   #coveredFrom: number;
   readonly #stored = new Set<() => void>();
+  readonly #woken = new Set<(latencyMs: number) => void>();
 
   constructor(options: EventFeedOptions) {
     this.#now = options.now;
@@ -84,6 +85,15 @@ export class EventFeed {
   onStored(listener: () => void): () => void {
     this.#stored.add(listener);
     return () => this.#stored.delete(listener);
+  }
+
+  /**
+   * Hears each waiter an envelope this process stored wakes, with the time from the envelope's
+   * storing (its receivedAt) to the wake-up, on the feed's clock.
+   */
+  onWoken(listener: (latencyMs: number) => void): () => void {
+    this.#woken.add(listener);
+    return () => this.#woken.delete(listener);
   }
 
   #tellStored(): void {
@@ -118,9 +128,16 @@ export class EventFeed {
     }
     if (envelope.kind !== 'event') return;
     const now = this.#now();
+    let woken = 0;
     for (const waiter of this.#waiters) {
-      if (envelope.seq > waiter.afterSeq && matchesFilter(envelope, waiter.filter, now))
+      if (envelope.seq > waiter.afterSeq && matchesFilter(envelope, waiter.filter, now)) {
         waiter.settle({ kind: 'events', events: [envelope], hasMore: false });
+        woken += 1;
+      }
+    }
+    if (woken > 0 && this.#woken.size > 0) {
+      const latencyMs = Math.max(0, this.#now() - envelope.receivedAt);
+      for (const listener of [...this.#woken]) for (let i = 0; i < woken; i += 1) listener(latencyMs);
     }
   }
 

@@ -52,10 +52,18 @@ export class UnknownRoomError extends RefusedPublish {
 }
 
 export class HistoryRecorder {
+  readonly #recorded = new Set<(row: StoredRoomMessage) => void>();
+
   constructor(
     private readonly store: Store,
     private readonly rooms: RoomRegistry,
   ) {}
+
+  /** Hears each message `record` stored (the gateway's candidates and outcomes are its onDecided). */
+  onRecorded(listener: (row: StoredRoomMessage) => void): () => void {
+    this.#recorded.add(listener);
+    return () => this.#recorded.delete(listener);
+  }
 
   /**
    * The row a room message becomes; throws RefusedPublish for topics outside the §3 map.
@@ -99,7 +107,15 @@ export class HistoryRecorder {
     const size = checkPayloadSize(message.topic, message.payload.byteLength);
     if (!size.ok) throw new RefusedPublish(size.error.code);
     if (!(await this.rooms.exists(row.roomId))) throw new UnknownRoomError('unknown_room');
-    return this.store.rooms.appendMessage(row);
+    const stored = await this.store.rooms.appendMessage(row);
+    for (const listener of [...this.#recorded]) {
+      try {
+        listener(stored);
+      } catch (error) {
+        console.error('A history listener failed:', error);
+      }
+    }
+    return stored;
   }
 }
 

@@ -47,6 +47,8 @@ export interface AuthDeps {
   readonly didLimiter?: TokenBucketLimiter;
   /** Told after a logout or a re-enrollment (a new role): the broker then checks open /mqtt sockets at once. */
   readonly sessionsChanged?: () => void;
+  /** Told after each session opens (the sessions metric, server/metrics/). */
+  readonly sessionOpened?: (how: 'login' | 'enroll') => void;
 }
 
 /** The object the client signs (its canonical bytes), rebuilt from the stored challenge. */
@@ -76,7 +78,7 @@ export function authRoutes(deps: AuthDeps) {
     }
   }
 
-  async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role' | 'name'>) {
+  async function startSession(c: Context, operator: Pick<Operator, 'did' | 'role' | 'name'>, how: 'login' | 'enroll') {
     const token = randomToken();
     await store.access.createSession(tokenHash(token), {
       did: operator.did,
@@ -90,6 +92,7 @@ export function authRoutes(deps: AuthDeps) {
       secure: isHttps(c),
       maxAge: SESSION_TTL_MS / 1000,
     });
+    deps.sessionOpened?.(how);
     return { did: operator.did, role: operator.role, name: operator.name ?? null };
   }
 
@@ -134,7 +137,7 @@ export function authRoutes(deps: AuthDeps) {
             'NOT_ENROLLED',
             'This key is not enrolled as an operator; ask a facilitator for an enrollment link.',
           );
-        return reply(c, OperatorSession, await startSession(c, operator), 200);
+        return reply(c, OperatorSession, await startSession(c, operator, 'login'), 200);
       })
       // The challenge is checked before the token, so a bad signature does not burn the token.
       .post('/enroll', chargeFailures, jsonBody(EnrollBody, limits), async (c) => {
@@ -168,7 +171,7 @@ export function authRoutes(deps: AuthDeps) {
         return reply(
           c,
           OperatorSession,
-          await startSession(c, { did: body.did, role, name: enrolled?.name ?? null }),
+          await startSession(c, { did: body.did, role, name: enrolled?.name ?? null }, 'enroll'),
           200,
         );
       })

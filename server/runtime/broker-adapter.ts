@@ -31,6 +31,8 @@ export interface BrokerAdapter {
   down(): string | null;
   /** Checks the consoles' open /mqtt connections again now (a session ended, a role changed). */
   revalidateConsoles(): void;
+  /** Open MQTT connections by kind, for the metrics; undefined when the broker is not this process's. */
+  connections?(): { readonly agent: number; readonly console: number };
   /** Tells `handler` of each agent whose connection ended; an external broker does not say. */
   onAgentGone(handler: (agentId: string) => void): void;
   /**

@@ -43,6 +43,7 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     down: () => null,
     revalidateConsoles: () => void broker.revalidate(),
     onAgentGone: (handler) => void agentGone.add(handler),
+    connections: () => broker.connectionsByKind(),
     async serve(http, authenticate) {
       const address = await listenForAgents(broker, config.host, config.mqttPort);
       agents = address;

@@ -14,6 +14,7 @@ import type { RelayBridgeOptions } from '../external/relay-bridge';
 import { startBridge } from '../external/start-bridge';
 import { Gateway } from '../gateway/gateway';
 import { lateGateway } from '../gateway/late-gateway';
+import { createMetrics, type SwitchboardMetrics } from '../metrics/switchboard-metrics';
 import { DEFAULT_HTTP_LIMITS } from '../http/limits';
 import type { BrokerPort } from '../mqtt/broker-port';
 import type { RelayServices } from '../relay/relay-services';
@@ -49,6 +50,8 @@ export interface RunningSwitchboard {
   readonly cluster: { readonly leading: boolean };
   /** The inbox's service: its board is the server-wide InboxFeed (webhooks read it). */
   readonly inbox: RunningInbox['service'];
+  /** This process's metrics registry (GET /metrics with METRICS_TOKEN). */
+  readonly metrics: SwitchboardMetrics;
   close(): Promise<void>;
 }
 
@@ -78,12 +81,17 @@ async function start(
   life: Lifecycle,
 ): Promise<RunningSwitchboard> {
   const clock = options.clock ?? systemClock;
+  // Its own registry, not prom-client's global one: two servers in one test process stay apart.
+  const metrics = createMetrics();
   const store = await life.open(
     () => openStore(config),
     (opened) => opened.close(),
   );
+  const engine = config.databaseUrl === undefined ? 'sqlite' : 'postgres';
+  life.started(store.onCommit?.(({ seconds }) => metrics.storeCommitted(engine, seconds)) ?? (() => undefined));
   const rooms = new RoomRegistry(store);
   const history = new HistoryRecorder(store, rooms);
+  history.onRecorded((row) => metrics.roomMessageRecorded(row));
 
   // The broker's intake hands candidates to the gateway, which needs the broker: they wait in
   // this slot until it is bound, in their order (decisions-server.md §34).
@@ -101,6 +109,7 @@ async function start(
     confirmHandOver: broker.confirmHandOver,
   });
   candidates.attach(gateway);
+  gateway.onDecided((decided) => metrics.gatewayDecided(decided));
   // Candidates acknowledged before a crash are decided now (server decision 20); the grant sweep
   // runs on the instance that runs the cluster's timers (once-only.ts).
   await life.open(
@@ -127,6 +136,7 @@ async function start(
     dispatcher: {
       ...(config.webhooks?.retryDelaysMs ? { retryDelaysMs: config.webhooks.retryDelaysMs } : {}),
       onError: (error) => console.error('webhooks: the outbox could not be read or written', error),
+      onAttempt: (outcome) => metrics.webhookAttempt(outcome),
     },
   });
   await webhooks.configure(config.webhooks?.endpoints ?? []);
@@ -139,6 +149,13 @@ async function start(
     demo: { on: config.demo, seed: config.demoSeed },
   });
   life.started(startRelayTimers(services.relay.services, bridge));
+  const relayServices = services.relay.services;
+  relayServices.relay.onOutcome((outcome) => metrics.relayOutcome(outcome));
+  relayServices.feed.onWoken((latencyMs) => metrics.longPollWoken(latencyMs));
+  metrics.watch({
+    longPollsWaiting: () => relayServices.feed.waiting,
+    mqttConnections: () => broker.connections?.(),
+  });
   // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
   // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
   life.started(store.access.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
@@ -175,6 +192,8 @@ async function start(
     rooms: { store, clock, rooms, presence, gateway },
     readiness: { broker: () => broker.down() },
     sessionsChanged: () => broker.revalidateConsoles(),
+    sessionOpened: (how) => metrics.sessionOpened(how),
+    ...(config.metricsToken ? { metrics: { token: config.metricsToken, render: () => metrics.render() } } : {}),
   });
   const http = await life.open(
     () => listenHttp(app, config.host, config.port, config.listen),
@@ -215,6 +234,7 @@ async function start(
     relay: services.relay.services,
     cluster,
     inbox: inbox.service,
+    metrics,
     close: () => life.close(),
   };
 }

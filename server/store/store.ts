@@ -347,5 +347,11 @@ export interface StoreParts {
 }
 
 export interface Store extends StoreParts {
+  /**
+   * Hears each commit of the engine's group commits (history appends, candidate records, relay
+   * appends): its duration in seconds and how many writes it held (the store commit latency
+   * metric, server/metrics/). Optional: a store without group commits has nothing to tell.
+   */
+  onCommit?(listener: (commit: { readonly seconds: number; readonly pieces: number }) => void): () => void;
   close(): Promise<void>;
 }

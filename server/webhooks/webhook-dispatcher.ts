@@ -29,6 +29,8 @@ export interface WebhookDispatcherOptions {
   readonly pollMs?: number;
   /** In [0, 1): the jitter's source (tests may seed it). */
   readonly random?: () => number;
+  /** Told each attempt's outcome once settled: delivered, pending again (retry) or failed for good. */
+  readonly onAttempt?: (outcome: 'delivered' | 'retry' | 'failed') => void;
   /** Told about a failure of the store itself (logged by the runtime); the loop goes on. */
   readonly onError?: (error: unknown) => void;
 }
@@ -47,7 +49,8 @@ export function nextAttemptAt(
 }
 
 export class WebhookDispatcher {
-  readonly #o: Required<Omit<WebhookDispatcherOptions, 'onError'>> & Pick<WebhookDispatcherOptions, 'onError'>;
+  readonly #o: Required<Omit<WebhookDispatcherOptions, 'onError' | 'onAttempt'>> &
+    Pick<WebhookDispatcherOptions, 'onError' | 'onAttempt'>;
   readonly #inflight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
   #timer: NodeJS.Timeout | undefined;
@@ -153,6 +156,7 @@ export class WebhookDispatcher {
     const attempts = row.attempts + 1;
     if (result.ok) {
       await this.#o.store.settle(row.id, row.lease, { state: 'delivered', status: result.status!, at });
+      this.#o.onAttempt?.('delivered');
       return;
     }
     const error = result.error ?? 'failed';
@@ -166,5 +170,6 @@ export class WebhookDispatcher {
         ? { state: 'failed', status: result.status, error, at }
         : { state: 'pending', status: result.status, error, at, nextAttemptAt: next },
     );
+    this.#o.onAttempt?.(next === undefined ? 'failed' : 'retry');
   }
 }

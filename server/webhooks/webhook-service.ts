@@ -15,7 +15,7 @@ export interface WebhookServiceOptions {
   readonly clock: Clock;
   readonly sender?: WebhookSenderOptions;
   readonly dispatcher?: Partial<
-    Pick<WebhookDispatcherOptions, 'retryDelaysMs' | 'concurrency' | 'pollMs' | 'random' | 'onError'>
+    Pick<WebhookDispatcherOptions, 'retryDelaysMs' | 'concurrency' | 'pollMs' | 'random' | 'onError' | 'onAttempt'>
   >;
 }
 

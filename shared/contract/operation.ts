@@ -9,6 +9,8 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
 export interface Answer {
   readonly description: string;
   readonly schema?: z.ZodType;
+  /** The media type of a non-JSON answer (GET /metrics' text exposition); JSON when absent. */
+  readonly contentType?: string;
 }
 
 export interface Operation {

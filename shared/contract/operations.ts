@@ -3,6 +3,7 @@
 import { AUTH_OPERATIONS } from './auth';
 import { CONSOLE_OPERATIONS } from './console';
 import { INBOX_OPERATIONS } from './inbox';
+import { METRICS_OPERATIONS } from './metrics';
 import { NEGOTIATION_OPERATIONS } from './negotiation';
 import type { Operation } from './operation';
 import { OPERATOR_OPERATIONS } from './operators';
@@ -19,4 +20,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...CONSOLE_OPERATIONS,
   ...INBOX_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...METRICS_OPERATIONS,
 ];

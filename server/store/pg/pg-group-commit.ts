@@ -31,6 +31,9 @@ class PieceFailed extends Error {
   }
 }
 
+/** What a commit listener hears (Store.onCommit). */
+export type CommitListener = (commit: { readonly seconds: number; readonly pieces: number }) => void;
+
 interface Job<R> {
   readonly work: (client: PoolClient) => Promise<R>;
   readonly replayable: boolean;
@@ -45,6 +48,8 @@ export interface GroupCommitOptions<R> {
   readonly beforeCommit?: (client: PoolClient, results: readonly R[]) => Promise<void>;
   /** At most this many pieces share one transaction (default 256). */
   readonly maxBatch?: number;
+  /** Told after each committed batch: its transaction's duration in seconds (monotonic clock) and size. */
+  readonly onCommitted?: CommitListener;
 }
 
 export class GroupCommit<R> {
@@ -85,7 +90,10 @@ export class GroupCommit<R> {
     const batch = this.#queue.splice(0, this.#options.maxBatch ?? 256);
     const replayable = batch.length > 1 && batch.every((job) => job.replayable);
     try {
-      this.#settle(batch, await this.#transaction(batch, !replayable && batch.length > 1));
+      const startedAt = performance.now();
+      const results = await this.#transaction(batch, !replayable && batch.length > 1);
+      this.#tellCommitted(startedAt, batch.length);
+      this.#settle(batch, results);
     } catch (error) {
       if (replayable && error instanceof PieceFailed) {
         // One piece failed before COMMIT was sent, so nothing committed: it alone is refused, and
@@ -99,6 +107,14 @@ export class GroupCommit<R> {
     } finally {
       this.#running = false;
       if (this.#queue.length > 0) void this.#run();
+    }
+  }
+
+  #tellCommitted(startedAt: number, pieces: number): void {
+    try {
+      this.#options.onCommitted?.({ seconds: (performance.now() - startedAt) / 1000, pieces });
+    } catch (error) {
+      console.error('A commit listener failed:', error);
     }
   }
 

@@ -22,7 +22,7 @@ import type {
 } from '../relay-store';
 import type { PgChannelListener } from './pg-channel-listener';
 import { headPayload, pgHeadListener, RELAY_HEAD_CHANNEL } from './pg-head-listener';
-import { GroupCommit, NothingWritten } from './pg-group-commit';
+import { GroupCommit, NothingWritten, type CommitListener } from './pg-group-commit';
 import { inTransaction } from './pg-pool';
 import {
   partiesOf,
@@ -43,10 +43,11 @@ export class PgRelayStore implements RelayStore {
   readonly #listener: PgChannelListener<number>;
   readonly #appends: GroupCommit<AppendOutcome>;
 
-  constructor(pool: Pool, url: string) {
+  constructor(pool: Pool, url: string, onCommitted?: CommitListener) {
     this.#pool = pool;
     this.#listener = pgHeadListener(url, this.#instance, () => this.headSeq());
     this.#appends = new GroupCommit<AppendOutcome>(pool, {
+      ...(onCommitted ? { onCommitted } : {}),
       lock: LOCK_SEQ,
       beforeCommit: async (client, outcomes) => {
         const head = Math.max(0, ...outcomes.map((o) => (o.outcome === 'stored' ? o.envelope.seq : 0)));

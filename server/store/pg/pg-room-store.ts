@@ -28,7 +28,7 @@ import {
   type SpendResult,
   type StoredRoomMessage,
 } from '../store';
-import { GroupCommit } from './pg-group-commit';
+import { GroupCommit, type CommitListener } from './pg-group-commit';
 import {
   bufferOf,
   RETENTION_BATCH,
@@ -55,9 +55,9 @@ export class PgRoomStore implements RoomStore {
   readonly #pool: Pool;
   readonly #history: GroupCommit<unknown>;
 
-  constructor(pool: Pool) {
+  constructor(pool: Pool, onCommitted?: CommitListener) {
     this.#pool = pool;
-    this.#history = new GroupCommit<unknown>(pool, { lock: LOCK_CURSOR });
+    this.#history = new GroupCommit<unknown>(pool, { lock: LOCK_CURSOR, ...(onCommitted ? { onCommitted } : {}) });
   }
 
   // Rooms and their history.

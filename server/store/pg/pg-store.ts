@@ -18,6 +18,7 @@ import { PgServiceRegistryStore } from './pg-service-registry-store';
 import { PgWebhookStore } from './pg-webhook-store';
 import { migratePg } from './pg-migrations';
 import { createPgPool, probePg } from './pg-pool';
+import type { CommitListener } from './pg-group-commit';
 import { PgRelayStore } from './pg-relay-store';
 import { PgRoomStore } from './pg-room-store';
 
@@ -41,10 +42,16 @@ export class PgStore implements Store {
   readonly #listening: readonly { close(): void }[];
   #closed = false;
 
+  /** Hears the group commits of history appends, candidate records and relay appends. */
+  readonly #committed = new Set<CommitListener>();
+
   /** Use openPgStore: the schema must be migrated before the first query. */
   constructor(pool: Pool, url: string) {
+    const committed: CommitListener = (commit) => {
+      for (const listener of [...this.#committed]) listener(commit);
+    };
     const access = new PgAccessStore(pool, url);
-    const relay = new PgRelayStore(pool, url);
+    const relay = new PgRelayStore(pool, url, committed);
     this.#pool = pool;
     this.#listening = [relay, access];
     ({
@@ -56,7 +63,7 @@ export class PgStore implements Store {
       services: this.services,
       webhooks: this.webhooks,
     } = checkedParts({
-      rooms: new PgRoomStore(pool),
+      rooms: new PgRoomStore(pool, committed),
       access,
       relay,
       negotiations: new PgNegotiationStore(pool),
@@ -64,6 +71,11 @@ export class PgStore implements Store {
       services: new PgServiceRegistryStore(pool),
       webhooks: new PgWebhookStore(pool),
     }));
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    this.#committed.add(listener);
+    return () => this.#committed.delete(listener);
   }
 
   async close(): Promise<void> {

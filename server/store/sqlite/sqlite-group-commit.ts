@@ -22,6 +22,12 @@ export interface CommitHooks {
   readonly afterRollback: () => void;
 }
 
+/** One group's COMMIT, as commit listeners hear it (the store's commit latency metric). */
+export interface GroupCommitted {
+  readonly seconds: number;
+  readonly pieces: number;
+}
+
 interface Piece {
   readonly work: () => unknown;
   readonly resolve: (value: unknown) => void;
@@ -36,10 +42,28 @@ export class SqliteGroupCommit {
   readonly #alone: Database.Transaction<(piece: Piece) => unknown>;
   #queue: Piece[] = [];
   readonly #hooks: CommitHooks[] = [];
+  readonly #committed = new Set<(commit: GroupCommitted) => void>();
 
   constructor(db: Database.Database) {
     this.#group = db.transaction((pieces: readonly Piece[]) => this.#beforeCommit(pieces.map((piece) => piece.work())));
     this.#alone = db.transaction((piece: Piece) => this.#beforeCommit(piece.work()));
+  }
+
+  /** Hears each group's commit: how long its transaction took (monotonic clock) and how many writes it held. */
+  onCommitted(listener: (commit: GroupCommitted) => void): () => void {
+    this.#committed.add(listener);
+    return () => this.#committed.delete(listener);
+  }
+
+  #tellCommitted(startedAt: number, pieces: number): void {
+    const commit = { seconds: (performance.now() - startedAt) / 1000, pieces };
+    for (const listener of [...this.#committed]) {
+      try {
+        listener(commit);
+      } catch (error) {
+        console.error('A commit listener failed:', error);
+      }
+    }
   }
 
   addHooks(hooks: CommitHooks): void {
@@ -70,6 +94,7 @@ export class SqliteGroupCommit {
     if (pieces.length === 0) return;
     this.#queue = [];
     let results: unknown[];
+    const startedAt = performance.now();
     try {
       results = this.#group.immediate(pieces);
     } catch {
@@ -84,6 +109,7 @@ export class SqliteGroupCommit {
       }
       return;
     }
+    this.#tellCommitted(startedAt, pieces.length);
     pieces.forEach((piece, i) => piece.resolve(results[i]));
   }
 }

@@ -17,7 +17,7 @@ import type { WebhookStore } from '../webhook-store';
 import type { AccessStore, RoomStore, Store } from '../store';
 import { migrate } from './migrations';
 import { SqliteAccessStore } from './sqlite-access-store';
-import { SqliteGroupCommit } from './sqlite-group-commit';
+import { SqliteGroupCommit, type GroupCommitted } from './sqlite-group-commit';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { SqliteNegotiationStore } from './sqlite-negotiation-store';
 import { SqliteOacopStore } from './sqlite-oacop-store';
@@ -116,6 +116,10 @@ export class SqliteStore implements Store {
       // (decisions-server.md §32): each one that ran on the event loop was a stall of milliseconds.
       db.pragma(`wal_autocheckpoint = ${WAL_RESTART_PAGES}`);
     }
+  }
+
+  onCommit(listener: (commit: GroupCommitted) => void): () => void {
+    return this.#commits.onCommitted(listener);
   }
 
   async close(): Promise<void> {
