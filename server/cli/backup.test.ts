@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
 import { hashPassword } from '../auth/password';
+import { negotiationIdentity } from '../demo/demo-identity';
+import { mulberry32 } from '../demo/prng';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { SERVER_CLI } from '../test-support/compiled-entry';
 import { connectClient } from '../test-support/mqtt-clients';
@@ -45,6 +48,28 @@ async function start(dataDir: string): Promise<ServerProcess> {
   const server = await startServerProcess({ DATA_DIR: dataDir });
   servers.push(server);
   return server;
+}
+
+/** Buyer and seller over the server's real HTTP API; every accepted negotiation is a transparency-log entry. */
+function negotiators(baseUrl: string): { settle: () => Promise<number | undefined> } {
+  const rng = mulberry32(7);
+  const party = (key: string) =>
+    new NegotiationParty(
+      negotiationIdentity(1, key, key),
+      (input, init) => fetch(input, init),
+      baseUrl,
+      () => Date.now(),
+      seededBytes(rng),
+    );
+  const buyer = party('buyer');
+  const seller = party('seller');
+  return {
+    async settle() {
+      const id = await buyer.open(seller.did, { category: 'pricing', mine: 'public', theirs: 'public' });
+      await buyer.propose(id, { price: 1 }, 600_000);
+      return (await seller.accept(id)).log_entry?.index;
+    },
+  };
 }
 
 async function publicIds(store: SqliteStore): Promise<Set<string>> {
@@ -131,15 +156,24 @@ describe('backup under load, restore into a fresh DATA_DIR', () => {
       }
     }, 2);
 
+    const deals = negotiators(server.url);
     try {
+      for (let i = 0; i < 4; i++) expect(await deals.settle()).toBe(i);
       await seenAtLeast(200);
       const seenBeforeBackup = new Set(seen);
+      const reader = new SqliteStore({ file });
+      const logBeforeBackup = await reader.negotiations.logFrom(0);
+      await reader.close();
+      expect(logBeforeBackup).toHaveLength(4);
+      // More log entries while the backup runs.
+      const during = Promise.all([deals.settle(), deals.settle()]);
       const backupFile = join(root, 'under-load.sqlite');
       const backup = await cli(liveDir, ['backup', backupFile, '--json']);
       expect(backup).toMatchObject({ code: 0, stderr: '' });
       const summary = JSON.parse(backup.stdout) as { file: string; messages: number; rooms: number };
       expect(summary).toMatchObject({ file: backupFile, rooms: 1 });
       expect(summary.messages).toBeGreaterThanOrEqual(seenBeforeBackup.size);
+      await during;
       // The server kept taking traffic after the backup.
       await seenAtLeast(seen.size + 50);
 
@@ -172,6 +206,8 @@ describe('backup under load, restore into a fresh DATA_DIR', () => {
         expect([...seenBeforeBackup].filter((id) => !stored.has(id))).toEqual([]);
         // Every approval in the copy spent exactly one message, and none is missing from it.
         expect((await after.rooms.getGrant('r1', 'agent.writer', 't1'))?.spent).toBe(stored.size);
+        // The transparency log as it stood before the backup, entry for entry, hashes included.
+        expect((await after.negotiations.logFrom(0)).slice(0, logBeforeBackup.length)).toEqual(logBeforeBackup);
         // Operators (and their sessions) come back as they were at the backup.
         expect(await after.access.getOperator(FACILITATOR)).toMatchObject({ role: 'facilitator' });
       } finally {
@@ -182,7 +218,7 @@ describe('backup under load, restore into a fresh DATA_DIR', () => {
       agent.client.end(true);
       facilitator.client.end(true);
     }
-  });
+  }, 120_000);
 });
 
 describe('restore refusals on a stopped server', () => {
