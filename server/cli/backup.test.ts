@@ -1,7 +1,8 @@
 // `backup` and `restore` as an operator runs them: the compiled CLI against the compiled server's
 // DATA_DIR while agents publish over real MQTT, then a restore into a fresh DATA_DIR that a new
-// server starts on. Every message a subscriber saw on `public` before the backup began, and the
-// grant's spend for it, must come back; the refusals leave everything as it was.
+// server starts on. Every message a subscriber saw on `public` before the backup began, the
+// grant's spend for it and the transparency-log entries must come back; the refusals leave
+// everything as it was.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -92,21 +92,31 @@ const OPTIONS = {
 type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
 type OptionName = keyof typeof OPTIONS;
 
-interface Command {
+interface CommandContext {
+  readonly args: readonly string[];
+  readonly values: Parsed['values'];
+  readonly io: CliIo;
+  readonly config: Config;
+}
+
+interface CommandShape {
   readonly args: readonly string[];
   readonly options: readonly OptionName[];
-  /** false: the command works on the database file itself and opens no store. */
-  readonly opensStore?: false;
-  run(
-    ctx: {
-      readonly args: readonly string[];
-      readonly values: Parsed['values'];
-      readonly io: CliIo;
-      readonly config: Config;
-    },
-    store: Store,
-  ): Promise<void>;
 }
+
+/** Works through the store the server uses. */
+interface StoreCommand extends CommandShape {
+  readonly opensStore?: true;
+  run(ctx: CommandContext, store: Store): Promise<void>;
+}
+
+/** Works on the database file itself (backup, restore), so opens no store. */
+interface FileCommand extends CommandShape {
+  readonly opensStore: false;
+  run(ctx: CommandContext): Promise<void>;
+}
+
+type Command = StoreCommand | FileCommand;
 
 /** The dynamic-security admin of the broker at MQTT_URL; undefined without MQTT_URL. */
 async function brokerAdmin(config: Config): Promise<DynsecAdmin | undefined> {
@@ -410,10 +420,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<void> {
     if (!command.options.includes(option)) throw usage('USAGE', `"${name}" has no --${option} option`);
   }
   const config = loadConfig(io.env, io.cwd);
-  if (command.opensStore === false) {
-    await command.run({ args, values: parsed.values, io, config }, undefined as never);
-    return;
-  }
+  if (command.opensStore === false) return command.run({ args, values: parsed.values, io, config });
   const store = await openStore(config);
   try {
     await command.run({ args, values: parsed.values, io, config }, store);
