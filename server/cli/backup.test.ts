@@ -4,7 +4,16 @@
 // grant's spend for it and the transparency-log entries must come back; the refusals leave
 // everything as it was.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -249,6 +258,21 @@ describe('restore refusals on a stopped server', () => {
       expect(run.stderr).toMatch(/^switchboard: NOT_A_SWITCHBOARD_DATABASE: [^\n]*\n$/);
     }
     expect(readdirSync(dir).filter((n) => !n.endsWith('-wal') && !n.endsWith('-shm'))).toEqual(['switchboard.sqlite']);
+    expect(await agentsIn(dir)).toEqual(['keeper']);
+  });
+
+  it('refuses a damaged backup (its table pages overwritten) as CORRUPT_BACKUP', async () => {
+    const { dir, backup } = await stoppedDataDir('damaged');
+    const damaged = join(root, 'damaged-copy.sqlite');
+    copyFileSync(backup, damaged);
+    const bytes = readFileSync(damaged);
+    // Every page after the first two (the header page and sqlite_master's root) with garbage:
+    // the tables' b-trees no longer parse.
+    bytes.fill(0xa5, 2 * 4096);
+    writeFileSync(damaged, bytes);
+    const run = await cli(dir, ['restore', damaged]);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toMatch(/^switchboard: CORRUPT_BACKUP: [^\n]*\n$/);
     expect(await agentsIn(dir)).toEqual(['keeper']);
   });
 

@@ -126,10 +126,11 @@ function checkRestorable(file: string, shownAs: string): DatabaseSummary {
     try {
       verdict = (db.pragma('integrity_check(1)') as { integrity_check: string }[])[0]?.integrity_check ?? '';
     } catch (error) {
-      throw new BackupRefusal(
-        'NOT_A_SWITCHBOARD_DATABASE',
-        `${shownAs} is not a SQLite database (${error instanceof Error ? error.message : String(error)})`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      // SQLITE_CORRUPT: a SQLite file damaged beyond what integrity_check can list.
+      if (sqliteCode(error)?.startsWith('SQLITE_CORRUPT'))
+        throw new BackupRefusal('CORRUPT_BACKUP', `${shownAs} fails SQLite's integrity check: ${reason}`);
+      throw new BackupRefusal('NOT_A_SWITCHBOARD_DATABASE', `${shownAs} is not a SQLite database (${reason})`);
     }
     if (verdict !== 'ok')
       throw new BackupRefusal('CORRUPT_BACKUP', `${shownAs} fails SQLite's integrity check: ${verdict}`);
