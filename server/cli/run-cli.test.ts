@@ -1,6 +1,6 @@
 // Every rule of the operator CLI, in-process (runCli with captured output) over a real store in
 // a temp DATA_DIR. The process-level contract (exact stdout, exit codes) is in ../cli.test.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -205,5 +205,47 @@ describe('usage', () => {
       expect(run).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout).toContain('Exit codes: 0 done, 1 refused or failed, 2 usage error.');
     }
+  });
+});
+
+describe('backup and restore', () => {
+  it('takes exactly one <file>; other options are usage errors (exit 2)', async () => {
+    const dataDir = freshDataDir();
+    expect(await cli(dataDir, 'backup')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'switchboard: USAGE: "backup" takes <file> (see --help)\n',
+    });
+    expect((await cli(dataDir, 'restore', 'a', 'b')).code).toBe(2);
+    expect((await cli(dataDir, 'restore', 'a', '--force')).stderr).toBe(
+      'switchboard: USAGE: "restore" has no --force option (see --help)\n',
+    );
+  });
+
+  it('refuses a backup of a DATA_DIR without a database, creating neither it nor the file', async () => {
+    const dataDir = freshDataDir();
+    const run = await cli(dataDir, 'backup', 'nothing.sqlite');
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toMatch(/^switchboard: NO_DATABASE: [^\n]*\n$/);
+    expect(existsSync(dataDir)).toBe(false);
+    expect(existsSync(join(root, 'nothing.sqlite'))).toBe(false);
+  });
+
+  it('with --force replaces an existing backup, which then holds what was written since', async () => {
+    const dataDir = freshDataDir();
+    const target = join(root, `forced-${dirs}.sqlite`);
+    await cli(dataDir, 'agents', 'add', 'first');
+    expect((await cli(dataDir, 'backup', target)).code).toBe(0);
+    await cli(dataDir, 'agents', 'add', 'second');
+    expect((await cli(dataDir, 'backup', target)).code).toBe(1);
+    const forced = await cli(dataDir, 'backup', target, '--force', '--json');
+    expect(forced).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(forced.stdout)).toMatchObject({ file: target, rooms: 0, messages: 0, ms: 0 });
+    const restoredDir = freshDataDir();
+    expect((await cli(restoredDir, 'restore', target)).code).toBe(0);
+    expect(
+      await withStore(restoredDir, async (store) => (await store.access.listAgentCredentials()).map((a) => a.agentId)),
+    ).toEqual(['first', 'second']);
+    expect(readdirSync(root).filter((name) => name.includes('.partial-'))).toEqual([]);
   });
 });

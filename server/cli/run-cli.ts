@@ -2,6 +2,7 @@
 // server (DATA_DIR), so it works while the server runs. Output contract: results on stdout
 // (with --json exactly one JSON document and a newline), every error one coded line on stderr;
 // exit 0 done, 1 refused or failed, 2 usage (unknown command or option, invalid argument).
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isValidId, MAX_ID_LENGTH } from '@shared/aor/ids';
 import { decodeDidKey } from '@shared/crypto/did-key';
@@ -11,7 +12,8 @@ import { generateAgentPassword, hashPassword } from '../auth/password';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { DynsecAdmin } from '../mqtt/mosquitto-dynsec';
 import { isAmount, toUnits } from '@shared/oacop/ledger-amount';
-import { openStore } from '../store/open-store';
+import { openStore, sqliteFileFor } from '../store/open-store';
+import { backupSqlite, BackupRefusal, restoreSqlite } from './sqlite-backup';
 import type { OperatorRole, Store } from '../store/store';
 
 export const USAGE = `Usage: npm run --silent cli -- <command> [options]
@@ -40,6 +42,14 @@ Operators (people who sign in to the console with a did:key):
 Ledger (the local OAPP ledger: a DID burns only what it holds):
   ledger credit <did> <amount> [--json]
                      add a positive amount (at most 8 decimals) to a did:key's balance
+
+Backup (the embedded SQLite store; with DATABASE_URL use pg_dump, see docs/deploy.md):
+  backup <file> [--force] [--json]
+                     a consistent copy of the database while the server runs; refuses an
+                     existing <file> unless --force
+  restore <file> [--json]
+                     on a STOPPED server: check <file> and put it in place of the database;
+                     the replaced one is kept as switchboard.sqlite.before-restore-<time>
 
 Options:
   --json             machine-readable output: one JSON document on stdout, nothing else
@@ -73,6 +83,7 @@ const refused = (code: string, message: string) => new CliFailure(code, message,
 const OPTIONS = {
   json: { type: 'boolean' },
   rotate: { type: 'boolean' },
+  force: { type: 'boolean' },
   role: { type: 'string' },
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -81,19 +92,31 @@ const OPTIONS = {
 type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
 type OptionName = keyof typeof OPTIONS;
 
-interface Command {
+interface CommandContext {
+  readonly args: readonly string[];
+  readonly values: Parsed['values'];
+  readonly io: CliIo;
+  readonly config: Config;
+}
+
+interface CommandShape {
   readonly args: readonly string[];
   readonly options: readonly OptionName[];
-  run(
-    ctx: {
-      readonly args: readonly string[];
-      readonly values: Parsed['values'];
-      readonly io: CliIo;
-      readonly config: Config;
-    },
-    store: Store,
-  ): Promise<void>;
 }
+
+/** Works through the store the server uses. */
+interface StoreCommand extends CommandShape {
+  readonly opensStore?: true;
+  run(ctx: CommandContext, store: Store): Promise<void>;
+}
+
+/** Works on the database file itself (backup, restore), so opens no store. */
+interface FileCommand extends CommandShape {
+  readonly opensStore: false;
+  run(ctx: CommandContext): Promise<void>;
+}
+
+type Command = StoreCommand | FileCommand;
 
 /** The dynamic-security admin of the broker at MQTT_URL; undefined without MQTT_URL. */
 async function brokerAdmin(config: Config): Promise<DynsecAdmin | undefined> {
@@ -176,7 +199,63 @@ function baseUrl(value: string | undefined, config: Config): string {
   return `${url.origin}${url.pathname}`;
 }
 
+/** The SQLite file under DATA_DIR; with DATABASE_URL a refusal pointing at pg_dump. */
+function sqliteOnly(config: Config, verb: string): string {
+  if (config.databaseUrl !== undefined)
+    throw refused(
+      'POSTGRES_NOT_SUPPORTED',
+      `${verb} covers the embedded SQLite store; with DATABASE_URL use pg_dump -Fc / pg_restore (docs/deploy.md, "Backup and restore")`,
+    );
+  return sqliteFileFor(config.dataDir);
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+function backupError(error: unknown): never {
+  if (error instanceof BackupRefusal) throw refused(error.code, error.message);
+  throw error;
+}
+
 const COMMANDS: Readonly<Record<string, Command>> = {
+  backup: {
+    args: ['file'],
+    options: ['force', 'json'],
+    opensStore: false,
+    async run({ args, values, io, config }) {
+      const source = sqliteOnly(config, 'backup');
+      const result = await backupSqlite(source, resolve(io.cwd, args[0]!), {
+        force: values.force === true,
+        now: io.now,
+      }).catch(backupError);
+      if (values.json) return json(io, result);
+      io.stdout(
+        `Wrote ${result.file}: ${mib(result.bytes)}, schema version ${result.schemaVersion}, ` +
+          `${result.rooms} rooms, ${result.messages} messages (${result.ms} ms).\n`,
+      );
+    },
+  },
+  restore: {
+    args: ['file'],
+    options: ['json'],
+    opensStore: false,
+    async run({ args, values, io, config }) {
+      const live = sqliteOnly(config, 'restore');
+      let result;
+      try {
+        result = restoreSqlite(resolve(io.cwd, args[0]!), live, { now: io.now });
+      } catch (error) {
+        backupError(error);
+      }
+      if (values.json) return json(io, result);
+      io.stdout(
+        `Restored ${result.file} from ${args[0]!}: ${mib(result.bytes)}, schema version ${result.schemaVersion}, ` +
+          `${result.rooms} rooms, ${result.messages} messages.\n` +
+          (result.keptAside.length > 0
+            ? `The replaced database is kept as ${result.keptAside.join(', ')}.\n`
+            : 'DATA_DIR held no database before.\n'),
+      );
+    },
+  },
   'agents add': {
     args: ['agentId'],
     options: ['json', 'rotate'],
@@ -327,7 +406,10 @@ async function execute(argv: readonly string[], io: CliIo): Promise<void> {
     return;
   }
   if (group === undefined) throw usage('USAGE', 'no command given');
-  const name = `${group} ${action ?? ''}`.trim();
+  // One-word verbs (backup, restore) take the next word as their first argument.
+  const single = COMMANDS[group];
+  const name = single ? group : `${group} ${action ?? ''}`.trim();
+  if (single && action !== undefined) args.unshift(action);
   const command = COMMANDS[name];
   if (!command) throw usage('UNKNOWN_COMMAND', `unknown command "${name}"`);
   if (args.length !== command.args.length) {
@@ -338,6 +420,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<void> {
     if (!command.options.includes(option)) throw usage('USAGE', `"${name}" has no --${option} option`);
   }
   const config = loadConfig(io.env, io.cwd);
+  if (command.opensStore === false) return command.run({ args, values: parsed.values, io, config });
   const store = await openStore(config);
   try {
     await command.run({ args, values: parsed.values, io, config }, store);
