@@ -9,6 +9,9 @@ export type { ReviewItem } from '@shared/contract/rooms';
 export const pendingReviewQuery = (roomId: string) =>
   queryOptions({
     queryKey: ['rooms', roomId, 'review', 'pending'],
+    // Review notices (switchboard/rooms/{r}/review) refresh it at once; this re-read heals a queue
+    // whose notice was lost on the way (a reconnect, a busy worker) within seconds, not never.
+    refetchInterval: 5_000,
     queryFn: ({ signal }) =>
       getJson(`/api/rooms/${encodeURIComponent(roomId)}/review?status=pending`, ReviewList, { signal }).then(
         (r) => r.items,
