@@ -6,10 +6,11 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 
-const ROOM = 'crew';
+const ROOM = perWorker('crew');
 const AGENT = 'agent.crew';
 const contexts: BrowserContext[] = [];
 let ana: Page;

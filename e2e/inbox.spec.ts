@@ -8,10 +8,11 @@ import { enrollFirstFacilitator } from './support/demo-console';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { startServer } from './support/server';
 import { snap } from './support/screenshots';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 
-const ROOM = 'inboxroom';
+const ROOM = perWorker('inboxroom');
 const AGENT = 'agent.inboxer';
 const contexts: BrowserContext[] = [];
 let first: Page;

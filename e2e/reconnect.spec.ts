@@ -21,12 +21,13 @@ import { startCuttableProxy, type CuttableProxy } from './support/cuttable-proxy
 import { enrollFirstFacilitator } from './support/demo-console';
 import { startServer, type RunningServer } from './support/server';
 import { shownMessageIds, storedMessageIds } from './support/timeline';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 // A server restart, and the console's backoff (full jitter, doubling from 1 s) after it.
 test.setTimeout(120_000);
 
-const ROOM = 'reconnect';
+const ROOM = perWorker('reconnect');
 const AGENT = 'agent.reconnect';
 /** The console retries with backoff; after a few failed attempts the next one is seconds away. */
 const RECONNECTED = { timeout: 45_000 };

@@ -8,11 +8,12 @@ import { mentionsAgent, withoutMention } from '../agents/aor/mentions';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(60_000);
 
-const ROOM = 'comfort';
+const ROOM = perWorker('comfort');
 const ASKER = 'agent.comfort';
 const OTHER = 'agent.calm';
 let context: BrowserContext;

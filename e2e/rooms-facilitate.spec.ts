@@ -8,10 +8,11 @@ import { parseCsv } from '../web/lib/export/csv';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 
-const ROOM = 'facil';
+const ROOM = perWorker('facil');
 const ALPHA = 'agent.alpha';
 const BETA = 'agent.beta';
 const contexts: BrowserContext[] = [];

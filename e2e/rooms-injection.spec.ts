@@ -9,11 +9,12 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { HOSTILE_HTTP_LINKS, INJECTION_CORPUS, NON_HTTP_LINKS, unicodeEscaped } from './support/injection-corpus';
 import { enrollNewKey, inviteOperator } from './support/operators';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(90_000);
 
-const ROOM = 'inj';
+const ROOM = perWorker('inj');
 // An agent id is itself agent-written (the CLI accepts anything without whitespace, "/", "+", "#").
 const AGENT = `agent.inj<svg>"'&amp;`;
 let context: BrowserContext;

@@ -4,10 +4,11 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 
-const ROOM = 'retain';
+const ROOM = perWorker('retain');
 const contexts: BrowserContext[] = [];
 let page: Page;
 

@@ -7,11 +7,12 @@ import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 import { shownMessageIds, storedMessageIds } from './support/timeline';
+import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(60_000);
 
-const ROOM = 'tail';
+const ROOM = perWorker('tail');
 const A = 'agent.tail.a';
 const B = 'agent.tail.b';
 const SEEDED = 150;

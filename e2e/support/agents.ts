@@ -37,14 +37,17 @@ export interface AgentServer {
   readonly externalBrokerEnv?: Record<string, string>;
 }
 
-/** `npm run cli -- agents add <agentId> --json`, as an administrator would. */
+/**
+ * `npm run cli -- agents add <agentId> --rotate --json`, as an administrator would. `--rotate`: a
+ * retried journey adds its agents again on the same server and gets a fresh password for each.
+ */
 export async function addAgentCredential(
   agentId: string,
   dataDir = process.env.SWITCHBOARD_DATA_DIR,
   env: Record<string, string> = {},
 ): Promise<string> {
   if (!dataDir) throw new Error('global-setup did not set SWITCHBOARD_DATA_DIR');
-  const { stdout } = await run(process.execPath, [...SERVER_CLI, 'agents', 'add', agentId, '--json'], {
+  const { stdout } = await run(process.execPath, [...SERVER_CLI, 'agents', 'add', agentId, '--rotate', '--json'], {
     env: { ...process.env, ...env, DATA_DIR: dataDir },
     timeout: 20_000,
   });
