@@ -114,6 +114,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
           const { messageType } = summarize(item.envelope);
           const active = item === current;
           const grant = grants.data?.find((g) => g.agentId === item.agentId && g.taskId === item.taskId);
+          const claim = claimOn(item);
           return (
             <li
               key={item.id}
@@ -127,9 +128,9 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 <TypeBadge type={messageType} />
                 <span className="font-mono">{item.taskId}</span>
                 <span className="text-slate-500">{clockTime(item.submittedAt)}</span>
-                {claimOn(item) ? (
+                {claim ? (
                   <span data-testid="review-claim" className="font-medium text-amber-700 dark:text-amber-300">
-                    {claimOn(item)}
+                    {claim}
                   </span>
                 ) : null}
                 <span className="ml-auto flex gap-1">
