@@ -1,5 +1,6 @@
 // Every operation the server answers; server/routes/openapi.test.ts checks that each route
 // registered in the app is one of them.
+import { AGENT_OPERATIONS } from './agents';
 import { AUTH_OPERATIONS } from './auth';
 import { CONSOLE_OPERATIONS } from './console';
 import { INBOX_OPERATIONS } from './inbox';
@@ -21,4 +22,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...INBOX_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...METRICS_OPERATIONS,
+  ...AGENT_OPERATIONS,
 ];
