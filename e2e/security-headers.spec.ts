@@ -76,6 +76,12 @@ test('the console and a live room run under the CSP with no violation', async ()
   await expect(page).toHaveURL(/\/rooms\/demo$/);
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
   await expect(page.getByTestId('public-message').first()).toBeVisible({ timeout: 20_000 });
+  // A dialog locks the page's scroll with a <style> element: admitted by the page's nonce, and applied.
+  await page.keyboard.press('Shift+?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(await violations()).toEqual([]);
 });
 

@@ -85,14 +85,21 @@ describe('the compiled start', () => {
     }
   });
 
-  it('sends index.html, for / and for client routes alike, to be revalidated', async () => {
-    const index = readFileSync('dist/web/index.html');
-    for (const path of ['/', '/rooms/some-room']) {
+  it('sends index.html, for / and for client routes alike, to be revalidated, with its CSP nonce', async () => {
+    const index = readFileSync('dist/web/index.html', 'utf8');
+    const nonces = new Set<string>();
+    for (const path of ['/', '/index.html', '/rooms/some-room']) {
       const res = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'identity' });
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.body.equals(index)).toBe(true);
+      // The page's <style> nonce is the one its CSP admits, and differs per response.
+      const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+      expect(nonce).toBeDefined();
+      nonces.add(nonce!);
+      const body = res.body.toString('utf8');
+      expect(body.replace(`<meta name="csp-nonce" content="${nonce}" />`, '')).toBe(index);
     }
+    expect(nonces.size).toBe(3);
   });
 });

@@ -3,7 +3,12 @@
 // a long task on every load (no task over 50 ms while a room opens, decisions-web.md §7). Splitting
 // the evaluation changes nothing else: the chunks are fetched up front, in parallel, as before.
 import './app/styles.css';
+import { setNonce } from 'get-nonce';
 import { warmIntl } from './lib/warm-intl';
+
+// The server's CSP admits a <style> element only with this page's nonce (decisions-server.md §66):
+// the dialogs' scroll lock writes one, and takes the nonce from here.
+setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '');
 
 /** Lets the browser run input and rendering between two steps. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -1,8 +1,9 @@
 // Serves the built SPA from dist/web: files as they are, and index.html for client-side routes.
 // Each compressible file is sent as its brotli or gzip copy made at build (scripts/vite-precompress.ts)
 // when the browser accepts it; hashed assets are cached for good, the rest revalidated
-// (decisions-server.md §49).
-import { existsSync } from 'node:fs';
+// (decisions-server.md §49). The shell itself is sent with this response's CSP nonce in a meta tag,
+// which the console hands to the libraries that write a <style> element (decisions-server.md §66).
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
@@ -37,11 +38,29 @@ export function spaRoutes(staticDir: string): Hono {
     );
     return app;
   }
+  const shell = shellWithNonce(readFileSync(join(staticDir, 'index.html'), 'utf8'));
+  const serveShell = (c: Context) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(shell(c.get('secureHeadersNonce') ?? ''));
+  };
   app.use('/assets/*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs(IMMUTABLE) }));
+  app.get('/', serveShell);
+  app.get('/index.html', serveShell);
   app.use('*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs('no-cache') }));
-  app.get(
-    '*',
-    serveStatic({ root: staticDir, path: 'index.html', precompressed: true, onFound: cachedAs('no-cache') }),
-  );
+  app.get('*', serveShell);
   return app;
+}
+
+/**
+ * The shell's text with a `<meta name="csp-nonce">` opening its head (or, in a shell that leaves
+ * `<head>` implied, right after the doctype), for each response's nonce.
+ */
+export function shellWithNonce(html: string): (nonce: string) => string {
+  const head = /<head[^>]*>|<!doctype[^>]*>/i.exec(html);
+  const at = head ? head.index + head[0].length : 0;
+  const before = html.slice(0, at);
+  const after = html.slice(at);
+  // Hono's nonce is base64; anything else is left out rather than written into markup.
+  return (nonce) =>
+    `${before}<meta name="csp-nonce" content="${/^[A-Za-z0-9+/=]*$/.test(nonce) ? nonce : ''}" />${after}`;
 }
