@@ -392,6 +392,10 @@ describe('rate limit on /api/auth', () => {
     // Challenges have a budget of their own, and GET /session is not limited (the console asks on every load).
     expect((await limited.request('/api/auth/challenge')).status).toBe(200);
     expect((await limited.request('/api/auth/session')).status).toBe(401);
+    // The console's probe: nobody signed in is a 204 with no body, not an error.
+    const probe = await limited.request('/api/auth/session?optional=1');
+    expect(probe.status).toBe(204);
+    expect(await probe.text()).toBe('');
     clock.advance(2000);
     expect((await failedLogin()).status).toBe(400);
   });

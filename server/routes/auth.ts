@@ -17,7 +17,7 @@ import { reply } from '../http/reply';
 import { isHttps } from '../http/request-origin';
 import { bodyCap, jsonBody } from '../http/request-body';
 import {
-  requireSession,
+  sessionFromCookieHeader,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   sessionTokenFromCookieHeader,
@@ -176,8 +176,14 @@ export function authRoutes(deps: AuthDeps) {
         );
       })
       // Not rate limited: the console asks on every load, and a 256-bit token is not guessable.
-      .get('/session', requireSession({ store, clock }), async (c) => {
-        const session = c.get('session');
+      .get('/session', async (c) => {
+        const session = await sessionFromCookieHeader(store, c.req.header('cookie'), clock.now());
+        if (!session) {
+          // `?optional=1` is the console's probe: nobody signed in is an answer there, not an
+          // error a browser should log (decisions-server.md §67). Without it, a 401 as any route.
+          if (c.req.query('optional') === '1') return c.body(null, 204);
+          throw new CodedError('UNAUTHORIZED', 'Sign in first: this needs an operator session.');
+        }
         const name = (await store.access.getOperator(session.did))?.name ?? null;
         return reply(c, OperatorSession, { did: session.did, role: session.role, name }, 200);
       })

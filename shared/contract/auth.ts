@@ -81,8 +81,12 @@ export const AUTH_OPERATIONS = [
     method: 'get',
     path: '/api/auth/session',
     errors: 'coded',
-    summary: 'Who the session cookie belongs to',
-    responses: { 200: { description: 'The session', schema: OperatorSession } },
+    summary: 'Who the session cookie belongs to (optional=1: 204 when nobody is signed in)',
+    query: z.object({ optional: z.literal('1').optional() }),
+    responses: {
+      200: { description: 'The session', schema: OperatorSession },
+      204: { description: 'Nobody is signed in (only with optional=1)' },
+    },
     refusals: { 401: 'UNAUTHORIZED' },
   }),
   operation({

@@ -1,12 +1,15 @@
-// GET /api/auth/session: who the session cookie belongs to; 401 means nobody is signed in.
+// GET /api/auth/session?optional=1: who the session cookie belongs to; 204 means nobody is signed
+// in (without `optional`, a 401, which a browser logs as an error on every anonymous page).
 import { queryOptions } from '@tanstack/react-query';
 import { OperatorSession } from '@shared/contract/auth';
 import { ApiError, getJson } from './http';
 
-/** `null` when there is no session (401); other failures stay errors. */
+/** `null` when there is no session (204, or a 401 from a session that ended meanwhile); other failures stay errors. */
 export async function fetchSession(signal?: AbortSignal): Promise<OperatorSession | null> {
   try {
-    return await getJson('/api/auth/session', OperatorSession, { signal: signal ?? null });
+    return (
+      (await getJson('/api/auth/session?optional=1', OperatorSession.optional(), { signal: signal ?? null })) ?? null
+    );
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
