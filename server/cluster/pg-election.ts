@@ -3,6 +3,9 @@
 import { Client } from 'pg';
 import { describePgError } from '../store/pg/pg-pool';
 import { RUN_ONCE_LOCK, SHARE_LEAVE_LOCK, type RunOnce, type RunOnceOptions, type StartWork } from './run-once';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('cluster');
 
 /** How each instance's run-once connection names itself to PostgreSQL (counted by leaveUnlessLast). */
 const RUN_ONCE_APPLICATION = 'switchboard-run-once';
@@ -25,7 +28,7 @@ export class PgElection implements RunOnce {
     this.#url = url;
     this.#start = options.start;
     this.#retryMs = options.retryMs ?? 2_000;
-    this.#log = options.log ?? ((line) => console.error(line));
+    this.#log = options.log ?? ((line) => log.info(line));
   }
 
   get leading(): boolean {

@@ -36,6 +36,9 @@ import { nextConnect } from './next-connect';
 import { pipelineIntake, writeCoalescer } from './pipelined-intake';
 import { RefusedPublish } from './refused-publish';
 import { isValidFilter, topicMatches } from './topic-filter';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 export interface ExternalBrokerOptions {
   /** MQTT_URL, e.g. `mqtt://broker.internal:1883` or `mqtts://…`. */
@@ -101,7 +104,7 @@ export class ExternalBroker implements BrokerPort {
     this.#client = client;
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#log = options.log ?? ((line) => console.error(line));
+    this.#log = options.log ?? ((line) => log.warn(line));
     this.#reconnector = new Reconnector(client, options.url, options.backoff, this.#log);
     this.#subscriptions = new ExternalSubscriptions(client, {
       shareGroup: options.shareGroup,
