@@ -48,6 +48,12 @@ const root = pino(
 /** Module loggers, kept so a level set later reaches them (a pino child copies its parent's level once). */
 const modules = new Set<Logger>();
 
+/**
+ * How a part that reports through a callback (the external broker's connection, the cluster's
+ * election) logs: a fixed message and its fields; tests pass their own to read the lines.
+ */
+export type LineLogger = (msg: string, fields?: Readonly<Record<string, unknown>>) => void;
+
 /** The logger of one part of the server: its lines carry `module`. */
 export function moduleLogger(module: string): Logger {
   const child = root.child({ module });
