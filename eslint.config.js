@@ -84,11 +84,13 @@ const composition = [
   { element: { type: 'area', captured: { area: 'server' }, fileInternalPath: '{main,app,cli}.ts' } },
 ];
 const serverPolicies = [
-  // The store is the bottom of the server: it knows storage engines and shared/, nothing above.
+  // The log is below everything: every part may write to it, and it knows only pino.
+  { from: serverPart('logging'), disallow: { to: [serverPart('!logging'), area('{server,agents,web,shared}')] } },
+  // The store is the bottom of the server: it knows storage engines, shared/ and the log, nothing above.
   // open-store.ts is the composition's engine choice from the configuration.
   {
     from: { element: { type: 'server', captured: { part: 'store' }, fileInternalPath: '!open-store.ts' } },
-    disallow: { to: [serverPart('!store'), area('{server,agents,web}')] },
+    disallow: { to: [serverPart('!{store,logging}'), area('{server,agents,web}')] },
   },
   // Domain code never reaches up to the routes, the demo or the composition.
   { from: serverPart(SERVER_DOMAIN), disallow: { to: [serverPart('{routes,demo}'), ...composition] } },

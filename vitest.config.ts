@@ -41,6 +41,8 @@ export default defineConfig({
           name: 'integration',
           // Builds the server bundle the child-process tests run (server/test-support/compiled-entry.ts).
           globalSetup: ['server/test-support/build-server.ts'],
+          // Servers in the test process log nothing unless LOG_LEVEL asks (logging/logger.ts).
+          setupFiles: ['server/test-support/quiet-logs.ts'],
           include: ['server/**/*.test.ts', 'agents/**/*.test.ts'],
           env: { TZ: 'UTC' },
           testTimeout: 30_000,

@@ -32,6 +32,8 @@
 // to leave Mosquitto's Nagle on (a stock broker's default), BENCH_CLIENTS=process for the agents
 // in their own process, BENCH_LATENCY_ONLY=1, BENCH_PROFILE=<path>, BENCH_DEBUG=1 for Mosquitto's
 // log. Results: docs/benchmarks.md.
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

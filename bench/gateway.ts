@@ -28,6 +28,8 @@
 // throughput rounds (100), BENCH_DIR for the database files,
 // BENCH_CLIENT_NAGLE=1 to leave Nagle on in the two clients, BENCH_CLIENTS=process for the agents
 // in their own process. Results: docs/benchmarks.md.
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,6 +7,8 @@
 // 1. first render: navigation start to the first item row in the DOM, as a ratio to the baseline;
 // 2. long tasks (PerformanceObserver 'longtask', > 50 ms) during that first render;
 // 3. one live upsert (a new most-urgent item) to its row on screen, and the long tasks meanwhile.
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,6 +8,8 @@
 //      (verifyChain: links, hashes, every field commitment, both signatures; noble, as a
 //      browser runs it), against SHA-256 hashing alone over the same link bytes.
 // Run: npm run bench:negotiation
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';

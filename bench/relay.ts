@@ -8,6 +8,8 @@
 // BENCH_CLIENTS=process runs the long-poll clients and their sender in a forked process of their
 // own (bench/relay-clients.ts), as agents run; BENCH_CLIENTS=both runs 2 once in each, one after
 // the other, on a fresh store each. BENCH_RELAY_ONLY=wakeups runs 2(a) alone (no ingest, no (b)).
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import { verify as nodeVerify } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,6 +2,8 @@
 // (default 180), loopback only. Passes when the heap grew by less than SOAK_HEAP_BOUND_MB
 // (default 64) between the first and last quarter after warm-up and no message was dropped.
 // Results: docs/security-faults.md.
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import { runSoak } from '../server/hardening/soak-run';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 180);

@@ -12,6 +12,8 @@
 //    (docs/decisions-web.md says why that split is the one measured);
 // 3. input responsiveness (a click, to the frame after it) with no traffic, then while an MQTT
 //    agent publishes 200 approved messages per second, in the same run: the ratio is the figure.
+// First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
+import '../server/test-support/quiet-logs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -88,6 +88,8 @@ describe('import boundaries', { timeout: 60_000 }, () => {
       'server/store/probe.ts',
       "import { AgoraClient } from '@agents/agora/agora-client';",
     ],
+    ['the log importing the store', 'server/logging/probe.ts', "import type { Store } from '../store/store';"],
+    ['the log importing the configuration', 'server/logging/probe.ts', "import { loadConfig } from '../config';"],
     ['the domain importing a route', 'server/relay/probe.ts', "import { eventsRoutes } from '../routes/events';"],
     [
       'the domain importing the demo',
@@ -134,6 +136,11 @@ describe('import boundaries', { timeout: 60_000 }, () => {
       'the domain importing the store and an agent',
       'server/oacop/probe.ts',
       "import type { OacopStore } from '../store/oacop-store';\nimport type { AgoraClient } from '@agents/agora/agora-client';",
+    ],
+    [
+      'the store importing the log',
+      'server/store/sqlite/probe.ts',
+      "import { moduleLogger } from '../../logging/logger';",
     ],
     [
       'the store importing itself and shared/',

@@ -15,6 +15,8 @@ import { hostCheck, type AllowedHosts } from './http/host-check';
 import type { HttpLimits } from './http/limits';
 import { ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
+import { moduleLogger } from './logging/logger';
+import { requestLog } from './logging/request-log';
 import { spaRoutes } from './http/spa';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
@@ -84,6 +86,8 @@ export interface AppOptions {
   readonly sessionOpened?: (how: 'login' | 'enroll') => void;
 }
 
+const httpLog = moduleLogger('http');
+
 /** Generated on the first request, then served as is. */
 let document: ReturnType<typeof openApiDocument> | undefined;
 
@@ -102,6 +106,8 @@ export function createApp(options: AppOptions) {
   const external = externalServiceRoutes(options.bridge, { store: options.store, clock });
   const operators = operatorRoutes({ store: options.store, clock, presence: options.operatorPresence, limits });
   const app = new Hono()
+    // First: every answer is logged, refusals by the middleware after it included.
+    .use('*', requestLog(httpLog))
     .use('*', securityHeaders())
     .use('*', hostCheck(options.allowedHosts))
     .use('*', bodyCap())

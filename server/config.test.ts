@@ -34,6 +34,16 @@ describe('loadConfig', () => {
     },
   );
 
+  it('reads LOG_LEVEL: info by default, any pino level or silent, and a one-line error otherwise', () => {
+    expect(loadConfig({}, '/srv/sb').logLevel).toBe('info');
+    for (const level of ['trace', 'debug', 'warn', 'error', 'fatal', 'silent'])
+      expect(loadConfig({ LOG_LEVEL: level }, '/srv/sb').logLevel).toBe(level);
+    for (const bad of ['verbose', 'INFO', '30'])
+      expect(() => loadConfig({ LOG_LEVEL: bad }, '/srv/sb')).toThrow(
+        new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "${bad}".`),
+      );
+  });
+
   it('reads DEMO_PACE, and refuses an unknown pace with a message naming the variable', () => {
     expect(loadConfig({ DEMO_PACE: 'fast' }).demoPace).toBe('fast');
     expect(loadConfig({ DEMO_PACE: 'calm' }).demoPace).toBe('calm');

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { hostName } from './http/host-check';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from './logging/logger';
 import {
   DEFAULT_HTTP_LIMITS,
   DEFAULT_LISTEN_LIMITS,
@@ -54,6 +55,8 @@ export interface Config {
   readonly webhooks?: WebhooksConfig;
   /** GET /metrics is served to `Authorization: Bearer <this>` (METRICS_TOKEN); absent, it answers 404. */
   readonly metricsToken?: string | undefined;
+  /** The least severe log lines written (LOG_LEVEL); absent: info (logging/logger.ts). */
+  readonly logLevel?: LogLevel;
 }
 
 export interface WebhooksConfig {
@@ -211,7 +214,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     mqttPublishQuotas: mqttPublishQuotas(env),
     webhooks: webhooks(env, root),
     metricsToken: metricsToken(env),
+    logLevel: logLevel(env),
   };
+}
+
+function logLevel(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = env.LOG_LEVEL;
+  if (raw === undefined || raw === '') return 'info';
+  if (!isLogLevel(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}".`);
+  return raw;
 }
 
 /** At least 16 characters without spaces: a scrape credential worth the name, and one header value. */

@@ -49,7 +49,7 @@ describe('server entry point', () => {
   it('listens on PORT=0 and serves /health', async () => {
     const { output, child } = start({ PORT: '0' });
     const line = await output;
-    const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(line)?.[1];
     expect(url).toBeDefined();
     const res = await fetch(`${url}/health`);
     expect(await res.json()).toMatchObject({ ok: true });
@@ -88,6 +88,28 @@ describe('server entry point', () => {
     child.kill('SIGTERM');
   });
 
+  it('refuses an unknown LOG_LEVEL in one line', async () => {
+    const { output, exit } = start({ PORT: '0', LOG_LEVEL: 'verbose' });
+    expect(await exit).toBe(1);
+    expect((await output).trim()).toBe(
+      'switchboard: LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "verbose".',
+    );
+  });
+
+  it('writes its start as JSON log lines whose fields name the addresses, whatever LOG_LEVEL says', async () => {
+    const { output, child } = start({ PORT: '0', LOG_LEVEL: 'error' });
+    const text = await output;
+    child.kill('SIGTERM');
+    const lines = text
+      .trim()
+      .split('\n')
+      .filter((line) => !line.startsWith('Enroll the first facilitator: '))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ level: 'info', module: 'start', url: expect.stringMatching(/^http:/) });
+    expect(lines[0]).toMatchObject({ level: 'info', mqttUrl: expect.stringMatching(/^mqtt:/) });
+    expect(JSON.stringify(lines)).not.toContain('#token=');
+  });
+
   it('refuses a malformed PORT in one line', async () => {
     const { output, exit } = start({ PORT: 'eighty' });
     expect(await exit).toBe(1);
@@ -98,7 +120,7 @@ describe('server entry point', () => {
     const url = await pg.url();
     const { output, child } = start({ PORT: '0', DATABASE_URL: url });
     const text = await output;
-    const base = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+    const base = /listening on (http:\/\/[^\s"]+)/.exec(text)?.[1];
     expect(base).toBeDefined();
     expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ ok: true });
     // The first start's enrollment token was stored in PostgreSQL: it enrolls exactly once there.
@@ -129,7 +151,7 @@ describe('first start', () => {
   async function startAndRead(dataDir: string) {
     const server = start({ PORT: '0', DATA_DIR: dataDir });
     const text = await server.output;
-    const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(text)?.[1];
     expect(url).toBeDefined();
     return { ...server, text, url: url!, links: [...text.matchAll(ENROLL_LINE)] };
   }

@@ -1,32 +1,50 @@
 // `npm start`: the console, the BFF, the embedded MQTT broker and the gateway, in one process.
-import { consoleBaseUrl, firstStartEnrollmentLine } from './auth/enrollment';
+// Its output is the server log, JSON lines (logging/logger.ts), with one plain line on a first
+// start: the link for the first facilitator (decisions-server.md §65).
+import { consoleBaseUrl, ENROLLMENT_TTL_MS, firstStartEnrollmentLine } from './auth/enrollment';
 import { ConfigError, loadConfig } from './config';
+import { announcements, setLogLevel } from './logging/logger';
 import { startSwitchboard, type RunningSwitchboard } from './runtime/start-switchboard';
 import { VERSION } from './version';
 
+/** A start that cannot happen: one plain line on stderr naming what to fix, never a stack trace. */
 function fatal(message: string): never {
-  console.error(`switchboard: ${message}`);
+  process.stderr.write(`switchboard: ${message}\n`);
   process.exit(1);
 }
 
 let running: RunningSwitchboard;
 try {
   const config = loadConfig();
+  setLogLevel(config.logLevel ?? 'info');
   running = await startSwitchboard(config);
 } catch (error) {
   if (error instanceof ConfigError) fatal(error.message);
   throw error;
 }
 
-// "listening on" is the last line of a start: scripts and tests wait for it.
-console.log(`MQTT for agents on ${running.mqttUrl} (WebSocket for the console at /mqtt)`);
+// "listening on" is the last line of a start: scripts and tests wait for it. These announcements
+// are written whatever LOG_LEVEL says.
+announcements.info(
+  { mqttUrl: running.mqttUrl },
+  `MQTT for agents on ${running.mqttUrl} (WebSocket for the console at /mqtt)`,
+);
+const now = Date.now();
 const enroll = await firstStartEnrollmentLine(
   running.store,
   consoleBaseUrl(running.http.address, running.http.port),
-  Date.now(),
+  now,
 );
-if (enroll !== undefined) console.log(enroll);
-console.log(`Switchboard ${VERSION} listening on ${running.url}`);
+if (enroll !== undefined) {
+  // The link is a credential: the log says that it was printed, and the person at the terminal
+  // reads it on a plain line of its own, written once and never into a log field.
+  announcements.info(
+    { expiresAt: new Date(now + ENROLLMENT_TTL_MS).toISOString() },
+    'nobody is enrolled yet: the one-time link for the first facilitator is on the next line',
+  );
+  process.stdout.write(`${enroll}\n`);
+}
+announcements.info({ version: VERSION, url: running.url }, `Switchboard ${VERSION} listening on ${running.url}`);
 
 let stopping = false;
 const shutdown = () => {

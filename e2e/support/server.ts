@@ -25,7 +25,7 @@ export interface RunningServer {
 }
 
 const ENROLL_LINE = /Enroll the first facilitator: (\S+)/;
-const MQTT_LINE = /MQTT for agents on (mqtt:\/\/\S+)/;
+const MQTT_LINE = /MQTT for agents on (mqtt:\/\/[^\s"]+)/;
 
 export interface StartOptions {
   /** How long to wait, after the address, for the enrollment link (0: do not wait). */
@@ -52,7 +52,7 @@ async function spawnServer(env: Record<string, string>, onOutput: (text: string)
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       onOutput(chunk.toString());
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -3,6 +3,9 @@
 import { Client } from 'pg';
 import { describePgError } from '../store/pg/pg-pool';
 import { RUN_ONCE_LOCK, SHARE_LEAVE_LOCK, type RunOnce, type RunOnceOptions, type StartWork } from './run-once';
+import { moduleLogger, type LineLogger } from '../logging/logger';
+
+const log = moduleLogger('cluster');
 
 /** How each instance's run-once connection names itself to PostgreSQL (counted by leaveUnlessLast). */
 const RUN_ONCE_APPLICATION = 'switchboard-run-once';
@@ -13,7 +16,7 @@ export class PgElection implements RunOnce {
   readonly #url: string;
   readonly #start: StartWork;
   readonly #retryMs: number;
-  readonly #log: (line: string) => void;
+  readonly #log: LineLogger;
   #client: Client | undefined;
   #stopWork: (() => Promise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -25,7 +28,7 @@ export class PgElection implements RunOnce {
     this.#url = url;
     this.#start = options.start;
     this.#retryMs = options.retryMs ?? 2_000;
-    this.#log = options.log ?? ((line) => console.error(line));
+    this.#log = options.log ?? ((msg, fields) => log.info(fields ?? {}, msg));
   }
 
   get leading(): boolean {
@@ -63,7 +66,7 @@ export class PgElection implements RunOnce {
         this.#stopWork = await this.#start();
       } catch (error) {
         // Give the lock up (with the connection) so that another instance, or a later try, runs it.
-        await this.#lost(`cluster: starting the once-only work failed: ${(error as Error).message}`);
+        await this.#lost('starting the once-only work failed', (error as Error).message);
         return;
       }
       if (this.#client !== client) {
@@ -73,9 +76,9 @@ export class PgElection implements RunOnce {
         await stopWork?.();
         return;
       }
-      this.#log('cluster: this instance runs the sweepers and the demo agents (it holds the run-once lock)');
+      this.#log('this instance runs the sweepers and the demo agents (it holds the run-once lock)');
     } catch (error) {
-      await this.#lost(`postgres: the run-once lock's connection failed: ${describePgError(error)}`);
+      await this.#lost("the run-once lock's connection failed", describePgError(error));
     }
   }
 
@@ -89,11 +92,10 @@ export class PgElection implements RunOnce {
     });
     // With the connection goes the lock: stop at once rather than at the next check.
     client.on('error', (error) => {
-      if (this.#client === client)
-        void this.#lost(`postgres: the run-once lock's connection was lost: ${error.message}`);
+      if (this.#client === client) void this.#lost("the run-once lock's connection was lost", error.message);
     });
     client.on('end', () => {
-      if (this.#client === client) void this.#lost("postgres: the run-once lock's connection ended");
+      if (this.#client === client) void this.#lost("the run-once lock's connection ended");
     });
     this.#client = client;
     await client.connect();
@@ -101,7 +103,7 @@ export class PgElection implements RunOnce {
   }
 
   /** The connection (and with it the lock) is gone: stop the work; the next try may take it again. */
-  async #lost(why: string): Promise<void> {
+  async #lost(why: string, reason?: string): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
     client?.removeAllListeners('end');
@@ -109,11 +111,11 @@ export class PgElection implements RunOnce {
     const stopWork = this.#stopWork;
     this.#stopWork = undefined;
     if (this.#stopped) return;
-    this.#log(why);
+    this.#log(why, reason === undefined ? {} : { reason });
     if (stopWork) {
-      this.#log('cluster: stopped the sweepers and the demo agents here; another instance takes over');
+      this.#log('stopped the sweepers and the demo agents here; another instance takes over');
       await stopWork().catch((error: unknown) =>
-        this.#log(`cluster: stopping the once-only work failed: ${(error as Error).message}`),
+        this.#log('stopping the once-only work failed', { reason: (error as Error).message }),
       );
     }
   }
@@ -125,9 +127,9 @@ export class PgElection implements RunOnce {
       await client.query('SELECT pg_advisory_lock($1, $2)', [SHARE_LEAVE_LOCK.namespace, SHARE_LEAVE_LOCK.key]);
     } catch (error) {
       // Staying can only delay this instance's share until it is back; leaving alone loses it.
-      this.#log(
-        `cluster: cannot tell whether other instances run (${describePgError(error)}); keeping this instance's share`,
-      );
+      this.#log("cannot tell whether other instances run; keeping this instance's share", {
+        reason: describePgError(error),
+      });
       return false;
     }
     try {
@@ -141,7 +143,7 @@ export class PgElection implements RunOnce {
       await client.query(`SET application_name = '${LEAVING_APPLICATION}'`);
       return true;
     } catch (error) {
-      this.#log(`cluster: deciding whether to leave the share group failed (${describePgError(error)})`);
+      this.#log('deciding whether to leave the share group failed', { reason: describePgError(error) });
       return false;
     } finally {
       await client

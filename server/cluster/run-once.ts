@@ -4,6 +4,7 @@
 // connection: the lock lives exactly as long as that connection, so when the holder dies (or
 // its connection does) PostgreSQL releases it and another instance's next try takes over.
 // Without DATABASE_URL there is one instance: the work starts at once (docs/decisions-cluster.md).
+import type { LineLogger } from '../logging/logger';
 
 /** pg_try_advisory_lock(int4, int4): a namespace of Switchboard's own and the lock in it. */
 export const RUN_ONCE_LOCK = { namespace: 0x53574244 /* "SWBD" */, key: 1 } as const;
@@ -20,7 +21,7 @@ export interface RunOnceOptions {
   readonly start: StartWork;
   /** How often a follower tries the lock, and the holder checks its connection (default 2 s). */
   readonly retryMs?: number;
-  readonly log?: (line: string) => void;
+  readonly log?: LineLogger;
 }
 
 export interface RunOnce {

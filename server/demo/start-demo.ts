@@ -13,6 +13,9 @@ import { RESEARCHER } from './researcher-content';
 import { ROGUE, runRogue, type TrickReport } from './rogue-agent';
 import { SCHEDULER } from './scheduler-content';
 import { runWorker } from './worker-agent';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('demo');
 
 export const DEMO_WORKERS: readonly WorkerProfile[] = [RESEARCHER, ANALYST, SCHEDULER];
 export const DEMO_AGENT_IDS: readonly string[] = [...DEMO_WORKERS.map((w) => w.agentId), ROGUE.agentId];
@@ -60,7 +63,7 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoHandle> 
   const now = options.now ?? Date.now;
   const timers = options.timers ?? REAL_TIMERS;
   const token = options.newId ?? (() => globalThis.crypto.randomUUID());
-  const onError = options.onError ?? ((error: unknown) => console.error('demo:', error));
+  const onError = options.onError ?? ((error: unknown) => log.error({ demo: 'rooms', err: error }, 'demo step failed'));
   const stopped = new AbortController();
 
   await options.ensureRoom(DEMO_ROOM.id, DEMO_ROOM.name);

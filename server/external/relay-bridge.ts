@@ -13,6 +13,9 @@ import type { ExternalService, NewBridgedEnvelope } from '../store/service-regis
 import { verifyBridged } from './bridge-verify';
 import { ServiceFetcher } from './service-fetcher';
 import { DEFAULT_BACKOFF, ServiceStatusBoard, type BackoffOptions } from './service-status';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('external');
 
 export interface RelayBridgeOptions {
   readonly store: Store;
@@ -96,7 +99,7 @@ export class RelayBridge {
   refresh(): Promise<void> {
     this.#reconciling = this.#reconciling
       .then(() => this.#reconcile())
-      .catch((error: unknown) => console.error('external relays: reconcile failed', error));
+      .catch((error: unknown) => log.error({ err: error }, 'reconciling external relays failed'));
     return this.#reconciling;
   }
 

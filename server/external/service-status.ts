@@ -1,5 +1,8 @@
 // Reachability of each external service as the bridge last saw it ("a service
 // that is down shows as down", decisions-agora.md §33). In memory: it is about this process's view of the network.
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('external');
 
 export type ReachState = 'connecting' | 'up' | 'down';
 
@@ -50,7 +53,7 @@ export class ServiceStatusBoard {
       try {
         listener(serviceId, status);
       } catch (error) {
-        console.error('A service status listener failed:', error);
+        log.error({ err: error }, 'a service status listener failed');
       }
     }
   }

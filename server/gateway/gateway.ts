@@ -27,6 +27,9 @@ import { RecentCandidates, type HandedOver } from './recent-candidates';
 import { ReviewDecisions } from './review-decisions';
 import { reviewNotice, reviewTopicOf } from './review-notices';
 import { undecidedCandidates } from './undecided-candidates';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('gateway');
 
 export interface GatewayDeps {
   readonly broker: BrokerPort;
@@ -127,7 +130,7 @@ export class Gateway {
       if (running) return;
       running = true;
       this.sweep()
-        .catch((e: unknown) => console.error('Grant sweep failed:', e))
+        .catch((error: unknown) => log.error({ err: error }, 'grant sweep failed'))
         .finally(() => (running = false));
     }, everyMs);
     timer.unref();
@@ -186,7 +189,7 @@ export class Gateway {
       try {
         listener(decided);
       } catch (error) {
-        console.error('A gateway decision listener failed:', error);
+        log.error({ err: error }, 'a gateway decision listener failed');
       }
     }
   }
@@ -199,7 +202,7 @@ export class Gateway {
 
   #enqueue(message: BrokerMessage, work: () => Promise<void>): void {
     void this.#enqueueRoom(message.topic.split('/')[1] ?? '', work).catch((error: unknown) =>
-      console.error(`Gateway failed on ${message.topic}:`, error),
+      log.error({ topic: message.topic, err: error }, 'the gateway failed on a message'),
     );
   }
 
@@ -296,7 +299,7 @@ export class Gateway {
         if (decision.kind === 'approve' && record.spend?.ok && record.spend.remaining === 0) {
           void this.#enqueueRoom(roomId, () =>
             this.#endGrant(roomId, decision.agentId, decision.taskId, RejectReason.messageLimitExceeded),
-          ).catch((error: unknown) => console.error(`Gateway could not end a spent grant in ${roomId}:`, error));
+          ).catch((error: unknown) => log.error({ roomId, err: error }, 'the gateway could not end a spent grant'));
         }
         return outcome;
       });
@@ -360,7 +363,7 @@ export class Gateway {
   /** Publishes at once (calls in order are delivered in order); settles with the broker's acknowledgement. */
   #handOver(topic: string, payload: Uint8Array): Promise<void> {
     const published = this.#deps.broker.publish(topic, payload, 1);
-    published.catch((error: unknown) => console.error(`Gateway could not publish on ${topic}:`, error));
+    published.catch((error: unknown) => log.error({ topic, err: error }, 'the gateway could not publish'));
     return published;
   }
 

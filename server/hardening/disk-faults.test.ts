@@ -145,7 +145,7 @@ describe.skipIf(!canMount)('a full disk under DATA_DIR', () => {
       }
     }
     expect(refusedMqtt).toBeDefined();
-    expect(server.output()).toMatch(/switchboard: STORAGE_FULL/);
+    expect(server.output()).toMatch(/"code":"STORAGE_FULL"/);
 
     // Space comes back: writes succeed again without a restart.
     rmSync(join(dir, 'filler'), { force: true });

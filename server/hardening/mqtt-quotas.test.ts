@@ -3,11 +3,12 @@
 // (decisions-server.md §45, decisions-aor.md §20), and what of it applies with an external broker
 // (Mosquitto), where agents publish past the server. Each test counts what reached room history.
 import type { Packet } from 'mqtt';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEARTBEAT_BYTES, MAX_WORK_BYTES } from '@shared/aor/payload-size';
 import type { TopicKind } from '../store/store';
 import { startExternalRoomHarness, type BrokerRoomHarness, type Watcher } from '../test-support/external-room-harness';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
+import { captureLogs } from '../test-support/captured-logs';
 import { startRoomHarness, type RoomHarness } from '../test-support/room-harness';
 
 const ROOM = 'flood';
@@ -56,15 +57,18 @@ async function flood(client: Awaited<ReturnType<RoomHarness['agent']>>, topic: s
 
 describe('per-agent message quota (MQTT_AGENT_MSGS)', () => {
   let h: RoomHarness;
-  const log = vi.spyOn(console, 'error');
+  const log = captureLogs();
   beforeAll(async () => {
     h = await startRoomHarness({
       publishQuotas: { messages: { capacity: 20, refillPerSecond: 20 / 60 }, bytes: undefined },
     });
     await h.rooms.create({ id: ROOM, name: 'Flood', moderation: 'auto' });
   });
-  afterAll(() => h.close());
-  afterEach(() => log.mockClear());
+  afterAll(async () => {
+    log.restore();
+    await h.close();
+  });
+  afterEach(() => void log.lines.splice(0));
 
   it('cuts an MQTT 5 agent off at the quota: history grows by the quota, the rest is refused (PUBACK 0x87) and logged once', async () => {
     const agent = await h.agent('agent.flood5');
@@ -74,8 +78,10 @@ describe('per-agent message quota (MQTT_AGENT_MSGS)', () => {
     expect(refusals).toHaveLength(30);
     expect(refusals[0]).toBe('0x87 message_rate_too_high');
     expect(await stored(h, 'heartbeat', 'agent.flood5')).toHaveLength(20);
-    const lines = log.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('switchboard: MQTT_QUOTA:'));
-    expect(lines).toEqual([expect.stringContaining('"agent.flood5" (message_rate_too_high')]);
+    const lines = log.lines.filter((l) => l.code === 'MQTT_QUOTA');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'warn', agentId: 'agent.flood5', reason: 'message_rate_too_high' }),
+    ]);
   });
 
   it("keeps counting across a reconnect (the quota is the agent's, not the connection's) and refills with time", async () => {

@@ -5,8 +5,9 @@
 // (server/mqtt/send-limits.ts). Before the limits, the first frozen client stopped delivery to
 // everyone for aedes' 60 s drain timeout (docs/security.md "Slow clients").
 import { getDefaultHighWaterMark } from 'node:stream';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SendLimits } from '../mqtt/send-limits';
+import { captureLogs } from '../test-support/captured-logs';
 import type { TestClient } from '../test-support/mqtt-clients';
 import { PASSWORD, startRoomHarness, type RoomHarness } from '../test-support/room-harness';
 import { connectOperator, type OperatorClient } from './facilitator-client';
@@ -20,7 +21,6 @@ const HOUR = 3_600_000;
 let h: RoomHarness | undefined;
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  vi.restoreAllMocks();
   for (const close of closers.splice(0).reverse()) await close();
   await h?.close();
   h = undefined;
@@ -31,13 +31,16 @@ interface Scene {
   readonly agent: TestClient;
   readonly console: OperatorClient;
   readonly frozen: readonly FrozenClient[];
-  readonly cuts: string[];
+  /** The clients cut as slow, with why (the SLOW_CLIENT log lines). */
+  readonly cuts: () => readonly { readonly clientId: unknown; readonly reason: unknown }[];
 }
 
 /** A healthy agent and console, a frozen agent and console, all subscribed to rooms/r1/public. */
 async function scene(limits: SendLimits): Promise<Scene> {
-  const cuts: string[] = [];
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void cuts.push(args.map(String).join(' ')));
+  const log = captureLogs();
+  closers.push(async () => log.restore());
+  const cuts = () =>
+    log.lines.filter((line) => line.code === 'SLOW_CLIENT').map(({ clientId, reason }) => ({ clientId, reason }));
   const harness = (h = await startRoomHarness({ sendLimits: limits }));
   const agent = await harness.agent('healthy-agent');
   await agent.client.subscribeAsync(TOPIC, { qos: 1 });
@@ -107,9 +110,9 @@ describe('a console and an agent that subscribe and never read', () => {
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(limits.maxBufferedBytes + 2 * (MESSAGE.length + 64));
     expect(
-      cuts
-        .filter((line) => line.includes('send_buffer_full'))
-        .map((line) => /"([^"]+)"/.exec(line)?.[1])
+      cuts()
+        .filter((cut) => cut.reason === 'send_buffer_full')
+        .map((cut) => cut.clientId)
         .sort(),
     ).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
     expect(harness.broker.queuedBytes('did:key:z6MkSlowHealthyConsole/healthy-console')).toBe(0);
@@ -134,12 +137,12 @@ describe('a console and an agent that subscribe and never read', () => {
       'both frozen clients disconnected',
     );
     expect(
-      cuts
-        .filter((line) => line.includes('drain_timeout'))
-        .map((line) => /"([^"]+)"/.exec(line)?.[1])
+      cuts()
+        .filter((cut) => cut.reason === 'drain_timeout')
+        .map((cut) => cut.clientId)
         .sort(),
     ).toEqual(['did:key:z6MkSlowFrozenConsole/frozen-console', 'frozen-agent']);
-    expect(cuts.some((line) => line.includes('send_buffer_full'))).toBe(false);
+    expect(cuts().some((cut) => cut.reason === 'send_buffer_full')).toBe(false);
     await until(
       () => agent.received.length >= sent && healthyConsole.received.length >= sent,
       'healthy subscribers got every message',

@@ -4,15 +4,19 @@
 // Agora relay's `{ ok: false, code, message, details }`.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { AgoraErrorBody, CodedErrorBody } from '@shared/contract/errors';
 import { isCodedError, type ErrorDetails } from '@shared/errors';
 import type { NegotiationErrorCode } from '@shared/negotiation/error-codes';
+import { moduleLogger } from '../logging/logger';
 import { storageFailure } from '../store/storage-errors';
 import { AgoraRefusal, type ErrorFamily } from './error-family';
 import { reply } from './reply';
 import { BodyRefusal } from './request-body';
+
+const log = moduleLogger('http');
 
 const NEGOTIATION_STATUS_BY_CODE: Readonly<Record<NegotiationErrorCode, ContentfulStatusCode>> = {
   INVALID_DOCUMENT: 400,
@@ -153,6 +157,9 @@ interface Answer {
   readonly details?: ErrorDetails;
 }
 
+/** The request, as the request log names it: never the URL, whose path or query may hold a token. */
+const where = (c: Context) => ({ reqId: c.get('reqId'), method: c.req.method, route: routePath(c) || null });
+
 function answerFor(error: unknown, family: ErrorFamily, c: Context): Answer {
   if (error instanceof AgoraRefusal)
     return {
@@ -185,10 +192,10 @@ function answerFor(error: unknown, family: ErrorFamily, c: Context): Answer {
   // A full disk or read-only DATA_DIR: the operator's to fix, and the client may retry.
   const storage = storageFailure(error);
   if (storage) {
-    console.error(`switchboard: ${storage.code} on ${c.req.method} ${c.req.path}: ${(error as Error).message}`);
+    log.error({ ...where(c), code: storage.code, err: error }, 'storage failure while serving');
     return { status: 503, code: storage.code, message: storage.message };
   }
-  console.error('Unhandled error while serving', c.req.method, c.req.path, error);
+  log.error({ ...where(c), code: 'INTERNAL_ERROR', err: error }, 'unhandled error while serving');
   return {
     status: 500,
     code: 'INTERNAL_ERROR',

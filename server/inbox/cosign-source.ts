@@ -8,6 +8,9 @@ import { availableActions } from '@shared/negotiation/available-actions';
 import type { NegotiationService } from '../negotiation/negotiation-service';
 import type { NegotiationRecord } from '../store/negotiation-store';
 import type { InboxSource, SourceContext } from './source-context';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 const PREFIX = 'cosign:';
 /** Accepted negotiations read back per operator at start. */
@@ -48,7 +51,7 @@ export function startCosignSource(ctx: SourceContext, negotiations: NegotiationS
     }
   };
   const off = negotiations.onSaved((record) => {
-    void follow(record).catch((error: unknown) => console.error('Inbox: a negotiation could not be read:', error));
+    void follow(record).catch((error: unknown) => log.error({ err: error }, 'a negotiation could not be read'));
   });
   return {
     async rebuild() {

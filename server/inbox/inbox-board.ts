@@ -3,6 +3,9 @@
 // change, so a source that re-reads its facts on a timer emits nothing while nothing moved.
 import type { InboxItem } from '@shared/contract/inbox';
 import type { InboxChange, InboxFeed } from './inbox-feed';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 const same = (a: InboxItem, b: InboxItem) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -52,7 +55,7 @@ export class InboxBoard implements InboxFeed {
       try {
         listener(change);
       } catch (error) {
-        console.error('An inbox listener failed:', error);
+        log.error({ err: error }, 'an inbox listener failed');
       }
     }
   }

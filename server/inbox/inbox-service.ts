@@ -7,6 +7,9 @@ import { shortDid } from '@shared/inbox/titles';
 import type { Clock } from '../clock';
 import type { InboxBoard } from './inbox-board';
 import { InboxClaims } from './inbox-claims';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 /** What one operator's stream is told, with the version it leads to. */
 export type InboxEvent =
@@ -104,7 +107,7 @@ export class InboxService {
     try {
       next = await this.#readSummary();
     } catch (error) {
-      console.error('Inbox: the summary could not be read:', error);
+      log.error({ err: error }, 'the inbox summary could not be read');
       return;
     }
     const before = this.#summary;
@@ -135,7 +138,7 @@ export class InboxService {
       try {
         listener(event);
       } catch (error) {
-        console.error('An inbox stream listener failed:', error);
+        log.error({ err: error }, 'an inbox stream listener failed');
       }
     }
   }

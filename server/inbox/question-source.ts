@@ -7,6 +7,9 @@ import { quoteOf, sayAnswers } from '@shared/inbox/rules';
 import { questionTitle } from '@shared/inbox/titles';
 import type { BrokerPort } from '../mqtt/broker-port';
 import { parseJson, roomName, type InboxSource, type SourceContext } from './source-context';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 const PREFIX = 'question:';
 /** Messages replayed per room at start, newest first: questions older than that are let go. */
@@ -81,7 +84,7 @@ export function startQuestionSource(ctx: SourceContext, broker: BrokerPort): Inb
     chain = chain
       .then(() => roomName(store, topic.value.roomId))
       .then((room) => apply(message, room))
-      .catch((error: unknown) => console.error('Inbox: a room message could not be read:', error));
+      .catch((error: unknown) => log.error({ err: error }, 'a room message could not be read'));
   };
   const offs = [broker.onMessage('rooms/+/public', live), broker.onMessage('rooms/+/agents/+/inbox', live)];
 

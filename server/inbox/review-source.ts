@@ -9,6 +9,9 @@ import type { InboxItem } from '@shared/contract/inbox';
 import type { BrokerPort } from '../mqtt/broker-port';
 import type { ReviewItem } from '../store/store';
 import { parseJson, resultText, roomName, type InboxSource, type SourceContext } from './source-context';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 function itemOf(review: ReviewItem, room: string): InboxItem {
   const text = resultText(parseJson(review.payload));
@@ -43,7 +46,7 @@ export function startReviewSource(ctx: SourceContext, broker: BrokerPort): Inbox
   const inRoom = (roomId: string, work: () => Promise<void>) => {
     const next = (queues.get(roomId) ?? Promise.resolve())
       .then(work)
-      .catch((error: unknown) => console.error(`Inbox: review items of ${roomId} could not be read:`, error));
+      .catch((error: unknown) => log.error({ roomId, err: error }, 'review items could not be read'));
     queues.set(roomId, next);
     void next.finally(() => queues.get(roomId) === next && queues.delete(roomId));
     return next;

@@ -6,6 +6,9 @@ import { quoteOf } from '@shared/inbox/rules';
 import { serviceTitle } from '@shared/inbox/titles';
 import type { ServiceStatus, ServiceStatusBoard } from '../external/service-status';
 import type { InboxSource, SourceContext } from './source-context';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 const PREFIX = 'service:';
 
@@ -33,7 +36,7 @@ export function startServiceSource(ctx: SourceContext, status: ServiceStatusBoar
   };
   const off = status.onChange((serviceId, current) => {
     void follow(serviceId, current).catch((error: unknown) =>
-      console.error('Inbox: a service status could not be read:', error),
+      log.error({ err: error }, 'a service status could not be read'),
     );
   });
   return {

@@ -3,6 +3,9 @@
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import type { InboxBoard } from './inbox-board';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('inbox');
 
 export interface SourceContext {
   readonly board: InboxBoard;
@@ -30,7 +33,7 @@ export function coalesced(work: () => Promise<void>, what: string): () => Promis
   let again: Promise<void> | undefined;
   const run = (): Promise<void> => {
     const current = work()
-      .catch((error: unknown) => console.error(`Inbox: ${what} failed:`, error))
+      .catch((error: unknown) => log.error({ work: what, err: error }, 'inbox work failed'))
       .finally(() => {
         if (running === current) running = undefined;
       });

@@ -14,6 +14,9 @@ import type { BrokerIdentity } from './acl';
 import type { BrokerMessage, BrokerPort } from './broker-port';
 import { EmbeddedBroker } from './embedded-broker';
 import type { SendLimits } from './send-limits';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 export interface ConsoleBridgeOptions {
   /** The external broker, reached with the server's credential. */
@@ -60,7 +63,9 @@ export class ConsoleBridge {
         if (forwarded.has(message.payload)) return;
         local
           .publish(message.topic, message.payload, 1)
-          .catch((error: unknown) => console.error(`Console bridge could not relay ${message.topic}:`, error));
+          .catch((error: unknown) =>
+            log.error({ topic: message.topic, err: error }, 'the console bridge could not relay'),
+          );
       }),
     );
     return new ConsoleBridge(local, unsubscribe);

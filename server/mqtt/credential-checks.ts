@@ -3,6 +3,9 @@
 // and a revoked one is closed.
 import type { Client } from 'aedes';
 import type { StillValid } from './revalidate';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 interface LiveCheck {
   readonly stillValid: StillValid;
@@ -14,8 +17,9 @@ interface LiveCheck {
 /** Refuses the pending publish (if any) and closes the connection, with a line in the log. */
 export function revokeClient(client: Client, callback?: (error: Error) => void): void {
   callback?.(new Error('not_authorized'));
-  console.log(
-    `switchboard: disconnected MQTT client ${JSON.stringify(client.id ?? '')}: its credential or session was revoked.`,
+  log.info(
+    { clientId: client.id ?? '', code: 'REVOKED' },
+    'disconnected an MQTT client: its credential or session was revoked',
   );
   client.close();
 }

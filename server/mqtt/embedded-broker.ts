@@ -22,6 +22,9 @@ import { DEFAULT_REVALIDATE_MS, type StillValid } from './revalidate';
 import { applySendLimits, DEFAULT_SEND_LIMITS, queuedBytes, type SendLimits } from './send-limits';
 import { storageFailure } from '../store/storage-errors';
 import { topicMatches } from './topic-filter';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 export interface EmbeddedBrokerOptions {
   /**
@@ -166,10 +169,8 @@ export class EmbeddedBroker implements BrokerPort {
         if (error instanceof RefusedPublish) return callback(new Error(error.message));
         const storage = storageFailure(error);
         if (storage)
-          console.error(
-            `switchboard: ${storage.code}: refused a publish on ${packet.topic} that could not be recorded.`,
-          );
-        else console.error('Refused a publish that could not be recorded:', error);
+          log.error({ code: storage.code, topic: packet.topic }, 'refused a publish that could not be recorded');
+        else log.error({ topic: packet.topic, err: error }, 'refused a publish that could not be recorded');
         callback(new Error('not_recorded'));
       },
     );
@@ -229,7 +230,7 @@ export class EmbeddedBroker implements BrokerPort {
       try {
         handler(message);
       } catch (error) {
-        console.error(`Handler for ${filter} failed on ${message.topic}:`, error);
+        log.error({ filter, topic: message.topic, err: error }, 'a message handler failed');
       }
     }
   }
@@ -274,8 +275,9 @@ export class EmbeddedBroker implements BrokerPort {
     const client = this.#aedes.handle(connection, request);
     this.#queued.set(client, () => queuedBytes(connection, socket));
     applySendLimits(connection, this.#sendLimits, (reason) => {
-      console.error(
-        `switchboard: SLOW_CLIENT: disconnected MQTT client ${JSON.stringify(client.id ?? '')} (${reason}); it was not reading what it subscribed to.`,
+      log.warn(
+        { code: 'SLOW_CLIENT', clientId: client.id ?? '', reason },
+        'disconnected an MQTT client that was not reading what it subscribed to',
       );
     });
   }

@@ -36,6 +36,9 @@ import { nextConnect } from './next-connect';
 import { pipelineIntake, writeCoalescer } from './pipelined-intake';
 import { RefusedPublish } from './refused-publish';
 import { isValidFilter, topicMatches } from './topic-filter';
+import { moduleLogger, type LineLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 export interface ExternalBrokerOptions {
   /** MQTT_URL, e.g. `mqtt://broker.internal:1883` or `mqtts://…`. */
@@ -75,7 +78,7 @@ export interface ExternalBrokerOptions {
   readonly now?: () => number;
   /** Reconnect backoff: first delay and cap, in ms (defaults 250 and 30 000), with ±20% jitter. */
   readonly backoff?: Backoff;
-  readonly log?: (line: string) => void;
+  readonly log?: LineLogger;
   /** Connection changes after the first connect (for /health, and tests). */
   readonly onStatus?: (status: { readonly connected: boolean; readonly sessionPresent?: boolean }) => void;
 }
@@ -86,7 +89,7 @@ export class ExternalBroker implements BrokerPort {
   readonly #client: MqttClient;
   readonly #options: ExternalBrokerOptions;
   readonly #now: () => number;
-  readonly #log: (line: string) => void;
+  readonly #log: LineLogger;
   readonly #handlers = new Set<{ filter: string; handler: MessageHandler; shared: boolean }>();
   readonly #reconnector: Reconnector;
   readonly #subscriptions: ExternalSubscriptions;
@@ -101,7 +104,7 @@ export class ExternalBroker implements BrokerPort {
     this.#client = client;
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#log = options.log ?? ((line) => console.error(line));
+    this.#log = options.log ?? ((msg, fields) => log.warn(fields ?? {}, msg));
     this.#reconnector = new Reconnector(client, options.url, options.backoff, this.#log);
     this.#subscriptions = new ExternalSubscriptions(client, {
       shareGroup: options.shareGroup,
@@ -184,7 +187,7 @@ export class ExternalBroker implements BrokerPort {
         this.#client
           .publishAsync(wireTopic, Buffer.alloc(0), { qos: 1, retain: true })
           .catch((e: unknown) =>
-            this.#log(`Could not clear a retained message on ${wireTopic}: ${(e as Error).message}`),
+            this.#log('could not clear a retained message', { topic: wireTopic, reason: (e as Error).message }),
           );
       }
       return;
@@ -207,7 +210,10 @@ export class ExternalBroker implements BrokerPort {
         await hook(message);
       } catch (error) {
         if (error instanceof RefusedPublish) return;
-        this.#log(`Not acknowledging ${wireTopic}, it could not be recorded: ${(error as Error).message}`);
+        this.#log('not acknowledging a message that could not be recorded', {
+          topic: wireTopic,
+          reason: (error as Error).message,
+        });
         throw error;
       }
     }
@@ -223,7 +229,7 @@ export class ExternalBroker implements BrokerPort {
       try {
         handler(message);
       } catch (error) {
-        this.#log(`Handler for ${filter} failed on ${message.topic}: ${(error as Error).message}`);
+        this.#log('a message handler failed', { filter, topic: message.topic, reason: (error as Error).message });
       }
     }
   }

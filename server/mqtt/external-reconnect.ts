@@ -2,6 +2,7 @@
 // keeping mqtt.js's stores so unacknowledged QoS 1 publishes are sent again, and one log line per
 // distinct failure rather than one per retry.
 import type { MqttClient } from 'mqtt';
+import type { LineLogger } from '../logging/logger';
 
 export interface Backoff {
   readonly minMs: number;
@@ -14,13 +15,13 @@ export class Reconnector {
   readonly #client: MqttClient;
   readonly #url: string;
   readonly #backoff: Backoff;
-  readonly #log: (line: string) => void;
+  readonly #log: LineLogger;
   #closing = false;
   #attempt = 0;
   #retry: NodeJS.Timeout | undefined;
   #lastError = '';
 
-  constructor(client: MqttClient, url: string, backoff: Backoff | undefined, log: (line: string) => void) {
+  constructor(client: MqttClient, url: string, backoff: Backoff | undefined, log: LineLogger) {
     this.#client = client;
     this.#url = url;
     this.#backoff = backoff ?? DEFAULT_BACKOFF;
@@ -37,7 +38,8 @@ export class Reconnector {
     // One line per distinct failure, not one per retry.
     if (error.message === this.#lastError) return;
     this.#lastError = error.message;
-    if (ready && !this.#closing) this.#log(`MQTT broker ${this.#url}: ${error.message}`);
+    if (ready && !this.#closing)
+      this.#log('MQTT broker connection failed', { broker: this.#url, reason: error.message });
   }
 
   /** After a close: the next attempt, `minMs · 2^attempt` capped at `maxMs`, ±20%. */
@@ -59,8 +61,7 @@ export class Reconnector {
   /** A connect succeeded: the backoff starts over, and a recovery from a logged failure is logged. */
   connected(sessionPresent: boolean): void {
     this.#attempt = 0;
-    if (this.#lastError)
-      this.#log(`MQTT broker ${this.#url}: connected again${sessionPresent ? ' (session kept)' : ''}`);
+    if (this.#lastError) this.#log('MQTT broker connected again', { broker: this.#url, sessionPresent });
     this.#lastError = '';
   }
 

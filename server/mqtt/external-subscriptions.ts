@@ -5,6 +5,7 @@
 import type { IPublishPacket, MqttClient } from 'mqtt';
 import { AGENT_WRITABLE_FILTERS, wireFilters } from './external-topics';
 import { filterCovers } from './topic-filter';
+import type { LineLogger } from '../logging/logger';
 
 /** Subscription identifiers (MQTT 5 §3.8.2.1.2): which subscription a delivered copy came through. */
 const FANOUT_SUBSCRIPTION = 1;
@@ -15,7 +16,7 @@ export interface SubscriptionsOptions {
   readonly shareGroup: string | undefined;
   /** Subscribed at every connect. */
   readonly filters: readonly string[];
-  readonly log: (line: string) => void;
+  readonly log: LineLogger;
   /** True once the connection is being closed on purpose: failures are not logged then. */
   readonly closing: () => boolean;
 }
@@ -29,7 +30,7 @@ export interface CopyKind {
 export class ExternalSubscriptions {
   readonly #client: MqttClient;
   readonly #shareGroup: string | undefined;
-  readonly #log: (line: string) => void;
+  readonly #log: LineLogger;
   readonly #closing: () => boolean;
   /** Filters subscribed on the broker (re-sent at every connect). */
   readonly #brokerFilters = new Set<string>();
@@ -74,9 +75,9 @@ export class ExternalSubscriptions {
         this.#shareGroup === undefined ? {} : { properties: { subscriptionIdentifier: FANOUT_SUBSCRIPTION } };
       const granted = await this.#client.subscribeAsync(filter, { qos: 1, nl: true, rap: true, rh: 2, ...properties });
       const code = granted[0]?.qos ?? 0x80;
-      if (code >= 0x80) this.#log(`MQTT broker refused the subscription ${filter} (reason ${code})`);
+      if (code >= 0x80) this.#log('MQTT broker refused a subscription', { filter, reasonCode: code });
     } catch (error) {
-      if (!this.#closing()) this.#log(`MQTT subscription ${filter} failed: ${(error as Error).message}`);
+      if (!this.#closing()) this.#log('MQTT subscription failed', { filter, reason: (error as Error).message });
     }
   }
 
@@ -100,7 +101,8 @@ export class ExternalSubscriptions {
       // mqtt.js rejects a SUBACK refusal (with the packet) rather than resolving with its code.
       if ((error as { packet?: { cmd?: string } }).packet?.cmd === 'suback')
         this.#sharedRefusedBy(shared, (error as Error).message);
-      else if (!this.#closing()) this.#log(`MQTT subscription ${shared} failed: ${(error as Error).message}`);
+      else if (!this.#closing())
+        this.#log('MQTT subscription failed', { filter: shared, reason: (error as Error).message });
     }
   }
 
@@ -111,7 +113,8 @@ export class ExternalSubscriptions {
   #sharedRefusedBy(filter: string, why: string): void {
     if (!this.#sharedRefused)
       this.#log(
-        `MQTT broker refused the shared subscription ${filter} (${why}): this instance now records and decides every candidate itself, so run only one; run \`npm run cli -- broker setup\` again to allow several`,
+        'MQTT broker refused the shared subscription: this instance now records and decides every candidate itself, so run only one; run `npm run cli -- broker setup` again to allow several',
+        { filter, reason: why },
       );
     this.#sharedRefused = true;
   }
@@ -138,7 +141,7 @@ export class ExternalSubscriptions {
     await this.#client
       .unsubscribeAsync(shared)
       .catch((error: unknown) =>
-        this.#log(`MQTT: could not leave the shared subscription: ${(error as Error).message}`),
+        this.#log('could not leave the shared subscription', { reason: (error as Error).message }),
       );
   }
 }

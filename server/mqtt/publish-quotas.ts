@@ -5,6 +5,9 @@
 // both buckets or from neither, so a refusal by one never spends the other.
 import type { Clock } from '../clock';
 import { parseRate, type Rate } from '../http/limits';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 export interface PublishQuotaLimits {
   /** Messages per agent; undefined: not limited. */
@@ -136,7 +139,8 @@ function logOver(agentId: string, reason: QuotaReason, limits: PublishQuotaLimit
     reason === 'message_rate_too_high'
       ? describeRate(limits.messages, 'messages')
       : describeRate(limits.bytes, 'bytes');
-  console.error(
-    `switchboard: MQTT_QUOTA: refusing publishes from agent ${JSON.stringify(agentId)} (${reason}; quota ${quota}) until its budget refills.`,
+  log.warn(
+    { code: 'MQTT_QUOTA', agentId, reason, quota },
+    'refusing publishes from an agent over its quota until its budget refills',
   );
 }

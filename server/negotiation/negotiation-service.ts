@@ -18,6 +18,9 @@ import type { Clock } from '../clock';
 import type { DidVerifier } from '../crypto/node-verifier';
 import type { NegotiationRecord, NegotiationSave, NegotiationStore } from '../store/negotiation-store';
 import { TOOL_MANIFEST, toolLimits } from './tool-manifest';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('negotiation');
 
 export type OpenAdmission = (
   openerDid: string,
@@ -85,7 +88,7 @@ export class NegotiationService {
       try {
         listener(record);
       } catch (error) {
-        console.error('A negotiation listener failed:', error);
+        log.error({ err: error }, 'a negotiation listener failed');
       }
     }
   }

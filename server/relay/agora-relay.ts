@@ -27,6 +27,9 @@ import type {
   ThreadRecord,
 } from '../store/relay-store';
 import type { EventFeed } from './event-feed';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('relay');
 
 /** Agora "a size limit (64 KiB)" (decisions-agora.md §18), on the request body as sent. */
 export const MAX_ENVELOPE_BYTES = 64 * 1024;
@@ -94,7 +97,7 @@ export class AgoraRelay {
       try {
         listener(outcome);
       } catch (error) {
-        console.error('A relay outcome listener failed:', error);
+        log.error({ err: error }, 'a relay outcome listener failed');
       }
     }
     return result;

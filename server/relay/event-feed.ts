@@ -5,6 +5,9 @@
 // server instance sharing the database) makes the waiter re-read the store instead: the store
 // stays the truth, the window is only a shortcut.
 import type { StoredRelayEnvelope } from '../store/relay-store';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('relay');
 
 export interface FeedFilter {
   readonly recipient?: string;
@@ -101,7 +104,7 @@ export class EventFeed {
       try {
         listener();
       } catch (error) {
-        console.error('An event feed listener failed:', error);
+        log.error({ err: error }, 'an event feed listener failed');
       }
     }
   }

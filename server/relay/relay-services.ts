@@ -9,6 +9,9 @@ import { Directory } from './directory';
 import type { AorLinkSource, PresenceSource } from './directory';
 import { EventFeed } from './event-feed';
 import { QueryReplayGuard } from './query-replay-guard';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('relay');
 
 export interface RelayServices {
   readonly relay: AgoraRelay;
@@ -60,7 +63,7 @@ export function watchStoreHead(services: RelayServices, everyMs = 1_000): () => 
       store
         .headSeq()
         .then((head) => services.feed.noticeHead(head))
-        .catch((error: unknown) => console.error('relay: reading the store head failed', error));
+        .catch((error: unknown) => log.error({ err: error }, 'reading the store head failed'));
     },
     stopPush ? everyMs * 15 : everyMs,
   );

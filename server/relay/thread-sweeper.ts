@@ -6,6 +6,9 @@ import { threadDeadline, tick } from '@shared/agora/thread-state';
 import type { ThreadTimeouts } from '@shared/agora/thread-state';
 import type { Clock } from '../clock';
 import type { RelayStore } from '../store/relay-store';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('relay');
 
 export async function sweepThreads(
   store: RelayStore,
@@ -52,7 +55,7 @@ export function startThreadSweeper(
     if (running) return;
     running = true;
     sweepThreads(store, clock, timeouts)
-      .catch((error: unknown) => console.error('relay: thread sweep failed', error))
+      .catch((error: unknown) => log.error({ err: error }, 'thread sweep failed'))
       .finally(() => (running = false));
   }, everyMs);
   timer.unref();

@@ -8,6 +8,9 @@ import { RefusedPublish } from '../mqtt/refused-publish';
 import type { PublishQuotas } from '../mqtt/publish-quotas';
 import type { NewRoomMessage, StoredRoomMessage, Store } from '../store/store';
 import type { RoomRegistry } from './room-registry';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('rooms');
 
 interface EnvelopeFields {
   readonly messageId: string | null;
@@ -112,7 +115,7 @@ export class HistoryRecorder {
       try {
         listener(stored);
       } catch (error) {
-        console.error('A history listener failed:', error);
+        log.error({ err: error }, 'a history listener failed');
       }
     }
     return stored;

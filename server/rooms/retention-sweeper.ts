@@ -2,6 +2,9 @@
 // (cluster/run-once.ts): the store deletes the oldest rows beyond it, in batches.
 import type { Clock } from '../clock';
 import type { RoomStore } from '../store/store';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('rooms');
 
 /** Every minute: retention is a bound on storage, not a deadline, so a minute late is harmless. */
 export const RETENTION_SWEEP_MS = 60_000;
@@ -19,7 +22,7 @@ export function startRetentionSweeper(
       .applyRetention(clock.now())
       .then(
         () => undefined,
-        (error: unknown) => console.error('History retention sweep failed:', error),
+        (error: unknown) => log.error({ err: error }, 'history retention sweep failed'),
       )
       .finally(() => (running = undefined));
   }, everyMs);

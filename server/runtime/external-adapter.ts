@@ -15,6 +15,9 @@ import { recordOnArrival } from '../rooms/history-recorder';
 import type { BrokerAdapter, BrokerDeps } from './broker-adapter';
 import { startRoomDemoAgents, type RoomDemoParts } from './demos';
 import { recordWithAudit } from './operator-audit';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('mqtt');
 
 export async function connectExternalBroker(
   config: Config,
@@ -78,9 +81,7 @@ export async function connectExternalBroker(
           { url: mqtt.url, serverUsername: mqtt.username, adminUsername, adminPassword },
           parts,
         );
-      console.log(
-        'Demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents.',
-      );
+      log.warn('demo off: with MQTT_URL it needs MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD to provision its agents');
       return undefined;
     },
     async handOver(cluster) {

@@ -34,6 +34,9 @@ import { Lifecycle } from './lifecycle';
 import { onceOnlyWork } from './once-only';
 import { WebhookService } from '../webhooks/webhook-service';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender';
+import { moduleLogger } from '../logging/logger';
+
+const log = moduleLogger('webhooks');
 
 export interface RunningSwitchboard {
   readonly url: string;
@@ -135,7 +138,7 @@ async function start(
     },
     dispatcher: {
       ...(config.webhooks?.retryDelaysMs ? { retryDelaysMs: config.webhooks.retryDelaysMs } : {}),
-      onError: (error) => console.error('webhooks: the outbox could not be read or written', error),
+      onError: (error) => log.error({ err: error }, 'the webhook outbox could not be read or written'),
       onAttempt: (outcome) => metrics.webhookAttempt(outcome),
     },
   });

@@ -24,8 +24,8 @@ export function startServerProcess(
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30_000);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(log)?.[1];
-      const mqttUrl = /MQTT for agents on (mqtt:\/\/\S+)/.exec(log)?.[1];
+      const url = /listening on (http:\/\/[^\s"]+)/.exec(log)?.[1];
+      const mqttUrl = /MQTT for agents on (mqtt:\/\/[^\s"]+)/.exec(log)?.[1];
       if (url && mqttUrl) {
         clearTimeout(timer);
         resolve({ child, url, mqttUrl, output: () => log });

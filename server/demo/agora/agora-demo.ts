@@ -10,6 +10,9 @@ import { demoIdentity } from '../demo-identity';
 import type { FetchLike } from '@agents/agora/agora-client';
 import { DEMO_ASKS, DEMO_SERVICES } from './demo-services';
 import type { DemoService } from './demo-services';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('demo');
 
 export interface AgoraDemoOptions {
   readonly fetch: FetchLike;
@@ -50,7 +53,7 @@ export const demoConciergeIdentity = (seed: number) => demoIdentity(seed, 'conci
 
 export async function startAgoraDemo(options: AgoraDemoOptions): Promise<AgoraDemoHandle> {
   const newId = options.newId ?? (() => globalThis.crypto.randomUUID());
-  const onError = options.onError ?? ((error: unknown) => console.error('demo (agora):', error));
+  const onError = options.onError ?? ((error: unknown) => log.error({ demo: 'agora', err: error }, 'demo step failed'));
   const client = (identity: ReturnType<typeof demoIdentity>) =>
     new AgoraClient(identity, options.fetch, options.baseUrl, options.now, newId);
   const agents: ServiceAgent[] = DEMO_SERVICES.map((service) => ({

@@ -9,6 +9,9 @@ import type { Span } from '../demo-config';
 import { deriveSeed, mulberry32, randomInt, type Random } from '../prng';
 import { NegotiationParty, seededBytes, type FetchLike } from '@agents/negotiation/negotiation-client';
 import { negotiationIdentity } from '../demo-identity';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('demo');
 
 export interface NegotiationDemoPace {
   /** An agent's "thinking" before each step. */
@@ -98,7 +101,8 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
   const pace = options.pace ?? NEGOTIATION_PACES.calm;
   const sleep = options.sleep ?? realSleep;
   const stopped = new AbortController();
-  const onError = options.onError ?? ((error: unknown) => console.error('demo (negotiation):', error));
+  const onError =
+    options.onError ?? ((error: unknown) => log.error({ demo: 'negotiation', err: error }, 'demo step failed'));
   // One PRNG stream per scenario: its content does not depend on how the scenarios interleave.
   const streams = new Map<string, Random>();
   const stream = (name: string) => {

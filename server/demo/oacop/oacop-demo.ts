@@ -17,6 +17,9 @@ import { AgoraClient, type FetchLike } from '@agents/agora/agora-client';
 import { demoIdentity } from '../demo-identity';
 import { deriveSeed, mulberry32 } from '../prng';
 import { DEMO_CALENDARS, demoCalendar, type CalendarProfile } from './demo-calendars';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('demo');
 
 export interface OacopDemoOptions {
   readonly fetch: FetchLike;
@@ -54,7 +57,7 @@ export const oacopDemoIdentity = (seed: number, profile: CalendarProfile) =>
   demoIdentity(seed, profile.key, profile.name);
 
 export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDemoHandle> {
-  const onError = options.onError ?? ((error: unknown) => console.error('demo (oacop):', error));
+  const onError = options.onError ?? ((error: unknown) => log.error({ demo: 'oacop', err: error }, 'demo step failed'));
   const newId = () => globalThis.crypto.randomUUID();
   const clock = { now: options.now };
   const rate = options.rateLimit ?? { capacity: 5, refillSeconds: 60 };

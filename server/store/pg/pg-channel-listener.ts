@@ -4,6 +4,9 @@
 // whatever was notified while no connection listened (pg-head-listener.ts, pg-access-listener.ts).
 import { Client } from 'pg';
 import { describePgError, pgTypes } from './pg-pool';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('store');
 
 const RECONNECT_MS = 1_000;
 
@@ -74,7 +77,8 @@ export class PgChannelListener<T> {
       client.removeAllListeners();
       client.on('error', () => undefined);
       void client.end().catch(() => undefined);
-      if (error !== undefined) console.error(`postgres: ${name} listener: ${describePgError(error)}; reconnecting`);
+      if (error !== undefined)
+        log.warn({ listener: name, reason: describePgError(error) }, 'PostgreSQL listener lost; reconnecting');
       this.#retry = setTimeout(() => {
         this.#retry = undefined;
         if (this.#listeners.size > 0) this.#connect();

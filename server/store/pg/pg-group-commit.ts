@@ -10,6 +10,9 @@
 // again in the next one.
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './pg-pool';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('store');
 
 /**
  * Thrown by a piece that fails before writing anything (say a callback of its own threw): the
@@ -114,7 +117,7 @@ export class GroupCommit<R> {
     try {
       this.#options.onCommitted?.({ seconds: (performance.now() - startedAt) / 1000, pieces });
     } catch (error) {
-      console.error('A commit listener failed:', error);
+      log.error({ err: error }, 'a commit listener failed');
     }
   }
 

@@ -2,6 +2,9 @@
 // BIGINT columns (ms timestamps, cursors, seqs) come back as JS numbers: every value the store
 // keeps is far below 2^53, and the contract speaks numbers (docs/decisions-server.md §13).
 import { Client, Pool, TypeOverrides, type PoolClient } from 'pg';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('store');
 
 const INT8_OID = 20;
 
@@ -38,7 +41,7 @@ export function createPgPool(options: PgPoolOptions): Pool {
   // discards it and the next query opens a new one.
   // A store being closed can still hear its last connections terminated: not worth a line.
   pool.on('error', (error) => {
-    if (!pool.ending) console.error('postgres: idle connection lost:', error.message);
+    if (!pool.ending) log.warn({ db: 'postgres', reason: error.message }, 'idle PostgreSQL connection lost');
   });
   return pool;
 }

@@ -4,6 +4,9 @@
 // checkpoint worker's passive checkpoints leave it alone. One read of the WAL index per poll,
 // microseconds on the event loop.
 import type Database from 'better-sqlite3';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('store');
 
 /** How often the server's connection asks: a revocation by the CLI closes connections within this. */
 export const DATA_VERSION_POLL_MS = 150;
@@ -34,7 +37,7 @@ export function watchDataVersion(
       yes = changed();
     } catch (error) {
       // A read that fails (a failing disk) is not fatal here: the revalidation sweep stays the backstop.
-      console.error('switchboard: reading PRAGMA data_version failed:', (error as Error).message);
+      log.warn({ reason: (error as Error).message }, 'reading PRAGMA data_version failed');
       return;
     }
     if (yes) listener();

@@ -12,6 +12,9 @@
 // rolled back (nothing of it was committed) and each piece runs again alone, so only the failing
 // one fails. No savepoint per piece: they cost about a tenth of an append.
 import type Database from 'better-sqlite3';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('store');
 
 /**
  * Work a store adds to every transaction of the group commit: `beforeCommit` runs last inside it
@@ -61,7 +64,7 @@ export class SqliteGroupCommit {
       try {
         listener(commit);
       } catch (error) {
-        console.error('A commit listener failed:', error);
+        log.error({ err: error }, 'a commit listener failed');
       }
     }
   }

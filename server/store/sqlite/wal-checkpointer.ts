@@ -5,6 +5,9 @@
 // every `wal_autocheckpoint` pages, but finds most frames already copied and synced.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { moduleLogger } from '../../logging/logger';
+
+const log = moduleLogger('store');
 
 // Plain JavaScript, evaluated: the worker needs no TypeScript loader in any runner.
 const WORKER = `
@@ -31,7 +34,7 @@ export function startWalCheckpointer(file: string, everyMs = 100): WalCheckpoint
   const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, everyMs } });
   worker.unref();
   // A checkpoint that cannot run is not fatal: the connection's own automatic checkpoint still runs.
-  worker.on('error', (error) => console.error('switchboard: the WAL checkpoint worker stopped:', error));
+  worker.on('error', (error) => log.warn({ err: error }, 'the WAL checkpoint worker stopped'));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
