@@ -7,6 +7,7 @@ import { CopyButton } from '@web/components/ui/copy-button';
 import type { OperatorSession } from '@shared/contract/auth';
 import { keyFingerprint, shortDid } from '@web/lib/identity/did-display';
 import { useStoredIdentity } from '@web/lib/identity/identity-queries';
+import { initials } from '@web/lib/operators/operator-words';
 import { useSignOut } from './identity-mutations';
 import { RoleBadge } from './role-badge';
 
@@ -58,19 +59,31 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
         aria-controls={panelId}
         aria-label={`Account: ${session.name ?? shortDid(session.did)}, ${session.role}`}
         onClick={() => setOpen((v) => !v)}
-        className="flex items-center gap-2 whitespace-nowrap rounded-md border border-slate-200 px-2.5 py-1 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        className="flex items-center gap-2 whitespace-nowrap rounded-md border border-slate-200 px-1.5 py-1 text-sm sm:px-2.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
       >
+        {/* On a phone the chip is the operator's initials (the button's label says the rest), so
+            the header keeps one line at 390 px. */}
+        <span
+          aria-hidden
+          className="grid size-6 place-items-center rounded-full bg-teal-100 text-[0.65rem] font-semibold text-teal-800 sm:hidden dark:bg-teal-900 dark:text-teal-200"
+        >
+          {initials(session)}
+        </span>
         {session.name !== null ? (
           <span
-            className="max-w-[12rem] truncate text-sm font-medium text-slate-800 dark:text-slate-200"
+            className="max-w-[12rem] truncate text-sm font-medium text-slate-800 max-sm:hidden dark:text-slate-200"
             data-testid="account-name"
           >
             {session.name}
           </span>
         ) : (
-          <span className="font-mono text-xs text-slate-700 dark:text-slate-300">{shortDid(session.did)}</span>
+          <span className="font-mono text-xs text-slate-700 max-sm:hidden dark:text-slate-300">
+            {shortDid(session.did)}
+          </span>
         )}
-        <RoleBadge role={session.role} />
+        <span className="max-sm:hidden">
+          <RoleBadge role={session.role} />
+        </span>
         <span aria-hidden className={`text-xs text-slate-400 transition-transform ${open ? 'rotate-180' : ''}`}>
           ▾
         </span>

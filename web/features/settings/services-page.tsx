@@ -75,9 +75,10 @@ export function ServicesPage() {
         ) : (
           <table
             aria-label="Services"
-            className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm dark:border-slate-800 dark:bg-slate-900"
+            // On a phone each row is a card: the cells flow and wrap instead of widening the page.
+            className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm max-sm:block dark:border-slate-800 dark:bg-slate-900"
           >
-            <thead className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-800/60 dark:text-slate-400">
+            <thead className="bg-slate-50 text-xs text-slate-600 max-sm:sr-only dark:bg-slate-800/60 dark:text-slate-400">
               <tr>
                 <th className="px-4 py-2 font-medium">Name</th>
                 <th className="px-4 py-2 font-medium">Kind</th>
@@ -88,9 +89,13 @@ export function ServicesPage() {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            <tbody className="divide-y divide-slate-200 max-sm:block dark:divide-slate-800">
               {services.data.services.map((s) => (
-                <tr key={s.id} data-testid="service-row">
+                <tr
+                  key={s.id}
+                  data-testid="service-row"
+                  className="max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3 [&>td]:max-sm:p-0"
+                >
                   <td className="px-4 py-2">
                     <SourceBadge name={s.builtin ? 'built-in' : s.name} />
                     {s.builtin ? <span className="ml-2">{s.name}</span> : null}
@@ -100,7 +105,12 @@ export function ServicesPage() {
                     ) : null}
                   </td>
                   <td className="px-4 py-2">{s.kind === 'relay' ? 'Agora relay' : 'RFC 0002 negotiation'}</td>
-                  <td className="max-w-56 truncate px-4 py-2 font-mono text-xs">{s.baseUrl}</td>
+                  <td
+                    className="max-w-56 truncate px-4 py-2 font-mono text-xs max-sm:w-full max-sm:max-w-full"
+                    title={s.baseUrl}
+                  >
+                    {s.baseUrl}
+                  </td>
                   <td className="px-4 py-2">
                     <StatusCell service={s} />
                   </td>
