@@ -5,7 +5,7 @@
 // browser. A server that changes an envelope (simulated by rewriting the thread's answer on
 // its way to the browser) never gets a verified badge, nor an Accept button; agent-written
 // HTML is shown as text.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { signEnvelope } from '../shared/agora/sign-envelope';
 import type { UnsignedEnvelope } from '../shared/agora/envelope';
 import { encodeDidKey } from '../shared/crypto/did-key';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 
 // Chromium logs every 4xx answer as a console error: the console's session probe asks with
 // `optional=1`, so an anonymous visitor's page logs nothing at all.

@@ -1,6 +1,6 @@
 // One test, three verifiers: noble (shared/, strict RFC 8032), node:crypto (the server's) and
 // Chromium's WebCrypto (the browser's bulk path) must give the same verdict on every vector.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { generateKeyPair, sign, verify as nobleVerify } from '../shared/crypto/ed25519';
 import { loadWycheproofCases } from '../shared/crypto/test-support/wycheproof';
 import { verifyWithNode } from '../server/crypto/node-verifier';

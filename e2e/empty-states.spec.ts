@@ -1,7 +1,7 @@
 // First run: on a fresh server with the demo off, every screen says what to do
 // next instead of showing nothing, and a link to something that does not exist says so and leads
 // back, rather than offering to "try again".
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 

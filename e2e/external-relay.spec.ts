@@ -8,7 +8,7 @@
 // the test can sign the REQUEST the operator would have sent with another client.
 import { readFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { signEnvelope } from '../shared/agora/sign-envelope';
 import type { UnsignedEnvelope } from '../shared/agora/envelope';
 import { encodeDidKey } from '../shared/crypto/did-key';

@@ -2,7 +2,7 @@
 // contexts: names given at enrollment and in settings, each sees the other on a review-mode room
 // and its queue without reloading, both decide the same candidate, and the one who lost reads who
 // decided and when, in words.
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';

@@ -5,7 +5,7 @@
 // without raw ids and links to its own screen. Presenter mode is one key, listed behind `?`.
 // "Start over" begins a fresh run and leaves the earlier one intact. SWITCHBOARD_SCREENSHOTS=1
 // captures the screens into docs/screenshots/guided-demo-*.png for the README.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { snap } from './support/screenshots';
 import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';

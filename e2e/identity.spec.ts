@@ -3,7 +3,7 @@
 // click, and restored in a browser that never saw it; a key from an older console, with no
 // backup, converted and replaced. The journeys share one browser profile, in order.
 import { readFileSync } from 'node:fs';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { decodeBase64url } from '../shared/crypto/base64url';
 import { keyPairFromSeed } from '../shared/crypto/ed25519';
 import { encodeDidKey } from '../shared/crypto/did-key';

@@ -2,7 +2,7 @@
 // candidate reaches two facilitators' inboxes live, one claims it (the other sees who is deciding)
 // and approves it inline, and it leaves both; a browser notification for the new item; the empty
 // state with the live summary; the page at phone width.
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollFirstFacilitator } from './support/demo-console';
 import { enrollNewKey, inviteOperator } from './support/operators';

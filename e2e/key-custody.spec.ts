@@ -1,7 +1,7 @@
 // Key custody: a script running in the console's origin (the path of the finding: a hostile
 // page served from the same origin) reads every IndexedDB store and finds nothing that signs as
 // the operator. The key is a non-extractable WebCrypto CryptoKey: usable in place, never readable.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { decodeDidKey, encodeDidKey } from '../shared/crypto/did-key';
 import { keyPairFromSeed } from '../shared/crypto/ed25519';
 import { scanIndexedDbForSecret } from './support/key-scan';

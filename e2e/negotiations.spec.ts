@@ -8,7 +8,7 @@
 // carrying HTML are shown as text.
 import { readFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { NegotiationParty } from '../agents/negotiation/negotiation-client';
 import { negotiationIdentity } from '../server/demo/demo-identity';
 import { snap } from './support/screenshots';

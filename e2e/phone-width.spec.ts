@@ -1,7 +1,7 @@
 // At phone width (390 px) no screen scrolls sideways: the header keeps to the viewport (the
 // tabs fade where more of them hide), and every page's content wraps. The same screens at desktop
 // width as a baseline. Screenshots of each at 390 px land in docs/screenshots/ (SWITCHBOARD_SCREENSHOTS=1).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../server/test-support/private-mosquitto';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { startCuttableProxy, type CuttableProxy } from './support/cuttable-proxy';

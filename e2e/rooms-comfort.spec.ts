@@ -3,7 +3,7 @@
 // ends by itself when its time runs out, new messages announced to screen readers a burst at a
 // time, focus that stays put while messages arrive and comes back when a dialog closes, and
 // times shown as UTC, local or relative, remembered across a reload.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { mentionsAgent, withoutMention } from '../agents/aor/mentions';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';

@@ -3,7 +3,7 @@
 // assigns from the console to a demo agent goes through grant, ack, progress, finding and result
 // to the grant's end, each step visible in the console; and the rogue's attempts show in the
 // control log as rejects, named and with their reasons in words.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 

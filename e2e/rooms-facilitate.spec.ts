@@ -3,7 +3,7 @@
 // confirmation, the audit log with its exports, keyboard shortcuts, and an observer who sees the
 // grant meter and the queue but cannot act.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Browser, type BrowserContext, type Download, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Download, type Page } from './support/test';
 import { parseCsv } from '../web/lib/export/csv';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';

@@ -1,7 +1,7 @@
 // History retention from the room's header (docs/decisions-server.md §25): a facilitator reads
 // what the room keeps, refuses a bad value in words, sets a limit, and finds it in the audit log;
 // an observer reads the setting but cannot change it.
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 import { perWorker } from './support/run-names';

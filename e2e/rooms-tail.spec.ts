@@ -2,7 +2,7 @@
 // pause without loss ("N new", jump to live), filters in the URL that also hold for later
 // arrivals, older history paged in on scroll, a permalink, and a reload that shows exactly what
 // the server stored (no gap, no duplicate).
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';

@@ -2,7 +2,7 @@
 // and heartbeats, a task with its mic grant goes out from the console, the agent's ack reaches
 // the public timeline, a candidate without a grant is rejected in words, and agent-written
 // markup stays text.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';

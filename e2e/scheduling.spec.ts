@@ -3,7 +3,7 @@
 // Chitra (Kolkata, optional) and Room Atlas, signed in the browser; sees the answers arrive and
 // the best slot suggested; approves it (revision 2); downloads the .ics and checks it with ical.js;
 // then cancels with a reason and sees every participant move to revision 3.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { snap } from './support/screenshots';

@@ -2,7 +2,7 @@
 // the server's CSP without a single violation (a securitypolicyviolation listener installed
 // before any script, and Chromium's "Content Security Policy" console messages), every answer
 // carries the security headers, and a page of another origin cannot frame the console.
-import { expect, test, type BrowserContext, type Page, type Response } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Response } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 let demo: DemoConsole;

@@ -1,7 +1,7 @@
 // Tasks in the console, end to end, with the demo's calendar agents taking work (DEMO=1,
 // DEMO_PACE=calm): the operator assigns a task, then a second one that depends on it; the second
 // shows as blocked by the first, then both progress to completed (OACoP §4).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 

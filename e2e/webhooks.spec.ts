@@ -1,7 +1,7 @@
 // Webhooks in the settings: a facilitator adds an endpoint (a real receiver on this machine),
 // copies its secret shown once, sends tests and watches the delivery log move from pending (the
 // receiver failing) to delivered, then deletes it after a confirmation.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import { verifyWebhookSignature } from '../server/webhooks/signature';
 import { startWebhookReceiver, type WebhookReceiver } from '../server/test-support/webhook-receiver';
 import { enrollNewKey } from './support/operators';
