@@ -312,3 +312,39 @@ describe('§8 on Mosquitto: agents subscribe only to public, control and their o
     expect(await subscribeCode(r.client, '$share/g/rooms/+/public')).toBeGreaterThanOrEqual(0x80);
   });
 });
+
+describe('suspension and disconnect through dynamic security (decisions-server.md §63)', () => {
+  const S = 'agent.suspendable';
+  const closedOnce = (c: TestClient) =>
+    new Promise<void>((resolve) => (c.client.connected ? c.client.once('close', () => resolve()) : resolve()));
+
+  beforeAll(async () => {
+    passwords.set(S, 'pw-suspendable');
+    await admin.addAgent(S, 'pw-suspendable');
+  });
+
+  it('disabling the client closes its connection and refuses it until it is enabled again', async () => {
+    const s = await agent(S);
+    const gone = closedOnce(s);
+    expect(await admin.setAgentEnabled(S, false)).toBe(true);
+    await gone;
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toMatch(
+      /Not authorized|Bad User Name or Password/i,
+    );
+    expect(await admin.setAgentEnabled(S, true)).toBe(true);
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
+  });
+
+  it('a kick closes the connection and lets the agent connect again', async () => {
+    const s = await agent(S);
+    const gone = closedOnce(s);
+    expect(await admin.kickAgent(S)).toBe(true);
+    await gone;
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
+  });
+
+  it('answers false for a client the broker does not have', async () => {
+    expect(await admin.setAgentEnabled('agent.ghost', false)).toBe(false);
+    expect(await admin.kickAgent('agent.ghost')).toBe(false);
+  });
+});
