@@ -2,6 +2,7 @@
 // WebSocket at /mqtt on the HTTP server; every publish is authorized, recorded and, a candidate,
 // decided by the gateway before it is routed.
 import type { AddressInfo } from 'node:net';
+import { embeddedAgentBroker } from '../agents/agent-broker';
 import { ConfigError, type Config } from '../config';
 import { isCandidate } from '../gateway/gateway';
 import { EmbeddedBroker } from '../mqtt/embedded-broker';
@@ -36,6 +37,7 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     // The broker is in this process: if readiness answers, it is up.
     down: () => null,
     revalidateConsoles: () => void broker.revalidate(),
+    agents: embeddedAgentBroker(broker),
     onAgentGone: (handler) => void agentGone.add(handler),
     connections: () => broker.connectionsByKind(),
     async serve(http, authenticate) {
