@@ -15,7 +15,10 @@ export interface AccountParts {
 }
 
 export function agentAccount(credential: AgentCredential, parts: AccountParts): AgentAccount {
-  const lastSeen = parts.heard.reduce<number | null>((max, h) => (max === null || h.lastSeenAt > max ? h.lastSeenAt : max), null);
+  const lastSeen = parts.heard.reduce<number | null>(
+    (max, h) => (max === null || h.lastSeenAt > max ? h.lastSeenAt : max),
+    null,
+  );
   const rooms = [...new Set([...parts.heard.map((h) => h.roomId), ...parts.grants.map((g) => g.roomId)])].sort();
   return {
     agentId: credential.agentId,

@@ -67,7 +67,10 @@ export function dynsecAgentBroker(connect: (() => Promise<DynsecAdmin>) | undefi
     try {
       admin = await connect();
     } catch (error) {
-      throw new CodedError('BROKER_UNAVAILABLE', `cannot reach the broker's dynamic security: ${(error as Error).message}`);
+      throw new CodedError(
+        'BROKER_UNAVAILABLE',
+        `cannot reach the broker's dynamic security: ${(error as Error).message}`,
+      );
     }
     try {
       return await work(admin);
@@ -85,7 +88,8 @@ export function dynsecAgentBroker(connect: (() => Promise<DynsecAdmin>) | undefi
         if (suspended) await admin.setAgentEnabled(agentId, false);
       }),
     removed: (agentId) => withAdmin((admin) => admin.removeAgent(agentId)),
-    suspended: (agentId, suspended) => withAdmin(async (admin) => void (await admin.setAgentEnabled(agentId, !suspended))),
+    suspended: (agentId, suspended) =>
+      withAdmin(async (admin) => void (await admin.setAgentEnabled(agentId, !suspended))),
     // A new password does not end Mosquitto's open connections either: both kick.
     closeConnections: (agentId, suspended) =>
       withAdmin(async (admin) => void (await admin.kickAgent(agentId, suspended))),

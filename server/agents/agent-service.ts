@@ -82,7 +82,8 @@ export class AgentService {
   /** Closes the agent's open connections; answers how many (null: the broker cannot say). */
   async disconnect(agentId: string, actor: Actor): Promise<number | null> {
     const before = this.#deps.broker.connections(agentId);
-    if (!(await this.#deps.store.access.markAgentDisconnected(agentId, this.#deps.clock.now()))) throw notFound(agentId);
+    if (!(await this.#deps.store.access.markAgentDisconnected(agentId, this.#deps.clock.now())))
+      throw notFound(agentId);
     const credential = await this.#credential(agentId);
     await this.#deps.broker.closeConnections(agentId, credential.suspended !== null);
     await this.#audit(actor, 'agent.disconnect', { agentId, connections: before });
@@ -124,7 +125,12 @@ export class AgentService {
     const byRoom = new Map<string, string[]>();
     for (const grant of ended) byRoom.set(grant.roomId, [...(byRoom.get(grant.roomId) ?? []), grant.taskId]);
     for (const [roomId, taskIds] of byRoom)
-      await this.#audit(suspension.by, 'agent.suspend', { agentId, reason: suspension.reason, grantsEnded: taskIds }, roomId);
+      await this.#audit(
+        suspension.by,
+        'agent.suspend',
+        { agentId, reason: suspension.reason, grantsEnded: taskIds },
+        roomId,
+      );
     return ended.length;
   }
 

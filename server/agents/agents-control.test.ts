@@ -100,7 +100,13 @@ async function grant(agentId: string, taskId: string): Promise<void> {
       room_id: 'ops',
       from: { kind: 'user', id: FACILITATOR },
       ts: now,
-      payload: { task_id: taskId, agent_id: agentId, max_messages: 5, allowed_message_types: ['progress'], expires_at: now + 3600 },
+      payload: {
+        task_id: taskId,
+        agent_id: agentId,
+        max_messages: 5,
+        allowed_message_types: ['progress'],
+        expires_at: now + 3600,
+      },
     }),
     { qos: 1 },
   );
@@ -133,11 +139,21 @@ describe('/api/agent-accounts', () => {
     const body = AgentAccountList.parse(await list.json());
     expect(body).toMatchObject({ mqttUrl: sb.mqttUrl, broker: 'embedded' });
     expect(body.agents).toEqual([
-      expect.objectContaining({ agentId: 'agent.one', connections: 1, suspended: null, grants: [], rejectsLastHour: 0 }),
+      expect.objectContaining({
+        agentId: 'agent.one',
+        connections: 1,
+        suspended: null,
+        grants: [],
+        rejectsLastHour: 0,
+      }),
     ]);
     expect(JSON.stringify(body)).not.toContain(password);
     const audit = await sb.store.access.listAudit({ limit: 5 });
-    expect(audit[0]).toMatchObject({ action: 'agent.create', actorDid: FACILITATOR, details: { agentId: 'agent.one' } });
+    expect(audit[0]).toMatchObject({
+      action: 'agent.create',
+      actorDid: FACILITATOR,
+      details: { agentId: 'agent.one' },
+    });
     expect(JSON.stringify(audit)).not.toContain(password);
   });
 
@@ -179,9 +195,15 @@ describe('/api/agent-accounts', () => {
     expect(answer.agent.grants).toEqual([]);
     await closed(c);
     const revoke = control.find((m) => m.type === 'mic_revoke' && m.payload.agent_id === 'agent.sus');
-    expect(revoke?.payload).toEqual({ task_id: 'task-s', agent_id: 'agent.sus', reason: 'agent_suspended: floods the room' });
+    expect(revoke?.payload).toEqual({
+      task_id: 'task-s',
+      agent_id: 'agent.sus',
+      reason: 'agent_suspended: floods the room',
+    });
     expect((await sb.store.rooms.getGrant('ops', 'agent.sus', 'task-s'))?.endedAt).not.toBeNull();
-    expect(await tryConnect(sb.mqttUrl, { username: 'agent.sus', password, clientId: 'agent.sus/2' })).toMatch(/Not authorized/i);
+    expect(await tryConnect(sb.mqttUrl, { username: 'agent.sus', password, clientId: 'agent.sus/2' })).toMatch(
+      /Not authorized/i,
+    );
     const roomAudit = await sb.store.access.listAudit({ roomId: 'ops', limit: 5 });
     expect(roomAudit[0]).toMatchObject({
       action: 'agent.suspend',
@@ -192,7 +214,9 @@ describe('/api/agent-accounts', () => {
     const resumed = await api('POST', '/agent.sus/resume', facilitator, {});
     expect(resumed.status).toBe(200);
     expect(AgentAccountAnswer.parse(await resumed.json()).agent.suspended).toBeNull();
-    expect(await tryConnect(sb.mqttUrl, { username: 'agent.sus', password, clientId: 'agent.sus/3' })).toBe('connected');
+    expect(await tryConnect(sb.mqttUrl, { username: 'agent.sus', password, clientId: 'agent.sus/3' })).toBe(
+      'connected',
+    );
   });
 
   it('disconnect closes the connection now and lets the agent connect again', async () => {
@@ -218,7 +242,9 @@ describe('/api/agent-accounts', () => {
     expect(await tryConnect(sb.mqttUrl, { username: 'agent.rot', password: old, clientId: 'agent.rot/2' })).toMatch(
       /Bad user ?name or password/i,
     );
-    expect(await tryConnect(sb.mqttUrl, { username: 'agent.rot', password, clientId: 'agent.rot/3' })).toBe('connected');
+    expect(await tryConnect(sb.mqttUrl, { username: 'agent.rot', password, clientId: 'agent.rot/3' })).toBe(
+      'connected',
+    );
   });
 
   it('remove closes the connection and forgets the agent', async () => {
@@ -237,7 +263,9 @@ describe('the CLI acting on a running server (same data directory)', () => {
     await grant('agent.cli', 'task-c');
     await cli('agents', 'suspend', 'agent.cli', '--reason', 'off-topic');
     await closed(c);
-    await eventually(async () => (await sb.store.rooms.getGrant('ops', 'agent.cli', 'task-c'))?.endedAt != null);
+    await eventually(
+      async () => ((await sb.store.rooms.getGrant('ops', 'agent.cli', 'task-c'))?.endedAt ?? null) !== null,
+    );
     await eventually(() =>
       control.some((m) => m.type === 'mic_revoke' && m.payload.reason === 'agent_suspended: off-topic'),
     );

@@ -23,7 +23,8 @@ const service = (store: Store, config: Config, io: CliIo) =>
   new AgentService({ store, clock: { now: io.now }, broker: agentBroker(config) });
 
 function reason(value: string | undefined): string {
-  if (value === undefined) throw usage('REASON_REQUIRED', '--reason <text> is required: the agent and its rooms read it');
+  if (value === undefined)
+    throw usage('REASON_REQUIRED', '--reason <text> is required: the agent and its rooms read it');
   const parsed = SuspendReason.safeParse(value);
   if (!parsed.success) throw usage('INVALID_REASON', '--reason must be 1-300 characters, not only spaces');
   return parsed.data;
@@ -31,7 +32,8 @@ function reason(value: string | undefined): string {
 
 const ifFound = async <T>(work: Promise<T>): Promise<T> =>
   work.catch((error: unknown) => {
-    if ((error as { code?: unknown }).code === 'AGENT_NOT_FOUND') throw refused('AGENT_NOT_FOUND', (error as Error).message);
+    if ((error as { code?: unknown }).code === 'AGENT_NOT_FOUND')
+      throw refused('AGENT_NOT_FOUND', (error as Error).message);
     throw error;
   });
 

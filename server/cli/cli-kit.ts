@@ -105,4 +105,3 @@ export function agentId(value: string): string {
   }
   return value;
 }
-

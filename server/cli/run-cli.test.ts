@@ -110,7 +110,9 @@ describe('agents', () => {
     const suspended = await cli(dataDir, 'agents', 'suspend', 'zeta', '--reason', 'floods\tthe room');
     expect(suspended).toMatchObject({ code: 0, stderr: '' });
     const at = new Date(NOW).toISOString();
-    expect((await cli(dataDir, 'agents', 'list')).stdout).toBe(`zeta\t${at}\tsuspended ${at} by cli: floods the room\n`);
+    expect((await cli(dataDir, 'agents', 'list')).stdout).toBe(
+      `zeta\t${at}\tsuspended ${at} by cli: floods the room\n`,
+    );
     expect(JSON.parse((await cli(dataDir, 'agents', 'list', '--json')).stdout)).toEqual([
       { agentId: 'zeta', createdAt: NOW, suspended: { at: NOW, by: 'cli', reason: 'floods\tthe room' } },
     ]);

@@ -70,7 +70,12 @@ export function AgentActions({ agent }: { agent: AgentAccount }) {
   );
   return (
     <div className="flex flex-wrap gap-1.5">
-      <Button size="sm" busy={disconnect.isPending} onClick={() => disconnect.mutate()} aria-label={`Disconnect ${id} now`}>
+      <Button
+        size="sm"
+        busy={disconnect.isPending}
+        onClick={() => disconnect.mutate()}
+        aria-label={`Disconnect ${id} now`}
+      >
         Disconnect now
       </Button>
       {agent.suspended ? (

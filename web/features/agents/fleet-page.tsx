@@ -28,7 +28,10 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
   const status = agentStatus(agent, now);
   return (
     <tr data-testid="agent-row" data-agent={agent.agentId} className="block py-2 md:table-row md:py-0">
-      <th scope="row" className="block px-4 py-1 text-left align-top font-mono text-sm font-medium break-all md:table-cell md:py-3">
+      <th
+        scope="row"
+        className="block px-4 py-1 text-left align-top font-mono text-sm font-medium break-all md:table-cell md:py-3"
+      >
         {agent.agentId}
       </th>
       <td data-label="Status" className={CELL}>
@@ -47,7 +50,12 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
         ) : (
           <span className="inline-flex flex-wrap gap-x-2 text-sm">
             {agent.rooms.map((roomId) => (
-              <Link key={roomId} to="/rooms/$roomId" params={{ roomId }} className="font-mono text-teal-700 hover:underline dark:text-teal-300">
+              <Link
+                key={roomId}
+                to="/rooms/$roomId"
+                params={{ roomId }}
+                className="font-mono text-teal-700 hover:underline dark:text-teal-300"
+              >
                 {roomId}
               </Link>
             ))}
@@ -64,8 +72,8 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
           <ul className="inline-block md:block">
             {agent.grants.map((g) => (
               <li key={`${g.roomId}/${g.taskId}`}>
-                <span className="font-mono text-xs">{g.taskId}</span> in <span className="font-mono text-xs">{g.roomId}</span>:{' '}
-                {budgetWords(g)}
+                <span className="font-mono text-xs">{g.taskId}</span> in{' '}
+                <span className="font-mono text-xs">{g.roomId}</span>: {budgetWords(g)}
               </li>
             ))}
           </ul>

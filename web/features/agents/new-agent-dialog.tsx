@@ -37,7 +37,9 @@ export function NewAgentDialog({ open, onOpenChange }: { open: boolean; onOpenCh
       open={open}
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title={issued ? `Credential for ${issued.agentId}` : 'New agent'}
-      description={issued ? undefined : 'A broker credential: the agent connects with its agentId as the MQTT username.'}
+      description={
+        issued ? undefined : 'A broker credential: the agent connects with its agentId as the MQTT username.'
+      }
     >
       {issued ? (
         <>

@@ -17,7 +17,10 @@ export function PasswordOnce({ issued }: { issued: IssuedCredential }) {
         <dd className="font-mono text-xs break-all">{issued.agentId}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Password</dt>
         <dd className="flex min-w-0 items-center gap-2">
-          <code data-testid="issued-password" className="min-w-0 flex-1 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all dark:bg-slate-800">
+          <code
+            data-testid="issued-password"
+            className="min-w-0 flex-1 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all dark:bg-slate-800"
+          >
             {issued.password}
           </code>
           <CopyButton text={issued.password} label="Copy password" />
