@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, subscribeCode, tryConnect, type TestClient } from '../test-support/mqtt-clients';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import { agentCandidateTopic, agentRoleName, DEFAULT_ACL_ACCESS } from './dynsec-acls';
+import { dynsecAgentBroker } from '../agents/agent-broker';
 import { DynsecAdmin } from './mosquitto-dynsec';
 
 const R = 'agent.researcher';
@@ -340,6 +341,25 @@ describe('suspension and disconnect through dynamic security (decisions-server.m
     const gone = closedOnce(s);
     expect(await admin.kickAgent(S)).toBe(true);
     await gone;
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
+  });
+
+  it('the agents service keeps a suspended agent disabled through a rotation and a disconnect', async () => {
+    const broker_ = dynsecAgentBroker(() => DynsecAdmin.connect({ url: broker.url, ...broker.admin }));
+    await broker_.suspended(S, true);
+    await broker_.provision(S, 'pw-rotated', true);
+    await broker_.closeConnections(S, true);
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-rotated', clientId: S })).toMatch(
+      /Not authorized|Bad User Name or Password/i,
+    );
+    await broker_.suspended(S, false);
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-rotated', clientId: S })).toBe('connected');
+    await broker_.provision(S, 'pw-suspendable', false);
+    expect(broker_.connections(S)).toBeNull();
+  });
+
+  it('without the admin credentials, the agents service refuses with BROKER_UNAVAILABLE', async () => {
+    await expect(dynsecAgentBroker(undefined).suspended(S, true)).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE' });
     expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
   });
 
