@@ -96,6 +96,22 @@ test('the agent connects with it over MQTT, the screen shows it online, and Disc
   await expect(row.getByTestId('agent-status')).toHaveText('Offline');
 });
 
+test('Suspend asks a reason, shows it on the row, and Resume lifts it', async () => {
+  const row = page.locator(`[data-agent="${AGENT}"]`);
+  await row.getByRole('button', { name: `Suspend ${AGENT}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Suspend ${AGENT}?` });
+  await expect(dialog.getByRole('button', { name: 'Suspend' })).toBeDisabled();
+  await dialog.getByLabel('Reason').fill('<b>floods</b> the room');
+  await dialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(row.getByTestId('agent-status')).toHaveText('Suspended');
+  // Agent-facing text is rendered as text.
+  await expect(row.getByTestId('agent-suspension')).toContainText('“<b>floods</b> the room”');
+  await snap(page, 'agents-suspended');
+  await row.getByRole('button', { name: `Resume ${AGENT}` }).click();
+  await expect(row.getByTestId('agent-status')).toHaveText('Offline');
+});
+
 test('an observer sees the agents and no action', async ({ browser }) => {
   const observer = await browser.newContext({ baseURL: server.url });
   const observerPage = await observer.newPage();

@@ -95,7 +95,7 @@ export function AgentActions({ agent }: { agent: AgentAccount }) {
       </Button>
       {disconnect.isSuccess && disconnect.data.disconnected !== null ? (
         <span role="status" className="self-center text-xs text-slate-600 dark:text-slate-400">
-          Closed {disconnect.data.disconnected}
+          Closed {disconnect.data.disconnected} connection{disconnect.data.disconnected === 1 ? '' : 's'}
         </span>
       ) : null}
       <Failure error={disconnect.error ?? resume.error} />
