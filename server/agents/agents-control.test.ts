@@ -176,6 +176,8 @@ describe('/api/agent-accounts', () => {
     }
     expect((await api('DELETE', '/agent.ghost', facilitator)).status).toBe(404);
     expect((await api('GET', '/agent.ghost', observer)).status).toBe(404);
+    expect((await api('GET', '/has%2Fslash', observer)).status).toBe(404);
+    expect((await api('POST', '/has%2Fslash/disconnect', facilitator, {})).status).toBe(400);
     expect((await api('GET', '', '')).status).toBe(401);
     expect(await sb.store.access.listAgentCredentials()).toEqual(before);
   });

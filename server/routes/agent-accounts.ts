@@ -54,6 +54,12 @@ export function agentAccountRoutes(
     if (!parsed.success) throw new CodedError('INVALID_REQUEST', 'Not an agentId.', { reason: 'agent_id_invalid' });
     return parsed.data;
   };
+  /** A read names no 400 (the contract): an id that cannot be an agent's has no credential. */
+  const readAgentId = (raw: string) => {
+    if (!AgentId.safeParse(raw).success)
+      throw new CodedError('AGENT_NOT_FOUND', 'No agent has this id.', { reason: 'agent_id_invalid' });
+    return raw;
+  };
 
   return new Hono()
     .get('/', reader, async (c) =>
@@ -71,7 +77,7 @@ export function agentAccountRoutes(
       return reply(c, IssuedCredential, { ...issued, mqttUrl: deps.mqttUrl() }, 201);
     })
     .get('/:agentId', reader, async (c) =>
-      reply(c, AgentAccountAnswer, { agent: await service.get(agentIdOf(c.req.param('agentId'))) }, 200),
+      reply(c, AgentAccountAnswer, { agent: await service.get(readAgentId(c.req.param('agentId'))) }, 200),
     )
     .delete('/:agentId', byAddress, noBody, facilitator, async (c) => {
       const { did } = c.get('session');
