@@ -46,6 +46,7 @@ import type { OperatorPresence } from './auth/operator-presence';
 import { inboxRoutes, type InboxStreamLimits } from './routes/inbox';
 import type { InboxService } from './inbox/inbox-service';
 import { webhookRoutes } from './routes/webhooks';
+import { agentAccountRoutes, type AgentAccountDeps } from './routes/agent-accounts';
 import type { WebhookService } from './webhooks/webhook-service';
 
 export interface AppOptions {
@@ -74,6 +75,8 @@ export interface AppOptions {
   readonly webhooks: WebhookService;
   /** The guided demo's kick; the route answers 503 while it is empty. */
   readonly guidedDemo: GuidedDemoSlot;
+  /** Agents under control (/api/agent-accounts); apps without a broker answer 404 there. */
+  readonly agents?: AgentAccountDeps;
   /** The inbox (runtime/inbox.ts); apps without one answer 404 there. */
   readonly inbox?: { readonly service: InboxService; readonly streams?: Partial<InboxStreamLimits> };
   /** Told when a session ends or an operator's role changes here, so open /mqtt sockets are checked at once. */
@@ -149,6 +152,8 @@ export function createApp(options: AppOptions) {
     .route('/api/me', operators.me)
     .route('/api/presence', operators.presence);
   if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
+  if (options.agents)
+    app.route('/api/agent-accounts', agentAccountRoutes(options.agents, { store: options.store, clock }, limits));
   if (options.inbox)
     app.route(
       '/api/inbox',

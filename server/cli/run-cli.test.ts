@@ -103,6 +103,50 @@ describe('agents', () => {
     const human = await cli(dataDir, 'agents', 'list');
     expect(human.stdout).toBe(`alpha\t${new Date(NOW).toISOString()}\nzeta\t${new Date(NOW).toISOString()}\n`);
   });
+
+  it('suspends with a reason, shows it in the list, audits it as cli, and resumes', async () => {
+    const dataDir = freshDataDir();
+    await cli(dataDir, 'agents', 'add', 'zeta', '--json');
+    const suspended = await cli(dataDir, 'agents', 'suspend', 'zeta', '--reason', 'floods\tthe room');
+    expect(suspended).toMatchObject({ code: 0, stderr: '' });
+    const at = new Date(NOW).toISOString();
+    expect((await cli(dataDir, 'agents', 'list')).stdout).toBe(
+      `zeta\t${at}\tsuspended ${at} by cli: floods the room\n`,
+    );
+    expect(JSON.parse((await cli(dataDir, 'agents', 'list', '--json')).stdout)).toEqual([
+      { agentId: 'zeta', createdAt: NOW, suspended: { at: NOW, by: 'cli', reason: 'floods\tthe room' } },
+    ]);
+    expect(await cli(dataDir, 'agents', 'resume', 'zeta', '--json')).toMatchObject({
+      code: 0,
+      stdout: '{"agentId":"zeta","suspended":null}\n',
+    });
+    expect(await cli(dataDir, 'agents', 'disconnect', 'zeta')).toMatchObject({ code: 0 });
+    const audit = await withStore(dataDir, (store) => store.access.listAudit({ limit: 10 }));
+    expect(audit.map((a) => [a.action, a.actorDid, a.details])).toEqual([
+      ['agent.disconnect', 'cli', { agentId: 'zeta', connections: null }],
+      ['agent.resume', 'cli', { agentId: 'zeta' }],
+      ['agent.suspend', 'cli', { agentId: 'zeta', reason: 'floods\tthe room' }],
+    ]);
+    const credential = await withStore(dataDir, (store) => store.access.getAgentCredential('zeta'));
+    expect(credential).toMatchObject({ suspended: null, disconnectedAt: NOW });
+  });
+
+  it('refuses suspend without a reason (usage), and an unknown agent (refused), changing nothing', async () => {
+    const dataDir = freshDataDir();
+    await cli(dataDir, 'agents', 'add', 'zeta', '--json');
+    const noReason = await cli(dataDir, 'agents', 'suspend', 'zeta');
+    expect(noReason).toMatchObject({ code: 2, stdout: '' });
+    expect(noReason.stderr).toMatch(/^switchboard: REASON_REQUIRED: /);
+    expect((await cli(dataDir, 'agents', 'suspend', 'zeta', '--reason', '   ')).code).toBe(2);
+    for (const verb of ['suspend', 'resume', 'disconnect']) {
+      const unknown = await cli(dataDir, 'agents', verb, 'ghost', ...(verb === 'suspend' ? ['--reason', 'x'] : []));
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/^switchboard: AGENT_NOT_FOUND: /);
+    }
+    const credential = await withStore(dataDir, (store) => store.access.getAgentCredential('zeta'));
+    expect(credential).toMatchObject({ suspended: null, disconnectedAt: null });
+    expect(await withStore(dataDir, (store) => store.access.listAudit({ limit: 10 }))).toEqual([]);
+  });
 });
 
 describe('operators', () => {

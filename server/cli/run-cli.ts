@@ -4,17 +4,30 @@
 // exit 0 done, 1 refused or failed, 2 usage (unknown command or option, invalid argument).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isValidId, MAX_ID_LENGTH } from '@shared/aor/ids';
+import { MAX_ID_LENGTH } from '@shared/aor/ids';
 import { decodeDidKey } from '@shared/crypto/did-key';
 import { isCodedError } from '@shared/errors';
 import { consoleBaseUrl, createEnrollmentToken, ENROLLMENT_TTL_MS, enrollmentLink } from '../auth/enrollment';
-import { generateAgentPassword, hashPassword } from '../auth/password';
+import { generateAgentPassword } from '../auth/password';
 import { ConfigError, loadConfig, type Config } from '../config';
-import { DynsecAdmin } from '../mqtt/mosquitto-dynsec';
 import { isAmount, toUnits } from '@shared/oacop/ledger-amount';
 import { openStore, sqliteFileFor } from '../store/open-store';
 import { backupSqlite, BackupRefusal, restoreSqlite } from './sqlite-backup';
-import type { OperatorRole, Store } from '../store/store';
+import type { OperatorRole } from '../store/store';
+import { AGENT_COMMANDS } from './agent-commands';
+import {
+  CliFailure,
+  iso,
+  json,
+  OPTIONS,
+  refused,
+  usage,
+  withBroker,
+  type CliIo,
+  type Command,
+  type OptionName,
+  type Parsed,
+} from './cli-kit';
 
 export const USAGE = `Usage: npm run --silent cli -- <command> [options]
    or: node scripts/cli.mjs <command> [options]
@@ -23,8 +36,15 @@ Agents (broker credentials: MQTT username = agentId, password as issued):
   agents add <agentId> [--rotate] [--json]
                      create a credential and print its password, once; --rotate replaces
                      the password of an agent that already has one
-  agents list [--json]
+  agents list [--json]  every credential, and its suspension if any
   agents remove <agentId>
+  agents suspend <agentId> --reason <text> [--json]
+                     close its connections, refuse it at CONNECT, and end its grants with
+                     a revoke the agent and its rooms read <text> in
+  agents resume <agentId> [--json]
+                     lift a suspension; the grants it lost stay ended
+  agents disconnect <agentId> [--json]
+                     close its open connections now; it may connect again
 
 External broker (MQTT_URL set: Mosquitto 2 with its dynamic-security plugin; the commands
 above also provision the broker, as MQTT_ADMIN_USERNAME / MQTT_ADMIN_PASSWORD):
@@ -59,109 +79,12 @@ The store is the server's: SQLite under DATA_DIR (default ./data). An agentId is
 characters without whitespace, control characters, "/", "+" or "#".
 Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  readonly now: () => number;
-}
-
-class CliFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-  }
-}
-
-const usage = (code: string, message: string) => new CliFailure(code, `${message} (see --help)`, 2);
-const refused = (code: string, message: string) => new CliFailure(code, message, 1);
-
-const OPTIONS = {
-  json: { type: 'boolean' },
-  rotate: { type: 'boolean' },
-  force: { type: 'boolean' },
-  role: { type: 'string' },
-  'base-url': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-type OptionName = keyof typeof OPTIONS;
-
-interface CommandContext {
-  readonly args: readonly string[];
-  readonly values: Parsed['values'];
-  readonly io: CliIo;
-  readonly config: Config;
-}
-
-interface CommandShape {
-  readonly args: readonly string[];
-  readonly options: readonly OptionName[];
-}
-
-/** Works through the store the server uses. */
-interface StoreCommand extends CommandShape {
-  readonly opensStore?: true;
-  run(ctx: CommandContext, store: Store): Promise<void>;
-}
-
-/** Works on the database file itself (backup, restore), so opens no store. */
-interface FileCommand extends CommandShape {
-  readonly opensStore: false;
-  run(ctx: CommandContext): Promise<void>;
-}
-
-type Command = StoreCommand | FileCommand;
-
-/** The dynamic-security admin of the broker at MQTT_URL; undefined without MQTT_URL. */
-async function brokerAdmin(config: Config): Promise<DynsecAdmin | undefined> {
-  const external = config.mqttExternal;
-  if (!external) return undefined;
-  if (!external.adminUsername || !external.adminPassword) {
-    throw refused(
-      'BROKER_ADMIN_REQUIRED',
-      'MQTT_URL is set: MQTT_ADMIN_USERNAME and MQTT_ADMIN_PASSWORD (the dynamic-security admin) are needed to provision the broker',
-    );
-  }
-  return DynsecAdmin.connect({
-    url: external.url,
-    username: external.adminUsername,
-    password: external.adminPassword,
-    reservedUsernames: [external.username],
-  });
-}
-
-async function withBroker<T>(config: Config, work: (admin: DynsecAdmin | undefined) => Promise<T>): Promise<T> {
-  const admin = await brokerAdmin(config);
-  try {
-    return await work(admin);
-  } finally {
-    await admin?.close();
-  }
-}
-
-const json = (io: CliIo, value: unknown) => io.stdout(`${JSON.stringify(value)}\n`);
-const iso = (ms: number) => new Date(ms).toISOString();
+export type { CliIo } from './cli-kit';
 
 function role(value: string | undefined): OperatorRole {
   if (value === undefined) throw usage('ROLE_REQUIRED', '--role facilitator|observer is required');
   if (value !== 'facilitator' && value !== 'observer')
     throw usage('INVALID_ROLE', `--role must be facilitator or observer, got "${value}"`);
-  return value;
-}
-
-function agentId(value: string): string {
-  if (!isValidId(value)) {
-    throw usage(
-      'INVALID_AGENT_ID',
-      `agentId must be 1-${MAX_ID_LENGTH} characters without whitespace, control characters, "/", "+" or "#"`,
-    );
-  }
   return value;
 }
 
@@ -256,58 +179,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       );
     },
   },
-  'agents add': {
-    args: ['agentId'],
-    options: ['json', 'rotate'],
-    async run({ args, values, io, config }, store) {
-      const id = agentId(args[0]!);
-      const existing = await store.access.getAgentCredential(id);
-      if (existing && !values.rotate) {
-        throw refused(
-          'AGENT_EXISTS',
-          `agent "${id}" already has a credential (since ${iso(existing.createdAt)}); pass --rotate to replace it`,
-        );
-      }
-      const password = generateAgentPassword();
-      // The broker first: a credential in the store that the broker refuses would mislead.
-      await withBroker(config, async (admin) => void (await admin?.addAgent(id, password)));
-      await store.access.putAgentCredential({
-        agentId: id,
-        passwordHash: await hashPassword(password),
-        createdAt: io.now(),
-      });
-      if (values.json) return json(io, { agentId: id, password });
-      io.stdout(
-        `${existing ? 'Replaced the credential of' : 'Created a credential for'} agent "${id}". Connect to the broker with\n` +
-          `  username: ${id}\n  password: ${password}\n` +
-          `This is the only time the password is shown; Switchboard keeps only its scrypt hash.\n`,
-      );
-    },
-  },
-  'agents list': {
-    args: [],
-    options: ['json'],
-    async run({ values, io }, store) {
-      const agents = (await store.access.listAgentCredentials()).map((a) => ({
-        agentId: a.agentId,
-        createdAt: a.createdAt,
-      }));
-      if (values.json) return json(io, agents);
-      if (agents.length === 0) return io.stdout('No agent credentials yet. Add one with: agents add <agentId>\n');
-      io.stdout(agents.map((a) => `${a.agentId}\t${iso(a.createdAt)}\n`).join(''));
-    },
-  },
-  'agents remove': {
-    args: ['agentId'],
-    options: [],
-    async run({ args, io, config }, store) {
-      const id = agentId(args[0]!);
-      const onBroker = await withBroker(config, async (admin) => (await admin?.removeAgent(id)) ?? false);
-      if (!(await store.access.removeAgentCredential(id)) && !onBroker)
-        throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
-      io.stdout(`Removed the credential of agent "${id}"; it can no longer connect.\n`);
-    },
-  },
+  ...AGENT_COMMANDS,
   'broker setup': {
     args: [],
     options: ['json'],

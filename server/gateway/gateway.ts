@@ -3,7 +3,7 @@
 // shared/aor, spends a grant's budget atomically in the database, and republishes approved
 // messages byte for byte to `rooms/{roomId}/public`, or emits `reject` on `rooms/{roomId}/control`.
 // In review mode a candidate that passes waits for a facilitator instead (review-decisions.ts).
-import { buildGrantEndRevoke } from '@shared/aor/control-envelopes';
+import { buildGrantEndRevoke, buildSuspensionRevoke, suspensionRevokeReason } from '@shared/aor/control-envelopes';
 import { readCandidate } from '@shared/aor/decide-candidate';
 import { parseEnvelope } from '@shared/aor/envelope';
 import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants';
@@ -14,6 +14,7 @@ import { isCandidateTopic, UnknownRoomError, type HistoryRecorder } from '../roo
 import type {
   CandidateDecision,
   CandidateJudgement,
+  GrantRecord,
   NewRoomMessage,
   ReviewItem,
   SpendResult,
@@ -420,6 +421,29 @@ export class Gateway {
       await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, `revoked: ${reason}`, this.#deps.now());
       await this.#review.expireQueue(roomId, agentId, taskId);
     }
+  }
+
+  /**
+   * Ends every live grant a suspended agent holds, each with a revoke whose reason says why, and
+   * expires their pending review items as a revoke does (decisions-server.md §62). In the room's
+   * order with its candidates; answers the grants this call ended (another instance may end some).
+   */
+  async endSuspendedGrants(agentId: string, why: string): Promise<GrantRecord[]> {
+    const ended: GrantRecord[] = [];
+    for (const grant of await this.#deps.store.rooms.listGrants({ active: true })) {
+      if (grant.agentId !== agentId) continue;
+      const { roomId, taskId } = grant;
+      const done = await this.#enqueueRoom(roomId, async () => {
+        const reason = `revoked: ${suspensionRevokeReason(why)}`;
+        if (!(await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return false;
+        const revoke = buildSuspensionRevoke(toCoreGrant(grant), why, this.#publisher.stamp());
+        await this.#publisher.publish(controlTopic(roomId), encode(revoke));
+        await this.#review.expireQueue(roomId, agentId, taskId);
+        return true;
+      });
+      if (done) ended.push(grant);
+    }
+    return ended;
   }
 
   /** Ends grants whose time ran out, each with a control event. */

@@ -95,6 +95,10 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   SERVICE_READ_ONLY: 403,
   SERVICE_BAD_ANSWER: 502,
   SERVICE_UNAVAILABLE: 503,
+  // Agents under control (routes/agent-accounts.ts; decisions-server.md §62, §63).
+  AGENT_NOT_FOUND: 404,
+  AGENT_EXISTS: 409,
+  BROKER_UNAVAILABLE: 502,
 };
 
 // Hono's own HTTPExceptions (malformed JSON from the validator, …) get the code of their status.

@@ -124,7 +124,7 @@ export function startRejectsSource(ctx: SourceContext, gateway: Gateway, everyMs
  * The agent a stored reject was about: the gateway's own rejects name the candidate's id. A
  * facilitator's rejection of a review item is not counted, as the live count does not count it.
  */
-function rejectedAgent(reject: StoredRoomMessage, publisher: ReadonlyMap<string, string>): string | undefined {
+export function rejectedAgent(reject: StoredRoomMessage, publisher: ReadonlyMap<string, string>): string | undefined {
   if (reject.fromId !== 'gateway') return undefined;
   const payload = (parseJson(reject.payload) as { payload?: { message_id?: unknown; reason?: unknown } } | undefined)
     ?.payload;

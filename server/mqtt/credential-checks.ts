@@ -31,6 +31,8 @@ export class CredentialChecks {
   readonly #everyMs: number;
   readonly #clients: () => readonly (Client | undefined)[];
   #revalidating: Promise<number> | undefined;
+  /** A sweep asked for while one runs: it may have read the store before the change it is for. */
+  #again: Promise<number> | undefined;
 
   constructor(now: () => number, everyMs: number, clients: () => readonly (Client | undefined)[]) {
     this.#now = now;
@@ -59,10 +61,21 @@ export class CredentialChecks {
     });
   }
 
-  /** Checks every open connection once (one sweep at a time); resolves to how many it closed. */
+  /**
+   * Checks every open connection once (one sweep at a time); resolves to how many it closed. A
+   * call while a sweep runs gets one more sweep after it (shared by every such call), so what
+   * changed before the call is always seen.
+   */
   revalidate(): Promise<number> {
-    this.#revalidating ??= this.#revalidateAll().finally(() => (this.#revalidating = undefined));
-    return this.#revalidating;
+    if (!this.#revalidating) {
+      this.#revalidating = this.#revalidateAll().finally(() => (this.#revalidating = undefined));
+      return this.#revalidating;
+    }
+    this.#again ??= this.#revalidating.then(() => {
+      this.#again = undefined;
+      return this.revalidate();
+    });
+    return this.#again;
   }
 
   async #revalidateAll(): Promise<number> {

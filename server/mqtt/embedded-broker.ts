@@ -30,9 +30,10 @@ export interface EmbeddedBrokerOptions {
   /**
    * Checks an agent's MQTT username/password against the stored credential. A function accepts
    * the agent and is asked again while the agent stays connected: false then ends the connection
-   * (the credential was removed or rotated). `true` accepts it for as long as it stays.
+   * (the credential was removed, rotated or suspended, or "disconnect now"). `true` accepts it for
+   * as long as it stays; 'suspended' refuses it as not authorized (decisions-server.md §62).
    */
-  readonly verifyAgent: (agentId: string, password: string) => Promise<boolean | StillValid>;
+  readonly verifyAgent: (agentId: string, password: string) => Promise<boolean | 'suspended' | StillValid>;
   /**
    * How often every open connection's credential is checked again (ms), and how long an agent's
    * publish may rely on the last check; an operator's publish is always checked. Default 2 s.
@@ -194,6 +195,7 @@ export class EmbeddedBroker implements BrokerPort {
       if (!username || !password) throw authError('bad_username_or_password', 4);
       const verified = await options.verifyAgent(username, password.toString('utf8'));
       if (!verified) throw authError('bad_username_or_password', 4);
+      if (verified === 'suspended') throw authError('not_authorized', 5);
       identity = { kind: 'agent', agentId: username };
       if (typeof verified === 'function') stillValid = verified;
     }
@@ -304,6 +306,16 @@ export class EmbeddedBroker implements BrokerPort {
       if (identity) counts[identity.kind === 'agent' ? 'agent' : 'console'] += 1;
     }
     return counts;
+  }
+
+  /** Open connections authenticated as this agent. */
+  agentConnections(agentId: string): number {
+    let count = 0;
+    for (const client of Object.values(clientsOf(this.#aedes))) {
+      const identity = client && !client.closed ? this.#identities.get(client) : undefined;
+      if (identity?.kind === 'agent' && identity.agentId === agentId) count += 1;
+    }
+    return count;
   }
 
   /**

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, subscribeCode, tryConnect, type TestClient } from '../test-support/mqtt-clients';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../test-support/private-mosquitto';
 import { agentCandidateTopic, agentRoleName, DEFAULT_ACL_ACCESS } from './dynsec-acls';
+import { dynsecAgentBroker } from '../agents/agent-broker';
 import { DynsecAdmin } from './mosquitto-dynsec';
 
 const R = 'agent.researcher';
@@ -310,5 +311,60 @@ describe('§8 on Mosquitto: agents subscribe only to public, control and their o
   it('refuses even a shared subscription to what it may read ($share is for gateways)', async () => {
     const r = await agent(R);
     expect(await subscribeCode(r.client, '$share/g/rooms/+/public')).toBeGreaterThanOrEqual(0x80);
+  });
+});
+
+describe('suspension and disconnect through dynamic security (decisions-server.md §63)', () => {
+  const S = 'agent.suspendable';
+  const closedOnce = (c: TestClient) =>
+    new Promise<void>((resolve) => (c.client.connected ? c.client.once('close', () => resolve()) : resolve()));
+
+  beforeAll(async () => {
+    passwords.set(S, 'pw-suspendable');
+    await admin.addAgent(S, 'pw-suspendable');
+  });
+
+  it('disabling the client closes its connection and refuses it until it is enabled again', async () => {
+    const s = await agent(S);
+    const gone = closedOnce(s);
+    expect(await admin.setAgentEnabled(S, false)).toBe(true);
+    await gone;
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toMatch(
+      /Not authorized|Bad User Name or Password/i,
+    );
+    expect(await admin.setAgentEnabled(S, true)).toBe(true);
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
+  });
+
+  it('a kick closes the connection and lets the agent connect again', async () => {
+    const s = await agent(S);
+    const gone = closedOnce(s);
+    expect(await admin.kickAgent(S)).toBe(true);
+    await gone;
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
+  });
+
+  it('the agents service keeps a suspended agent disabled through a rotation and a disconnect', async () => {
+    const broker_ = dynsecAgentBroker(() => DynsecAdmin.connect({ url: broker.url, ...broker.admin }));
+    await broker_.suspended(S, true);
+    await broker_.provision(S, 'pw-rotated', true);
+    await broker_.closeConnections(S, true);
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-rotated', clientId: S })).toMatch(
+      /Not authorized|Bad User Name or Password/i,
+    );
+    await broker_.suspended(S, false);
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-rotated', clientId: S })).toBe('connected');
+    await broker_.provision(S, 'pw-suspendable', false);
+    expect(broker_.connections(S)).toBeNull();
+  });
+
+  it('without the admin credentials, the agents service refuses with BROKER_UNAVAILABLE', async () => {
+    await expect(dynsecAgentBroker(undefined).suspended(S, true)).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE' });
+    expect(await tryConnect(broker.url, { username: S, password: 'pw-suspendable', clientId: S })).toBe('connected');
+  });
+
+  it('answers false for a client the broker does not have', async () => {
+    expect(await admin.setAgentEnabled('agent.ghost', false)).toBe(false);
+    expect(await admin.kickAgent('agent.ghost')).toBe(false);
   });
 });

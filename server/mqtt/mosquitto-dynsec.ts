@@ -193,6 +193,27 @@ export class DynsecAdmin {
     return existing !== undefined;
   }
 
+  /**
+   * Suspends (`disableClient`: Mosquitto disconnects it and refuses it at CONNECT) or resumes
+   * (`enableClient`) the agent's client. False when the broker has no such client.
+   */
+  async setAgentEnabled(agentId: string, enabled: boolean): Promise<boolean> {
+    this.#checkAgentId(agentId);
+    const command = enabled ? 'enableClient' : 'disableClient';
+    const answer = await this.#channel.one({ command, username: agentId }, ['Client not found']);
+    return !answer.error;
+  }
+
+  /**
+   * Closes the agent's connections now and lets it connect again: dynsec has no "kick", but
+   * disabling a client disconnects it (decisions-server.md §63). A suspended agent stays disabled.
+   */
+  async kickAgent(agentId: string, stayDisabled = false): Promise<boolean> {
+    if (!(await this.setAgentEnabled(agentId, false))) return false;
+    if (!stayDisabled) await this.setAgentEnabled(agentId, true);
+    return true;
+  }
+
   /** Agents Switchboard provisioned on this broker (clients holding an agent role). */
   async listAgents(): Promise<string[]> {
     const got = await this.#channel.one({ command: 'listClients', verbose: true });

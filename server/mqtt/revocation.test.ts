@@ -1,6 +1,6 @@
-// Revocation ends live MQTT connections (docs/decisions-server.md §39): a console's socket after
-// logout, demotion or expiry, an agent's connection after `agents remove` or `agents add --rotate`
-// run through the CLI against the same data directory. Each also shows that a publish made in
+// Revocation ends live MQTT connections (docs/decisions-server.md §39, §62): a console's socket
+// after logout, demotion or expiry, an agent's connection after `agents remove`, `add --rotate`,
+// `suspend` or `disconnect` run through the CLI against the same data directory. Each also shows that a publish made in
 // between, before the connection is closed, reaches nobody: the broker checks again on publish.
 // With the sweep out of reach, the store's signal alone closes what the CLI revoked, on SQLite
 // (another connection's commit) and on PostgreSQL (NOTIFY).
@@ -179,6 +179,8 @@ describe('an agent connection', () => {
   it.each([
     ['agents remove', (agentId: string) => cli('agents', 'remove', agentId)],
     ['agents add --rotate', (agentId: string) => cli('agents', 'add', agentId, '--rotate')],
+    ['agents suspend', (agentId: string) => cli('agents', 'suspend', agentId, '--reason', 'test')],
+    ['agents disconnect', (agentId: string) => cli('agents', 'disconnect', agentId)],
   ])(
     'after `%s` (the CLI, same data directory), its next publish is not delivered and the connection is closed',
     async (_label, revoke) => {
@@ -360,6 +362,8 @@ describe('a revocation through the CLI without waiting for the sweep', () => {
     it.each([
       ['agents remove', (agentId: string) => cliHere('agents', 'remove', agentId)],
       ['agents add --rotate', (agentId: string) => cliHere('agents', 'add', agentId, '--rotate')],
+      ['agents suspend', (agentId: string) => cliHere('agents', 'suspend', agentId, '--reason', 'test')],
+      ['agents disconnect', (agentId: string) => cliHere('agents', 'disconnect', agentId)],
     ])("`%s` closes the agent's connection at once, and its next publish is not delivered", async (_label, revoke) => {
       const agentId = `agent.signalled-${++agents}`;
       await other.store.access.putAgentCredential({

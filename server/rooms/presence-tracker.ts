@@ -74,6 +74,16 @@ export class PresenceTracker {
     return best;
   }
 
+  /** Every room the agent has sent a heartbeat in, with when it was last heard there. */
+  roomsOf(agentId: string): { readonly roomId: string; readonly lastSeenAt: number }[] {
+    const rooms: { roomId: string; lastSeenAt: number }[] = [];
+    for (const [roomId, agents] of this.#entries) {
+      const entry = agents.get(agentId);
+      if (entry) rooms.push({ roomId, lastSeenAt: view(roomId, agentId, entry, this.now()).lastSeenAt });
+    }
+    return rooms;
+  }
+
   /** The agent's connection is gone (embedded broker): offline in every room it was in. */
   disconnected(agentId: string): void {
     for (const [roomId, agents] of this.#entries) {

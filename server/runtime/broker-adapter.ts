@@ -3,6 +3,7 @@
 // client (external-adapter.ts, MQTT_URL). The runtime's one lifecycle opens it after the store,
 // binds the gateway to its intake, serves it once the HTTP listener is up, and closes it in reverse.
 import type { Server as HttpServer } from 'node:http';
+import type { AgentBroker } from '../agents/agent-broker';
 import type { Clock } from '../clock';
 import type { RunOnce, StartWork } from '../cluster/run-once';
 import { ConfigError, type Config } from '../config';
@@ -33,6 +34,8 @@ export interface BrokerAdapter {
   revalidateConsoles(): void;
   /** Open MQTT connections by kind, for the metrics; undefined when the broker is not this process's. */
   connections?(): { readonly agent: number; readonly console: number };
+  /** Acting on agents' credentials and connections on this broker (agents/agent-broker.ts). */
+  readonly agents: AgentBroker;
   /** Tells `handler` of each agent whose connection ended; an external broker does not say. */
   onAgentGone(handler: (agentId: string) => void): void;
   /**

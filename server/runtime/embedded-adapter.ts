@@ -2,11 +2,12 @@
 // WebSocket at /mqtt on the HTTP server; every publish is authorized, recorded and, a candidate,
 // decided by the gateway before it is routed.
 import type { AddressInfo } from 'node:net';
-import { verifyPassword } from '../auth/password';
+import { embeddedAgentBroker } from '../agents/agent-broker';
 import { ConfigError, type Config } from '../config';
 import { isCandidate } from '../gateway/gateway';
 import { EmbeddedBroker } from '../mqtt/embedded-broker';
 import { DEFAULT_PUBLISH_QUOTAS, PublishQuotas } from '../mqtt/publish-quotas';
+import { agentVerifier } from './agent-verifier';
 import type { BrokerAdapter, BrokerDeps } from './broker-adapter';
 import { localUrl, startRoomDemoAgents, stopping } from './demos';
 import { urlHost } from './http-listener';
@@ -23,13 +24,7 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
     ...(config.mqttRevalidateMs ? { revalidateEveryMs: config.mqttRevalidateMs } : {}),
     publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
-    verifyAgent: async (agentId, password) => {
-      const credential = await store.access.getAgentCredential(agentId);
-      if (!credential || !(await verifyPassword(password, credential.passwordHash))) return false;
-      // `agents remove` and `agents add --rotate` (the CLI, perhaps another process) change the
-      // stored credential; the broker asks this again and ends the connection once it is false.
-      return async () => (await store.access.getAgentCredential(agentId))?.passwordHash === credential.passwordHash;
-    },
+    verifyAgent: agentVerifier(store.access),
     beforeRoute: (message) => (isCandidate(message) ? admitCandidate(message) : record(message)),
     onClientGone: (identity) => {
       if (identity.kind === 'agent') for (const handler of agentGone) handler(identity.agentId);
@@ -42,6 +37,7 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     // The broker is in this process: if readiness answers, it is up.
     down: () => null,
     revalidateConsoles: () => void broker.revalidate(),
+    agents: embeddedAgentBroker(broker),
     onAgentGone: (handler) => void agentGone.add(handler),
     connections: () => broker.connectionsByKind(),
     async serve(http, authenticate) {

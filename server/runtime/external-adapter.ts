@@ -4,6 +4,7 @@
 // consoles' /mqtt WebSocket is bridged to the broker by the server (mqtt/console-bridge.ts); the
 // demo's agents are provisioned through dynamic security, so the demo needs its admin (MQTT_ADMIN_*).
 import { isCodedError } from '@shared/errors';
+import { dynsecAgentBroker } from '../agents/agent-broker';
 import type { StartWork } from '../cluster/run-once';
 import { ConfigError, type Config, type ExternalMqttConfig } from '../config';
 import { ConsoleBridge } from '../mqtt/console-bridge';
@@ -54,6 +55,17 @@ export async function connectExternalBroker(
     down: () => (broker.connected ? null : 'not connected to the MQTT broker (MQTT_URL)'),
     // Mosquitto ends agents' connections itself; the consoles' sockets are the server's to check.
     revalidateConsoles: () => void consoles?.revalidate(),
+    agents: dynsecAgentBroker(
+      mqtt.adminUsername && mqtt.adminPassword
+        ? () =>
+            DynsecAdmin.connect({
+              url: mqtt.url,
+              username: mqtt.adminUsername!,
+              password: mqtt.adminPassword!,
+              reservedUsernames: [mqtt.username],
+            })
+        : undefined,
+    ),
     onAgentGone: () => undefined,
     async serve(http, authenticate) {
       const bridge = await ConsoleBridge.create({

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AgentService } from '../agents/agent-service';
+import { historyRejects } from '../agents/history-rejects';
 import { createApp } from '../app';
 import { systemClock, type Clock } from '../clock';
 import { startRunOnce } from '../cluster/run-once';
@@ -159,9 +161,26 @@ async function start(
     longPollsWaiting: () => relayServices.feed.waiting,
     mqttConnections: () => broker.connections?.(),
   });
-  // `agents remove`, `--rotate` and role changes by the CLI (another process) close what they
-  // revoke at once; the sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39).
-  life.started(store.access.watchAccessChanges?.(() => broker.revalidateConsoles()) ?? (() => undefined));
+  // Rejects counted from history until the store answers them in one query.
+  const agents = new AgentService({
+    store,
+    clock,
+    broker: broker.agents,
+    grants: gateway,
+    presence,
+    rejectsSince: historyRejects(store),
+  });
+  // `agents remove`, `--rotate`, `suspend`, `disconnect` and role changes by the CLI (another
+  // process) close what they revoke at once, and a suspension ends its agent's grants here; the
+  // sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39, §62).
+  life.started(
+    store.access.watchAccessChanges?.(() => {
+      broker.revalidateConsoles();
+      agents
+        .endSuspendedGrants()
+        .catch((error: unknown) => console.error("switchboard: could not end a suspended agent's grants:", error));
+    }) ?? (() => undefined),
+  );
 
   const inbox = await life.open(
     () =>
@@ -193,11 +212,14 @@ async function start(
     limits: config.limits ?? DEFAULT_HTTP_LIMITS,
     allowedHosts: config.allowedHosts ?? [],
     rooms: { store, clock, rooms, presence, gateway },
+    agents: { service: agents, mqttUrl: () => agentsUrl },
     readiness: { broker: () => broker.down() },
     sessionsChanged: () => broker.revalidateConsoles(),
     sessionOpened: (how) => metrics.sessionOpened(how),
     ...(config.metricsToken ? { metrics: { token: config.metricsToken, render: () => metrics.render() } } : {}),
   });
+  /** Set once the broker serves, before any request can ask. */
+  let agentsUrl = '';
   const http = await life.open(
     () => listenHttp(app, config.host, config.port, config.listen),
     (listener) => closeHttp(listener.server),
@@ -206,6 +228,7 @@ async function start(
     () => broker.serve(http.server as HttpServer, consoleAuthenticator(store, clock, config.allowedHosts)),
     (serving) => serving.stop(),
   );
+  agentsUrl = mqtt.url;
 
   const roomDemo = config.demo ? broker.roomDemo({ store, rooms, history, broker: broker.port, clock }) : undefined;
   const demos = config.demo

@@ -156,12 +156,31 @@ export interface CandidateRecord {
   readonly reviewItem?: ReviewItem;
 }
 
+/** Why and by whom an agent is kept off the broker (decisions-server.md §62). */
+export interface AgentSuspension {
+  /** Epoch ms. */
+  readonly at: number;
+  /** The facilitator's did, or `cli`. */
+  readonly by: string;
+  readonly reason: string;
+}
+
 export interface AgentCredential {
   readonly agentId: string;
   /** `scrypt$N$r$p$saltB64$hashB64`: never the password itself. */
   readonly passwordHash: string;
   readonly createdAt: number;
+  /** Set while the agent is suspended: refused at CONNECT, its connections closed. */
+  readonly suspended: AgentSuspension | null;
+  /**
+   * Epoch ms of the last "disconnect now": a connection made before it changed is closed
+   * (decisions-server.md §62). Null until the first.
+   */
+  readonly disconnectedAt: number | null;
 }
+
+/** What a put writes: a rotation keeps the suspension and the disconnect marker. */
+export type NewAgentCredential = Pick<AgentCredential, 'agentId' | 'passwordHash' | 'createdAt'>;
 
 export type OperatorRole = 'facilitator' | 'observer';
 
@@ -286,10 +305,18 @@ export interface RoomStore {
 
 /** Agent credentials, operators, enrollment, login challenges, sessions and the audit log (`store.access`). */
 export interface AccessStore {
-  putAgentCredential(credential: AgentCredential): Promise<void>;
+  /** Creates or rotates (a new hash); a rotation keeps the suspension and the disconnect marker. */
+  putAgentCredential(credential: NewAgentCredential): Promise<void>;
   getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
   listAgentCredentials(): Promise<AgentCredential[]>;
   removeAgentCredential(agentId: string): Promise<boolean>;
+  /** Suspends (or with null resumes) an agent; false when it has no credential. Heard by watchAccessChanges. */
+  setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean>;
+  /**
+   * Moves the agent's disconnect marker to `at` (or past the current one, so it always changes);
+   * false when it has no credential. Heard by watchAccessChanges.
+   */
+  markAgentDisconnected(agentId: string, at: number): Promise<boolean>;
 
   // Operators, enrollment, login challenges and sessions.
   putOperator(operator: Operator): Promise<void>;
@@ -312,8 +339,9 @@ export interface AccessStore {
   deleteSession(tokenHash: string): Promise<void>;
   /**
    * Calls `listener` soon after another process (the CLI, another instance) may have revoked a
-   * credential: removed or rotated an agent's, changed an operator's role, ended a session. The
-   * server then checks its open MQTT connections at once (decisions-server.md §39). SQLite: any
+   * credential: removed, rotated, suspended or disconnected an agent's, changed an operator's role,
+   * ended a session. The server then checks its open MQTT connections at once (decisions-server.md
+   * §39, §62). SQLite: any
    * commit by another connection (PRAGMA data_version, polled); PostgreSQL: NOTIFY. Returns how to stop.
    */
   watchAccessChanges?(listener: () => void): () => void;

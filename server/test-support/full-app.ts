@@ -17,6 +17,8 @@ import { startInbox, type RunningInbox } from '../runtime/inbox';
 import type { InboxStreamLimits } from '../routes/inbox';
 import { buildAppServices } from '../runtime/app-services';
 import { RelayBridge } from '../external/relay-bridge';
+import { embeddedAgentBroker } from '../agents/agent-broker';
+import { AgentService } from '../agents/agent-service';
 
 export interface FullApp {
   readonly app: ReturnType<typeof testApp>;
@@ -65,6 +67,16 @@ export async function fullApp(
     store: harness.store,
     clock,
     rooms: { store: harness.store, clock, rooms: harness.rooms, presence, gateway: harness.gateway },
+    agents: {
+      service: new AgentService({
+        store: harness.store,
+        clock,
+        broker: embeddedAgentBroker(harness.broker),
+        grants: harness.gateway,
+        presence,
+      }),
+      mqttUrl: () => harness.url,
+    },
     ...(options.limits ? { limits: options.limits } : {}),
     ...options.extra,
   });

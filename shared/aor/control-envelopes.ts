@@ -1,5 +1,6 @@
 // Building outgoing envelopes: the gateway's `reject` (AOR §5.7), the sweeper's `mic_revoke`
-// that ends a grant by time or budget, and any other envelope a facilitator sends. Ids and time
+// that ends a grant by time or budget or for a suspended agent, and any other envelope a
+// facilitator sends. Ids and time
 // are passed in, so the core stays deterministic.
 import { CodedError } from '../errors';
 import {
@@ -96,6 +97,33 @@ export function buildGrantEndRevoke(
       roomId: grant.key.roomId,
       from,
       payload: { task_id: grant.key.taskId, agent_id: grant.key.agentId, reason },
+    },
+    stamp,
+  );
+}
+
+/** A revoke's reason is at most 256 characters (shared/aor/payloads.ts). */
+const MAX_REVOKE_REASON = 256;
+
+/** What a suspension's revoke says, readable by the agent and the room: `agent_suspended: <why>`. */
+export const suspensionRevokeReason = (why: string) => `agent_suspended: ${why}`.slice(0, MAX_REVOKE_REASON);
+
+/**
+ * The `mic_revoke` that ends a grant because its agent was suspended (server decisions §62):
+ * AOR §5.4's reason carries the facilitator's words, so the agent learns why.
+ */
+export function buildSuspensionRevoke(
+  grant: GrantRecord,
+  why: string,
+  stamp: Stamp,
+  from: From = GATEWAY_SENDER,
+): MicRevokeEnvelope {
+  return buildEnvelope(
+    {
+      type: 'mic_revoke',
+      roomId: grant.key.roomId,
+      from,
+      payload: { task_id: grant.key.taskId, agent_id: grant.key.agentId, reason: suspensionRevokeReason(why) },
     },
     stamp,
   );

@@ -14,6 +14,7 @@ describe('screens', () => {
     expect(NAV_TABS.map((t) => t.label)).toEqual([
       'Inbox',
       'Rooms',
+      'Agents',
       'Directory',
       'Threads',
       'Negotiations',
@@ -26,6 +27,7 @@ describe('screens', () => {
     expect(NAV_TABS.map((t) => t.to)).toEqual([
       '/',
       '/rooms',
+      '/fleet',
       '/directory',
       '/threads',
       '/negotiations',

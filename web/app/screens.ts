@@ -54,6 +54,14 @@ export const SCREENS = {
     access: 'operator',
     page: lazyRouteComponent(() => import('@web/features/rooms/audit-page'), 'AuditPage'),
   },
+  // Agents under control: credentials, connections, suspension (not /agents, the OSNAP API).
+  fleet: {
+    path: '/fleet',
+    access: 'operator',
+    page: lazyRouteComponent(() => import('@web/features/agents/fleet-page'), 'FleetPage'),
+    nav: 'Agents',
+    goTo: { key: 'a', what: 'Go to agents' },
+  },
   // Agora: the agent directory (not /agents, which is the OSNAP API) and threads through the relay.
   directory: {
     path: '/directory',

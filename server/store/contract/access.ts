@@ -14,6 +14,8 @@ export function describeAccessContract(store: () => Store): void {
         agentId: 'zeta',
         passwordHash: 'scrypt$a',
         createdAt: T0,
+        suspended: null,
+        disconnectedAt: null,
       });
       await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$c', createdAt: T0 + 1 });
       expect((await store().access.getAgentCredential('zeta'))?.passwordHash).toBe('scrypt$c');
@@ -21,6 +23,34 @@ export function describeAccessContract(store: () => Store): void {
       expect(await store().access.removeAgentCredential('zeta')).toBe(true);
       expect(await store().access.removeAgentCredential('zeta')).toBe(false);
       expect(await store().access.getAgentCredential('zeta')).toBeUndefined();
+    });
+
+    it('suspends and resumes; a rotation keeps the suspension; unknown agents change nothing', async () => {
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+      const suspension = { at: T0 + 5, by: 'did:key:zF', reason: 'flooding the room' };
+      expect(await store().access.setAgentSuspension('zeta', suspension)).toBe(true);
+      expect(await store().access.setAgentSuspension('nobody', suspension)).toBe(false);
+      expect((await store().access.getAgentCredential('zeta'))?.suspended).toEqual(suspension);
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$b', createdAt: T0 + 9 });
+      const rotated = await store().access.getAgentCredential('zeta');
+      expect(rotated).toMatchObject({ passwordHash: 'scrypt$b', suspended: suspension });
+      expect((await store().access.listAgentCredentials())[0]?.suspended).toEqual(suspension);
+      expect(await store().access.setAgentSuspension('zeta', null)).toBe(true);
+      expect((await store().access.getAgentCredential('zeta'))?.suspended).toBeNull();
+      expect(await store().access.getAgentCredential('nobody')).toBeUndefined();
+    });
+
+    it('moves the disconnect marker forward on every mark, even within one millisecond', async () => {
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+      expect(await store().access.markAgentDisconnected('zeta', T0 + 10)).toBe(true);
+      expect((await store().access.getAgentCredential('zeta'))?.disconnectedAt).toBe(T0 + 10);
+      expect(await store().access.markAgentDisconnected('zeta', T0 + 10)).toBe(true);
+      expect((await store().access.getAgentCredential('zeta'))?.disconnectedAt).toBe(T0 + 11);
+      expect(await store().access.markAgentDisconnected('zeta', T0 + 50)).toBe(true);
+      expect((await store().access.getAgentCredential('zeta'))?.disconnectedAt).toBe(T0 + 50);
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$b', createdAt: T0 + 60 });
+      expect((await store().access.getAgentCredential('zeta'))?.disconnectedAt).toBe(T0 + 50);
+      expect(await store().access.markAgentDisconnected('nobody', T0)).toBe(false);
     });
   });
 

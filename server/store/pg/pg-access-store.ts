@@ -8,26 +8,17 @@ import type { PgChannelListener } from './pg-channel-listener';
 import type {
   AccessStore,
   AgentCredential,
+  AgentSuspension,
   AuditEntry,
+  NewAgentCredential,
   NewAuditEntry,
   Operator,
   OperatorRole,
   Session,
 } from '../store';
+import { toCredential, type CredentialRow } from '../rows/credential-rows';
 import { toOperator, type OperatorRow } from '../rows/operator-rows';
 import { toAudit, type AuditRow } from '../rows/room-rows';
-
-interface CredentialRow {
-  agent_id: string;
-  password_hash: string;
-  created_at: number;
-}
-
-const toCredential = (row: CredentialRow): AgentCredential => ({
-  agentId: row.agent_id,
-  passwordHash: row.password_hash,
-  createdAt: row.created_at,
-});
 
 /**
  * A write that may revoke a credential, with a NOTIFY in the same statement (one transaction):
@@ -66,7 +57,7 @@ export class PgAccessStore implements AccessStore {
 
   // Agent credentials.
 
-  async putAgentCredential(credential: AgentCredential): Promise<void> {
+  async putAgentCredential(credential: NewAgentCredential): Promise<void> {
     // A rotation: the old password's connections end.
     await this.#changed(
       `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES ($1, $2, $3)
@@ -90,6 +81,25 @@ export class PgAccessStore implements AccessStore {
 
   async removeAgentCredential(agentId: string): Promise<boolean> {
     return (await this.#changed('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])) === 1;
+  }
+
+  async setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean> {
+    return (
+      (await this.#changed(
+        'UPDATE agent_credentials SET suspended_at = $1, suspended_by = $2, suspend_reason = $3 WHERE agent_id = $4',
+        [suspension?.at ?? null, suspension?.by ?? null, suspension?.reason ?? null, agentId],
+      )) === 1
+    );
+  }
+
+  async markAgentDisconnected(agentId: string, at: number): Promise<boolean> {
+    // Past the current marker even within one millisecond: the broker looks for a change.
+    return (
+      (await this.#changed(
+        'UPDATE agent_credentials SET disconnected_at = greatest($1::bigint, disconnected_at + 1) WHERE agent_id = $2',
+        [at, agentId],
+      )) === 1
+    );
   }
 
   // Operators, enrollment, challenges, sessions.

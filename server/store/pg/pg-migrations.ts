@@ -420,6 +420,17 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'agent suspension and disconnect marker',
+    sql: /* sql */ `
+      -- SQLite migration 11 (decisions-server.md §62).
+      ALTER TABLE agent_credentials ADD COLUMN suspended_at BIGINT;
+      ALTER TABLE agent_credentials ADD COLUMN suspended_by TEXT COLLATE "C";
+      ALTER TABLE agent_credentials ADD COLUMN suspend_reason TEXT COLLATE "C";
+      ALTER TABLE agent_credentials ADD COLUMN disconnected_at BIGINT;
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

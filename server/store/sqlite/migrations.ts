@@ -416,6 +416,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at);
     `,
   },
+  {
+    version: 11,
+    name: 'agent suspension and disconnect marker',
+    sql: /* sql */ `
+      -- decisions-server.md §62: a suspension (all three set, or none) and the "disconnect now"
+      -- marker the broker compares with the one it saw at CONNECT.
+      ALTER TABLE agent_credentials ADD COLUMN suspended_at INTEGER;
+      ALTER TABLE agent_credentials ADD COLUMN suspended_by TEXT;
+      ALTER TABLE agent_credentials ADD COLUMN suspend_reason TEXT;
+      ALTER TABLE agent_credentials ADD COLUMN disconnected_at INTEGER;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

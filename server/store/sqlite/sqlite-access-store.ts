@@ -2,12 +2,15 @@
 // sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: only
 // one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
 import type Database from 'better-sqlite3';
+import { toCredential, type CredentialRow } from '../rows/credential-rows';
 import { toOperator, type OperatorRow } from '../rows/operator-rows';
 import { toAudit, type AuditRow } from '../rows/room-rows';
 import type {
   AccessStore,
   AgentCredential,
+  AgentSuspension,
   AuditEntry,
+  NewAgentCredential,
   NewAuditEntry,
   Operator,
   OperatorRole,
@@ -48,7 +51,7 @@ export class SqliteAccessStore implements AccessStore {
 
   // Agent credentials.
 
-  async putAgentCredential(credential: AgentCredential): Promise<void> {
+  async putAgentCredential(credential: NewAgentCredential): Promise<void> {
     this.#sql(
       `INSERT INTO agent_credentials (agent_id, password_hash, created_at) VALUES (?, ?, ?)
        ON CONFLICT (agent_id) DO UPDATE SET password_hash = excluded.password_hash, created_at = excluded.created_at`,
@@ -57,21 +60,34 @@ export class SqliteAccessStore implements AccessStore {
 
   async getAgentCredential(agentId: string): Promise<AgentCredential | undefined> {
     const row = this.#sql('SELECT * FROM agent_credentials WHERE agent_id = ?').get(agentId) as
-      { agent_id: string; password_hash: string; created_at: number } | undefined;
-    return row && { agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at };
+      CredentialRow | undefined;
+    return row && toCredential(row);
   }
 
   async listAgentCredentials(): Promise<AgentCredential[]> {
-    const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as {
-      agent_id: string;
-      password_hash: string;
-      created_at: number;
-    }[];
-    return rows.map((row) => ({ agentId: row.agent_id, passwordHash: row.password_hash, createdAt: row.created_at }));
+    const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as CredentialRow[];
+    return rows.map(toCredential);
   }
 
   async removeAgentCredential(agentId: string): Promise<boolean> {
     return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
+  }
+
+  async setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean> {
+    return (
+      this.#sql(
+        'UPDATE agent_credentials SET suspended_at = ?, suspended_by = ?, suspend_reason = ? WHERE agent_id = ?',
+      ).run(suspension?.at ?? null, suspension?.by ?? null, suspension?.reason ?? null, agentId).changes === 1
+    );
+  }
+
+  async markAgentDisconnected(agentId: string, at: number): Promise<boolean> {
+    // Past the current marker even within one millisecond: the broker looks for a change.
+    return (
+      this.#sql(
+        `UPDATE agent_credentials SET disconnected_at = max(?, coalesce(disconnected_at + 1, ?)) WHERE agent_id = ?`,
+      ).run(at, at, agentId).changes === 1
+    );
   }
 
   // Operators, enrollment, challenges, sessions.

@@ -27,6 +27,14 @@ describe('audit words', () => {
     expect(
       auditInWords({ action: 'room.retention', details: { from: { maxMessages: 5, maxAgeDays: null }, to: null } }),
     ).toBe('Set history retention: keep all history');
+    expect(
+      auditInWords({
+        action: 'agent.suspend',
+        details: { agentId: 'a', reason: 'floods', grantsEnded: ['t1', 't2'] },
+      }),
+    ).toBe('Suspended a: “floods”; ended its grant for t1, t2');
+    expect(auditInWords({ action: 'agent.suspend', details: { agentId: 'a', reason: 'x' } })).toBe('Suspended a: “x”');
+    expect(auditInWords({ action: 'agent.resume', details: { agentId: 'a' } })).toBe('Resumed a');
     expect(auditInWords({ action: 'room.something_new', details: {} })).toBe('something new');
   });
 

@@ -39,6 +39,15 @@ export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string 
       return `Approved ${agent}’s candidate for ${task}`;
     case 'review.reject':
       return `Rejected ${agent}’s candidate for ${task}: “${str(d.reason) ?? ''}”`;
+    // The agents service's own actions (decisions-server.md §62); a room sees a suspension's.
+    case 'agent.suspend': {
+      const ended = Array.isArray(d.grantsEnded) ? d.grantsEnded.filter((t) => typeof t === 'string') : [];
+      return `Suspended ${agent}: “${str(d.reason) ?? ''}”${ended.length ? `; ended its grant for ${ended.join(', ')}` : ''}`;
+    }
+    case 'agent.resume':
+      return `Resumed ${agent}`;
+    case 'agent.disconnect':
+      return `Disconnected ${agent}`;
     default:
       return e.action.replace(/^room\./, '').replaceAll('_', ' ');
   }

@@ -1,0 +1,124 @@
+// The Agents screen (/fleet): a facilitator creates a credential in the console and copies its
+// password, shown once; an agent connects with it over real MQTT and the screen shows it online;
+// "Disconnect now" closes that connection. An observer sees the same list without any action.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import mqtt, { type MqttClient } from 'mqtt';
+import { SERVER_CLI } from '../server/test-support/compiled-entry';
+import { enrollNewKey } from './support/operators';
+import { snap } from './support/screenshots';
+import { startServer, type RunningServer } from './support/server';
+
+test.describe.configure({ mode: 'serial' });
+
+const run = promisify(execFile);
+const AGENT = 'agent.fleet';
+
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+let agent: MqttClient | undefined;
+let password = '';
+
+test.beforeAll(async ({ browser }) => {
+  server = await startServer({ DEMO: '0' }, { enrollLinkWaitMs: 10_000 });
+  if (!server.enrollUrl) throw new Error(`No enrollment link:\n${server.log()}`);
+  context = await browser.newContext({ baseURL: server.url });
+  page = await context.newPage();
+  await enrollNewKey(page, server.enrollUrl);
+});
+
+test.afterAll(async () => {
+  await agent?.endAsync(true);
+  await context?.close();
+  await server?.stop();
+});
+
+/** An enrollment link for this journey's own server, from the operators CLI. */
+async function invite(role: 'observer'): Promise<string> {
+  const { stdout } = await run(process.execPath, [...SERVER_CLI, 'operators', 'invite', '--role', role, '--json'], {
+    env: { ...process.env, DATA_DIR: server.dataDir },
+    timeout: 20_000,
+  });
+  const token = /#token=([A-Za-z0-9_-]+)/.exec(stdout)?.[1];
+  if (!token) throw new Error(`operators invite printed no link:\n${stdout}`);
+  return new URL(`/enroll#token=${token}`, server.url).toString();
+}
+
+test('a facilitator creates an agent and sees its password once, with where and how to connect', async () => {
+  await page.goto('/fleet');
+  await expect(page.getByRole('heading', { name: 'Agents', exact: true })).toBeVisible();
+  await expect(page.getByText('No agent has a credential yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New agent' });
+  await dialog.getByLabel('Agent id').fill('bad/id');
+  await expect(dialog.getByText('without spaces, control characters')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Create credential' })).toBeDisabled();
+  await dialog.getByLabel('Agent id').fill(AGENT);
+  await dialog.getByRole('button', { name: 'Create credential' }).click();
+
+  const issued = page.getByRole('dialog', { name: `Credential for ${AGENT}` });
+  password = (await issued.getByTestId('issued-password').textContent()) ?? '';
+  expect(password.length).toBeGreaterThan(20);
+  await expect(issued.getByTestId('issued-mqtt-url')).toHaveText(server.mqttUrl!);
+  await expect(issued.getByText(`mosquitto_sub -h`)).toBeVisible();
+  await expect(issued.getByText("won't be shown again")).toBeVisible();
+  await snap(page, 'agents-password-once', { fullPage: false });
+  await issued.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.locator(`[data-agent="${AGENT}"]`).getByTestId('agent-status')).toHaveText('Offline');
+  expect(await page.content()).not.toContain(password);
+});
+
+test('the agent connects with it over MQTT, the screen shows it online, and Disconnect now closes it', async () => {
+  agent = await mqtt.connectAsync(server.mqttUrl!, {
+    username: AGENT,
+    password,
+    clientId: AGENT,
+    protocolVersion: 5,
+    reconnectPeriod: 0,
+  });
+  const row = page.locator(`[data-agent="${AGENT}"]`);
+  await expect(row.getByTestId('agent-status')).toHaveText('Online · 1 connection');
+  for (const [width, height, name] of [
+    [1440, 900, 'agents-online-1440'],
+    [390, 844, 'agents-online-390'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, name);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  const closed = new Promise<void>((resolve) => agent!.once('close', () => resolve()));
+  await row.getByRole('button', { name: `Disconnect ${AGENT} now` }).click();
+  await closed;
+  await expect(row.getByTestId('agent-status')).toHaveText('Offline');
+});
+
+test('Suspend asks a reason, shows it on the row, and Resume lifts it', async () => {
+  const row = page.locator(`[data-agent="${AGENT}"]`);
+  await row.getByRole('button', { name: `Suspend ${AGENT}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Suspend ${AGENT}?` });
+  await expect(dialog.getByRole('button', { name: 'Suspend' })).toBeDisabled();
+  await dialog.getByLabel('Reason').fill('<b>floods</b> the room');
+  await dialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(row.getByTestId('agent-status')).toHaveText('Suspended');
+  // Agent-facing text is rendered as text.
+  await expect(row.getByTestId('agent-suspension')).toContainText('“<b>floods</b> the room”');
+  await snap(page, 'agents-suspended');
+  await row.getByRole('button', { name: `Resume ${AGENT}` }).click();
+  await expect(row.getByTestId('agent-status')).toHaveText('Offline');
+});
+
+test('an observer sees the agents and no action', async ({ browser }) => {
+  const observer = await browser.newContext({ baseURL: server.url });
+  const observerPage = await observer.newPage();
+  await enrollNewKey(observerPage, await invite('observer'), 'Observer');
+  await observerPage.goto('/fleet');
+  await expect(observerPage.locator(`[data-agent="${AGENT}"]`)).toBeVisible();
+  await expect(observerPage.getByRole('button', { name: 'New agent' })).toHaveCount(0);
+  await expect(observerPage.getByRole('button', { name: /Disconnect|Suspend|Rotate|Remove/ })).toHaveCount(0);
+  await observer.close();
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentAccount } from '@web/lib/api/agent-accounts';
+import { agentStatus, budgetWords, connectExample, seenWords, statusWords } from './agent-words';
+
+const agent = (over: Partial<AgentAccount> = {}): AgentAccount => ({
+  agentId: 'agent.a',
+  createdAt: 0,
+  suspended: null,
+  connections: 0,
+  lastSeenAt: null,
+  rooms: [],
+  grants: [],
+  rejectsLastHour: 0,
+  ...over,
+});
+
+describe('agent status', () => {
+  it('puts a suspension before connections, and counts connections where the broker can', () => {
+    expect(agentStatus(agent({ suspended: { at: 1, by: 'cli', reason: 'spam' }, connections: 2 }), 0)).toEqual({
+      kind: 'suspended',
+      reason: 'spam',
+    });
+    expect(statusWords(agentStatus(agent({ connections: 1 }), 0))).toBe('Online · 1 connection');
+    expect(statusWords(agentStatus(agent({ connections: 3 }), 0))).toBe('Online · 3 connections');
+    expect(statusWords(agentStatus(agent({ connections: 0, lastSeenAt: 0 }), 0))).toBe('Offline');
+  });
+
+  it('on an external broker (no count) reads presence: heard within a minute is online', () => {
+    expect(statusWords(agentStatus(agent({ connections: null, lastSeenAt: 1_000 }), 60_000))).toBe('Online');
+    expect(statusWords(agentStatus(agent({ connections: null, lastSeenAt: 1_000 }), 61_001))).toBe('Offline');
+    expect(statusWords(agentStatus(agent({ connections: null }), 0))).toBe('Offline');
+  });
+});
+
+describe('words', () => {
+  it('says when an agent was seen by the server clock', () => {
+    expect(seenWords(null, 0)).toBe('never');
+    expect(seenWords(10_000, 12_000)).toBe('just now');
+    expect(seenWords(0, 42_000)).toBe('42 s ago');
+    expect(seenWords(0, 5 * 60_000)).toBe('5 min ago');
+    expect(seenWords(0, 3 * 3_600_000)).toBe('3 h ago');
+    expect(seenWords(0, 72 * 3_600_000)).toBe('3 days ago');
+  });
+
+  it('says the budget left, never below zero', () => {
+    expect(budgetWords({ roomId: 'r', taskId: 't', maxMessages: 10, spent: 3, expiresAt: 0 })).toBe('7 of 10 left');
+    expect(budgetWords({ roomId: 'r', taskId: 't', maxMessages: 2, spent: 5, expiresAt: 0 })).toBe('0 of 2 left');
+  });
+
+  it('builds a pasteable mosquitto_sub with the password quoted for the shell', () => {
+    expect(connectExample('mqtt://10.0.0.5:1884', 'agent.a', "p'w")).toBe(
+      `mosquitto_sub -h 10.0.0.5 -p 1884 -V mqttv5 -u 'agent.a' -P 'p'\\''w' -i 'agent.a' -t 'rooms/+/public' -v`,
+    );
+    expect(connectExample('mqtt://[::1]:1883', 'a', 'b')).toContain('-h ::1 -p 1883');
+  });
+});

@@ -1,0 +1,71 @@
+// The Agents screen's words: an agent's status, "seen 5 min ago" by the server's clock, a grant's
+// budget, and the command a new agent's operator pastes to connect. Pure, so tested on its own.
+import type { AgentAccount } from '@web/lib/api/agent-accounts';
+
+export type AgentStatus =
+  | { readonly kind: 'suspended'; readonly reason: string }
+  | { readonly kind: 'online'; readonly connections: number | null }
+  | { readonly kind: 'offline' };
+
+/** Suspension first; an external broker does not count connections, so presence says online there. */
+export function agentStatus(agent: AgentAccount, now: number, onlineWithinMs = 60_000): AgentStatus {
+  if (agent.suspended) return { kind: 'suspended', reason: agent.suspended.reason };
+  if (agent.connections !== null)
+    return agent.connections > 0 ? { kind: 'online', connections: agent.connections } : { kind: 'offline' };
+  return agent.lastSeenAt !== null && now - agent.lastSeenAt <= onlineWithinMs
+    ? { kind: 'online', connections: null }
+    : { kind: 'offline' };
+}
+
+export function statusWords(status: AgentStatus): string {
+  switch (status.kind) {
+    case 'suspended':
+      return 'Suspended';
+    case 'online':
+      return status.connections === null
+        ? 'Online'
+        : `Online · ${status.connections} connection${status.connections === 1 ? '' : 's'}`;
+    case 'offline':
+      return 'Offline';
+  }
+}
+
+/** "just now", "42 s ago", "5 min ago", "3 h ago", "2 days ago"; "never" for null. */
+export function seenWords(at: number | null, now: number): string {
+  if (at === null) return 'never';
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}
+
+/** "3 of 10 left in room ops, task t1". */
+export const budgetWords = (grant: AgentAccount['grants'][number]) =>
+  `${Math.max(0, grant.maxMessages - grant.spent)} of ${grant.maxMessages} left`;
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A ready-to-paste `mosquitto_sub` that connects as the agent and reads a room's public topic;
+ * the client id is the agentId (both brokers accept it: decisions-server.md §38).
+ */
+export function connectExample(mqttUrl: string, agentId: string, password: string): string {
+  let host = '127.0.0.1';
+  let port = '1883';
+  try {
+    const url = new URL(mqttUrl);
+    host = url.hostname.replace(/^\[|\]$/g, '');
+    port = url.port || '1883';
+  } catch {
+    // keep the defaults: the address is shown beside the example anyway
+  }
+  return [
+    `mosquitto_sub -h ${host} -p ${port} -V mqttv5`,
+    `-u ${shellQuote(agentId)} -P ${shellQuote(password)} -i ${shellQuote(agentId)}`,
+    `-t 'rooms/+/public' -v`,
+  ].join(' ');
+}
