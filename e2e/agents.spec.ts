@@ -3,7 +3,7 @@
 // "Disconnect now" closes that connection. An observer sees the same list without any action.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './support/test';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SERVER_CLI } from '../server/test-support/compiled-entry';
 import { enrollNewKey } from './support/operators';

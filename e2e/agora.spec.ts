@@ -5,7 +5,7 @@
 // browser. A server that changes an envelope (simulated by rewriting the thread's answer on
 // its way to the browser) never gets a verified badge, nor an Accept button; agent-written
 // HTML is shown as text.
-import { expect, test, type Page } from './support/test';
+import { expect, test, type Page, expectConsoleErrors } from './support/test';
 import { signEnvelope } from '../shared/agora/sign-envelope';
 import type { UnsignedEnvelope } from '../shared/agora/envelope';
 import { encodeDidKey } from '../shared/crypto/did-key';
@@ -227,6 +227,7 @@ test('a long directory renders only the cards in view, and search still finds an
 });
 
 test('a refusal by the relay is said in words with its code, and the request stays open to fix', async () => {
+  expectConsoleErrors(/status of 400 .*\/events\)$/);
   // A browser whose clock is 10 minutes slow signs a ts the relay refuses (±5 min window).
   const slow = await demo.context.newPage();
   await slow.clock.setFixedTime(new Date(Date.now() - 10 * 60_000));

@@ -1,7 +1,7 @@
 // First run: on a fresh server with the demo off, every screen says what to do
 // next instead of showing nothing, and a link to something that does not exist says so and leads
 // back, rather than offering to "try again".
-import { expect, test, type BrowserContext, type Page } from './support/test';
+import { expect, test, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 
@@ -41,6 +41,7 @@ test('every list screen of a fresh install says what to do next', async () => {
 });
 
 test('a link to a thread or negotiation that does not exist says so and leads back', async () => {
+  expectConsoleErrors(/status of 404 .*\/nope\)$/);
   await page.goto('/threads/nope');
   await expect(page.getByText('No such thread')).toBeVisible();
   await page.getByRole('link', { name: 'All threads' }).click();

@@ -2,7 +2,7 @@
 // contexts: names given at enrollment and in settings, each sees the other on a review-mode room
 // and its queue without reloading, both decide the same candidate, and the one who lost reads who
 // decided and when, in words.
-import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
+import { expect, test, type Browser, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
@@ -77,6 +77,7 @@ test('names: given at enrollment (trimmed) or later in settings; the account chi
 });
 
 test('presence and a lost race: both see each other, both decide one candidate, the loser reads who and when', async () => {
+  expectConsoleErrors(/status of 409 .*\/approve\)$/);
   test.setTimeout(60_000);
   await ana.goto(`/rooms/${ROOM}`);
   await expect(ana.getByTestId('connection-status')).toHaveText('Live');

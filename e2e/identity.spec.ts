@@ -3,7 +3,7 @@
 // click, and restored in a browser that never saw it; a key from an older console, with no
 // backup, converted and replaced. The journeys share one browser profile, in order.
 import { readFileSync } from 'node:fs';
-import { expect, test, type BrowserContext, type Page } from './support/test';
+import { expect, test, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { decodeBase64url } from '../shared/crypto/base64url';
 import { keyPairFromSeed } from '../shared/crypto/ed25519';
 import { encodeDidKey } from '../shared/crypto/did-key';
@@ -152,6 +152,7 @@ test('a fresh browser restores the key from the backup file and signs in', async
 });
 
 test('the used enrollment link says so in words, with the command for a new one', async ({ browser }) => {
+  expectConsoleErrors(/status of 401 .*\/api\/auth\/enroll\)$/, /status of 403 .*\/api\/auth\/login\)$/);
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   try {

@@ -70,6 +70,8 @@ test('a browser without Ed25519 in WebCrypto is told it cannot keep the key safe
   // What a browser without Ed25519 in WebCrypto answers: NotSupportedError for that algorithm.
   await context.addInitScript(() => {
     const subtle = crypto.subtle;
+    // The script also runs in frames without WebCrypto (about:blank before the first page).
+    if (subtle === undefined) return;
     const isEd25519 = (algorithm: AlgorithmIdentifier) =>
       (typeof algorithm === 'string' ? algorithm : algorithm.name).toLowerCase() === 'ed25519';
     const refuse = () => Promise.reject(new DOMException('Unrecognized algorithm name', 'NotSupportedError'));

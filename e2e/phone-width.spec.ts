@@ -27,6 +27,7 @@ test.afterAll(async () => {
 const NAV_SCREENS = [
   '/',
   '/rooms',
+  '/fleet',
   '/directory',
   '/threads',
   '/negotiations',

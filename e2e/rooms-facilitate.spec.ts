@@ -265,7 +265,7 @@ test('the audit log lists tasks, grants, revokes and review decisions, and expor
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Audit log as JSON' }).click(),
   ]);
-  expect(json.suggestedFilename()).toMatch(/^switchboard-facil-audit-.*\.json$/);
+  expect(json.suggestedFilename()).toMatch(/^switchboard-facil(-w\d+)?-audit-.*\.json$/);
   const audit = JSON.parse(await saved(json)) as { action: string; details: Record<string, unknown> }[];
   const actions = audit.map((e) => e.action);
   for (const a of [

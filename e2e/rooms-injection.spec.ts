@@ -5,7 +5,7 @@
 // reject details of the control log. None runs: the `window.__pwned` flag the payloads set stays
 // unset, no dialog opens, no CSP violation is reported, and no element or event-handler
 // attribute is injected into the DOM. A canary at the end shows each of those detectors fires.
-import { expect, test, type BrowserContext, type Page } from './support/test';
+import { expect, test, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { HOSTILE_HTTP_LINKS, INJECTION_CORPUS, NON_HTTP_LINKS, unicodeEscaped } from './support/injection-corpus';
 import { enrollNewKey, inviteOperator } from './support/operators';
@@ -332,6 +332,7 @@ test('after a reload the same payloads come from history, still as text', async 
 });
 
 test('canary: the detectors above do fire when something is injected', async () => {
+  expectConsoleErrors(/Content Security Policy/, /no-such-image/);
   // Markup put into the DOM the unsafe way: the CSP blocks its inline handler and reports it,
   // and the DOM scan sees the element and the handler attribute.
   await page.evaluate(() =>

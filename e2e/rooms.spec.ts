@@ -2,7 +2,7 @@
 // and heartbeats, a task with its mic grant goes out from the console, the agent's ack reaches
 // the public timeline, a candidate without a grant is rejected in words, and agent-written
 // markup stays text.
-import { expect, test, type BrowserContext, type Page } from './support/test';
+import { expect, test, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
@@ -32,6 +32,7 @@ test.afterAll(async () => {
 });
 
 test('a facilitator creates room "ops" from the rooms list', async () => {
+  expectConsoleErrors(/status of 409 .*\/api\/rooms\)$/);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rooms' }).click();
   await expect(page.getByRole('heading', { name: 'Rooms', exact: true })).toBeVisible();
   // e2e/rooms-facilitate.spec.ts runs first on the same server and has its own room.

@@ -2,7 +2,7 @@
 // the server's CSP without a single violation (a securitypolicyviolation listener installed
 // before any script, and Chromium's "Content Security Policy" console messages), every answer
 // carries the security headers, and a page of another origin cannot frame the console.
-import { expect, test, type BrowserContext, type Page, type Response } from './support/test';
+import { expect, test, type BrowserContext, type Page, type Response, expectConsoleErrors } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 let demo: DemoConsole;
@@ -86,6 +86,7 @@ test('the console and a live room run under the CSP with no violation', async ()
 });
 
 test('a page of another origin cannot frame the console', async ({ browser }) => {
+  expectConsoleErrors(/frame-ancestors/);
   const context = await browser.newContext();
   const page = await context.newPage();
   const refusals: string[] = [];

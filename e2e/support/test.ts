@@ -1,6 +1,7 @@
 // Every journey fails on a browser console error or an uncaught page error, in any context it
 // opens (the default one, or one made with `browser.newContext` in a hook). A journey that expects
-// one (a 409 from a lost race, a 404 it asked for) names it with `test.use({ allowConsoleErrors })`.
+// one (a 409 from a lost race, a 404 it asked for) names it: `expectConsoleErrors(/…/)` in the
+// test, or `test.use({ allowConsoleErrors })` for a whole file.
 import { test as base, type BrowserContext } from '@playwright/test';
 
 export { expect } from '@playwright/test';
@@ -10,6 +11,14 @@ interface ConsoleLog {
   readonly lines: string[];
   /** How many lines the last finished test looked at: errors from hooks count for the next test. */
   checked: number;
+}
+
+/** What the running test said it causes; cleared when the test ends. */
+const expectedHere: RegExp[] = [];
+
+/** This test causes console errors matching these (a refusal it provokes, a server it kills). */
+export function expectConsoleErrors(...patterns: RegExp[]): void {
+  expectedHere.push(...patterns);
 }
 
 function watch(context: BrowserContext, log: ConsoleLog): void {
@@ -43,11 +52,12 @@ export const test = base.extend<
   failOnConsoleErrors: [
     async ({ consoleLog, allowConsoleErrors }, use, testInfo) => {
       await use();
+      const allowed = [...allowConsoleErrors, ...expectedHere.splice(0)];
       const lines = consoleLog.lines.slice(consoleLog.checked);
       consoleLog.checked = consoleLog.lines.length;
       // A journey that already failed says why itself; this would only hide it.
       if (testInfo.status !== testInfo.expectedStatus) return;
-      const unexpected = lines.filter((line) => !allowConsoleErrors.some((allowed) => allowed.test(line)));
+      const unexpected = lines.filter((line) => !allowed.some((pattern) => pattern.test(line)));
       if (unexpected.length > 0)
         throw new Error(`The browser logged ${unexpected.length} console error(s):\n${unexpected.join('\n')}`);
     },

@@ -153,7 +153,9 @@ export function inboxRoutes(deps: InboxRouteDeps) {
         const verdict = claimsPerDid.take(did);
         if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'claims');
         const { itemId } = c.req.valid('json');
-        if (!inbox.item(itemId, did)) throw new CodedError('NOT_FOUND', 'No such item waits in your inbox.');
+        // An item that left (decided a moment ago) is nothing to claim; the claim races the decision
+        // by nature, so that is an answer, not an error (decisions-server.md §68).
+        if (!inbox.item(itemId, did)) return c.body(null, 204);
         return reply(c, InboxClaim, await inbox.claim(itemId, did), 200);
       },
     );

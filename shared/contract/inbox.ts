@@ -138,7 +138,10 @@ export const INBOX_OPERATIONS = [
     errors: 'coded',
     summary: 'Say "I am deciding this" to the other facilitators (a soft claim that lapses)',
     body: ClaimBody,
-    responses: { 200: { description: 'The claim', schema: InboxClaim } },
-    refusals: { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 404: 'NOT_FOUND' },
+    responses: {
+      200: { description: 'The claim', schema: InboxClaim },
+      204: { description: 'No such item waits (decided meanwhile): nothing to claim' },
+    },
+    refusals: { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED' },
   }),
 ];

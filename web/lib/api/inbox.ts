@@ -13,4 +13,5 @@ export async function fetchInbox(signal: AbortSignal): Promise<InboxList> {
   return list;
 }
 
-export const claimInboxItem = (itemId: string) => postJson('/api/inbox/claims', { itemId }, InboxClaim);
+/** Undefined (a 204) when the item no longer waits (decided meanwhile): nothing to claim. */
+export const claimInboxItem = (itemId: string) => postJson('/api/inbox/claims', { itemId }, InboxClaim.optional());

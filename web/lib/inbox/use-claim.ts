@@ -16,7 +16,7 @@ export function useClaim(itemId: string | null): void {
     const claim = () =>
       claimInboxItem(itemId).then(
         (c) => {
-          if (!stopped)
+          if (!stopped && c !== undefined)
             timer = setTimeout(() => void claim(), Math.max(MIN_RENEW_MS, (c.until - Date.now()) * RENEW_AT));
         },
         // A refused claim (the item just left, a rate limit) changes nothing for the one acting.
