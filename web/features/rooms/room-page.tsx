@@ -15,6 +15,7 @@ import { AgentsPanel } from './agents-panel';
 import { ControlLog, candidateSenders } from './control-log';
 import { AssignTaskForm, SayBox, type SayDraft } from './facilitate-forms';
 import { GrantsPanel } from './grants-panel';
+import { HealthPanel } from './health-panel';
 import { InspectorDialog } from './inspector-dialog';
 import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
 import { RetentionSetting } from './retention-setting';
@@ -175,6 +176,7 @@ export function RoomPage() {
             <>
               <AgentsPanel roomId={roomId} />
               <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
+              <HealthPanel roomId={roomId} canFacilitate={facilitator} />
               <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
             </>
           ) : null}
