@@ -6,6 +6,16 @@ import type { Pool } from 'pg';
 import { countAgents, countReasons, MINUTE_MS, rejectFields, type RejectRow } from '../rows/activity-rows';
 import type { AgentRejectCount, RoomActivity } from '../store';
 
+/**
+ * Every room's rejects since the parameter `since`, through the rejects-only index. Materialised
+ * so that a room's filter, added outside, cannot steer the planner to the room's type index
+ * (which reads every reject the room ever had), whatever the statistics say.
+ */
+const rejectsSince = (since: string) => `WITH r AS MATERIALIZED (
+    SELECT room_id, cursor, payload, received_at FROM room_messages
+    WHERE type = 'reject' AND received_at >= ${since} AND topic_kind = 'control')
+  SELECT room_id, cursor, payload FROM r`;
+
 export async function pgRoomActivity(pool: Pool, roomId: string, sinceMs: number, nowMs: number): Promise<RoomActivity> {
   const window = [roomId, sinceMs, nowMs];
   const [perMinute, approved, rejects] = await Promise.all([
@@ -15,19 +25,21 @@ export async function pgRoomActivity(pool: Pool, roomId: string, sinceMs: number
       window,
     ),
     // A copy the gateway approved carries its candidate's id; a facilitator's own message does not.
+    // The window first (materialised: the time index, whatever the statistics say), then one
+    // index probe per public row (LIMIT 1 keeps it a probe): written as a plain EXISTS, a table
+    // not yet analysed got a semi-join that read every candidate of the room per copy.
     pool.query<{ approved: number }>(
-      `SELECT count(*)::int AS approved FROM room_messages p
-       WHERE p.room_id = $1 AND p.received_at >= $2 AND p.received_at <= $3 AND p.topic_kind = 'public'
-         AND p.message_id IS NOT NULL
-         AND EXISTS (SELECT 1 FROM room_messages c WHERE c.topic_kind = 'public_candidates'
-                     AND c.room_id = p.room_id AND c.message_id = p.message_id AND c.cursor < p.cursor)`,
+      `WITH w AS MATERIALIZED (
+         SELECT cursor, topic_kind, message_id FROM room_messages
+         WHERE room_id = $1 AND received_at >= $2 AND received_at <= $3)
+       SELECT count(*)::int AS approved FROM w
+       CROSS JOIN LATERAL (SELECT 1 FROM room_messages c
+                           WHERE c.topic_kind = 'public_candidates' AND c.room_id = $1
+                             AND c.message_id = w.message_id AND c.cursor < w.cursor LIMIT 1) c
+       WHERE w.topic_kind = 'public'`,
       window,
     ),
-    pool.query<RejectRow>(
-      `SELECT room_id, cursor, payload FROM room_messages
-       WHERE type = 'reject' AND received_at >= $2 AND received_at <= $3 AND room_id = $1 AND topic_kind = 'control'`,
-      window,
-    ),
+    pool.query<RejectRow>(`${rejectsSince('$2')} WHERE room_id = $1 AND received_at <= $3`, window),
   ]);
   return {
     perMinute: perMinute.rows.map((r) => ({ at: Number(r.at), messages: r.messages })),
@@ -39,16 +51,8 @@ export async function pgRoomActivity(pool: Pool, roomId: string, sinceMs: number
 export async function pgRejectsByAgent(pool: Pool, sinceMs: number, roomId?: string): Promise<AgentRejectCount[]> {
   const { rows } =
     roomId === undefined
-      ? await pool.query<RejectRow>(
-          `SELECT room_id, cursor, payload FROM room_messages
-           WHERE type = 'reject' AND received_at >= $1 AND topic_kind = 'control'`,
-          [sinceMs],
-        )
-      : await pool.query<RejectRow>(
-          `SELECT room_id, cursor, payload FROM room_messages
-           WHERE type = 'reject' AND received_at >= $1 AND room_id = $2 AND topic_kind = 'control'`,
-          [sinceMs, roomId],
-        );
+      ? await pool.query<RejectRow>(rejectsSince('$1'), [sinceMs])
+      : await pool.query<RejectRow>(`${rejectsSince('$1')} WHERE room_id = $2`, [sinceMs, roomId]);
   const named = rows.flatMap((row) => {
     const { messageId } = rejectFields(row.payload);
     return messageId === null ? [] : [{ ...row, messageId }];
