@@ -143,7 +143,8 @@ export function createApp(options: AppOptions) {
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }))
     .route('/api/me', operators.me)
     .route('/api/presence', operators.presence);
-  if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms)).route('/api/rooms', roomHealthRoutes(options.rooms));
+  if (options.rooms)
+    app.route('/api/rooms', roomRoutes(options.rooms)).route('/api/rooms', roomHealthRoutes(options.rooms));
   if (options.inbox)
     app.route(
       '/api/inbox',

@@ -39,7 +39,10 @@ export function roomHealth(parts: HealthParts): RoomHealth {
     decisions: { approved: parts.activity.approved, rejected: [...parts.activity.rejected] },
     reviewQueue: {
       pending: parts.pending.length,
-      oldestAt: parts.pending.reduce<number | null>((oldest, i) => Math.min(oldest ?? i.submittedAt, i.submittedAt), null),
+      oldestAt: parts.pending.reduce<number | null>(
+        (oldest, i) => Math.min(oldest ?? i.submittedAt, i.submittedAt),
+        null,
+      ),
     },
     agents: parts.agents.map(({ agentId, rejects, suspended }) => ({ agentId, rejects, suspended })),
   };

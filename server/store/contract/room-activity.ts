@@ -70,7 +70,11 @@ export function describeRoomActivityContract(store: () => Store): void {
         row('r1', M0 - 1), // before the window
         row('r1', M0),
         candidate('r1', M0 + 59_999, 'c1', 'agent-a'),
-        row('r1', M0 + 60_000, { topicKind: 'heartbeat', topic: 'rooms/r1/heartbeat/agent-a', topicAgentId: 'agent-a' }),
+        row('r1', M0 + 60_000, {
+          topicKind: 'heartbeat',
+          topic: 'rooms/r1/heartbeat/agent-a',
+          topicAgentId: 'agent-a',
+        }),
         reject('r1', M0 + 125_000, 'no_mic_grant'),
         row('r1', M0 + 125_001), // after now
         row('r2', M0 + 1),

@@ -16,7 +16,12 @@ const rejectsSince = (since: string) => `WITH r AS MATERIALIZED (
     WHERE type = 'reject' AND received_at >= ${since} AND topic_kind = 'control')
   SELECT room_id, cursor, payload FROM r`;
 
-export async function pgRoomActivity(pool: Pool, roomId: string, sinceMs: number, nowMs: number): Promise<RoomActivity> {
+export async function pgRoomActivity(
+  pool: Pool,
+  roomId: string,
+  sinceMs: number,
+  nowMs: number,
+): Promise<RoomActivity> {
   const window = [roomId, sinceMs, nowMs];
   const [perMinute, approved, rejects] = await Promise.all([
     pool.query<{ at: number; messages: number }>(
