@@ -24,10 +24,18 @@ export interface BarChartProps {
   readonly rows?: readonly Bar[];
   /** Label every nth bar on the axis; the table has them all. */
   readonly labelEvery?: number;
+  /**
+   * `across`: bars side by side under a time axis (many bars, a label now and then);
+   * `stacked`: one row per bar with its label before it (a few categories, every one named).
+   */
+  readonly layout?: 'across' | 'stacked';
   readonly testId?: string;
 }
 
 const HEIGHT = 120;
+const ROW = 22;
+/** A stacked chart's height: a row per bar and its value axis. */
+const heightOf = (layout: 'across' | 'stacked', bars: number) => (layout === 'across' ? HEIGHT : bars * ROW + 28);
 const INTEGER_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
 let loading: Promise<typeof uPlot> | undefined;
@@ -44,22 +52,25 @@ function chartOptions(
   colors: ChartColors,
   width: number,
   labelEvery: number,
+  layout: 'across' | 'stacked',
 ): uPlot.Options {
   const font = '11px system-ui, sans-serif';
+  const stacked = layout === 'stacked';
   return {
     width,
-    height: HEIGHT,
+    height: heightOf(layout, bars.length),
     legend: { show: false },
     cursor: { show: false },
     scales: {
-      x: { time: false, range: () => [-0.5, bars.length - 0.5] },
-      y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+      // Stacked: the bars' axis runs down the left, first bar on top.
+      x: { time: false, range: () => [-0.5, bars.length - 0.5], ...(stacked ? { ori: 1, dir: -1 } : {}) },
+      y: { range: (_u, _min, max) => [0, Math.max(1, max)], ...(stacked ? { ori: 0 } : {}) },
     },
     axes: [
       {
         stroke: colors.text,
         font,
-        size: 24,
+        ...(stacked ? { side: 3, size: 84, gap: 4 } : { size: 24 }),
         grid: { show: false },
         ticks: { show: false },
         splits: () => bars.flatMap((_, i) => (i % labelEvery === 0 ? [i] : [])),
@@ -68,7 +79,7 @@ function chartOptions(
       {
         stroke: colors.text,
         font,
-        size: 36,
+        ...(stacked ? { side: 2, size: 24 } : { size: 36 }),
         incrs: INTEGER_STEPS,
         grid: { stroke: colors.grid, width: 1 },
         ticks: { show: false },
@@ -83,13 +94,22 @@ function chartOptions(
         stroke: colors.tones[tone],
         width: 0,
         points: { show: false },
-        paths: UPlot.paths.bars!({ size: [0.7, 48] }),
+        paths: UPlot.paths.bars!({ size: [0.7, stacked ? 16 : 48] }),
       })),
     ],
   };
 }
 
-export function BarChart({ title, summary, bars, columns, rows = bars, labelEvery = 1, testId }: BarChartProps) {
+export function BarChart({
+  title,
+  summary,
+  bars,
+  columns,
+  rows = bars,
+  labelEvery = 1,
+  layout = 'across',
+  testId,
+}: BarChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const colors = useChartColors();
   // Drawn again when what it shows changes; a key, so a refetch with equal data draws nothing.
@@ -108,22 +128,23 @@ export function BarChart({ title, summary, bars, columns, rows = bars, labelEver
     let gone = false;
     void loadUplot().then((UPlot) => {
       if (gone) return;
-      chart = new UPlot(chartOptions(UPlot, shown, tones, colors, el.clientWidth, labelEvery), data, el);
+      chart = new UPlot(chartOptions(UPlot, shown, tones, colors, el.clientWidth, labelEvery, layout), data, el);
       // Which theme the canvas was drawn in, for the journeys that switch it.
       el.dataset.scheme = colors.scheme;
     });
-    const resize = new ResizeObserver(() => chart?.setSize({ width: el.clientWidth, height: HEIGHT }));
+    const height = heightOf(layout, shown.length);
+    const resize = new ResizeObserver(() => chart?.setSize({ width: el.clientWidth, height }));
     resize.observe(el);
     return () => {
       gone = true;
       resize.disconnect();
       chart?.destroy();
     };
-  }, [key, colors, labelEvery]);
+  }, [key, colors, labelEvery, layout]);
 
   return (
     <figure aria-label={title} data-testid={testId} className="min-w-0">
-      <div ref={box} aria-hidden className="h-[120px] w-full overflow-hidden" />
+      <div ref={box} aria-hidden className={`w-full overflow-hidden ${layout === 'across' ? 'h-[120px]' : ''}`} />
       <figcaption className="mt-1 text-xs text-slate-600 dark:text-slate-400">{summary}</figcaption>
       {/* A table grows to its content whatever its width, so the wrapper is what is hidden. */}
       <div className="sr-only">

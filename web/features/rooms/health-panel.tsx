@@ -48,6 +48,7 @@ function Charts({ health }: { health: RoomHealth }) {
         bars={decisions}
         rows={decided}
         columns={['Decision', 'Candidates']}
+        layout="stacked"
         testId="health-decisions"
       />
     </div>
