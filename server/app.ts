@@ -22,6 +22,7 @@ import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes, type MetricsRouteDeps } from './routes/metrics';
 import { readyRoutes, type ReadinessCheck } from './routes/ready';
+import { roomHealthRoutes } from './routes/room-health';
 import { roomRoutes, type RoomRouteDeps } from './routes/rooms';
 import { openApiDocument } from './http/openapi';
 import { reply } from './http/reply';
@@ -151,7 +152,8 @@ export function createApp(options: AppOptions) {
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }))
     .route('/api/me', operators.me)
     .route('/api/presence', operators.presence);
-  if (options.rooms) app.route('/api/rooms', roomRoutes(options.rooms));
+  if (options.rooms)
+    app.route('/api/rooms', roomRoutes(options.rooms)).route('/api/rooms', roomHealthRoutes(options.rooms));
   if (options.agents)
     app.route('/api/agent-accounts', agentAccountRoutes(options.agents, { store: options.store, clock }, limits));
   if (options.inbox)

@@ -115,6 +115,7 @@ describe('GET /openapi.json', () => {
       ['/api/rooms/contract-room/agents', '/api/rooms/{id}/agents'],
       ['/api/rooms/contract-room/grants', '/api/rooms/{id}/grants'],
       ['/api/rooms/contract-room/review', '/api/rooms/{id}/review'],
+      ['/api/rooms/contract-room/health', '/api/rooms/{id}/health'],
       ['/api/scheduling/threads', '/api/scheduling/threads'],
       ['/api/tasks', '/api/tasks'],
       ['/api/services', '/api/services'],

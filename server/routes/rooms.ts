@@ -24,6 +24,7 @@ import type { Gateway } from '../gateway/gateway';
 import { reply } from '../http/reply';
 import { jsonBody } from '../http/request-body';
 import { requireSession, type SessionVariables } from '../http/session';
+import type { IsSuspended } from '../rooms/agent-suspension';
 import type { PresenceTracker } from '../rooms/presence-tracker';
 import type { RoomRegistry } from '../rooms/room-registry';
 import type { ReviewItem, StoredRoomMessage, Store, TopicKind } from '../store/store';
@@ -34,6 +35,8 @@ export interface RoomRouteDeps {
   readonly rooms: RoomRegistry;
   readonly presence: PresenceTracker;
   readonly gateway: Gateway;
+  /** Whether an agent is suspended (the health panel's ranking); default: its credential says. */
+  readonly isSuspended?: IsSuspended;
 }
 
 const MAX_PAGE = 500;

@@ -4,7 +4,7 @@
 // about a grant they ask shared/aor/stored-grants.ts (docs/decisions-server.md §47).
 import type { NegotiationStore } from './negotiation-store';
 import type { RelayStore } from './relay-store';
-import type { AccessStore, RoomStore, StoreParts } from './store';
+import { ACTIVITY_WINDOW_MS, type AccessStore, type RoomStore, type StoreParts } from './store';
 import type { WebhookStore } from './webhook-store';
 import { checkCursor, checkFilterList, checkLimit, checkOperatorName, wholeSeconds } from './arguments';
 
@@ -29,6 +29,8 @@ const roomChecks: Checks<RoomStore> = {
   listExpiredLiveGrants: (nowSeconds) => [wholeSeconds(nowSeconds)],
   getReviewItem: (roomId, id) => (checkCursor(id, 'id'), [roomId, id]),
   approveReviewItem: (id, by, at, nowSeconds, message) => [id, by, at, wholeSeconds(nowSeconds), message],
+  // The health queries are bounded: an hour of history at most (decisions-server.md §64).
+  roomActivity: (roomId, sinceMs, nowMs) => [roomId, Math.max(sinceMs, nowMs - ACTIVITY_WINDOW_MS), nowMs],
 };
 
 const accessChecks: Checks<AccessStore> = {

@@ -10,6 +10,7 @@ import { describeGrantsAndReviewContract } from './contract/grants-and-review';
 import { describeHistoryRetentionContract } from './contract/history-retention';
 import { describeOacopContract } from './contract/oacop';
 import { describeRelayContract } from './contract/relay';
+import { describeRoomActivityContract } from './contract/room-activity';
 import { describeRoomsAndHistoryContract } from './contract/rooms-and-history';
 
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
@@ -26,6 +27,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describeRoomsAndHistoryContract(current);
     describeHistoryRetentionContract(current);
     describeGrantsAndReviewContract(current);
+    describeRoomActivityContract(current);
     describeAccessContract(current);
     describeRelayContract(current);
     describeOacopContract(current);

@@ -228,6 +228,25 @@ export interface ReviewItem {
   readonly reason: string | null;
 }
 
+/** The longest window the health queries read (decisions-server.md §64). */
+export const ACTIVITY_WINDOW_MS = 3_600_000;
+
+/** A room's history over a window, as the health panel shows it (RoomStore.roomActivity). */
+export interface RoomActivity {
+  /** Minutes with at least one message, oldest first; `at` is the minute's start (epoch ms, UTC minute). */
+  readonly perMinute: readonly { readonly at: number; readonly messages: number }[];
+  /** Approved copies on `public`: a public row with the message id of an earlier candidate in the room. */
+  readonly approved: number;
+  /** `reject` envelopes on control by their payload's reason, most first; `unknown` when it names none. */
+  readonly rejected: readonly { readonly reason: string; readonly count: number }[];
+}
+
+/** An agent's rejects over a window (RoomStore.rejectsByAgent). */
+export interface AgentRejectCount {
+  readonly agentId: string;
+  readonly rejects: number;
+}
+
 /** Rooms, their message history, mic grants and review items (`store.rooms`). */
 export interface RoomStore {
   ensureRoom(room: Omit<Room, 'createdAt'> & { readonly createdAt?: number }): Promise<Room>;
@@ -275,6 +294,20 @@ export interface RoomStore {
     candidate: NewRoomMessage | StoredRoomMessage,
     judgement: CandidateJudgement,
   ): Promise<CandidateRecord>;
+
+  // Room health: reads at most ACTIVITY_WINDOW_MS of history (decisions-server.md §64).
+  /**
+   * Messages per minute (every topic kind), approved copies and rejects by reason, received in
+   * [sinceMs, nowMs]; a window longer than ACTIVITY_WINDOW_MS is cut to its last part.
+   */
+  roomActivity(roomId: string, sinceMs: number, nowMs: number): Promise<RoomActivity>;
+  /**
+   * Rejects received since `sinceMs` (in one room, or every room), each counted for the agent the
+   * broker authenticated as the publisher of the candidate it refused: the newest earlier candidate
+   * in the room with the reject's `message_id`. A reject without a message id, or whose candidate
+   * is gone or had no known publisher, counts for nobody. Most rejects first, then by agent id.
+   */
+  rejectsByAgent(sinceMs: number, roomId?: string): Promise<AgentRejectCount[]>;
 
   // Review mode: each item is decided once.
   addReviewItem(item: NewReviewItem): Promise<ReviewItem>;

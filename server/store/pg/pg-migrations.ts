@@ -431,6 +431,18 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE agent_credentials ADD COLUMN disconnected_at BIGINT;
     `,
   },
+  {
+    version: 10,
+    name: 'room activity indexes',
+    sql: /* sql */ `
+      -- SQLite migration 12: a room's rows by receive time, the rejects by receive time, and the
+      -- candidate an approved copy or a reject names (decisions-server.md §64). SQLite's index
+      -- holds the cursor as its rowid; here it is a column, so the newest candidate is one probe.
+      CREATE INDEX room_messages_by_time ON room_messages (room_id, received_at);
+      CREATE INDEX room_messages_rejects ON room_messages (received_at, room_id) WHERE type = 'reject';
+      CREATE INDEX room_messages_candidate_ids ON room_messages (room_id, message_id, cursor) WHERE topic_kind = 'public_candidates';
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

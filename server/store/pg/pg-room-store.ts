@@ -11,6 +11,7 @@ import { wholeSeconds } from '@shared/aor/time';
 import { CodedError } from '@shared/errors';
 import {
   isStored,
+  type AgentRejectCount,
   type ApprovalResult,
   type CandidateJudgement,
   type CandidateRecord,
@@ -23,12 +24,14 @@ import {
   type NewRoomMessage,
   type ReviewItem,
   type Room,
+  type RoomActivity,
   type RoomStore,
   type RoomSummary,
   type SpendResult,
   type StoredRoomMessage,
 } from '../store';
 import { GroupCommit, type CommitListener } from './pg-group-commit';
+import { pgRejectsByAgent, pgRoomActivity } from './pg-room-activity';
 import {
   bufferOf,
   RETENTION_BATCH,
@@ -181,6 +184,14 @@ export class PgRoomStore implements RoomStore {
     const hasMore = rows.length > query.limit;
     const page = rows.slice(0, query.limit).map(toMessage);
     return { messages: forward ? page : page.reverse(), hasMore };
+  }
+
+  async roomActivity(roomId: string, sinceMs: number, nowMs: number): Promise<RoomActivity> {
+    return pgRoomActivity(this.#pool, roomId, sinceMs, nowMs);
+  }
+
+  async rejectsByAgent(sinceMs: number, roomId?: string): Promise<AgentRejectCount[]> {
+    return pgRejectsByAgent(this.#pool, sinceMs, roomId);
   }
 
   // Mic grants.

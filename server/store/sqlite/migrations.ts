@@ -428,6 +428,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE agent_credentials ADD COLUMN disconnected_at INTEGER;
     `,
   },
+  {
+    version: 12,
+    name: 'room activity indexes',
+    sql: /* sql */ `
+      -- The health panel reads a room's last hour (decisions-server.md §64): its rows by receive
+      -- time; the rejects of every room by receive time (rejects only, so the Agents screen's
+      -- "rejects in the last hour" costs what was rejected); and the candidate an approved copy
+      -- or a reject names, by message id (candidates only).
+      CREATE INDEX room_messages_by_time ON room_messages (room_id, received_at);
+      CREATE INDEX room_messages_rejects ON room_messages (received_at, room_id) WHERE type = 'reject';
+      CREATE INDEX room_messages_candidate_ids ON room_messages (room_id, message_id) WHERE topic_kind = 'public_candidates';
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -21,6 +21,7 @@ import {
 } from '../rows/room-rows';
 import {
   isStored,
+  type AgentRejectCount,
   type ApprovalResult,
   type CandidateJudgement,
   type CandidateRecord,
@@ -33,12 +34,14 @@ import {
   type NewRoomMessage,
   type ReviewItem,
   type Room,
+  type RoomActivity,
   type RoomStore,
   type RoomSummary,
   type SpendResult,
   type StoredRoomMessage,
 } from '../store';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
+import { sqliteRejectsByAgent, sqliteRoomActivity } from './sqlite-room-activity';
 import { statementCache } from './statement-cache';
 import { readGrant, TransactionGrants } from './transaction-grants';
 
@@ -276,6 +279,14 @@ export class SqliteRoomStore implements RoomStore {
     const hasMore = rows.length > query.limit;
     const page = rows.slice(0, query.limit).map(toMessage);
     return { messages: forward ? page : page.reverse(), hasMore };
+  }
+
+  async roomActivity(roomId: string, sinceMs: number, nowMs: number): Promise<RoomActivity> {
+    return sqliteRoomActivity(this.#sql, roomId, sinceMs, nowMs);
+  }
+
+  async rejectsByAgent(sinceMs: number, roomId?: string): Promise<AgentRejectCount[]> {
+    return sqliteRejectsByAgent(this.#sql, sinceMs, roomId);
   }
 
   // Mic grants.

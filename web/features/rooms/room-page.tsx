@@ -9,7 +9,7 @@ import { canAct, useSession } from '@web/lib/identity/use-session';
 import { openRoom } from '@web/lib/mqtt/room-connection';
 import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useStagedMount } from '@web/lib/use-staged-mount';
 import { AgentsPanel } from './agents-panel';
 import { ControlLog, candidateSenders } from './control-log';
@@ -20,6 +20,10 @@ import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
 import { RetentionSetting } from './retention-setting';
 import { ReviewQueue } from './review-queue';
 import { roomErrorInWords } from '@web/lib/room-words';
+
+// The health panel and its charts are a chunk of their own, fetched with the page's last stage:
+// nothing of them stands between a click and the room's messages (docs/decisions-web.md §24).
+const HealthPanel = lazy(() => import('./health-panel').then((m) => ({ default: m.HealthPanel })));
 
 // A live region: "Reconnecting…" and "Live" are announced when the connection drops and comes
 // back (UX.md item 10); the reason stays in the title, so a retry's error is not read out each time.
@@ -175,6 +179,9 @@ export function RoomPage() {
             <>
               <AgentsPanel roomId={roomId} />
               <GrantsPanel roomId={roomId} did={did} canFacilitate={facilitator} />
+              <Suspense fallback={null}>
+                <HealthPanel roomId={roomId} canFacilitate={facilitator} />
+              </Suspense>
               <AssignTaskForm roomId={roomId} did={did} disabled={!facilitator} />
             </>
           ) : null}
