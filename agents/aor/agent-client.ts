@@ -152,6 +152,10 @@ export async function connectAgent(options: ConnectAgentOptions): Promise<AgentC
     clean: true,
     connectTimeout: 10_000,
     reconnectPeriod: options.reconnectPeriodMs ?? DEFAULTS.reconnectPeriodMs,
+    // A refused CONNECT (a suspended or rotated credential) is retried like a lost connection, so
+    // an agent comes back by itself once a facilitator resumes it (decisions-server.md §62).
+    // mqtt.js stops reconnecting after a CONNACK error unless told otherwise.
+    reconnectOnConnackError: true,
     will: { topic: heartbeatTopic(rooms[0]!, options.agentId), payload: encode(willEnvelope), qos: 1, retain: false },
     clientId: options.clientId ?? options.agentId,
   };

@@ -5,10 +5,6 @@ import type { AccessStore } from '../store/store';
 
 export type IsSuspended = (agentId: string) => Promise<boolean>;
 
-/** Reads the credential's `suspended` when the credential record has one. */
 export function suspendedByCredential(access: AccessStore): IsSuspended {
-  return async (agentId) => {
-    const credential: object | undefined = await access.getAgentCredential(agentId);
-    return credential !== undefined && 'suspended' in credential && Boolean(credential.suspended);
-  };
+  return async (agentId) => Boolean((await access.getAgentCredential(agentId))?.suspended);
 }

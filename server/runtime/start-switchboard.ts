@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentService } from '../agents/agent-service';
-import { historyRejects } from '../agents/history-rejects';
 import { createApp } from '../app';
 import { systemClock, type Clock } from '../clock';
 import { startRunOnce } from '../cluster/run-once';
@@ -168,7 +167,9 @@ async function start(
     broker: broker.agents,
     grants: gateway,
     presence,
-    rejectsSince: historyRejects(store),
+    // decisions-server.md §64: one query over the rejects index, every room.
+    rejectsSince: async (sinceMs) =>
+      new Map((await store.rooms.rejectsByAgent(sinceMs)).map((r) => [r.agentId, r.rejects] as const)),
   });
   // `agents remove`, `--rotate`, `suspend`, `disconnect` and role changes by the CLI (another
   // process) close what they revoke at once, and a suspension ends its agent's grants here; the
