@@ -102,7 +102,7 @@ test('the operator finds the translation agent by capability, sends a request, a
   await snap(page, 'agora-thread');
 
   // Its story, in words, and played back from the stored thread at 10×.
-  await page.getByRole('link', { name: 'Story' }).click();
+  await page.getByRole('link', { name: 'Story & replay' }).click();
   const story = page.getByTestId('story');
   await expect(story).toContainText('You asked Demo Translator for “Greet <i>them</i>”.');
   await expect(story).toContainText('You accepted Demo Translator’s offer.');

@@ -363,6 +363,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
     ),
     'GET /api/rooms/:id/agents': sessionRead(() => room('/agents'), roomParam('/agents')),
     'GET /api/rooms/:id/grants': sessionRead(() => room('/grants'), roomParam('/grants')),
+    'GET /api/rooms/:id/health': sessionRead(() => room('/health'), roomParam('/health')),
     'GET /api/rooms/:id/review': sessionRead(
       () => room('/review'),
       fc.oneof(

@@ -44,8 +44,8 @@ export function spaRoutes(staticDir: string): Hono {
     return c.html(shell(c.get('secureHeadersNonce') ?? ''));
   };
   app.use('/assets/*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs(IMMUTABLE) }));
-  app.get('/', serveShell);
-  app.get('/index.html', serveShell);
+  // The shell by its own names too, not the file on disk (which has no nonce).
+  app.get('*', (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? serveShell(c) : next()));
   app.use('*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs('no-cache') }));
   app.get('*', serveShell);
   return app;

@@ -10,12 +10,20 @@ const onError = (error: unknown, key?: readonly unknown[]) => {
   }
 };
 
+/**
+ * One retry for what may pass the second time (the network, a 5xx, a 408 or 429); none for a
+ * refusal that would only be refused again (a 404 says "no such thing" at once, not after retries).
+ */
+export const retryOnce = (failures: number, error: unknown): boolean =>
+  failures < 1 &&
+  !(error instanceof ApiError && error.status >= 400 && error.status < 500 && ![408, 429].includes(error.status));
+
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError: (error, query) => onError(error, query.queryKey) }),
   mutationCache: new MutationCache({
     onError: (error, _vars, _ctx, mutation) => onError(error, mutation.options.mutationKey),
   }),
   defaultOptions: {
-    queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false },
+    queries: { staleTime: 10_000, retry: retryOnce, refetchOnWindowFocus: false },
   },
 });

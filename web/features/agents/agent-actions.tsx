@@ -16,7 +16,7 @@ import {
   suspendAgent,
   type AgentAccount,
 } from '@web/lib/api/agent-accounts';
-import { PasswordOnce } from './password-once';
+import { PasswordOnce } from '@web/components/agents/password-once';
 
 type Open = 'rotate' | 'suspend' | 'remove' | undefined;
 

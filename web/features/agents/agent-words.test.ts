@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentAccount } from '@web/lib/api/agent-accounts';
-import { agentStatus, budgetWords, connectExample, seenWords, statusWords } from './agent-words';
+import { connectExample } from '@web/lib/agent-connect';
+import { agentStatus, budgetWords, seenWords, statusWords } from './agent-words';
 
 const agent = (over: Partial<AgentAccount> = {}): AgentAccount => ({
   agentId: 'agent.a',

@@ -46,26 +46,3 @@ export function seenWords(at: number | null, now: number): string {
 /** "3 of 10 left in room ops, task t1". */
 export const budgetWords = (grant: AgentAccount['grants'][number]) =>
   `${Math.max(0, grant.maxMessages - grant.spent)} of ${grant.maxMessages} left`;
-
-const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-
-/**
- * A ready-to-paste `mosquitto_sub` that connects as the agent and reads a room's public topic;
- * the client id is the agentId (both brokers accept it: decisions-server.md §38).
- */
-export function connectExample(mqttUrl: string, agentId: string, password: string): string {
-  let host = '127.0.0.1';
-  let port = '1883';
-  try {
-    const url = new URL(mqttUrl);
-    host = url.hostname.replace(/^\[|\]$/g, '');
-    port = url.port || '1883';
-  } catch {
-    // keep the defaults: the address is shown beside the example anyway
-  }
-  return [
-    `mosquitto_sub -h ${host} -p ${port} -V mqttv5`,
-    `-u ${shellQuote(agentId)} -P ${shellQuote(password)} -i ${shellQuote(agentId)}`,
-    `-t 'rooms/+/public' -v`,
-  ].join(' ');
-}

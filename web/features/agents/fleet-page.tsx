@@ -12,7 +12,7 @@ import { agentAccountsQuery, type AgentAccount } from '@web/lib/api/agent-accoun
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { AgentActions } from './agent-actions';
 import { agentStatus, budgetWords, seenWords, statusWords } from './agent-words';
-import { NewAgentDialog } from './new-agent-dialog';
+import { NewAgentDialog } from '@web/components/agents/new-agent-dialog';
 
 const STATUS_TONE = {
   online: 'text-emerald-700 dark:text-emerald-300',

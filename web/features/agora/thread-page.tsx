@@ -2,8 +2,9 @@
 // relay's, live through the relay's cursor long-poll; with one it was bridged from that external
 // relay, read from what the bridge stored, and what the operator signs goes through
 // /api/external/:serviceId/events. Both render the same ThreadScreen (decisions-web.md §15).
+import { StoryLink } from '@web/components/story-link';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { useParams, useSearch } from '@tanstack/react-router';
 import { Notice } from '@web/components/ui/notice';
 import { SourceBadge } from '@web/components/ui/source-badge';
 import { StatusDot } from '@web/components/ui/status-dot';
@@ -53,15 +54,7 @@ function BuiltinThread({ threadId }: { threadId: string }) {
       data={data}
       source={<SourceBadge name="built-in" />}
       status={<StatusDot tone={live.tone} label={live.label} />}
-      links={
-        <Link
-          to="/story/$kind/$id"
-          params={{ kind: 'thread', id: threadId }}
-          className="text-sm font-medium text-teal-700 hover:underline dark:text-teal-300"
-        >
-          Story
-        </Link>
-      }
+      links={<StoryLink kind="thread" id={threadId} />}
       blocked={null}
       send={(envelope) => postEnvelope(envelope)}
       queryKey={threadQuery(threadId).queryKey}

@@ -4,6 +4,7 @@
 // and export. What changed since this browser last showed it is marked. With `?source=<serviceId>`
 // it is a negotiation on that external service, read and acted on through the
 // console's forwarder; a read-only or unreachable service shows why nothing can be sent.
+import { StoryLink } from '@web/components/story-link';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import type { PartyDid } from '@shared/negotiation/primitives';
@@ -158,7 +159,8 @@ export function NegotiationPage() {
             {utc(n.last_activity)}
           </p>
         </div>
-        <div className="flex items-center gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          {source === undefined ? <StoryLink kind="negotiation" id={n.id} /> : null}
           {n.valid_until ? (
             <span
               data-testid="valid-until-countdown"

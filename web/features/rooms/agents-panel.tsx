@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { activeGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
+import { ConnectAnAgent } from './connect-an-agent';
 import { GrantMeter } from './grant-meter';
 import { useNow } from '@web/lib/use-now';
 import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
@@ -28,10 +29,10 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
       </h2>
       {agents.isError ? (
         <p className="px-4 py-3 text-sm text-rose-700 dark:text-rose-300">{roomErrorInWords(agents.error)}</p>
-      ) : !agents.data?.length ? (
-        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
-          {agents.isPending ? 'Loading…' : 'No agent has sent a heartbeat here yet.'}
-        </p>
+      ) : agents.isPending ? (
+        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">Loading…</p>
+      ) : !agents.data.length ? (
+        <ConnectAnAgent roomId={roomId} />
       ) : (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {agents.data.map((a) => (

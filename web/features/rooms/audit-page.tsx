@@ -6,6 +6,7 @@ import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { roomAuditQuery } from '@web/lib/api/rooms-audit';
 import { roomQuery } from '@web/lib/api/rooms-get';
+import { RoomUnavailable } from './room-unavailable';
 import { shortDid } from '@web/lib/identity/did-short';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
@@ -87,6 +88,7 @@ export function AuditPage() {
   const audit = useInfiniteQuery(roomAuditQuery(roomId));
   const router = useRouter();
   const entries = audit.data?.pages.flat() ?? [];
+  if (room.isError) return <RoomUnavailable roomId={roomId} error={room.error} />;
 
   return (
     <div className="mx-auto max-w-5xl">

@@ -4,6 +4,8 @@ import { Notice } from '@web/components/ui/notice';
 import { PresenceAvatars } from '@web/components/presence-avatars';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { roomQuery } from '@web/lib/api/rooms-get';
+import { StoryLink } from '@web/components/story-link';
+import { RoomUnavailable } from './room-unavailable';
 import { setModeration } from '@web/lib/api/rooms-moderation';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { openRoom } from '@web/lib/mqtt/room-connection';
@@ -90,18 +92,7 @@ export function RoomPage() {
     },
   });
 
-  if (room.isError) {
-    return (
-      <div className="mx-auto max-w-xl">
-        <Notice tone="error" title="Cannot open this room">
-          {roomErrorInWords(room.error)}{' '}
-          <Link to="/rooms" className="underline">
-            Back to rooms
-          </Link>
-        </Notice>
-      </div>
-    );
-  }
+  if (room.isError) return <RoomUnavailable roomId={roomId} error={room.error} />;
   const review = room.data?.moderation === 'review';
 
   return (
@@ -121,6 +112,7 @@ export function RoomPage() {
         >
           Audit log &amp; export
         </Link>
+        <StoryLink kind="room" id={roomId} />
         {room.data ? <RetentionSetting roomId={roomId} retention={room.data.retention} canEdit={facilitator} /> : null}
         <label className="ml-auto flex items-center gap-2 text-sm">
           <input

@@ -1,6 +1,7 @@
 // One scheduling thread, live (polled read model): who answered at which revision, the heat-map,
 // the suggested slot or "no common slot" with the nearest alternatives, approve (Confirm at
 // revision + 1), cancel with a reason, .ics export and import. Everything signed in this browser.
+import { StoryLink } from '@web/components/story-link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
@@ -154,9 +155,12 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   return (
     <div className="space-y-6">
       <div>
-        <Link to="/scheduling" className="text-sm text-teal-700 hover:underline dark:text-teal-300">
-          ← Scheduling
-        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <Link to="/scheduling" className="text-sm text-teal-700 hover:underline dark:text-teal-300">
+            ← Scheduling
+          </Link>
+          <StoryLink kind="scheduling" id={view.threadId} />
+        </div>
         <h1 className="mt-1 text-xl font-semibold">{state.object.title ?? 'Untitled meeting'}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           <span data-testid="thread-status">{state.status}</span> · revision{' '}

@@ -3,7 +3,7 @@
 // leaving says so (decisions-web.md §23).
 import { CopyButton } from '@web/components/ui/copy-button';
 import type { IssuedCredential } from '@web/lib/api/agent-accounts';
-import { connectExample } from './agent-words';
+import { connectExample } from '@web/lib/agent-connect';
 
 export function PasswordOnce({ issued }: { issued: IssuedCredential }) {
   const example = connectExample(issued.mqttUrl, issued.agentId, issued.password);
