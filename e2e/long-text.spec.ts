@@ -70,6 +70,7 @@ test.afterEach(() => {
 /** Assigns a task with the goal at the message limit from the room page; resolves with its id. */
 async function assignLongGoal(roomId: string): Promise<string> {
   await page.goto(`/rooms/${roomId}`);
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
   await expect(page.getByTestId(`agent-${AGENT}`)).toContainText('online', { timeout: 15_000 });
   await page.getByLabel('Agent', { exact: true }).fill(AGENT);
   await page.getByLabel('Goal').fill(MESSAGE_MAX);
@@ -109,7 +110,9 @@ test('a room at its longest: header, agents, timeline with 100 KB from an agent,
   await expectNoSideScroll(page, 'audit', () => expect(page.getByTestId('audit-what').first()).toBeVisible());
 
   await page.goto('/rooms');
-  await expectNoSideScroll(page, 'rooms', () => expect(page.getByRole('link', { name: new RegExp(NAME) }).first()).toBeVisible());
+  await expectNoSideScroll(page, 'rooms', () =>
+    expect(page.getByRole('link', { name: new RegExp(NAME) }).first()).toBeVisible(),
+  );
 });
 
 test('100 KB waiting for review: the room’s queue and the inbox', async () => {
@@ -169,7 +172,9 @@ test('the directory, and an Agora request at the message limit: its thread and t
   await dialog.getByRole('button', { name: 'Sign and send' }).click();
   await expect(page).toHaveURL(/\/threads\/thread_[\w-]+$/);
   await expect(page.getByTestId('thread-message').first()).toBeVisible();
-  await expectNoSideScroll(page, 'agora-thread', () => expect(page.getByTestId('thread-message').first()).toBeVisible());
+  await expectNoSideScroll(page, 'agora-thread', () =>
+    expect(page.getByTestId('thread-message').first()).toBeVisible(),
+  );
   await page.goto('/threads');
   await expectNoSideScroll(page, 'agora-threads', () => expect(page.getByTestId('thread-row').first()).toBeVisible());
 });
@@ -191,6 +196,8 @@ test('a 60 KB term in a negotiation round, its diff, the list and the transparen
   const id = new URL(page.url()).pathname.split('/').pop()!;
   await page.getByLabel(/terms as JSON/).fill(JSON.stringify({ action: 'weather.forecast.basic', note: 'short' }));
   await page.getByRole('button', { name: 'Sign and propose' }).click();
+  // The seller answers once the operator's round is in.
+  await expect(page.getByTestId('party-actions')).toContainText('Waiting for the other party’s answer to round 1');
   await seller.propose(id, { action: 'weather.forecast.basic', note: 'v'.repeat(60_000) }, 10 * 60_000);
   const items = page.getByTestId('history-item');
   await expect(items).toHaveCount(3, { timeout: 10_000 });
@@ -198,7 +205,9 @@ test('a 60 KB term in a negotiation round, its diff, the list and the transparen
   await expectNoSideScroll(page, 'negotiation', () => expect(items.nth(2)).toBeVisible());
 
   await page.goto('/negotiations');
-  await expectNoSideScroll(page, 'negotiations', () => expect(page.getByTestId('negotiation-row').first()).toBeVisible());
+  await expectNoSideScroll(page, 'negotiations', () =>
+    expect(page.getByTestId('negotiation-row').first()).toBeVisible(),
+  );
   await page.goto('/transparency-log');
   await expectNoSideScroll(page, 'transparency-log', () => expect(page.getByTestId('log-entry').first()).toBeVisible());
 });

@@ -131,11 +131,16 @@ describe('§8 ACL: operators', () => {
 
   it('holds operators to the text limits and the longest grant the console counts against', () => {
     const at = (extra: Record<string, number>, type = 'say') => ({ ...env(type), ...extra });
-    const say = (n: number) => mayPublish(facilitator, { topic: 'rooms/r1/public', retain: false, envelope: at({ textChars: n }) });
+    const say = (n: number) =>
+      mayPublish(facilitator, { topic: 'rooms/r1/public', retain: false, envelope: at({ textChars: n }) });
     expect(say(TEXT_LIMITS.message).ok).toBe(true);
     expect(say(TEXT_LIMITS.message + 1)).toEqual({ ok: false, reason: 'text_too_long' });
     const grant = (s: number) =>
-      mayPublish(facilitator, { topic: 'rooms/r1/control', retain: false, envelope: at({ grantSeconds: s }, 'mic_grant') });
+      mayPublish(facilitator, {
+        topic: 'rooms/r1/control',
+        retain: false,
+        envelope: at({ grantSeconds: s }, 'mic_grant'),
+      });
     expect(grant(MAX_GRANT_SECONDS).ok).toBe(true);
     expect(grant(190 * 365 * 86_400)).toEqual({ ok: false, reason: 'grant_too_long' });
   });

@@ -38,7 +38,9 @@ export const fitsLimit = (kind: TextKind, text: string): boolean => countChars(t
 export function overLimitProblem(kind: TextKind, text: string): string | undefined {
   const n = countChars(text);
   const max = TEXT_LIMITS[kind];
-  return n <= max ? undefined : `must be at most ${max.toLocaleString('en')} characters (this has ${n.toLocaleString('en')})`;
+  return n <= max
+    ? undefined
+    : `must be at most ${max.toLocaleString('en')} characters (this has ${n.toLocaleString('en')})`;
 }
 
 /**

@@ -9,7 +9,19 @@ describe('displayText', () => {
 
   it('makes every bidi control visible instead of acting', () => {
     expect(displayText('evil\u202etxt.exe')).toBe(`evil${BIDI_MARKER}txt.exe`);
-    for (const c of ['\u202a', '\u202b', '\u202c', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'])
+    for (const c of [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    ])
       expect(displayText(`a${c}b`)).toBe(`a${BIDI_MARKER}b`);
   });
 

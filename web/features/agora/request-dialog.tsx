@@ -106,7 +106,10 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
           >
             {Object.entries(agent.tools).map(([id, declaration]) => (
               <option key={id} value={id}>
-                {id}: {declaration.description.length > 120 ? `${declaration.description.slice(0, 120)}…` : declaration.description}
+                {id}:{' '}
+                {declaration.description.length > 120
+                  ? `${declaration.description.slice(0, 120)}…`
+                  : declaration.description}
               </option>
             ))}
           </select>
@@ -133,6 +136,9 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
               spellCheck={false}
               className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
             />
+            <div className="mt-1 text-right">
+              <CharCounter kind="message" text={jsonText.trim()} />
+            </div>
           </div>
         ) : (
           fields.map((field) => (

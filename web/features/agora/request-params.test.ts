@@ -29,7 +29,10 @@ describe('request params', () => {
   it('does not send without a required value, from fields or from JSON', () => {
     const text = formatFields({ text: 'string' });
     expect(paramsFromFields(text, {})).toEqual({ ok: false, message: 'text is required by this capability.' });
-    expect(paramsFromFields(text, { text: '   ' })).toEqual({ ok: false, message: 'text is required by this capability.' });
+    expect(paramsFromFields(text, { text: '   ' })).toEqual({
+      ok: false,
+      message: 'text is required by this capability.',
+    });
     expect(missingRequired(text, {})).toBe('text is required by this capability.');
     expect(missingRequired(text, { text: 'hi' })).toBeUndefined();
   });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { assignProblem, isKnownAgent, MAX_GRANT_MINUTES } from './assign-checks';
 
-const ok = { agentId: 'agent.a', goal: 'Summarise', format: '', deadlineMin: '', typesChosen: 4, budget: '5', expiryMin: '15' };
+const ok = {
+  agentId: 'agent.a',
+  goal: 'Summarise',
+  format: '',
+  deadlineMin: '',
+  typesChosen: 4,
+  budget: '5',
+  expiryMin: '15',
+};
 
 describe('assignProblem', () => {
   it('lets an ordinary assignment through', () => {

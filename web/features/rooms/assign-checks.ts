@@ -29,7 +29,8 @@ export function assignProblem(d: AssignDraft): string | undefined {
     return 'The deadline would be in the past: give a number of minutes from now, more than 0.';
   if (d.typesChosen === 0) return 'Allow at least one message type.';
   const budget = Number(d.budget);
-  if (!(budget >= 1 && budget <= 10_000 && Number.isInteger(budget))) return 'The budget is a whole number from 1 to 10000.';
+  if (!(budget >= 1 && budget <= 10_000 && Number.isInteger(budget)))
+    return 'The budget is a whole number from 1 to 10000.';
   const expiry = Number(d.expiryMin);
   if (!(expiry > 0)) return 'The grant must last more than 0 minutes.';
   if (expiry > MAX_GRANT_MINUTES)
@@ -41,7 +42,11 @@ export function assignProblem(d: AssignDraft): string | undefined {
  * Whether `agentId` is one the console knows: seen in the room, or holding a credential. An
  * unknown id is asked about, not refused: an agent may connect after its task is sent.
  */
-export function isKnownAgent(agentId: string, present: readonly string[], credentialed: readonly string[] = []): boolean {
+export function isKnownAgent(
+  agentId: string,
+  present: readonly string[],
+  credentialed: readonly string[] = [],
+): boolean {
   const id = agentId.trim();
   return present.includes(id) || credentialed.includes(id);
 }

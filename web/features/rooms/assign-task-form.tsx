@@ -86,7 +86,9 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
             setAgentId(e.target.value);
             setQuestioned(null);
           }}
-          hint={present.length ? `In this room: ${present.map(displayText).join(', ')}` : 'No agent seen in this room yet.'}
+          hint={
+            present.length ? `In this room: ${present.map(displayText).join(', ')}` : 'No agent seen in this room yet.'
+          }
           autoComplete="off"
         />
         <datalist id={listId}>
@@ -101,12 +103,7 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
           </Notice>
         ) : null}
         <div>
-          <TextField
-            label="Goal"
-            value={goal}
-            onChange={(e) => setGoal(e.target.value)}
-            aria-describedby={goalCount}
-          />
+          <TextField label="Goal" value={goal} onChange={(e) => setGoal(e.target.value)} aria-describedby={goalCount} />
           <div className="mt-1 text-right">
             <CharCounter kind="message" text={goal.trim()} id={goalCount} />
           </div>
@@ -172,12 +169,7 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
             mic.
           </p>
         ) : null}
-        <Button
-          type="submit"
-          variant="primary"
-          busy={assign.isPending}
-          disabled={!fitsLimit('message', goal.trim())}
-        >
+        <Button type="submit" variant="primary" busy={assign.isPending} disabled={!fitsLimit('message', goal.trim())}>
           {questioned !== null && questioned === agentId.trim() ? 'Assign anyway' : 'Assign with mic'}
         </Button>
       </fieldset>

@@ -154,7 +154,10 @@ export function AuditPage() {
                       <td className="whitespace-nowrap px-4 py-1.5 font-mono text-xs text-slate-500 max-sm:inline-block max-sm:py-0 max-sm:pr-2">
                         <time dateTime={new Date(e.at).toISOString()}>{when(e.at)}</time>
                       </td>
-                      <td className="px-2 py-1.5 font-mono text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0" title={e.actorDid}>
+                      <td
+                        className="px-2 py-1.5 font-mono text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
+                        title={e.actorDid}
+                      >
                         {e.actorDid.startsWith('did:') ? shortDid(e.actorDid) : displayText(e.actorDid)}
                       </td>
                       <td className="px-2 py-1.5 max-sm:block max-sm:px-4 max-sm:py-0.5">

@@ -20,6 +20,9 @@ import { buildProposal, defaultWindowStart } from './proposal';
 
 type Choice = 'skip' | 'optional' | 'required';
 
+/** The clock a proposal's window is checked against, read when the form is sent. */
+const nowMs = () => Date.now();
+
 export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
   const people = agents.filter((a) => a.kind === 'person');
   const rooms = agents.filter((a) => a.kind === 'resource');
@@ -59,7 +62,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
       optional: people.filter((p) => choice(p.did) === 'optional').map((p) => p.did),
       room: roomAgent?.did,
       location: location.trim() || roomAgent?.name,
-      now: Date.now(),
+      now: nowMs(),
     });
     if (!built.ok) return setInputError(built.error.message);
     setInputError(null);
@@ -129,7 +132,8 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
           {people.map((p) => (
             <li key={p.did} className="flex items-center justify-between gap-3 text-sm">
               <span className="min-w-0">
-                {displayText(p.name)} <span className="text-slate-500 dark:text-slate-400">({zoneCity(p.timeZone)})</span>
+                {displayText(p.name)}{' '}
+                <span className="text-slate-500 dark:text-slate-400">({zoneCity(p.timeZone)})</span>
               </span>
               <select
                 aria-label={`${p.name} attendance`}
