@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { MAX_GRANT_SECONDS, TEXT_LIMITS } from '@shared/contract/text-limits';
 import { mayPublish, maySubscribe, type BrokerIdentity } from './acl';
 import { filterCovers, isValidFilter, topicMatches } from './topic-filter';
 
@@ -126,6 +127,22 @@ describe('§8 ACL: operators', () => {
       ok: false,
       reason: 'invalid_envelope',
     });
+  });
+
+  it('holds operators to the text limits and the longest grant the console counts against', () => {
+    const at = (extra: Record<string, number>, type = 'say') => ({ ...env(type), ...extra });
+    const say = (n: number) =>
+      mayPublish(facilitator, { topic: 'rooms/r1/public', retain: false, envelope: at({ textChars: n }) });
+    expect(say(TEXT_LIMITS.message).ok).toBe(true);
+    expect(say(TEXT_LIMITS.message + 1)).toEqual({ ok: false, reason: 'text_too_long' });
+    const grant = (s: number) =>
+      mayPublish(facilitator, {
+        topic: 'rooms/r1/control',
+        retain: false,
+        envelope: at({ grantSeconds: s }, 'mic_grant'),
+      });
+    expect(grant(MAX_GRANT_SECONDS).ok).toBe(true);
+    expect(grant(190 * 365 * 86_400)).toEqual({ ok: false, reason: 'grant_too_long' });
   });
 
   it('keeps observers read-only', () => {

@@ -3,6 +3,7 @@
 // embedded broker calls it on every PUBLISH and SUBSCRIBE, and the Mosquitto provisioning
 // writes the same rules as dynamic-security roles.
 import { parseTopic } from '@shared/aor/topics';
+import { MAX_GRANT_SECONDS, TEXT_LIMITS } from '@shared/contract/text-limits';
 import { filterCovers, isValidFilter } from './topic-filter';
 
 export type BrokerIdentity =
@@ -43,7 +44,17 @@ export interface PublishRequest {
   readonly retain: boolean;
   /** The envelope's type, room and sender, when the payload is an AOR envelope; operators' publishes need them. */
   readonly envelope?:
-    { readonly type: string; readonly roomId: string; readonly fromKind: string; readonly fromId: string } | undefined;
+    | {
+        readonly type: string;
+        readonly roomId: string;
+        readonly fromKind: string;
+        readonly fromId: string;
+        /** Characters of what the operator wrote: a `say`'s text, a task's goal. */
+        readonly textChars?: number | undefined;
+        /** A mic grant's length: `expires_at` less the envelope's `ts`, in seconds. */
+        readonly grantSeconds?: number | undefined;
+      }
+    | undefined;
 }
 
 export function mayPublish(identity: BrokerIdentity, request: PublishRequest): AclVerdict {
@@ -70,5 +81,9 @@ export function mayPublish(identity: BrokerIdentity, request: PublishRequest): A
   if (envelope.roomId !== topic.roomId) return deny('room_mismatch');
   // A facilitator speaks as itself: the envelope names the operator's own DID.
   if (envelope.fromKind !== 'user' || envelope.fromId !== identity.did) return deny('sender_mismatch');
+  // The same limits the console's forms count against (decisions-web.md §26): a client that
+  // skips the form meets them here, before anything is recorded or routed.
+  if ((envelope.textChars ?? 0) > TEXT_LIMITS.message) return deny('text_too_long');
+  if ((envelope.grantSeconds ?? 0) > MAX_GRANT_SECONDS) return deny('grant_too_long');
   return allow;
 }

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import { parseEnvelope } from '@shared/aor/envelope';
+import { countChars } from '@shared/contract/text-limits';
 import { checkPayloadSize } from '@shared/aor/payload-size';
 import { mayPublish, maySubscribe, type BrokerIdentity, type PublishRequest } from './acl';
 import { isAssignedId, sameIdentity } from './broker-identities';
@@ -64,7 +65,16 @@ function envelopeSummary(payload: Buffer | string): PublishRequest['envelope'] {
   const parsed = parseEnvelope(typeof payload === 'string' ? payload : payloadBytes(payload));
   if (!parsed.ok) return undefined;
   const envelope = parsed.value;
-  return { type: envelope.type, roomId: envelope.room_id, fromKind: envelope.from.kind, fromId: envelope.from.id };
+  const summary = {
+    type: envelope.type,
+    roomId: envelope.room_id,
+    fromKind: envelope.from.kind,
+    fromId: envelope.from.id,
+  };
+  if (envelope.type === 'say') return { ...summary, textChars: countChars(envelope.payload.text) };
+  if (envelope.type === 'task') return { ...summary, textChars: countChars(envelope.payload.goal) };
+  if (envelope.type === 'mic_grant') return { ...summary, grantSeconds: envelope.payload.expires_at - envelope.ts };
+  return summary;
 }
 
 /** `clients` is aedes' public registry of connected clients by id (not in its typings). */

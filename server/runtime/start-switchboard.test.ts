@@ -1,5 +1,6 @@
 // The whole process in one: HTTP app, embedded broker over TCP and WebSocket, gateway, store.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { TEXT_LIMITS } from '@shared/contract/text-limits';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -130,7 +131,7 @@ describe('/mqtt for consoles', () => {
         agent_id: 'agent.researcher',
         max_messages: 2,
         allowed_message_types: ['ack'],
-        expires_at: 1_900_000_000,
+        expires_at: Math.floor(Date.now() / 1000) + 3_600,
       }),
       { qos: 1 },
     );
@@ -158,6 +159,42 @@ describe('/mqtt for consoles', () => {
       expect.arrayContaining([expect.stringContaining('spoof')]),
     );
     await Promise.all([f.client.endAsync(true), o.client.endAsync(true)]);
+  });
+
+  it('holds a facilitator to the console’s text limit and longest grant, and records nothing refused', async () => {
+    const f = await operatorClient(facilitatorCookie);
+    const ts = Math.floor(Date.now() / 1000);
+    const grant = (seconds: number) =>
+      JSON.stringify({
+        id: `g_${seconds}`,
+        type: 'mic_grant',
+        room_id: 'ops',
+        from: { kind: 'user', id: FACILITATOR },
+        ts,
+        payload: {
+          task_id: 't_long',
+          agent_id: 'agent.x',
+          max_messages: 1,
+          allowed_message_types: ['ack'],
+          expires_at: ts + seconds,
+        },
+      });
+    await expect(
+      f.client.publishAsync('rooms/ops/public', envelope('say', { text: 'x'.repeat(TEXT_LIMITS.message + 1) }), {
+        qos: 1,
+      }),
+    ).rejects.toThrow(/Not authorized/);
+    await expect(f.client.publishAsync('rooms/ops/control', grant(190 * 365 * 86_400), { qos: 1 })).rejects.toThrow(
+      /Not authorized/,
+    );
+    await f.client.publishAsync('rooms/ops/public', envelope('say', { text: 'y'.repeat(TEXT_LIMITS.message) }), {
+      qos: 1,
+    });
+    const page = await (await api('/api/rooms/ops/messages?type=say', facilitatorCookie)).json();
+    const raws = page.messages.map((m: { raw: string }) => m.raw);
+    expect(raws).toEqual(expect.arrayContaining([expect.stringContaining('y'.repeat(TEXT_LIMITS.message))]));
+    expect(raws).not.toEqual(expect.arrayContaining([expect.stringContaining('x'.repeat(TEXT_LIMITS.message + 1))]));
+    await f.client.endAsync(true);
   });
 
   it('lets an agent and a console meet: a granted ack reaches the console on public', async () => {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isValidId, MAX_ID_LENGTH } from '../aor/ids';
 import { operation } from './operation';
+import { TEXT_LIMITS } from './text-limits';
 
 export const Moderation = z.enum(['auto', 'review']);
 export type Moderation = z.infer<typeof Moderation>;
@@ -10,7 +11,7 @@ const RoomId = z.string().refine(isValidId, `must be 1–${MAX_ID_LENGTH} charac
 
 export const CreateRoomBody = z.object({
   id: RoomId,
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(TEXT_LIMITS.line),
   moderation: Moderation.default('auto'),
 });
 export type CreateRoomBody = z.input<typeof CreateRoomBody>;
@@ -29,7 +30,7 @@ export const RoomSettingsBody = z
   .object({ moderation: Moderation.optional(), retention: RetentionSetting.nullable().optional() })
   .refine((b) => b.moderation !== undefined || b.retention !== undefined, 'give moderation, retention or both');
 export type RoomSettingsBody = z.input<typeof RoomSettingsBody>;
-export const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) });
+export const RejectBody = z.object({ reason: z.string().trim().min(1).max(TEXT_LIMITS.reason) });
 
 /** How much history the room keeps (PATCH /api/rooms/:id {retention}); absent: everything. */
 export const Retention = z.object({ maxMessages: z.number().nullable(), maxAgeDays: z.number().nullable() });

@@ -1,6 +1,8 @@
 // One directory entry: who the agent is (name, DID short form with copy), presence, pricing,
 // tools with their SLA, and the OSNAP tools_query answered by the directory on request.
 import { useQuery } from '@tanstack/react-query';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { Button } from '@web/components/ui/button';
 import { CopyButton } from '@web/components/ui/copy-button';
 import { StatusDot } from '@web/components/ui/status-dot';
@@ -23,7 +25,7 @@ export interface AgentCardProps {
 }
 
 export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
-  const name = agent.agent_name ?? shortDid(agent.agent_id);
+  const name = displayText(agent.agent_name ?? shortDid(agent.agent_id));
   const pricing = agent.manifest?.pricing as Record<string, unknown> | undefined;
   const tools = Object.entries(agent.tools).sort(([a], [b]) => a.localeCompare(b));
   const lastSeen = agent.presence.last_seen_at ? Date.parse(agent.presence.last_seen_at) : null;
@@ -35,9 +37,13 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
     >
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0">
-          <h2 className="font-semibold">{name}</h2>
+          <h2 className="font-semibold">
+            <LongText text={name} chars={200} />
+          </h2>
           {agent.agent_description ? (
-            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{agent.agent_description}</p>
+            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">
+              <LongText text={agent.agent_description} preserveLines />
+            </p>
           ) : null}
           <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
             <span className="font-mono" title={agent.agent_id} data-testid="agent-did">
@@ -46,7 +52,7 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
             <CopyButton text={agent.agent_id} label="Copy DID" />
           </p>
         </div>
-        <div className="flex flex-col items-end gap-1 text-sm">
+        <div className="flex min-w-0 flex-col items-end gap-1 text-sm">
           <span data-testid="agent-presence">
             <StatusDot tone={PRESENCE_TONE[agent.presence.status]} label={presenceWords(agent.presence.status)} />
           </span>
@@ -74,17 +80,19 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
             className={`flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm ${matched.includes(tool) ? 'bg-teal-50 dark:bg-teal-950/40' : ''}`}
           >
             <span className="min-w-0 flex-1">
-              <span className="font-mono text-xs font-medium">{tool}</span>
-              <span className="ml-2 text-slate-600 dark:text-slate-400">{declaration.description}</span>
+              <span className="font-mono text-xs font-medium">{displayText(tool)}</span>
+              <span className="ml-2 text-slate-600 dark:text-slate-400">
+                <LongText text={declaration.description} />
+              </span>
               {declaration.request_format ? (
                 <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
-                  params: {Object.keys(declaration.request_format).join(', ') || 'none'}
+                  <LongText text={`params: ${Object.keys(declaration.request_format).join(', ') || 'none'}`} />
                 </span>
               ) : null}
             </span>
             {declaration.SLA ? (
-              <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">
-                SLA {declaration.SLA}
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                <LongText text={`SLA ${declaration.SLA}`} chars={80} />
               </span>
             ) : null}
             {onRequest ? (

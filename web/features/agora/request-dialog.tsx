@@ -14,7 +14,10 @@ import { signAsOperator } from '@web/lib/identity/sign-agora-envelope';
 import { useId, useState, type FormEvent } from 'react';
 import { relayErrorWords } from './agora-words';
 import { buildRequest } from './envelope-builders';
-import { formatFields, paramsFromFields, paramsFromJson } from './request-params';
+import { formatFields, missingRequired, paramsFromFields, paramsFromJson } from './request-params';
+import { fitsLimit } from '@shared/contract/text-limits';
+import { CharCounter } from '@web/components/ui/char-counter';
+import { displayText } from '@web/lib/display-text';
 
 export interface RequestDialogProps {
   readonly agent: DirectoryEntry;
@@ -35,7 +38,13 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
   const toolId = useId();
   const jsonId = useId();
   const fields = formatFields(agent.tools[tool]?.request_format);
-  const name = agent.agent_name ?? agent.agent_id;
+  const name = displayText(agent.agent_name ?? agent.agent_id);
+  // Every typed value is something said to the agent; the title is a one-line label (§26).
+  const textFits =
+    fitsLimit('line', title.trim()) &&
+    (asJson || fields.length === 0
+      ? fitsLimit('message', jsonText.trim())
+      : fields.every((f) => fitsLimit('message', (values[f.key] ?? '').trim())));
 
   const send = useMutation({
     mutationFn: async (params: Record<string, unknown>) => {
@@ -69,6 +78,10 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
       return setInputError('The most you pay must be a number of USD, 0 or more.');
     const params = asJson ? paramsFromJson(jsonText) : paramsFromFields(fields, values);
     if (!params.ok) return setInputError(params.message);
+    // The tool's schema says what it cannot do without, typed as fields or as JSON (§26).
+    const missing = missingRequired(fields, params.params);
+    if (missing) return setInputError(missing);
+    if (!textFits) return setInputError('A value is longer than a request takes: shorten it to send.');
     setInputError(null);
     send.mutate(params.params);
   };
@@ -93,7 +106,10 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
           >
             {Object.entries(agent.tools).map(([id, declaration]) => (
               <option key={id} value={id}>
-                {id}: {declaration.description}
+                {id}:{' '}
+                {declaration.description.length > 120
+                  ? `${declaration.description.slice(0, 120)}…`
+                  : declaration.description}
               </option>
             ))}
           </select>
@@ -120,13 +136,25 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
               spellCheck={false}
               className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
             />
+            <div className="mt-1 text-right">
+              <CharCounter kind="message" text={jsonText.trim()} />
+            </div>
           </div>
         ) : (
           fields.map((field) => (
             <TextField
               key={`${tool}/${field.key}`}
               label={field.key}
-              hint={`Format: ${field.hint}`}
+              required={field.required}
+              aria-required={field.required}
+              hint={
+                <span className="flex flex-wrap justify-between gap-2">
+                  <span className="min-w-0">
+                    {field.required ? 'Required. ' : 'Optional. '}Format: {field.hint}
+                  </span>
+                  <CharCounter kind="message" text={(values[field.key] ?? '').trim()} />
+                </span>
+              }
               value={values[field.key] ?? ''}
               onChange={(e) => setValues((v) => ({ ...v, [field.key]: e.target.value }))}
               autoComplete="off"
@@ -138,6 +166,7 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
           value={title}
           onChange={(e) => setTitle(e.target.value)}
           autoComplete="off"
+          hint={<CharCounter kind="line" text={title.trim()} />}
         />
         <TextField
           label="Most you pay, USD (optional)"
@@ -158,7 +187,7 @@ export function RequestDialog({ agent, initialTool, onClose }: RequestDialogProp
         ) : null}
         <div className="flex justify-end gap-2">
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={send.isPending}>
+          <Button type="submit" variant="primary" busy={send.isPending} disabled={!textFits}>
             Sign and send
           </Button>
         </div>

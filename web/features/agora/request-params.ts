@@ -3,21 +3,52 @@
 export type ParamsResult =
   { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly message: string };
 
-/** The keys a tool declares in its request_format, in the order declared, with what it says of each. */
-export function formatFields(requestFormat: Record<string, unknown> | undefined): { key: string; hint: string }[] {
+/** One input of a tool, as the form shows it. */
+export interface FormatField {
+  readonly key: string;
+  readonly hint: string;
+  /** The request does not go out without it (decisions-web.md §26). */
+  readonly required: boolean;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hintOf = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * The inputs a tool declares in its request_format (the manifest's input_schema), in the order
+ * declared. Agora leaves the schema's form open, so two are read: a JSON Schema object
+ * (`properties`, with `required` naming what must be given), and the flat `{ key: hint }` the
+ * demo's agents use, where every key is an input the tool needs unless its hint says "optional".
+ */
+export function formatFields(requestFormat: Record<string, unknown> | undefined): FormatField[] {
   if (!requestFormat) return [];
-  return Object.entries(requestFormat).map(([key, value]) => ({
-    key,
-    hint: typeof value === 'string' ? value : JSON.stringify(value),
-  }));
+  if (isRecord(requestFormat.properties)) {
+    const required = Array.isArray(requestFormat.required) ? requestFormat.required : [];
+    return Object.entries(requestFormat.properties).map(([key, value]) => {
+      const type = isRecord(value) ? (value.description ?? value.type) : value;
+      return { key, hint: type === undefined ? 'any' : hintOf(type), required: required.includes(key) };
+    });
+  }
+  return Object.entries(requestFormat).map(([key, value]) => {
+    const hint = hintOf(value);
+    return { key, hint, required: !/\boptional\b/i.test(hint) };
+  });
+}
+
+/** "text is required by this capability.", for the first required key `params` lacks. */
+export function missingRequired(fields: readonly FormatField[], params: Record<string, unknown>): string | undefined {
+  const missing = fields.find(
+    (f) => f.required && (params[f.key] === undefined || params[f.key] === null || params[f.key] === ''),
+  );
+  return missing ? `${missing.key} is required by this capability.` : undefined;
 }
 
 /**
- * Fields to params: empty fields are left out; a field whose format says `number` must be a
- * finite number and is sent as one; everything else is sent as the text typed.
+ * Fields to params: empty fields are left out, and refused when required; a field whose format
+ * says `number` must be a finite number and is sent as one; everything else is sent as typed.
  */
 export function paramsFromFields(
-  fields: readonly { key: string; hint: string }[],
+  fields: readonly FormatField[],
   values: Readonly<Record<string, string>>,
 ): ParamsResult {
   const params: Record<string, unknown> = {};
@@ -32,7 +63,8 @@ export function paramsFromFields(
       params[key] = raw;
     }
   }
-  return { ok: true, params };
+  const missing = missingRequired(fields, params);
+  return missing ? { ok: false, message: missing } : { ok: true, params };
 }
 
 /** JSON typed by the operator: it must be one object (Agora's params is an object). */

@@ -1,6 +1,7 @@
 // One envelope in a thread's timeline: type, sender, time, what it says, the signature
 // verdict computed in this browser, and the raw envelope. Everything agents wrote is text.
 import { Button } from '@web/components/ui/button';
+import { LongText } from '@web/components/ui/long-text';
 import { CopyButton } from '@web/components/ui/copy-button';
 import { shortDid } from '@web/lib/identity/did-short';
 import type { BridgeNote } from './bridge-verdict';
@@ -130,17 +131,17 @@ export function ThreadMessage({
         </p>
       ) : null}
       {entry.facts.length > 0 ? (
-        <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <dl className="mt-3 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
           {entry.facts.map((fact) => (
             <div key={fact.label} className="contents">
               <dt className="text-slate-500 dark:text-slate-400">{fact.label}</dt>
               <dd className="min-w-0" data-testid={`fact-${fact.label.toLowerCase().replace(/\s+/g, '-')}`}>
                 {fact.code ? (
-                  <pre className="whitespace-pre-wrap break-words rounded bg-slate-50 px-2 py-1 font-mono text-xs dark:bg-slate-950">
-                    {fact.value}
-                  </pre>
+                  <div className="rounded bg-slate-50 px-2 py-1 font-mono text-xs dark:bg-slate-950">
+                    <LongText as="div" text={fact.value} preserveLines />
+                  </div>
                 ) : (
-                  <span className="break-words">{fact.value}</span>
+                  <LongText text={fact.value} preserveLines />
                 )}
               </dd>
             </div>

@@ -4,6 +4,7 @@
 // is sent are the caller's (thread-page.tsx): the built-in relay, or an external one through the
 // console's forwarding endpoint.
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { displayText } from '@web/lib/display-text';
 import { Link } from '@tanstack/react-router';
 import type { Envelope, EnvelopeOf } from '@shared/agora/envelope';
 import { Button } from '@web/components/ui/button';
@@ -131,7 +132,7 @@ export function ThreadScreen({
       <div className="mt-2 flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">Thread {source}</h1>
-          <p className="break-all font-mono text-xs text-slate-500 dark:text-slate-400">{threadId}</p>
+          <p className="break-all font-mono text-xs text-slate-500 dark:text-slate-400">{displayText(threadId)}</p>
         </div>
         <div className="flex items-center gap-4">
           {links}
@@ -149,12 +150,12 @@ export function ThreadScreen({
           </span>
           <span className="text-slate-600 dark:text-slate-400"> · {words.detail}</span>
         </p>
-        <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-500">Client</dt>
           <dd className="text-sm" title={state.client}>
             {state.client ? (
               <>
-                {isClient ? 'You' : (nameOf(state.client) ?? 'Client')}{' '}
+                {isClient ? 'You' : displayText(nameOf(state.client) ?? 'Client')}{' '}
                 <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{shortDid(state.client)}</span>
               </>
             ) : (
@@ -165,7 +166,7 @@ export function ThreadScreen({
           <dd className="text-sm" title={state.addressedTo} data-testid="thread-addressed-to">
             {state.addressedTo ? (
               <>
-                {nameOf(state.addressedTo) ?? 'Agent'}{' '}
+                {displayText(nameOf(state.addressedTo) ?? 'Agent')}{' '}
                 <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
                   {shortDid(state.addressedTo)}
                 </span>

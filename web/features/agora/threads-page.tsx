@@ -1,5 +1,6 @@
 // Agora threads the relay holds, most recently updated first, with their state in words.
 import { useQuery } from '@tanstack/react-query';
+import { displayText } from '@web/lib/display-text';
 import { Link } from '@tanstack/react-router';
 import { THREAD_STATUSES } from '@shared/agora/thread-state';
 import { Button } from '@web/components/ui/button';
@@ -158,10 +159,12 @@ function ThreadRow({
         </span>
         <span className="min-w-0 flex-1">
           <span className="block truncate font-mono text-xs">
-            <SourceBadge name={source ? source.name : 'built-in'} down={source?.status.state === 'down'} /> {thread.id}
+            <SourceBadge name={source ? source.name : 'built-in'} down={source?.status.state === 'down'} />{' '}
+            {displayText(thread.id)}
           </span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
-            {party(thread.state.client)} → {thread.state.addressedTo ? party(thread.state.addressedTo) : 'any agent'}
+            {displayText(party(thread.state.client))} →{' '}
+            {thread.state.addressedTo ? displayText(party(thread.state.addressedTo)) : 'any agent'}
             <span className="text-slate-500 dark:text-slate-500"> · {words.detail}</span>
             {thread.untrusted ? (
               <span className="font-medium text-rose-700 dark:text-rose-300"> · {thread.untrusted} unverified</span>

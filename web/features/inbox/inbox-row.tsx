@@ -13,6 +13,11 @@ import { useEffect, useId, useState } from 'react';
 import { roomOf } from '@web/lib/inbox/inbox-state';
 import { claimedBy, KIND_LABEL, OPEN_LABEL, URGENCY_LABEL } from '@web/lib/inbox/inbox-words';
 import { useClaim } from '@web/lib/inbox/use-claim';
+import { fitsLimit } from '@shared/contract/text-limits';
+import { CharCounter } from '@web/components/ui/char-counter';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
+import { collapse } from '@web/lib/long-text';
 
 /** Quotes longer than this are clamped to three lines until "show all". */
 const CLAMP_CHARS = 160;
@@ -55,7 +60,7 @@ export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect,
           {KIND_LABEL[item.kind]}
         </span>
         <span>{URGENCY_LABEL[item.urgency]}</span>
-        {room ? <span className="min-w-0 truncate font-mono">{room}</span> : null}
+        {room ? <span className="min-w-0 truncate font-mono">{displayText(room)}</span> : null}
         <time dateTime={new Date(item.since).toISOString()} title={new Date(item.since).toISOString()}>
           {relativeTime(item.since, now)}
         </time>
@@ -65,7 +70,9 @@ export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect,
           </span>
         ) : null}
       </div>
-      <p className="mt-1 break-words font-medium text-slate-900 dark:text-slate-100">{item.title}</p>
+      <p className="mt-1 font-medium text-slate-900 dark:text-slate-100">
+        <LongText text={item.title} />
+      </p>
       {item.quote ? <Quote text={item.quote} /> : null}
       <div className="mt-2 flex flex-wrap items-center gap-2">
         {item.ref.kind === 'review' ? (
@@ -144,9 +151,10 @@ function Quote({ text }: { text: string }) {
       <blockquote
         id={id}
         data-testid="inbox-quote"
-        className={`whitespace-pre-wrap break-words border-l-2 border-slate-200 pl-2 dark:border-slate-700 ${long && !all ? 'line-clamp-3' : ''}`}
+        className={`whitespace-pre-wrap [overflow-wrap:anywhere] border-l-2 border-slate-200 pl-2 dark:border-slate-700 ${long && !all ? 'line-clamp-3' : ''}`}
       >
-        {text}
+        {/* Clamped, the row holds only the start of a long quote (decisions-web.md §25). */}
+        {all ? text : collapse(text).head}
       </blockquote>
       {long ? (
         <Button
@@ -177,6 +185,9 @@ function AnswerBox(props: { itemId: string; roomId: string; agentId: string; did
   const id = useId();
   useClaim(itemId);
   useEffect(() => openRoom(roomId), [roomId]);
+  // The answer is a `say`: counted as the room's say is, mention included (decisions-web.md §26).
+  const sent = `@${agentId} ${text.trim()}`;
+  const fits = fitsLimit('message', sent);
   const send = useMutation({
     mutationFn: (t: string) => say(roomId, did, `@${agentId} ${t}`),
     onSuccess: onDone,
@@ -187,26 +198,32 @@ function AnswerBox(props: { itemId: string; roomId: string; agentId: string; did
       onClick={(e) => e.stopPropagation()}
       onSubmit={(e) => {
         e.preventDefault();
-        if (text.trim() && live) send.mutate(text.trim());
+        if (text.trim() && live && fits) send.mutate(text.trim());
       }}
     >
       <label htmlFor={id} className="block text-xs text-slate-600 dark:text-slate-400">
-        Your answer to {agentId} (sent to the room, mentioning them)
+        Your answer to {displayText(agentId)} (sent to the room, mentioning them)
       </label>
       <div className="flex gap-2">
         <input
           id={id}
           autoFocus
           value={text}
-          maxLength={2000}
           autoComplete="off"
           onChange={(e) => setText(e.target.value)}
           className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
         />
-        <Button type="submit" size="sm" variant="primary" disabled={!text.trim() || !live} busy={send.isPending}>
+        <Button
+          type="submit"
+          size="sm"
+          variant="primary"
+          disabled={!text.trim() || !live || !fits}
+          busy={send.isPending}
+        >
           Send
         </Button>
       </div>
+      <CharCounter kind="message" text={sent} />
       {!live ? <p className="text-xs text-slate-500">Connecting to the room…</p> : null}
       {send.isError ? (
         <p role="alert" className="text-xs text-rose-700 dark:text-rose-300">

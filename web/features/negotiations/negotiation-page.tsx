@@ -6,6 +6,7 @@
 // console's forwarder; a read-only or unreachable service shows why nothing can be sent.
 import { StoryLink } from '@web/components/story-link';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { displayText } from '@web/lib/display-text';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import type { PartyDid } from '@shared/negotiation/primitives';
 import { Button } from '@web/components/ui/button';
@@ -142,7 +143,7 @@ export function NegotiationPage() {
           Negotiations
         </Link>
         <span className="text-slate-400"> / </span>
-        <span className="font-mono text-xs">{n.id}</span>
+        <span className="min-w-0 font-mono text-xs">{displayText(n.id)}</span>
       </nav>
 
       <header className="flex flex-wrap items-start justify-between gap-3">

@@ -1,6 +1,7 @@
 // The negotiations list: state, parties, category, rounds, last activity,
 // "expiring soon", and what changed since this browser last looked; filter by state.
 import { useQuery } from '@tanstack/react-query';
+import { displayText } from '@web/lib/display-text';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
@@ -114,7 +115,7 @@ export function NegotiationsPage() {
                     className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
                   >
                     <SourceBadge name={row.source.name} down={row.source.status.state === 'down'} />
-                    <span className="font-mono text-xs">{row.id}</span>
+                    <span className="min-w-0 font-mono text-xs">{displayText(row.id)}</span>
                     <span className="text-slate-600 dark:text-slate-400">
                       Cannot be read now ({row.reason ?? 'unknown'}); the console keeps asking.
                     </span>

@@ -2,6 +2,8 @@
 // proposal it counters → accept / reject / withdraw / expire → co-sign. Each signed document
 // carries the verdict this browser reached on it; items new since the last visit are marked.
 import type { NegotiationDetail } from '@web/lib/api/negotiation-get';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { useState } from 'react';
 import { Party, VerifiedBadge } from './parts';
 import { isNewItem, type Seen } from './seen-versions';
@@ -120,7 +122,9 @@ function TimelineItem({
         className="absolute -left-[27px] top-4 size-3 rounded-full border-2 border-white bg-slate-400 dark:border-slate-950"
       />
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <h3 className="font-medium">{title}</h3>
+        <h3 className="min-w-0 font-medium">
+          <LongText text={title} chars={200} />
+        </h3>
         {who ? <Party did={who} me={me} /> : null}
         {fresh ? (
           <span
@@ -161,18 +165,21 @@ function TimelineItem({
           ) : null}
           {showAll ? <TermsTable terms={terms} /> : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            Valid until {utc(str(d['valid_until']))} · <span className="font-mono">{str(d['proposal_id'])}</span>
+            Valid until {utc(str(d['valid_until']))} ·{' '}
+            <LongText className="font-mono" text={displayText(str(d['proposal_id']))} chars={120} />
           </p>
         </div>
       ) : null}
       {reason ? (
-        <p className="mt-2 whitespace-pre-wrap break-words text-sm">
+        <p className="mt-2 text-sm">
           <span className="text-slate-500 dark:text-slate-400">Reason: </span>
-          {reason}
+          <LongText text={reason} preserveLines />
         </p>
       ) : null}
       {item['type'] === 'expire' ? (
-        <p className="mt-1 font-mono text-xs text-slate-500">{str(item['proposal_id'])}</p>
+        <p className="mt-1 font-mono text-xs text-slate-500">
+          <LongText text={displayText(str(item['proposal_id']))} chars={120} />
+        </p>
       ) : null}
       <span className="sr-only">History item {index + 1}</span>
     </li>

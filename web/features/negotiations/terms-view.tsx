@@ -1,4 +1,6 @@
 // Terms and diffs, always as text: agent-written values never reach the DOM as HTML.
+// Long values collapse behind "Show all" (decisions-web.md §25).
+import { LongText } from '@web/components/ui/long-text';
 import type { TermChange } from './terms-diff';
 
 export const showValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -7,11 +9,18 @@ export function TermsTable({ terms }: { terms: Readonly<Record<string, unknown>>
   const entries = Object.entries(terms);
   if (entries.length === 0) return <p className="text-sm text-slate-500">No terms.</p>;
   return (
-    <dl className="grid grid-cols-[minmax(8rem,max-content)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" data-testid="terms">
+    <dl
+      className="grid grid-cols-[minmax(0,max-content)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm sm:grid-cols-[minmax(8rem,max-content)_minmax(0,1fr)]"
+      data-testid="terms"
+    >
       {entries.map(([k, v]) => (
         <div key={k} className="contents">
-          <dt className="font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">{k}</dt>
-          <dd className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">{showValue(v)}</dd>
+          <dt className="min-w-0 font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">
+            <LongText text={k} chars={120} />
+          </dt>
+          <dd className="min-w-0">
+            <LongText text={showValue(v)} preserveLines />
+          </dd>
         </div>
       ))}
     </dl>
@@ -39,16 +48,28 @@ export function TermsDiff({ changes }: { changes: readonly TermChange[] }) {
             <span aria-hidden>{KIND[c.kind].sign} </span>
             {KIND[c.kind].words}
           </span>
-          <code className="font-mono text-xs">{c.pointer}</code>
+          <code className="min-w-0 font-mono text-xs">
+            <LongText text={c.pointer} chars={120} />
+          </code>
           {c.kind === 'changed' ? (
-            <span className="break-words">
-              <del className="text-slate-500 dark:text-slate-400">{showValue(c.before)}</del> <span aria-hidden>→</span>
-              <span className="sr-only">to</span> <ins className="no-underline font-medium">{showValue(c.after)}</ins>
+            <span className="min-w-0">
+              <del className="text-slate-500 dark:text-slate-400">
+                <LongText text={showValue(c.before)} preserveLines />
+              </del>{' '}
+              <span aria-hidden>→</span>
+              <span className="sr-only">to</span>{' '}
+              <ins className="no-underline font-medium">
+                <LongText text={showValue(c.after)} preserveLines />
+              </ins>
             </span>
           ) : c.kind === 'added' ? (
-            <ins className="no-underline font-medium break-words">{showValue(c.after)}</ins>
+            <ins className="min-w-0 no-underline font-medium">
+              <LongText text={showValue(c.after)} preserveLines />
+            </ins>
           ) : (
-            <del className="text-slate-500 break-words dark:text-slate-400">{showValue(c.before)}</del>
+            <del className="min-w-0 text-slate-500 dark:text-slate-400">
+              <LongText text={showValue(c.before)} preserveLines />
+            </del>
           )}
         </li>
       ))}

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { StatusDot } from '@web/components/ui/status-dot';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { activeGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { ConnectAnAgent } from './connect-an-agent';
@@ -38,12 +40,14 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
           {agents.data.map((a) => (
             <li key={a.agentId} className="px-4 py-2 text-sm" data-testid={`agent-${a.agentId}`}>
               <div className="flex items-center gap-2">
-                <span className="min-w-0 flex-1 truncate font-medium">{a.agentId}</span>
+                <span className="min-w-0 flex-1 truncate font-medium">{displayText(a.agentId)}</span>
                 <StatusDot tone={TONE[a.status]} label={a.status} />
               </div>
               <p className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(a.lastSeenAt, now)}</p>
               {a.description ? (
-                <p className="mt-0.5 text-xs break-words text-slate-600 dark:text-slate-400">{a.description}</p>
+                <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+                  <LongText text={a.description} />
+                </p>
               ) : null}
               {grantsOf(a.agentId).map((g) => (
                 <div key={g.taskId} className="mt-1" data-testid="agent-current-task">

@@ -7,6 +7,9 @@ import { Notice } from '@web/components/ui/notice';
 import { roomAuditQuery } from '@web/lib/api/rooms-audit';
 import { roomQuery } from '@web/lib/api/rooms-get';
 import { RoomUnavailable } from './room-unavailable';
+
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { shortDid } from '@web/lib/identity/did-short';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
@@ -98,10 +101,10 @@ export function AuditPage() {
           params={{ roomId }}
           className="text-sm text-teal-700 hover:underline dark:text-teal-300"
         >
-          ← {room.data?.name ?? roomId}
+          ← {displayText(room.data?.name ?? roomId)}
         </Link>
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
-        <span className="font-mono text-sm text-slate-500">{roomId}</span>
+        <span className="min-w-0 font-mono text-sm text-slate-500">{displayText(roomId)}</span>
       </div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions.
@@ -132,8 +135,10 @@ export function AuditPage() {
               {audit.isPending ? 'Loading…' : 'No facilitator actions yet.'}
             </p>
           ) : (
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-slate-500 dark:text-slate-400">
+            // On a phone each row stacks (when, who and the link on one line, what below it), so the
+            // sentence keeps the width of the screen instead of a sliver between fixed columns.
+            <table className="w-full text-left text-sm max-sm:block">
+              <thead className="text-xs text-slate-500 max-sm:hidden dark:text-slate-400">
                 <tr className="border-b border-slate-100 dark:border-slate-800">
                   <th className="px-4 py-1.5 font-medium">When</th>
                   <th className="px-2 py-1.5 font-medium">Who</th>
@@ -143,20 +148,25 @@ export function AuditPage() {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              <tbody className="divide-y divide-slate-100 max-sm:block dark:divide-slate-800">
                 {entries.map((e) => {
                   const target = auditTarget(e);
                   const href = target ? permalink(roomId, target) : null;
                   return (
-                    <tr key={e.id} data-testid="audit-entry" className="align-top">
-                      <td className="whitespace-nowrap px-4 py-1.5 font-mono text-xs text-slate-500">
+                    <tr key={e.id} data-testid="audit-entry" className="align-top max-sm:block max-sm:py-1.5">
+                      <td className="whitespace-nowrap px-4 py-1.5 font-mono text-xs text-slate-500 max-sm:inline-block max-sm:py-0 max-sm:pr-2">
                         <time dateTime={new Date(e.at).toISOString()}>{when(e.at)}</time>
                       </td>
-                      <td className="whitespace-nowrap px-2 py-1.5 font-mono text-xs" title={e.actorDid}>
-                        {e.actorDid.startsWith('did:') ? shortDid(e.actorDid) : e.actorDid}
+                      <td
+                        className="px-2 py-1.5 font-mono text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
+                        title={e.actorDid}
+                      >
+                        {e.actorDid.startsWith('did:') ? shortDid(e.actorDid) : displayText(e.actorDid)}
                       </td>
-                      <td className="px-2 py-1.5 break-words">{auditInWords(e)}</td>
-                      <td className="whitespace-nowrap px-4 py-1.5 text-xs">
+                      <td className="px-2 py-1.5 max-sm:block max-sm:px-4 max-sm:py-0.5">
+                        <LongText text={auditInWords(e)} preserveLines testId="audit-what" />
+                      </td>
+                      <td className="whitespace-nowrap px-4 py-1.5 text-xs max-sm:block max-sm:py-0">
                         {href ? (
                           <a
                             href={href}

@@ -1,5 +1,7 @@
 // Grants, revokes and rejects on rooms/{r}/control, each said in words.
 import { shortDid } from '@web/lib/identity/did-short';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';
@@ -102,7 +104,12 @@ export function ControlLog({
           {[...entries].reverse().map((entry) => {
             const d = describeControl(entry, senders);
             return (
-              <li key={entry.key} className="flex items-start gap-3 px-4 py-1.5 text-sm" data-testid="control-event">
+              // On a phone the sentence takes a line of its own under the time, sender and button.
+              <li
+                key={entry.key}
+                className="flex flex-wrap items-start gap-x-3 gap-y-0.5 px-4 py-1.5 text-sm"
+                data-testid="control-event"
+              >
                 <time
                   dateTime={fullTime(entry.receivedAt)}
                   title={fullTime(entry.receivedAt)}
@@ -110,12 +117,14 @@ export function ControlLog({
                 >
                   {formatTime(entry.receivedAt, display, now)}
                 </time>
-                <span className={`min-w-0 flex-1 break-words ${CONTROL_TONE[d.tone]}`}>{d.text}</span>
+                <span className={`min-w-0 flex-1 max-sm:order-last max-sm:basis-full ${CONTROL_TONE[d.tone]}`}>
+                  <LongText text={d.text} />
+                </span>
                 <span
-                  className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500"
+                  className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500 max-sm:ml-auto"
                   title={entry.fromId ?? undefined}
                 >
-                  {entry.fromId?.startsWith('did:key:') ? shortDid(entry.fromId) : entry.fromId}
+                  {entry.fromId?.startsWith('did:key:') ? shortDid(entry.fromId) : displayText(entry.fromId ?? '')}
                 </span>
                 <button
                   type="button"

@@ -1,6 +1,7 @@
 // Active mic grants as live objects (countdown, budget meter, ends by itself), the grant history
 // per task, and "revoke every mic" behind a confirmation that lists what it affects.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { displayText } from '@web/lib/display-text';
 import { Button } from '@web/components/ui/button';
 import { activeGrantsQuery, allGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { revokeGrant } from '@web/lib/mqtt/publish';
@@ -92,7 +93,8 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
               >
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">
-                    {g.agentId} <span className="font-mono text-xs font-normal text-slate-500">{g.taskId}</span>
+                    {displayText(g.agentId)}{' '}
+                    <span className="font-mono text-xs font-normal text-slate-500">{displayText(g.taskId)}</span>
                   </p>
                   <GrantMeter grant={g} now={now} />
                   <p className="text-xs text-slate-500 dark:text-slate-400">{g.allowedTypes.join(', ')}</p>

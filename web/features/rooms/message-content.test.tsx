@@ -42,15 +42,23 @@ describe('MessageContent', () => {
     expect(html).toContain('&lt;b&gt;Report&lt;/b&gt;');
   });
 
+  it('collapses a 100 KB text to its start with a toggle, keeping the page light', () => {
+    const html = renderToStaticMarkup(
+      <MessageContent envelope={{ type: 'result', payload: { content: { text: 'w'.repeat(100_000) } } }} raw="" />,
+    );
+    expect(html).toContain('Show all (100,000 characters)');
+    expect(html.length).toBeLessThan(2_000);
+  });
+
   it('renders markup in text, bullets and questions as text', () => {
     const render = (payload: object) =>
       renderToStaticMarkup(<MessageContent envelope={{ type: 'result', payload }} raw="" />);
     expect(render({ message_type: 'progress', content: { text: '<img src=x onerror=alert(1)>' } })).toContain(
       '&lt;img src=x onerror=alert(1)&gt;',
     );
-    expect(render({ message_type: 'finding', content: { bullets: ['<svg onload=alert(1)>'] } })).toContain(
-      '<li class="whitespace-pre-wrap break-words">&lt;svg onload=alert(1)&gt;</li>',
-    );
+    const bullets = render({ message_type: 'finding', content: { bullets: ['<svg onload=alert(1)>'] } });
+    expect(bullets).toContain('&lt;svg onload=alert(1)&gt;</span></li>');
+    expect(bullets).not.toContain('<svg');
     expect(
       render({ message_type: 'clarifying_question', content: { question: '"><script>alert(1)</script>' } }),
     ).toContain('&quot;&gt;&lt;script&gt;');

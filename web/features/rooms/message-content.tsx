@@ -1,5 +1,7 @@
 // Agent-written content, always as text: React escapes strings, and nothing here sets HTML.
 // Links are made only from http(s) URLs, show their host, and open without an opener/referrer.
+// Long values collapse behind "Show all" (decisions-web.md §25).
+import { LongText } from '@web/components/ui/long-text';
 import { safeLinkHost } from '@web/lib/room-words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -65,7 +67,7 @@ export function MessageContent({ envelope, raw }: { envelope: unknown; raw: stri
           rel="noopener noreferrer"
           className="text-teal-700 underline underline-offset-2 dark:text-teal-300"
         >
-          {label ?? url}
+          <LongText text={label ?? url} />
         </a>{' '}
         <span className="text-xs text-slate-500 dark:text-slate-400">({host})</span>
       </p>
@@ -75,8 +77,8 @@ export function MessageContent({ envelope, raw }: { envelope: unknown; raw: stri
     return (
       <ul className="list-disc pl-5 text-sm">
         {content.bullets.map((b, i) => (
-          <li key={i} className="whitespace-pre-wrap break-words">
-            {String(b)}
+          <li key={i}>
+            <LongText text={String(b)} preserveLines />
           </li>
         ))}
       </ul>
@@ -88,16 +90,22 @@ export function MessageContent({ envelope, raw }: { envelope: unknown; raw: stri
   const mitigation = str(source.mitigation);
   return (
     <div className="text-sm">
-      <p className="whitespace-pre-wrap break-words">
+      <p className="min-w-0 [overflow-wrap:anywhere]">
         {severity ? (
-          <span className="mr-1 font-medium uppercase text-rose-700 dark:text-rose-300">{severity}</span>
+          <span className="mr-1 font-medium uppercase text-rose-700 dark:text-rose-300">
+            <LongText text={severity} chars={40} />
+          </span>
         ) : null}
-        {text ?? (
+        {text !== null ? (
+          <LongText text={text} preserveLines />
+        ) : (
           <span className="font-mono text-xs text-slate-500">{JSON.stringify(content ?? payload).slice(0, 300)}</span>
         )}
       </p>
       {mitigation ? (
-        <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">Mitigation: {mitigation}</p>
+        <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+          Mitigation: <LongText text={mitigation} preserveLines />
+        </p>
       ) : null}
     </div>
   );
@@ -120,7 +128,7 @@ export function TypeBadge({ type }: { type: string | null }) {
       data-testid="message-type"
       className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-4 ${BADGE[type ?? ''] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}
     >
-      {type ?? 'unknown'}
+      {type === null ? 'unknown' : type.length > 40 ? `${type.slice(0, 40)}…` : type}
     </span>
   );
 }

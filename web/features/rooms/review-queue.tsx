@@ -14,6 +14,8 @@ import { RejectReasonDialog } from '@web/components/review/reject-dialog';
 import { reviewKeyAction } from '@web/lib/review/review-keys';
 import { GrantMeter } from './grant-meter';
 import { MessageContent, TypeBadge, summarize } from './message-content';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { useNow } from '@web/lib/use-now';
 import { clockTime, roomErrorInWords } from '@web/lib/room-words';
 import { PresenceAvatars } from '@web/components/presence-avatars';
@@ -124,9 +126,11 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
               className={`border-l-4 px-4 py-2 ${active ? 'border-teal-600 bg-amber-100/70 dark:border-teal-400 dark:bg-amber-900/30' : 'border-transparent'}`}
             >
               <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
-                <span className="font-medium text-slate-800 dark:text-slate-200">{item.agentId}</span>
+                <span className="min-w-0 font-medium text-slate-800 dark:text-slate-200">
+                  {displayText(item.agentId)}
+                </span>
                 <TypeBadge type={messageType} />
-                <span className="font-mono">{item.taskId}</span>
+                <LongText className="font-mono" text={displayText(item.taskId)} chars={80} />
                 <span className="text-slate-500">{clockTime(item.submittedAt)}</span>
                 {claim ? (
                   <span data-testid="review-claim" className="font-medium text-amber-700 dark:text-amber-300">
@@ -185,7 +189,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                   {i.status === 'approved' ? 'Approved' : i.status === 'rejected' ? 'Rejected' : 'Expired'}
                 </span>
                 <span className="min-w-0 flex-1 truncate">
-                  {i.agentId} · <span className="font-mono">{i.taskId}</span>
+                  {displayText(i.agentId)} · <span className="font-mono">{displayText(i.taskId)}</span>
                   {i.reason ? ` · “${i.reason}”` : ''}
                 </span>
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>

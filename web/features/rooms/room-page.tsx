@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
+import { displayText } from '@web/lib/display-text';
 import { Notice } from '@web/components/ui/notice';
 import { PresenceAvatars } from '@web/components/presence-avatars';
 import { StatusDot } from '@web/components/ui/status-dot';
@@ -101,8 +102,8 @@ export function RoomPage() {
         <Link to="/rooms" className="text-sm text-teal-700 hover:underline dark:text-teal-300">
           ← Rooms
         </Link>
-        <h1 className="text-2xl font-semibold tracking-tight">{room.data?.name ?? roomId}</h1>
-        <span className="font-mono text-sm text-slate-500">{roomId}</span>
+        <h1 className="min-w-0 text-2xl font-semibold tracking-tight">{displayText(room.data?.name ?? roomId)}</h1>
+        <span className="min-w-0 font-mono text-sm text-slate-500">{displayText(roomId)}</span>
         <ConnectionBadge />
         <PresenceAvatars where={`/rooms/${encodeURIComponent(roomId)}`} label="Operators in this room" />
         <Link

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { displayText } from '@web/lib/display-text';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { roomsQuery } from '@web/lib/api/rooms-list';
@@ -64,8 +65,10 @@ export function RoomsPage() {
                   className="flex flex-wrap items-center gap-x-6 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
                 >
                   <span className="min-w-0 flex-1">
-                    <span className="block font-medium">{room.name}</span>
-                    <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">{room.id}</span>
+                    <span className="block font-medium">{displayText(room.name)}</span>
+                    <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
+                      {displayText(room.id)}
+                    </span>
                   </span>
                   <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
                     {room.moderation === 'review' ? 'Review mode' : 'Automatic'}

@@ -2,6 +2,8 @@
 // or a toolbar change re-renders the timeline, and without this every row in view re-rendered
 // with it (profiled as most of the scripting time while scrolling). A row renders again only
 // when its entry (it gains a cursor) or its shown time changes.
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { shortDid } from '@web/lib/identity/did-short';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { memo } from 'react';
@@ -10,7 +12,7 @@ import { MessageContent, TypeBadge, summarize } from './message-content';
 import { fullTime } from './time-display';
 
 export const senderLabel = (fromId: string | null) =>
-  fromId?.startsWith('did:key:') ? shortDid(fromId) : (fromId ?? 'unknown sender');
+  fromId?.startsWith('did:key:') ? shortDid(fromId) : displayText(fromId ?? 'unknown sender');
 
 export const TimelineRow = memo(function TimelineRow({
   entry,
@@ -34,7 +36,7 @@ export const TimelineRow = memo(function TimelineRow({
         </span>
         <TypeBadge type={messageType} />
         {control ? <span className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">control</span> : null}
-        {taskId ? <span className="font-mono">{taskId}</span> : null}
+        {taskId ? <LongText className="font-mono" text={displayText(taskId)} chars={80} /> : null}
         <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="ml-auto font-mono">
           {time}
         </time>
@@ -60,7 +62,9 @@ export const TimelineRow = memo(function TimelineRow({
       </div>
       <div className="mt-1">
         {described ? (
-          <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>{described.text}</p>
+          <p className={`text-sm ${CONTROL_TONE[described.tone]}`}>
+            <LongText text={described.text} />
+          </p>
         ) : (
           <MessageContent envelope={entry.envelope} raw={entry.raw} />
         )}

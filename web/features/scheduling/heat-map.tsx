@@ -1,6 +1,7 @@
 // The availability heat-map: rows = participants, columns = steps across the window; a time axis
 // per zone (the operator's first), so each person's local time reads side by side with the others.
 import type { Slot } from '@shared/oacop/messages';
+import { displayText } from '@web/lib/display-text';
 import { localDateTime, localHour, localTime, zoneCity } from '@web/lib/oacop/zone-labels';
 import { inSlot, type HeatMapGrid } from './heat-map-grid';
 
@@ -72,7 +73,7 @@ export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMap
                 scope="row"
                 className="sticky left-0 z-10 bg-white py-0.5 pr-3 text-left font-medium whitespace-nowrap dark:bg-slate-900"
               >
-                {names[row.did] ?? row.did}
+                {displayText(names[row.did] ?? row.did)}
                 {zones[row.did] ? (
                   <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">
                     {zoneCity(zones[row.did]!)}

@@ -42,3 +42,31 @@ describe('buildProposal', () => {
     expect(defaultWindowStart(Date.parse('2026-11-22T23:59:00Z'))).toBe('2026-11-23');
   });
 });
+
+describe('buildProposal: limits and dates', () => {
+  const base = {
+    threadId: 'urn:uuid:p',
+    title: 'Planning',
+    minutes: 60,
+    startDate: '2026-11-28',
+    days: 2,
+    required: ['did:key:z6MkA'],
+    optional: [],
+  };
+  const now = Date.parse('2026-11-28T15:00:00Z');
+
+  it('takes a window from today, refuses one that started on a day gone', () => {
+    expect(buildProposal({ ...base, now }).ok).toBe(true);
+    expect(buildProposal({ ...base, startDate: '2026-11-27', now })).toMatchObject({
+      ok: false,
+      error: { message: 'The window starts in the past: pick today or a later day (UTC).' },
+    });
+  });
+
+  it('refuses a title over the line limit', () => {
+    expect(buildProposal({ ...base, title: 'm'.repeat(201), now })).toMatchObject({
+      ok: false,
+      error: { message: 'The title must be at most 200 characters (this has 201).' },
+    });
+  });
+});

@@ -2,6 +2,7 @@
 // A room is a required participant (§8.2: it must accept the booking). Revision 1 opens a thread.
 import { fail, ok, type Result } from '@shared/errors';
 import type { ProposeCollaboration } from '@shared/oacop/messages';
+import { overLimitProblem } from '@shared/contract/text-limits';
 
 export interface ProposalDraft {
   readonly threadId: string;
@@ -14,6 +15,8 @@ export interface ProposalDraft {
   readonly optional: readonly string[];
   readonly room?: string | undefined;
   readonly location?: string | undefined;
+  /** Epoch ms; when given, a window that starts before today (UTC) is refused (decisions-web.md §26). */
+  readonly now?: number | undefined;
 }
 
 /** Tomorrow's UTC date, the default first day of the window. */
@@ -22,6 +25,10 @@ export const defaultWindowStart = (now: number): string => new Date(now + 86_400
 export function buildProposal(d: ProposalDraft): Result<ProposeCollaboration> {
   const title = d.title.trim();
   if (!title) return fail('INVALID_INPUT', 'Give the meeting a title.');
+  const long = overLimitProblem('line', title);
+  if (long) return fail('INVALID_INPUT', `The title ${long}.`);
+  const where = overLimitProblem('line', d.location?.trim() ?? '');
+  if (where) return fail('INVALID_INPUT', `The location ${where}.`);
   if (!Number.isInteger(d.minutes) || d.minutes < 5)
     return fail('INVALID_INPUT', 'The duration must be whole minutes, 5 or more.');
   if (!Number.isInteger(d.days) || d.days < 1 || d.days > 14)
@@ -29,6 +36,9 @@ export function buildProposal(d: ProposalDraft): Result<ProposeCollaboration> {
   const start = Date.parse(`${d.startDate}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(d.startDate) || !Number.isFinite(start))
     return fail('INVALID_INPUT', 'Pick the first day of the window.');
+  // Today still has hours to meet in; a window that ended, or starts on a day gone, has none.
+  if (d.now !== undefined && start < Date.parse(`${new Date(d.now).toISOString().slice(0, 10)}T00:00:00Z`))
+    return fail('INVALID_INPUT', 'The window starts in the past: pick today or a later day (UTC).');
   const required = [...d.required, ...(d.room ? [d.room] : [])];
   const participants = [...required, ...d.optional];
   if (participants.length === 0) return fail('INVALID_INPUT', 'Invite at least one participant.');

@@ -12,10 +12,16 @@ import type { OacopAgent } from '@web/lib/oacop/oacop-directory';
 import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { sendCarriers } from '@web/lib/oacop/send-carriers';
 import { zoneCity } from '@web/lib/oacop/zone-labels';
+import { fitsLimit } from '@shared/contract/text-limits';
+import { CharCounter } from '@web/components/ui/char-counter';
+import { displayText } from '@web/lib/display-text';
 import { useState, type FormEvent } from 'react';
 import { buildProposal, defaultWindowStart } from './proposal';
 
 type Choice = 'skip' | 'optional' | 'required';
+
+/** The clock a proposal's window is checked against, read when the form is sent. */
+const nowMs = () => Date.now();
 
 export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
   const people = agents.filter((a) => a.kind === 'person');
@@ -56,6 +62,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
       optional: people.filter((p) => choice(p.did) === 'optional').map((p) => p.did),
       room: roomAgent?.did,
       location: location.trim() || roomAgent?.name,
+      now: nowMs(),
     });
     if (!built.ok) return setInputError(built.error.message);
     setInputError(null);
@@ -81,6 +88,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
           value={title}
           onChange={(e) => setTitle(e.target.value)}
           placeholder="Quarterly planning"
+          hint={<CharCounter kind="line" text={title.trim()} />}
         />
         <label className="block text-sm font-medium text-slate-700 dark:text-slate-300">
           Duration
@@ -123,8 +131,9 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
         <ul className="mt-1 space-y-1">
           {people.map((p) => (
             <li key={p.did} className="flex items-center justify-between gap-3 text-sm">
-              <span>
-                {p.name} <span className="text-slate-500 dark:text-slate-400">({zoneCity(p.timeZone)})</span>
+              <span className="min-w-0">
+                {displayText(p.name)}{' '}
+                <span className="text-slate-500 dark:text-slate-400">({zoneCity(p.timeZone)})</span>
               </span>
               <select
                 aria-label={`${p.name} attendance`}
@@ -152,7 +161,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
             <option value="">No room</option>
             {rooms.map((r) => (
               <option key={r.did} value={r.did}>
-                {r.name}
+                {displayText(r.name)}
               </option>
             ))}
           </select>
@@ -174,7 +183,12 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
           {oacopErrorWords(sendError.code, sendError.message)}
         </Notice>
       ) : null}
-      <Button type="submit" variant="primary" busy={send.isPending} disabled={send.isPending}>
+      <Button
+        type="submit"
+        variant="primary"
+        busy={send.isPending}
+        disabled={send.isPending || !fitsLimit('line', title.trim())}
+      >
         Sign and propose
       </Button>
     </form>

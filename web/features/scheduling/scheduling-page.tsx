@@ -1,6 +1,8 @@
 // Scheduling (OACoP §3): propose a meeting to the directory's calendar agents and rooms, and the
 // threads so far, newest activity first, live.
 import { useQuery } from '@tanstack/react-query';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { Link } from '@tanstack/react-router';
 import { Notice } from '@web/components/ui/notice';
 import { directoryQuery } from '@web/lib/api/agora-agents';
@@ -46,7 +48,7 @@ export function SchedulingPage() {
                   params={{ threadId: t.threadId }}
                   className="font-medium text-teal-700 hover:underline dark:text-teal-300"
                 >
-                  {t.title ?? 'Untitled meeting'}
+                  <LongText text={t.title ?? 'Untitled meeting'} />
                 </Link>
                 <span className="ml-2 text-slate-500 dark:text-slate-400">
                   {t.status} · revision {t.revision} · {t.participants.length} invited
@@ -55,7 +57,7 @@ export function SchedulingPage() {
                   {t.finalSlot
                     ? slotInZone(t.finalSlot, zone)
                     : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`}{' '}
-                  · {t.participants.map((p) => nameOf(agents, p.did)).join(', ')}
+                  · <LongText text={t.participants.map((p) => displayText(nameOf(agents, p.did))).join(', ')} />
                 </p>
               </li>
             ))}

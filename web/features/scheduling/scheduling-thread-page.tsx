@@ -3,6 +3,8 @@
 // revision + 1), cancel with a reason, .ics export and import. Everything signed in this browser.
 import { StoryLink } from '@web/components/story-link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
@@ -161,11 +163,19 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
           </Link>
           <StoryLink kind="scheduling" id={view.threadId} />
         </div>
-        <h1 className="mt-1 text-xl font-semibold">{state.object.title ?? 'Untitled meeting'}</h1>
+        <h1 className="mt-1 text-xl font-semibold">
+          <LongText text={state.object.title ?? 'Untitled meeting'} />
+        </h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           <span data-testid="thread-status">{state.status}</span> · revision{' '}
           <span data-testid="thread-revision">{state.revision}</span> · {state.object.duration ?? ''}
-          {state.object.location ? ` · ${state.object.location}` : ''} · proposed by {name(state.initiator)}
+          {state.object.location ? (
+            <>
+              {' · '}
+              <LongText text={state.object.location} />
+            </>
+          ) : null}{' '}
+          · proposed by {displayText(name(state.initiator))}
         </p>
         {finalSlot ? (
           <p className="mt-1 text-sm" data-testid="final-slot">
@@ -175,7 +185,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
         ) : null}
         {state.status === 'CANCELLED' ? (
           <p className="mt-1 text-sm" data-testid="cancel-reason">
-            Cancelled by {name(state.cancelledBy)}: “{state.reason}”
+            Cancelled by {displayText(name(state.cancelledBy))}: “<LongText text={state.reason ?? ''} />”
           </p>
         ) : null}
       </div>
@@ -194,8 +204,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               data-phase={p.phase}
               data-revision={p.revision}
             >
-              <span className="font-medium">
-                {name(p.did)}{' '}
+              <span className="min-w-0 font-medium">
+                {displayText(name(p.did))}{' '}
                 <span className="font-normal text-slate-500 dark:text-slate-400">
                   {p.required ? 'required' : 'optional'} · {zones[p.did]}
                 </span>
@@ -206,7 +216,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               </span>
               {p.lastError ? (
                 <span className="w-full text-rose-700 dark:text-rose-300" data-testid="participant-error">
-                  {p.lastError.code}: {oacopErrorWords(p.lastError.code, p.lastError.message)}
+                  <LongText text={`${p.lastError.code}: ${oacopErrorWords(p.lastError.code, p.lastError.message)}`} />
                 </span>
               ) : null}
             </li>

@@ -2,6 +2,8 @@
 // browser, with redacted fields shown as redacted (digest only), each entry's signatures, and an
 // inclusion proof checked on demand against the head hash.
 import { useQuery } from '@tanstack/react-query';
+import { LongText } from '@web/components/ui/long-text';
+import { displayText } from '@web/lib/display-text';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { verifyInclusion } from '@shared/negotiation/inclusion-proof';
 import { Button } from '@web/components/ui/button';
@@ -200,7 +202,9 @@ function LogEntryCard({
     >
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <h2 className="font-mono text-sm font-semibold">#{index}</h2>
-        <span className="font-mono text-xs">{text(agreementId ?? '')}</span>
+        <span className="min-w-0 font-mono text-xs">
+          <LongText text={displayText(text(agreementId ?? ''))} chars={120} />
+        </span>
         <span className="text-xs text-slate-500 dark:text-slate-400">{text(entry['timestamp'])}</span>
         {broken === 'first' ? (
           <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-900 dark:bg-rose-950 dark:text-rose-200">
@@ -232,14 +236,14 @@ function LogEntryCard({
       <p className="mt-1 break-all font-mono text-[11px] text-slate-500 dark:text-slate-400">
         integrity {text(entry['integrity_hash'])} · entry {text(entry['entry_hash'])}
       </p>
-      <dl className="mt-3 grid grid-cols-[minmax(8rem,13rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+      <dl className="mt-3 grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm sm:grid-cols-[minmax(8rem,13rem)_minmax(0,1fr)]">
         {disclosures.map(([pointer, d]) => {
           const disclosure = obj(d);
           const redacted = !('value' in disclosure);
           return (
             <div key={pointer} className="contents" data-testid="disclosure" data-redacted={redacted}>
-              <dt className="font-mono text-xs leading-5 text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
-                {pointer}
+              <dt className="min-w-0 font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">
+                <LongText text={pointer} chars={120} />
               </dt>
               <dd className="min-w-0 [overflow-wrap:anywhere]">
                 {redacted ? (
@@ -252,7 +256,7 @@ function LogEntryCard({
                     </span>
                   </span>
                 ) : (
-                  <span className="whitespace-pre-wrap">{text(disclosure['value'])}</span>
+                  <LongText text={text(disclosure['value'])} preserveLines />
                 )}
               </dd>
             </div>

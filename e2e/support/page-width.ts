@@ -1,0 +1,39 @@
+// Layout checks for journeys about long text (decisions-web.md §25): the page never scrolls
+// sideways, and the browser logged no error while the journey ran.
+import { expect, type Page } from '@playwright/test';
+import { snap } from './screenshots';
+
+export const WIDTHS = [1440, 390] as const;
+
+/**
+ * At each width: `document.documentElement.scrollWidth === innerWidth` once `ready` holds, with
+ * a screenshot (`long-text-<name>-<width>`) when screenshots are asked for.
+ */
+export async function expectNoSideScroll(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await ready();
+    await expect
+      .poll(() => page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]), {
+        message: `${name} at ${width} px scrolls sideways`,
+      })
+      .toEqual([width, width]);
+    await snap(page, `long-text-${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/**
+ * Collects console errors and uncaught exceptions. `GET /api/agent-accounts` answers 404 on a
+ * server without the agents routes; the assign form then knows agents by presence only.
+ */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (message.location().url.includes('/api/agent-accounts')) return;
+    errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
