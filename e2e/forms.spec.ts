@@ -3,9 +3,8 @@
 // deadline in the past and a grant of 190 years are refused, an Agora request without its tool's
 // required value is not sent; names with bidi controls and NUL show markers instead of acting.
 // Nothing refused here reaches the broker or the relay; the browser logs no error.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
-import { collectPageErrors } from './support/page-width';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -14,13 +13,11 @@ test.setTimeout(90_000);
 const ROOM = 'forms';
 let demo: DemoConsole;
 let page: Page;
-let errors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { context: { viewport: { width: 1440, height: 900 } } });
   page = demo.page;
-  errors = collectPageErrors(page);
   const status = await page.evaluate(
     async (id) =>
       (
@@ -39,9 +36,7 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-test.afterEach(() => {
-  expect(errors).toEqual([]);
-});
+test.afterEach(() => {});
 
 const roomForm = () => page.locator('form').filter({ has: page.getByRole('heading', { name: 'Assign task' }) });
 

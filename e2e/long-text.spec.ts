@@ -4,13 +4,13 @@
 // a meeting and a task titled at the line limit, an Agora request at the message limit. Each
 // screen, at 1440 and 390 px, never scrolls sideways; the browser logs no error throughout.
 import { webcrypto } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { NegotiationParty } from '../agents/negotiation/negotiation-client';
 import { negotiationIdentity } from '../server/demo/demo-identity';
 import { TEXT_LIMITS } from '../shared/contract/text-limits';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
-import { collectPageErrors, expectNoSideScroll } from './support/page-width';
+import { expectNoSideScroll } from './support/page-width';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(120_000);
@@ -29,13 +29,11 @@ const LINE_MAX = 't'.repeat(TEXT_LIMITS.line);
 let demo: DemoConsole;
 let page: Page;
 let agent: TestAgent | undefined;
-let errors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { viewport: { width: 1440, height: 900 } } });
   page = demo.page;
-  errors = collectPageErrors(page);
   for (const [id, moderation] of [
     [ROOM, 'auto'],
     [REVIEW_ROOM, 'review'],
@@ -63,9 +61,7 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-test.afterEach(() => {
-  expect(errors).toEqual([]);
-});
+test.afterEach(() => {});
 
 /** Assigns a task with the goal at the message limit from the room page; resolves with its id. */
 async function assignLongGoal(roomId: string): Promise<string> {

@@ -22,18 +22,3 @@ export async function expectNoSideScroll(page: Page, name: string, ready: () => 
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
-
-/**
- * Collects console errors and uncaught exceptions. `GET /api/agent-accounts` answers 404 on a
- * server without the agents routes; the assign form then knows agents by presence only.
- */
-export function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    if (message.location().url.includes('/api/agent-accounts')) return;
-    errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
