@@ -14,10 +14,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Browser, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
 import { startPrivateMosquitto, type PrivateMosquitto } from '../server/test-support/private-mosquitto';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { startCuttableProxy, type CuttableProxy } from './support/cuttable-proxy';
+
+// Every journey here takes the server, the broker or the browser's network away for a while: the
+// console's requests meanwhile fail on the network, which the browser logs.
+test.use({ allowConsoleErrors: [/net::ERR_/] });
 import { enrollFirstFacilitator } from './support/demo-console';
 import { startServer, type RunningServer } from './support/server';
 import { shownMessageIds, storedMessageIds } from './support/timeline';
@@ -159,8 +163,6 @@ test.describe('embedded broker', () => {
 
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     test(`after a ${signal} and a restart, the console reconnects and backfills what it missed`, async () => {
-      // While the server is down, the console's requests fail on the network.
-      expectConsoleErrors(/net::ERR_/);
       const a = await approved(j, `${signal}: A, before the stop`);
       await expect(row(j, `${signal}: A, before the stop`)).toBeVisible();
 

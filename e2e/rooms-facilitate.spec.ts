@@ -3,7 +3,15 @@
 // confirmation, the audit log with its exports, keyboard shortcuts, and an observer who sees the
 // grant meter and the queue but cannot act.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Browser, type BrowserContext, type Download, type Page } from './support/test';
+import {
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type Download,
+  type Page,
+  expectConsoleErrors,
+} from './support/test';
 import { parseCsv } from '../web/lib/export/csv';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
@@ -310,6 +318,8 @@ test('the audit log lists tasks, grants, revokes and review decisions, and expor
 });
 
 test('an observer sees the grant meter and the queue but cannot act', async ({ browser }) => {
+  // The observer's attempts to act are refused by the server (403), which the browser logs.
+  expectConsoleErrors(/status of 403/);
   await page.goto(`/rooms/${ROOM}`);
   await setReviewMode(page, true);
   const t4 = await assign(page, alpha, 'One more look');

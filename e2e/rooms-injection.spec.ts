@@ -5,7 +5,7 @@
 // reject details of the control log. None runs: the `window.__pwned` flag the payloads set stays
 // unset, no dialog opens, no CSP violation is reported, and no element or event-handler
 // attribute is injected into the DOM. A canary at the end shows each of those detectors fires.
-import { expect, test, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
+import { expect, test, type BrowserContext, type Page, expectConsoleErrors, type Locator } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { HOSTILE_HTTP_LINKS, INJECTION_CORPUS, NON_HTTP_LINKS, unicodeEscaped } from './support/injection-corpus';
 import { enrollNewKey, inviteOperator } from './support/operators';
@@ -24,6 +24,18 @@ const describers: TestAgent[] = [];
 let taskId = '';
 
 /** The corpus as heartbeat descriptions, each within the 500 characters the server keeps. */
+/**
+ * A text shown through the console's long-text view, whole: a long one is shown cut with
+ * "Show all", which is opened first; the text is the element's first text node (the button follows).
+ */
+async function whole(text: Locator): Promise<string | null | undefined> {
+  const more = text.getByRole('button', { name: /^Show all/ });
+  if ((await more.count()) > 0) await more.click();
+  return text.evaluate((el) => el.firstChild?.textContent);
+}
+
+const describedAs = (agentId: string) => whole(page.getByTestId(`agent-${agentId}`).getByTestId('agent-description'));
+
 function descriptions(): string[] {
   const out: string[] = [];
   for (const p of INJECTION_CORPUS) {
@@ -203,10 +215,10 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
   for (const [i, p] of INJECTION_CORPUS.entries()) {
     await filterText(`inj-${i}: `);
     await expect(rows, p.name).toHaveCount(1);
-    expect(await rows.locator('p.whitespace-pre-wrap').textContent(), p.name).toBe(`inj-${i}: ${p.text}`);
+    expect(await whole(rows.getByTestId('message-text')), p.name).toBe(`inj-${i}: ${p.text}`);
   }
   await filterText('inj-esc');
-  await expect(rows.locator('p.whitespace-pre-wrap')).toHaveText('inj-esc: <img src=x onerror=window.__pwned=60>');
+  await expect(rows.getByTestId('message-text')).toHaveText('inj-esc: <img src=x onerror=window.__pwned=60>');
   await page.getByRole('button', { name: 'Clear filters' }).click();
 
   // The agent's own id, as sender and in the agents panel, and its heartbeat description.
@@ -214,11 +226,9 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
   await expect(card.locator('span.font-medium')).toHaveText(AGENT);
   const described = descriptions();
   expect(described.join(' | ')).toBe(texts.join(' | '));
-  expect(await card.locator('p.break-words').textContent()).toBe(described[0]);
+  expect(await describedAs(AGENT)).toBe(described[0]);
   for (const [i, d] of describers.entries()) {
-    await expect(page.getByTestId(`agent-${d.agentId}`).locator('p.break-words')).toHaveText(described[i + 1]!, {
-      useInnerText: false,
-    });
+    await expect.poll(() => describedAs(d.agentId)).toBe(described[i + 1]!);
   }
 
   // Finding bullets, risk, question and result: every payload, character for character.
@@ -253,7 +263,7 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
     await page.getByLabel('Filter by type').fill(type);
     const row = rows.filter({ has: page.getByTestId('message-type').getByText(type, { exact: true }) });
     await expect(row).toHaveCount(1);
-    expect(await row.locator('p.whitespace-pre-wrap').textContent(), type).toBe(texts.join('\n'));
+    expect(await whole(row.getByTestId('message-text')), type).toBe(texts.join('\n'));
     if (type !== 'clarifying_question') continue;
     // The question's Reply fills the say box with a mention of the asker, as text.
     await row.getByRole('button', { name: `Reply to ${AGENT}’s question` }).click();

@@ -46,7 +46,7 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
               <p className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(a.lastSeenAt, now)}</p>
               {a.description ? (
                 <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
-                  <LongText text={a.description} />
+                  <LongText text={a.description} testId="agent-description" />
                 </p>
               ) : null}
               {grantsOf(a.agentId).map((g) => (

@@ -97,7 +97,7 @@ export function MessageContent({ envelope, raw }: { envelope: unknown; raw: stri
           </span>
         ) : null}
         {text !== null ? (
-          <LongText text={text} preserveLines />
+          <LongText text={text} preserveLines testId="message-text" />
         ) : (
           <span className="font-mono text-xs text-slate-500">{JSON.stringify(content ?? payload).slice(0, 300)}</span>
         )}
