@@ -49,7 +49,10 @@ async function assign(p: Page, agent: TestAgent, goal: string): Promise<string> 
 /** The checkbox follows the server's answer, so click and wait rather than `check()`. */
 async function setReviewMode(p: Page, on: boolean): Promise<void> {
   const box = p.getByRole('checkbox', { name: /Review mode/ });
-  if ((await box.isChecked()) !== on) await box.click();
+  if ((await box.isChecked()) !== on) {
+    await box.click();
+    await p.getByRole('button', { name: on ? 'Turn on review mode' : 'Turn off review mode' }).click();
+  }
   await expect(box).toBeChecked({ checked: on });
 }
 
@@ -163,6 +166,7 @@ test('revoking mid-task: the agent’s next candidate is rejected as mic_revoked
   await candidate(beta, t2, 'ack', 'On it: checking backups');
   await expect(page.getByTestId('public-message').filter({ hasText: 'On it: checking backups' })).toBeVisible();
   await page.getByRole('button', { name: `Revoke mic of ${BETA} for ${t2}` }).click();
+  await page.getByRole('dialog', { name: `Revoke ${BETA}’s mic?` }).getByRole('button', { name: 'Revoke the mic' }).click();
   await beta.waitFor(
     (topic, e) =>
       topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t2,

@@ -14,6 +14,7 @@ import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { sendCarriers } from '@web/lib/oacop/send-carriers';
 import { useState, type FormEvent } from 'react';
 import { buildAssignTask } from './assign-task';
+import { errorInWords } from '@web/lib/api/error-words';
 
 const COLUMNS = ['ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED', 'COMPLETED', 'DECLINED'] as const;
 const WORDS: Record<string, string> = {
@@ -39,7 +40,7 @@ export function TasksPage() {
       <h1 className="text-xl font-semibold">Tasks</h1>
       {board.isError ? (
         <Notice tone="error" title="The board could not be read">
-          {board.error.message}
+          {errorInWords(board.error)}
         </Notice>
       ) : null}
       <AssignForm agents={agents.filter((a) => a.kind === 'person')} tasks={tasks} />
@@ -55,7 +56,7 @@ export function TasksPage() {
         {board.data && tasks.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             No tasks yet. Assign one above: it is signed with your key and sent to the agent, whose answers move it
-            across the board. With the demo on (DEMO=1), Ada and Bruno take tasks.
+            across the board. When the server runs its demo, Ada and Bruno take tasks.
           </p>
         ) : null}
         <div className="mt-2 grid gap-3 sm:grid-cols-3 xl:grid-cols-6">
