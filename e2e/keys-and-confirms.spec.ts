@@ -11,6 +11,10 @@ import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 import { perWorker } from './support/run-names';
+import { webcrypto } from 'node:crypto';
+import { NegotiationParty } from '../agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../server/demo/demo-identity';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -143,9 +147,7 @@ test('review mode asks first, naming who it affects; then J/K/A/R work without a
   await page.getByLabel('Agent', { exact: true }).fill(AGENT);
   await page.getByLabel('Goal').fill('Sort the tickets');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
-  const task = await agent.waitFor(
-    (topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task',
-  );
+  const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   const taskId = (task.payload as { task_id: string }).task_id;
   await candidate(taskId, 'First: tickets sorted by age');
   await candidate(taskId, 'Second: tickets sorted by team');
@@ -266,4 +268,87 @@ test('removing a service asks first; one that cannot be reached is said in words
   await expect(page.getByTestId('watch-undo')).toHaveCount(0);
   await watched.getByRole('button', { name: /^Stop watching/ }).click();
   await expect(watched).toHaveCount(0);
+});
+
+test.describe('on a demo server of its own', () => {
+  const DEMO_SEED = 7;
+  let demo: DemoConsole;
+  let dp: Page;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { viewport: { width: 1440, height: 900 } } });
+    dp = demo.page;
+  });
+
+  test.afterAll(async () => {
+    await demo?.close();
+  });
+
+  test('rejecting and walking away from a negotiation ask first, saying it ends for both parties', async () => {
+    const seller = new NegotiationParty(
+      negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'),
+      fetch,
+      demo.server.url,
+      Date.now,
+      (n) => webcrypto.getRandomValues(new Uint8Array(n)),
+    );
+    await dp.goto('/negotiations');
+    await dp.getByRole('button', { name: 'New negotiation' }).click();
+    await dp.getByLabel('Counterparty DID').fill(seller.did);
+    await dp.getByLabel('Category').selectOption('pricing');
+    await dp.getByRole('button', { name: 'Sign and open' }).click();
+    await expect(dp).toHaveURL(/\/negotiations\/neg_/);
+    const id = new URL(dp.url()).pathname.split('/').pop()!;
+    await dp.getByLabel(/terms as JSON/).fill(JSON.stringify({ price_per_call_eur: '0.0030' }));
+    await dp.getByRole('button', { name: 'Sign and propose' }).click();
+    await expect(dp.getByTestId('party-actions')).toContainText('Waiting for the other party’s answer to round 1');
+    await seller.propose(id, { price_per_call_eur: '0.0042' }, 10 * 60_000);
+    await expect(dp.getByRole('button', { name: 'Sign and reject…' })).toBeVisible({ timeout: 10_000 });
+
+    await dp.getByLabel('Reason (optional)').fill('Too dear <b>for us</b>');
+    await dp.getByRole('button', { name: 'Sign and reject…' }).click();
+    const reject = dp.getByRole('dialog', { name: 'Reject round 2 and end the negotiation?' });
+    await expect(reject).toContainText('The negotiation ends for both parties');
+    await expect(reject).toContainText('Too dear <b>for us</b>');
+    await snap(dp, 'keys-negotiation-reject-confirm', { fullPage: false });
+    await reject.getByRole('button', { name: 'Cancel' }).click();
+    await expect(reject).toHaveCount(0);
+
+    await dp.getByRole('button', { name: 'Sign and walk away…' }).click();
+    const away = dp.getByRole('dialog', { name: 'Walk away from this negotiation?' });
+    await expect(away).toContainText('This cannot be undone');
+    await dp.setViewportSize({ width: 390, height: 844 });
+    await snap(dp, 'keys-negotiation-walk-away-confirm-390', { fullPage: false });
+    await dp.setViewportSize({ width: 1440, height: 900 });
+    await away.getByRole('button', { name: 'Sign and walk away' }).click();
+    await expect(dp.getByTestId('party-actions')).toContainText('This negotiation has ended.', { timeout: 10_000 });
+  });
+
+  test('"Cancel the meeting" with no reason marks the field and says what is missing', async () => {
+    await dp.goto('/scheduling');
+    const form = dp.getByRole('form', { name: 'Propose a meeting' });
+    await expect(form.getByLabel('Ada (Berlin) attendance')).toBeVisible({ timeout: 20_000 });
+    await form.getByLabel('Title').fill('Keys review');
+    await form.getByRole('button', { name: 'Sign and propose' }).click();
+    await expect(dp).toHaveURL(/\/scheduling\/urn/);
+    await dp.getByRole('button', { name: 'Cancel the meeting' }).click();
+    const reason = dp.getByLabel('Reason for cancelling');
+    await expect(reason).toBeFocused();
+    await expect(reason).toHaveAttribute('aria-invalid', 'true');
+    await expect(reason).toHaveAccessibleDescription('Give a reason the participants will read.');
+    await expect(dp.getByTestId('thread-status')).not.toHaveText('CANCELLED');
+    await snap(dp, 'keys-cancel-needs-reason');
+    await reason.fill('Moved');
+    await expect(reason).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('a task that ended normally reads as such in the demo room: no internal code in the sentence', async () => {
+    await dp.goto('/rooms/demo');
+    const revoked = dp.getByTestId('control-event').filter({ hasText: 'Mic revoked' });
+    // The demo facilitator closes each mic when its agent posts the result (reason task_complete).
+    await expect(revoked.filter({ hasText: 'the task is done' }).first()).toBeVisible({ timeout: 60_000 });
+    await expect(dp.getByTestId('control-event').filter({ hasText: 'task_complete' })).toHaveCount(0);
+    await expect(dp.getByText('rejected (task_complete)')).toHaveCount(0);
+  });
 });

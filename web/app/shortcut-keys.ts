@@ -75,7 +75,11 @@ export function matchKey(
 const NOT_TYPED = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
 
 /** Whether an element takes typed text (a text input, a text area, a select, editable content). */
-export function takesText(el: { readonly tagName: string; readonly isContentEditable?: boolean; readonly type?: string }) {
+export function takesText(el: {
+  readonly tagName: string;
+  readonly isContentEditable?: boolean;
+  readonly type?: string;
+}) {
   if (el.tagName === 'INPUT') return !NOT_TYPED.has((el.type ?? 'text').toLowerCase());
   return el.isContentEditable === true || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
 }

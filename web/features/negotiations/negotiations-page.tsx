@@ -93,8 +93,8 @@ export function NegotiationsPage() {
             tone="info"
             title={state ? `No ${STATE_WORDS[state].toLowerCase()} negotiations` : 'No negotiations yet'}
           >
-            Agents open negotiations through the negotiation service; when the server runs its demo, four appear
-            within seconds. You can open one yourself with “New negotiation”.
+            Agents open negotiations through the negotiation service; when the server runs its demo, four appear within
+            seconds. You can open one yourself with “New negotiation”.
           </Notice>
         ) : (
           <ul

@@ -193,7 +193,11 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
       <ConfirmDialog
         open={ending !== null}
         onOpenChange={(open) => !open && setEnding(null)}
-        title={ending === 'reject' ? `Reject round ${latest?.round ?? ''} and end the negotiation?` : 'Walk away from this negotiation?'}
+        title={
+          ending === 'reject'
+            ? `Reject round ${latest?.round ?? ''} and end the negotiation?`
+            : 'Walk away from this negotiation?'
+        }
         confirmLabel={ending === 'reject' ? 'Sign and reject' : 'Sign and walk away'}
         busy={act.isPending}
         onConfirm={() => ending && act.mutate({ kind: ending, reason })}

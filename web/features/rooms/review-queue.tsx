@@ -92,10 +92,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         id="review-heading"
         className="border-b border-amber-200 px-4 py-2 text-sm font-semibold dark:border-amber-900/60"
       >
-        Review queue{' '}
-        <span className="font-normal text-slate-600 dark:text-slate-400">
-          ({items.length} waiting)
-        </span>
+        Review queue <span className="font-normal text-slate-600 dark:text-slate-400">({items.length} waiting)</span>
         {canFacilitate ? <ReviewKeysHint /> : null}
       </h2>
       <div className="border-b border-amber-200 px-4 py-1.5 dark:border-amber-900/60">

@@ -283,7 +283,9 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
       {lost ? <LostRace detail={lost} me={me} /> : null}
       {refusal ? (
         <Notice tone="error" title="Not sent">
-          <span data-testid="action-error" title={refusal.code}>{oacopErrorWords(refusal.code, refusal.message)}</span>
+          <span data-testid="action-error" title={refusal.code}>
+            {oacopErrorWords(refusal.code, refusal.message)}
+          </span>
         </Notice>
       ) : null}
 

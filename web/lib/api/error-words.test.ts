@@ -23,7 +23,9 @@ describe('error words', () => {
       'The goal is too short (at least 3 characters).',
     );
     expect(say('tags', 'Too big: expected array to have <=8 items')).toBe('The tags has too many entries (at most 8).');
-    expect(say('maxMessages', 'Too small: expected number to be >=1')).toBe('The max messages is too small (at least 1).');
+    expect(say('maxMessages', 'Too small: expected number to be >=1')).toBe(
+      'The max messages is too small (at least 1).',
+    );
     expect(say('url', 'Invalid URL')).toBe('The URL is not a web address (https://…).');
     expect(say('kind', 'Invalid option: expected one of "relay"|"negotiation"')).toBe(
       'The kind must be one of relay, negotiation.',
@@ -46,7 +48,9 @@ describe('error words', () => {
 
   it('says a network failure in words, in any engine’s phrasing', () => {
     for (const message of ['fetch failed', 'Failed to fetch', 'NetworkError when attempting to fetch resource.'])
-      expect(errorInWords(new TypeError(message))).toBe('The server cannot be reached. Check the connection and try again.');
+      expect(errorInWords(new TypeError(message))).toBe(
+        'The server cannot be reached. Check the connection and try again.',
+      );
     expect(serviceProblemInWords('fetch failed')).toBe('It cannot be reached.');
     expect(serviceProblemInWords('connect ECONNREFUSED 127.0.0.1:9')).toBe('It cannot be reached.');
     expect(serviceProblemInWords('answered 503')).toBe('answered 503');

@@ -12,7 +12,11 @@ const ACRONYMS: Readonly<Record<string, string>> = { url: 'URL', did: 'DID', id:
 
 /** A field's path in words: `baseUrl` → "base URL", `terms.price_eur` → "price eur". */
 export function fieldInWords(path: string): string {
-  const last = path.split('.').filter((p) => !/^\d+$/.test(p)).at(-1) ?? '';
+  const last =
+    path
+      .split('.')
+      .filter((p) => !/^\d+$/.test(p))
+      .at(-1) ?? '';
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[_\s-]+/)
@@ -53,14 +57,13 @@ export function issueInWords({ path, message }: Issue): string {
 const issuesOf = (details: unknown): readonly Issue[] => {
   const issues = (details as { issues?: unknown } | undefined)?.issues;
   return Array.isArray(issues)
-    ? issues.filter(
-        (i): i is Issue => typeof i === 'object' && i !== null && typeof (i as Issue).message === 'string',
-      )
+    ? issues.filter((i): i is Issue => typeof i === 'object' && i !== null && typeof (i as Issue).message === 'string')
     : [];
 };
 
 // What fetch throws when the network fails differs by engine: Chromium, Firefox, Safari, Node.
-const NETWORK_FAILURE = /^(fetch failed|failed to fetch|networkerror when attempting to fetch resource\.?|load failed)$/i;
+const NETWORK_FAILURE =
+  /^(fetch failed|failed to fetch|networkerror when attempting to fetch resource\.?|load failed)$/i;
 
 /** Any error the console shows, in words. */
 export function errorInWords(error: unknown): string {
@@ -77,8 +80,7 @@ export function errorInWords(error: unknown): string {
 }
 
 /** The code behind an error, for a tooltip: never part of the sentence. */
-export const errorCode = (error: unknown): string | undefined =>
-  error instanceof ApiError ? error.code : undefined;
+export const errorCode = (error: unknown): string | undefined => (error instanceof ApiError ? error.code : undefined);
 
 /** An external service's last failure (the bridge's words, often Node's), said plainly. */
 export function serviceProblemInWords(lastError: string): string {
