@@ -82,7 +82,6 @@ test.beforeAll(async ({ browser }) => {
   operator = { did: key.did, secretKey: key.secretKey, name: 'Switchboard operator' };
   await page.getByRole('button', { name: 'Enroll this key' }).click();
   await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Open the console' }).click();
   await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
 });
 

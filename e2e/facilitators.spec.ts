@@ -27,7 +27,6 @@ async function enroll(browser: Browser, name?: string): Promise<Page> {
   if (name) await page.getByLabel('Your name').fill(name);
   await page.getByRole('button', { name: 'Enroll this key' }).click();
   await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
-  await page.getByRole('button', { name: 'Open the console' }).click();
   await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
   return page;
 }

@@ -79,7 +79,6 @@ test('first run: the printed link makes a key with its encrypted backup, then en
   await page.getByRole('button', { name: 'Enroll this key' }).click();
   await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
   await snap(page, 'identity-enrolled');
-  await page.getByRole('button', { name: 'Open the console' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
   await expect(accountButton(page)).toHaveAccessibleName(/facilitator$/);
@@ -196,7 +195,6 @@ test('a key from an older console (raw bytes, no backup) is converted, the conso
     await snap(other, 'identity-enroll-no-backup');
     await other.getByRole('button', { name: 'Enroll this key' }).click();
     await expect(other.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
-    await other.getByRole('button', { name: 'Open the console' }).click();
     await expect(accountButton(other)).toHaveAccessibleName(/observer$/);
     const reminder = other.getByText('Your key has no backup.');
     await expect(reminder).toBeVisible();
@@ -220,7 +218,6 @@ test('a key from an older console (raw bytes, no backup) is converted, the conso
     expect(backup.did).not.toBe(legacyDid);
     await other.getByRole('button', { name: 'Enroll this key' }).click();
     await expect(other.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
-    await other.getByRole('button', { name: 'Open the console' }).click();
     await expect(accountButton(other)).toContainText(backup.did.slice(-6));
     await expect(other.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
     await expect(reminder).toHaveCount(0);

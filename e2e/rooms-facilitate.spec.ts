@@ -57,7 +57,10 @@ async function assign(p: Page, agent: TestAgent, goal: string): Promise<string> 
 /** The checkbox follows the server's answer, so click and wait rather than `check()`. */
 async function setReviewMode(p: Page, on: boolean): Promise<void> {
   const box = p.getByRole('checkbox', { name: /Review mode/ });
-  if ((await box.isChecked()) !== on) await box.click();
+  if ((await box.isChecked()) !== on) {
+    await box.click();
+    await p.getByRole('button', { name: on ? 'Turn on review mode' : 'Turn off review mode' }).click();
+  }
   await expect(box).toBeChecked({ checked: on });
 }
 
@@ -171,6 +174,10 @@ test('revoking mid-task: the agent’s next candidate is rejected as mic_revoked
   await candidate(beta, t2, 'ack', 'On it: checking backups');
   await expect(page.getByTestId('public-message').filter({ hasText: 'On it: checking backups' })).toBeVisible();
   await page.getByRole('button', { name: `Revoke mic of ${BETA} for ${t2}` }).click();
+  await page
+    .getByRole('dialog', { name: `Revoke ${BETA}’s mic?` })
+    .getByRole('button', { name: 'Revoke the mic' })
+    .click();
   await beta.waitFor(
     (topic, e) =>
       topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t2,
@@ -343,7 +350,9 @@ test('an observer sees the grant meter and the queue but cannot act', async ({ b
   await observer.getByRole('list', { name: 'Candidates waiting for review' }).focus();
   await observer.keyboard.press('a');
   await expect(page.getByTestId('review-item')).toHaveCount(1);
-  // Nor does going around the console: the server refuses an observer's actions.
+  // Nor does going around the console: the server refuses an observer's actions (each 403 is
+  // logged by the browser).
+  expectConsoleErrors(/status of 403 \(Forbidden\)/);
   const refused = await observer.evaluate(async (room) => {
     const item = (
       (await (await fetch(`/api/rooms/${room}/review?status=pending`)).json()) as { items: { id: number | string }[] }

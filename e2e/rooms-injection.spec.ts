@@ -315,6 +315,7 @@ test('a link that is not http(s) never becomes one: the gateway refuses it, and 
 test('in review mode the queue shows the payloads as text too', async () => {
   const box = page.getByRole('checkbox', { name: /Review mode/ });
   await box.click();
+  await page.getByRole('button', { name: 'Turn on review mode' }).click();
   await expect(box).toBeChecked();
   const texts = INJECTION_CORPUS.map((p) => p.text);
   await candidate('progress', { text: texts[2]! });
@@ -327,6 +328,7 @@ test('in review mode the queue shows the payloads as text too', async () => {
   expect(await queue.getByTestId('review-item').nth(2).locator('li').allTextContents()).toEqual(texts.slice(0, 8));
   await expectNothingRan();
   await box.click();
+  await page.getByRole('button', { name: 'Turn off review mode' }).click();
   await expect(box).not.toBeChecked();
 });
 

@@ -7,7 +7,7 @@ import { Notice } from '@web/components/ui/notice';
 import { sessionQuery } from '@web/lib/api/auth-session';
 import { describeAuthError } from '@web/lib/identity/auth-errors';
 import { Suspense } from 'react';
-import { BackupReminder, SignInScreen } from './identity-parts';
+import { BackupReminder, EnrolledNotice, SignInScreen } from './identity-parts';
 
 export function ConsoleGate() {
   const session = useQuery(sessionQuery);
@@ -46,6 +46,7 @@ export function ConsoleGate() {
   return (
     <>
       <Suspense fallback={null}>
+        <EnrolledNotice />
         <BackupReminder sessionDid={session.data.did} />
       </Suspense>
       <Outlet />

@@ -11,3 +11,6 @@ export const AccountMenu = lazy(() =>
 export const BackupReminder = lazy(() =>
   import('@web/features/identity/backup-reminder').then((m) => ({ default: m.BackupReminder })),
 );
+export const EnrolledNotice = lazy(() =>
+  import('@web/features/identity/enrolled-notice').then((m) => ({ default: m.EnrolledNotice })),
+);

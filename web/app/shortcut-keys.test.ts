@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idle, matchKey, SEQUENCE_MS, SHORTCUTS } from './shortcut-keys';
+import { idle, matchKey, takesText, SEQUENCE_MS, SHORTCUTS } from './shortcut-keys';
 
 describe('shortcut keys', () => {
   it('opens help on ? and search on /', () => {
@@ -12,9 +12,29 @@ describe('shortcut keys', () => {
     expect(g.action).toBeNull();
     expect(matchKey(g.state, 'r', 1500)).toEqual({ action: { goTo: '/rooms' }, state: idle });
     expect(matchKey(matchKey(idle, 'G', 0).state, 'I', 10).action).toEqual({ goTo: '/' });
-    expect(matchKey(g.state, 'r', 1000 + SEQUENCE_MS + 1).action).toBeNull();
+    // Too late for `g r`: the `r` alone is the review queue's reject key.
+    expect(matchKey(g.state, 'r', 1000 + SEQUENCE_MS + 1).action).toEqual({ review: 'reject' });
     expect(matchKey(g.state, 'x', 1100)).toEqual({ action: null, state: idle });
-    expect(matchKey(idle, 'r', 0).action).toBeNull();
+  });
+
+  it('hands J/K/A/R, either case, to the review list, unless they finish a g sequence', () => {
+    expect(['j', 'K', 'a', 'R'].map((k) => matchKey(idle, k, 0))).toEqual(
+      (['next', 'previous', 'approve', 'reject'] as const).map((review) => ({ action: { review }, state: idle })),
+    );
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'a', 10).action).toEqual({ goTo: '/fleet' });
+    expect(matchKey(matchKey(idle, 'g', 0).state, 'k', 10).action).toEqual({ goTo: '/tasks' });
+    expect(matchKey(idle, 'x', 0).action).toBeNull();
+  });
+
+  it('leaves letters typed into text fields alone, but not those pressed on a checkbox or button', () => {
+    const field = (tagName: string, type?: string) => takesText({ tagName, ...(type ? { type } : {}) });
+    expect(field('INPUT')).toBe(true);
+    expect(field('INPUT', 'search')).toBe(true);
+    expect(field('TEXTAREA')).toBe(true);
+    expect(field('SELECT')).toBe(true);
+    expect(takesText({ tagName: 'DIV', isContentEditable: true })).toBe(true);
+    expect(field('INPUT', 'checkbox')).toBe(false);
+    expect(field('BUTTON')).toBe(false);
   });
 
   it('goes to the Agora directory with g d and to threads with g t', () => {

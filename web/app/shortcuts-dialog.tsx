@@ -1,9 +1,11 @@
 // Keyboard shortcuts listed behind `?` (UX.md), and the key handler for the global ones.
-// Keys typed into a field, or with a modifier, are left alone; dialogs keep their own keys.
+// Keys typed into a field, or with a modifier, are left alone; dialogs keep their own keys, and
+// while one is open no key here acts. Review keys go to the review list on screen (§28).
 import { useNavigate } from '@tanstack/react-router';
 import { Dialog } from '@web/components/ui/dialog';
 import { useEffect, useRef, useState } from 'react';
 import { followPresenterClass, usePresenter } from '@web/lib/presenter';
+import { dispatchReviewKey } from '@web/lib/review/review-keys';
 import { idle, isTypingTarget, matchKey, SHORTCUTS, type SequenceState } from './shortcut-keys';
 
 const Kbd = ({ k }: { k: string }) => (
@@ -23,7 +25,7 @@ export function Shortcuts() {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const target = e.target instanceof Element ? e.target : null;
-      if (target?.closest('[role="dialog"]')) return;
+      if (target?.closest('[role="dialog"]') || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
       if (isTypingTarget(e.target)) {
         if (e.key === 'Escape') (e.target as HTMLElement).blur();
         return;
@@ -31,6 +33,10 @@ export function Shortcuts() {
       const { action, state } = matchKey(sequence.current, e.key, Date.now());
       sequence.current = state;
       if (!action) return;
+      if (typeof action === 'object' && 'review' in action) {
+        if (dispatchReviewKey(action.review)) e.preventDefault();
+        return;
+      }
       e.preventDefault();
       if (typeof action === 'object') void navigate({ to: action.goTo });
       else if (action === 'help') setOpen(true);

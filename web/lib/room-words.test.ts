@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REJECT_REASONS } from '@shared/aor/reject-reasons';
 import { ApiError } from '@web/lib/api/http';
-import { rejectReasonInWords, relativeTime, roomErrorInWords, safeLinkHost } from './room-words';
+import { rejectReasonInWords, relativeTime, revokeReasonInWords, roomErrorInWords, safeLinkHost } from './room-words';
 
 describe('room words', () => {
   it('says every reject reason in words', () => {
@@ -31,5 +31,18 @@ describe('room words', () => {
     expect(roomErrorInWords(new ApiError(409, 'CONFLICT', 'A room "ops" already exists.'))).toBe(
       'A room "ops" already exists.',
     );
+    // Neither the code nor zod's wording reaches the sentence.
+    const tooLong = new ApiError(400, 'INVALID_REQUEST', 'Invalid body: name Too big', {
+      issues: [{ path: 'name', message: 'Too big: expected string to have <=80 characters' }],
+    });
+    expect(roomErrorInWords(tooLong)).toBe('The name is too long (at most 80 characters).');
+    expect(roomErrorInWords(new ApiError(418, 'TEAPOT', 'The kettle is cold.'))).toBe('The kettle is cold.');
+  });
+
+  it('says a normal end of a task as one, not as a rejection with its code', () => {
+    expect(revokeReasonInWords('task_complete')).toBe('the task is done');
+    expect(revokeReasonInWords('mic_grant_expired')).toBe('the mic for this task had expired');
+    expect(revokeReasonInWords('all_hands_meeting')).toBe('all hands meeting');
+    expect(revokeReasonInWords('Enough for today.')).toBe('Enough for today.');
   });
 });

@@ -1,6 +1,7 @@
 // What the console says about rooms, in words: reject reasons, API error codes, times. Shared by
 // the rooms and the inbox, which acts on rooms' review items and questions.
 import type { RejectReason } from '@shared/aor/reject-reasons';
+import { errorInWords } from '@web/lib/api/error-words';
 import { ApiError } from '@web/lib/api/http';
 
 const REJECT_WORDS: Record<RejectReason, string> = {
@@ -20,6 +21,24 @@ export function rejectReasonInWords(reason: string): string {
   return reason in REJECT_WORDS ? REJECT_WORDS[reason as RejectReason] : `rejected (${reason})`;
 }
 
+// A facilitator's revoke reason is free text (AOR §5.4); these are the ones the demo facilitator
+// and the spec's example use.
+const REVOKE_WORDS: Readonly<Record<string, string>> = {
+  task_complete: 'the task is done',
+  task_timeout: 'the task took too long',
+  task_cancelled: 'the task was called off',
+};
+
+/**
+ * Why a mic was revoked or a grant ended, in words: a normal finish is not a rejection. A code
+ * nobody has words for reads with spaces for underscores ("custom reason").
+ */
+export function revokeReasonInWords(reason: string): string {
+  if (REVOKE_WORDS[reason]) return REVOKE_WORDS[reason];
+  if (reason in REJECT_WORDS) return REJECT_WORDS[reason as RejectReason];
+  return /^[a-z0-9_]+$/.test(reason) ? reason.replace(/_/g, ' ') : reason;
+}
+
 /** Words for a failed room action, keyed on the server's stable codes. */
 export function roomErrorInWords(error: unknown): string {
   if (error instanceof ApiError) {
@@ -27,7 +46,7 @@ export function roomErrorInWords(error: unknown): string {
       case 'CONFLICT':
         return error.message || 'That already exists or was already decided.';
       case 'INVALID_REQUEST':
-        return `The server refused the input: ${error.message}`;
+        return errorInWords(error);
       case 'FORBIDDEN':
         return 'Only facilitators may do this. Ask an administrator for a facilitator invitation.';
       case 'UNAUTHORIZED':
@@ -37,10 +56,10 @@ export function roomErrorInWords(error: unknown): string {
       case 'NETWORK_ERROR':
         return error.message;
       default:
-        return `${error.message} (${error.code})`;
+        return errorInWords(error);
     }
   }
-  return error instanceof Error ? error.message : 'Something went wrong.';
+  return errorInWords(error);
 }
 
 /** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago". */

@@ -8,6 +8,7 @@ import { Dialog } from '@web/components/ui/dialog';
 import { TextField } from '@web/components/ui/text-field';
 import { AGENT_ACCOUNTS_KEY, createAgent, type IssuedCredential } from '@web/lib/api/agent-accounts';
 import { PasswordOnce } from './password-once';
+import { errorInWords } from '@web/lib/api/error-words';
 
 export function NewAgentDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
@@ -65,7 +66,7 @@ export function NewAgentDialog({ open, onOpenChange }: { open: boolean; onOpenCh
           />
           {create.isError ? (
             <p role="alert" className="text-sm text-rose-700 dark:text-rose-300">
-              {create.error.message}
+              {errorInWords(create.error)}
             </p>
           ) : null}
           <div className="flex justify-end gap-2">

@@ -30,7 +30,9 @@ export function RejectReasonDialog({
       onOpenChange={(open) => !open && onClose()}
       title="Reject this candidate"
       description={
-        agentId ? `${agentId} will get a facilitator_rejected reject on control with your reason.` : undefined
+        agentId
+          ? `${agentId} is told on the control channel that a facilitator declined it, with your reason.`
+          : undefined
       }
       {...(returnFocusTo ? { returnFocusTo } : {})}
     >

@@ -1,9 +1,11 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   hint?: ReactNode;
   error?: string | undefined;
+  /** The input itself (React 19 passes `ref` as a prop), to move focus to it. */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled input whose hint and error are read out with it (aria-describedby). */

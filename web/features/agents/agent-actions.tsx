@@ -17,13 +17,14 @@ import {
   type AgentAccount,
 } from '@web/lib/api/agent-accounts';
 import { PasswordOnce } from '@web/components/agents/password-once';
+import { errorInWords } from '@web/lib/api/error-words';
 
 type Open = 'rotate' | 'suspend' | 'remove' | undefined;
 
 function Failure({ error }: { error: Error | null }) {
   return error ? (
     <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-      {error.message}
+      {errorInWords(error)}
     </p>
   ) : null;
 }

@@ -13,6 +13,7 @@ import { canAct, useSession } from '@web/lib/identity/use-session';
 import { AgentActions } from './agent-actions';
 import { agentStatus, budgetWords, seenWords, statusWords } from './agent-words';
 import { NewAgentDialog } from '@web/components/agents/new-agent-dialog';
+import { errorInWords } from '@web/lib/api/error-words';
 
 const STATUS_TONE = {
   online: 'text-emerald-700 dark:text-emerald-300',
@@ -121,7 +122,7 @@ export function FleetPage() {
       </div>
       {agents.isError ? (
         <Notice tone="error" title="Could not load the agents.">
-          {agents.error.message}
+          {errorInWords(agents.error)}
         </Notice>
       ) : !data ? (
         <p className="text-sm text-slate-500">Loading…</p>

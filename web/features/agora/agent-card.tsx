@@ -12,6 +12,7 @@ import { shortDid } from '@web/lib/identity/did-short';
 import { useState } from 'react';
 import { presenceWords, pricingWords } from './agora-words';
 import { relativeTime } from './relative-time';
+import { errorInWords } from '@web/lib/api/error-words';
 
 const PRESENCE_TONE = { online: 'ok', stale: 'warn', offline: 'down', unknown: 'idle' } as const;
 
@@ -124,7 +125,7 @@ function ToolsQuery({ did }: { did: string }) {
       {tools.isPending ? (
         <p role="status">Asking the directory…</p>
       ) : tools.isError ? (
-        <p role="alert">The directory did not answer: {tools.error.message}</p>
+        <p role="alert">The directory did not answer: {errorInWords(tools.error)}</p>
       ) : (
         <p>
           tools_response: {tools.data.payload.task_tools.length} task tools (

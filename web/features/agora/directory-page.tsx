@@ -12,6 +12,7 @@ import { AgentCard } from './agent-card';
 import { filterDirectory, matchingTools, type PresenceFilter } from './directory-search';
 import { RequestDialog } from './request-dialog';
 import { useNow } from '@web/lib/use-now';
+import { errorInWords } from '@web/lib/api/error-words';
 
 const PRESENCE_OPTIONS: readonly { value: PresenceFilter; label: string }[] = [
   { value: 'any', label: 'Any presence' },
@@ -84,7 +85,7 @@ export function DirectoryPage() {
             title="Cannot read the directory"
             action={<Button onClick={() => void agents.refetch()}>Try again</Button>}
           >
-            {agents.error.message}
+            {errorInWords(agents.error)}
           </Notice>
         ) : agents.data.length === 0 ? (
           <Notice tone="info" title="No agents registered yet">

@@ -15,6 +15,7 @@ import { useId, useState } from 'react';
 import { threadStatusWords, type ThreadEndingLike } from './agora-words';
 import { relativeTime } from './relative-time';
 import { useNow } from '@web/lib/use-now';
+import { errorInWords } from '@web/lib/api/error-words';
 
 /** What a row shows, common to the built-in relay's threads and bridged ones. */
 interface RowThread {
@@ -100,7 +101,7 @@ export function ThreadsPage() {
             title="Cannot list threads"
             action={<Button onClick={() => void threads.refetch()}>Try again</Button>}
           >
-            {threads.error.message}
+            {errorInWords(threads.error)}
           </Notice>
         ) : threads.data.length === 0 && external.length === 0 ? (
           <Notice tone="info" title="No threads yet">

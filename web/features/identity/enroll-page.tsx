@@ -1,5 +1,6 @@
 // /enroll#token=…: create this browser's key together with its encrypted backup (or reuse the
-// key it holds), enroll it with the one-time token, then open the console.
+// key it holds), enroll it with the one-time token, and the console opens by itself, saying
+// the role and keeping the backup downloadable there (enrolled-notice.tsx).
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
@@ -12,6 +13,7 @@ import { downloadTextFile } from '@web/lib/identity/download-file';
 import { readEnrollToken } from '@web/lib/identity/enroll-link';
 import { storedIdentityQuery } from '@web/lib/identity/identity-queries';
 import type { KeyCreation } from '@web/lib/identity/key-backup-actions';
+import { useJustEnrolled } from '@web/lib/identity/just-enrolled';
 import { CreateKeyForm } from './create-key-form';
 import { IdentityCard } from './identity-card';
 import { useEnroll } from './identity-mutations';
@@ -50,7 +52,13 @@ export function EnrollPage() {
   const [name, setName] = useState('');
   const nameProblem = name.trim() === '' ? undefined : operatorNameProblem(name);
 
-  const openConsole = () => void navigate({ to: '/', replace: true });
+  const enrollAndOpen = () =>
+    enrollment.mutate(name, {
+      onSuccess: (session) => {
+        useJustEnrolled.getState().set({ role: session.role, backup: creation?.backup ?? null });
+        void navigate({ to: '/', replace: true });
+      },
+    });
 
   if (token === null) {
     return (
@@ -153,14 +161,9 @@ export function EnrollPage() {
 
         <Step n={2} title="Enroll it with this server" done={enrollment.isSuccess}>
           {session ? (
-            <div className="space-y-4">
-              <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" role="status">
-                You are enrolled as <RoleBadge role={session.role} />
-              </p>
-              <Button variant="primary" onClick={openConsole}>
-                Open the console
-              </Button>
-            </div>
+            <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" role="status">
+              Enrolled as <RoleBadge role={session.role} />: opening the console…
+            </p>
           ) : identity ? (
             <>
               <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
@@ -187,7 +190,7 @@ export function EnrollPage() {
               {error?.code === 'ENROLLMENT_INVALID' ? null : (
                 <Button
                   variant="primary"
-                  onClick={() => enrollment.mutate(name)}
+                  onClick={enrollAndOpen}
                   busy={enrollment.isPending}
                   disabled={nameProblem !== undefined}
                 >

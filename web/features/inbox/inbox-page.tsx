@@ -8,12 +8,13 @@ import type { InboxItem } from '@shared/contract/inbox';
 import { Notice } from '@web/components/ui/notice';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { RejectReasonDialog } from '@web/components/review/reject-dialog';
-import { reviewKeyAction } from '@web/lib/review/review-keys';
+import { ReviewKeysHint } from '@web/components/review/review-keys-hint';
+import { useReviewKeys, type ReviewKeyAction } from '@web/lib/review/review-keys';
 import { roomErrorInWords } from '@web/lib/room-words';
 import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { useNow } from '@web/lib/use-now';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { countLabel } from '@web/lib/inbox/badge';
 import { InboxRow } from './inbox-row';
 import { useInbox } from '@web/lib/inbox/inbox-store';
@@ -95,15 +96,16 @@ export function InboxPage() {
     virtualizer.scrollToIndex(clamped);
   };
   const approve = (item: InboxItem) => decide.mutate({ item });
-  const onKey = (e: KeyboardEvent) => {
-    const action = reviewKeyAction(e, listRef.current);
+  // The review keys work whenever the list is on screen (review-keys.ts, decisions-web.md §28).
+  const onKey = (action: ReviewKeyAction): boolean => {
     if (action === 'next') select(index + 1);
     else if (action === 'previous') select(index - 1);
     else if (action === 'approve' && facilitator && current?.kind === 'review') approve(current);
     else if (action === 'reject' && facilitator && current?.kind === 'review') setRejecting(current);
-    else return;
-    e.preventDefault();
+    else return false;
+    return true;
   };
+  useReviewKeys(onKey, items.length > 0);
 
   const live = status === 'live';
   return (
@@ -130,9 +132,7 @@ export function InboxPage() {
       </div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         What waits for you across rooms, negotiations, scheduling and services, most urgent first.
-        {facilitator && items.some((i) => i.kind === 'review')
-          ? ' Click the list, then J/K move, A approve, R reject.'
-          : ''}
+        {facilitator && items.some((i) => i.kind === 'review') ? <ReviewKeysHint /> : null}
       </p>
       {!facilitator && session ? (
         <div className="mt-4">
@@ -185,7 +185,6 @@ export function InboxPage() {
           ref={listRef}
           role="feed"
           tabIndex={0}
-          onKeyDown={onKey}
           aria-label="Items waiting for you"
           aria-busy={!live}
           className="relative mt-4 overflow-hidden rounded-lg border border-slate-200 outline-offset-2 focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-800"

@@ -94,7 +94,7 @@ export function NegotiationsPage() {
             tone="info"
             title={state ? `No ${STATE_WORDS[state].toLowerCase()} negotiations` : 'No negotiations yet'}
           >
-            Agents open negotiations with POST /oap/negotiation/open; with the demo on (DEMO=1) four appear within
+            Agents open negotiations through the negotiation service; when the server runs its demo, four appear within
             seconds. You can open one yourself with “New negotiation”.
           </Notice>
         ) : (

@@ -1,11 +1,14 @@
 // When the operator is a party: counter/propose, accept, reject, withdraw, each
 // document signed in the browser. What is offered comes from the history this browser replayed
-// and verified (shared availableActions), not from the server's say-so.
+// and verified (shared availableActions), not from the server's say-so. Accepting, rejecting and
+// walking away end the negotiation for both parties once signed, so each asks first
+// (decisions-web.md §28).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { availableActions } from '@shared/negotiation/available-actions';
 import type { PartyDid, Terms } from '@shared/negotiation/primitives';
 import { latestProposal, type NegotiationState } from '@shared/negotiation/state';
 import { Button } from '@web/components/ui/button';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Notice } from '@web/components/ui/notice';
 import { postNegotiationEvent, type NegotiationEventName } from '@web/lib/api/negotiation-event';
 import { useId, useState } from 'react';
@@ -46,6 +49,7 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
   const [minutes, setMinutes] = useState(defaultValidityMinutes);
   const [reason, setReason] = useState('');
   const [confirmAccept, setConfirmAccept] = useState(false);
+  const [ending, setEnding] = useState<'reject' | 'withdraw' | null>(null);
   const termsId = useId();
   const parsed = parseTerms(termsText);
 
@@ -62,6 +66,7 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
               : await signWithdrawal(state, me, p.reason);
       return postNegotiationEvent(state.negotiation_id, event, doc, source);
     },
+    onSettled: () => setEnding(null),
     onSuccess: async () => {
       setConfirmAccept(false);
       setReason('');
@@ -175,22 +180,44 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
           </label>
         ) : null}
         {actions.includes('reject') ? (
-          <Button
-            busy={act.isPending && act.variables?.kind === 'reject'}
-            onClick={() => act.mutate({ kind: 'reject', reason })}
-          >
-            Sign and reject
+          <Button busy={act.isPending && act.variables?.kind === 'reject'} onClick={() => setEnding('reject')}>
+            Sign and reject…
           </Button>
         ) : null}
         {actions.includes('withdraw') ? (
-          <Button
-            busy={act.isPending && act.variables?.kind === 'withdraw'}
-            onClick={() => act.mutate({ kind: 'withdraw', reason })}
-          >
-            Sign and walk away
+          <Button busy={act.isPending && act.variables?.kind === 'withdraw'} onClick={() => setEnding('withdraw')}>
+            Sign and walk away…
           </Button>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={ending !== null}
+        onOpenChange={(open) => !open && setEnding(null)}
+        title={
+          ending === 'reject'
+            ? `Reject round ${latest?.round ?? ''} and end the negotiation?`
+            : 'Walk away from this negotiation?'
+        }
+        confirmLabel={ending === 'reject' ? 'Sign and reject' : 'Sign and walk away'}
+        busy={act.isPending}
+        onConfirm={() => ending && act.mutate({ kind: ending, reason })}
+      >
+        <p>
+          {ending === 'reject'
+            ? 'You sign a rejection of the latest proposal. The negotiation ends for both parties: no one can counter or accept any more.'
+            : 'You sign a withdrawal. The negotiation ends for both parties: no one can propose, counter or accept any more.'}{' '}
+          This cannot be undone; to agree later, a new negotiation must be opened.
+        </p>
+        <p className="mt-2">
+          {reason.trim() ? (
+            <>
+              Your reason, which the other party reads: <q className="break-words">{reason.trim()}</q>
+            </>
+          ) : (
+            'No reason is given.'
+          )}
+        </p>
+      </ConfirmDialog>
       {act.isError ? (
         <div className="mt-3">
           <Notice tone="error" title="Refused">

@@ -6,7 +6,7 @@ import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, rejectReasonInWords } from '@web/lib/room-words';
+import { clockTime, rejectReasonInWords, revokeReasonInWords } from '@web/lib/room-words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
@@ -36,7 +36,7 @@ export function describeControl(
       };
     case 'mic_revoke': {
       const reason = typeof p.reason === 'string' ? p.reason : null;
-      const words = reason && /^[a-z_]+$/.test(reason) ? rejectReasonInWords(reason) : reason;
+      const words = reason ? revokeReasonInWords(reason) : null;
       return {
         tone: 'revoke',
         text: `Mic revoked from ${s(p.agent_id)} for ${s(p.task_id)}${words ? `: ${words}` : ''}`,

@@ -32,5 +32,9 @@ describe('grant clock', () => {
     expect(grantEndInWords('message_limit_exceeded')).toBe('budget used up');
     expect(grantEndInWords('revoked: enough')).toBe('revoked (enough)');
     expect(grantEndInWords('by hand')).toBe('revoked: by hand');
+    // A normal finish is said as one, never as a rejection with its code.
+    expect(grantEndInWords('task_complete')).toBe('the task is done');
+    expect(grantEndInWords('revoked: task_timeout')).toBe('revoked (the task took too long)');
+    expect(grantEndInWords('some_other_code')).toBe('some other code');
   });
 });

@@ -1,6 +1,6 @@
 // A mic grant as a live object: time left, budget left, and whether (and why) it has ended.
 // Pure, with the clock passed in, so the countdown is tested without timers (STYLE.md rule 8).
-import { rejectReasonInWords } from '@web/lib/room-words';
+import { revokeReasonInWords } from '@web/lib/room-words';
 
 export interface GrantLike {
   readonly maxMessages: number;
@@ -57,7 +57,7 @@ export function grantEndInWords(reason: string): string {
     case 'mic_revoked':
       return 'revoked';
     default:
-      if (reason.startsWith('revoked: ')) return `revoked (${reason.slice(9)})`;
-      return /^[a-z_]+$/.test(reason) ? rejectReasonInWords(reason) : `revoked: ${reason}`;
+      if (reason.startsWith('revoked: ')) return `revoked (${revokeReasonInWords(reason.slice(9))})`;
+      return /^[a-z0-9_]+$/.test(reason) ? revokeReasonInWords(reason) : `revoked: ${reason}`;
   }
 }

@@ -1,8 +1,10 @@
 // Active mic grants as live objects (countdown, budget meter, ends by itself), the grant history
-// per task, and "revoke every mic" behind a confirmation that lists what it affects.
+// per task, and revoking one mic or every mic behind a confirmation that says what it ends
+// (decisions-web.md §28: a revoke cannot be taken back, only a new grant given).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { displayText } from '@web/lib/display-text';
 import { Button } from '@web/components/ui/button';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { activeGrantsQuery, allGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { revokeGrant } from '@web/lib/mqtt/publish';
 import { useLiveRooms } from '@web/lib/mqtt/room-store';
@@ -22,8 +24,10 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
   const queryClient = useQueryClient();
   const now = useNow(1_000);
   const [bulkOpen, setBulkOpen] = useState(false);
+  const [confirming, setConfirming] = useState<Grant | null>(null);
   const revoke = useMutation({
     mutationFn: (g: { agentId: string; taskId: string }) => revokeGrant(roomId, did, g.agentId, g.taskId),
+    onSettled: () => setConfirming(null),
   });
 
   // Spent counts change when the gateway republishes to public, grants on control: both arrive
@@ -103,10 +107,10 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
                   size="sm"
                   disabled={!canFacilitate || ended}
                   busy={revoke.isPending && revoke.variables?.taskId === g.taskId}
-                  onClick={() => revoke.mutate(g)}
-                  aria-label={`Revoke mic of ${g.agentId} for ${g.taskId}`}
+                  onClick={() => setConfirming(g)}
+                  aria-label={`Revoke mic of ${g.agentId} for ${g.taskId}…`}
                 >
-                  Revoke
+                  Revoke…
                 </Button>
               </li>
             );
@@ -143,6 +147,22 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
           </ul>
         </details>
       ) : null}
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title={`Revoke ${confirming?.agentId ?? 'the agent'}’s mic?`}
+        confirmLabel="Revoke the mic"
+        busy={revoke.isPending}
+        onConfirm={() => confirming && revoke.mutate(confirming)}
+      >
+        {confirming ? (
+          <p>
+            {confirming.agentId} can no longer post for <span className="font-mono">{confirming.taskId}</span>, with{' '}
+            {Math.max(0, confirming.maxMessages - confirming.spent)} of its {confirming.maxMessages} messages unused.
+            This cannot be undone: to let it speak again, grant the mic anew.
+          </p>
+        ) : null}
+      </ConfirmDialog>
       <BulkRevokeDialog roomId={roomId} did={did} grants={live} now={now} open={bulkOpen} onOpenChange={setBulkOpen} />
     </section>
   );

@@ -1,7 +1,8 @@
 // Review mode (UX.md "leads" 2): candidates that passed the gateway's rules wait here, each with
 // the agent's remaining budget and time. Mouse or keys: J/K move, A approves, R asks for a reason
-// in a small dialog (Enter rejects). Keys act only while the queue has focus, so typing elsewhere
-// never decides anything; the list stays mounted when it empties, so focus stays put.
+// in a small dialog (Enter rejects). Keys work whenever the queue is on screen, never while typing
+// in a field or with a dialog open (review-keys.ts, decisions-web.md §28); the list stays mounted
+// when it empties, so focus stays put.
 // Every facilitator's queue refreshes on switchboard/rooms/{r}/review notices.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
@@ -9,9 +10,10 @@ import { activeGrantsQuery } from '@web/lib/api/rooms-grants';
 import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
 import { allReviewQuery, pendingReviewQuery, type ReviewItem } from '@web/lib/api/rooms-review';
 import { shortDid } from '@web/lib/identity/did-short';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { RejectReasonDialog } from '@web/components/review/reject-dialog';
-import { reviewKeyAction } from '@web/lib/review/review-keys';
+import { useReviewKeys, type ReviewKeyAction } from '@web/lib/review/review-keys';
+import { ReviewKeysHint } from '@web/components/review/review-keys-hint';
 import { GrantMeter } from './grant-meter';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { LongText } from '@web/components/ui/long-text';
@@ -73,15 +75,15 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
   };
   const openReject = (item: ReviewItem) => setRejecting(item);
 
-  const onKey = (e: KeyboardEvent) => {
-    const action = canFacilitate ? reviewKeyAction(e, listRef.current) : null;
+  const onKey = (action: ReviewKeyAction): boolean => {
     if (action === 'next') select(index + 1);
     else if (action === 'previous') select(index - 1);
     else if (action === 'approve' && current) approve(current);
     else if (action === 'reject' && current) openReject(current);
-    else return;
-    e.preventDefault();
+    else return false;
+    return true;
   };
+  useReviewKeys(onKey, canFacilitate);
 
   return (
     <section
@@ -92,10 +94,8 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         id="review-heading"
         className="border-b border-amber-200 px-4 py-2 text-sm font-semibold dark:border-amber-900/60"
       >
-        Review queue{' '}
-        <span className="font-normal text-slate-600 dark:text-slate-400">
-          ({items.length} waiting{canFacilitate ? ' · click the list, then J/K move, A approve, R reject' : ''})
-        </span>
+        Review queue <span className="font-normal text-slate-600 dark:text-slate-400">({items.length} waiting)</span>
+        {canFacilitate ? <ReviewKeysHint /> : null}
       </h2>
       <div className="border-b border-amber-200 px-4 py-1.5 dark:border-amber-900/60">
         <PresenceAvatars where={`/rooms/${encodeURIComponent(roomId)}/review`} label="Operators on this review queue" />
@@ -103,7 +103,6 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
       <ol
         ref={listRef}
         tabIndex={0}
-        onKeyDown={onKey}
         aria-label="Candidates waiting for review"
         className="divide-y divide-amber-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-teal-600 dark:divide-amber-900/40"
       >

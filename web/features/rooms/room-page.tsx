@@ -22,6 +22,7 @@ import { InspectorDialog } from './inspector-dialog';
 import { PublicTimeline, TimelinePlaceholder } from './public-timeline';
 import { RetentionSetting } from './retention-setting';
 import { ReviewQueue } from './review-queue';
+import { ReviewModeSwitch } from './review-mode-switch';
 import { roomErrorInWords } from '@web/lib/room-words';
 
 // The health panel and its charts are a chunk of their own, fetched with the page's last stage:
@@ -115,15 +116,14 @@ export function RoomPage() {
         </Link>
         <StoryLink kind="room" id={roomId} />
         {room.data ? <RetentionSetting roomId={roomId} retention={room.data.retention} canEdit={facilitator} /> : null}
-        <label className="ml-auto flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={review}
-            disabled={!facilitator || !room.data || moderation.isPending}
-            onChange={(e) => moderation.mutate(e.target.checked ? 'review' : 'auto')}
-          />
-          Review mode (a facilitator approves each candidate)
-        </label>
+        <ReviewModeSwitch
+          roomId={roomId}
+          review={review}
+          disabled={!facilitator || !room.data}
+          busy={moderation.isPending}
+          me={session?.did ?? null}
+          onSwitch={(mode) => moderation.mutate(mode)}
+        />
       </div>
       <ReconnectingNote />
       {moderation.isError ? (

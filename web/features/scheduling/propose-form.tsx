@@ -125,7 +125,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
         {people.length === 0 ? (
           <p className="mt-1 text-sm text-slate-500">
             No OACoP calendar agents in the directory yet: they appear once they register a manifest with the relay
-            (with the demo on, DEMO=1, Ada, Bruno, Chitra and Room Atlas do).
+            (when the server runs its demo, Ada, Bruno, Chitra and Room Atlas do).
           </p>
         ) : null}
         <ul className="mt-1 space-y-1">

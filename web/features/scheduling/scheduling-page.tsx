@@ -10,6 +10,7 @@ import { schedulingThreadsQuery } from '@web/lib/api/scheduling-threads';
 import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
 import { ProposeForm } from './propose-form';
+import { errorInWords } from '@web/lib/api/error-words';
 
 export function SchedulingPage() {
   const threads = useQuery(schedulingThreadsQuery);
@@ -27,7 +28,7 @@ export function SchedulingPage() {
           </h2>
           {threads.isError ? (
             <Notice tone="error" title="Threads could not be read">
-              {threads.error.message}
+              {errorInWords(threads.error)}
             </Notice>
           ) : null}
           {threads.data?.length === 0 ? (

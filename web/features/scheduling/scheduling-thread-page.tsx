@@ -27,7 +27,7 @@ import { checkStanding } from '@web/lib/api/scheduling-standing';
 import { decidedDetail, decidedInWords } from '@web/lib/operators/operator-words';
 import { useNow } from '@web/lib/use-now';
 import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { HeatMap } from './heat-map';
 import { heatMapGrid, type HeatMapRow } from './heat-map-grid';
 import { IcsImport } from './ics-import';
@@ -87,6 +87,10 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const { state } = view;
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
+  // "Cancel the meeting" with no reason marks the field and says what it needs, rather than
+  // nothing happening where the operator is looking.
+  const [reasonMissing, setReasonMissing] = useState(false);
+  const reasonField = useRef<HTMLInputElement>(null);
   const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
   // Another operator's Confirm or Cancel landed first (decisions-server.md §57).
   const [lost, setLost] = useState<DecidedDetail | null>(null);
@@ -144,8 +148,11 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const approve = (slot: Slot) => act.mutate(() => planConfirmation(state, { start: slot.start, end: slot.end }));
   const cancel = () => {
     if (!me) return setRefusal({ code: 'NO_KEY', message: '' });
-    if (!reason.trim())
-      return setRefusal({ code: 'INVALID_INPUT', message: 'Give a reason: every participant reads it.' });
+    if (!reason.trim()) {
+      setReasonMissing(true);
+      reasonField.current?.focus();
+      return;
+    }
     act.mutate(() => planCancellation(state, me, reason.trim()));
   };
   const exportIcs = () => {
@@ -289,8 +296,10 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
 
       {lost ? <LostRace detail={lost} me={me} /> : null}
       {refusal ? (
-        <Notice tone="error" title={refusal.code.startsWith('OACOP_') ? refusal.code : 'Not sent'}>
-          <span data-testid="action-error">{oacopErrorWords(refusal.code, refusal.message)}</span>
+        <Notice tone="error" title="Not sent">
+          <span data-testid="action-error" title={refusal.code}>
+            {oacopErrorWords(refusal.code, refusal.message)}
+          </span>
         </Notice>
       ) : null}
 
@@ -315,10 +324,16 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
           <div className="space-y-2">
             <h2 className="text-base font-semibold">Cancel</h2>
             <TextField
+              ref={reasonField}
               label="Reason for cancelling"
               value={reason}
-              onChange={(e) => setReason(e.target.value)}
+              onChange={(e) => {
+                setReason(e.target.value);
+                setReasonMissing(false);
+              }}
               maxLength={500}
+              required
+              error={reasonMissing ? 'Give a reason the participants will read.' : undefined}
             />
             <Button variant="secondary" onClick={cancel} busy={act.isPending} disabled={act.isPending}>
               Cancel the meeting

@@ -8,9 +8,9 @@ import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
 import { OPERATOR_NAME_MAX, operatorNameProblem } from '@shared/contract/operator-name';
 import { sessionQuery } from '@web/lib/api/auth-session';
-import { ApiError } from '@web/lib/api/http';
 import { setMyName } from '@web/lib/api/operator-me';
 import { useSession } from '@web/lib/identity/use-session';
+import { errorInWords } from '@web/lib/api/error-words';
 
 export function AccountPage() {
   const session = useSession();
@@ -67,7 +67,7 @@ export function AccountPage() {
         </div>
         {save.isError ? (
           <Notice tone="error" title="Not saved">
-            {save.error instanceof ApiError ? save.error.message : String(save.error)}
+            {errorInWords(save.error)}
           </Notice>
         ) : null}
         <div className="border-t border-slate-200 pt-4 dark:border-slate-800">

@@ -1,13 +1,16 @@
 // /settings/services: the relays and negotiation services the console talks to. The
 // built-in ones come first and stay; facilitators add and remove external ones, observers read.
+// Removing asks first (decisions-web.md §28): it stops the bridge for every operator.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@web/components/ui/button';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
 import { addService, removeService, servicesQuery, type ServiceView } from '@web/lib/api/external-services';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { SourceBadge } from '@web/components/ui/source-badge';
+import { errorInWords, serviceProblemInWords } from '@web/lib/api/error-words';
 import { WatchList } from './watch-list';
 import { WebhooksSection } from './webhooks-section';
 
@@ -25,8 +28,8 @@ function StatusCell({ service }: { service: ServiceView }) {
     <span className={`text-sm ${tone}`} data-testid="service-status">
       {STATE_WORDS[state]}
       {state === 'down' && lastError ? (
-        <span className="block text-xs text-slate-600 dark:text-slate-400">
-          {lastError}
+        <span className="block text-xs text-slate-600 dark:text-slate-400" title={lastError}>
+          {serviceProblemInWords(lastError)}
           {nextRetryAt ? ` · retrying ${new Date(nextRetryAt).toLocaleTimeString()}` : ''}
         </span>
       ) : null}
@@ -47,9 +50,11 @@ export function ServicesPage() {
       void queryClient.invalidateQueries({ queryKey: ['services'] });
     },
   });
+  const [removing, setRemoving] = useState<ServiceView | null>(null);
   const remove = useMutation({
     mutationFn: removeService,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['services'] }),
+    onSettled: () => setRemoving(null),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -70,7 +75,7 @@ export function ServicesPage() {
           </p>
         ) : services.isError ? (
           <Notice tone="error" title="Cannot list services">
-            {services.error.message}
+            {errorInWords(services.error)}
           </Notice>
         ) : (
           <table
@@ -116,8 +121,8 @@ export function ServicesPage() {
                   </td>
                   <td className="px-4 py-2 text-right">
                     {facilitator && s.removable ? (
-                      <Button size="sm" onClick={() => remove.mutate(s.id)} aria-label={`Remove ${s.name}`}>
-                        Remove
+                      <Button size="sm" onClick={() => setRemoving(s)} aria-label={`Remove ${s.name}…`}>
+                        Remove…
                       </Button>
                     ) : null}
                   </td>
@@ -174,7 +179,7 @@ export function ServicesPage() {
             </Button>
             {add.isError ? (
               <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-                {add.error.message}
+                {errorInWords(add.error)}
               </p>
             ) : null}
           </div>
@@ -184,6 +189,24 @@ export function ServicesPage() {
           Observers see the services; facilitators add and remove them.
         </p>
       )}
+      {remove.isError ? (
+        <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
+          {errorInWords(remove.error)}
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={`Remove ${removing?.name ?? 'this service'}?`}
+        confirmLabel="Remove the service"
+        busy={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing.id)}
+      >
+        <p>
+          The console stops bridging <span className="break-all font-mono text-xs">{removing?.baseUrl}</span> for every
+          operator: nothing more is sent to it or read from it. To use it again, add it anew.
+        </p>
+      </ConfirmDialog>
       <WatchList />
       <WebhooksSection />
     </div>

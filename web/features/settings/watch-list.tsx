@@ -1,6 +1,7 @@
 // The identities the bridge follows on every external relay: each relay is long-polled
 // for envelopes to and from every operator's DID and these. Facilitators add and remove them;
-// observers read the list.
+// observers read the list. Removing one offers undo rather than asking first (decisions-web.md
+// §28): watching the same DID again restores exactly what was there.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@web/components/ui/button';
@@ -9,6 +10,7 @@ import { TextField } from '@web/components/ui/text-field';
 import { addWatched, removeWatched, watchedQuery } from '@web/lib/api/external-watched';
 import { shortDid } from '@web/lib/identity/did-short';
 import { canAct, useSession } from '@web/lib/identity/use-session';
+import { errorInWords } from '@web/lib/api/error-words';
 import { checkWatchDid } from './watch-did';
 
 export function WatchList() {
@@ -18,6 +20,7 @@ export function WatchList() {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [removed, setRemoved] = useState<string | null>(null);
   const settle = (list: string[]) => {
     queryClient.setQueryData(watchedQuery.queryKey, list);
     void queryClient.invalidateQueries({ queryKey: ['external'] });
@@ -29,7 +32,20 @@ export function WatchList() {
       settle(list);
     },
   });
-  const remove = useMutation({ mutationFn: removeWatched, onSuccess: settle });
+  const remove = useMutation({
+    mutationFn: removeWatched,
+    onSuccess: (list, did) => {
+      settle(list);
+      setRemoved(did);
+    },
+  });
+  const undo = useMutation({
+    mutationFn: addWatched,
+    onSuccess: (list) => {
+      settle(list);
+      setRemoved(null);
+    },
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const checked = checkWatchDid(text, watched.data ?? [], session ? [session.did] : []);
@@ -57,7 +73,7 @@ export function WatchList() {
             title="Cannot read the watch list"
             action={<Button onClick={() => void watched.refetch()}>Try again</Button>}
           >
-            {watched.error.message}
+            {errorInWords(watched.error)}
           </Notice>
         ) : watched.data.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="watched-empty">
@@ -87,9 +103,19 @@ export function WatchList() {
             ))}
           </ul>
         )}
-        {remove.isError ? (
+        {removed && !watched.data?.includes(removed) ? (
+          <p role="status" data-testid="watch-undo" className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+            <span>
+              Stopped watching <span className="font-mono text-xs">{shortDid(removed)}</span>.
+            </span>
+            <Button size="sm" variant="link" busy={undo.isPending} onClick={() => undo.mutate(removed)}>
+              Undo
+            </Button>
+          </p>
+        ) : null}
+        {remove.isError || undo.isError ? (
           <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-            {remove.error.message}
+            {errorInWords(remove.error ?? undo.error)}
           </p>
         ) : null}
       </div>
@@ -106,7 +132,7 @@ export function WatchList() {
               setText(e.target.value);
               setProblem(undefined);
             }}
-            error={problem ?? (add.isError ? add.error.message : undefined)}
+            error={problem ?? (add.isError ? errorInWords(add.error) : undefined)}
           />
           <Button type="submit" className="mt-6" busy={add.isPending}>
             Watch

@@ -20,6 +20,7 @@ import {
   type WebhookEndpointView,
 } from '@web/lib/api/webhooks';
 import { canAct, useSession } from '@web/lib/identity/use-session';
+import { errorInWords } from '@web/lib/api/error-words';
 
 const KIND_WORDS: Record<InboxKind, string> = {
   review: 'Reviews',
@@ -141,7 +142,7 @@ function EndpointCard({ endpoint, facilitator }: { endpoint: WebhookEndpointView
         <p className="truncate font-mono text-xs">{endpoint.url}</p>
         {remove.isError ? (
           <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-            {remove.error.message}
+            {errorInWords(remove.error)}
           </p>
         ) : null}
         <div className="mt-4 flex justify-end gap-2">
@@ -263,7 +264,7 @@ function AddWebhook() {
           ) : null}
           {add.isError ? (
             <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-              {add.error.message}
+              {errorInWords(add.error)}
             </p>
           ) : null}
         </div>
@@ -292,7 +293,7 @@ export function WebhooksSection() {
           </p>
         ) : webhooks.isError ? (
           <Notice tone="error" title="Cannot list webhooks">
-            {webhooks.error.message}
+            {errorInWords(webhooks.error)}
           </Notice>
         ) : webhooks.data.endpoints.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">No webhooks yet.</p>

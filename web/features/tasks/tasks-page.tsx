@@ -11,6 +11,7 @@ import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
 import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { AssignForm } from './assign-form';
 import { TaskCard } from './task-card';
+import { errorInWords } from '@web/lib/api/error-words';
 
 const COLUMNS = ['ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED', 'COMPLETED', 'DECLINED'] as const;
 const WORDS: Record<string, string> = {
@@ -36,7 +37,7 @@ export function TasksPage() {
       <h1 className="text-xl font-semibold">Tasks</h1>
       {board.isError ? (
         <Notice tone="error" title="The board could not be read">
-          {board.error.message}
+          {errorInWords(board.error)}
         </Notice>
       ) : null}
       <AssignForm agents={agents.filter((a) => a.kind === 'person')} tasks={tasks} />
@@ -52,7 +53,7 @@ export function TasksPage() {
         {board.data && tasks.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             No tasks yet. Assign one above: it is signed with your key and sent to the agent, whose answers move it
-            across the board. With the demo on (DEMO=1), Ada and Bruno take tasks.
+            across the board. When the server runs its demo, Ada and Bruno take tasks.
           </p>
         ) : null}
         <div className="mt-2 grid gap-3 sm:grid-cols-3 xl:grid-cols-6">

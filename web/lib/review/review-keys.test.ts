@@ -1,28 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { reviewKeyAction } from '@web/lib/review/review-keys';
-
-const list = {} as EventTarget;
-const key = (k: string, extra: Partial<{ target: EventTarget; ctrlKey: boolean }> = {}) => ({
-  key: k,
-  target: list,
-  altKey: false,
-  ctrlKey: false,
-  metaKey: false,
-  ...extra,
-});
+import { dispatchReviewKey, registerReviewKeys, reviewListShown, type ReviewKeyAction } from './review-keys';
 
 describe('review keys', () => {
-  it('maps J/K/A/R while the list has focus', () => {
-    expect(['j', 'K', 'a', 'R'].map((k) => reviewKeyAction(key(k), list))).toEqual([
-      'next',
-      'previous',
-      'approve',
-      'reject',
-    ]);
+  it('go nowhere while no review list is on screen', () => {
+    expect(reviewListShown()).toBe(false);
+    expect(dispatchReviewKey('approve')).toBe(false);
   });
-  it('does nothing from elsewhere, with modifiers, or for other keys', () => {
-    expect(reviewKeyAction(key('a', { target: {} as EventTarget }), list)).toBeNull();
-    expect(reviewKeyAction(key('a', { ctrlKey: true }), list)).toBeNull();
-    expect(reviewKeyAction(key('x'), list)).toBeNull();
+
+  it('go to the newest list on screen, and back to the older one when it leaves', () => {
+    const seen: string[] = [];
+    const older = registerReviewKeys((a: ReviewKeyAction) => (seen.push(`older ${a}`), true));
+    const newer = registerReviewKeys((a: ReviewKeyAction) => (seen.push(`newer ${a}`), a !== 'reject'));
+    expect(dispatchReviewKey('next')).toBe(true);
+    expect(dispatchReviewKey('reject')).toBe(false);
+    newer();
+    newer();
+    expect(dispatchReviewKey('approve')).toBe(true);
+    older();
+    expect(reviewListShown()).toBe(false);
+    expect(seen).toEqual(['newer next', 'newer reject', 'older approve']);
   });
 });
