@@ -19,6 +19,7 @@ import type { GuidedDemoSlot } from './demo';
 import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
 import { negotiationIdentity } from '../demo/demo-identity';
 import { mulberry32 } from '../demo/prng';
+import { latestProposal } from '@shared/negotiation/state';
 
 let temp: TempStore | undefined;
 let demo: NegotiationDemoHandle | undefined;
@@ -111,7 +112,7 @@ describe('POST /api/demo/negotiation', () => {
     });
     await h.operator.propose(
       a.negotiation_id,
-      { ...opened.history.at(-1)!.document.terms, price_per_call_eur: '0.0047' },
+      { ...latestProposal(opened)!.terms, price_per_call_eur: '0.0047' },
       60_000,
     );
     const accepted = await until(h.operator, a.negotiation_id, (s) => s.status === 'ACCEPTED');
@@ -125,7 +126,7 @@ describe('POST /api/demo/negotiation', () => {
     const offered = await h.operator.state(b.negotiation_id);
     await h.operator.propose(
       b.negotiation_id,
-      { ...offered.history.at(-1)!.document.terms, price_per_call_eur: '0.0030' },
+      { ...latestProposal(offered)!.terms, price_per_call_eur: '0.0030' },
       60_000,
     );
     const rejected = await until(h.operator, b.negotiation_id, (s) => s.status === 'REJECTED');

@@ -46,7 +46,9 @@ function setup() {
             ? last.document.from
             : last.type === 'cosign'
               ? last.by
-              : (last.document as { by?: string }).by;
+              : last.type === 'accept' || last.type === 'reject'
+                ? last.document.by
+                : undefined;
         if (by === seller) return state;
       }
     }
