@@ -14,7 +14,14 @@ export const TOOL_MANIFEST: ManifestDeclaration = {
     // (shared/negotiation/term-fields.ts); any other term may still be sent as JSON.
     terms: {
       pricing: [
-        { name: 'price_per_call_eur', label: 'Price per call (EUR)', type: 'decimal', decimals: 4, min: 0, required: true },
+        {
+          name: 'price_per_call_eur',
+          label: 'Price per call (EUR)',
+          type: 'decimal',
+          decimals: 4,
+          min: 0,
+          required: true,
+        },
         { name: 'calls_per_month', label: 'Calls per month', type: 'integer', min: 1 },
         { name: 'effective_from', label: 'Start date', type: 'date' },
         { name: 'minimum_commitment_months', label: 'Minimum commitment (months)', type: 'integer', min: 0, max: 120 },
@@ -30,10 +37,8 @@ export const TOOL_MANIFEST: ManifestDeclaration = {
         { name: 'months', label: 'Months', type: 'integer', min: 1, max: 120 },
         { name: 'fee_eur', label: 'Fee (EUR)', type: 'decimal', decimals: 2, min: 0 },
       ],
-      scheduling: [
-        { name: 'appointment', label: 'Appointment', type: 'text', required: true },
-        { name: 'effective_from', label: 'Date', type: 'date' },
-      ],
+      // A slot has a time of day: effective_from/until stay JSON (Advanced) here.
+      scheduling: [{ name: 'appointment', label: 'Appointment', type: 'text', required: true }],
     },
   },
 };

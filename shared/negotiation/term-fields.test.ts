@@ -18,7 +18,12 @@ describe('term fields', () => {
     );
     expect(r).toEqual({
       ok: true,
-      terms: { currency: 'EUR', price_per_call_eur: '0.0045', calls_per_month: 120000, effective_from: '2026-06-01' },
+      terms: {
+        currency: 'EUR',
+        price_per_call_eur: '0.0045',
+        calls_per_month: 120000,
+        effective_from: '2026-06-01T00:00:00Z',
+      },
     });
   });
 
@@ -48,17 +53,28 @@ describe('term fields', () => {
   });
 
   it('split terms back into field values and the other terms, and round-trip', () => {
-    const terms = { price_per_call_eur: '0.0052', calls_per_month: 120000, currency: 'EUR', tiers: [1, 2] };
+    const terms = {
+      price_per_call_eur: '0.0052',
+      calls_per_month: 120000,
+      effective_from: '2026-07-01T00:00:00Z',
+      currency: 'EUR',
+      tiers: [1, 2],
+    };
     const { values, other } = fieldsFromTerms(FIELDS, terms);
-    expect(values).toEqual({ price_per_call_eur: '0.0052', calls_per_month: '120000' });
+    expect(values).toEqual({ price_per_call_eur: '0.0052', calls_per_month: '120000', effective_from: '2026-07-01' });
     expect(other).toEqual({ currency: 'EUR', tiers: [1, 2] });
     expect(termsFromFields(FIELDS, values, other)).toEqual({ ok: true, terms });
+    // A time of day does not fit a date field: it stays with the other terms, unchanged.
+    const slot = fieldsFromTerms(FIELDS, { effective_from: '2026-07-01T14:00:00Z' });
+    expect(slot).toEqual({ values: {}, other: { effective_from: '2026-07-01T14:00:00Z' } });
   });
 
   it('travel in the manifest declaration, which refuses a malformed field', () => {
     const manifest = { negotiation: { supported: true, terms: { pricing: FIELDS } } };
     expect(ManifestDeclaration.parse(manifest).negotiation.terms?.pricing).toHaveLength(4);
-    const bad = { negotiation: { supported: true, terms: { pricing: [{ name: 'Price!', label: 'x', type: 'decimal' }] } } };
+    const bad = {
+      negotiation: { supported: true, terms: { pricing: [{ name: 'Price!', label: 'x', type: 'decimal' }] } },
+    };
     expect(ManifestDeclaration.safeParse(bad).success).toBe(false);
   });
 });

@@ -10,8 +10,9 @@ export const TermField = z.object({
   label: z.string().min(1).max(80),
   /**
    * `decimal`: a decimal string with at most `decimals` places, as §3.4 writes prices
-   * ("0.0040"); `integer` and `number`: JSON numbers; `date`: a calendar date, YYYY-MM-DD;
-   * `text`: a string.
+   * ("0.0040"); `integer` and `number`: JSON numbers; `date`: a calendar day, typed as
+   * YYYY-MM-DD and sent as that day's start in UTC (RFC 3339, as `effective_from` must be:
+   * agreement.ts termsWindowProblem); `text`: a string.
    */
   type: z.enum(['decimal', 'integer', 'number', 'date', 'text']),
   decimals: z.int().min(0).max(12).optional(),
@@ -36,6 +37,7 @@ const DECIMAL = /^\d+(?:\.(\d+))?$/;
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MIDNIGHT = /^(\d{4}-\d{2}-\d{2})T00:00:00(?:\.0+)?Z$/;
 
 /** Whether YYYY-MM-DD names a real day (no 30 February). */
 function isCalendarDate(text: string): boolean {
@@ -74,7 +76,7 @@ export function termValue(field: TermField, raw: string): { value?: Terms[string
       return problem ? { problem } : { value: n };
     }
     case 'date':
-      return isCalendarDate(text) ? { value: text } : { problem: 'A date, YYYY-MM-DD.' };
+      return isCalendarDate(text) ? { value: `${text}T00:00:00Z` } : { problem: 'A date, YYYY-MM-DD.' };
     case 'text':
       return text.length > 500 ? { problem: 'At most 500 characters.' } : { value: text };
     default: {
@@ -103,7 +105,14 @@ export function fieldsFromTerms(fields: readonly TermField[], terms: Terms): { v
   const other: Record<string, Terms[string]> = { ...terms };
   for (const field of fields) {
     const v = terms[field.name];
-    if (typeof v === 'string' || typeof v === 'number') {
+    if (field.type === 'date') {
+      // Only a day's start fits a date field; a time of day stays with the other terms.
+      const day = typeof v === 'string' ? MIDNIGHT.exec(v)?.[1] : undefined;
+      if (day !== undefined) {
+        values[field.name] = day;
+        delete other[field.name];
+      }
+    } else if (typeof v === 'string' || typeof v === 'number') {
       values[field.name] = String(v);
       delete other[field.name];
     }

@@ -11,6 +11,7 @@ import { CONFIDENTIALITY_CLASSES, type ConfidentialityClass } from '@shared/nego
 import { limitsFromManifest } from '@shared/negotiation/manifest';
 import { openNegotiation as openState } from '@shared/negotiation/open-negotiation';
 import type { Terms } from '@shared/negotiation/primitives';
+import { transition } from '@shared/negotiation/transition';
 import { Button } from '@web/components/ui/button';
 import { Dialog } from '@web/components/ui/dialog';
 import { Notice } from '@web/components/ui/notice';
@@ -72,11 +73,15 @@ export function NewNegotiationDialog({
         mine,
         theirs,
       });
+      // The round-1 proposal is built on the state the open document makes, as the server's is,
+      // and checked by the same state machine before anything is sent: a refused offer leaves no
+      // negotiation open behind it.
+      const now = Date.now();
+      const ctx = { now, limits: unwrap(limitsFromManifest({ negotiation: manifest.data })) };
+      const opened = unwrap(openState(doc, ctx));
+      const proposal = await signProposal(opened, me as never, terms, validity, now);
+      unwrap(transition(opened, { type: 'propose', document: proposal }, ctx));
       const summary = await openNegotiation(doc);
-      // The round-1 proposal is built on the state the open document makes, as the server's is.
-      const limits = unwrap(limitsFromManifest({ negotiation: manifest.data }));
-      const opened = unwrap(openState(doc, { now: Date.now(), limits }));
-      const proposal = await signProposal(opened, me as never, terms, validity);
       await postNegotiationEvent(summary.id, 'propose', proposal);
       return summary;
     },

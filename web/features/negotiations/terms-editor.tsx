@@ -97,9 +97,7 @@ export function TermsEditor({ fields, initial, onChange, showAll = false }: Term
           aria-invalid={typeof other === 'string' || undefined}
           className="mt-2 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
         />
-        {typeof other === 'string' ? (
-          <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{other}</p>
-        ) : null}
+        {typeof other === 'string' ? <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{other}</p> : null}
       </details>
     </div>
   );

@@ -21,4 +21,3 @@ export function useVerdict(detail: NegotiationDetail | undefined): HistoryVerdic
   }, [detail]);
   return result && result.for === detail ? result.verdict : (result?.verdict ?? null);
 }
-
