@@ -1,6 +1,7 @@
 // The guided demo end to end, with the demo agents on a server of its
 // own (DEMO=1, fast pace, seed 7): from the Demo screen a facilitator gives a demo agent a task
-// and sees it acknowledged and finished; starts a negotiation that ends co-signed and logged;
+// and sees it acknowledged and finished; answers a demo seller's offer and co-signs the
+// agreement, which is logged;
 // proposes a meeting with Ada and Room Atlas and books it. Each step's story is in plain words
 // without raw ids and links to its own screen. Presenter mode is one key, listed behind `?`.
 // "Start over" begins a fresh run and leaves the earlier one intact. SWITCHBOARD_SCREENSHOTS=1
@@ -51,8 +52,8 @@ test('step 1: a task for the Researcher is granted, acknowledged and finished, t
   await expect(give).toBeEnabled({ timeout: 20_000 });
   await give.click();
   const story = step(1).getByTestId('story');
-  await expect(story).toContainText('The facilitator gave Researcher the mic for 6 messages', { timeout: 20_000 });
-  await expect(story).toContainText('The facilitator asked: “Compare three weather APIs');
+  await expect(story).toContainText('You gave Researcher the mic for 6 messages', { timeout: 20_000 });
+  await expect(story).toContainText('You asked: “Compare three weather APIs');
   await expect(story).toContainText('Researcher took the task.', { timeout: 30_000 });
   await expect(story.locator('li[data-tone="milestone"]')).toContainText('Researcher finished:', { timeout: 60_000 });
   await expect(step(1)).toHaveAttribute('data-done', 'true');
@@ -65,14 +66,16 @@ test('step 1: a task for the Researcher is granted, acknowledged and finished, t
   await expect(step(1)).toHaveAttribute('data-done', 'true');
 });
 
-test('step 2: a negotiation between two demo agents ends co-signed and logged', async () => {
-  await step(2).getByRole('button', { name: 'Start the negotiation' }).click();
+test('step 2: the demo seller offers, the operator counters and co-signs; the agreement is logged', async () => {
+  await step(2).getByRole('button', { name: 'Ask Acme Weather API for an offer' }).click();
   const story = step(2).getByTestId('story');
-  await expect(story).toContainText('Northwind Procurement opened a pricing negotiation with Acme Weather API.', {
-    timeout: 20_000,
-  });
-  await expect(story).toContainText(/Agreed: 0\.00\d\d EUR per call, 1\d0,000 calls a month/, { timeout: 30_000 });
-  await expect(story).toContainText(/Acme Weather API co-signed the agreement; it is entry \d+ of the public log\./, {
+  await expect(story).toContainText('Acme Weather API opened a pricing negotiation with you.', { timeout: 20_000 });
+  const moves = step(2).getByTestId('party-actions');
+  await moves.getByLabel('Price per call (EUR)').fill('0.0046');
+  await moves.getByRole('button', { name: 'Sign and counter' }).click();
+  await expect(story).toContainText(/Agreed: 0\.0046 EUR per call, 120,000 calls a month/, { timeout: 30_000 });
+  await step(2).getByRole('button', { name: 'Co-sign these bytes' }).click();
+  await expect(story).toContainText(/You co-signed the agreement; it is entry \d+ of the public log\./, {
     timeout: 30_000,
   });
   await expect(step(2)).toHaveAttribute('data-done', 'true');
@@ -148,7 +151,7 @@ test('a story page tells any negotiation and replays it; Start over begins a fre
   await page.goto(`/story/negotiation/${encodeURIComponent(id)}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Negotiation story' })).toBeVisible();
   await expect(page.getByTestId('story')).toContainText('Agreed:');
-  await expect(page.getByTestId('story')).toContainText('Party A opened a pricing negotiation with Party B.');
+  await expect(page.getByTestId('story')).toContainText('Party A opened a pricing negotiation with you.');
 
   // Replay (decisions-web.md §13): from the start, scrubbed, at 10×, to the end; the URL keeps the speed.
   const total = await page.getByTestId('story').locator('li').count();
@@ -180,8 +183,8 @@ test('a story page tells any negotiation and replays it; Start over begins a fre
   await expect(step(3)).toHaveAttribute('data-done', 'true');
   await page.getByRole('button', { name: 'Start over' }).click();
   for (const n of [1, 2, 3]) await expect(step(n)).toHaveAttribute('data-done', 'false');
-  await expect(step(2).getByRole('button', { name: 'Start the negotiation' })).toBeVisible();
-  await step(2).getByRole('button', { name: 'Start the negotiation' }).click();
+  await expect(step(2).getByRole('button', { name: 'Ask Acme Weather API for an offer' })).toBeVisible();
+  await step(2).getByRole('button', { name: 'Ask Acme Weather API for an offer' }).click();
   await expect(step(2).getByRole('link', { name: 'Open the negotiation' })).toBeVisible({ timeout: 20_000 });
   await step(2).getByRole('link', { name: 'Open the negotiation' }).click();
   expect(new URL(page.url()).pathname).not.toBe(negotiationPath);

@@ -2,10 +2,10 @@
 // the demo on (DEMO=1, fast pace): the operator reviews the demo's finished pricing negotiation
 // round by round (diffs, every signature verified in the browser, the agreement complete and
 // its inclusion proof verified); a tampered answer is shown as not verified; the operator then
-// negotiates as a party with the demo's "Acme Weather API" key, played here by a scripted agent
-// over HTTP (the demo agents do not answer negotiations opened to them: decisions-negotiation
-// §29), co-signs the agreement in the browser, and finds it verified in the log browser. Terms
-// carrying HTML are shown as text.
+// negotiates as a party with an outside agent played here by a script over HTTP (the demo's own
+// agents answer by themselves: decisions-demo §13, e2e/demo-truth.spec.ts), co-signs the
+// agreement in the browser, and finds it verified in the log browser. Terms carrying HTML are
+// shown as text.
 import { readFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
 import { expect, test, type Page } from './support/test';
@@ -38,10 +38,10 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-/** The demo's seller, with the key the demo derives from DEMO_SEED, as any agent over HTTP. */
+/** An agent outside the demo (the demo's agents answer on their own), over HTTP. */
 const seller = () =>
   new NegotiationParty(
-    negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'),
+    negotiationIdentity(DEMO_SEED, 'outside-seller', 'Outside Weather API'),
     fetch,
     demo.server.url,
     Date.now,
@@ -157,21 +157,15 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await page.getByRole('button', { name: 'New negotiation' }).click();
   await page.getByLabel('Counterparty DID').fill(agent.did);
   await page.getByLabel('Category').selectOption('pricing');
-  await page.getByRole('button', { name: 'Sign and open' }).click();
+  // Round 1 with the open: term fields, and a term carrying HTML as other terms (JSON).
+  await page.getByLabel('Service action (optional)').fill('weather.forecast.basic');
+  await page.getByLabel('Calls per month (optional)').fill('50000');
+  await page.getByLabel('Price per call (EUR)').fill('0.0030');
+  await page.getByText('Advanced: other terms as JSON').click();
+  await page.getByLabel('Other terms as JSON').fill(JSON.stringify({ payment_terms: HTML_NOTE }));
+  await page.getByRole('button', { name: 'Sign, open and offer' }).click();
   await expect(page).toHaveURL(/\/negotiations\/neg_/);
   ownId = new URL(page.url()).pathname.split('/').pop()!;
-
-  // Round 1: the operator proposes, signed in the browser; a term carries HTML.
-  const terms = page.getByLabel(/terms as JSON/);
-  await terms.fill(
-    JSON.stringify({
-      action: 'weather.forecast.basic',
-      calls_per_month: 50000,
-      price_per_call_eur: '0.0030',
-      payment_terms: HTML_NOTE,
-    }),
-  );
-  await page.getByRole('button', { name: 'Sign and propose' }).click();
   await expect(page.getByTestId('party-actions')).toContainText('Waiting for the other party’s answer to round 1');
   await expect(page.getByRole('button', { name: 'Sign and propose' })).toHaveCount(0);
 
@@ -209,16 +203,8 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await expect(items.nth(1).getByTestId('terms').locator('b, img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
-  // Round 3: the operator counters from the console.
-  await terms.fill(
-    JSON.stringify({
-      action: 'weather.forecast.basic',
-      calls_per_month: 50000,
-      price_per_call_eur: '0.0036',
-      payment_terms: HTML_NOTE,
-      support: 'email',
-    }),
-  );
+  // Round 3: the operator counters from the console: the price field, the other terms kept.
+  await page.getByTestId('party-actions').getByLabel('Price per call (EUR)').fill('0.0036');
   await page.getByRole('button', { name: 'Sign and counter' }).click();
   await expect(items).toHaveCount(4);
   await expect(items.nth(3).getByTestId('term-change')).toHaveCount(1);

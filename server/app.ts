@@ -149,7 +149,7 @@ export function createApp(options: AppOptions) {
         ...(options.sessionOpened ? { sessionOpened: options.sessionOpened } : {}),
       }),
     )
-    .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }))
+    .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }, limits))
     .route('/api/me', operators.me)
     .route('/api/presence', operators.presence);
   if (options.rooms)

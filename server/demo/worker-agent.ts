@@ -116,7 +116,9 @@ function post(
     case 'artifact_link':
       return ctx.artifact(script.artifact.label, script.artifact.url);
     case 'result':
-      return ctx.result(answer ? `${script.result} (Following your answer: “${answer}”)` : script.result);
+      // Whoever answered (the demo facilitator, an operator from the inbox) is not known here: the
+      // answer is quoted as an answer, never as the reader's own (docs/decisions-demo.md §13).
+      return ctx.result(answer ? `${script.result} (Following the answer to my question: “${answer}”)` : script.result);
     default: {
       const unhandled: never = type;
       throw new Error(`unhandled message type ${String(unhandled)}`);

@@ -1,6 +1,8 @@
 // POST /api/demo/negotiation over the real app and a real SQLite store: facilitator only, CSRF
 // like every /api route, 503 while no demo agents run, and each call a fresh pricing negotiation
-// between the demo's agents that ends co-signed while earlier ones stay as they were.
+// the demo seller opens with the operator: the operator's counter within the seller's limits is
+// accepted and the operator co-signs; one below them is rejected with the reason; earlier
+// negotiations stay as they were.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testApp } from '../test-support/test-app';
 import {
@@ -14,6 +16,10 @@ import { manualClock } from '../test-support/manual-clock';
 import { sessionCookie } from '../test-support/sessions';
 import { tempStore, type TempStore } from '../test-support/temp-store';
 import type { GuidedDemoSlot } from './demo';
+import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
+import { negotiationIdentity } from '../demo/demo-identity';
+import { mulberry32 } from '../demo/prng';
+import { latestProposal } from '@shared/negotiation/state';
 
 let temp: TempStore | undefined;
 let demo: NegotiationDemoHandle | undefined;
@@ -45,10 +51,19 @@ function setup() {
       now: () => clock.now(),
       pace: { ...NEGOTIATION_PACES.fast, stepMs: [1, 2] },
       alreadyRan: async () => true, // only guided runs here
+      watch: (listener) => negotiations.onSaved((record) => listener(record.id, record.state.parties)),
     });
     slot.port = demo;
   };
-  return { app, store, post, startDemo, clock };
+  // The operator signs as the browser would (web/features/negotiations/operator-documents.ts).
+  const operator = new NegotiationParty(
+    negotiationIdentity(1, 'operator', 'Operator'),
+    (input, init) => app.request(input, init),
+    'http://localhost',
+    () => clock.now(),
+    seededBytes(mulberry32(3)),
+  );
+  return { app, store, post, startDemo, clock, operator };
 }
 
 async function settled(store: TempStore['store'], id: string) {
@@ -81,20 +96,57 @@ describe('POST /api/demo/negotiation', () => {
     expect(await off.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('DEMO=1') });
   });
 
-  it('starts a fresh pricing negotiation per call that ends co-signed, leaving the earlier one as it was', async () => {
+  it('per call, the seller opens a fresh negotiation with the operator, who counters and co-signs', async () => {
     const h = setup();
     h.startDemo();
-    const facilitator = await sessionCookie(h.store, 'did:key:z6MkFacilitator', 'facilitator', h.clock.now());
+    const facilitator = await sessionCookie(h.store, h.operator.did, 'facilitator', h.clock.now());
     const first = await h.post(facilitator);
     expect(first.status).toBe(201);
     const a = (await first.json()) as { negotiation_id: string; names: Record<string, string> };
-    expect(Object.values(a.names).sort()).toEqual(['Acme Weather API', 'Northwind Procurement']);
+    expect(Object.values(a.names)).toEqual(['Acme Weather API']);
+    const opened = await h.operator.state(a.negotiation_id);
+    expect(opened.parties).toContain(h.operator.did);
+    expect(opened.history.at(-1)).toMatchObject({
+      type: 'propose',
+      document: { to: h.operator.did, round: 1, terms: { price_per_call_eur: '0.0052' } },
+    });
+    await h.operator.propose(
+      a.negotiation_id,
+      { ...latestProposal(opened)!.terms, price_per_call_eur: '0.0047' },
+      60_000,
+    );
+    const accepted = await until(h.operator, a.negotiation_id, (s) => s.status === 'ACCEPTED');
+    expect(Object.keys(accepted.agreement!.signatures)).toEqual([Object.keys(a.names)[0]]);
+    await h.operator.cosign(a.negotiation_id);
     const doneA = await settled(h.store, a.negotiation_id);
-    expect(Object.keys(a.names).sort()).toEqual([...doneA.state.parties].sort());
+    expect(doneA.state.agreement!.terms).toMatchObject({ price_per_call_eur: '0.0047' });
 
     const b = (await (await h.post(facilitator)).json()) as { negotiation_id: string };
     expect(b.negotiation_id).not.toBe(a.negotiation_id);
-    await settled(h.store, b.negotiation_id);
+    const offered = await h.operator.state(b.negotiation_id);
+    await h.operator.propose(
+      b.negotiation_id,
+      { ...latestProposal(offered)!.terms, price_per_call_eur: '0.0030' },
+      60_000,
+    );
+    const rejected = await until(h.operator, b.negotiation_id, (s) => s.status === 'REJECTED');
+    expect(rejected.history.at(-1)).toMatchObject({
+      type: 'reject',
+      document: { reason: 'The price per call (EUR) of 0.0030 is below the least I take, 0.0042.' },
+    });
     expect(JSON.stringify((await h.store.negotiations.get(a.negotiation_id))!.state)).toBe(JSON.stringify(doneA.state));
   });
 });
+
+async function until(
+  party: NegotiationParty,
+  id: string,
+  done: (state: Awaited<ReturnType<NegotiationParty['state']>>) => boolean,
+) {
+  for (let i = 0; i < 400; i++) {
+    const state = await party.state(id);
+    if (done(state)) return state;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`negotiation ${id} did not get there`);
+}

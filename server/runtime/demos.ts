@@ -12,6 +12,7 @@ import { NEGOTIATION_PACES, startNegotiationDemo } from '../demo/negotiation/neg
 import { startOacopDemo } from '../demo/oacop/oacop-demo';
 import { startDemo, type DemoHandle, type StartDemoOptions } from '../demo/start-demo';
 import type { BrokerPort } from '../mqtt/broker-port';
+import type { NegotiationService } from '../negotiation/negotiation-service';
 import type { HistoryRecorder } from '../rooms/history-recorder';
 import type { RoomRegistry } from '../rooms/room-registry';
 import type { GuidedDemoSlot } from '../routes/demo';
@@ -83,6 +84,7 @@ export function httpDemos(
   clock: Clock,
   store: Store,
   guided: GuidedDemoSlot,
+  negotiations: NegotiationService,
 ): StartWork[] {
   const common = {
     fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
@@ -94,12 +96,14 @@ export function httpDemos(
     async () => stopping(await startAgoraDemo(common)),
     async () => {
       // The negotiating agents; a restart over the same data does not open their negotiations
-      // again. The guided demo (routes/demo.ts) drives them: only the
-      // instance running them offers it.
+      // again. They answer negotiations opened with them from outside the demo, heard from this
+      // instance's service. The guided demo (routes/demo.ts) drives them: only the instance
+      // running them offers it.
       const negotiation = startNegotiationDemo({
         ...common,
         pace: NEGOTIATION_PACES[config.demoPace],
         alreadyRan: async (did) => (await store.negotiations.list({ party: did, limit: 1 })).length > 0,
+        watch: (listener) => negotiations.onSaved((record) => listener(record.id, record.state.parties)),
       });
       guided.port = negotiation;
       return async () => {

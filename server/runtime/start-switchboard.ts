@@ -233,7 +233,10 @@ async function start(
 
   const roomDemo = config.demo ? broker.roomDemo({ store, rooms, history, broker: broker.port, clock }) : undefined;
   const demos = config.demo
-    ? [...(roomDemo ? [roomDemo] : []), ...httpDemos(config, http.address, clock, store, services.guidedDemo)]
+    ? [
+        ...(roomDemo ? [roomDemo] : []),
+        ...httpDemos(config, http.address, clock, store, services.guidedDemo, services.negotiations),
+      ]
     : [];
   const cluster = await life.open(
     () =>

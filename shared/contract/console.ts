@@ -550,8 +550,14 @@ export const CONSOLE_OPERATIONS = [
     method: 'post',
     path: '/api/demo/negotiation',
     errors: 'coded',
-    summary: 'Start a guided demo negotiation (facilitator)',
-    responses: { 201: { description: 'Started', schema: DemoStarted } },
-    refusals: { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 503: 'SERVICE_UNAVAILABLE' },
+    summary: 'The demo seller opens a pricing negotiation with the operator and offers (facilitator)',
+    responses: { 201: { description: 'Opened and offered', schema: DemoStarted } },
+    refusals: {
+      401: 'UNAUTHORIZED',
+      403: 'FORBIDDEN, CSRF_REJECTED',
+      413: 'PAYLOAD_TOO_LARGE',
+      429: 'RATE_LIMITED',
+      503: 'SERVICE_UNAVAILABLE',
+    },
   }),
 ];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fail, ok, type Result } from '../errors';
 import { NegotiationErrorCode as Code } from './error-codes';
 import { Category, toTimestamp } from './primitives';
+import { TermFields } from './term-fields';
 
 // Loose object: a manifest is published by someone else and may grow fields we do not use.
 // Only `supported` is required, since §4 lets a Tool declare nothing else.
@@ -13,6 +14,8 @@ export const NegotiationDeclaration = z.object({
   default_validity_minutes: z.int().min(1).max(525_600).optional(),
   binding_acceptance: z.boolean().optional(),
   withdrawal_penalty_terms: z.url().optional(),
+  /** Project extension: the terms each category names, for forms (term-fields.ts). */
+  terms: TermFields.optional(),
 });
 export type NegotiationDeclaration = z.infer<typeof NegotiationDeclaration>;
 

@@ -154,7 +154,7 @@ export const SCREENS = {
   demo: {
     path: '/demo',
     access: 'operator',
-    page: lazyRouteComponent(() => import('@web/features/demo/demo-page'), 'DemoPage'),
+    page: lazyRouteComponent(() => import('./guided-demo-screen'), 'GuidedDemoScreen'),
     nav: 'Demo',
     goTo: { key: 'm', what: 'Go to the guided demo' },
   },

@@ -10,6 +10,8 @@ import { deriveSeed, mulberry32, randomInt, type Random } from '../prng';
 import { NegotiationParty, seededBytes, type FetchLike } from '@agents/negotiation/negotiation-client';
 import { negotiationIdentity } from '../demo-identity';
 import { moduleLogger } from '../../logging/logger';
+import { AGENT_POLICIES, GUIDED_OPENING } from './agent-policies';
+import { startNegotiationResponder, type NegotiationResponderOptions } from './negotiation-responder';
 
 const log = moduleLogger('demo');
 
@@ -46,23 +48,28 @@ export interface NegotiationDemoOptions {
   /** True when this seed's demo already ran against this store (a restart does not repeat it). */
   readonly alreadyRan?: (pricingBuyer: DidKey) => Promise<boolean>;
   readonly onError?: (error: unknown) => void;
+  /**
+   * Hears every stored negotiation; with it the agents answer negotiations that someone outside
+   * the demo opens with them (negotiation-responder.ts), which the guided demo relies on.
+   */
+  readonly watch?: NegotiationResponderOptions['watch'];
 }
 
-/** A pricing negotiation the console's guided demo started. */
+/** A pricing negotiation the console's guided demo started with the operator. */
 export interface GuidedNegotiation {
   readonly negotiationId: string;
-  /** Display names of both parties, by DID (the story view hides DIDs). */
+  /** The demo agent's display name by DID (the story view hides DIDs; the browser names the operator). */
   readonly names: Readonly<Record<DidKey, string>>;
 }
 
 export interface NegotiationDemoHandle {
   readonly parties: Readonly<Record<string, DidKey>>;
   /**
-   * Plays the pricing scenario once more, with fresh ids (its randomness drawn from `run`), and
-   * answers as soon as it is opened; the rounds, the acceptance and the co-signature follow at
-   * the demo's pace. Never touches an earlier negotiation.
+   * The seller opens a pricing negotiation with `operator` and makes its opening offer (ids drawn
+   * from `run`); the operator answers from the browser and the responder takes it from there, so
+   * the operator signs in the browser and co-signs the agreement it proposed (decisions §13).
    */
-  guidedPricing(run: string): Promise<GuidedNegotiation>;
+  guidedPricing(run: string, operator: DidKey): Promise<GuidedNegotiation>;
   /** Settles when every scenario has played its part (the expiring one after its deadline). */
   readonly finished: Promise<readonly ScenarioOutcome[]>;
   stop(): Promise<void>;
@@ -124,8 +131,7 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     (Object.keys(AGENTS) as AgentKey[]).map((k) => [AGENTS[k], negotiationIdentity(options.seed, k, AGENTS[k]).did]),
   );
 
-  // `scope` names the PRNG streams: 'pricing' for the startup demo, another per guided run.
-  const pricing = async (scope = 'pricing', opened?: (id: string) => void): Promise<ScenarioOutcome> => {
+  const pricing = async (scope = 'pricing'): Promise<ScenarioOutcome> => {
     const rng = stream(`${scope}/terms`);
     const buyer = party('buyer', scope);
     const seller = party('seller', scope);
@@ -137,7 +143,6 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     const ask = 0.0048 + randomInt(rng, 0, 4) / 10_000;
     const bid = 0.003 + randomInt(rng, 0, 3) / 10_000;
     const id = await buyer.open(seller.did, { category: 'pricing', mine: 'public', theirs: 'public' });
-    opened?.(id);
     await think(scope);
     await buyer.propose(id, { ...base, price_per_call_eur: eur(bid), payment_terms: 'net 30' }, pace.validityMs);
     await think(scope);
@@ -259,21 +264,27 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     return outcomes;
   })();
 
-  const guided = new Set<Promise<unknown>>();
-  const guidedPricing = (run: string) =>
-    new Promise<GuidedNegotiation>((resolve, reject) => {
-      const names = {
-        [negotiationIdentity(options.seed, 'buyer', AGENTS.buyer).did]: AGENTS.buyer,
-        [negotiationIdentity(options.seed, 'seller', AGENTS.seller).did]: AGENTS.seller,
-      };
-      const played = pricing(`guided/${run}`, (negotiationId) => resolve({ negotiationId, names }))
-        .catch((error: unknown) => {
-          reject(error instanceof Error ? error : new Error(String(error)));
-          if (!stopped.signal.aborted) onError(error);
-        })
-        .finally(() => guided.delete(played));
-      guided.add(played);
-    });
+  const responder = options.watch
+    ? startNegotiationResponder({
+        agents: (Object.keys(AGENTS) as AgentKey[]).map((k) => ({
+          party: party(k, `answers/${k}/${options.now()}`),
+          policy: AGENT_POLICIES[k],
+        })),
+        watch: options.watch,
+        now: options.now,
+        think: (signal) => sleep(randomInt(stream('answers/pace'), pace.stepMs[0], pace.stepMs[1]), signal),
+        validityMs: pace.validityMs,
+        onError,
+      })
+    : undefined;
+
+  const guidedPricing = async (run: string, operator: DidKey): Promise<GuidedNegotiation> => {
+    if (!responder) throw new Error('The guided negotiation needs the agents to answer (watch).');
+    const seller = party('seller', `guided/${run}`);
+    const id = await seller.open(operator, { category: 'pricing', mine: 'public', theirs: 'public' });
+    await seller.propose(id, GUIDED_OPENING, pace.validityMs);
+    return { negotiationId: id, names: { [seller.did]: AGENTS.seller } };
+  };
 
   return {
     parties,
@@ -282,7 +293,7 @@ export function startNegotiationDemo(options: NegotiationDemoOptions): Negotiati
     async stop() {
       stopped.abort();
       await finished.catch(() => undefined);
-      await Promise.all(guided);
+      await responder?.stop();
     },
   };
 }

@@ -2,8 +2,9 @@
 // per protocol, each with its story in plain words and a link to its own screen.
 // 1. AOR: a task for a demo agent in the demo room (grant, ack, progress, result), published
 //    from this browser like the room screen's task form; the demo agents answer on their own.
-// 2. RFC 0002: two demo agents negotiate a price to a co-signed, logged agreement
-//    (POST /api/demo/negotiation kicks them; they cannot be asked any other way).
+// 2. RFC 0002: the demo seller offers the operator a price (POST /api/demo/negotiation); the
+//    operator counters and co-signs, signing in this browser (the moves are composed in by
+//    web/app), and the agreement is logged (docs/decisions-demo.md §13).
 // 3. OACoP: a meeting with a demo person and the meeting room, signed here; book the best slot.
 // "Start over" begins a new run with new ids; nothing earlier is deleted.
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -152,24 +153,33 @@ function TaskStep() {
   );
 }
 
-function NegotiationStep() {
+/** The operator's moves in a negotiation (features/negotiations), composed in by web/app. */
+export type NegotiationMoves = (negotiationId: string) => ReactNode;
+
+function NegotiationStep({ moves }: { moves: NegotiationMoves | undefined }) {
   const negotiation = useGuidedRun((s) => s.run.negotiation);
   const update = useGuidedRun((s) => s.update);
   const detail = useQuery({ ...negotiationQuery(negotiation?.id ?? ''), enabled: !!negotiation });
-  const done = detail.data?.negotiation.state === 'ACCEPTED' && detail.data.log !== null;
+  // Done once both have signed: the seller on accepting, the operator's co-signature after.
+  const done =
+    detail.data?.negotiation.state === 'ACCEPTED' &&
+    detail.data.log !== null &&
+    detail.data.history.some((h) => (h as { type?: unknown }).type === 'cosign');
   const start = useMutation({
     mutationFn: startDemoNegotiation,
     onSuccess: (started) => update({ negotiation: { id: started.negotiation_id, names: started.names } }),
   });
   return (
-    <Step n={2} title="A price, negotiated and co-signed" protocol="RFC 0002 negotiation" done={done}>
+    <Step n={2} title="A price, negotiated and co-signed by you" protocol="RFC 0002 negotiation" done={done}>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Two demo agents, a buyer and a weather API, trade offers round by round. The buyer accepts, the seller co-signs,
-        and the agreement lands in the public transparency log.
+        A demo agent, Acme Weather API, offers you its forecasts at a price. You counter, signing in this browser with
+        your key; it accepts a price within its limits, and you co-sign the agreement. The agreement lands in the public
+        transparency log.
       </p>
       {negotiation ? (
         <>
           <NegotiationStory id={negotiation.id} names={negotiation.names} />
+          {moves?.(negotiation.id)}
           <Link
             to="/negotiations/$negotiationId"
             params={{ negotiationId: negotiation.id }}
@@ -180,7 +190,7 @@ function NegotiationStep() {
         </>
       ) : (
         <Button variant="primary" busy={start.isPending} onClick={() => start.mutate()}>
-          Start the negotiation
+          Ask Acme Weather API for an offer
         </Button>
       )}
       {start.isError ? (
@@ -244,7 +254,7 @@ function MeetingStep() {
   );
 }
 
-export function DemoPage() {
+export function DemoPage({ negotiationMoves }: { negotiationMoves?: NegotiationMoves } = {}) {
   const session = useSession();
   const presenter = usePresenter((s) => s.on);
   const togglePresenter = usePresenter((s) => s.toggle);
@@ -272,7 +282,7 @@ export function DemoPage() {
       ) : (
         <div key={runId} className="space-y-6">
           <TaskStep />
-          <NegotiationStep />
+          <NegotiationStep moves={negotiationMoves} />
           <MeetingStep />
         </div>
       )}

@@ -35,9 +35,15 @@ export function RoomStory({
 }) {
   useEffect(() => openRoom(roomId), [roomId]);
   const live = useRoomLive(roomId);
+  const session = useSession();
   const lines = useMemo(
-    () => roomStory(live.timeline.entries, { ...(taskId ? { taskId } : {}), ...(names ? { names } : {}) }),
-    [live.timeline.entries, taskId, names],
+    () =>
+      roomStory(live.timeline.entries, {
+        ...(taskId ? { taskId } : {}),
+        // The operator watching is "You"; the demo's own facilitator keeps its name (an agent).
+        names: { ...names, ...(session ? { [session.did]: 'You' } : {}) },
+      }),
+    [live.timeline.entries, taskId, names, session],
   );
   if (live.history === 'error')
     return (
@@ -65,6 +71,7 @@ export function NegotiationStory({
   replay?: ReplayOptions | undefined;
 }) {
   const detail = useQuery({ ...negotiationQuery(id), refetchInterval: 1_000 });
+  const session = useSession();
   const lines = useMemo(() => {
     const d = detail.data;
     if (!d) return [];
@@ -73,9 +80,9 @@ export function NegotiationStory({
       category: d.negotiation.category,
       history: d.history,
       logIndex: d.log?.index ?? d.negotiation.log_index,
-      ...(names ? { names } : {}),
+      names: { ...names, ...(session ? { [session.did]: 'You' } : {}) },
     });
-  }, [detail.data, names]);
+  }, [detail.data, names, session]);
   if (detail.isError)
     return (
       <Notice tone="error" title="This negotiation could not be read">

@@ -29,26 +29,8 @@ import { PartyActions } from './party-actions';
 import { RoundTimeline } from './round-timeline';
 import { seenStore, type Seen } from './seen-versions';
 import { useNow } from '@web/lib/use-now';
-import { verifyHistory, type HistoryVerdict } from './verify-history';
+import { useVerdict } from './use-verdict';
 import { countdown, negotiationErrorInWords, utc } from './words';
-
-/** Verifies each new answer once (keyed by the data object), off React's render. */
-function useVerdict(detail: NegotiationDetail | undefined): HistoryVerdict | null {
-  const [result, setResult] = useState<{ for: NegotiationDetail; verdict: HistoryVerdict } | null>(null);
-  useEffect(() => {
-    if (!detail) return;
-    let live = true;
-    void verifyHistory({ history: detail.history, agreement: detail.agreement, limits: detail.limits }).then(
-      (verdict) => {
-        if (live) setResult({ for: detail, verdict });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [detail]);
-  return result && result.for === detail ? result.verdict : (result?.verdict ?? null);
-}
 
 /**
  * The baseline for "new": the last-seen mark as it was when this page opened or, for a

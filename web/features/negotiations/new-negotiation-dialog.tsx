@@ -1,19 +1,28 @@
-// "New negotiation": the operator opens one as a party, signing the open document (decisions-
-// negotiation §3) in the browser. The counterparty is any Ed25519 did:key; the DIDs of parties
-// already seen in the list are offered, which is how a demo agent is picked.
+// "New negotiation": the operator opens one as a party and makes the first offer, signing the
+// open document (decisions-negotiation §3) and the round-1 proposal in the browser. The
+// counterparty is any Ed25519 did:key; the DIDs of parties already seen in the list are offered,
+// which is how a demo agent is picked. Terms are fields for what the manifest names per category
+// (decisions-demo §13), other terms JSON behind "Advanced".
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { isDidKey } from '@shared/crypto/did-key';
+import { unwrap } from '@shared/errors';
 import { CONFIDENTIALITY_CLASSES, type ConfidentialityClass } from '@shared/negotiation/confidentiality';
+import { limitsFromManifest } from '@shared/negotiation/manifest';
+import { openNegotiation as openState } from '@shared/negotiation/open-negotiation';
+import type { Terms } from '@shared/negotiation/primitives';
+import { transition } from '@shared/negotiation/transition';
 import { Button } from '@web/components/ui/button';
 import { Dialog } from '@web/components/ui/dialog';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
 import { negotiationManifestQuery } from '@web/lib/api/negotiation-manifest';
+import { postNegotiationEvent } from '@web/lib/api/negotiation-event';
 import { openNegotiation } from '@web/lib/api/negotiation-open';
 import { negotiationsQuery } from '@web/lib/api/negotiations-list';
 import { useState, type FormEvent } from 'react';
-import { signOpen } from './operator-documents';
+import { signOpen, signProposal } from './operator-documents';
+import { TermsEditor } from './terms-editor';
 import { negotiationErrorInWords } from './words';
 
 const selectClass =
@@ -37,8 +46,16 @@ export function NewNegotiationDialog({
   const [mine, setMine] = useState<ConfidentialityClass>('public');
   const [theirs, setTheirs] = useState<ConfidentialityClass>('public');
   const [touched, setTouched] = useState(false);
+  const [terms, setTerms] = useState<Terms | null>(null);
+  const [minutes, setMinutes] = useState('');
   const categories = manifest.data?.categories ?? [];
   const chosenCategory = category || categories[0] || '';
+  const fields = manifest.data?.terms?.[chosenCategory] ?? [];
+  const validity = minutes.trim() === '' ? (manifest.data?.default_validity_minutes ?? 60) : Number(minutes);
+  const validityProblem =
+    Number.isInteger(validity) && validity >= 1 && validity <= 7 * 24 * 60
+      ? undefined
+      : 'Whole minutes, from 1 to 10080 (a week).';
   const didProblem = !isDidKey(counterparty.trim())
     ? 'Enter the counterparty’s Ed25519 did:key (did:key:z6Mk…).'
     : counterparty.trim() === me
@@ -48,6 +65,7 @@ export function NewNegotiationDialog({
 
   const submit = useMutation({
     mutationFn: async () => {
+      if (!manifest.data || terms === null) throw new Error('The terms are not complete.');
       const doc = await signOpen({
         me: me as never,
         counterparty: counterparty.trim() as never,
@@ -55,7 +73,17 @@ export function NewNegotiationDialog({
         mine,
         theirs,
       });
-      return openNegotiation(doc);
+      // The round-1 proposal is built on the state the open document makes, as the server's is,
+      // and checked by the same state machine before anything is sent: a refused offer leaves no
+      // negotiation open behind it.
+      const now = Date.now();
+      const ctx = { now, limits: unwrap(limitsFromManifest({ negotiation: manifest.data })) };
+      const opened = unwrap(openState(doc, ctx));
+      const proposal = await signProposal(opened, me as never, terms, validity, now);
+      unwrap(transition(opened, { type: 'propose', document: proposal }, ctx));
+      const summary = await openNegotiation(doc);
+      await postNegotiationEvent(summary.id, 'propose', proposal);
+      return summary;
     },
     onSuccess: async (summary) => {
       await queryClient.invalidateQueries({ queryKey: ['negotiations'] });
@@ -67,7 +95,7 @@ export function NewNegotiationDialog({
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (didProblem || !chosenCategory) return;
+    if (didProblem || !chosenCategory || terms === null || validityProblem) return;
     submit.mutate();
   };
 
@@ -149,6 +177,22 @@ export function NewNegotiationDialog({
             </select>
           </div>
         </div>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">Your first offer</legend>
+          {manifest.isPending ? (
+            <p className="text-sm text-slate-500">Reading the terms this service names…</p>
+          ) : (
+            <TermsEditor key={chosenCategory} fields={fields} initial={{}} onChange={setTerms} showAll={touched} />
+          )}
+          <TextField
+            label="Valid for (minutes)"
+            inputMode="numeric"
+            value={minutes}
+            placeholder={String(manifest.data?.default_validity_minutes ?? 60)}
+            onChange={(e) => setMinutes(e.target.value)}
+            error={touched || minutes !== '' ? validityProblem : undefined}
+          />
+        </fieldset>
         <p className="text-xs text-slate-500 dark:text-slate-400">
           The negotiation takes the more restrictive class; above “public” the agreement’s terms are redacted in the
           public log.
@@ -161,7 +205,7 @@ export function NewNegotiationDialog({
         <div className="flex justify-end gap-2">
           <Button onClick={() => onOpenChange(false)}>Cancel</Button>
           <Button type="submit" variant="primary" busy={submit.isPending}>
-            Sign and open
+            Sign, open and offer
           </Button>
         </div>
       </form>

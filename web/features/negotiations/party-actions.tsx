@@ -1,18 +1,21 @@
 // When the operator is a party: counter/propose, accept, reject, withdraw, each
 // document signed in the browser. What is offered comes from the history this browser replayed
-// and verified (shared availableActions), not from the server's say-so. Accepting, rejecting and
-// walking away end the negotiation for both parties once signed, so each asks first
+// and verified (shared availableActions), not from the server's say-so. Terms are fields for
+// what our manifest names for the category (terms-editor.tsx), other terms JSON. Accepting,
+// rejecting and walking away end the negotiation for both parties once signed, so each asks first
 // (decisions-web.md §28).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { availableActions } from '@shared/negotiation/available-actions';
 import type { PartyDid, Terms } from '@shared/negotiation/primitives';
 import { latestProposal, type NegotiationState } from '@shared/negotiation/state';
 import { Button } from '@web/components/ui/button';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Notice } from '@web/components/ui/notice';
+import { negotiationManifestQuery } from '@web/lib/api/negotiation-manifest';
 import { postNegotiationEvent, type NegotiationEventName } from '@web/lib/api/negotiation-event';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { signAcceptance, signProposal, signRejection, signWithdrawal } from './operator-documents';
+import { TermsEditor } from './terms-editor';
 import { negotiationErrorInWords } from './words';
 
 type Pending =
@@ -20,17 +23,6 @@ type Pending =
   | { kind: 'accept' }
   | { kind: 'reject'; reason: string }
   | { kind: 'withdraw'; reason: string };
-
-function parseTerms(text: string): Terms | string {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v)
-      ? (v as Terms)
-      : 'Terms are a JSON object, e.g. {"price_per_call_eur": "0.0045"}.';
-  } catch (error) {
-    return `Not JSON: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
 
 export interface PartyActionsProps {
   readonly state: NegotiationState;
@@ -45,13 +37,14 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
   const queryClient = useQueryClient();
   const actions = availableActions(state, me, now).filter((a) => a !== 'cosign');
   const latest = latestProposal(state);
-  const [termsText, setTermsText] = useState(() => JSON.stringify(latest?.terms ?? {}, null, 2));
+  // An external service's manifest is not ours: its terms are JSON only.
+  const manifest = useQuery({ ...negotiationManifestQuery, enabled: source === undefined });
+  const fields = source === undefined ? (manifest.data?.terms?.[state.category] ?? []) : [];
+  const [terms, setTerms] = useState<Terms | null>(null);
   const [minutes, setMinutes] = useState(defaultValidityMinutes);
   const [reason, setReason] = useState('');
   const [confirmAccept, setConfirmAccept] = useState(false);
   const [ending, setEnding] = useState<'reject' | 'withdraw' | null>(null);
-  const termsId = useId();
-  const parsed = parseTerms(termsText);
 
   const act = useMutation({
     mutationFn: async (p: Pending) => {
@@ -108,24 +101,23 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
 
       {actions.includes('propose') ? (
         <div className="mt-3">
-          <label htmlFor={termsId} className="block text-sm font-medium">
+          <h3 className="text-sm font-medium">
             {latest
               ? `Counter-proposal (round ${latest.round + 1} of ${state.max_rounds})`
               : `Proposal (round 1 of ${state.max_rounds})`}
-            : terms as JSON
-          </label>
-          <textarea
-            id={termsId}
-            value={termsText}
-            onChange={(e) => setTermsText(e.target.value)}
-            rows={Math.min(12, termsText.split('\n').length + 1)}
-            spellCheck={false}
-            aria-invalid={typeof parsed === 'string' || undefined}
-            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
-          />
-          {typeof parsed === 'string' ? (
-            <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{parsed}</p>
-          ) : null}
+          </h3>
+          {source === undefined && manifest.isPending ? (
+            <p className="mt-1 text-sm text-slate-500">Reading the terms this service names…</p>
+          ) : (
+            <div className="mt-2">
+              <TermsEditor
+                key={`${latest?.proposal_id ?? 'none'}:${fields.length}`}
+                fields={fields}
+                initial={latest?.terms ?? {}}
+                onChange={setTerms}
+              />
+            </div>
+          )}
           <div className="mt-2 flex flex-wrap items-end gap-3">
             <label className="text-sm">
               Valid for (minutes)
@@ -140,9 +132,9 @@ export function PartyActions({ state, me, now, defaultValidityMinutes, source }:
             </label>
             <Button
               variant="primary"
-              disabled={typeof parsed === 'string' || !(minutes >= 1)}
+              disabled={terms === null || !(minutes >= 1)}
               busy={act.isPending && act.variables?.kind === 'propose'}
-              onClick={() => typeof parsed !== 'string' && act.mutate({ kind: 'propose', terms: parsed, minutes })}
+              onClick={() => terms !== null && act.mutate({ kind: 'propose', terms, minutes })}
             >
               {latest ? 'Sign and counter' : 'Sign and propose'}
             </Button>

@@ -1,5 +1,5 @@
-// POST /api/demo/negotiation (facilitator): the guided demo's step 2 — two demo agents open a
-// fresh pricing negotiation and take it to a co-signed agreement (server/routes/demo.ts).
+// POST /api/demo/negotiation (facilitator): the guided demo's step 2 — the demo seller opens a
+// fresh pricing negotiation with this operator and makes its offer (server/routes/demo.ts).
 import { DemoStarted } from '@shared/contract/console';
 import { postJson } from './http';
 

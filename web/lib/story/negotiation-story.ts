@@ -60,6 +60,9 @@ export function termsWords(terms: unknown): string {
   return [head, ...extras].filter(Boolean).join(', ');
 }
 
+/** "You" is the operator's name as a subject; after a verb it reads "you". */
+const objectCase = (name: string): string => (name === 'You' ? 'you' : name);
+
 const at = (v: unknown): number => {
   const ms = typeof v === 'string' ? Date.parse(v) : NaN;
   return Number.isFinite(ms) ? ms : 0;
@@ -87,7 +90,7 @@ export function negotiationStory(input: NegotiationStoryInput): StoryLine[] {
           key,
           at: when,
           actor: name(doc?.opened_by),
-          text: `${name(doc?.opened_by)} opened a ${input.category} negotiation with ${name(other)}.`,
+          text: `${name(doc?.opened_by)} opened a ${input.category} negotiation with ${objectCase(name(other))}.`,
           tone: 'step',
         });
         break;

@@ -53,12 +53,22 @@ const reasonWords = (reason: string | undefined): string => {
   return isRejectReason(reason) ? REJECT_WORDS[reason] : (REVOKE_WORDS[reason] ?? reason.replace(/_/g, ' '));
 };
 
+/** The server's scripted facilitator (server/demo/facilitator.ts): an agent, not the person watching. */
+const DEMO_FACILITATOR = 'demo.facilitator';
+
 function who(from: Json | undefined, names: Readonly<Record<string, string>>): string {
   const id = str(from?.id) ?? '';
   if (names[id]) return names[id];
-  if (from?.kind === 'user' || id.startsWith('did:') || id === 'demo.facilitator') return 'The facilitator';
+  if (id === DEMO_FACILITATOR) return 'The demo facilitator';
+  if (from?.kind === 'user' || id.startsWith('did:')) return 'The facilitator';
   if (from?.kind === 'system') return 'Switchboard';
   return agentName(id, names);
+}
+
+/** Whether a say mentions `@agentId` (AOR §5.1 mentions; the same rule as agents/aor/mentions.ts, loosely). */
+function mentions(text: string, agentId: string): boolean {
+  const at = text.indexOf(`@${agentId}`);
+  return at >= 0 && !/[\p{L}\p{N}_-]/u.test(text[at + agentId.length + 1] ?? '');
 }
 
 /** Sentences for a room's messages, oldest first. */
@@ -66,6 +76,9 @@ export function roomStory(events: readonly RoomEvent[], options: RoomStoryOption
   const names = options.names ?? {};
   const lines: StoryLine[] = [];
   const seen = new Set<string>();
+  // Agents of this task waiting for an answer to a clarifying question: a say mentioning one
+  // answers it (AOR §6.2 "User replies with say"), and belongs to the task's story.
+  const asking = new Set<string>();
   for (const event of events) {
     const env = obj(event.envelope);
     const payload = obj(env?.payload);
@@ -81,7 +94,11 @@ export function roomStory(events: readonly RoomEvent[], options: RoomStoryOption
     const id = str(env.id) ?? event.key;
     if (seen.has(id)) continue; // the same message seen twice (history and live)
     const task = str(payload.task_id);
-    if (options.taskId !== undefined && task !== options.taskId) continue;
+    const answered =
+      type === 'say' && options.taskId !== undefined
+        ? [...asking].find((agent) => mentions(str(payload.text) ?? '', agent))
+        : undefined;
+    if (options.taskId !== undefined && task !== options.taskId && answered === undefined) continue;
     const actor = who(obj(env.from), names);
     const line = (text: string, tone: StoryLine['tone'] = 'step') => {
       seen.add(id);
@@ -109,13 +126,19 @@ export function roomStory(events: readonly RoomEvent[], options: RoomStoryOption
         line(`${actor} asked: “${clip(str(payload.goal) ?? '')}”`);
         break;
       case 'say':
-        if (options.taskId === undefined) line(`${actor} said: “${clip(str(payload.text) ?? '')}”`);
+        if (answered !== undefined) {
+          asking.delete(answered);
+          // Quoted as the answerer's words, under its name: the demo facilitator is an agent.
+          const words = (str(payload.text) ?? '').split(`@${answered}`).join(' ');
+          line(`${actor} answered ${agentName(answered, names)}: “${clip(words)}”`);
+        } else if (options.taskId === undefined) line(`${actor} said: “${clip(str(payload.text) ?? '')}”`);
         break;
       case 'reject': {
         line(`Switchboard held back a message: ${reasonWords(str(payload.reason))}.`, 'problem');
         break;
       }
       case 'result':
+        if (payload.message_type === 'clarifying_question') asking.add(str(obj(env.from)?.id) ?? '');
         resultLine(payload, actor, line);
         break;
       default:

@@ -97,7 +97,7 @@ describe('room story', () => {
       'Researcher flagged a high risk: Rate limits',
       'Researcher finished: <b>Pick Open-Meteo</b>',
       'Switchboard held back a message: it had used up its messages.',
-      'The facilitator took the mic back from Researcher: the task is done.',
+      'The demo facilitator took the mic back from Researcher: the task is done.',
     ]);
     expect(lines.map((l) => l.tone)).toEqual([
       'step',
@@ -110,6 +110,31 @@ describe('room story', () => {
       'step',
     ]);
     expect(lines.some((l) => /did:|task_|agent\./.test(l.text))).toBe(false);
+  });
+
+  it('quotes the answer to a clarifying question as its answerer’s, the operator as “You”', () => {
+    const asked = [
+      events[1]!,
+      env('q1', 'result', agent('agent.researcher'), {
+        task_id: task,
+        message_type: 'clarifying_question',
+        content: { question: 'Free tiers only?' },
+      }),
+      env('q2', 'say', { kind: 'user', id: OP }, { text: 'Unrelated chatter' }),
+      env('q3', 'say', agent('demo.facilitator'), { text: '@agent.researcher Include paid tiers.' }),
+      env('q4', 'say', agent('demo.facilitator'), { text: '@agent.researcher Asked twice?' }),
+      env('q5', 'result', agent('agent.researcher'), {
+        task_id: task,
+        message_type: 'result',
+        content: { text: 'Open-Meteo (following the answer to my question: “Include paid tiers.”)' },
+      }),
+    ];
+    expect(roomStory(asked, { taskId: task, names: { [OP]: 'You' } }).map((l) => l.text)).toEqual([
+      'You asked: “Compare three weather APIs”',
+      'Researcher asked: “Free tiers only?”',
+      'The demo facilitator answered Researcher: “Include paid tiers.”',
+      'Researcher finished: Open-Meteo (following the answer to my question: “Include paid tiers.”)',
+    ]);
   });
 
   it('keeps says and other tasks without a task filter, and honours known names', () => {
