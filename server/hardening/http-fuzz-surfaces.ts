@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { signNegotiationDocument } from '@shared/negotiation/documents';
 import type { NegotiationParty } from '@agents/negotiation/negotiation-client';
 import { MAX_REQUEST_BODY_BYTES } from '../http/request-body';
+import { AGENT_ROUTE_BODY_BYTES } from '../routes/agent-accounts';
 import { AUTH_BODY_LIMIT_BYTES } from '../routes/auth';
 import {
   agentA,
@@ -364,6 +365,39 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
     'GET /api/rooms/:id/agents': sessionRead(() => room('/agents'), roomParam('/agents')),
     'GET /api/rooms/:id/grants': sessionRead(() => room('/grants'), roomParam('/grants')),
     'GET /api/rooms/:id/health': sessionRead(() => room('/health'), roomParam('/health')),
+    // Agents: none exists here, so every act names an unknown one (404) or is refused before.
+    'GET /api/agent-accounts': sessionRead(() => '/api/agent-accounts'),
+    'POST /api/agent-accounts': bodyRoute(
+      'POST',
+      () => '/api/agent-accounts',
+      { agentId: 'fuzzed.agent' },
+      'facilitator',
+      AGENT_ROUTE_BODY_BYTES,
+    ),
+    'GET /api/agent-accounts/:agentId': sessionRead(
+      () => '/api/agent-accounts/nobody',
+      junkSegment.map((s) => `/api/agent-accounts/${s}`),
+    ),
+    'DELETE /api/agent-accounts/:agentId': sessionRoute(
+      'DELETE',
+      junkSegment.map((s) => `/api/agent-accounts/${s}`),
+    ),
+    ...Object.fromEntries(
+      (['rotate', 'disconnect', 'resume'] as const).map((act) => [
+        `POST /api/agent-accounts/:agentId/${act}`,
+        sessionRoute(
+          'POST',
+          junkSegment.map((s) => `/api/agent-accounts/${s}/${act}`),
+        ),
+      ]),
+    ),
+    'POST /api/agent-accounts/:agentId/suspend': bodyRoute(
+      'POST',
+      () => '/api/agent-accounts/nobody/suspend',
+      { reason: 'fuzzed' },
+      'facilitator',
+      AGENT_ROUTE_BODY_BYTES,
+    ),
     'GET /api/rooms/:id/review': sessionRead(
       () => room('/review'),
       fc.oneof(

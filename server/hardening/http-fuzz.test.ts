@@ -4,6 +4,8 @@
 // Each case must answer a coded 4xx (`{ code, … }`), never a 5xx, and change no row of any table
 // (a SHA-256 of every table before and after each case). Cases per surface are printed at the end
 // and reported in docs/security.md.
+import { AgentService } from '../agents/agent-service';
+import { embeddedAgentBroker } from '../agents/agent-broker';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +99,10 @@ beforeAll(async () => {
     store: h.store,
     clock,
     rooms: { store: h.store, clock, rooms: h.rooms, presence, gateway: h.gateway },
+    agents: {
+      service: new AgentService({ store: h.store, clock, broker: embeddedAgentBroker(h.broker), presence }),
+      mqttUrl: () => h.url,
+    },
     limits: UNLIMITED_HTTP_LIMITS,
   });
   origin = 'http://localhost';

@@ -23,7 +23,8 @@ import { bodyCap, jsonBody } from '../http/request-body';
 import { requireSession, type SessionDeps } from '../http/session';
 
 /** An agentId or a reason: a few hundred bytes. */
-const BODY = { maxBytes: 4 * 1024 };
+export const AGENT_ROUTE_BODY_BYTES = 4 * 1024;
+const BODY = { maxBytes: AGENT_ROUTE_BODY_BYTES };
 
 export interface AgentAccountDeps {
   readonly service: AgentService;
