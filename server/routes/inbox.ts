@@ -6,7 +6,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ClaimBody, InboxClaim, InboxList, type InboxStreamEvent } from '@shared/contract/inbox';
-import { CodedError } from '@shared/errors';
 import type { Clock } from '../clock';
 import { rateLimited } from '../http/error-family';
 import { reply } from '../http/reply';
