@@ -1,6 +1,7 @@
 // At phone width (390 px) no screen scrolls sideways: the header keeps to the viewport (the
 // tabs fade where more of them hide), and every page's content wraps. The same screens at desktop
-// width as a baseline. Screenshots of each at 390 px land in docs/screenshots/ (SWITCHBOARD_SCREENSHOTS=1).
+// width as a baseline. Screenshots of each, at 390 px (phone-*) and 1440 px (desktop-*), light and
+// dark, land in docs/screenshots/ when SWITCHBOARD_SCREENSHOTS=1.
 import { expect, test, type Page } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
@@ -105,6 +106,9 @@ test('the same screens at 1440 px, as a baseline', async () => {
   test.setTimeout(120_000);
   const { page } = demo;
   await page.setViewportSize({ width: 1440, height: 900 });
-  for (const path of [...NAV_SCREENS, ...OTHER_SCREENS]) await expectNoSidewaysScroll(page, path);
+  for (const path of [...NAV_SCREENS, ...OTHER_SCREENS]) {
+    await expectNoSidewaysScroll(page, path);
+    await snap(page, shotName(path).replace(/^phone/, 'desktop'), { fullPage: false });
+  }
   expect(problems).toEqual([]);
 });
