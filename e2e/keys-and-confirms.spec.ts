@@ -287,7 +287,8 @@ test.describe('on a demo server of its own', () => {
 
   test('rejecting and walking away from a negotiation ask first, saying it ends for both parties', async () => {
     const seller = new NegotiationParty(
-      negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'),
+      // Not the demo's own seller, which would answer by itself: this journey scripts the answer.
+      negotiationIdentity(DEMO_SEED, 'outside-seller', 'Outside Weather API'),
       fetch,
       demo.server.url,
       Date.now,
@@ -297,11 +298,10 @@ test.describe('on a demo server of its own', () => {
     await dp.getByRole('button', { name: 'New negotiation' }).click();
     await dp.getByLabel('Counterparty DID').fill(seller.did);
     await dp.getByLabel('Category').selectOption('pricing');
-    await dp.getByRole('button', { name: 'Sign and open' }).click();
+    await dp.getByLabel('Price per call (EUR)').fill('0.0030');
+    await dp.getByRole('button', { name: 'Sign, open and offer' }).click();
     await expect(dp).toHaveURL(/\/negotiations\/neg_/);
     const id = new URL(dp.url()).pathname.split('/').pop()!;
-    await dp.getByLabel(/terms as JSON/).fill(JSON.stringify({ price_per_call_eur: '0.0030' }));
-    await dp.getByRole('button', { name: 'Sign and propose' }).click();
     await expect(dp.getByTestId('party-actions')).toContainText('Waiting for the other party’s answer to round 1');
     await seller.propose(id, { price_per_call_eur: '0.0042' }, 10 * 60_000);
     await expect(dp.getByRole('button', { name: 'Sign and reject…' })).toBeVisible({ timeout: 10_000 });

@@ -177,7 +177,8 @@ test('the directory, and an Agora request at the message limit: its thread and t
 
 test('a 60 KB term in a negotiation round, its diff, the list and the transparency log', async () => {
   const seller = new NegotiationParty(
-    negotiationIdentity(DEMO_SEED, 'seller', 'Acme Weather API'),
+    // Not the demo's own seller, which would answer by itself: this journey scripts the answer.
+    negotiationIdentity(DEMO_SEED, 'outside-seller', 'Outside Weather API'),
     fetch,
     demo.server.url,
     Date.now,
@@ -187,14 +188,20 @@ test('a 60 KB term in a negotiation round, its diff, the list and the transparen
   await page.getByRole('button', { name: 'New negotiation' }).click();
   await page.getByLabel('Counterparty DID').fill(seller.did);
   await page.getByLabel('Category').selectOption('pricing');
-  await page.getByRole('button', { name: 'Sign and open' }).click();
+  await page.getByLabel('Service action (optional)').fill('weather.forecast.basic');
+  await page.getByLabel('Price per call (EUR)').fill('0.0030');
+  await page.getByText('Advanced: other terms as JSON').click();
+  await page.getByLabel('Other terms as JSON').fill(JSON.stringify({ note: 'short' }));
+  await page.getByRole('button', { name: 'Sign, open and offer' }).click();
   await expect(page).toHaveURL(/\/negotiations\/neg_/);
   const id = new URL(page.url()).pathname.split('/').pop()!;
-  await page.getByLabel(/terms as JSON/).fill(JSON.stringify({ action: 'weather.forecast.basic', note: 'short' }));
-  await page.getByRole('button', { name: 'Sign and propose' }).click();
   // The seller answers once the operator's round is in.
   await expect(page.getByTestId('party-actions')).toContainText('Waiting for the other party’s answer to round 1');
-  await seller.propose(id, { action: 'weather.forecast.basic', note: 'v'.repeat(60_000) }, 10 * 60_000);
+  await seller.propose(
+    id,
+    { action: 'weather.forecast.basic', price_per_call_eur: '0.0030', note: 'v'.repeat(60_000) },
+    10 * 60_000,
+  );
   const items = page.getByTestId('history-item');
   await expect(items).toHaveCount(3, { timeout: 10_000 });
   await expect(items.nth(2).getByTestId('term-change')).toHaveAttribute('data-kind', 'changed');
