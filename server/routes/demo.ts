@@ -45,7 +45,7 @@ export function demoRoutes(
       // Read-only and small (six names); any operator, observers included, may name what they see.
       const parties = slot.port?.parties ?? {};
       const names = Object.fromEntries(Object.entries(parties).map(([name, did]) => [did, name]));
-      return reply(c, DemoNames, { names });
+      return reply(c, DemoNames, { names }, 200);
     })
     .post(
       '/negotiation',

@@ -10,6 +10,7 @@ export function Name({
   id,
   label,
   me,
+  plain = false,
   className = '',
 }: {
   id: string;
@@ -17,6 +18,8 @@ export function Name({
   label?: string | undefined;
   /** Adds a small "you" mark when `id` is the operator's own (the book already says "You" otherwise). */
   me?: string | undefined;
+  /** Inside a link or button: text with the full id as its hover title (no button in a button). */
+  plain?: boolean;
   className?: string;
 }) {
   const known = useName(id);
@@ -37,6 +40,19 @@ export function Name({
   }, [open]);
   const shown = label ?? known.name;
   const named = label !== undefined || known.known;
+  const you =
+    me !== undefined && id === me && shown !== 'You' ? (
+      <span className="ml-1 rounded bg-teal-100 px-1 font-sans text-[11px] font-medium text-teal-900 dark:bg-teal-900 dark:text-teal-100">
+        you
+      </span>
+    ) : null;
+  if (plain)
+    return (
+      <span className={`${named ? '' : 'font-mono text-xs'} ${className}`} title={id} data-testid="name">
+        {displayText(shown)}
+        {you}
+      </span>
+    );
   return (
     <span ref={root} className={`relative inline-flex items-baseline ${className}`} data-testid="name">
       <button
@@ -49,11 +65,7 @@ export function Name({
       >
         {displayText(shown)}
       </button>
-      {me !== undefined && id === me && shown !== 'You' ? (
-        <span className="ml-1 rounded bg-teal-100 px-1 font-sans text-[11px] font-medium text-teal-900 dark:bg-teal-900 dark:text-teal-100">
-          you
-        </span>
-      ) : null}
+      {you}
       {open ? (
         <span
           id={panelId}

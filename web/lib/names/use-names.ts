@@ -44,3 +44,7 @@ export function useName(id: string): { readonly name: string; readonly known: bo
   const entry = book[id];
   return { name: entry?.name ?? shortId(id), known: entry !== undefined, short: shortId(id) };
 }
+
+/** The book as plain names by id, for the pure story builders. */
+export const bookNames = (book: NameBook): Record<string, string> =>
+  Object.fromEntries(Object.entries(book).map(([id, e]) => [id, e.name]));
