@@ -4,6 +4,7 @@ import { cleanName, mergeNames, nameIn, shortId } from './name-book';
 import { NAMES_KEY, addDemoNames, watchNames } from './name-cache';
 import { demoNames, directoryNames, presenceNames, roomAgentNames, sessionNames } from './name-sources';
 import type { NameBook } from './name-book';
+import { firstWords, meetingName, taskName } from './item-names';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 
@@ -73,5 +74,28 @@ describe('the one book in the query cache', () => {
     client.setQueryData(['negotiations', 'all'], { agent_id: 'did:key:z6MkOther', agent_name: 'Nobody' });
     expect(book()['did:key:z6MkOther']).toBeUndefined();
     stop();
+  });
+});
+
+describe('things named by what they are about', () => {
+  it('names a task by its title, else its goal’s first words, else a short id', () => {
+    expect(taskName({ threadId: 't1', object: { title: 'Prepare the quarterly report' } })).toBe(
+      'Prepare the quarterly report',
+    );
+    expect(
+      taskName({
+        threadId: '0f8e7d6c-5b4a-4321-9876-543210fedcba',
+        object: { description: 'Collect the invoices from March and April and reconcile them with the ledger' },
+      }),
+    ).toBe('Collect the invoices from March and April and…');
+    expect(taskName({ threadId: '0f8e7d6c-5b4a-4321-9876-543210fedcba', object: { title: '  ' } })).toBe(
+      'Task 0f8e7d6c…fedcba',
+    );
+  });
+
+  it('names a meeting by its title, else a short id', () => {
+    expect(meetingName({ threadId: 'm1', title: 'Quarterly review' })).toBe('Quarterly review');
+    expect(meetingName({ threadId: 'm1', title: null })).toBe('Meeting m1');
+    expect(firstWords('a\nb   c', 2)).toBe('a b…');
   });
 });
