@@ -72,9 +72,9 @@ export function Name({
           role="dialog"
           aria-label={`Identifier of ${shown}`}
           data-testid="name-id"
-          className="absolute left-0 top-full z-30 mt-1 flex w-max max-w-[min(90vw,28rem)] items-start gap-2 rounded-md border border-slate-200 bg-white p-2 text-xs font-normal text-slate-800 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+          className="absolute left-0 top-full z-30 mt-1 flex w-[min(90vw,24rem)] flex-col max-sm:fixed max-sm:inset-x-4 max-sm:top-auto max-sm:w-auto items-start gap-1 whitespace-normal rounded-md border border-slate-200 bg-white p-2 text-xs font-normal text-slate-800 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
         >
-          <span className="min-w-0 break-all font-mono">{displayText(id)}</span>
+          <span className="w-full break-all font-mono">{displayText(id)}</span>
           <CopyButton text={id} label="Copy id" />
         </span>
       ) : null}

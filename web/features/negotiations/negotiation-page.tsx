@@ -157,7 +157,10 @@ export function NegotiationPage() {
         </div>
       </header>
 
-      <dl className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
+      <dl
+        data-testid="negotiation-parties"
+        className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900"
+      >
         {n.parties.map((p, i) => (
           <div key={p}>
             <dt className="flex flex-wrap items-center gap-2 font-medium">

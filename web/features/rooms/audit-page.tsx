@@ -144,7 +144,7 @@ export function AuditPage() {
               <thead className="text-xs text-slate-500 max-sm:hidden dark:text-slate-400">
                 <tr className="border-b border-slate-100 dark:border-slate-800">
                   <th className="px-4 py-1.5 font-medium">When</th>
-                  <th className="px-2 py-1.5 font-medium">Who</th>
+                  <th className="whitespace-nowrap px-2 py-1.5 font-medium">Who</th>
                   <th className="px-2 py-1.5 font-medium">What</th>
                   <th className="px-4 py-1.5 font-medium">
                     <span className="sr-only">Timeline</span>
@@ -161,7 +161,7 @@ export function AuditPage() {
                         <time dateTime={new Date(e.at).toISOString()}>{when(e.at)}</time>
                       </td>
                       <td
-                        className="px-2 py-1.5 text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
+                        className="whitespace-nowrap px-2 py-1.5 text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
                         data-testid="audit-who"
                       >
                         <Name id={e.actorDid} />

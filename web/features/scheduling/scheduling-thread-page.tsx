@@ -194,7 +194,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
         ) : null}
         {state.status === 'CANCELLED' ? (
           <p className="mt-1 text-sm" data-testid="cancel-reason">
-            Cancelled by {state.cancelledBy ? <Name id={state.cancelledBy} /> : 'someone'}: “<LongText text={state.reason ?? ''} />”
+            Cancelled by {state.cancelledBy ? <Name id={state.cancelledBy} /> : 'someone'}: “
+            <LongText text={state.reason ?? ''} />”
           </p>
         ) : null}
       </div>

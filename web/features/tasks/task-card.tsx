@@ -8,13 +8,7 @@ import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { useNow } from '@web/lib/use-now';
 import { isOverdue } from './overdue';
 
-export function TaskCard({
-  task,
-  title,
-}: {
-  task: TaskView;
-  title: (id: string) => string;
-}) {
+export function TaskCard({ task, title }: { task: TaskView; title: (id: string) => string }) {
   const overdue = isOverdue(task, useNow(30_000));
   return (
     <li

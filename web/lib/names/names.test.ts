@@ -40,17 +40,29 @@ describe('choosing a name', () => {
 
 describe('reading sources', () => {
   it('reads each source by shape and ignores what does not fit', () => {
-    expect(sessionNames({ did: DID, role: 'facilitator', name: 'Ana' })).toEqual([{ id: DID, name: 'You', source: 'you' }]);
-    expect(presenceNames({ operators: [{ did: DID, name: 'Ana' }, { did: 'did:key:z6MkB', name: null }] })).toEqual([
-      { id: DID, name: 'Ana', source: 'operator' },
+    expect(sessionNames({ did: DID, role: 'facilitator', name: 'Ana' })).toEqual([
+      { id: DID, name: 'You', source: 'you' },
     ]);
+    expect(
+      presenceNames({
+        operators: [
+          { did: DID, name: 'Ana' },
+          { did: 'did:key:z6MkB', name: null },
+        ],
+      }),
+    ).toEqual([{ id: DID, name: 'Ana', source: 'operator' }]);
     expect(directoryNames([{ agent_id: DID, agent_name: 'Acme' }, { agent_id: 'x' }])).toEqual([
       { id: DID, name: 'Acme', source: 'directory' },
     ]);
-    expect(demoNames({ names: { [DID]: 'Northwind', bad: 3 } })).toEqual([{ id: DID, name: 'Northwind', source: 'demo' }]);
-    expect(roomAgentNames([{ agentId: 'a1', description: 'Scheduler' }, { agentId: 'a2', description: null }])).toEqual([
-      { id: 'a1', name: 'Scheduler', source: 'room' },
+    expect(demoNames({ names: { [DID]: 'Northwind', bad: 3 } })).toEqual([
+      { id: DID, name: 'Northwind', source: 'demo' },
     ]);
+    expect(
+      roomAgentNames([
+        { agentId: 'a1', description: 'Scheduler' },
+        { agentId: 'a2', description: null },
+      ]),
+    ).toEqual([{ id: 'a1', name: 'Scheduler', source: 'room' }]);
     expect(sessionNames(null)).toEqual([]);
     expect(presenceNames('nonsense')).toEqual([]);
   });
