@@ -119,7 +119,7 @@ test('the operator finds the translation agent by capability, sends a request, a
   await page.getByLabel('Only threads I am part of').check();
   const row = page.getByTestId('thread-row').filter({ hasText: threadId });
   await expect(row).toContainText('Completed');
-  await expect(row.getByTestId('thread-parties')).toContainText('you → Demo Translator');
+  await expect(row.getByTestId('thread-parties')).toContainText('You → Demo Translator');
   await page.getByLabel('Only threads I am part of').uncheck();
   await snap(page, 'agora-threads');
 });

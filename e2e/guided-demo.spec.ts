@@ -151,7 +151,7 @@ test('a story page tells any negotiation and replays it; Start over begins a fre
   await page.goto(`/story/negotiation/${encodeURIComponent(id)}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Negotiation story' })).toBeVisible();
   await expect(page.getByTestId('story')).toContainText('Agreed:');
-  await expect(page.getByTestId('story')).toContainText('Party A opened a pricing negotiation with you.');
+  await expect(page.getByTestId('story')).toContainText('Acme Weather API opened a pricing negotiation with you.');
 
   // Replay (decisions-web.md §13): from the start, scrubbed, at 10×, to the end; the URL keeps the speed.
   const total = await page.getByTestId('story').locator('li').count();

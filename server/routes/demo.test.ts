@@ -150,3 +150,21 @@ async function until(
   }
   throw new Error(`negotiation ${id} did not get there`);
 }
+
+describe('GET /api/demo/names', () => {
+  it('needs a session, is empty without the demo, and names the demo parties by DID for any operator', async () => {
+    const h = setup();
+    const get = (cookie?: string) =>
+      h.app.request('http://localhost/api/demo/names', { headers: cookie ? { cookie } : {} });
+    expect((await get()).status).toBe(401);
+    const observer = await sessionCookie(h.store, 'did:key:z6MkObserver', 'observer', h.clock.now());
+    const off = await get(observer);
+    expect(off.status).toBe(200);
+    expect(await off.json()).toEqual({ names: {} });
+    h.startDemo();
+    const on = (await (await get(observer)).json()) as { names: Record<string, string> };
+    const seller = negotiationIdentity(7, 'seller', 'Acme Weather API').did;
+    expect(on.names[seller]).toBe('Acme Weather API');
+    expect(Object.values(on.names)).toContain('Northwind Procurement');
+  });
+});

@@ -5,7 +5,7 @@
 // browser (docs/decisions-demo.md §13). Facilitator only; CSRF like every /api route (app.ts);
 // budgets per address and per operator. Nothing here deletes or rewrites history: each run is new.
 import { Hono } from 'hono';
-import { DemoStarted } from '@shared/contract/console';
+import { DemoNames, DemoStarted } from '@shared/contract/console';
 import type { DidKey } from '@shared/crypto/did-key';
 import { CodedError } from '@shared/errors';
 import { rateLimited } from '../http/error-family';
@@ -21,6 +21,8 @@ export interface GuidedDemoPort {
     run: string,
     operator: DidKey,
   ): Promise<{ readonly negotiationId: string; readonly names: Readonly<Record<string, string>> }>;
+  /** The demo's negotiation parties: DID by display name (they follow from the demo's seed). */
+  readonly parties: Readonly<Record<string, string>>;
 }
 
 /** Filled in once the demo agents run (they start after the server listens); empty with DEMO=0. */
@@ -38,24 +40,31 @@ export function demoRoutes(
 ) {
   const perAddress = new TokenBucketLimiter({ ...limits.operatorWritesPerAddress, clock: session.clock });
   const perDid = new TokenBucketLimiter({ ...limits.operatorWritesPerDid, clock: session.clock });
-  return new Hono().post(
-    '/negotiation',
-    rateLimit(perAddress, clientAddress),
-    bodyCap(MAX_BODY_BYTES),
-    requireSession(session, 'facilitator'),
-    async (c) => {
-      const { did } = c.get('session');
-      const verdict = perDid.take(did);
-      if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'guided negotiations by this operator');
-      const port = slot.port;
-      if (!port)
-        throw new CodedError(
-          'SERVICE_UNAVAILABLE',
-          'The demo agents are not running on this server. Start it with DEMO=1 to use the guided demo.',
-        );
-      const run = globalThis.crypto.randomUUID();
-      const started = await port.guidedPricing(run, did as DidKey);
-      return reply(c, DemoStarted, { negotiation_id: started.negotiationId, names: started.names }, 201);
-    },
-  );
+  return new Hono()
+    .get('/names', requireSession(session), (c) => {
+      // Read-only and small (six names); any operator, observers included, may name what they see.
+      const parties = slot.port?.parties ?? {};
+      const names = Object.fromEntries(Object.entries(parties).map(([name, did]) => [did, name]));
+      return reply(c, DemoNames, { names }, 200);
+    })
+    .post(
+      '/negotiation',
+      rateLimit(perAddress, clientAddress),
+      bodyCap(MAX_BODY_BYTES),
+      requireSession(session, 'facilitator'),
+      async (c) => {
+        const { did } = c.get('session');
+        const verdict = perDid.take(did);
+        if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'guided negotiations by this operator');
+        const port = slot.port;
+        if (!port)
+          throw new CodedError(
+            'SERVICE_UNAVAILABLE',
+            'The demo agents are not running on this server. Start it with DEMO=1 to use the guided demo.',
+          );
+        const run = globalThis.crypto.randomUUID();
+        const started = await port.guidedPricing(run, did as DidKey);
+        return reply(c, DemoStarted, { negotiation_id: started.negotiationId, names: started.names }, 201);
+      },
+    );
 }

@@ -151,6 +151,9 @@ export const ExternalNegotiationList = z.object({ negotiations: z.array(External
 
 export const DemoStarted = z.object({ negotiation_id: z.string(), names: z.record(z.string(), z.string()) });
 export type DemoStarted = z.infer<typeof DemoStarted>;
+/** The demo's own identities by DID (its negotiation parties); empty without the demo agents. */
+export const DemoNames = z.object({ names: z.record(z.string(), z.string()) });
+export type DemoNames = z.infer<typeof DemoNames>;
 
 // The OACoP read models (shared/oacop/scheduling-projection.ts, task-projection.ts) as they are
 // answered. Optional keys the projections leave out are exactOptional: a key is absent or holds a
@@ -545,6 +548,14 @@ export const CONSOLE_OPERATIONS = [
     body: Loose,
     responses: { 200: proxied },
     refusals: { ...FACILITATOR, ...PROXY },
+  }),
+  operation({
+    method: 'get',
+    path: '/api/demo/names',
+    errors: 'coded',
+    summary: "The demo's own identities by DID, so the console can name them (empty without the demo)",
+    responses: { 200: { description: 'Names by DID', schema: DemoNames } },
+    refusals: { 401: 'UNAUTHORIZED' },
   }),
   operation({
     method: 'post',

@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { sessionQuery } from './api/auth-session';
 import { ApiError } from './api/http';
+import { watchNames } from './names/name-cache';
 
 // A 401 from any other call means the session ended (expired, or signed out in another tab):
 // asking again lets the console's gate show the sign-in screen.
@@ -27,3 +28,6 @@ export const queryClient: QueryClient = new QueryClient({
     queries: { staleTime: 10_000, retry: retryOnce, refetchOnWindowFocus: false },
   },
 });
+
+// The naming service's book follows the cache for the whole life of the console (decisions-web.md §29).
+watchNames(queryClient);

@@ -10,9 +10,8 @@ import type { Envelope, EnvelopeOf } from '@shared/agora/envelope';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import type { ThreadView } from '@web/lib/api/agora-threads';
-import { directoryQuery } from '@web/lib/api/agora-agents';
 import { isNotFound } from '@web/lib/api/http';
-import { shortDid } from '@web/lib/identity/did-short';
+import { Name } from '@web/components/name';
 import { signAsOperator } from '@web/lib/identity/sign-agora-envelope';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { useNow } from '@web/lib/use-now';
@@ -69,7 +68,6 @@ export function ThreadScreen({
   relayName,
 }: ThreadScreenProps) {
   const session = useSession();
-  const directory = useQuery(directoryQuery);
   const queryClient = useQueryClient();
   const verdicts = useQuery(verdictsQuery(data?.events ?? []));
   // Hides the Accept button of an offer past its valid_until (the relay would refuse it, §10).
@@ -122,7 +120,6 @@ export function ThreadScreen({
         (e) => verdicts.data.get(e.rawJson)?.status === 'failed' || data.bridge?.get(e.key)?.kind === 'untrusted',
       ).length
     : 0;
-  const nameOf = (did: string) => directory.data?.find((a) => a.agent_id === did)?.agent_name;
 
   return (
     <div className="mx-auto max-w-4xl">
@@ -152,28 +149,10 @@ export function ThreadScreen({
         </p>
         <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-500">Client</dt>
-          <dd className="text-sm" title={state.client}>
-            {state.client ? (
-              <>
-                {isClient ? 'You' : displayText(nameOf(state.client) ?? 'Client')}{' '}
-                <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{shortDid(state.client)}</span>
-              </>
-            ) : (
-              '—'
-            )}
-          </dd>
+          <dd className="text-sm">{state.client ? <Name id={state.client} /> : '—'}</dd>
           <dt className="text-slate-500">Addressed to</dt>
-          <dd className="text-sm" title={state.addressedTo} data-testid="thread-addressed-to">
-            {state.addressedTo ? (
-              <>
-                {displayText(nameOf(state.addressedTo) ?? 'Agent')}{' '}
-                <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
-                  {shortDid(state.addressedTo)}
-                </span>
-              </>
-            ) : (
-              'any agent'
-            )}
+          <dd className="text-sm" data-testid="thread-addressed-to">
+            {state.addressedTo ? <Name id={state.addressedTo} /> : 'any agent'}
           </dd>
           <dt className="text-slate-500">Offers</dt>
           <dd>{state.offers?.length ?? 0}</dd>

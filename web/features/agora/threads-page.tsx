@@ -5,11 +5,10 @@ import { Link } from '@tanstack/react-router';
 import { THREAD_STATUSES } from '@shared/agora/thread-state';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
-import { directoryQuery } from '@web/lib/api/agora-agents';
 import { threadsQuery, type ThreadView } from '@web/lib/api/agora-threads';
 import { bridgedThreadsQuery, type ExternalSource } from '@web/lib/api/external-services';
 import { SourceBadge } from '@web/components/ui/source-badge';
-import { shortDid } from '@web/lib/identity/did-short';
+import { useNames } from '@web/lib/names/use-names';
 import { useSession } from '@web/lib/identity/use-session';
 import { useId, useState } from 'react';
 import { threadStatusWords, type ThreadEndingLike } from './agora-words';
@@ -54,11 +53,9 @@ export function ThreadsPage() {
   );
   const now = useNow(5_000);
   const statusId = useId();
-  // Names from the directory where it knows the DID; the short DID otherwise.
-  const directory = useQuery(directoryQuery);
-  const names = new Map((directory.data ?? []).map((a) => [a.agent_id, a.agent_name]));
-  const party = (did: string | undefined) =>
-    did === undefined ? '—' : did === session?.did ? 'you' : (names.get(did) ?? shortDid(did));
+  // Names from the naming service (decisions-web.md §29); the short DID where none is known.
+  const { nameOf } = useNames();
+  const party = (did: string | undefined) => (did === undefined ? '—' : nameOf(did));
 
   return (
     <div className="mx-auto max-w-4xl">

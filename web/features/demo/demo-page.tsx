@@ -7,7 +7,7 @@
 //    web/app), and the agreement is logged (docs/decisions-demo.md §13).
 // 3. OACoP: a meeting with a demo person and the meeting room, signed here; book the best slot.
 // "Start over" begins a new run with new ids; nothing earlier is deleted.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
@@ -20,6 +20,7 @@ import { canAct, useSession } from '@web/lib/identity/use-session';
 import { assignTask, newTaskId } from '@web/lib/mqtt/publish';
 import { openRoom } from '@web/lib/mqtt/room-connection';
 import { useLiveRooms, useRoomLive } from '@web/lib/mqtt/room-store';
+import { addDemoNames } from '@web/lib/names/name-cache';
 import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { sendCarriers } from '@web/lib/oacop/send-carriers';
 import { usePresenter } from '@web/lib/presenter';
@@ -165,9 +166,13 @@ function NegotiationStep({ moves }: { moves: NegotiationMoves | undefined }) {
     detail.data?.negotiation.state === 'ACCEPTED' &&
     detail.data.log !== null &&
     detail.data.history.some((h) => (h as { type?: unknown }).type === 'cosign');
+  const queryClient = useQueryClient();
   const start = useMutation({
     mutationFn: startDemoNegotiation,
-    onSuccess: (started) => update({ negotiation: { id: started.negotiation_id, names: started.names } }),
+    onSuccess: (started) => {
+      addDemoNames(queryClient, started.names);
+      update({ negotiation: { id: started.negotiation_id, names: started.names } });
+    },
   });
   return (
     <Step n={2} title="A price, negotiated and co-signed by you" protocol="RFC 0002 negotiation" done={done}>

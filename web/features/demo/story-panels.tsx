@@ -10,6 +10,7 @@ import { useRoomLive } from '@web/lib/mqtt/room-store';
 import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { browserTimeZone } from '@web/lib/oacop/zone-labels';
 import { useSession } from '@web/lib/identity/use-session';
+import { bookNames, useNames } from '@web/lib/names/use-names';
 import { negotiationStory } from '@web/lib/story/negotiation-story';
 import { roomStory } from '@web/lib/story/room-story';
 import { schedulingStory } from '@web/lib/story/scheduling-story';
@@ -72,17 +73,20 @@ export function NegotiationStory({
 }) {
   const detail = useQuery({ ...negotiationQuery(id), refetchInterval: 1_000 });
   const session = useSession();
+  // The same names as the live negotiation page (decisions-web.md §29).
+  const { book } = useNames();
   const lines = useMemo(() => {
     const d = detail.data;
     if (!d) return [];
+    const known = bookNames(book);
     return negotiationStory({
       parties: d.negotiation.parties,
       category: d.negotiation.category,
       history: d.history,
       logIndex: d.log?.index ?? d.negotiation.log_index,
-      names: { ...names, ...(session ? { [session.did]: 'You' } : {}) },
+      names: { ...known, ...names, ...(session ? { [session.did]: 'You' } : {}) },
     });
-  }, [detail.data, names, session]);
+  }, [detail.data, names, session, book]);
   if (detail.isError)
     return (
       <Notice tone="error" title="This negotiation could not be read">
@@ -102,15 +106,14 @@ export function NegotiationStory({
 export function SchedulingStory({ threadId, replay }: { threadId: string; replay?: ReplayOptions | undefined }) {
   const thread = useQuery(schedulingThreadQuery(threadId));
   const directory = useQuery(directoryQuery);
-  const session = useSession();
+  const { book } = useNames();
   const lines = useMemo(() => {
     if (!thread.data) return [];
     const agents = oacopAgents(directory.data ?? []);
-    const names: Record<string, string> = Object.fromEntries(agents.map((a) => [a.did, a.name]));
-    if (session) names[session.did] = 'You';
+    const names = bookNames(book);
     const resources = new Set(agents.filter((a) => a.kind === 'resource').map((a) => a.did));
     return schedulingStory(thread.data, { names, resources, timeZone: browserTimeZone() });
-  }, [thread.data, directory.data, session]);
+  }, [thread.data, directory.data, book]);
   if (thread.isError)
     return (
       <Notice tone="error" title="This scheduling thread could not be read">
@@ -129,15 +132,11 @@ export function SchedulingStory({ threadId, replay }: { threadId: string; replay
 
 export function AgoraThreadStory({ threadId, replay }: { threadId: string; replay?: ReplayOptions | undefined }) {
   const detail = useQuery({ ...threadQuery(threadId), refetchInterval: 2_000 });
-  const directory = useQuery(directoryQuery);
-  const session = useSession();
+  const { book } = useNames();
   const lines = useMemo(() => {
     if (!detail.data) return [];
-    const names: Record<string, string> = {};
-    for (const a of directory.data ?? []) if (a.agent_name) names[a.agent_id] = a.agent_name;
-    if (session) names[session.did] = 'You';
-    return agoraStory(detail.data.events, { names });
-  }, [detail.data, directory.data, session]);
+    return agoraStory(detail.data.events, { names: bookNames(book) });
+  }, [detail.data, book]);
   if (detail.isError)
     return (
       <Notice tone="error" title="This thread could not be read">

@@ -157,15 +157,20 @@ export function NegotiationPage() {
         </div>
       </header>
 
-      <dl className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
+      <dl
+        data-testid="negotiation-parties"
+        className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900"
+      >
         {n.parties.map((p, i) => (
           <div key={p}>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">
-              {i === 0 ? 'Party A' : 'Party B'}
-              {p === n.opened_by ? ' (opened it)' : ''}
+            <dt className="flex flex-wrap items-center gap-2 font-medium">
+              <Party did={p} me={me} />
+              <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
+                {i === 0 ? 'first party' : 'second party'}
+                {p === n.opened_by ? ', opened it' : ''}
+              </span>
             </dt>
             <dd className="flex flex-wrap items-center gap-2">
-              <Party did={p} me={me} />
               <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title="Key fingerprint">
                 {keyFingerprint(p)}
               </span>

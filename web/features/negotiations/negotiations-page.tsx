@@ -163,9 +163,9 @@ function NegotiationRowLink({
         <SourceBadge name={row.source?.name ?? 'built-in'} down={row.source?.status.state === 'down'} />
       </span>
       <span className="flex min-w-0 flex-wrap items-center gap-x-2 text-slate-600 dark:text-slate-400">
-        <Party did={n.parties[0]} me={me} />
+        <Party did={n.parties[0]} me={me} plain />
         <span aria-hidden>↔</span>
-        <Party did={n.parties[1]} me={me} />
+        <Party did={n.parties[1]} me={me} plain />
         {row.verified === false ? (
           <span
             data-testid="unverified-mark"

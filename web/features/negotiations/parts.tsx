@@ -1,19 +1,11 @@
-// Small pieces the negotiation screens share: a party by its short DID, a state badge.
-import { shortDid } from '@web/lib/identity/did-short';
+// Small pieces the negotiation screens share: a party by name (the naming service), a state badge.
+import { Name } from '@web/components/name';
 import type { NegotiationStateName } from '@web/lib/api/negotiations-list';
 import { STATE_TONE, STATE_WORDS } from './words';
 
-export function Party({ did, me }: { did: string; me: string | undefined }) {
-  return (
-    <span className="whitespace-nowrap font-mono text-xs" title={did}>
-      {shortDid(did)}
-      {did === me ? (
-        <span className="ml-1 rounded bg-teal-100 px-1 font-sans text-[11px] font-medium text-teal-900 dark:bg-teal-900 dark:text-teal-100">
-          you
-        </span>
-      ) : null}
-    </span>
-  );
+/** A party by its name, its did:key one click away; `plain` inside a link. */
+export function Party({ did, me, plain = false }: { did: string; me: string | undefined; plain?: boolean }) {
+  return <Name id={did} me={me} plain={plain} className="whitespace-nowrap" />;
 }
 
 export function StateBadge({ state }: { state: NegotiationStateName }) {

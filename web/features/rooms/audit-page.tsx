@@ -1,16 +1,17 @@
-// A room's audit log (UX.md "leads" 7): who (short DID), when, what in words, linked to the
+// A room's audit log (UX.md "leads" 7): who (by name, the id one click away), when, what in words, linked to the
 // timeline message; older pages by `before`; exports of the audit log and the room history.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useRouter } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
+import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { roomAuditQuery } from '@web/lib/api/rooms-audit';
 import { roomQuery } from '@web/lib/api/rooms-get';
 import { RoomUnavailable } from './room-unavailable';
 
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
-import { shortDid } from '@web/lib/identity/did-short';
+import { Name } from '@web/components/name';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
 import {
@@ -89,6 +90,8 @@ export function AuditPage() {
   const { roomId } = useParams({ from: '/console/rooms/$roomId/audit' });
   const room = useQuery(roomQuery(roomId));
   const audit = useInfiniteQuery(roomAuditQuery(roomId));
+  // The room's agents name themselves in their presence: the naming service reads it from the cache.
+  useQuery({ ...roomAgentsQuery(roomId), refetchInterval: false });
   const router = useRouter();
   const entries = audit.data?.pages.flat() ?? [];
   if (room.isError) return <RoomUnavailable roomId={roomId} error={room.error} />;
@@ -141,7 +144,7 @@ export function AuditPage() {
               <thead className="text-xs text-slate-500 max-sm:hidden dark:text-slate-400">
                 <tr className="border-b border-slate-100 dark:border-slate-800">
                   <th className="px-4 py-1.5 font-medium">When</th>
-                  <th className="px-2 py-1.5 font-medium">Who</th>
+                  <th className="whitespace-nowrap px-2 py-1.5 font-medium">Who</th>
                   <th className="px-2 py-1.5 font-medium">What</th>
                   <th className="px-4 py-1.5 font-medium">
                     <span className="sr-only">Timeline</span>
@@ -158,10 +161,10 @@ export function AuditPage() {
                         <time dateTime={new Date(e.at).toISOString()}>{when(e.at)}</time>
                       </td>
                       <td
-                        className="px-2 py-1.5 font-mono text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
-                        title={e.actorDid}
+                        className="whitespace-nowrap px-2 py-1.5 text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
+                        data-testid="audit-who"
                       >
-                        {e.actorDid.startsWith('did:') ? shortDid(e.actorDid) : displayText(e.actorDid)}
+                        <Name id={e.actorDid} />
                       </td>
                       <td className="px-2 py-1.5 max-sm:block max-sm:px-4 max-sm:py-0.5">
                         <LongText text={auditInWords(e)} preserveLines testId="audit-what" />

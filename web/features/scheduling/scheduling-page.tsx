@@ -7,7 +7,8 @@ import { Link } from '@tanstack/react-router';
 import { Notice } from '@web/components/ui/notice';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { schedulingThreadsQuery } from '@web/lib/api/scheduling-threads';
-import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { useNames } from '@web/lib/names/use-names';
 import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
 import { ProposeForm } from './propose-form';
 import { errorInWords } from '@web/lib/api/error-words';
@@ -16,6 +17,7 @@ export function SchedulingPage() {
   const threads = useQuery(schedulingThreadsQuery);
   const directory = useQuery(directoryQuery);
   const agents = oacopAgents(directory.data ?? []);
+  const { nameOf } = useNames();
   const zone = browserTimeZone();
   return (
     <div className="space-y-6">
@@ -58,7 +60,7 @@ export function SchedulingPage() {
                   {t.finalSlot
                     ? slotInZone(t.finalSlot, zone)
                     : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`}{' '}
-                  · <LongText text={t.participants.map((p) => displayText(nameOf(agents, p.did))).join(', ')} />
+                  · <LongText text={t.participants.map((p) => displayText(nameOf(p.did))).join(', ')} />
                 </p>
               </li>
             ))}

@@ -4,7 +4,6 @@
 import { StoryLink } from '@web/components/story-link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LongText } from '@web/components/ui/long-text';
-import { displayText } from '@web/lib/display-text';
 import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
@@ -18,7 +17,9 @@ import { directoryQuery } from '@web/lib/api/agora-agents';
 import { schedulingThreadQuery } from '@web/lib/api/scheduling-thread';
 import { downloadTextFile } from '@web/lib/identity/download-file';
 import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
-import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { Name } from '@web/components/name';
+import { useNames } from '@web/lib/names/use-names';
 import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { sendCarriers } from '@web/lib/oacop/send-carriers';
 import type { DecidedDetail } from '@shared/contract/operators';
@@ -95,7 +96,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   // Another operator's Confirm or Cancel landed first (decisions-server.md §57).
   const [lost, setLost] = useState<DecidedDetail | null>(null);
   const operatorZone = browserTimeZone();
-  const name = (did: string) => nameOf(agents, did, me);
+  // Names from the naming service (decisions-web.md §29), as on every other screen.
+  const { nameOf: name } = useNames();
   const zones = Object.fromEntries(
     view.participants.map((p) => [p.did, agents.find((a) => a.did === p.did)?.timeZone ?? 'UTC']),
   );
@@ -182,7 +184,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               <LongText text={state.object.location} />
             </>
           ) : null}{' '}
-          · proposed by {displayText(name(state.initiator))}
+          · proposed by <Name id={state.initiator} />
         </p>
         {finalSlot ? (
           <p className="mt-1 text-sm" data-testid="final-slot">
@@ -192,7 +194,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
         ) : null}
         {state.status === 'CANCELLED' ? (
           <p className="mt-1 text-sm" data-testid="cancel-reason">
-            Cancelled by {displayText(name(state.cancelledBy))}: “<LongText text={state.reason ?? ''} />”
+            Cancelled by {state.cancelledBy ? <Name id={state.cancelledBy} /> : 'someone'}: “
+            <LongText text={state.reason ?? ''} />”
           </p>
         ) : null}
       </div>
@@ -212,7 +215,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               data-revision={p.revision}
             >
               <span className="min-w-0 font-medium">
-                {displayText(name(p.did))}{' '}
+                <Name id={p.did} />{' '}
                 <span className="font-normal text-slate-500 dark:text-slate-400">
                   {p.required ? 'required' : 'optional'} · {zones[p.did]}
                 </span>

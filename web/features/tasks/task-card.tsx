@@ -2,20 +2,13 @@
 // task is still open), progress, what blocks it. Agent-written text wraps and collapses (§25).
 import type { TaskView } from '@shared/contract/console';
 import { LongText } from '@web/components/ui/long-text';
-import { displayText } from '@web/lib/display-text';
+import { Name } from '@web/components/name';
+import { taskName } from '@web/lib/names/item-names';
 import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { useNow } from '@web/lib/use-now';
 import { isOverdue } from './overdue';
 
-export function TaskCard({
-  task,
-  title,
-  name,
-}: {
-  task: TaskView;
-  title: (id: string) => string;
-  name: (did: string) => string;
-}) {
+export function TaskCard({ task, title }: { task: TaskView; title: (id: string) => string }) {
   const overdue = isOverdue(task, useNow(30_000));
   return (
     <li
@@ -27,10 +20,10 @@ export function TaskCard({
       className={`rounded-md border bg-white p-2 text-sm dark:bg-slate-950 ${task.blocked ? 'border-amber-400 dark:border-amber-600' : 'border-slate-200 dark:border-slate-700'}`}
     >
       <p className="font-medium" data-testid="task-title">
-        <LongText text={task.object.title ?? 'Untitled task'} />
+        <LongText text={taskName(task)} />
       </p>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        {displayText(name(task.worker))} · due {task.deadline.replace('T', ' ').replace(':00Z', ' UTC')}
+        <Name id={task.worker} /> · due {task.deadline.replace('T', ' ').replace(':00Z', ' UTC')}
         {overdue ? (
           <>
             {' '}
@@ -46,7 +39,7 @@ export function TaskCard({
       <div
         className="mt-1 h-1.5 rounded bg-slate-200 dark:bg-slate-800"
         role="progressbar"
-        aria-label={`Progress of ${task.object.title ?? 'task'}`}
+        aria-label={`Progress of ${taskName(task)}`}
         aria-valuenow={task.progress}
         aria-valuemin={0}
         aria-valuemax={100}

@@ -7,8 +7,10 @@ import type { TaskNode } from '@shared/contract/console';
 import { directoryQuery } from '@web/lib/api/agora-agents';
 import { tasksBoardQuery } from '@web/lib/api/tasks-board';
 import { displayText } from '@web/lib/display-text';
-import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
-import { nameOf, oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { oacopAgents } from '@web/lib/oacop/oacop-directory';
+import { shortId } from '@web/lib/names/name-book';
+import { taskName } from '@web/lib/names/item-names';
+import { useNames } from '@web/lib/names/use-names';
 import { AssignForm } from './assign-form';
 import { TaskCard } from './task-card';
 import { errorInWords } from '@web/lib/api/error-words';
@@ -26,12 +28,15 @@ const WORDS: Record<string, string> = {
 export function TasksPage() {
   const board = useQuery(tasksBoardQuery);
   const directory = useQuery(directoryQuery);
-  const me = useQuery({ queryKey: ['identity', 'operator-did'], queryFn: () => operatorDid() });
   const agents = oacopAgents(directory.data ?? []);
   const tasks = board.data?.tasks ?? [];
   const byId = new Map(tasks.map((t) => [t.threadId, t]));
-  const title = (id: string) => byId.get(id)?.object.title ?? id;
-  const name = (did: string) => nameOf(agents, did, me.data);
+  // Tasks by their goal's first words, people and agents by the naming service (decisions-web.md §29).
+  const title = (id: string) => {
+    const task = byId.get(id);
+    return task ? taskName(task) : `Task ${shortId(id)}`;
+  };
+  const { nameOf: name } = useNames();
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Tasks</h1>
@@ -70,7 +75,7 @@ export function TasksPage() {
               <ul className="mt-2 space-y-2">
                 {(board.data?.columns[col] ?? []).map((id) => {
                   const t = byId.get(id);
-                  return t ? <TaskCard key={id} task={t} title={title} name={name} /> : null;
+                  return t ? <TaskCard key={id} task={t} title={title} /> : null;
                 })}
               </ul>
             </div>
@@ -100,7 +105,7 @@ function TreeNode({ node, name }: { node: TaskNode; name: (did: string) => strin
   const t = node.task;
   return (
     <li className="ml-4 list-disc py-0.5" data-testid="task-tree-node">
-      <LongText className="font-medium" text={t.object.title ?? 'Untitled task'} />{' '}
+      <LongText className="font-medium" text={taskName(t)} />{' '}
       <span className="text-slate-500 dark:text-slate-400">
         {WORDS[t.status] ?? t.status}
         {t.blocked ? ' (blocked)' : ''} · {t.progress}% · {displayText(name(t.worker))}

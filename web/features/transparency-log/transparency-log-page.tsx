@@ -9,7 +9,7 @@ import { verifyInclusion } from '@shared/negotiation/inclusion-proof';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { fetchLogProof } from '@web/lib/api/transparency-log-proof';
-import { shortDid } from '@web/lib/identity/did-short';
+import { Name } from '@web/components/name';
 import { useEffect, useRef, useState } from 'react';
 import { loadAndVerifyLog, type LogProgress } from './verify-log';
 
@@ -264,7 +264,15 @@ function LogEntryCard({
         })}
       </dl>
       <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-        Signed by {signatures.length === 0 ? 'nobody' : signatures.map((s) => shortDid(s)).join(' and ')}
+        Signed by{' '}
+        {signatures.length === 0
+          ? 'nobody'
+          : signatures.map((s, i) => (
+              <span key={s}>
+                {i > 0 ? ' and ' : null}
+                <Name id={s} />
+              </span>
+            ))}
       </p>
     </li>
   );

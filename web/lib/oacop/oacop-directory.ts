@@ -1,5 +1,6 @@
 // The directory's OACoP agents: their manifest carries `oacop: { kind, timeZone }` (the demo's
-// calendar agents and resources). Anything else in the directory is not schedulable.
+// calendar agents and resources). Anything else in the directory is not schedulable. Their names,
+// like everyone's, come from the naming service (web/lib/names/, decisions-web.md §29).
 import type { DirectoryEntry } from '@web/lib/api/agora-agents';
 
 export interface OacopAgent {
@@ -17,10 +18,4 @@ export function oacopAgents(entries: readonly DirectoryEntry[]): OacopAgent[] {
     out.push({ did: e.agent_id, name: e.agent_name ?? e.agent_id, kind: o.kind, timeZone: o.timeZone });
   }
   return out;
-}
-
-/** A name for a DID: the directory's, else a short DID. */
-export function nameOf(agents: readonly OacopAgent[], did: string, operatorDid?: string | null): string {
-  if (did === operatorDid) return 'You';
-  return agents.find((a) => a.did === did)?.name ?? `${did.slice(0, 14)}…${did.slice(-6)}`;
 }

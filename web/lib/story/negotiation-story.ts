@@ -1,6 +1,8 @@
 // The story of an RFC 0002 negotiation: who opened it, each offer in words,
-// the agreement and its co-signature, as sentences without DIDs or ids. Pure: it reads the
-// history items the server returns ({ type, document | by, received_at }) by shape.
+// the agreement and its co-signature, as sentences that name the parties as the live screens do
+// (the naming service's book, decisions-web.md §29). Pure: it reads the history items the server
+// returns ({ type, document | by, received_at }) by shape.
+import { shortId } from '@web/lib/names/name-book';
 import { count, type StoryLine } from './story-line';
 
 export interface NegotiationStoryInput {
@@ -9,7 +11,7 @@ export interface NegotiationStoryInput {
   readonly history: readonly unknown[];
   /** Position in the transparency log, once the agreement is logged. */
   readonly logIndex?: number | null;
-  /** Display names by DID; a party without one is "Party A" / "Party B" by its place in `parties`. */
+  /** Display names by DID (the naming service's); a party without one is its short DID. */
   readonly names?: Readonly<Record<string, string>>;
 }
 
@@ -72,8 +74,8 @@ const at = (v: unknown): number => {
 export function negotiationStory(input: NegotiationStoryInput): StoryLine[] {
   const [a, b] = input.parties;
   const name = (did: unknown): string => {
-    const d = str(did) ?? '';
-    return input.names?.[d] ?? (d === a ? 'Party A' : d === b ? 'Party B' : 'A party');
+    const d = str(did);
+    return d === undefined ? 'A party' : (input.names?.[d] ?? shortId(d));
   };
   const lines: StoryLine[] = [];
   const proposals = new Map<string, Json>();

@@ -2,6 +2,7 @@ import { REJECT_REASONS } from '@shared/aor/reject-reasons';
 import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
 import { describe, expect, it } from 'vitest';
 import { negotiationStory, termsWords } from './negotiation-story';
+import { shortId } from '@web/lib/names/name-book';
 import { roomStory, type RoomEvent } from './room-story';
 import { schedulingStory, slotWords } from './scheduling-story';
 import { agentName, clip } from './story-line';
@@ -231,11 +232,11 @@ describe('negotiation story', () => {
       names: { [A]: 'Northwind' },
     });
     expect(lines.map((l) => l.text)).toEqual([
-      'Northwind opened a pricing negotiation with Party B.',
+      `Northwind opened a pricing negotiation with ${shortId(B)}.`,
       'Northwind offered 0.0035 EUR per call for 6 months (round 1).',
-      'Party B countered with 0.0040 EUR per call for 6 months (round 2).',
+      `${shortId(B)} countered with 0.0040 EUR per call for 6 months (round 2).`,
       'Agreed: 0.0040 EUR per call for 6 months.',
-      'Party B co-signed the agreement; it is entry 3 of the public log.',
+      `${shortId(B)} co-signed the agreement; it is entry 3 of the public log.`,
     ]);
     expect(lines[3]!.tone).toBe('milestone');
     expect(lines[1]!.at).toBe(Date.parse('2026-05-05T08:01:00Z'));
@@ -256,7 +257,7 @@ describe('negotiation story', () => {
       ],
     });
     expect(lines.map((l) => [l.text, l.tone])).toEqual([
-      ['Party B walked away: Budget cut', 'problem'],
+      [`${shortId(B)} walked away: Budget cut`, 'problem'],
       ['The last offer ran out of time; the negotiation expired.', 'problem'],
     ]);
   });

@@ -1,0 +1,121 @@
+// Names, not keys (decisions-web.md §29), on a demo server of its own (DEMO=1, seed 7): the
+// negotiation list and page, the negotiation's story, the room's audit log and a scheduling
+// thread show who by name, never a `did:key:z6Mk…` where a name is known; one click on a name
+// shows the full id, and its Copy button puts exactly that id on the clipboard.
+// SWITCHBOARD_SCREENSHOTS=1 captures the screens.
+import { expect, test, type Page } from './support/test';
+import { negotiationIdentity } from '../server/demo/demo-identity';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
+import { snap } from './support/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(120_000);
+
+const SEED = 7;
+const RAW_DID = /did:key:z6Mk/;
+const BUYER = negotiationIdentity(SEED, 'buyer', 'Northwind Procurement').did;
+let demo: DemoConsole;
+let page: Page;
+let negotiationId = '';
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(90_000);
+  demo = await openDemoConsole(browser, {
+    seed: SEED,
+    context: { viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] },
+  });
+  page = demo.page;
+});
+
+test.afterAll(async () => {
+  await demo?.close();
+});
+
+/** Opens the name's panel, checks it shows `id` whole, copies it and reads the clipboard back. */
+async function revealAndCopy(name: ReturnType<Page['getByTestId']>, id: string) {
+  await name.getByRole('button').click();
+  const panel = name.getByTestId('name-id');
+  await expect(panel).toContainText(id);
+  await panel.getByRole('button', { name: 'Copy id' }).click();
+  await expect(panel.getByRole('button')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+}
+
+test('the negotiation list and page name both parties; the id is one click away', async () => {
+  await page.goto('/negotiations');
+  const row = page.getByTestId('negotiation-row').filter({ hasText: 'Northwind Procurement' }).first();
+  await expect(row).toContainText('Acme Weather API', { timeout: 30_000 });
+  await expect(page.getByTestId('negotiation-row').first()).toBeVisible();
+  for (const text of await page.getByTestId('negotiation-row').allInnerTexts()) expect(text).not.toMatch(RAW_DID);
+  await snap(page, 'names-negotiations');
+
+  await row.click();
+  const parties = page.getByTestId('negotiation-parties');
+  await expect(parties).toContainText('Northwind Procurement');
+  await expect(parties).toContainText('Acme Weather API');
+  await expect(parties).toContainText('first party, opened it');
+  expect(await parties.innerText()).not.toMatch(RAW_DID);
+  negotiationId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  await revealAndCopy(parties.getByTestId('name').filter({ hasText: 'Northwind Procurement' }), BUYER);
+  await parties.getByTestId('name').filter({ hasText: 'Northwind Procurement' }).getByRole('button').click();
+  await snap(page, 'names-negotiation-id');
+  await page.keyboard.press('Escape');
+});
+
+test('the negotiation’s story and replay use the same names as the live page', async () => {
+  await page.goto(`/story/negotiation/${encodeURIComponent(negotiationId)}`);
+  const story = page.getByTestId('story');
+  await expect(story).toContainText('Northwind Procurement opened a pricing negotiation with Acme Weather API.', {
+    timeout: 20_000,
+  });
+  await expect(story).toContainText('Northwind Procurement offered');
+  expect(await story.innerText()).not.toMatch(RAW_DID);
+  await page.getByRole('button', { name: 'Replay from the start' }).click();
+  await expect(story).toContainText('Northwind Procurement opened a pricing negotiation');
+  expect(await story.innerText()).not.toMatch(RAW_DID);
+  await snap(page, 'names-story');
+});
+
+test('the audit log says who acted by name: the operator reads “You”', async () => {
+  const me = await page.evaluate(
+    async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did,
+  );
+  await page.goto('/demo');
+  const give = page.getByTestId('step-1').getByRole('button', { name: 'Give the Researcher a task' });
+  await expect(give).toBeEnabled({ timeout: 20_000 });
+  await give.click();
+  await expect(page.getByTestId('step-1').getByTestId('story')).toContainText('You gave Researcher the mic', {
+    timeout: 20_000,
+  });
+
+  await page.goto('/rooms/demo/audit');
+  const who = page.getByTestId('audit-who');
+  await expect(who.first()).toHaveText('You', { timeout: 20_000 });
+  for (const text of await who.allInnerTexts()) expect(text).not.toMatch(RAW_DID);
+  await revealAndCopy(who.first().getByTestId('name'), me);
+  await snap(page, 'names-audit');
+});
+
+test('a scheduling thread names its initiator and participants', async () => {
+  await page.goto('/demo');
+  await page.getByTestId('step-3').getByRole('button', { name: 'Propose the meeting' }).click();
+  await expect(page.getByTestId('step-3').getByTestId('story')).toContainText('You proposed', { timeout: 20_000 });
+  await page.getByTestId('step-3').getByRole('link', { name: 'Open the scheduling thread' }).click();
+  const participants = page.getByTestId('participant');
+  await expect(participants.first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('proposed by You')).toBeVisible();
+  await expect(participants.filter({ hasText: 'Ada' })).toHaveCount(1);
+  for (const text of await participants.allInnerTexts()) expect(text).not.toMatch(RAW_DID);
+  const ada = participants.filter({ hasText: 'Ada' });
+  const adaDid = (await ada.getAttribute('data-did'))!;
+  await revealAndCopy(ada.getByTestId('name'), adaDid);
+  await snap(page, 'names-scheduling');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'names-scheduling-phone');
+  await page.goto(`/negotiations/${encodeURIComponent(negotiationId)}`);
+  await expect(page.getByTestId('negotiation-parties')).toContainText('Northwind Procurement');
+  await snap(page, 'names-negotiation-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
