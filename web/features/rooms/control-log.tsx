@@ -6,7 +6,8 @@ import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, rejectReasonInWords, revokeReasonInWords } from '@web/lib/room-words';
+import { absolute } from '@web/lib/time-words';
+import { rejectReasonInWords, revokeReasonInWords } from '@web/lib/room-words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
@@ -32,7 +33,7 @@ export function describeControl(
     case 'mic_grant':
       return {
         tone: 'grant',
-        text: `Mic granted to ${s(p.agent_id)} for ${s(p.task_id)}: ${s(p.max_messages)} messages of ${Array.isArray(p.allowed_message_types) ? p.allowed_message_types.join(', ') : '?'}, until ${typeof p.expires_at === 'number' ? clockTime(p.expires_at * 1000) : '?'}`,
+        text: `Mic granted to ${s(p.agent_id)} for ${s(p.task_id)}: ${s(p.max_messages)} messages of ${Array.isArray(p.allowed_message_types) ? p.allowed_message_types.join(', ') : '?'}, until ${typeof p.expires_at === 'number' ? absolute(p.expires_at * 1000) : '?'}`,
       };
     case 'mic_revoke': {
       const reason = typeof p.reason === 'string' ? p.reason : null;

@@ -1,5 +1,6 @@
 // One task on the board (OACoP §4): title, worker, deadline ("Overdue" once it passed while the
 // task is still open), progress, what blocks it. Agent-written text wraps and collapses (§25).
+import { When } from '@web/components/when';
 import type { TaskView } from '@shared/contract/console';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
@@ -30,7 +31,7 @@ export function TaskCard({
         <LongText text={task.object.title ?? 'Untitled task'} />
       </p>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        {displayText(name(task.worker))} · due {task.deadline.replace('T', ' ').replace(':00Z', ' UTC')}
+        {displayText(name(task.worker))} · due <When at={task.deadline} />
         {overdue ? (
           <>
             {' '}

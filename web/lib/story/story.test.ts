@@ -340,7 +340,7 @@ describe('scheduling story', () => {
       'You proposed “Planning” to Ada and Room Atlas.',
       'Room Atlas cannot make it.',
       'Ada can make it (2 free slots).',
-      'Best slot so far: Tue 08:00–08:30.',
+      'Best slot so far: Tue 08:00–08:30 UTC.',
     ]);
   });
 
@@ -350,8 +350,9 @@ describe('scheduling story', () => {
       resources: new Set([ATLAS]),
       timeZone: 'Europe/Berlin',
     });
-    expect(lines.at(-1)).toMatchObject({ text: 'Ada booked Room Atlas, Tue 10:00–10:30.', tone: 'milestone' });
-    expect(slotWords(slot)).toBe('Tue 08:00–08:30');
+    expect(lines.at(-1)).toMatchObject({ text: 'Ada booked Room Atlas, Tue 10:00–10:30 CEST.', tone: 'milestone' });
+    expect(slotWords(slot)).toBe('Tue 08:00–08:30 UTC');
+    expect(slotWords(slot, 'Europe/Berlin')).toBe('Tue 10:00–10:30 CEST');
   });
 
   it('tells a cancellation, an error and unknown participants without their DIDs', () => {
