@@ -11,6 +11,7 @@ import { CONTROL_TONE, describeControl } from './control-log';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { fullTime } from './time-display';
 import { Term } from '@web/components/term';
+import { useDisplayZone } from '@web/components/when';
 import { controlKindInWords } from '@web/lib/room-words';
 
 const controlReason = (envelope: unknown): unknown =>
@@ -40,7 +41,8 @@ export const TimelineRow = memo(function TimelineRow({
 }) {
   const control = entry.topicKind === 'control';
   const { messageType, taskId } = summarize(entry.envelope);
-  const described = control ? describeControl(entry) : null;
+  const zone = useDisplayZone();
+  const described = control ? describeControl(entry, undefined, zone) : null;
   return (
     <>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">

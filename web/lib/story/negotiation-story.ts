@@ -1,6 +1,7 @@
 // The story of an RFC 0002 negotiation: who opened it, each offer in words,
 // the agreement and its co-signature, as sentences without DIDs or ids. Pure: it reads the
 // history items the server returns ({ type, document | by, received_at }) by shape.
+import { absolute } from '@web/lib/time-words';
 import { count, type StoryLine } from './story-line';
 
 export interface NegotiationStoryInput {
@@ -44,8 +45,7 @@ export function termsWords(terms: unknown): string {
   const extras: string[] = [];
   if (typeof t.calls_per_month === 'number') extras.push(`${t.calls_per_month.toLocaleString('en')} calls a month`);
   const from = str(t.effective_from);
-  if (from && !Number.isNaN(Date.parse(from)))
-    extras.push(`from ${new Date(from).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  if (from && !Number.isNaN(Date.parse(from))) extras.push(`from ${absolute(Date.parse(from))}`);
   if (typeof t.uptime_percent === 'number') extras.push(`${t.uptime_percent} % uptime`);
   const months = typeof t.months === 'number' ? `for ${count(t.months, 'month')}` : '';
   if (money.length === 0 && extras.length === 0 && !months) {
