@@ -174,7 +174,7 @@ test('the directory filters by presence and answers a tools_query for an agent',
   const card = page.getByRole('article', { name: 'Demo Room Booker' });
   await expect(card).toBeVisible();
   await expect(page.getByRole('article', { name: 'Demo Translator' })).toHaveCount(0);
-  await card.getByRole('button', { name: 'Ask for its tools (tools_query)' }).click();
+  await card.getByRole('button', { name: 'Ask which tools it offers' }).click();
   await expect(card.getByTestId('tools-response')).toHaveText(
     'tools_response: 1 task tools (rooms.book), 0 information tools (none).',
   );

@@ -21,9 +21,9 @@ describe('room words', () => {
 
   it('gives relative times', () => {
     expect(relativeTime(0, 500)).toBe('just now');
-    expect(relativeTime(0, 12_000)).toBe('12 s ago');
-    expect(relativeTime(0, 5 * 60_000)).toBe('5 min ago');
-    expect(relativeTime(0, 3 * 3_600_000)).toBe('3 h ago');
+    expect(relativeTime(0, 12_000)).toBe('12 seconds ago');
+    expect(relativeTime(0, 5 * 60_000)).toBe('5 minutes ago');
+    expect(relativeTime(0, 3 * 3_600_000)).toBe('3 hours ago');
   });
 
   it('turns coded errors into words', () => {

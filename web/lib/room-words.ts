@@ -3,6 +3,7 @@
 import type { RejectReason } from '@shared/aor/reject-reasons';
 import { errorInWords } from '@web/lib/api/error-words';
 import { ApiError } from '@web/lib/api/http';
+import { relative } from '@web/lib/time-words';
 
 const REJECT_WORDS: Record<RejectReason, string> = {
   no_mic_grant: 'had no mic for this task',
@@ -62,17 +63,8 @@ export function roomErrorInWords(error: unknown): string {
   return errorInWords(error);
 }
 
-/** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago". */
-export function relativeTime(thenMs: number, nowMs: number): string {
-  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
-  if (s < 2) return 'just now';
-  if (s < 60) return `${s} s ago`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.floor(h / 24)} d ago`;
-}
+/** "just now", "12 seconds ago", "5 minutes ago": the one time formatter's relative form. */
+export const relativeTime = (thenMs: number, nowMs: number): string => relative(Math.min(thenMs, nowMs), nowMs);
 
 /** The host of an http(s) URL, or null for anything else (javascript:, data:, malformed). */
 export function safeLinkHost(url: unknown): string | null {
@@ -86,3 +78,19 @@ export function safeLinkHost(url: unknown): string | null {
 }
 
 export const clockTime = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/** A control message's kind in words ("the gateway refused it"), for the row badge; the term goes in the tooltip. */
+export function controlKindInWords(type: string | null, reason: unknown): string {
+  switch (type) {
+    case 'mic_grant':
+      return 'mic granted';
+    case 'mic_revoke':
+      return 'mic taken back';
+    case 'reject':
+      return reason === 'facilitator_rejected' ? 'declined by a facilitator' : 'refused by the gateway';
+    case null:
+      return 'unknown';
+    default:
+      return type;
+  }
+}

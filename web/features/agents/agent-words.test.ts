@@ -37,9 +37,9 @@ describe('words', () => {
   it('says when an agent was seen by the server clock', () => {
     expect(seenWords(null, 0)).toBe('never');
     expect(seenWords(10_000, 12_000)).toBe('just now');
-    expect(seenWords(0, 42_000)).toBe('42 s ago');
-    expect(seenWords(0, 5 * 60_000)).toBe('5 min ago');
-    expect(seenWords(0, 3 * 3_600_000)).toBe('3 h ago');
+    expect(seenWords(0, 42_000)).toBe('42 seconds ago');
+    expect(seenWords(0, 5 * 60_000)).toBe('5 minutes ago');
+    expect(seenWords(0, 3 * 3_600_000)).toBe('3 hours ago');
     expect(seenWords(0, 72 * 3_600_000)).toBe('3 days ago');
   });
 

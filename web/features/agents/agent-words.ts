@@ -1,5 +1,6 @@
 // The Agents screen's words: an agent's status, "seen 5 min ago" by the server's clock, a grant's
 // budget, and the command a new agent's operator pastes to connect. Pure, so tested on its own.
+import { relative } from '@web/lib/time-words';
 import type { AgentAccount } from '@web/lib/api/agent-accounts';
 
 export type AgentStatus =
@@ -32,15 +33,7 @@ export function statusWords(status: AgentStatus): string {
 
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "2 days ago"; "never" for null. */
 export function seenWords(at: number | null, now: number): string {
-  if (at === null) return 'never';
-  const seconds = Math.max(0, Math.round((now - at) / 1000));
-  if (seconds < 5) return 'just now';
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} days ago`;
+  return at === null ? 'never' : relative(Math.min(at, now), now);
 }
 
 /** "3 of 10 left in room ops, task t1". */

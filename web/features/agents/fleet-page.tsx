@@ -3,6 +3,7 @@
 // with the budget left, rejects in the last hour. A table that becomes one card per agent on a
 // narrow screen. Facilitators act on each agent (agent-actions.tsx) and add new ones; observers
 // read. Not /agents, which is the server's OSNAP API.
+import { absolute } from '@web/lib/time-words';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -64,7 +65,13 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
         )}
       </td>
       <td data-label="Last seen" className={`${CELL} text-sm whitespace-nowrap`}>
-        {seenWords(agent.lastSeenAt, now)}
+        {agent.lastSeenAt === null ? (
+          seenWords(null, now)
+        ) : (
+          <time dateTime={new Date(agent.lastSeenAt).toISOString()} title={absolute(agent.lastSeenAt)}>
+            {seenWords(agent.lastSeenAt, now)}
+          </time>
+        )}
       </td>
       <td data-label="Grants" className={`${CELL} text-sm`}>
         {agent.grants.length === 0 ? (

@@ -1,5 +1,6 @@
 // One directory entry: who the agent is (name, DID short form with copy), presence, pricing,
 // tools with their SLA, and the OSNAP tools_query answered by the directory on request.
+import { absolute } from '@web/lib/time-words';
 import { useQuery } from '@tanstack/react-query';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
@@ -58,7 +59,12 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
             <StatusDot tone={PRESENCE_TONE[agent.presence.status]} label={presenceWords(agent.presence.status)} />
           </span>
           {lastSeen !== null && Number.isFinite(lastSeen) ? (
-            <span className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(lastSeen, now)}</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">
+              last seen{' '}
+              <time dateTime={new Date(lastSeen).toISOString()} title={absolute(lastSeen)}>
+                {relativeTime(lastSeen, now)}
+              </time>
+            </span>
           ) : null}
           <span className="text-xs text-slate-600 dark:text-slate-300" data-testid="agent-pricing">
             {pricingWords(pricing)}
@@ -115,8 +121,14 @@ function ToolsQuery({ did }: { did: string }) {
   const tools = useQuery({ ...agentToolsQuery(did), enabled: asked });
   if (!asked) {
     return (
-      <Button variant="link" size="sm" className="mt-2" onClick={() => setAsked(true)}>
-        Ask for its tools (tools_query)
+      <Button
+        variant="link"
+        size="sm"
+        className="mt-2"
+        onClick={() => setAsked(true)}
+        title="Sends an OSNAP tools_query to the directory"
+      >
+        Ask which tools it offers
       </Button>
     );
   }

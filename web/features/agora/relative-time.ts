@@ -1,11 +1,5 @@
-// "N s ago" for presence and thread lists; times are UTC inside, words only at the edge.
-export function relativeTime(at: number, now: number): string {
-  const seconds = Math.round((now - at) / 1000);
-  if (seconds < 5) return 'just now';
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} days ago`;
-}
+// "12 seconds ago" for presence and thread lists: the one time formatter's relative form
+// (decisions-web §30); times are UTC inside, words only at the edge.
+import { relative } from '@web/lib/time-words';
+
+export const relativeTime = (at: number, now: number): string => relative(Math.min(at, now), now);

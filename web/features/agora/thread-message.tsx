@@ -1,5 +1,6 @@
 // One envelope in a thread's timeline: type, sender, time, what it says, the signature
 // verdict computed in this browser, and the raw envelope. Everything agents wrote is text.
+import { When } from '@web/components/when';
 import { Button } from '@web/components/ui/button';
 import { LongText } from '@web/components/ui/long-text';
 import { CopyButton } from '@web/components/ui/copy-button';
@@ -100,13 +101,13 @@ export function ThreadMessage({
           </span>
         ) : null}
         <span className="ml-auto flex items-center gap-2">
-          <time
-            className="font-mono text-xs text-slate-500 dark:text-slate-400"
-            dateTime={entry.ts ?? undefined}
-            title={`Received by the relay at ${new Date(entry.receivedAt).toISOString()}`}
-          >
-            {entry.ts ?? '(no time)'}
-          </time>
+          {entry.ts && Number.isFinite(Date.parse(entry.ts)) ? (
+            <When at={entry.ts} className="text-xs text-slate-500 dark:text-slate-400" />
+          ) : (
+            <span className="text-xs text-slate-500 dark:text-slate-400">
+              (no time) <When at={entry.receivedAt} prefix="received " />
+            </span>
+          )}
           {bridge?.kind === 'untrusted' ? (
             // The bridge's refusal outranks a signature that verifies (a replay, an expired ttl…).
             <span

@@ -4,6 +4,7 @@
 import type { StoryLine } from '@web/lib/story/story-line';
 import { usePresenter } from '@web/lib/presenter';
 import { useEffect, useRef } from 'react';
+import { When } from '@web/components/when';
 import { useStoryReplay, type ReplayOptions } from './story-replay';
 
 const TONE: Record<StoryLine['tone'], string> = {
@@ -11,8 +12,6 @@ const TONE: Record<StoryLine['tone'], string> = {
   milestone: 'border-emerald-500 font-medium text-emerald-900 dark:border-emerald-400 dark:text-emerald-200',
   problem: 'border-amber-500 text-amber-950 dark:border-amber-400 dark:text-amber-100',
 };
-
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export function StoryList({
   lines: all,
@@ -51,7 +50,7 @@ export function StoryList({
             className={`border-l-4 py-0.5 pl-3 ${TONE[line.tone]}`}
           >
             <span className="mr-2 font-mono text-xs text-slate-500 tabular-nums dark:text-slate-400">
-              {line.at ? time.format(line.at) : ''}
+              {line.at ? <When at={line.at} form="relative" /> : ''}
             </span>
             {line.text}
           </li>

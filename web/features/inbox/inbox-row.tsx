@@ -1,6 +1,7 @@
 // One inbox item: the server's sentence, the agent's words as text (clamped, "show all"), its age,
 // its room, and its one action: approve/reject inline for a review, an answer box for a question,
 // a link to the place to act for the rest. Observers see the same row with the actions disabled.
+import { When } from '@web/components/when';
 import { Link } from '@tanstack/react-router';
 import type { InboxItem } from '@shared/contract/inbox';
 import { Button } from '@web/components/ui/button';
@@ -8,7 +9,7 @@ import { useMutation } from '@tanstack/react-query';
 import { say } from '@web/lib/mqtt/publish';
 import { openRoom } from '@web/lib/mqtt/room-connection';
 import { useLiveRooms } from '@web/lib/mqtt/room-store';
-import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
+import { roomErrorInWords } from '@web/lib/room-words';
 import { useEffect, useId, useState } from 'react';
 import { roomOf } from '@web/lib/inbox/inbox-state';
 import { claimedBy, KIND_LABEL, OPEN_LABEL, URGENCY_LABEL } from '@web/lib/inbox/inbox-words';
@@ -61,9 +62,7 @@ export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect,
         </span>
         <span>{URGENCY_LABEL[item.urgency]}</span>
         {room ? <span className="min-w-0 truncate font-mono">{displayText(room)}</span> : null}
-        <time dateTime={new Date(item.since).toISOString()} title={new Date(item.since).toISOString()}>
-          {relativeTime(item.since, now)}
-        </time>
+        <When at={item.since} form="relative" />
         {claim ? (
           <span data-testid="inbox-claim" className="font-medium text-amber-700 dark:text-amber-300">
             {claim}

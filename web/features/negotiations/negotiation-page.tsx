@@ -4,6 +4,8 @@
 // and export. What changed since this browser last showed it is marked. With `?source=<serviceId>`
 // it is a negotiation on that external service, read and acted on through the
 // console's forwarder; a read-only or unreachable service shows why nothing can be sent.
+import { When } from '@web/components/when';
+import { absolute } from '@web/lib/time-words';
 import { StoryLink } from '@web/components/story-link';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { displayText } from '@web/lib/display-text';
@@ -30,7 +32,7 @@ import { RoundTimeline } from './round-timeline';
 import { seenStore, type Seen } from './seen-versions';
 import { useNow } from '@web/lib/use-now';
 import { useVerdict } from './use-verdict';
-import { countdown, negotiationErrorInWords, utc } from './words';
+import { countdown, negotiationErrorInWords } from './words';
 
 /**
  * The baseline for "new": the last-seen mark as it was when this page opened or, for a
@@ -138,8 +140,8 @@ export function NegotiationPage() {
             />
           </h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {n.rounds} of {n.max_rounds} rounds · {n.confidentiality} · opened {utc(n.created_at)} · last activity{' '}
-            {utc(n.last_activity)}
+            {n.rounds} of {n.max_rounds} rounds · {n.confidentiality} · opened <When at={n.created_at} /> · last
+            activity <When at={n.last_activity} form="relative" />
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
@@ -148,7 +150,7 @@ export function NegotiationPage() {
             <span
               data-testid="valid-until-countdown"
               className={`rounded-md px-2.5 py-1 text-sm font-medium tabular-nums ${n.expiring_soon ? 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200' : 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200'}`}
-              title={`valid_until ${utc(n.valid_until)}`}
+              title={`Valid until ${absolute(Date.parse(n.valid_until))} (valid_until)`}
             >
               Latest proposal: {countdown(Date.parse(n.valid_until), now)}
             </span>

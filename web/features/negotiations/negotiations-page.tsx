@@ -1,5 +1,6 @@
 // The negotiations list: state, parties, category, rounds, last activity,
 // "expiring soon", and what changed since this browser last looked; filter by state.
+import { When } from '@web/components/when';
 import { useQuery } from '@tanstack/react-query';
 import { displayText } from '@web/lib/display-text';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
@@ -15,7 +16,7 @@ import { NewNegotiationDialog } from './new-negotiation-dialog';
 import { Party, StateBadge } from './parts';
 import { changedSince, seenStore } from './seen-versions';
 import { useNow } from '@web/lib/use-now';
-import { countdown, negotiationErrorInWords, STATE_WORDS, utc } from './words';
+import { countdown, negotiationErrorInWords, STATE_WORDS } from './words';
 
 export function NegotiationsPage() {
   const search = useSearch({ strict: false }) as { state?: NegotiationStateName };
@@ -179,7 +180,9 @@ function NegotiationRowLink({
         {n.rounds} of {n.max_rounds} rounds
       </span>
       <span className="flex flex-col items-start gap-0.5 text-xs text-slate-600 sm:items-end dark:text-slate-400">
-        <span title="Last activity">{utc(n.last_activity)}</span>
+        <span>
+          last activity <When at={n.last_activity} form="relative" />
+        </span>
         <span className="flex gap-1">
           {n.expiring_soon && n.valid_until ? (
             <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">

@@ -1,6 +1,7 @@
 // The history as a timeline: open → proposals, each with its diff from the
 // proposal it counters → accept / reject / withdraw / expire → co-sign. Each signed document
 // carries the verdict this browser reached on it; items new since the last visit are marked.
+import { When } from '@web/components/when';
 import type { NegotiationDetail } from '@web/lib/api/negotiation-get';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
@@ -10,7 +11,6 @@ import { isNewItem, type Seen } from './seen-versions';
 import { diffTerms } from './terms-diff';
 import { TermsDiff, TermsTable } from './terms-view';
 import type { DocumentVerdict } from './verify-history';
-import { utc } from './words';
 
 type Raw = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -134,7 +134,9 @@ function TimelineItem({
             New since you looked
           </span>
         ) : null}
-        <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">{utc(str(item['received_at']))}</span>
+        <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">
+          <When at={str(item['received_at'])} />
+        </span>
         {verdict === null ? (
           <VerifiedBadge ok={null} />
         ) : verdict.status === 'unsigned' ? (
@@ -165,7 +167,7 @@ function TimelineItem({
           ) : null}
           {showAll ? <TermsTable terms={terms} /> : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            Valid until {utc(str(d['valid_until']))} ·{' '}
+            Valid until <When at={str(d['valid_until'])} /> ·{' '}
             <LongText className="font-mono" text={displayText(str(d['proposal_id']))} chars={120} />
           </p>
         </div>

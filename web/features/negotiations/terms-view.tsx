@@ -2,6 +2,7 @@
 // Long values collapse behind "Show all" (decisions-web.md §25).
 import { LongText } from '@web/components/ui/long-text';
 import type { TermChange } from './terms-diff';
+import { pointerInWords, termName } from './term-words';
 
 export const showValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -15,8 +16,10 @@ export function TermsTable({ terms }: { terms: Readonly<Record<string, unknown>>
     >
       {entries.map(([k, v]) => (
         <div key={k} className="contents">
-          <dt className="min-w-0 font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">
-            <LongText text={k} chars={120} />
+          <dt className="min-w-0 text-xs leading-5 text-slate-600 dark:text-slate-400">
+            <abbr title={k} className="no-underline">
+              <LongText text={termName(k)} chars={120} />
+            </abbr>
           </dt>
           <dd className="min-w-0">
             <LongText text={showValue(v)} preserveLines />
@@ -48,9 +51,9 @@ export function TermsDiff({ changes }: { changes: readonly TermChange[] }) {
             <span aria-hidden>{KIND[c.kind].sign} </span>
             {KIND[c.kind].words}
           </span>
-          <code className="min-w-0 font-mono text-xs">
-            <LongText text={c.pointer} chars={120} />
-          </code>
+          <abbr title={c.pointer} className="min-w-0 text-xs font-medium no-underline" data-testid="term-name">
+            <LongText text={pointerInWords(c.pointer)} chars={120} />
+          </abbr>
           {c.kind === 'changed' ? (
             <span className="min-w-0">
               <del className="text-slate-500 dark:text-slate-400">

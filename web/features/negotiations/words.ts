@@ -1,5 +1,6 @@
 // How the negotiation screens say things: state names, countdowns, error codes in words.
 import { ApiError } from '@web/lib/api/http';
+import { pointersInSentence } from './term-words';
 import type { NegotiationStateName } from '@web/lib/api/negotiations-list';
 
 export const STATE_WORDS: Readonly<Record<NegotiationStateName, string>> = {
@@ -36,10 +37,6 @@ export function countdown(validUntilMs: number, nowMs: number): string {
   return `${Math.floor(h / 24)} d left`;
 }
 
-/** An ISO timestamp as "2026-05-03 10:00:12 UTC": exact, and the same in every browser. */
-export const utc = (iso: string): string =>
-  Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-
 const CODES: Readonly<Record<string, string>> = {
   NOT_YOUR_TURN: 'It is the other party’s turn.',
   STALE_PREVIOUS_PROPOSAL: 'The negotiation moved on meanwhile; look at the latest round and try again.',
@@ -56,8 +53,10 @@ const CODES: Readonly<Record<string, string>> = {
 
 export function negotiationErrorInWords(error: unknown): string {
   if (error instanceof ApiError)
-    return CODES[error.code] ? `${CODES[error.code]} (${error.code})` : `${error.message} (${error.code})`;
+    return CODES[error.code]
+      ? `${CODES[error.code]} (${error.code})`
+      : `${pointersInSentence(error.message)} (${error.code})`;
   if (error instanceof Error && 'code' in error && typeof error.code === 'string' && CODES[error.code])
     return CODES[error.code]!;
-  return error instanceof Error ? error.message : 'Something went wrong.';
+  return error instanceof Error ? pointersInSentence(error.message) : 'Something went wrong.';
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { When } from '@web/components/when';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
@@ -7,7 +8,7 @@ import { activeGrantsQuery, type Grant } from '@web/lib/api/rooms-grants';
 import { ConnectAnAgent } from './connect-an-agent';
 import { GrantMeter } from './grant-meter';
 import { useNow } from '@web/lib/use-now';
-import { relativeTime, roomErrorInWords } from '@web/lib/room-words';
+import { roomErrorInWords } from '@web/lib/room-words';
 
 const TONE = { online: 'ok', stale: 'warn', offline: 'down' } as const;
 
@@ -43,7 +44,9 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
                 <span className="min-w-0 flex-1 truncate font-medium">{displayText(a.agentId)}</span>
                 <StatusDot tone={TONE[a.status]} label={a.status} />
               </div>
-              <p className="text-xs text-slate-500 dark:text-slate-400">last seen {relativeTime(a.lastSeenAt, now)}</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">
+                last seen <When at={a.lastSeenAt} form="relative" />
+              </p>
               {a.description ? (
                 <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
                   <LongText text={a.description} testId="agent-description" />

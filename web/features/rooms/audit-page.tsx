@@ -5,6 +5,8 @@ import { Link, useParams, useRouter } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
+
+import { When } from '@web/components/when';
 import { roomAuditQuery } from '@web/lib/api/rooms-audit';
 import { roomQuery } from '@web/lib/api/rooms-get';
 import { RoomUnavailable } from './room-unavailable';
@@ -25,8 +27,6 @@ import {
   type ExportFormat,
 } from './export';
 import { roomErrorInWords } from '@web/lib/room-words';
-
-const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
 
 function ExportButtons({ roomId }: { roomId: string }) {
   const [busy, setBusy] = useState<string | null>(null);
@@ -158,7 +158,7 @@ export function AuditPage() {
                   return (
                     <tr key={e.id} data-testid="audit-entry" className="align-top max-sm:block max-sm:py-1.5">
                       <td className="whitespace-nowrap px-4 py-1.5 font-mono text-xs text-slate-500 max-sm:inline-block max-sm:py-0 max-sm:pr-2">
-                        <time dateTime={new Date(e.at).toISOString()}>{when(e.at)}</time>
+                        <When at={e.at} />
                       </td>
                       <td
                         className="whitespace-nowrap px-2 py-1.5 text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"

@@ -2,7 +2,7 @@
 import type { AuditEntry } from '@web/lib/api/rooms-audit';
 import type { Retention } from '@shared/contract/rooms';
 import { retentionInWords } from './retention-words';
-import { clockTime } from '@web/lib/room-words';
+import { absolute } from '@web/lib/time-words';
 
 const retentionOf = (v: unknown): Retention | null => {
   const r = v as { maxMessages?: unknown; maxAgeDays?: unknown } | null;
@@ -30,7 +30,7 @@ export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string 
     case 'room.task':
       return `Assigned ${task} to ${agent}${str(d.goal) ? `: “${str(d.goal)}”` : ''}`;
     case 'room.mic_grant':
-      return `Granted the mic to ${agent} for ${task}: ${str(d.max_messages) ?? '?'} messages, until ${typeof d.expires_at === 'number' ? clockTime(d.expires_at * 1000) + ' UTC' : '?'}`;
+      return `Granted the mic to ${agent} for ${task}: ${str(d.max_messages) ?? '?'} messages, until ${typeof d.expires_at === 'number' ? absolute(d.expires_at * 1000) : '?'}`;
     case 'room.mic_revoke':
       return `Revoked the mic from ${agent} for ${task}${str(d.reason) ? ` (${str(d.reason)})` : ''}`;
     case 'room.say':

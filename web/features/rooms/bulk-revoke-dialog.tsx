@@ -5,7 +5,8 @@ import { Dialog } from '@web/components/ui/dialog';
 import type { Grant } from '@web/lib/api/rooms-grants';
 import { revokeGrant } from '@web/lib/mqtt/publish';
 import { useState } from 'react';
-import { formatCountdown, grantState } from './grant-clock';
+import { grantState } from './grant-clock';
+import { countdownShort } from './grant-meter';
 import { roomErrorInWords } from '@web/lib/room-words';
 
 type Outcome =
@@ -89,7 +90,9 @@ export function BulkRevokeDialog({
                   <td className="py-1 pr-2 tabular-nums">
                     {g.spent}/{g.maxMessages}
                   </td>
-                  <td className="py-1 pr-2 tabular-nums">{formatCountdown(g.expiresAt - now / 1000)}</td>
+                  <td className="py-1 pr-2 tabular-nums">
+                    {countdownShort(g.expiresAt, g.expiresAt - now / 1000, now)}
+                  </td>
                   {outcomes ? (
                     <td
                       className={`py-1 ${outcome?.ok ? 'text-emerald-700 dark:text-emerald-300' : 'text-rose-700 dark:text-rose-300'}`}

@@ -6,7 +6,9 @@ import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { usePreferences } from '@web/lib/preferences';
 import { formatTime, fullTime } from './time-display';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, rejectReasonInWords, revokeReasonInWords } from '@web/lib/room-words';
+import { absolute } from '@web/lib/time-words';
+import { useDisplayZone } from '@web/components/when';
+import { rejectReasonInWords, revokeReasonInWords } from '@web/lib/room-words';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
@@ -25,6 +27,8 @@ export function candidateSenders(entries: readonly TimelineEntry[]): CandidateSe
 export function describeControl(
   entry: TimelineEntry,
   senders?: CandidateSenders,
+  /** The zone a grant's end is written in (decisions-web §30); UTC unless given. */
+  zone = 'UTC',
 ): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
   const env = isRecord(entry.envelope) ? entry.envelope : {};
   const p = isRecord(env.payload) ? env.payload : {};
@@ -32,7 +36,7 @@ export function describeControl(
     case 'mic_grant':
       return {
         tone: 'grant',
-        text: `Mic granted to ${s(p.agent_id)} for ${s(p.task_id)}: ${s(p.max_messages)} messages of ${Array.isArray(p.allowed_message_types) ? p.allowed_message_types.join(', ') : '?'}, until ${typeof p.expires_at === 'number' ? clockTime(p.expires_at * 1000) : '?'}`,
+        text: `Mic granted to ${s(p.agent_id)} for ${s(p.task_id)}: ${s(p.max_messages)} messages of ${Array.isArray(p.allowed_message_types) ? p.allowed_message_types.join(', ') : '?'}, until ${typeof p.expires_at === 'number' ? absolute(p.expires_at * 1000, zone) : '?'}`,
       };
     case 'mic_revoke': {
       const reason = typeof p.reason === 'string' ? p.reason : null;
@@ -83,6 +87,7 @@ export function ControlLog({
 }) {
   const display = usePreferences((s) => s.timeDisplay);
   const now = useNow(display === 'relative' ? 5_000 : 60_000);
+  const zone = useDisplayZone();
   return (
     <section
       aria-labelledby="control-heading"
@@ -102,7 +107,7 @@ export function ControlLog({
           className="max-h-72 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800"
         >
           {[...entries].reverse().map((entry) => {
-            const d = describeControl(entry, senders);
+            const d = describeControl(entry, senders, zone);
             return (
               // On a phone the sentence takes a line of its own under the time, sender and button.
               <li

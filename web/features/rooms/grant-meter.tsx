@@ -1,7 +1,13 @@
 // The mic as a live object: a countdown to expires_at and a budget meter (spent / max). It ends
 // by itself when time or budget runs out, before the gateway's system mic_revoke arrives.
 import type { Grant } from '@web/lib/api/rooms-grants';
+import { When } from '@web/components/when';
+import { timeLeft } from '@web/lib/time-words';
 import { countdownInWords, formatCountdown, grantEndInWords, grantState } from './grant-clock';
+
+/** A ticking "14:59 left" in the last hour, words above it, and the date past a month (time-words). */
+export const countdownShort = (expiresAt: number, secondsLeft: number, now: number): string =>
+  secondsLeft < 3600 ? `${formatCountdown(secondsLeft)} left` : timeLeft(expiresAt * 1000, now);
 
 export function GrantMeter({ grant, now, compact = false }: { grant: Grant; now: number; compact?: boolean }) {
   const state = grantState(grant, now);
@@ -9,7 +15,7 @@ export function GrantMeter({ grant, now, compact = false }: { grant: Grant; now:
   const low = state.live && (state.budgetLeft <= 1 || state.secondsLeft <= 60);
   return (
     <div className={compact ? 'flex items-center gap-2' : 'mt-1 space-y-1'} data-testid="grant-meter">
-      <div className="flex items-center gap-2 text-xs">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">
         <meter
           min={0}
           max={grant.maxMessages}
@@ -31,13 +37,22 @@ export function GrantMeter({ grant, now, compact = false }: { grant: Grant; now:
           {grant.spent}/{grant.maxMessages} used
         </span>
         {state.live ? (
-          <span
-            className={`tabular-nums ${low ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-300'}`}
-            data-testid="grant-countdown"
-          >
-            <span aria-hidden>{formatCountdown(state.secondsLeft)} left</span>
-            <span className="sr-only">{countdownInWords(state.secondsLeft)}</span>
-          </span>
+          <>
+            <span
+              className={`tabular-nums ${low ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-300'}`}
+              data-testid="grant-countdown"
+            >
+              <span aria-hidden>{countdownShort(grant.expiresAt, state.secondsLeft, now)}</span>
+              <span className="sr-only">
+                {state.secondsLeft < 3600 ? countdownInWords(state.secondsLeft) : timeLeft(grant.expiresAt * 1000, now)}
+              </span>
+            </span>
+            {compact ? null : (
+              <span className="text-slate-500 dark:text-slate-400" data-testid="grant-end">
+                <When at={grant.expiresAt * 1000} prefix="ends " />
+              </span>
+            )}
+          </>
         ) : (
           <span className="font-medium text-slate-500 dark:text-slate-400" data-testid="grant-ended">
             Ended: {grantEndInWords(state.reason)}

@@ -13,7 +13,8 @@ import { BulkRevokeDialog } from './bulk-revoke-dialog';
 import { grantEndInWords, grantState } from './grant-clock';
 import { GrantMeter } from './grant-meter';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, roomErrorInWords } from '@web/lib/room-words';
+import { roomErrorInWords } from '@web/lib/room-words';
+import { When } from '@web/components/when';
 
 const key = (g: Grant) => `${g.agentId}/${g.taskId}`;
 const REFRESH_EVERY_MS = 1_000;
@@ -138,7 +139,7 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
                   {list.map((g) => (
                     <li key={g.grantMessageId} data-testid="grant-history-entry">
                       {g.agentId}: {g.spent}/{g.maxMessages} used, {grantEndInWords(g.endReason ?? 'ended')} at{' '}
-                      {clockTime((g.endedAt ?? 0) * (g.endedAt && g.endedAt < 1e11 ? 1000 : 1))}
+                      <When at={(g.endedAt ?? 0) * (g.endedAt && g.endedAt < 1e11 ? 1000 : 1)} />
                     </li>
                   ))}
                 </ul>

@@ -19,7 +19,8 @@ import { MessageContent, TypeBadge, summarize } from './message-content';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
 import { useNow } from '@web/lib/use-now';
-import { clockTime, roomErrorInWords } from '@web/lib/room-words';
+import { roomErrorInWords } from '@web/lib/room-words';
+import { When } from '@web/components/when';
 import { PresenceAvatars } from '@web/components/presence-avatars';
 import { ApiError } from '@web/lib/api/http';
 import { useSession } from '@web/lib/identity/use-session';
@@ -130,7 +131,9 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 </span>
                 <TypeBadge type={messageType} />
                 <LongText className="font-mono" text={displayText(item.taskId)} chars={80} />
-                <span className="text-slate-500">{clockTime(item.submittedAt)}</span>
+                <span className="text-slate-500">
+                  <When at={item.submittedAt} form="relative" />
+                </span>
                 {claim ? (
                   <span data-testid="review-claim" className="font-medium text-amber-700 dark:text-amber-300">
                     {claim}
@@ -194,7 +197,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>
                   {i.decidedByName ??
                     (i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : '')}{' '}
-                  {i.decidedAt ? clockTime(i.decidedAt) : ''}
+                  {i.decidedAt ? <When at={i.decidedAt} /> : ''}
                 </span>
               </li>
             ))}

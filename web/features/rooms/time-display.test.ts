@@ -7,7 +7,7 @@ describe('time display', () => {
   it('shows UTC, local (in the given zone) or relative time', () => {
     expect(formatTime(at, 'utc', at)).toBe('09:05:07 UTC');
     expect(formatTime(at, 'local', at, 'Asia/Kolkata')).toBe('14:35:07');
-    expect(formatTime(at, 'relative', at + 125_000)).toBe('2 min ago');
+    expect(formatTime(at, 'relative', at + 125_000)).toBe('2 minutes ago');
     expect(formatTime(at, 'relative', at)).toBe('just now');
   });
 });

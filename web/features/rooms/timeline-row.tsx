@@ -10,6 +10,20 @@ import { memo } from 'react';
 import { CONTROL_TONE, describeControl } from './control-log';
 import { MessageContent, TypeBadge, summarize } from './message-content';
 import { fullTime } from './time-display';
+import { Term } from '@web/components/term';
+import { useDisplayZone } from '@web/components/when';
+import { controlKindInWords } from '@web/lib/room-words';
+
+const controlReason = (envelope: unknown): unknown =>
+  typeof envelope === 'object' && envelope !== null && 'payload' in envelope
+    ? ((envelope as { payload?: { reason?: unknown } }).payload?.reason ?? null)
+    : null;
+
+/** The protocol's words, for the tooltip: "reject (facilitator_rejected) on control". */
+const controlTerm = (envelope: unknown, type: string | null): string => {
+  const reason = controlReason(envelope);
+  return `${type ?? 'unknown'}${typeof reason === 'string' ? ` (${reason})` : ''} on control`;
+};
 
 export const senderLabel = (fromId: string | null) =>
   fromId?.startsWith('did:key:') ? shortDid(fromId) : displayText(fromId ?? 'unknown sender');
@@ -27,15 +41,24 @@ export const TimelineRow = memo(function TimelineRow({
 }) {
   const control = entry.topicKind === 'control';
   const { messageType, taskId } = summarize(entry.envelope);
-  const described = control ? describeControl(entry) : null;
+  const zone = useDisplayZone();
+  const described = control ? describeControl(entry, undefined, zone) : null;
   return (
     <>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="font-medium text-slate-800 dark:text-slate-200" title={entry.fromId ?? undefined}>
           {senderLabel(entry.fromId)}
         </span>
-        <TypeBadge type={messageType} />
-        {control ? <span className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">control</span> : null}
+        {control ? (
+          <span className="rounded bg-slate-100 px-1 dark:bg-slate-800" data-testid="control-kind">
+            <Term
+              words={controlKindInWords(messageType, controlReason(entry.envelope))}
+              term={controlTerm(entry.envelope, messageType)}
+            />
+          </span>
+        ) : (
+          <TypeBadge type={messageType} />
+        )}
         {taskId ? <LongText className="font-mono" text={displayText(taskId)} chars={80} /> : null}
         <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="ml-auto font-mono">
           {time}

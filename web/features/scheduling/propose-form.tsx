@@ -1,6 +1,7 @@
 // Start a scheduling thread (OACoP §3.1): title, duration, window, the directory's OACoP agents
 // (required or optional), a room, an optional location. Signed in this browser and posted to
 // every participant (one carrier each).
+import { minutesWords } from '@web/lib/time-words';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
@@ -100,7 +101,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
           >
             {['30', '45', '60', '90', '120'].map((m) => (
               <option key={m} value={m}>
-                {m} minutes
+                {minutesWords(Number(m))}
               </option>
             ))}
           </select>

@@ -1,6 +1,8 @@
 // One scheduling thread, live (polled read model): who answered at which revision, the heat-map,
 // the suggested slot or "no common slot" with the nearest alternatives, approve (Confirm at
 // revision + 1), cancel with a reason, .ics export and import. Everything signed in this browser.
+import { Term } from '@web/components/term';
+import { durationWords } from '@web/lib/time-words';
 import { StoryLink } from '@web/components/story-link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LongText } from '@web/components/ui/long-text';
@@ -176,8 +178,17 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
           <LongText text={state.object.title ?? 'Untitled meeting'} />
         </h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          <span data-testid="thread-status">{state.status}</span> · revision{' '}
-          <span data-testid="thread-revision">{state.revision}</span> · {state.object.duration ?? ''}
+          <span data-testid="thread-status">{state.status}</span> ·{' '}
+          <Term words="version" term="revision (OACoP): each change to the proposal counts one up" />{' '}
+          <span data-testid="thread-revision">{state.revision}</span>
+          {state.object.duration ? (
+            <>
+              {' · '}
+              <abbr title={state.object.duration} className="no-underline" data-testid="thread-duration">
+                {durationWords(state.object.duration)}
+              </abbr>
+            </>
+          ) : null}
           {state.object.location ? (
             <>
               {' · '}
@@ -189,7 +200,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
         {finalSlot ? (
           <p className="mt-1 text-sm" data-testid="final-slot">
             {state.status === 'CANCELLED' ? 'Was ' : 'Confirmed for '} {slotInZone(finalSlot, operatorZone)} ·{' '}
-            {finalSlot.start} → {finalSlot.end} UTC
+            {slotInZone(finalSlot, 'UTC')}
           </p>
         ) : null}
         {state.status === 'CANCELLED' ? (
@@ -221,7 +232,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
                 </span>
               </span>
               <span>
-                <span data-testid="participant-phase">{PHASE_WORDS[p.phase] ?? p.phase}</span> · holds revision{' '}
+                <span data-testid="participant-phase">{PHASE_WORDS[p.phase] ?? p.phase}</span> ·{' '}
+                <Term words="has seen version" term="holds revision (OACoP)" />{' '}
                 <span data-testid="participant-revision">{p.revision}</span>
               </span>
               {p.lastError ? (
@@ -315,7 +327,9 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
             Download .ics
           </Button>
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            UID = the thread id, SEQUENCE = the revision, times in UTC: re-importing updates the same event.
+            The file names the event after this thread and counts its versions (
+            <Term words="its ID and sequence" term="UID = the thread id, SEQUENCE = the revision" />) in UTC times:
+            importing it again updates the same calendar event instead of adding one.
           </p>
           <IcsImport
             window={state.constraints.timeWindow}

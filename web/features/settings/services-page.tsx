@@ -1,6 +1,7 @@
 // /settings/services: the relays and negotiation services the console talks to. The
 // built-in ones come first and stay; facilitators add and remove external ones, observers read.
 // Removing asks first (decisions-web.md §28): it stops the bridge for every operator.
+import { When } from '@web/components/when';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@web/components/ui/button';
@@ -30,7 +31,12 @@ function StatusCell({ service }: { service: ServiceView }) {
       {state === 'down' && lastError ? (
         <span className="block text-xs text-slate-600 dark:text-slate-400" title={lastError}>
           {serviceProblemInWords(lastError)}
-          {nextRetryAt ? ` · retrying ${new Date(nextRetryAt).toLocaleTimeString()}` : ''}
+          {nextRetryAt ? (
+            <>
+              {' · retrying '}
+              <When at={nextRetryAt} form="relative" />
+            </>
+          ) : null}
         </span>
       ) : null}
     </span>

@@ -2,6 +2,7 @@
 // delivery log (state, attempts, next try, last error). Facilitators add one (URL, events,
 // kinds) and see its signing secret once, send a test, and delete with a confirmation;
 // observers read, with URLs cut to their origin by the server.
+import { When } from '@web/components/when';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { INBOX_KINDS, type InboxKind } from '@shared/contract/inbox';
@@ -41,7 +42,7 @@ const STATE_TONE = {
   failed: 'text-rose-700 dark:text-rose-300',
 } as const;
 
-const time = (at: number | null) => (at === null ? '—' : new Date(at).toLocaleTimeString());
+const time = (at: number | null) => (at === null ? '—' : <When at={at} />);
 
 function DeliveryLog({ deliveries }: { deliveries: readonly WebhookDeliveryView[] }) {
   if (deliveries.length === 0)

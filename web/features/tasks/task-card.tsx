@@ -1,5 +1,6 @@
 // One task on the board (OACoP §4): title, worker, deadline ("Overdue" once it passed while the
 // task is still open), progress, what blocks it. Agent-written text wraps and collapses (§25).
+import { When } from '@web/components/when';
 import type { TaskView } from '@shared/contract/console';
 import { LongText } from '@web/components/ui/long-text';
 import { Name } from '@web/components/name';
@@ -23,7 +24,7 @@ export function TaskCard({ task, title }: { task: TaskView; title: (id: string) 
         <LongText text={taskName(task)} />
       </p>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        <Name id={task.worker} /> · due {task.deadline.replace('T', ' ').replace(':00Z', ' UTC')}
+        <Name id={task.worker} /> · due <When at={task.deadline} />
         {overdue ? (
           <>
             {' '}

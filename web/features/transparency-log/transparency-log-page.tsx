@@ -1,6 +1,7 @@
 // The transparency-log browser: every entry, verified as a whole chain in this
 // browser, with redacted fields shown as redacted (digest only), each entry's signatures, and an
 // inclusion proof checked on demand against the head hash.
+import { When } from '@web/components/when';
 import { useQuery } from '@tanstack/react-query';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
@@ -205,7 +206,7 @@ function LogEntryCard({
         <span className="min-w-0 font-mono text-xs">
           <LongText text={displayText(text(agreementId ?? ''))} chars={120} />
         </span>
-        <span className="text-xs text-slate-500 dark:text-slate-400">{text(entry['timestamp'])}</span>
+        <When at={text(entry['timestamp'])} className="text-xs text-slate-500 dark:text-slate-400" />
         {broken === 'first' ? (
           <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-900 dark:bg-rose-950 dark:text-rose-200">
             First broken entry

@@ -3,6 +3,7 @@
 // (the naming service's book, decisions-web.md §29). Pure: it reads the history items the server
 // returns ({ type, document | by, received_at }) by shape.
 import { shortId } from '@web/lib/names/name-book';
+import { absolute } from '@web/lib/time-words';
 import { count, type StoryLine } from './story-line';
 
 export interface NegotiationStoryInput {
@@ -46,8 +47,7 @@ export function termsWords(terms: unknown): string {
   const extras: string[] = [];
   if (typeof t.calls_per_month === 'number') extras.push(`${t.calls_per_month.toLocaleString('en')} calls a month`);
   const from = str(t.effective_from);
-  if (from && !Number.isNaN(Date.parse(from)))
-    extras.push(`from ${new Date(from).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  if (from && !Number.isNaN(Date.parse(from))) extras.push(`from ${absolute(Date.parse(from))}`);
   if (typeof t.uptime_percent === 'number') extras.push(`${t.uptime_percent} % uptime`);
   const months = typeof t.months === 'number' ? `for ${count(t.months, 'month')}` : '';
   if (money.length === 0 && extras.length === 0 && !months) {

@@ -4,6 +4,7 @@
 import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
 import type { Slot } from '@shared/oacop/messages';
 import { count, type StoryLine } from './story-line';
+import { zoneName } from '@web/lib/time-words';
 
 export interface SchedulingStoryOptions {
   /** Display names by DID; others are "A participant". */
@@ -14,11 +15,11 @@ export interface SchedulingStoryOptions {
   readonly resources?: ReadonlySet<string>;
 }
 
-/** "Tue 10:00–10:30" in `timeZone` (the day of the start). */
+/** "Tue 10:00–10:30 UTC" in `timeZone` (the day of the start), naming the zone (decisions-web §30). */
 export function slotWords(slot: Slot, timeZone = 'UTC'): string {
   const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone }).format(new Date(slot.start));
   const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
-  return `${day} ${time.format(new Date(slot.start))}–${time.format(new Date(slot.end))}`;
+  return `${day} ${time.format(new Date(slot.start))}–${time.format(new Date(slot.end))} ${zoneName(Date.parse(slot.start), timeZone)}`;
 }
 
 const list = (names: readonly string[]): string =>

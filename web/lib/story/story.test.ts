@@ -264,7 +264,9 @@ describe('negotiation story', () => {
 
   it('words terms: money with its unit, then the rest, and something for any shape', () => {
     expect(termsWords({ fee_eur: '1800.00', months: 12, dataset: 'x' })).toBe('1800.00 EUR for 12 months');
-    expect(termsWords({ effective_from: '2026-05-07T14:00:00Z', room: 'B2' })).toBe('from 2026-05-07 14:00 UTC');
+    expect(termsWords({ effective_from: '2026-05-07T14:00:00Z', room: 'B2' })).toMatch(
+      /^from Thu 7 May( 2026)?, 14:00 UTC$/,
+    );
     expect(termsWords({ uptime_percent: 99.95 })).toBe('99.95 % uptime');
     expect(termsWords({ price_per_call_eur: '0.0041', calls_per_month: 140_000, currency: 'EUR' })).toBe(
       '0.0041 EUR per call, 140,000 calls a month',
@@ -341,7 +343,7 @@ describe('scheduling story', () => {
       'You proposed “Planning” to Ada and Room Atlas.',
       'Room Atlas cannot make it.',
       'Ada can make it (2 free slots).',
-      'Best slot so far: Tue 08:00–08:30.',
+      'Best slot so far: Tue 08:00–08:30 UTC.',
     ]);
   });
 
@@ -351,8 +353,9 @@ describe('scheduling story', () => {
       resources: new Set([ATLAS]),
       timeZone: 'Europe/Berlin',
     });
-    expect(lines.at(-1)).toMatchObject({ text: 'Ada booked Room Atlas, Tue 10:00–10:30.', tone: 'milestone' });
-    expect(slotWords(slot)).toBe('Tue 08:00–08:30');
+    expect(lines.at(-1)).toMatchObject({ text: 'Ada booked Room Atlas, Tue 10:00–10:30 CEST.', tone: 'milestone' });
+    expect(slotWords(slot)).toBe('Tue 08:00–08:30 UTC');
+    expect(slotWords(slot, 'Europe/Berlin')).toBe('Tue 10:00–10:30 CEST');
   });
 
   it('tells a cancellation, an error and unknown participants without their DIDs', () => {
