@@ -1,15 +1,14 @@
 // `agents …`: broker credentials, suspension and "disconnect now" from the CLI. The CLI has no
 // broker in this process: it writes the store, and the running server closes what the change
 // revoked and ends a suspended agent's grants when it hears it (watchAccessChanges); with
-// MQTT_URL the broker's dynamic security is changed too. suspend, resume and disconnect go
-// through the console's own service (agents/agent-service.ts), acting as `cli`.
+// MQTT_URL the broker's dynamic security is changed too. Every verb that acts goes through the
+// console's own service (agents/agent-service.ts), acting as `cli`, so each lands in the audit log.
 import { SuspendReason } from '@shared/contract/agents';
 import { dynsecAgentBroker, storeOnlyAgentBroker, type AgentBroker } from '../agents/agent-broker';
 import { AgentService } from '../agents/agent-service';
-import { generateAgentPassword, hashPassword } from '../auth/password';
 import type { Config } from '../config';
 import type { Store } from '../store/store';
-import { agentId, brokerAdmin, iso, json, refused, usage, withBroker, type CliIo, type Command } from './cli-kit';
+import { agentId, brokerAdmin, iso, json, refused, usage, type CliIo, type Command } from './cli-kit';
 
 /** The actor the audit log names for the CLI. */
 const CLI = 'cli';
@@ -50,18 +49,10 @@ export const AGENT_COMMANDS: Readonly<Record<string, Command>> = {
           `agent "${id}" already has a credential (since ${iso(existing.createdAt)}); pass --rotate to replace it`,
         );
       }
-      const password = generateAgentPassword();
-      // The broker first: a credential in the store that the broker refuses would mislead.
-      await withBroker(config, async (admin) => {
-        await admin?.addAgent(id, password);
-        // A new password enables the client; a suspension outlives a rotation.
-        if (existing?.suspended) await admin?.setAgentEnabled(id, false);
-      });
-      await store.access.putAgentCredential({
-        agentId: id,
-        passwordHash: await hashPassword(password),
-        createdAt: io.now(),
-      });
+      // The service provisions the broker first (a credential in the store that the broker refuses
+      // would mislead), keeps a suspension through a rotation, and audits the act.
+      const agents = service(store, config, io);
+      const { password } = existing ? await agents.rotate(id, CLI) : await agents.create(id, CLI);
       if (values.json) return json(io, { agentId: id, password });
       io.stdout(
         `${existing ? 'Replaced the credential of' : 'Created a credential for'} agent "${id}". Connect to the broker with\n` +
@@ -101,9 +92,7 @@ export const AGENT_COMMANDS: Readonly<Record<string, Command>> = {
     options: [],
     async run({ args, io, config }, store) {
       const id = agentId(args[0]!);
-      const onBroker = await withBroker(config, async (admin) => (await admin?.removeAgent(id)) ?? false);
-      if (!(await store.access.removeAgentCredential(id)) && !onBroker)
-        throw refused('AGENT_NOT_FOUND', `agent "${id}" has no credential`);
+      await ifFound(service(store, config, io).remove(id, CLI));
       io.stdout(`Removed the credential of agent "${id}"; it can no longer connect.\n`);
     },
   },

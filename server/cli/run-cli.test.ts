@@ -94,6 +94,25 @@ describe('agents', () => {
     expect((await cli(freshDataDir(), 'agents', 'add', 'agent-é', '--json')).code).toBe(0);
   });
 
+  it('audits add, rotate and remove as cli, never with the password', async () => {
+    const dataDir = freshDataDir();
+    const added = await cli(dataDir, 'agents', 'add', 'bot', '--json');
+    const rotated = await cli(dataDir, 'agents', 'add', 'bot', '--rotate', '--json');
+    expect((await cli(dataDir, 'agents', 'remove', 'bot')).code).toBe(0);
+    expect(await cli(dataDir, 'agents', 'remove', 'bot')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^switchboard: AGENT_NOT_FOUND: /),
+    });
+    const audit = await withStore(dataDir, (store) => store.access.listAudit({ limit: 10 }));
+    expect(audit.map((a) => [a.action, a.actorDid]).reverse()).toEqual([
+      ['agent.create', 'cli'],
+      ['agent.rotate', 'cli'],
+      ['agent.remove', 'cli'],
+    ]);
+    const passwords = [added, rotated].map((run) => (JSON.parse(run.stdout) as { password: string }).password);
+    for (const password of passwords) expect(JSON.stringify(audit)).not.toContain(password);
+  });
+
   it('lists in id order as text and says so when there is none', async () => {
     const dataDir = freshDataDir();
     expect((await cli(dataDir, 'agents', 'list')).stdout).toMatch(/^No agent credentials yet/);
@@ -126,6 +145,7 @@ describe('agents', () => {
       ['agent.disconnect', 'cli', { agentId: 'zeta', connections: null }],
       ['agent.resume', 'cli', { agentId: 'zeta' }],
       ['agent.suspend', 'cli', { agentId: 'zeta', reason: 'floods\tthe room' }],
+      ['agent.create', 'cli', { agentId: 'zeta' }],
     ]);
     const credential = await withStore(dataDir, (store) => store.access.getAgentCredential('zeta'));
     expect(credential).toMatchObject({ suspended: null, disconnectedAt: NOW });
@@ -145,7 +165,9 @@ describe('agents', () => {
     }
     const credential = await withStore(dataDir, (store) => store.access.getAgentCredential('zeta'));
     expect(credential).toMatchObject({ suspended: null, disconnectedAt: null });
-    expect(await withStore(dataDir, (store) => store.access.listAudit({ limit: 10 }))).toEqual([]);
+    // Only the credential's making is in the audit log: the refusals changed nothing.
+    const audit = await withStore(dataDir, (store) => store.access.listAudit({ limit: 10 }));
+    expect(audit.map((a) => a.action)).toEqual(['agent.create']);
   });
 });
 
