@@ -90,6 +90,14 @@ test('no screen scrolls sideways at 390 px', async () => {
   await form.getByRole('button', { name: 'Sign and propose' }).click();
   await expect(page).toHaveURL(/\/scheduling\/urn/);
   await expectNoSidewaysScroll(page, new URL(page.url()).pathname);
+  // The availability heat-map shows a day at a time here, fitting its card, with the days to step through.
+  const heatMap = page.getByTestId('heat-map');
+  await expect(heatMap.getByTestId('heat-map-day')).toContainText(/day 1 of [2-9]/);
+  const fits = () => heatMap.evaluate((el) => el.scrollWidth <= el.clientWidth);
+  expect(await fits()).toBe(true);
+  await heatMap.getByRole('button', { name: 'Next day' }).click();
+  await expect(heatMap.getByTestId('heat-map-day')).toContainText(/day 2 of/);
+  expect(await fits()).toBe(true);
   await snap(page, 'phone-scheduling-thread', { fullPage: false });
   for (const list of ['/threads', '/negotiations']) {
     await page.goto(list);

@@ -337,6 +337,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
       })),
     },
     'POST /api/demo/negotiation': sessionRoute('POST', fc.constant('/api/demo/negotiation'), '{}', false),
+    'GET /api/demo/names': sessionRead(() => '/api/demo/names'),
     'GET /api/rooms': sessionRead(() => '/api/rooms'),
     'POST /api/rooms': bodyRoute(
       'POST',

@@ -15,10 +15,10 @@ export function ConnectAnAgent({ roomId }: { roomId: string }) {
   const code = 'rounded bg-slate-100 px-1 font-mono text-xs break-all dark:bg-slate-800';
   return (
     <div className="space-y-2 px-4 py-3 text-sm text-slate-600 dark:text-slate-400" data-testid="connect-an-agent">
-      <p>No agent is in this room yet. An agent joins by connecting over MQTT</p>
       <p>
-        {mqttUrl.data ? <code className={code}>{mqttUrl.data}</code> : 'to this server'} with its credential, then
-        sending a heartbeat on <code className={code}>{heartbeatTopic(roomId, '<agentId>')}</code>.
+        No agent is in this room yet. An agent joins by connecting over MQTT to{' '}
+        {mqttUrl.data ? <code className={code}>{mqttUrl.data}</code> : 'this server'} with its credential, then sending
+        a heartbeat on <code className={code}>{heartbeatTopic(roomId, '<agentId>')}</code>.
       </p>
       {canAct(session) ? (
         <>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { heatMapGrid, inSlot, pickStep } from './heat-map-grid';
+import { dayRanges, heatMapGrid, inSlot, pickStep } from './heat-map-grid';
 
 const window = { start: '2026-11-23T08:00:00Z', end: '2026-11-23T12:00:00Z' };
 
@@ -60,5 +60,19 @@ describe('heatMapGrid', () => {
     expect(inSlot(col, { start: '2026-11-23T09:00:00Z', end: '2026-11-23T10:00:00Z' })).toBe(true);
     expect(inSlot(col, { start: '2026-11-23T09:15:00Z', end: '2026-11-23T10:00:00Z' })).toBe(false);
     expect(inSlot(col, undefined)).toBe(false);
+  });
+});
+
+describe('dayRanges', () => {
+  it('cuts the columns by local day, in order, each range ending where the next begins', () => {
+    const hour = 3_600_000;
+    const columns = Array.from({ length: 6 }, (_, i) => ({ start: i * 12 * hour }));
+    const dayOf = (at: number) => `day ${Math.floor(at / (24 * hour))}`;
+    expect(dayRanges(columns, dayOf)).toEqual([
+      { label: 'day 0', from: 0, to: 2 },
+      { label: 'day 1', from: 2, to: 4 },
+      { label: 'day 2', from: 4, to: 6 },
+    ]);
+    expect(dayRanges([], dayOf)).toEqual([]);
   });
 });

@@ -86,3 +86,24 @@ export function heatMapGrid(window: Slot, rows: readonly HeatMapRow[], stepMinut
 /** Whether a column lies inside `slot` (to outline the suggested or confirmed slot). */
 export const inSlot = (column: { start: number; end: number }, slot: Slot | undefined | null): boolean =>
   slot !== null && slot !== undefined && column.start >= Date.parse(slot.start) && column.end <= Date.parse(slot.end);
+
+/** A run of columns on one local day (in `zone`): what a phone shows at a time. */
+export interface DayRange {
+  /** The day as the axis names it, e.g. "Sat 28 Nov". */
+  readonly label: string;
+  readonly from: number;
+  /** Exclusive. */
+  readonly to: number;
+}
+
+/** The grid's columns cut by local day in `dayOf`'s zone, in order. */
+export function dayRanges(columns: readonly { readonly start: number }[], dayOf: (at: number) => string): DayRange[] {
+  const days: DayRange[] = [];
+  columns.forEach((c, i) => {
+    const label = dayOf(c.start);
+    const last = days.at(-1);
+    if (last && last.label === label) days[days.length - 1] = { ...last, to: i + 1 };
+    else days.push({ label, from: i, to: i + 1 });
+  });
+  return days;
+}
