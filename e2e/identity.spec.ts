@@ -89,7 +89,7 @@ test('first run: the printed link makes a key with its encrypted backup, then en
   await accountButton(page).click();
   await expect(page.getByText('Signed in as')).toBeVisible();
   await expect(page.getByTestId('key-backup-status')).toHaveText(
-    /^Key backup made \d{4}-\d{2}-\d{2}\. The key itself stays locked in this browser\.$/,
+    /^Key backup made \w{3} \d{1,2} \w{3}( \d{4})?, \d{2}:\d{2} \S+\. The key itself stays locked in this browser\.$/,
   );
   await snap(page, 'identity-account-menu');
   await page.keyboard.press('Escape');

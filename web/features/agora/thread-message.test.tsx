@@ -1,10 +1,16 @@
 // The timeline row as the browser receives it (server-side markup): agent-written markup is
 // escaped text, and a failed verdict is never worded as verified.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { agentA, client, signed } from '@shared/agora/test-support/fixtures';
 import { ThreadMessage } from './thread-message';
 import { timelineEntry } from './thread-timeline';
+
+/** Names come from the console's query cache (decisions-web.md §29): an empty one here. */
+const render = (element: ReactElement) =>
+  renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{element}</QueryClientProvider>);
 
 const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 const entry = timelineEntry({
@@ -16,7 +22,7 @@ const entry = timelineEntry({
 
 describe('ThreadMessage', () => {
   it('renders agent-written markup as text, in the facts and in the raw envelope', () => {
-    const html = renderToStaticMarkup(
+    const html = render(
       <ThreadMessage
         entry={entry}
         verdict={{ status: 'verified', signer: agentA.did }}
@@ -30,7 +36,7 @@ describe('ThreadMessage', () => {
   });
 
   it('says a failed signature in words and never calls it verified; its Accept is disabled', () => {
-    const html = renderToStaticMarkup(
+    const html = render(
       <ThreadMessage
         entry={entry}
         verdict={{
@@ -49,13 +55,13 @@ describe('ThreadMessage', () => {
   });
 
   it('shows "Checking signature…" until a verdict exists', () => {
-    expect(
-      renderToStaticMarkup(<ThreadMessage entry={entry} verdict={undefined} mine={false} accepted={false} />),
-    ).toContain('Checking signature…');
+    expect(render(<ThreadMessage entry={entry} verdict={undefined} mine={false} accepted={false} />)).toContain(
+      'Checking signature…',
+    );
   });
 
   it('marks an envelope the bridge did not trust unverifiable, even when its signature verifies here, and disables its Accept', () => {
-    const html = renderToStaticMarkup(
+    const html = render(
       <ThreadMessage
         entry={entry}
         verdict={{ status: 'verified', signer: agentA.did }}

@@ -1,10 +1,10 @@
 // One envelope in a thread's timeline: type, sender, time, what it says, the signature
 // verdict computed in this browser, and the raw envelope. Everything agents wrote is text.
+import { Name } from '@web/components/name';
 import { When } from '@web/components/when';
 import { Button } from '@web/components/ui/button';
 import { LongText } from '@web/components/ui/long-text';
 import { CopyButton } from '@web/components/ui/copy-button';
-import { shortDid } from '@web/lib/identity/did-short';
 import type { BridgeNote } from './bridge-verdict';
 import type { TimelineEntry } from './thread-timeline';
 import type { Verdict } from './verify-envelopes';
@@ -89,12 +89,15 @@ export function ThreadMessage({
         >
           {entry.type}
         </span>
-        <span className="text-sm font-medium">{mine ? 'You' : (entry.senderName ?? 'Unnamed agent')}</span>
-        {entry.senderId ? (
-          <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title={entry.senderId}>
-            {shortDid(entry.senderId)}
-          </span>
-        ) : null}
+        <span className="text-sm font-medium">
+          {mine ? (
+            'You'
+          ) : entry.senderId ? (
+            <Name id={entry.senderId} label={entry.senderName ?? undefined} />
+          ) : (
+            (entry.senderName ?? 'Unnamed agent')
+          )}
+        </span>
         {accepted ? (
           <span className="rounded-full bg-teal-600 px-2 py-0.5 text-xs font-medium text-white dark:bg-teal-500 dark:text-slate-950">
             Accepted

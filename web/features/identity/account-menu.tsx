@@ -1,6 +1,8 @@
 // The header's identity: short did and role; opens a small panel with the full did, whether
 // the key has a backup, and sign-out. A disclosure (button + panel): Escape or a click outside
 // closes it and focus returns to the button.
+import { browserTimeZone } from '@web/lib/oacop/zone-labels';
+import { absolute } from '@web/lib/time-words';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
 import { CopyButton } from '@web/components/ui/copy-button';
@@ -25,7 +27,7 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
       ? 'This browser does not hold the key of this session.'
       : null
     : stored.data?.backedUpAt !== undefined
-      ? `Key backup made ${new Date(stored.data.backedUpAt).toISOString().slice(0, 10)}. The key itself stays locked in this browser.`
+      ? `Key backup made ${absolute(stored.data.backedUpAt, browserTimeZone())}. The key itself stays locked in this browser.`
       : 'This key has no backup, and it cannot be exported from this browser.';
 
   useEffect(() => {

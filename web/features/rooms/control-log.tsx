@@ -1,5 +1,5 @@
 // Grants, revokes and rejects on rooms/{r}/control, each said in words.
-import { shortDid } from '@web/lib/identity/did-short';
+import { Name } from '@web/components/name';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
@@ -129,7 +129,11 @@ export function ControlLog({
                   className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500 max-sm:ml-auto"
                   title={entry.fromId ?? undefined}
                 >
-                  {entry.fromId?.startsWith('did:key:') ? shortDid(entry.fromId) : displayText(entry.fromId ?? '')}
+                  {entry.fromId?.startsWith('did:key:') ? (
+                    <Name id={entry.fromId} plain />
+                  ) : (
+                    displayText(entry.fromId ?? '')
+                  )}
                 </span>
                 <button
                   type="button"

@@ -4,12 +4,12 @@
 // in a field or with a dialog open (review-keys.ts, decisions-web.md §28); the list stays mounted
 // when it empties, so focus stays put.
 // Every facilitator's queue refreshes on switchboard/rooms/{r}/review notices.
+import { Name } from '@web/components/name';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { activeGrantsQuery } from '@web/lib/api/rooms-grants';
 import { approveReviewItem, rejectReviewItem } from '@web/lib/api/rooms-review-decide';
 import { allReviewQuery, pendingReviewQuery, type ReviewItem } from '@web/lib/api/rooms-review';
-import { shortDid } from '@web/lib/identity/did-short';
 import { useMemo, useRef, useState } from 'react';
 import { RejectReasonDialog } from '@web/components/review/reject-dialog';
 import { useReviewKeys, type ReviewKeyAction } from '@web/lib/review/review-keys';
@@ -196,7 +196,15 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                 </span>
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>
                   {i.decidedByName ??
-                    (i.decidedBy ? (i.decidedBy.startsWith('did:') ? shortDid(i.decidedBy) : i.decidedBy) : '')}{' '}
+                    (i.decidedBy ? (
+                      i.decidedBy.startsWith('did:') ? (
+                        <Name id={i.decidedBy} plain />
+                      ) : (
+                        displayText(i.decidedBy)
+                      )
+                    ) : (
+                      ''
+                    ))}{' '}
                   {i.decidedAt ? <When at={i.decidedAt} /> : ''}
                 </span>
               </li>

@@ -2,6 +2,7 @@
 // or a toolbar change re-renders the timeline, and without this every row in view re-rendered
 // with it (profiled as most of the scripting time while scrolling). A row renders again only
 // when its entry (it gains a cursor) or its shown time changes.
+import { Name } from '@web/components/name';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
 import { shortDid } from '@web/lib/identity/did-short';
@@ -47,7 +48,8 @@ export const TimelineRow = memo(function TimelineRow({
     <>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="font-medium text-slate-800 dark:text-slate-200" title={entry.fromId ?? undefined}>
-          {senderLabel(entry.fromId)}
+          {/* An operator writes as its did:key: named as the live screens name it (decisions-web.md §29). */}
+          {entry.fromId?.startsWith('did:key:') ? <Name id={entry.fromId} plain /> : senderLabel(entry.fromId)}
         </span>
         {control ? (
           <span className="rounded bg-slate-100 px-1 dark:bg-slate-800" data-testid="control-kind">
