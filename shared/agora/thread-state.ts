@@ -53,6 +53,11 @@ interface Started {
   readonly client: string;
   readonly requestId: string;
   readonly requestMessageId: string;
+  /**
+   * The REQUEST's `payload.intent` (what is asked, e.g. `weather.current`), so a thread can be named
+   * by it. Absent in states stored before it was kept.
+   */
+  readonly intent?: string;
   /** The REQUEST's `recipient.id`; absent for a request any agent may answer. */
   readonly addressedTo?: string;
   readonly requestedAt: number;

@@ -34,6 +34,7 @@ describe('OPEN', () => {
       client: client.did,
       requestId: 'req_1',
       requestMessageId: 'msg_req',
+      intent: 'translation.en_zh',
       requestedAt: T0,
       offers: [],
     });

@@ -42,6 +42,7 @@ function applyMessage(state: ThreadState, envelope: Envelope, now: number): Thre
       client: envelope.sender.id,
       requestId: envelope.payload.request_id,
       requestMessageId: envelope.id,
+      intent: envelope.payload.intent,
       ...(envelope.recipient === undefined ? {} : { addressedTo: envelope.recipient.id }),
       requestedAt: now,
       offers: [],

@@ -22,6 +22,8 @@ export const AgoraThreadState = z.looseObject({
   status: z.enum(THREAD_STATUSES),
   client: z.string().optional(),
   addressedTo: z.string().optional(),
+  /** What the REQUEST asks (its payload.intent), absent in threads stored before it was kept. */
+  intent: z.string().optional(),
   requestedAt: z.number().optional(),
   offers: z
     .array(z.looseObject({ offerId: z.string(), agent: z.string(), validUntil: z.number().optional() }))

@@ -128,7 +128,10 @@ export function ThreadScreen({
       </Link>
       <div className="mt-2 flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">Thread {source}</h1>
+          <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">
+            {/* Named by what it asks (the REQUEST's intent) where the relay kept it. */}
+            {state.intent ? displayText(state.intent) : 'Thread'} {source}
+          </h1>
           <p className="break-all font-mono text-xs text-slate-500 dark:text-slate-400">{displayText(threadId)}</p>
         </div>
         <div className="flex items-center gap-4">

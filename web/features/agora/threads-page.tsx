@@ -23,6 +23,8 @@ interface RowThread {
   readonly state: {
     readonly client?: string | undefined;
     readonly addressedTo?: string | undefined;
+    /** What the REQUEST asks; the thread is named by it, its id in the title. */
+    readonly intent?: string | undefined;
     readonly offers?: readonly unknown[] | undefined;
     readonly ended?: ThreadEndingLike | undefined;
   };
@@ -156,9 +158,14 @@ function ThreadRow({
           {words.label}
         </span>
         <span className="min-w-0 flex-1">
-          <span className="block truncate font-mono text-xs">
+          <span className="block truncate text-sm" title={`Thread ${thread.id}`}>
             <SourceBadge name={source ? source.name : 'built-in'} down={source?.status.state === 'down'} />{' '}
-            {displayText(thread.id)}
+            {thread.state.intent ? (
+              <span className="font-medium" data-testid="thread-intent">
+                {displayText(thread.state.intent)}{' '}
+              </span>
+            ) : null}
+            <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{displayText(thread.id)}</span>
           </span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
             {displayText(party(thread.state.client))} →{' '}
