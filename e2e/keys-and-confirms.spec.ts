@@ -6,14 +6,12 @@
 // from or rejecting a negotiation ask first; removing a watched DID offers undo; "Cancel the
 // meeting" without a reason marks the field; a service that cannot be reached, a task that
 // ended normally and the demo hints are said in words, with no internal codes.
+import { outsideSeller } from './support/outside-seller';
 import { expect, test, type BrowserContext, type Page } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
 import { perWorker } from './support/run-names';
-import { webcrypto } from 'node:crypto';
-import { NegotiationParty } from '../agents/negotiation/negotiation-client';
-import { negotiationIdentity } from '../server/demo/demo-identity';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
@@ -286,14 +284,7 @@ test.describe('on a demo server of its own', () => {
   });
 
   test('rejecting and walking away from a negotiation ask first, saying it ends for both parties', async () => {
-    const seller = new NegotiationParty(
-      // Not the demo's own seller, which would answer by itself: this journey scripts the answer.
-      negotiationIdentity(DEMO_SEED, 'outside-seller', 'Outside Weather API'),
-      fetch,
-      demo.server.url,
-      Date.now,
-      (n) => webcrypto.getRandomValues(new Uint8Array(n)),
-    );
+    const seller = outsideSeller(demo.server.url, DEMO_SEED);
     await dp.goto('/negotiations');
     await dp.getByRole('button', { name: 'New negotiation' }).click();
     await dp.getByLabel('Counterparty DID').fill(seller.did);

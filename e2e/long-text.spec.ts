@@ -3,10 +3,8 @@
 // an agent wrote on the timeline, in the review queue and the inbox, a 60 KB negotiation term,
 // a meeting and a task titled at the line limit, an Agora request at the message limit. Each
 // screen, at 1440 and 390 px, never scrolls sideways; the browser logs no error throughout.
-import { webcrypto } from 'node:crypto';
+import { outsideSeller } from './support/outside-seller';
 import { expect, test, type Page } from './support/test';
-import { NegotiationParty } from '../agents/negotiation/negotiation-client';
-import { negotiationIdentity } from '../server/demo/demo-identity';
 import { TEXT_LIMITS } from '../shared/contract/text-limits';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
@@ -176,14 +174,7 @@ test('the directory, and an Agora request at the message limit: its thread and t
 });
 
 test('a 60 KB term in a negotiation round, its diff, the list and the transparency log', async () => {
-  const seller = new NegotiationParty(
-    // Not the demo's own seller, which would answer by itself: this journey scripts the answer.
-    negotiationIdentity(DEMO_SEED, 'outside-seller', 'Outside Weather API'),
-    fetch,
-    demo.server.url,
-    Date.now,
-    (n) => webcrypto.getRandomValues(new Uint8Array(n)),
-  );
+  const seller = outsideSeller(demo.server.url, DEMO_SEED);
   await page.goto('/negotiations');
   await page.getByRole('button', { name: 'New negotiation' }).click();
   await page.getByLabel('Counterparty DID').fill(seller.did);

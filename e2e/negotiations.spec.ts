@@ -6,11 +6,9 @@
 // agents answer by themselves: decisions-demo §13, e2e/demo-truth.spec.ts), co-signs the
 // agreement in the browser, and finds it verified in the log browser. Terms carrying HTML are
 // shown as text.
+import { outsideSeller } from './support/outside-seller';
 import { readFileSync } from 'node:fs';
-import { webcrypto } from 'node:crypto';
 import { expect, test, type Page } from './support/test';
-import { NegotiationParty } from '../agents/negotiation/negotiation-client';
-import { negotiationIdentity } from '../server/demo/demo-identity';
 import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
@@ -39,14 +37,7 @@ test.afterAll(async () => {
 });
 
 /** An agent outside the demo (the demo's agents answer on their own), over HTTP. */
-const seller = () =>
-  new NegotiationParty(
-    negotiationIdentity(DEMO_SEED, 'outside-seller', 'Outside Weather API'),
-    fetch,
-    demo.server.url,
-    Date.now,
-    (n) => webcrypto.getRandomValues(new Uint8Array(n)),
-  );
+const seller = () => outsideSeller(demo.server.url, DEMO_SEED);
 
 test('the list shows the four demo negotiations with state, parties, rounds and a state filter', async () => {
   await page.getByRole('link', { name: 'Negotiations' }).click();

@@ -91,6 +91,11 @@ export function buildGrantEndRevoke(
   stamp: Stamp,
   from: From = GATEWAY_SENDER,
 ): MicRevokeEnvelope {
+  return grantRevoke(grant, reason, stamp, from);
+}
+
+/** The system `mic_revoke` of one grant, with its reason (AOR §5.4). */
+function grantRevoke(grant: GrantRecord, reason: string, stamp: Stamp, from: From): MicRevokeEnvelope {
   return buildEnvelope(
     {
       type: 'mic_revoke',
@@ -118,13 +123,5 @@ export function buildSuspensionRevoke(
   stamp: Stamp,
   from: From = GATEWAY_SENDER,
 ): MicRevokeEnvelope {
-  return buildEnvelope(
-    {
-      type: 'mic_revoke',
-      roomId: grant.key.roomId,
-      from,
-      payload: { task_id: grant.key.taskId, agent_id: grant.key.agentId, reason: suspensionRevokeReason(why) },
-    },
-    stamp,
-  );
+  return grantRevoke(grant, suspensionRevokeReason(why), stamp, from);
 }
