@@ -1,11 +1,14 @@
 import { defineConfig } from '@playwright/test';
 import { useSlotServer } from './e2e/support/server-slot';
+import { pinProcessClock } from './e2e/support/test-clock';
 
 // Debian's Chromium, never a downloaded browser (DEVELOPERS.md "The machine").
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // Each worker has a server of its own (e2e/support/global-setup.ts); this points it there.
 useSlotServer();
+// A run pinned to another instant (scripts/pinned-clocks.sh) moves this process's Date there too.
+pinProcessClock();
 
 export default defineConfig({
   testDir: './e2e',
@@ -16,7 +19,11 @@ export default defineConfig({
   // that passes only on its retry is listed as "flaky" in the output, to be fixed, not ignored.
   retries: 1,
   reporter: [['list']],
-  timeout: 30_000,
+  // A journey's budget is a backstop, not a wait: every step waits on its own condition (an
+  // assertion's 10 s below, or a longer one a step names), so a journey on a loaded machine that
+  // is still making progress is not cut off at a fixed mark, and a broken step still fails at its
+  // own condition's limit.
+  timeout: 120_000,
   // Assertions wait up to 10 s (Playwright's default is 5 s): a busy machine, never a slow feature.
   expect: { timeout: 10_000 },
   use: {

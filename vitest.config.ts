@@ -32,7 +32,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['shared/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          // A run pinned to another instant moves Date there (scripts/pinned-clocks.sh).
+          setupFiles: ['scripts/pinned-clock-setup.ts'],
           env: { TZ: 'UTC' },
+          // A budget, not a wait: the property suites take seconds each, many more on a machine
+          // whose cores are busy elsewhere, and a stuck test still ends here.
+          testTimeout: 30_000,
         },
       },
       {
@@ -42,7 +47,8 @@ export default defineConfig({
           // Builds the server bundle the child-process tests run (server/test-support/compiled-entry.ts).
           globalSetup: ['server/test-support/build-server.ts'],
           // Servers in the test process log nothing unless LOG_LEVEL asks (logging/logger.ts).
-          setupFiles: ['server/test-support/quiet-logs.ts'],
+          // A run pinned to another instant moves Date there (scripts/pinned-clocks.sh).
+          setupFiles: ['server/test-support/quiet-logs.ts', 'scripts/pinned-clock-setup.ts'],
           include: ['server/**/*.test.ts', 'agents/**/*.test.ts'],
           env: { TZ: 'UTC' },
           testTimeout: 30_000,

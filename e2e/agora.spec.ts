@@ -14,14 +14,12 @@ import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 const HOSTILE = 'Hello <b>bold</b><img src=x onerror="window.__pwned=1">';
 let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser);
   page = demo.page;
 });

@@ -11,14 +11,12 @@ import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(120_000);
 
 const SEED = 7;
 let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { seed: SEED, context: { viewport: { width: 1440, height: 900 } } });
   page = demo.page;
 });

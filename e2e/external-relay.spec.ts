@@ -21,7 +21,6 @@ import { createKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 let a: RunningServer;
 let b: RunningServer;
@@ -71,7 +70,6 @@ const post = (server: RunningServer, body: unknown) =>
   });
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   [a, b] = await Promise.all([startServer({ DEMO: '0' }, { enrollLinkWaitMs: 10_000 }), startServer({ DEMO: '0' })]);
   if (!a.enrollUrl) throw new Error(`A printed no enrollment link:\n${a.log()}`);
   context = await browser.newContext({ baseURL: a.url });

@@ -32,7 +32,6 @@ async function enroll(browser: Browser, name?: string): Promise<Page> {
 }
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(60_000);
   ana = await enroll(browser, '  Ana  ');
   ben = await enroll(browser);
   const created = await ana.evaluate(async (id) => {
@@ -77,7 +76,6 @@ test('names: given at enrollment (trimmed) or later in settings; the account chi
 
 test('presence and a lost race: both see each other, both decide one candidate, the loser reads who and when', async () => {
   expectConsoleErrors(/status of 409 .*\/approve\)$/);
-  test.setTimeout(60_000);
   await ana.goto(`/rooms/${ROOM}`);
   await expect(ana.getByTestId('connection-status')).toHaveText('Live');
   const anaRoom = ana.locator(`[data-testid="presence"][data-where="/rooms/${ROOM}"]`);

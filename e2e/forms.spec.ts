@@ -8,14 +8,12 @@ import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 const ROOM = 'forms';
 let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { context: { viewport: { width: 1440, height: 900 } } });
   page = demo.page;
   const status = await page.evaluate(

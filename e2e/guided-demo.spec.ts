@@ -12,14 +12,12 @@ import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(120_000);
 
 let server: RunningServer;
 let context: BrowserContext;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   server = await startServer({ DEMO: '1', DEMO_PACE: 'fast', DEMO_SEED: '7' }, { enrollLinkWaitMs: 10_000 });
   if (!server.enrollUrl) throw new Error(`The demo server printed no enrollment link:\n${server.log()}`);
   context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });

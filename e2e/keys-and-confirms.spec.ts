@@ -274,7 +274,6 @@ test.describe('on a demo server of its own', () => {
   let dp: Page;
 
   test.beforeAll(async ({ browser }) => {
-    test.setTimeout(90_000);
     demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { viewport: { width: 1440, height: 900 } } });
     dp = demo.page;
   });

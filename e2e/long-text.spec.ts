@@ -11,7 +11,6 @@ import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { expectNoSideScroll } from './support/page-width';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(120_000);
 
 const DEMO_SEED = 7;
 const AGENT = 'long.agent';
@@ -29,7 +28,6 @@ let page: Page;
 let agent: TestAgent | undefined;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { viewport: { width: 1440, height: 900 } } });
   page = demo.page;
   for (const [id, moderation] of [

@@ -9,7 +9,6 @@ import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(120_000);
 
 const SEED = 7;
 const RAW_DID = /did:key:z6Mk/;
@@ -19,7 +18,6 @@ let page: Page;
 let negotiationId = '';
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser, {
     seed: SEED,
     context: { viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] },

@@ -13,7 +13,6 @@ import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 const DEMO_SEED = 7;
 const HTML_NOTE = '<b>net 30</b><img src=x onerror="window.__pwned=1">';
@@ -24,7 +23,6 @@ let pricingId: string;
 let ownId: string;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { seed: DEMO_SEED, context: { acceptDownloads: true } });
   page = demo.page;
   operatorDid = await page.evaluate(

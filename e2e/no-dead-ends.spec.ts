@@ -10,7 +10,6 @@ test.describe.configure({ mode: 'serial' });
 let demo: DemoConsole;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser);
 });
 

@@ -28,8 +28,6 @@ import { shownMessageIds, storedMessageIds } from './support/timeline';
 import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
-// A server restart, and the console's backoff (full jitter, doubling from 1 s) after it.
-test.setTimeout(120_000);
 
 const ROOM = perWorker('reconnect');
 const AGENT = 'agent.reconnect';

@@ -9,14 +9,12 @@ import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 let demo: DemoConsole;
 let page: Page;
 const cspViolations: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser, { context: { viewport: { width: 1440, height: 900 } } });
   page = demo.page;
   await demo.context.addInitScript(() => {

@@ -11,7 +11,6 @@ import { snap } from './support/screenshots';
 import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(60_000);
 
 const ROOM = perWorker('comfort');
 const ASKER = 'agent.comfort';

@@ -8,7 +8,6 @@ import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 const ROOM = 'demo';
 const DEMO_AGENTS = ['agent.researcher', 'agent.analyst', 'agent.scheduler', 'agent.rogue'];
@@ -16,7 +15,6 @@ let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser);
   page = demo.page;
 });

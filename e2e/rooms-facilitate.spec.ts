@@ -102,7 +102,6 @@ test.afterAll(async () => {
 test('review mode by keyboard: J/K/A approves one, R with a reason rejects the other, and a second facilitator sees both', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   second = await enroll(browser, 'facilitator');
   await second.goto(`/rooms/${ROOM}`);
   await expect(second.getByTestId('connection-status')).toHaveText('Live');

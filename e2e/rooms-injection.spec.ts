@@ -12,7 +12,6 @@ import { enrollNewKey, inviteOperator } from './support/operators';
 import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(90_000);
 
 const ROOM = perWorker('inj');
 // An agent id is itself agent-written (the CLI accepts anything without whitespace, "/", "+", "#").

@@ -10,7 +10,6 @@ import { shownMessageIds, storedMessageIds } from './support/timeline';
 import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(60_000);
 
 const ROOM = perWorker('tail');
 const A = 'agent.tail.a';

@@ -8,7 +8,6 @@ import { openDemoConsole, type DemoConsole } from './support/demo-console';
 let demo: DemoConsole;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   demo = await openDemoConsole(browser);
 });
 

@@ -6,13 +6,11 @@ import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(120_000);
 
 let demo: DemoConsole;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(90_000);
   // The calm pace: the first task takes several seconds of steps, so the second, which depends on
   // it, is always assigned while it is still open and shows as blocked (at the fast pace the first
   // could finish before the form is filled in again on a loaded machine).

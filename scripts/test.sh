@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run: typecheck, lint and build side by side, then unit and property tests (with
-# shared/ coverage), integration tests against real engines, Playwright journeys in Debian's Chromium.
+# shared/ coverage), integration tests against real engines, Playwright journeys in Debian's Chromium,
+# then the date-sensitive suites with the clocks pinned at a Saturday night and a daylight-saving night.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TZ=UTC
@@ -51,3 +52,6 @@ done
 step "unit and property";  npm run --silent test:unit
 step integration;          npm run --silent test:integration
 step "end-to-end (Chromium)"; npm run --silent test:e2e
+# The date-sensitive suites again, every clock pinned at instants that break naive date code
+# (decisions-server.md §69); scripts/pinned-clocks.sh with no argument runs all six.
+bash scripts/pinned-clocks.sh saturday berlin-dst

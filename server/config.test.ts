@@ -34,6 +34,19 @@ describe('loadConfig', () => {
     },
   );
 
+  it('takes SWITCHBOARD_TEST_CLOCK only in a test run, and refuses a bad one with a line naming it', () => {
+    const pinned = { SWITCHBOARD_TEST_CLOCK: `2027-03-28T00:55:00Z@${Date.parse('2026-11-28T08:00:00Z')}` };
+    expect(loadConfig({ ...pinned, NODE_ENV: 'test' }).testClockShiftMs).toBe(
+      Date.parse('2027-03-28T00:55:00Z') - Date.parse('2026-11-28T08:00:00Z'),
+    );
+    expect(loadConfig({ NODE_ENV: 'test' }).testClockShiftMs).toBeUndefined();
+    for (const NODE_ENV of [undefined, 'production', 'development'])
+      expect(() => loadConfig({ ...pinned, ...(NODE_ENV ? { NODE_ENV } : {}) })).toThrow(
+        new ConfigError('SWITCHBOARD_TEST_CLOCK is for test runs only: it is refused unless NODE_ENV=test.'),
+      );
+    expect(() => loadConfig({ SWITCHBOARD_TEST_CLOCK: 'next Saturday', NODE_ENV: 'test' })).toThrow(ConfigError);
+  });
+
   it('reads LOG_LEVEL: info by default, any pino level or silent, and a one-line error otherwise', () => {
     expect(loadConfig({}, '/srv/sb').logLevel).toBe('info');
     for (const level of ['trace', 'debug', 'warn', 'error', 'fatal', 'silent'])

@@ -1,6 +1,7 @@
 // Server configuration from the environment (BRIEF.md "Contracts the outside world relies on").
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
+import { TEST_CLOCK_VARIABLE, testClockShift } from './clock';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
 import { hostName } from './http/host-check';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './logging/logger';
@@ -57,6 +58,8 @@ export interface Config {
   readonly metricsToken?: string | undefined;
   /** The least severe log lines written (LOG_LEVEL); absent: info (logging/logger.ts). */
   readonly logLevel?: LogLevel;
+  /** How far the test clock moves time (SWITCHBOARD_TEST_CLOCK, tests only); absent: the system clock. */
+  readonly testClockShiftMs?: number;
 }
 
 export interface WebhooksConfig {
@@ -215,7 +218,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     webhooks: webhooks(env, root),
     metricsToken: metricsToken(env),
     logLevel: logLevel(env),
+    ...testClock(env),
   };
+}
+
+function testClock(env: NodeJS.ProcessEnv): Pick<Config, 'testClockShiftMs'> {
+  const shift = testClockShiftMs(env);
+  return shift === undefined ? {} : { testClockShiftMs: shift };
+}
+
+/**
+ * SWITCHBOARD_TEST_CLOCK moves every clock of a test run to a pinned instant (clock.ts); it is
+ * refused unless NODE_ENV=test, so no production server can be made to read a wrong time
+ * (decisions-server.md §69).
+ */
+export function testClockShiftMs(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[TEST_CLOCK_VARIABLE];
+  if (raw === undefined || raw === '') return undefined;
+  if (env.NODE_ENV !== 'test')
+    throw new ConfigError(`${TEST_CLOCK_VARIABLE} is for test runs only: it is refused unless NODE_ENV=test.`);
+  try {
+    return testClockShift(raw);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 function logLevel(env: NodeJS.ProcessEnv): LogLevel {

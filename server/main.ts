@@ -29,7 +29,7 @@ announcements.info(
   { mqttUrl: running.mqttUrl },
   `MQTT for agents on ${running.mqttUrl} (WebSocket for the console at /mqtt)`,
 );
-const now = Date.now();
+const now = running.clock.now();
 const enroll = await firstStartEnrollmentLine(
   running.store,
   consoleBaseUrl(running.http.address, running.http.port),

@@ -3,6 +3,7 @@
 // one (a 409 from a lost race, a 404 it asked for) names it: `expectConsoleErrors(/…/)` in the
 // test, or `test.use({ allowConsoleErrors })` for a whole file.
 import { test as base, type BrowserContext } from '@playwright/test';
+import { pinBrowserClock } from './test-clock';
 
 export { expect } from '@playwright/test';
 export type { Browser, BrowserContext, Page, Locator, ConsoleMessage, Download, Response } from '@playwright/test';
@@ -42,6 +43,7 @@ export const test = base.extend<
       browser.newContext = async (options) => {
         const context = await newContext(options);
         watch(context, log);
+        await pinBrowserClock(context);
         return context;
       };
       await use(log);

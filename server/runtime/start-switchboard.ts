@@ -8,7 +8,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentService } from '../agents/agent-service';
 import { createApp } from '../app';
-import { systemClock, type Clock } from '../clock';
+import { shiftedClock, type Clock } from '../clock';
 import { startRunOnce } from '../cluster/run-once';
 import type { Config } from '../config';
 import type { RelayBridgeOptions } from '../external/relay-bridge';
@@ -56,6 +56,8 @@ export interface RunningSwitchboard {
   readonly inbox: RunningInbox['service'];
   /** This process's metrics registry (GET /metrics with METRICS_TOKEN). */
   readonly metrics: SwitchboardMetrics;
+  /** The clock every part of this instance reads (the system's, or the test clock of config). */
+  readonly clock: Clock;
   close(): Promise<void>;
 }
 
@@ -84,7 +86,7 @@ async function start(
   openBroker: OpenBroker,
   life: Lifecycle,
 ): Promise<RunningSwitchboard> {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? shiftedClock(config.testClockShiftMs ?? 0);
   // Its own registry, not prom-client's global one: two servers in one test process stay apart.
   const metrics = createMetrics();
   const store = await life.open(
@@ -265,6 +267,7 @@ async function start(
     cluster,
     inbox: inbox.service,
     metrics,
+    clock,
     close: () => life.close(),
   };
 }

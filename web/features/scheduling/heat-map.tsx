@@ -152,6 +152,7 @@ export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMap
                     key={c.start}
                     title={`${names[row.did] ?? ''}: ${localDateTime(c.start, zone)} local, ${WORD[cell.state]}${cell.importedBusy ? ', busy in the imported calendar' : ''}`}
                     data-state={cell.state}
+                    data-suggested={lit ? 'true' : undefined}
                     data-imported-busy={cell.importedBusy ? 'true' : undefined}
                     className={`h-6 border-y border-white p-0 ${phone ? '' : 'w-4 min-w-4'} dark:border-slate-900 ${CELL[cell.state]} ${lit ? 'ring-2 ring-teal-600 ring-inset dark:ring-teal-300' : ''} ${i % every === 0 ? 'border-l border-l-slate-300 dark:border-l-slate-700' : ''}`}
                   >

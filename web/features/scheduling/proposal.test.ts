@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateMessage } from '@shared/oacop/validate-message';
-import { buildProposal, defaultWindowStart } from './proposal';
+import fc from 'fast-check';
+import { buildProposal, defaultWindow } from './proposal';
 
 const draft = {
   threadId: 'urn:uuid:t1',
@@ -38,8 +39,32 @@ describe('buildProposal', () => {
     expect(buildProposal({ ...draft, startDate: 'soon' })).toMatchObject({ ok: false });
   });
 
-  it('starts the default window tomorrow (UTC)', () => {
-    expect(defaultWindowStart(Date.parse('2026-11-22T23:59:00Z'))).toBe('2026-11-23');
+  it('takes two working days from the first working day after today (UTC) as the default window', () => {
+    const at = (iso: string) => defaultWindow(Date.parse(iso));
+    // Sunday 23:59 → Monday and Tuesday.
+    expect(at('2026-11-22T23:59:00Z')).toEqual({ startDate: '2026-11-23', days: 2 });
+    // Thursday → Friday to Monday; Friday and Saturday → Monday and Tuesday.
+    expect(at('2026-11-26T10:00:00Z')).toEqual({ startDate: '2026-11-27', days: 4 });
+    expect(at('2026-11-27T00:00:00Z')).toEqual({ startDate: '2026-11-30', days: 2 });
+    expect(at('2026-11-28T12:00:00Z')).toEqual({ startDate: '2026-11-30', days: 2 });
+    // The last minute of a year, and a leap day.
+    expect(at('2026-12-31T23:59:00Z')).toEqual({ startDate: '2027-01-01', days: 4 });
+    expect(at('2028-02-28T08:00:00Z')).toEqual({ startDate: '2028-02-29', days: 2 });
+  });
+
+  it('puts two working days and no more in every default window', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.parse('2000-01-01'), max: Date.parse('2100-01-01') }), (now) => {
+        const { startDate, days } = defaultWindow(now);
+        const start = Date.parse(`${startDate}T00:00:00Z`);
+        const weekdays = Array.from({ length: days }, (_, i) => new Date(start + i * 86_400_000).getUTCDay());
+        expect(start).toBeGreaterThan(now);
+        expect(start - now).toBeLessThanOrEqual(4 * 86_400_000);
+        expect(weekdays.filter((d) => d % 6 !== 0)).toHaveLength(2);
+        expect(weekdays[0]! % 6).not.toBe(0);
+        expect(weekdays.at(-1)! % 6).not.toBe(0);
+      }),
+    );
   });
 });
 

@@ -19,8 +19,21 @@ export interface ProposalDraft {
   readonly now?: number | undefined;
 }
 
-/** Tomorrow's UTC date, the default first day of the window. */
-export const defaultWindowStart = (now: number): string => new Date(now + 86_400_000).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+const isWorkingDay = (ms: number) => new Date(ms).getUTCDay() % 6 !== 0;
+
+/**
+ * The default window: from the first working day (Monday to Friday, UTC) after today, as many days
+ * as it takes to hold two working days, so a meeting proposed on a Thursday, a Friday or at a
+ * weekend still finds people at work (decisions-web.md §41).
+ */
+export function defaultWindow(now: number): { readonly startDate: string; readonly days: number } {
+  let start = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`) + DAY_MS;
+  while (!isWorkingDay(start)) start += DAY_MS;
+  let days = 1;
+  for (let working = 1; working < 2; days += 1) if (isWorkingDay(start + days * DAY_MS)) working += 1;
+  return { startDate: new Date(start).toISOString().slice(0, 10), days };
+}
 
 export function buildProposal(d: ProposalDraft): Result<ProposeCollaboration> {
   const title = d.title.trim();

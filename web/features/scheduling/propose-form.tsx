@@ -17,7 +17,7 @@ import { fitsLimit } from '@shared/contract/text-limits';
 import { CharCounter } from '@web/components/ui/char-counter';
 import { displayText } from '@web/lib/display-text';
 import { useState, type FormEvent } from 'react';
-import { buildProposal, defaultWindowStart } from './proposal';
+import { buildProposal, defaultWindow } from './proposal';
 
 type Choice = 'skip' | 'optional' | 'required';
 
@@ -29,8 +29,9 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
   const rooms = agents.filter((a) => a.kind === 'resource');
   const [title, setTitle] = useState('');
   const [minutes, setMinutes] = useState('60');
-  const [startDate, setStartDate] = useState(() => defaultWindowStart(Date.now()));
-  const [days, setDays] = useState('2');
+  const [initial] = useState(() => defaultWindow(Date.now()));
+  const [startDate, setStartDate] = useState(initial.startDate);
+  const [days, setDays] = useState(String(initial.days));
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const [room, setRoom] = useState('');
   const [location, setLocation] = useState('');
