@@ -10,6 +10,7 @@ import { KeyUnsupportedScreen } from '@web/features/identity/key-unsupported-scr
 import { InboxSignals } from '@web/features/inbox/inbox-signals';
 import { AccountMenu } from './identity-parts';
 import { NAV_TABS } from './screens';
+import { PaletteLauncher } from './palette-launcher';
 import { Shortcuts } from './shortcuts-dialog';
 
 /**
@@ -118,6 +119,7 @@ export function Layout() {
             ) : (
               <StatusDot compact tone="idle" label="Connecting…" />
             )}
+            {session ? <PaletteLauncher /> : null}
             <ThemeSwitch />
             {session ? (
               <Suspense fallback={null}>

@@ -13,6 +13,11 @@ export interface Shortcut {
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['?'], what: 'Show these shortcuts', scope: 'anywhere' },
+  {
+    keys: ['Ctrl', 'K'],
+    what: 'Find a screen, room, agent, negotiation, thread or meeting by name (⌘ K on a Mac)',
+    scope: 'anywhere',
+  },
   ...GO_TO.map(({ key, what }): Shortcut => ({ keys: ['g', key], what, scope: 'anywhere' })),
   { keys: ['p'], what: 'Presenter mode: large, high-contrast, follows live events', scope: 'anywhere' },
   { keys: ['/'], what: 'Search or filter', scope: 'room' },

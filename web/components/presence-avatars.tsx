@@ -23,7 +23,7 @@ export function PresenceAvatars({ where, label }: { where: string; label: string
               className={`flex size-7 items-center justify-center rounded-full border-2 border-white text-[11px] font-semibold dark:border-slate-900 ${
                 o.role === 'observer'
                   ? 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200'
-                  : 'bg-teal-600 text-white dark:bg-teal-500 dark:text-slate-950'
+                  : 'bg-teal-700 text-white dark:bg-teal-500 dark:text-slate-950'
               }`}
             >
               {initials(o)}

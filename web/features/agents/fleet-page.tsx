@@ -29,7 +29,12 @@ const CELL =
 function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: number; facilitator: boolean }) {
   const status = agentStatus(agent, now);
   return (
-    <tr data-testid="agent-row" data-agent={agent.agentId} className="block py-2 md:table-row md:py-0">
+    <tr
+      data-testid="agent-row"
+      data-agent={agent.agentId}
+      id={`agent-${agent.agentId}`}
+      className="block py-2 md:table-row md:py-0"
+    >
       <th
         scope="row"
         className="block px-4 py-1 text-left align-top font-mono text-sm font-medium break-all md:table-cell md:py-3"

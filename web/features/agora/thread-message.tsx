@@ -99,7 +99,7 @@ export function ThreadMessage({
           )}
         </span>
         {accepted ? (
-          <span className="rounded-full bg-teal-600 px-2 py-0.5 text-xs font-medium text-white dark:bg-teal-500 dark:text-slate-950">
+          <span className="rounded-full bg-teal-700 px-2 py-0.5 text-xs font-medium text-white dark:bg-teal-500 dark:text-slate-950">
             Accepted
           </span>
         ) : null}

@@ -123,7 +123,7 @@ export function NegotiationPage() {
   return (
     <div className="mx-auto max-w-5xl space-y-5">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link to="/negotiations" className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300">
+        <Link to="/negotiations" className="text-teal-700 underline underline-offset-2 dark:text-teal-300">
           Negotiations
         </Link>
         <span className="text-slate-400"> / </span>

@@ -39,10 +39,7 @@ export function NegotiationsPage() {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             RFC 0002: two parties converge on terms round by round; every step is signed, and an acceptance produces an
             agreement in the{' '}
-            <Link
-              to="/transparency-log"
-              className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
-            >
+            <Link to="/transparency-log" className="text-teal-700 underline underline-offset-2 dark:text-teal-300">
               transparency log
             </Link>
             .

@@ -144,7 +144,7 @@ export function SayBox({
                 e.preventDefault();
                 choose(agentId);
               }}
-              className={`cursor-pointer px-3 py-1 font-mono text-xs ${i === current ? 'bg-teal-700 text-white dark:bg-teal-600' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+              className={`cursor-pointer px-3 py-1 font-mono text-xs ${i === current ? 'bg-teal-700 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
             >
               @{agentId}
             </li>

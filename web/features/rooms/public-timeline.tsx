@@ -216,7 +216,7 @@ export function PublicTimeline({
               type="button"
               onClick={resume}
               data-testid="jump-to-live"
-              className="rounded-full bg-teal-700 px-3 py-1 text-xs font-medium text-white shadow-lg hover:bg-teal-800 focus-visible:outline-2 focus-visible:outline-offset-2 dark:bg-teal-600"
+              className="rounded-full bg-teal-700 px-3 py-1 text-xs font-medium text-white shadow-lg hover:bg-teal-800 focus-visible:outline-2 focus-visible:outline-offset-2"
             >
               <span data-testid="new-count">{waiting} new</span> · Jump to live
             </button>
@@ -261,12 +261,7 @@ export function PublicTimeline({
                   : 'Nothing public yet. Assign a task with a mic grant; what the agent is allowed to say appears here.'}
             </p>
           ) : (
-            <ol
-              aria-label="Public messages"
-              aria-rowcount={visible.length}
-              className="relative w-full"
-              style={{ height: virtualizer.getTotalSize() }}
-            >
+            <ol aria-label="Public messages" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => {
                 const entry = visible[item.index]!;
                 const highlighted = m !== undefined && entry.cursor === m;

@@ -25,7 +25,7 @@ export const TimeDisplayControl = memo(function TimeDisplayControl() {
             type="button"
             aria-pressed={display === d}
             onClick={() => setDisplay(d)}
-            className={`px-2 py-1 ${display === d ? 'bg-teal-700 text-white dark:bg-teal-600' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+            className={`px-2 py-1 ${display === d ? 'bg-teal-700 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
           >
             {TIME_LABELS[d]}
           </button>

@@ -1,0 +1,121 @@
+// Every screen, in both themes, at 1440 and 390 px, has no serious or critical accessibility
+// violation by axe-core (WCAG 2.1 A and AA rules); and the command palette finds rooms,
+// negotiations, threads and meetings by name from the keyboard alone.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from './support/test';
+import { openDemoConsole, type DemoConsole } from './support/demo-console';
+import { snap } from './support/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+
+let demo: DemoConsole;
+
+test.beforeAll(async ({ browser }) => {
+  demo = await openDemoConsole(browser, { context: { viewport: { width: 1440, height: 900 } } });
+});
+
+test.afterAll(async () => {
+  await demo?.close();
+});
+
+const SCREENS = [
+  '/',
+  '/rooms',
+  '/rooms/demo',
+  '/rooms/demo/audit',
+  '/fleet',
+  '/directory',
+  '/threads',
+  '/negotiations',
+  '/transparency-log',
+  '/scheduling',
+  '/tasks',
+  '/settings/services',
+  '/settings/account',
+  '/settings/inbox',
+  '/demo',
+];
+
+/** The first detail page a list links to (a thread, a negotiation the demo made). */
+async function firstDetail(page: Page, list: string): Promise<string> {
+  await page.goto(list);
+  const link = page.locator(`main a[href^="${list}/"]`).first();
+  await expect(link, list).toBeVisible({ timeout: 30_000 });
+  return (await link.getAttribute('href'))!;
+}
+
+async function seriousViolations(page: Page, path: string): Promise<string[]> {
+  await page.goto(path);
+  await expect(page.locator('main h1').first(), path).toBeVisible();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${path}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
+}
+
+let details: string[] = [];
+
+for (const theme of ['light', 'dark'] as const)
+  for (const width of [1440, 390])
+    test(`no screen has a serious or critical violation: ${theme}, ${width} px`, async () => {
+      test.setTimeout(240_000);
+      const { page } = demo;
+      if (details.length === 0)
+        details = [await firstDetail(page, '/threads'), await firstDetail(page, '/negotiations')];
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      await page.goto('/');
+      await page.getByLabel('Theme').selectOption(theme);
+      const found: string[] = [];
+      for (const path of [...SCREENS, ...details]) found.push(...(await seriousViolations(page, path)));
+      expect(found).toEqual([]);
+    });
+
+test('Ctrl K finds a room and a negotiation by name and goes there, by keyboard alone', async () => {
+  const { page } = demo;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await page.getByLabel('Theme').selectOption('system');
+  await expect(page.locator('main h1').first()).toBeVisible();
+  const palette = page.getByRole('dialog', { name: /Find a screen, room/ });
+  const field = palette.getByRole('combobox');
+
+  await page.keyboard.press('Control+k');
+  await expect(palette).toBeVisible();
+  await expect(field).toBeFocused();
+  await field.fill('demo room');
+  await expect(palette.getByRole('option').first()).toContainText(/demo/i);
+  await page.keyboard.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(page).toHaveURL(/\/rooms\/demo$/);
+
+  // A negotiation by a party's name and its category: the demo's parties are named, not DIDs.
+  await page.keyboard.press('Control+k');
+  await field.fill('weather');
+  const negotiation = palette
+    .getByRole('option')
+    .filter({ hasText: /weather/i })
+    .first();
+  await expect(negotiation).toBeVisible({ timeout: 20_000 });
+  await expect(palette).not.toContainText('did:key:');
+  await snap(page, 'command-palette', { fullPage: false });
+  await negotiation.click();
+  await expect(page).toHaveURL(/\/negotiations\/[^/]+$/);
+
+  // Escape closes it and focus comes back to the page; the header button opens it too.
+  await page.getByRole('button', { name: /^Find/ }).click();
+  await expect(field).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+  await page.keyboard.press('Control+k');
+  await field.fill('no such thing anywhere');
+  await expect(palette).toContainText('Nothing by that name.');
+  await page.keyboard.press('Escape');
+});
