@@ -15,6 +15,7 @@ import { hostCheck, type AllowedHosts } from './http/host-check';
 import type { HttpLimits } from './http/limits';
 import type { TrustedProxies } from './http/client-address';
 import { clientAddresses, ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
+import { noStoreWhenAuthenticated } from './http/no-store';
 import { securityHeaders } from './http/security-headers';
 import { moduleLogger } from './logging/logger';
 import { requestLog } from './logging/request-log';
@@ -127,6 +128,7 @@ export function createApp(options: AppOptions) {
     // Then: every answer is logged, refusals by the middleware after it included.
     .use('*', requestLog(httpLog))
     .use('*', securityHeaders())
+    .use('*', noStoreWhenAuthenticated())
     .use('*', hostCheck(options.allowedHosts))
     .use('*', bodyCap())
     .use('/api/*', csrfProtection())
