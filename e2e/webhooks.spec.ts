@@ -68,6 +68,7 @@ test('a facilitator adds a webhook, keeps its secret, sees deliveries retried an
   const verdict = verifyWebhookSignature(
     secret,
     String(first!.headers['switchboard-signature']),
+    String(first!.headers['switchboard-delivery']),
     first!.body,
     Math.floor(Date.now() / 1000),
   );

@@ -13,7 +13,9 @@ import { csrfProtection } from './http/csrf';
 import { handleError } from './http/errors';
 import { hostCheck, type AllowedHosts } from './http/host-check';
 import type { HttpLimits } from './http/limits';
-import { ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
+import type { TrustedProxies } from './http/client-address';
+import { clientAddresses, ConcurrencyLimiter, TokenBucketLimiter } from './http/rate-limit';
+import { noStoreWhenAuthenticated } from './http/no-store';
 import { securityHeaders } from './http/security-headers';
 import { moduleLogger } from './logging/logger';
 import { requestLog } from './logging/request-log';
@@ -58,6 +60,8 @@ export interface AppOptions {
   readonly limits: HttpLimits;
   /** Host names besides localhost and IP literals (ALLOWED_HOSTS, http/host-check.ts). */
   readonly allowedHosts: AllowedHosts;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY, http/client-address.ts); none when absent. */
+  readonly trustProxy?: TrustedProxies;
   /** The Ed25519 verifier sign-in shares with the relay and negotiations. */
   readonly verifier: DidVerifier;
   /** The rooms API needs the running broker and gateway; apps without them serve the rest. */
@@ -107,12 +111,24 @@ export function createApp(options: AppOptions) {
     registrationsPerAddress: new TokenBucketLimiter({ ...limits.directoryPerAddress, clock }),
     registrationsPerDid: new TokenBucketLimiter({ ...limits.directoryPerDid, clock }),
   };
+  // Logouts and re-enrollments here: the broker's consoles and the inbox streams check at once.
+  const sessionWatchers = new Set<() => void>();
+  const sessionsChanged = () => {
+    options.sessionsChanged?.();
+    for (const watcher of sessionWatchers) watcher();
+  };
+  const watchSessions = (watcher: () => void) => {
+    sessionWatchers.add(watcher);
+    return () => void sessionWatchers.delete(watcher);
+  };
   const external = externalServiceRoutes(options.bridge, { store: options.store, clock });
   const operators = operatorRoutes({ store: options.store, clock, presence: options.operatorPresence, limits });
   const app = new Hono()
-    // First: every answer is logged, refusals by the middleware after it included.
+    .use('*', clientAddresses(options.trustProxy ?? []))
+    // Then: every answer is logged, refusals by the middleware after it included.
     .use('*', requestLog(httpLog))
     .use('*', securityHeaders())
+    .use('*', noStoreWhenAuthenticated())
     .use('*', hostCheck(options.allowedHosts))
     .use('*', bodyCap())
     .use('/api/*', csrfProtection())
@@ -122,7 +138,7 @@ export function createApp(options: AppOptions) {
     .route('/ready', readyRoutes(options.store, options.readiness))
     .get('/openapi.json', (c) => reply(c, OpenApiDocument, (document ??= openApiDocument()), 200))
     .route('/metrics', metricsRoutes(options.metrics))
-    .route('/events', eventRoutes(relay.services, eventLimits))
+    .route('/events', eventRoutes(relay.services, eventLimits, { store: options.store, clock }))
     .route('/agents', agentRoutes({ services: relay.services, store: options.store, clock, limits: eventLimits }))
     .route('/seed', seedRoutes({ ...relay, store: options.store, clock }))
     .get('/oap/manifest', (c) => reply(c, ManifestDeclaration, negotiations.manifest, 200))
@@ -145,7 +161,7 @@ export function createApp(options: AppOptions) {
         limiter,
         didLimiter,
         challengeLimiter,
-        ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}),
+        sessionsChanged,
         ...(options.sessionOpened ? { sessionOpened: options.sessionOpened } : {}),
       }),
     )
@@ -163,6 +179,7 @@ export function createApp(options: AppOptions) {
         inbox: options.inbox.service,
         store: options.store,
         clock,
+        sessionsChanged: watchSessions,
         ...(options.inbox.streams ? { streams: options.inbox.streams } : {}),
       }),
     );

@@ -57,6 +57,15 @@ describe('loadConfig', () => {
       );
   });
 
+  it('reads TRUST_PROXY as addresses and CIDRs, and refuses anything else in one line naming it', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy).toHaveLength(2);
+    for (const bad of ['proxy.internal', '10.0.0.0/40', 'true']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/^TRUST_PROXY must be IP addresses or CIDR ranges[^\n]*$/);
+    }
+  });
+
   it('reads DEMO_PACE, and refuses an unknown pace with a message naming the variable', () => {
     expect(loadConfig({ DEMO_PACE: 'fast' }).demoPace).toBe('fast');
     expect(loadConfig({ DEMO_PACE: 'calm' }).demoPace).toBe('calm');

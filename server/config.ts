@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { TEST_CLOCK_VARIABLE, testClockShift } from './clock';
 import { DEMO_PACES, type DemoPaceName } from './demo/demo-config';
+import { parseTrustedProxies, type TrustedProxies } from './http/client-address';
 import { hostName } from './http/host-check';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './logging/logger';
 import {
@@ -40,6 +41,8 @@ export interface Config {
   readonly externalServices?: readonly ConfiguredService[];
   /** Host names besides localhost and IP literals that requests may name (ALLOWED_HOSTS; `*`: any). */
   readonly allowedHosts?: readonly string[];
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY: addresses or CIDRs); none when absent. */
+  readonly trustProxy?: TrustedProxies;
   /** Services registered in the console may be on private addresses (ALLOW_PRIVATE_SERVICE_URLS=1). */
   readonly allowPrivateServiceUrls?: boolean;
   /** Rate limits and the long-poll cap (RATE_LIMIT_*, LONG_POLLS_PER_ADDRESS); defaults when absent. */
@@ -137,6 +140,8 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     operatorWritesPerDid: rate(env, 'RATE_LIMIT_OPERATOR_DID', d.operatorWritesPerDid),
     webhooksPerAddress: rate(env, 'RATE_LIMIT_WEBHOOK_ADDRESS', d.webhooksPerAddress),
     webhooksPerDid: rate(env, 'RATE_LIMIT_WEBHOOK_DID', d.webhooksPerDid),
+    signedReadsPerAddress: rate(env, 'RATE_LIMIT_SIGNED_READ_ADDRESS', d.signedReadsPerAddress),
+    signedReadsPerDid: rate(env, 'RATE_LIMIT_SIGNED_READ_DID', d.signedReadsPerDid),
   };
 }
 
@@ -195,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     externalServices: externalServices(env),
     allowPrivateServiceUrls: flag(env, 'ALLOW_PRIVATE_SERVICE_URLS'),
     allowedHosts: allowedHosts(env),
+    trustProxy: trustProxy(env),
     limits: limits(env),
     mqttSendLimits: mqttSendLimits(env),
     mqttRevalidateMs: wholeNumber(env, 'MQTT_REVALIDATE_MS', DEFAULT_REVALIDATE_MS, 10, 600_000),
@@ -298,6 +304,17 @@ function allowedHosts(env: NodeJS.ProcessEnv): string[] {
       );
     return name;
   });
+}
+
+function trustProxy(env: NodeJS.ProcessEnv): TrustedProxies {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw.trim() === '') return [];
+  const parsed = parseTrustedProxies(raw);
+  if (!parsed)
+    throw new ConfigError(
+      `TRUST_PROXY must be IP addresses or CIDR ranges separated by commas, like 127.0.0.1,10.0.0.0/8, got "${raw}".`,
+    );
+  return parsed;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {

@@ -1,7 +1,21 @@
 // `backup` and `restore` of the embedded SQLite store (docs/deploy.md "Backup and restore",
 // decisions-server.md §61). A backup is SQLite's online backup taken while the server runs; a
 // restore swaps a checked copy in on a stopped server and keeps what it replaced.
-import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../store/sqlite/migrations';
@@ -52,6 +66,25 @@ function summarize(db: Database.Database, file: string): DatabaseSummary {
   };
 }
 
+const isSymlink = (path: string): boolean => {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A temporary file beside `near`, made here and now with a name nobody can predict and mode 0600
+ * (decisions-server.md §82): created exclusively, so a file or symbolic link planted at that name
+ * beforehand makes it fail instead of being written through.
+ */
+function ownerOnlyTemporary(near: string, what: string): string {
+  const path = join(dirname(near), `.${basename(near)}.${what}-${randomBytes(12).toString('hex')}`);
+  closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600));
+  return path;
+}
+
 /**
  * Copies the live database at `source` to `target` with SQLite's online backup, in one step: one
  * read transaction, so the copy is one consistent snapshot. In WAL mode a reader does not block the
@@ -69,13 +102,16 @@ export async function backupSqlite(
     throw new BackupRefusal('BACKUP_EXISTS', `${target} already exists; pass --force to replace it`);
   if (!existsSync(dirname(target)))
     throw new BackupRefusal('NO_DIRECTORY', `the directory ${dirname(target)} does not exist`);
-  const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
+  if (isSymlink(target))
+    throw new BackupRefusal('BACKUP_IS_SYMLINK', `${target} is a symbolic link; name the backup file itself`);
+  const partial = ownerOnlyTemporary(target, 'partial');
   const started = options.now();
   const db = new Database(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     requireSwitchboard(db, source);
     await db.backup(partial, { progress: () => 0x7fffffff });
+    chmodSync(partial, 0o600);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
@@ -192,9 +228,10 @@ export function restoreSqlite(backup: string, live: string, options: { readonly 
   mkdirSync(dirname(live), { recursive: true });
   // Checked as a copy beside the live file: the backup itself is never written to, and the final
   // rename stays on one file system.
-  const incoming = join(dirname(live), `.${basename(live)}.restoring-${process.pid}`);
+  const incoming = ownerOnlyTemporary(live, 'restoring');
   try {
     copyFileSync(backup, incoming);
+    chmodSync(incoming, 0o600); // copyFileSync gives the copy the backup's own mode
     const summary = checkRestorable(incoming, backup);
     if (existsSync(live)) requireStopped(live);
     const aside = `${live}.before-restore-${stamp(options.now())}`;

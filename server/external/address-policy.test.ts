@@ -30,6 +30,12 @@ describe('isPublicAddress', () => {
     '::ffff:10.0.0.1',
     '::ffff:169.254.169.254',
     '64:ff9b::7f00:1',
+    // IPv4-compatible (::/96): `http://[::127.0.0.1]` is `[::7f00:1]` once parsed as a URL.
+    '::127.0.0.1',
+    '::7f00:1',
+    '::a00:1',
+    '::8.8.8.8',
+    '::ffff:0:7f00:1',
     '2002:7f00:1::1',
     '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     'not an address',
@@ -54,6 +60,9 @@ describe('publicAddresses', () => {
       AddressRefusedError,
     );
     await expect(publicAddresses('[::1]')).rejects.toBeInstanceOf(AddressRefusedError);
+    await expect(publicAddresses(new URL('http://[::127.0.0.1]/hook').hostname)).rejects.toBeInstanceOf(
+      AddressRefusedError,
+    );
     expect(await publicAddresses('deals.example', answering('93.184.216.34'))).toEqual([
       { address: '93.184.216.34', family: 4 },
     ]);

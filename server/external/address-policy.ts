@@ -1,15 +1,31 @@
 // Where the server may send a request for a facilitator (decisions-server.md §41): only to public
 // unicast addresses. Loopback, RFC 1918 and RFC 4193 private ranges, link-local (cloud metadata
 // at 169.254.169.254 included), CGNAT, unspecified, multicast, reserved and the IPv6 forms that
-// embed an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo) are refused. ipaddr.js classifies;
-// anything it does not call plain `unicast` is private for this purpose.
+// embed an IPv4 address (IPv4-mapped, IPv4-compatible `::/96`, NAT64, 6to4, Teredo) are refused.
+// ipaddr.js classifies; anything it does not call plain `unicast` is private for this purpose.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
+  // IPv4-compatible `::a.b.c.d` (deprecated, RFC 4291 §2.5.5.1): ipaddr.js calls `::7f00:1`, which
+  // is how a URL writes `[::127.0.0.1]`, unicast, and reads the text `::8.8.8.8` as IPv4-mapped; a
+  // stack may still route either to the IPv4 address (decisions-server.md §81). None is public,
+  // whatever IPv4 address it embeds: the address is read in the WHATWG URL parser's form first.
+  const raw = ipaddr.parse(urlForm(address));
+  if (raw.kind() === 'ipv6' && (raw as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false;
   return ipaddr.process(address).range() === 'unicast';
+}
+
+/** An IPv6 address as a URL's hostname writes it (`::8.8.8.8` → `::808:808`); anything else as it is. */
+function urlForm(address: string): string {
+  if (!address.includes(':')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address; // a zone id (`fe80::1%eth0`) is no URL host
+  }
 }
 
 /** A URL's hostname as an address when it is an IP literal (IPv6 without its brackets). */

@@ -10,6 +10,7 @@ import { draft, party } from '@shared/agora/test-support/fixtures';
 import type { MessageType, UnsignedEnvelope } from '@shared/agora/envelope';
 import { signEnvelope } from '@shared/agora/sign-envelope';
 import { randomToken, tokenHash } from '../auth/tokens';
+import { parseTrustedProxies } from '../http/client-address';
 import { UNLIMITED_HTTP_LIMITS, type HttpLimits } from '../http/limits';
 import { MAX_PACKET_BYTES } from '../mqtt/broker-listeners';
 import { challengeDocument } from '../routes/auth';
@@ -155,6 +156,29 @@ describe('rate limits on sign-in and enrollment', () => {
   });
 });
 
+describe('TRUST_PROXY (decisions-server.md §77)', () => {
+  it('keys each client behind a trusted proxy by its X-Forwarded-For hop, and ignores the header from anyone else', async () => {
+    f = await fullApp({
+      limits: { ...UNLIMITED_HTTP_LIMITS, authChallengesPerAddress: perMinute(2) },
+      extra: { trustProxy: parseTrustedProxies('127.0.0.1')! },
+    });
+    const { app } = f;
+    const challenge = async (proxy: string, forwardedFor: string) =>
+      (await app.request('/api/auth/challenge', { headers: { 'x-forwarded-for': forwardedFor } }, from(proxy))).status;
+    expect(await challenge('127.0.0.1', '198.51.100.1')).toBe(200);
+    expect(await challenge('127.0.0.1', '198.51.100.1')).toBe(200);
+    expect(await challenge('127.0.0.1', '198.51.100.1')).toBe(429);
+    // A client cannot pick a fresh key by writing the header itself: the proxy appends the real hop.
+    expect(await challenge('127.0.0.1', '203.0.113.50, 198.51.100.1')).toBe(429);
+    // Another client behind the same proxy has its own budget.
+    expect(await challenge('127.0.0.1', '198.51.100.2')).toBe(200);
+    // From a peer that is not trusted, the header changes nothing.
+    expect(await challenge('10.0.0.9', '198.51.100.3')).toBe(200);
+    expect(await challenge('10.0.0.9', '198.51.100.4')).toBe(200);
+    expect(await challenge('10.0.0.9', '198.51.100.5')).toBe(429);
+  });
+});
+
 describe('rate limits on the relay (POST /events)', () => {
   it("limits per client address before reading the body, in the relay's error shape", async () => {
     const { clock } = await start({ relayPerAddress: perMinute(2) });
@@ -192,13 +216,23 @@ describe('rate limits on the relay (POST /events)', () => {
 });
 
 /** GET over a real socket from `localAddress` (every 127/8 address is loopback on Linux). */
-function poll(url: string, localAddress: string, timeoutS: number): { status: Promise<number>; abort: () => void } {
+function poll(
+  url: string,
+  localAddress: string,
+  timeoutS: number,
+  cookie?: string,
+): { status: Promise<number>; abort: () => void } {
   let req: ReturnType<typeof httpRequest> | undefined;
   const status = new Promise<number>((resolve, reject) => {
-    req = httpRequest(`${url}/events?since=cur_0&timeout=${timeoutS}`, { localAddress, agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const headers = cookie ? { cookie } : {};
+    req = httpRequest(
+      `${url}/events?since=cur_0&timeout=${timeoutS}`,
+      { localAddress, agent: false, headers },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -225,6 +259,22 @@ describe('long-poll limits', () => {
     for (let i = 0; i < 1000 && freed === 429; i++) freed = await poll(url, '127.0.0.1', 0).status;
     expect(freed).toBe(200);
     for (const h of held.slice(1)) {
+      h.abort();
+      await h.status.catch(() => undefined);
+    }
+  });
+
+  it('counts an operator session against the operator, not the address other operators share (decisions-server.md §77)', async () => {
+    await start({ longPollsPerAddress: 2 });
+    const { url } = await f!.serve();
+    const held = [0, 1].map(() => poll(url, '127.0.0.1', 60, f!.observer));
+    let third = 200;
+    for (let i = 0; i < 1000 && third === 200; i++) third = await poll(url, '127.0.0.1', 0, f!.observer).status;
+    expect(third).toBe(429);
+    // Another operator, and a client without a session, on the same address: their own shares.
+    expect(await poll(url, '127.0.0.1', 0, f!.facilitator).status).toBe(200);
+    expect(await poll(url, '127.0.0.1', 0).status).toBe(200);
+    for (const h of held) {
       h.abort();
       await h.status.catch(() => undefined);
     }

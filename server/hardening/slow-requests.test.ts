@@ -6,6 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testApp } from '../test-support/test-app';
 import { ConfigError, loadConfig } from '../config';
+import { parseTrustedProxies, type TrustedProxies } from '../http/client-address';
 import { closeHttp, listenHttp, type HttpListener } from '../runtime/http-listener';
 import { tempStore, type TempStore } from '../test-support/temp-store';
 
@@ -19,9 +20,18 @@ afterEach(async () => {
   listener = temp = undefined;
 });
 
-async function listen(limits: { requestTimeoutMs?: number; connectionsPerAddress?: number }) {
+async function listen(
+  limits: { requestTimeoutMs?: number; connectionsPerAddress?: number },
+  trusted: TrustedProxies = [],
+) {
   temp = tempStore();
-  listener = await listenHttp(testApp({ staticDir: '/nonexistent', store: temp.store }), '127.0.0.1', 0, limits);
+  listener = await listenHttp(
+    testApp({ staticDir: '/nonexistent', store: temp.store }),
+    '127.0.0.1',
+    0,
+    limits,
+    trusted,
+  );
   return listener.address.port;
 }
 
@@ -90,6 +100,17 @@ describe('connections per address', () => {
     const again = await open(port);
     const served = closed(again);
     again.end(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    expect(await served).toMatch(/^HTTP\/1\.1 200/);
+  });
+});
+
+describe('connections from a trusted proxy (decisions-server.md §77)', () => {
+  it('are not capped per address: every operator behind the proxy shares its address', async () => {
+    const port = await listen({ connectionsPerAddress: 3 }, parseTrustedProxies('127.0.0.1')!);
+    await Promise.all([open(port), open(port), open(port)]);
+    const fourth = await open(port);
+    const served = closed(fourth);
+    fourth.end(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
     expect(await served).toMatch(/^HTTP\/1\.1 200/);
   });
 });

@@ -44,6 +44,10 @@ export interface HttpLimits {
   readonly webhooksPerAddress: Rate;
   /** Webhook writes per facilitator DID: each test is an outgoing request, each endpoint a destination. */
   readonly webhooksPerDid: Rate;
+  /** RFC 9421 signed reads of a negotiation per client address, before the signature is checked. */
+  readonly signedReadsPerAddress: Rate;
+  /** Signed reads per signer DID once the signature verifies: what bounds the nonce memory (decisions-server.md §78). */
+  readonly signedReadsPerDid: Rate;
 }
 
 const WINDOW_SECONDS = { s: 1, min: 60, h: 3600 } as const;
@@ -86,6 +90,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   // makes the server POST to an address of its choosing is what this bounds.
   webhooksPerAddress: rate('60/min'),
   webhooksPerDid: rate('20/min'),
+  // An agent's negotiation client reads the state after each step and while it waits for the
+  // other party, every few seconds at most.
+  signedReadsPerAddress: rate('1200/min'),
+  signedReadsPerDid: rate('240/min'),
 };
 
 /** For tests and benches that measure something else: no budget is ever reached. */
@@ -106,6 +114,8 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   operatorWritesPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   webhooksPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   webhooksPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  signedReadsPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  signedReadsPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };
 
 /**

@@ -1,11 +1,19 @@
-// A token bucket per key (client address): `capacity` requests at once, refilled continuously at
+// A token bucket per key (client address, or operator once a session is known): `capacity` requests at once, refilled continuously at
 // `refillPerSecond`. In memory, so per process: enough to slow a guessing loop against one
 // instance; several instances behind a load balancer each allow their own share.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Clock } from '../clock';
+import { resolveClientAddress, type TrustedProxies } from './client-address';
 import { rateLimited } from './error-family';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The client's address, through trusted proxies (clientAddresses, decisions-server.md §77). */
+    clientAddress: string;
+  }
+}
 
 export interface TokenBucketOptions {
   readonly capacity: number;
@@ -54,12 +62,34 @@ export class TokenBucketLimiter {
 }
 
 /** The peer address of the TCP connection; 'unknown' where there is none (app.request in tests). */
-export function clientAddress(c: Context): string {
+function peerAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
     return 'unknown';
   }
+}
+
+/** Resolves each request's client address once, through the trusted proxies (TRUST_PROXY). */
+export function clientAddresses(trusted: TrustedProxies) {
+  return createMiddleware(async (c, next) => {
+    c.set('clientAddress', resolveClientAddress(peerAddress(c), c.req.header('x-forwarded-for'), trusted));
+    await next();
+  });
+}
+
+/** The client's address (clientAddresses), else the TCP peer's. */
+export function clientAddress(c: Context): string {
+  return (c.get('clientAddress') as string | undefined) ?? peerAddress(c);
+}
+
+/**
+ * The key of a limit on a person (decisions-server.md §77): the operator when the request carries
+ * a live session, the client address only when it does not, so operators behind one proxy or NAT
+ * do not share one budget and one of them cannot use up the others'.
+ */
+export function personKey(c: Context, operatorDid: string | undefined): string {
+  return operatorDid === undefined ? `address ${clientAddress(c)}` : `operator ${operatorDid}`;
 }
 
 export function rateLimit(limiter: TokenBucketLimiter, key: (c: Context) => string = clientAddress) {

@@ -1,6 +1,6 @@
-// The inbox stream's bounds over real sockets: streams per session and per address, a client
-// that stops reading is dropped instead of buffered for, heartbeats, and a stream whose session
-// ended closes.
+// The inbox stream's bounds over real sockets: streams per session and per operator (never per
+// address, decisions-server.md §77), a client that stops reading is dropped instead of buffered
+// for, heartbeats, a stream whose session ended closes, and a logout ends it at once.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxItem } from '@shared/contract/inbox';
@@ -14,7 +14,7 @@ let url: string;
 const open: InboxStreamReader[] = [];
 
 beforeAll(async () => {
-  f = await fullApp({ inboxStreams: { perSession: 2, perAddress: 4, maxQueued: 4, heartbeatMs: 50 } });
+  f = await fullApp({ inboxStreams: { perSession: 2, perOperator: 3, maxQueued: 4, heartbeatMs: 50 } });
   url = (await f.serve()).url;
 });
 
@@ -70,17 +70,21 @@ describe('GET /api/inbox/stream', () => {
     s.close();
   });
 
-  it('refuses a stream past the bound per session and per address with a coded 429, and frees it on close', async () => {
+  it('refuses a stream past the bound per session and per operator with a coded 429, and frees it on close', async () => {
     const a = await sessionCookie(f.harness.store, 'did:key:z6MkBoundsA', 'observer', f.clock.now());
-    const b = await sessionCookie(f.harness.store, 'did:key:z6MkBoundsB', 'observer', f.clock.now());
+    const a2 = await sessionCookie(f.harness.store, 'did:key:z6MkBoundsA', 'observer', f.clock.now());
     const a1 = await stream(a);
     await stream(a);
     expect(await refused(a)).toEqual([429, 'RATE_LIMITED']);
-    await stream(b);
-    await stream(b);
-    // Four from this address now: a fresh session is refused by the address's bound.
-    const c = await sessionCookie(f.harness.store, 'did:key:z6MkBoundsC', 'observer', f.clock.now());
-    expect(await refused(c)).toEqual([429, 'RATE_LIMITED']);
+    // The same operator's second session: one more, then the operator's bound.
+    await stream(a2);
+    expect(await refused(a2)).toEqual([429, 'RATE_LIMITED']);
+    // Every other operator on this address still gets their streams.
+    for (const other of ['did:key:z6MkBoundsB', 'did:key:z6MkBoundsC', 'did:key:z6MkBoundsD']) {
+      const cookie = await sessionCookie(f.harness.store, other, 'facilitator', f.clock.now());
+      expect((await stream(cookie)).status).toBe(200);
+      expect((await stream(cookie)).status).toBe(200);
+    }
     a1.close();
     await a1.ended;
     for (;;) {
@@ -126,5 +130,29 @@ describe('GET /api/inbox/stream', () => {
     await f.harness.store.access.deleteSession(tokenHash(cookie.split('=')[1]!));
     await s.ended;
     expect(s.events.map((e) => e.type)).toEqual(['snapshot']);
+  });
+});
+
+describe('GET /api/inbox/stream and logout', () => {
+  it('ends the stream at once on logout, long before its next heartbeat would check', async () => {
+    // No heartbeat within the test's life: only the logout can end the stream.
+    const g = await fullApp({ inboxStreams: { heartbeatMs: 3_600_000 } });
+    try {
+      const base = (await g.serve()).url;
+      const cookie = await sessionCookie(g.harness.store, 'did:key:z6MkLoggingOut', 'observer', g.clock.now());
+      const other = await openInboxStream(base, g.facilitator);
+      const s = await openInboxStream(base, cookie);
+      await s.until((e) => e.type === 'snapshot');
+      await other.until((e) => e.type === 'snapshot');
+      const out = await fetch(`${base}/api/auth/logout`, { method: 'POST', headers: { cookie, origin: base } });
+      expect(out.status).toBe(204);
+      await s.ended;
+      // Another operator's stream goes on.
+      g.inbox.service.board.put(item('Still here'));
+      await other.until((e) => e.type === 'upsert');
+      other.close();
+    } finally {
+      await g.close();
+    }
   });
 });

@@ -22,20 +22,26 @@ describe('PublishQuotas', () => {
     expect(quotas.take('a', 10)).toEqual({ ok: true });
   });
 
-  it('reports an agent going over once, and again only after one of its publishes was accepted', () => {
+  it('reports an agent going over once per episode: publishing at its rate stays one episode, which ends once its buckets are full again', () => {
     const clock = manualClock();
     const over: string[] = [];
     const quotas = new PublishQuotas(
-      { messages: { capacity: 1, refillPerSecond: 1 }, bytes: undefined },
+      { messages: { capacity: 10, refillPerSecond: 1 }, bytes: undefined },
       clock,
       (agentId, reason) => over.push(`${agentId} ${reason}`),
     );
-    quotas.take('a', 1);
-    quotas.take('a', 1);
-    quotas.take('a', 1);
-    clock.advance(1_000);
-    quotas.take('a', 1);
-    quotas.take('a', 1);
+    for (let i = 0; i < 11; i++) quotas.take('a', 1);
+    expect(over).toEqual(['a message_rate_too_high']);
+    // Riding its quota: one accepted and one refused every second, for a minute.
+    for (let second = 0; second < 60; second++) {
+      clock.advance(1_000);
+      expect(quotas.take('a', 1).ok).toBe(true);
+      expect(quotas.take('a', 1).ok).toBe(false);
+    }
+    expect(over).toHaveLength(1);
+    // Quiet long enough for a full bucket: the episode is over, and the next one is reported.
+    clock.advance(10_000);
+    for (let i = 0; i < 11; i++) quotas.take('a', 1);
     expect(over).toEqual(['a message_rate_too_high', 'a message_rate_too_high']);
   });
 

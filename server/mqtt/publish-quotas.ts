@@ -59,7 +59,11 @@ export function parseByteRate(text: string): Rate | undefined {
 
 export class PublishQuotas {
   readonly #buckets = new Map<string, Buckets>();
-  /** Agents refused since their last accepted publish: one log line per episode, not per message. */
+  /**
+   * Agents in an episode of refusals: one log line per episode, not per message. An episode ends
+   * only once the agent's buckets are full again (it kept under its rate for a whole burst), so an
+   * agent riding its quota, one publish accepted and the next refused, stays in one episode.
+   */
   readonly #over = new Set<string>();
 
   constructor(
@@ -88,6 +92,12 @@ export class PublishQuotas {
       if (byteRate) bucket.bytes = Math.min(byteRate.capacity, bucket.bytes + elapsed * byteRate.refillPerSecond);
       bucket.at = Math.max(bucket.at, now);
     }
+    if (
+      this.#over.has(agentId) &&
+      (!messages || bucket.messages >= messages.capacity) &&
+      (!byteRate || bucket.bytes >= byteRate.capacity)
+    )
+      this.#over.delete(agentId);
     const verdict = refusal(bucket, messages, byteRate, bytes);
     if (verdict) {
       if (!this.#over.has(agentId)) {
@@ -98,7 +108,6 @@ export class PublishQuotas {
     }
     if (messages) bucket.messages -= 1;
     if (byteRate) bucket.bytes -= bytes;
-    this.#over.delete(agentId);
     return { ok: true };
   }
 }

@@ -10,7 +10,8 @@ import type { AgoraError } from '@shared/agora/reject-reasons';
 import { PollQuery, PostAnswer } from '@shared/contract/relay';
 import { agoraError } from '@shared/agora/reject-reasons';
 import { agoraErrors, AgoraRefusal, rateLimited } from '../http/error-family';
-import { clientAddress, type ConcurrencyLimiter, type TokenBucketLimiter } from '../http/rate-limit';
+import { clientAddress, personKey, type ConcurrencyLimiter, type TokenBucketLimiter } from '../http/rate-limit';
+import { sessionFromCookieHeader, type SessionDeps } from '../http/session';
 import { reply } from '../http/reply';
 import { readBodyText } from '../http/request-body';
 import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
@@ -72,7 +73,11 @@ const invalid = (message: string, extra: Record<string, unknown> = {}) =>
 const pageBody = (events: readonly StoredRelayEnvelope[], hasMore: boolean, cursor: number): string =>
   `{"ok":true,"events":[${events.map((e) => e.json).join(',')}],"hasMore":${hasMore},"cursor":"${formatCursor(cursor)}"}`;
 
-export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) {
+/**
+ * `sessions`: where a poll's session cookie is read, so an operator's long-polls count against
+ * that operator rather than the address they share with others (decisions-server.md §77).
+ */
+export function eventRoutes(services: RelayServices, limits?: EventRouteLimits, sessions?: SessionDeps) {
   const { relay, directory, feed } = services;
   return new Hono()
     .use('*', agoraErrors)
@@ -136,9 +141,15 @@ export function eventRoutes(services: RelayServices, limits?: EventRouteLimits) 
         ...(since.kind === 'timestamp' ? { afterTs: since.ms } : {}),
       };
       const deadline = Date.now() + pollTimeoutMs(q.timeout); // a wall-clock wait, not protocol time
-      // Each waiting poll holds a socket, a timer and a feed entry: an address gets a fixed share.
-      const release = limits ? limits.longPolls.acquire(clientAddress(c)) : () => undefined;
-      if (!release) throw rateLimited(1, 'long-polls open from this address');
+      // Each waiting poll holds a socket, a timer and a feed entry: an operator, or an address
+      // without a session, gets a fixed share.
+      const session =
+        limits && sessions
+          ? await sessionFromCookieHeader(sessions.store, c.req.header('cookie'), sessions.clock.now())
+          : undefined;
+      const release = limits ? limits.longPolls.acquire(personKey(c, session?.did)) : () => undefined;
+      if (!release)
+        throw rateLimited(1, session ? 'long-polls open for this operator' : 'long-polls open from this address');
       try {
         return await poll(c, q, since, filter, deadline);
       } finally {

@@ -1,8 +1,9 @@
 // /api/inbox (decisions-server.md, "The inbox"): what waits for this operator, as one list, as a
 // live stream (SSE: a snapshot, then upserts, removes and summaries), and soft claims. Observers
 // read the same list; claiming is a facilitator's act. Streams are bounded per session and per
-// address, and a client that does not read is dropped (it reconnects and gets a fresh snapshot)
-// rather than buffered for without bound.
+// operator, never per address (decisions-server.md §77: operators behind one proxy would share
+// it), a stream ends as soon as its session does, and a client that does not read is dropped (it
+// reconnects and gets a fresh snapshot) rather than buffered for without bound.
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ClaimBody, InboxClaim, InboxList, type InboxStreamEvent } from '@shared/contract/inbox';
@@ -10,7 +11,7 @@ import type { Clock } from '../clock';
 import { rateLimited } from '../http/error-family';
 import { reply } from '../http/reply';
 import { jsonBody } from '../http/request-body';
-import { clientAddress, ConcurrencyLimiter, rateLimit, TokenBucketLimiter } from '../http/rate-limit';
+import { ConcurrencyLimiter, personKey, rateLimit, TokenBucketLimiter } from '../http/rate-limit';
 import { requireSession, sessionTokenFromCookieHeader } from '../http/session';
 import { tokenHash } from '../auth/tokens';
 import { visibleTo, type InboxService } from '../inbox/inbox-service';
@@ -19,8 +20,8 @@ import type { Store } from '../store/store';
 export interface InboxStreamLimits {
   /** Streams one session may hold open at once (a few tabs). */
   readonly perSession: number;
-  /** Streams one client address may hold open at once (an office behind one NAT). */
-  readonly perAddress: number;
+  /** Streams one operator may hold open at once, over all their sessions (a few browsers). */
+  readonly perOperator: number;
   /** Events waiting for one slow client before it is dropped. */
   readonly maxQueued: number;
   /**
@@ -32,7 +33,7 @@ export interface InboxStreamLimits {
 
 export const DEFAULT_INBOX_STREAM_LIMITS: InboxStreamLimits = {
   perSession: 4,
-  perAddress: 32,
+  perOperator: 16,
   maxQueued: 512,
   heartbeatMs: 15_000,
 };
@@ -42,7 +43,12 @@ export interface InboxRouteDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly streams?: Partial<InboxStreamLimits>;
+  /** Told when a session here ends or changes (logout, re-enrollment): each stream checks its own at once. */
+  readonly sessionsChanged?: SessionSignal;
 }
+
+/** Subscribes to "a session may have ended"; answers the unsubscribe. */
+export type SessionSignal = (listener: () => void) => () => void;
 
 type Outgoing = { readonly kind: 'event'; readonly event: InboxStreamEvent } | { readonly kind: 'heartbeat' };
 
@@ -50,7 +56,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
   const { inbox, store, clock } = deps;
   const limits = { ...DEFAULT_INBOX_STREAM_LIMITS, ...deps.streams };
   const perSession = new ConcurrencyLimiter(limits.perSession);
-  const perAddress = new ConcurrencyLimiter(limits.perAddress);
+  const perOperator = new ConcurrencyLimiter(limits.perOperator);
   // A renewal every few seconds per open item is plenty; this bounds a looping client.
   const claimsPerDid = new TokenBucketLimiter({ capacity: 60, refillPerSecond: 1, clock });
   const claimsPerAddress = new TokenBucketLimiter({ capacity: 240, refillPerSecond: 4, clock });
@@ -61,12 +67,11 @@ export function inboxRoutes(deps: InboxRouteDeps) {
     .get('/stream', requireSession(session), (c) => {
       const { did } = c.get('session');
       const token = sessionTokenFromCookieHeader(c.req.header('cookie'))!;
-      const address = clientAddress(c);
-      const releaseAddress = perAddress.acquire(address);
-      if (!releaseAddress) throw rateLimited(5, 'inbox streams from this address');
+      const releaseOperator = perOperator.acquire(personKey(c, did));
+      if (!releaseOperator) throw rateLimited(5, 'inbox streams for this operator');
       const releaseSession = perSession.acquire(tokenHash(token));
       if (!releaseSession) {
-        releaseAddress();
+        releaseOperator();
         throw rateLimited(5, 'inbox streams for this session');
       }
       // Reverse proxies that buffer responses (nginx) would hold the events back.
@@ -120,6 +125,14 @@ export function inboxRoutes(deps: InboxRouteDeps) {
           );
         }, limits.heartbeatMs);
         heartbeat.unref();
+        // A logout here ends the stream at once, as it closes /mqtt; the heartbeat's check is the
+        // backstop for a session ended elsewhere (another instance, the CLI).
+        const unwatch = deps.sessionsChanged?.(() => {
+          void store.access.getSession(tokenHash(token), clock.now()).then(
+            (live) => live || end(),
+            () => undefined,
+          );
+        });
         try {
           while (open) {
             const next = queue.shift();
@@ -136,9 +149,10 @@ export function inboxRoutes(deps: InboxRouteDeps) {
           }
         } finally {
           off();
+          unwatch?.();
           clearInterval(heartbeat);
           releaseSession();
-          releaseAddress();
+          releaseOperator();
         }
       });
     })

@@ -112,6 +112,43 @@ describe('reading a confidential negotiation', () => {
     });
   });
 
+  it("refuses a stranger's signed read as not a party every time: its nonce never reaches the replay memory (decisions-server.md §78)", async () => {
+    h = negotiationApp();
+    const id = await acceptedDeal('confidential');
+    const path = `/oap/negotiation/${id}`;
+    const headers = signedHeaders(h.stranger.identity, path);
+    for (let i = 0; i < 2; i++) {
+      const res = await h.get(`${ORIGIN}${path}`, headers);
+      expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({
+        status: 403,
+        code: 'NOT_A_PARTY',
+      });
+    }
+  });
+
+  it('rate limits signed reads per signer and per address, coded 429, while operators read on', async () => {
+    const perMinute = (n: number) => ({ capacity: n, refillPerSecond: n / 60 });
+    h = negotiationApp({ limits: { signedReadsPerDid: perMinute(2), signedReadsPerAddress: perMinute(4) } });
+    const id = await acceptedDeal('confidential');
+    const path = `/oap/negotiation/${id}`;
+    const read = async (who: PartyIdentity) => {
+      const res = await h.get(`${ORIGIN}${path}`, signedHeaders(who, path));
+      return res.status === 200 ? 200 : [res.status, ((await res.json()) as { code: string }).code];
+    };
+    // The parties' own client read during the deal: let the buckets refill first.
+    h.clock.advance(MIN);
+    expect(await read(h.buyer.identity)).toBe(200);
+    expect(await read(h.buyer.identity)).toBe(200);
+    expect(await read(h.buyer.identity)).toEqual([429, 'RATE_LIMITED']);
+    expect(await read(h.seller.identity)).toBe(200);
+    // Four signed reads from this address so far: the fifth is refused before its signature is checked.
+    expect(await read(h.seller.identity)).toEqual([429, 'RATE_LIMITED']);
+    const cookie = await sessionCookie(h.temp.store, h.stranger.did, 'observer', h.clock.now());
+    expect((await h.get(`${ORIGIN}${path}`, { cookie })).status).toBe(200);
+    h.clock.advance(MIN);
+    expect(await read(h.buyer.identity)).toBe(200);
+  });
+
   it('the public log shows a commitment the parties can open, neither the id nor anything that finds it', async () => {
     h = negotiationApp();
     const id = await acceptedDeal('confidential');

@@ -51,7 +51,10 @@ export async function loadNegotiation(service: NegotiationService, id: string): 
   return record;
 }
 
-export type OpenLimits = Pick<HttpLimits, 'negotiationOpensPerAddress' | 'negotiationOpensPerDid'>;
+export type OpenLimits = Pick<
+  HttpLimits,
+  'negotiationOpensPerAddress' | 'negotiationOpensPerDid' | 'signedReadsPerAddress' | 'signedReadsPerDid'
+>;
 
 export function negotiationRoutes(service: NegotiationService, session: SessionDeps, limits: OpenLimits) {
   const clock = { now: () => service.now() };
@@ -63,6 +66,8 @@ export function negotiationRoutes(service: NegotiationService, session: SessionD
     clock,
     check: service.check,
     skewSeconds: Math.ceil(service.limits.clockSkewMs / 1000),
+    perAddress: new TokenBucketLimiter({ ...limits.signedReadsPerAddress, clock }),
+    perDid: new TokenBucketLimiter({ ...limits.signedReadsPerDid, clock }),
   });
   const app = new Hono()
     .post('/open', rateLimit(opensPerAddress, clientAddress), async (c) => {

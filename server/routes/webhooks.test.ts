@@ -102,6 +102,9 @@ describe('/api/webhooks', () => {
     expect((await refused(input('http://127.0.0.1:8080/hook'))).details?.reason).toBe('url_not_public');
     expect((await refused(input('http://169.254.169.254/latest'))).details?.reason).toBe('url_not_public');
     expect((await refused(input('http://[::ffff:10.0.0.1]/x'))).details?.reason).toBe('url_not_public');
+    // IPv4-compatible and IPv4-mapped forms of loopback (decisions-server.md §81).
+    for (const url of ['http://[::127.0.0.1]/hook', 'http://[::7f00:1]/hook', 'http://[::ffff:0:127.0.0.1]/hook'])
+      expect((await refused(input(url))).details?.reason).toBe('url_not_public');
     expect((await refused(input(`${PUBLIC}/${'a'.repeat(2100)}`))).code).toBe('INVALID_REQUEST');
     expect((await refused({ ...input(`${PUBLIC}/a`), kinds: [] })).code).toBe('INVALID_REQUEST');
     expect((await refused({ ...input(`${PUBLIC}/a`), kinds: ['everything'] })).code).toBe('INVALID_REQUEST');

@@ -1,10 +1,12 @@
 // The HTTP listener of an instance: its request deadline and per-address connection cap
-// (decisions-server.md §44), and a close that ends every connection.
+// (decisions-server.md §44; a trusted proxy's connections are the proxy's to cap, §77), and a
+// close that ends every connection.
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AppType } from '../app';
 import { ConfigError } from '../config';
+import { isTrustedProxy, type TrustedProxies } from '../http/client-address';
 import { DEFAULT_LISTEN_LIMITS, type ListenLimits } from '../http/limits';
 
 export type HttpListener = { readonly server: ServerType; readonly address: AddressInfo };
@@ -15,6 +17,7 @@ export function listenHttp(
   host: string,
   port: number,
   limits: Partial<ListenLimits> = {},
+  trustedProxies: TrustedProxies = [],
 ): Promise<HttpListener> {
   const requestTimeout = limits.requestTimeoutMs ?? DEFAULT_LISTEN_LIMITS.requestTimeoutMs;
   const perAddress = limits.connectionsPerAddress ?? DEFAULT_LISTEN_LIMITS.connectionsPerAddress;
@@ -35,7 +38,7 @@ export function listenHttp(
       },
       (address) => resolve({ server, address }),
     );
-    capConnectionsPerAddress(server as HttpServer, perAddress);
+    capConnectionsPerAddress(server as HttpServer, perAddress, trustedProxies);
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE')
         reject(new ConfigError(`port ${port} on ${host} is taken; set PORT to a free port (or 0 for any).`));
@@ -46,11 +49,16 @@ export function listenHttp(
   });
 }
 
-/** Counts each address's open sockets and destroys a new one past `max` before any byte is read. */
-function capConnectionsPerAddress(server: HttpServer, max: number): void {
+/**
+ * Counts each address's open sockets and destroys a new one past `max` before any byte is read.
+ * A trusted proxy is every operator behind it, and which one a socket carries is not known before
+ * its request is read: its sockets are not counted here (the proxy caps its clients').
+ */
+function capConnectionsPerAddress(server: HttpServer, max: number, trusted: TrustedProxies): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
+    if (isTrustedProxy(socket.remoteAddress, trusted)) return;
     const held = open.get(address) ?? 0;
     if (held >= max) {
       socket.destroy();

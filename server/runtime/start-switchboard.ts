@@ -214,6 +214,7 @@ async function start(
     staticDir: config.staticDir,
     limits: config.limits ?? DEFAULT_HTTP_LIMITS,
     allowedHosts: config.allowedHosts ?? [],
+    trustProxy: config.trustProxy ?? [],
     rooms: { store, clock, rooms, presence, gateway },
     agents: { service: agents, mqttUrl: () => agentsUrl },
     readiness: { broker: () => broker.down() },
@@ -224,7 +225,7 @@ async function start(
   /** Set once the broker serves, before any request can ask. */
   let agentsUrl = '';
   const http = await life.open(
-    () => listenHttp(app, config.host, config.port, config.listen),
+    () => listenHttp(app, config.host, config.port, config.listen, config.trustProxy),
     (listener) => closeHttp(listener.server),
   );
   const mqtt = await life.open(

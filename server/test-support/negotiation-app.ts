@@ -1,5 +1,6 @@
 // The real app over a real SQLite store in a temp dir with a hand-moved clock, and three RFC 0002
 // parties that talk to it through app.request, for the negotiation service's integration tests.
+import type { HttpLimits } from '../http/limits';
 import { testApp } from './test-app';
 import { DidVerifier } from '../crypto/node-verifier';
 import { NegotiationParty, seededBytes } from '@agents/negotiation/negotiation-client';
@@ -58,6 +59,7 @@ export function negotiationApp(
     clock?: ReturnType<typeof manualClock>;
     overlapReads?: number;
     verifier?: DidVerifier;
+    limits?: Partial<HttpLimits>;
   } = {},
 ) {
   const temp = options.temp ?? tempStore();
@@ -66,7 +68,13 @@ export function negotiationApp(
     ? withOverlappingReads(temp.store.negotiations, options.overlapReads)
     : temp.store.negotiations;
   const service = new NegotiationService({ store, clock, verifier: options.verifier ?? new DidVerifier() });
-  const app = testApp({ staticDir: '/nonexistent', store: temp.store, clock, negotiations: service });
+  const app = testApp({
+    staticDir: '/nonexistent',
+    store: temp.store,
+    clock,
+    negotiations: service,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   const fetch = (input: string, init?: RequestInit) => app.request(input, init);
   const rng = mulberry32(7);
   const party = (key: string) =>

@@ -102,7 +102,16 @@ describe('webhook delivery', () => {
     const seen = receiver.received.map((r) => {
       const body = WebhookBody.parse(JSON.parse(new TextDecoder().decode(r.body)));
       const key = body.data.item?.kind === 'cosign' ? cosigns.secret : reviews.secret;
-      expect(verifyWebhookSignature(key, String(r.headers['switchboard-signature']), r.body, now, 60).ok).toBe(true);
+      expect(
+        verifyWebhookSignature(
+          key,
+          String(r.headers['switchboard-signature']),
+          String(r.headers['switchboard-delivery']),
+          r.body,
+          now,
+          60,
+        ).ok,
+      ).toBe(true);
       expect(r.headers['switchboard-event']).toBe(body.type);
       expect(r.headers['content-type']).toBe('application/json');
       return { type: body.type, item: body.data.item?.id, text: body.text, delivery: r.deliveryId, id: body.id };
@@ -194,6 +203,7 @@ describe('webhook delivery', () => {
       verifyWebhookSignature(
         secret,
         String(receiver.received[0]!.headers['switchboard-signature']),
+        String(receiver.received[0]!.headers['switchboard-delivery']),
         receiver.received[0]!.body,
         Math.floor(Date.now() / 1000),
       ).ok,

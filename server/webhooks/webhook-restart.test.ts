@@ -102,6 +102,7 @@ describe('webhooks through a crash', () => {
       const verdict = verifyWebhookSignature(
         secret,
         String(r.headers['switchboard-signature']),
+        String(r.headers['switchboard-delivery']),
         r.body,
         Math.floor(Date.now() / 1000),
         120,

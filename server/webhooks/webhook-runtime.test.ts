@@ -65,6 +65,7 @@ describe('webhooks in the runtime', () => {
         verifyWebhookSignature(
           secret,
           String(first!.headers['switchboard-signature']),
+          String(first!.headers['switchboard-delivery']),
           first!.body,
           Math.floor(Date.now() / 1000),
         ).ok,

@@ -99,7 +99,7 @@ export class WebhookSender {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Switchboard-Webhooks/1',
-          [SIGNATURE_HEADER]: signWebhook(delivery.secret, nowSeconds, delivery.payload),
+          [SIGNATURE_HEADER]: signWebhook(delivery.secret, nowSeconds, delivery.id, delivery.payload),
           [EVENT_HEADER]: delivery.eventType,
           [DELIVERY_HEADER]: delivery.id,
         },

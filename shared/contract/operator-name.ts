@@ -34,3 +34,25 @@ export const OperatorName = z
 export function shortDid(did: string): string {
   return did.length <= 24 ? did : `${did.slice(0, 12)}…${did.slice(-6)}`;
 }
+
+/**
+ * What two names are compared by (decisions-server.md §82): NFKC, format characters (zero-width
+ * spaces and joiners, bidi marks) dropped, whitespace folded, case folded. "Ada", "ada" and
+ * "A\u200Bda" read alike on screen, so they are the same name here.
+ */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * A name shared with someone else, told apart by the did's last six characters (which differ from
+ * key to key): "Ada (…K7Qm2x)". A second operator who takes a first one's name cannot pass as them.
+ */
+export function withDidTail(name: string, did: string): string {
+  return `${name} (…${did.slice(-6)})`;
+}

@@ -123,6 +123,31 @@ describe('sayAnswers', () => {
 });
 
 describe('quoteOf', () => {
+  it('makes bidi controls visible and drops other controls: a quote cannot reverse what it reads as (decisions-server.md §82)', () => {
+    expect(quoteOf('pay to evil\u202Etxt.exe')).toBe('pay to evil\u2426txt.exe');
+    for (const control of [
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200E',
+      '\u200F',
+      '\u061C',
+    ])
+      expect(quoteOf(`a${control}b`)).toBe('a\u2426b');
+    expect(quoteOf('a\u0000b\u001bc\u009bd')).toBe('abcd');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
+        expect(quoteOf(s)).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u);
+      }),
+    );
+  });
+
   it('folds whitespace and trims to the bound with an ellipsis', () => {
     expect(quoteOf('  a\n\n b\t c ')).toBe('a b c');
     const long = quoteOf('x'.repeat(500));

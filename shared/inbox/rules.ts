@@ -1,5 +1,6 @@
 // The pure rules that turn facts into inbox items, with their thresholds (decisions-server.md,
 // "The inbox"). The server feeds them what its domains know; the same rules run in tests.
+import { withoutBidiControls } from '../bidi-controls';
 import type { Urgency } from '../contract/inbox';
 
 /** A grant is "about to end" with less than this much time left. */
@@ -94,8 +95,15 @@ export function sayAnswers(say: { readonly text: string; readonly toAgent: strin
   return new RegExp(`(^|[^\\w.-])@?${escapeRegExp(agentId)}(?![\\w-]|\\.[\\w-])`).test(say.text);
 }
 
-/** Agent-written text as an item quotes it: whitespace runs folded, at most `max` characters. */
+/**
+ * Agent-written text as an item quotes it: whitespace runs folded, other control characters
+ * dropped, bidi controls made visible (␦, shared/bidi-controls.ts) so a quote cannot reverse how
+ * the text around it reads in the inbox, a notification or a webhook; at most `max` characters.
+ */
 export function quoteOf(text: string, max = 280): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
+  const folded = withoutBidiControls(
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
+    text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
+  ).trim();
   return folded.length <= max ? folded : `${folded.slice(0, max - 1)}…`;
 }

@@ -5,7 +5,7 @@
 // Every decision (spend a budget, consume a token, decide a review item, end a grant) is one
 // conditional statement whose affected row is the verdict, never a read followed by a write in
 // JS, so the PostgreSQL store can run the same statements across several server instances.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkedParts } from '../checked-parts';
@@ -41,6 +41,38 @@ export interface SqliteStoreOptions {
 }
 
 /**
+ * The data directory 0700 and the database 0600 (decisions-server.md §82): the file holds webhook
+ * secrets and the hashes of sessions and agent passwords, which no other local user may read. The
+ * directory is made 0700, or tightened to it when it exists and is this user's own (a shared,
+ * sticky directory such as /tmp is left as it is); the file is created 0600 before
+ * SQLite opens it (SQLite gives -wal and -shm the same mode), or tightened when it exists. A
+ * database file that is a symbolic link is refused: whoever could plant one could point it anywhere.
+ */
+function prepareOwnerOnly(file: string): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const held = statSync(dir);
+  const sticky = (held.mode & 0o1000) !== 0;
+  if (!sticky && held.uid === process.getuid?.() && (held.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  if (existsSync(file) || isSymlink(file)) {
+    if (isSymlink(file)) throw new Error(`${file} is a symbolic link; DATA_DIR must hold the database file itself`);
+    chmodSync(file, 0o600);
+  } else closeSync(openSync(file, 'wx', 0o600));
+}
+
+function tightenSideFiles(file: string): void {
+  for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side) && !isSymlink(side)) chmodSync(side, 0o600);
+}
+
+const isSymlink = (path: string): boolean => {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/**
  * With the checkpoint worker, the server's own automatic checkpoint runs every this many WAL pages
  * (40 MiB at 4 KiB) instead of SQLite's 1,000: it is still what lets the WAL restart.
  */
@@ -48,12 +80,14 @@ export const WAL_RESTART_PAGES = 10_000;
 
 /** Opens (creating if needed) the file with the server's pragmas and brings its schema up to date. */
 function openDatabase(options: SqliteStoreOptions): Database.Database {
-  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+  if (options.file !== ':memory:') prepareOwnerOnly(options.file);
   const db = new Database(options.file);
   try {
     // busy_timeout first: the CLI and the server may open the file at the same moment.
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     db.pragma('journal_mode = WAL');
+    // SQLite makes -wal and -shm with the database file's mode; ones left by an older build are tightened.
+    if (options.file !== ':memory:') tightenSideFiles(options.file);
     // NORMAL in WAL mode: a commit survives the process being killed (SIGKILL included; see
     // rooms/durability.test.ts), and only an OS crash or power loss can lose the last commits.
     // FULL measured 0.70 ms per commit here against 0.022 ms, about four commits per moderated

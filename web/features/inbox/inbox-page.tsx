@@ -17,7 +17,7 @@ import { useNow } from '@web/lib/use-now';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { countLabel } from '@web/lib/inbox/badge';
 import { InboxRow } from './inbox-row';
-import { useInbox } from '@web/lib/inbox/inbox-store';
+import { POLL_MS, useInbox } from '@web/lib/inbox/inbox-store';
 import { summaryLine } from '@web/lib/inbox/inbox-words';
 import { useClaim } from '@web/lib/inbox/use-claim';
 import { NotifyButton } from '@web/components/inbox/notify-button';
@@ -119,8 +119,16 @@ export function InboxPage() {
         ) : null}
         <span role="status" data-testid="inbox-status">
           <StatusDot
-            tone={live ? 'ok' : status === 'reconnecting' ? 'warn' : 'idle'}
-            label={live ? 'Live' : status === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}
+            tone={live ? 'ok' : status === 'reconnecting' || status === 'polling' ? 'warn' : 'idle'}
+            label={
+              live
+                ? 'Live'
+                : status === 'polling'
+                  ? `Refreshing every ${POLL_MS / 1000} s`
+                  : status === 'reconnecting'
+                    ? 'Reconnecting…'
+                    : 'Connecting…'
+            }
           />
         </span>
         <span className="ml-auto flex flex-wrap items-center gap-3 text-sm">

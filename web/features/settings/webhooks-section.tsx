@@ -178,7 +178,8 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
         <CopyButton text={secret} label="Copy secret" />
       </div>
       <p className="mt-1 text-xs">
-        Receivers check <code>Switchboard-Signature</code>: HMAC-SHA256 of <code>{'<t>.<body>'}</code> with this secret.
+        Receivers check <code>Switchboard-Signature</code>: HMAC-SHA256 of <code>{'<t>.<delivery id>.<body>'}</code>{' '}
+        with this secret.
       </p>
     </Notice>
   );

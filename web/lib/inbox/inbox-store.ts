@@ -1,14 +1,20 @@
 // The inbox, live, for the whole console: the header's count, the favicon, notifications and the
 // inbox page all read this one store. GET /api/inbox first (the list shows at once), then the SSE
 // stream, whose first event is a snapshot; after a reconnect the server sends a fresh snapshot,
-// so nothing is replayed or missed. Opened while something needs it, closed when nothing does.
+// so nothing is replayed or missed. A refused stream (429: the operator's streams are all in use,
+// or a proxy that cuts event streams) falls back to reading the list every POLL_MS while the
+// stream is tried again with backoff (decisions-server.md §77). Opened while something needs it,
+// closed when nothing does.
 import { InboxStreamEvent } from '@shared/contract/inbox';
 import { fetchInbox, INBOX_STREAM_PATH } from '@web/lib/api/inbox';
 import { create } from 'zustand';
 import { applyInboxEvent, fromList, type InboxState } from './inbox-state';
 import { parseInboxList } from './parse-list';
 
-export type InboxStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
+export type InboxStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'polling';
+
+/** How often the list is read while the stream is refused. */
+export const POLL_MS = 10_000;
 
 interface InboxStore {
   readonly inbox: InboxState | null;
@@ -25,6 +31,8 @@ let source: EventSource | undefined;
 let retry: ReturnType<typeof setTimeout> | undefined;
 let attempt = 0;
 let stopFetch: (() => void) | undefined;
+let poller: ReturnType<typeof setInterval> | undefined;
+let polling: AbortController | undefined;
 /** Full jitter, as the rooms' broker connection does: a restarted server is not met all at once. */
 const backoffDelay = (n: number) => Math.round(Math.min(30_000, 1_000 * 2 ** (n - 1)) * (0.5 + Math.random() / 2));
 
@@ -62,6 +70,33 @@ async function readEvent(data: string): Promise<InboxStreamEvent | undefined> {
   return event.success ? event.data : undefined;
 }
 
+/** The whole list again: while the stream is down, it is the truth. */
+function refresh(): void {
+  polling?.abort();
+  const controller = new AbortController();
+  polling = controller;
+  const at = generation;
+  fetchInbox(controller.signal).then(
+    (list) => {
+      if (at === generation && poller !== undefined) useInbox.setState({ inbox: fromList(list) });
+    },
+    () => undefined, // the next round tries again
+  );
+}
+
+function startPolling(): void {
+  if (poller !== undefined) return;
+  poller = setInterval(refresh, POLL_MS);
+  refresh();
+}
+
+function stopPolling(): void {
+  clearInterval(poller);
+  poller = undefined;
+  polling?.abort();
+  polling = undefined;
+}
+
 function connect(): void {
   if (users === 0 || source) return;
   const s = new EventSource(INBOX_STREAM_PATH, { withCredentials: true });
@@ -69,6 +104,7 @@ function connect(): void {
   for (const type of EVENT_TYPES) s.addEventListener(type, (e) => apply((e as MessageEvent<string>).data));
   s.addEventListener('open', () => {
     attempt = 0;
+    stopPolling();
     useInbox.setState({ status: 'live', error: null });
   });
   s.addEventListener('error', () => {
@@ -78,11 +114,16 @@ function connect(): void {
       useInbox.setState({ status: 'reconnecting' });
       return;
     }
-    // Closed for good (a refusal such as 401 or 429): try again later, backing off with jitter.
+    // Closed for good (a refusal such as 401 or 429): read the list on a timer meanwhile, and try
+    // the stream again later, backing off with jitter.
     s.close();
     source = undefined;
     attempt += 1;
-    useInbox.setState({ status: 'reconnecting', error: 'The live inbox dropped; it reconnects on its own.' });
+    useInbox.setState({
+      status: 'polling',
+      error: `The live inbox was refused; the list is read every ${POLL_MS / 1000} seconds until it reconnects.`,
+    });
+    startPolling();
     retry = setTimeout(() => {
       retry = undefined;
       connect();
@@ -120,6 +161,7 @@ export function openInbox(): () => void {
     stopFetch?.();
     clearTimeout(retry);
     retry = undefined;
+    stopPolling();
     source?.close();
     source = undefined;
     generation += 1;

@@ -2,7 +2,7 @@
 // DID, and the most trusted wins. The order says who vouches for the name: the operator's own
 // session first, then what operators typed for themselves, the Agora directory's manifest names,
 // the demo's own identities, and last an AOR agent's self-description. Pure, so it is tested alone.
-import { shortDid } from '@shared/contract/operator-name';
+import { nameKey, shortDid, withDidTail } from '@shared/contract/operator-name';
 
 /** Where a name came from, most trusted first. */
 export const NAME_SOURCES = ['you', 'operator', 'directory', 'demo', 'room'] as const;
@@ -28,7 +28,12 @@ export function cleanName(raw: string | null | undefined): string | undefined {
 
 const rank = (s: NameSource): number => NAME_SOURCES.indexOf(s);
 
-/** One book from entries in any order: per id, the entry of the most trusted source wins. */
+/**
+ * One book from entries in any order: per id, the entry of the most trusted source wins. Names are
+ * not unique (anyone may call themself "Ada", or "You"): where two ids end up with names that read
+ * alike, each but the operator's own "You" is shown with its id's last six characters, so nobody
+ * passes as someone else (decisions-server.md §82).
+ */
 export function mergeNames(entries: Iterable<NameEntry>): NameBook {
   const book: Record<string, { name: string; source: NameSource }> = {};
   for (const e of entries) {
@@ -37,6 +42,11 @@ export function mergeNames(entries: Iterable<NameEntry>): NameBook {
     const had = book[e.id];
     if (!had || rank(e.source) < rank(had.source)) book[e.id] = { name, source: e.source };
   }
+  const holders = new Map<string, number>();
+  for (const { name } of Object.values(book)) holders.set(nameKey(name), (holders.get(nameKey(name)) ?? 0) + 1);
+  for (const [id, entry] of Object.entries(book))
+    if (entry.source !== 'you' && holders.get(nameKey(entry.name))! > 1)
+      book[id] = { ...entry, name: withDidTail(entry.name, id) };
   return book;
 }
 

@@ -20,6 +20,26 @@ describe('choosing a name', () => {
     expect(mergeNames([...entries, { id: DID, name: 'You', source: 'you' }])[DID]?.name).toBe('You');
   });
 
+  it('tells apart two ids whose names read alike: a second "Ada" cannot pass as the first (decisions-server.md §82)', () => {
+    const ADA = 'did:key:z6MkAdaFirstOperatorKeyAAAAAAAAAAAAAAAAAAAAAAAAAAAAfirst1';
+    const MIMIC = 'did:key:z6MkMimicOperatorKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBmimic2';
+    const book = mergeNames([
+      { id: ADA, name: 'Ada', source: 'operator' },
+      { id: MIMIC, name: 'ada\u200b', source: 'operator' },
+      { id: DID, name: 'Acme Weather API', source: 'directory' },
+    ]);
+    expect(book[ADA]?.name).toBe('Ada (…first1)');
+    expect(book[MIMIC]?.name).toBe('ada\u200b (…mimic2)');
+    expect(book[DID]?.name).toBe('Acme Weather API');
+    // Somebody calling themself "You" does not pass as the operator reading the page.
+    const me = mergeNames([
+      { id: ADA, name: 'You', source: 'you' },
+      { id: MIMIC, name: 'You', source: 'operator' },
+    ]);
+    expect(me[ADA]?.name).toBe('You');
+    expect(me[MIMIC]?.name).toBe('You (…mimic2)');
+  });
+
   it('keeps a name to one line of at most 60 characters and drops empty ones', () => {
     expect(cleanName('  Ana  ')).toBe('Ana');
     expect(cleanName('Line one\nline two')).toBe('Line one');
