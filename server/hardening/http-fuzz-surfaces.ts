@@ -135,6 +135,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
       ),
     ),
     'GET /agents/:did/tools': publicRead(junkSegment.map((did) => `/agents/${did}/tools`)),
+    'GET /agents/:did/agent-card.json': publicRead(junkSegment.map((did) => `/agents/${did}/agent-card.json`)),
     // /seed needs a facilitator; under a good session it would seed (a valid
     // request), so only bad sessions are fuzzed here.
     'POST /seed': {
