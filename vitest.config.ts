@@ -43,7 +43,7 @@ export default defineConfig({
           globalSetup: ['server/test-support/build-server.ts'],
           // Servers in the test process log nothing unless LOG_LEVEL asks (logging/logger.ts).
           setupFiles: ['server/test-support/quiet-logs.ts'],
-          include: ['server/**/*.test.ts', 'agents/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'agents/**/*.test.ts', 'examples/**/*.test.ts'],
           env: { TZ: 'UTC' },
           testTimeout: 30_000,
           hookTimeout: 30_000,
