@@ -49,7 +49,7 @@ export default defineConfig({
           // Servers in the test process log nothing unless LOG_LEVEL asks (logging/logger.ts).
           // A run pinned to another instant moves Date there (scripts/pinned-clocks.sh).
           setupFiles: ['server/test-support/quiet-logs.ts', 'scripts/pinned-clock-setup.ts'],
-          include: ['server/**/*.test.ts', 'agents/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'agents/**/*.test.ts', 'examples/**/*.test.ts'],
           env: { TZ: 'UTC' },
           testTimeout: 30_000,
           hookTimeout: 30_000,

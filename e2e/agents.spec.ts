@@ -63,6 +63,14 @@ test('a facilitator creates an agent and sees its password once, with where and 
   expect(password.length).toBeGreaterThan(20);
   await expect(issued.getByTestId('issued-mqtt-url')).toHaveText(server.mqttUrl!);
   await expect(issued.getByText(`mosquitto_sub -h`)).toBeVisible();
+  // The three ways of examples/, each with the credential filled in (docs/mcp.md for MCP).
+  const ways = issued.getByTestId('connect-ways').getByRole('listitem');
+  await expect(ways).toHaveCount(3);
+  await expect(ways.filter({ hasText: 'MCP (LLM agents)' })).toContainText(
+    `SWITCHBOARD_URL='${server.url}' AGENT_ID='${AGENT}' AGENT_PASSWORD='${password}'`,
+  );
+  await expect(ways.filter({ hasText: 'Python (paho-mqtt)' })).toContainText('examples/python/aor_agent.py');
+  await expect(ways.filter({ hasText: 'TypeScript (agent client)' })).toContainText(`MQTT_URL='${server.mqttUrl!}'`);
   await expect(issued.getByText("won't be shown again")).toBeVisible();
   await snap(page, 'agents-password-once', { fullPage: false });
   await issued.getByRole('button', { name: 'I have copied it' }).click();

@@ -51,6 +51,8 @@ import type { InboxService } from './inbox/inbox-service';
 import { webhookRoutes } from './routes/webhooks';
 import { agentAccountRoutes, type AgentAccountDeps } from './routes/agent-accounts';
 import type { WebhookService } from './webhooks/webhook-service';
+import type { McpSessions } from './mcp/mcp-sessions';
+import { mcpRoutes } from './routes/mcp';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -92,6 +94,8 @@ export interface AppOptions {
   readonly metrics?: MetricsRouteDeps;
   /** Told each time an operator session opens (the sessions metric). */
   readonly sessionOpened?: (how: 'login' | 'enroll') => void;
+  /** Agents' MCP sessions (/mcp, decisions-mcp.md); absent, /mcp answers 404. */
+  readonly mcp?: McpSessions;
 }
 
 const httpLog = moduleLogger('http');
@@ -167,7 +171,16 @@ export function createApp(options: AppOptions) {
     )
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }, limits))
     .route('/api/me', operators.me)
-    .route('/api/presence', operators.presence);
+    .route('/api/presence', operators.presence)
+    .route(
+      '/mcp',
+      mcpRoutes(
+        options.mcp && {
+          sessions: options.mcp,
+          opens: new TokenBucketLimiter({ ...limits.authPerAddress, clock }),
+        },
+      ),
+    );
   if (options.rooms)
     app.route('/api/rooms', roomRoutes(options.rooms)).route('/api/rooms', roomHealthRoutes(options.rooms));
   if (options.agents)

@@ -135,6 +135,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
       ),
     ),
     'GET /agents/:did/tools': publicRead(junkSegment.map((did) => `/agents/${did}/tools`)),
+    'GET /agents/:did/agent-card.json': publicRead(junkSegment.map((did) => `/agents/${did}/agent-card.json`)),
     // /seed needs a facilitator; under a good session it would seed (a valid
     // request), so only bad sessions are fuzzed here.
     'POST /seed': {
@@ -338,6 +339,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
     },
     'POST /api/demo/negotiation': sessionRoute('POST', fc.constant('/api/demo/negotiation'), '{}', false),
     'GET /api/demo/names': sessionRead(() => '/api/demo/names'),
+    'ALL /mcp': mcpSurface(),
     'GET /api/rooms': sessionRead(() => '/api/rooms'),
     'POST /api/rooms': bodyRoute(
       'POST',
@@ -449,5 +451,50 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
         )
         .map(([prefix, rest]) => `${prefix}fuzz-${rest}`),
     ),
+  };
+}
+
+/**
+ * /mcp (decisions-mcp.md §1): every method, with no credential, a malformed or wrong one (no agent
+ * holds a credential in the fuzz's store), a session id nobody opened, and junk or non-initialize
+ * bodies. Each is refused before a session exists.
+ */
+function mcpSurface(): Surface {
+  const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+  const initialize = json({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+  });
+  return {
+    bad: fc
+      .tuple(
+        fc.constantFrom('POST', 'GET', 'DELETE', 'PUT'),
+        fc.constantFrom<Record<string, string>>(
+          {},
+          { authorization: 'Bearer x' },
+          { authorization: basic('agent.nobody:wrong') },
+          { authorization: basic(':') },
+          { authorization: `Basic ${'A'.repeat(2000)}` },
+          { authorization: basic('agent.nobody:wrong'), 'mcp-session-id': 'forged' },
+          { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' },
+        ),
+        fc.oneof(
+          fc.constant(initialize),
+          fc.constant(json({ jsonrpc: '2.0', id: 2, method: 'tools/list' })),
+          fc.constant(json([{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'post' } }])),
+          fc.string({ maxLength: 80 }),
+          fc.jsonValue({ maxDepth: 3 }).map(json),
+        ),
+      )
+      .map(([method, headers, body]) => ({
+        label: `${method} ${Object.keys(headers).join('+') || 'no-auth'}`,
+        method,
+        path: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        ...(method === 'POST' || method === 'PUT' ? { body } : {}),
+      })),
+    runs: RUNS.body,
   };
 }

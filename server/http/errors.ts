@@ -99,6 +99,10 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   AGENT_NOT_FOUND: 404,
   AGENT_EXISTS: 409,
   BROKER_UNAVAILABLE: 502,
+  // Agents' MCP sessions (routes/mcp.ts; decisions-mcp.md §1).
+  AGENT_SUSPENDED: 403,
+  MCP_SESSION_NOT_FOUND: 404,
+  MCP_SESSION_LIMIT: 429,
 };
 
 // Hono's own HTTPExceptions (malformed JSON from the validator, …) get the code of their status.

@@ -8,7 +8,7 @@ import type { CapabilityManifest } from '@shared/agora/capability-manifest';
 import { agoraError } from '@shared/agora/reject-reasons';
 import type { AgoraError } from '@shared/agora/reject-reasons';
 import type { AgentEntry } from '@shared/osnap/agent-entry';
-import { filterAgents } from '@shared/osnap/filter-agents';
+import { filterAgents, isVisibleTo } from '@shared/osnap/filter-agents';
 import type { AgentsFilter } from '@shared/osnap/filter-agents';
 import type { OsnapMessageOf } from '@shared/osnap/message';
 import { answerToolsQuery } from '@shared/osnap/tools-response';
@@ -138,6 +138,14 @@ export class Directory {
         };
       })
       .sort((a, b) => (a.agent_name ?? '').localeCompare(b.agent_name ?? '') || a.agent_id.localeCompare(b.agent_id));
+  }
+
+  /** One agent's entry as `caller` may see it (GET /agents lists it for them); undefined otherwise. */
+  async entry(did: string, caller: string | undefined): Promise<AgentEntry | undefined> {
+    const record = await this.relay.store.getRegistration(did);
+    if (!record) return undefined;
+    const entry = toEntry(record);
+    return isVisibleTo(entry, caller) ? entry : undefined;
   }
 
   /** OSNAP §3.4 on an agent's behalf; undefined for an unknown agent or one the asker may not see. */

@@ -3,6 +3,7 @@
 //   POST /agents              a signed `directory.register` REQUEST envelope
 //   POST /agents/query        a signed REQUEST carrying an OSNAP agents_query or tools_query
 //   GET  /agents/{did}/tools  tools_response for the operator's session (OSNAP §3.4)
+//   GET  /agents/{did}/agent-card.json  the entry as an A2A Agent Card (decisions-mcp.md §7)
 // Who asks is the operator's session or the envelope's verified signer, never a parameter.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -23,6 +24,9 @@ import { MAX_ENVELOPE_BYTES } from '../relay/agora-relay';
 import type { RelayServices } from '../relay/relay-services';
 import type { Store } from '../store/store';
 import { accepted, takeBudget, type EventRouteLimits } from './events';
+import { AgentCard, agentCardOf } from '@shared/a2a/agent-card';
+import { requestOrigin } from '../http/request-origin';
+import { VERSION } from '../version';
 
 export const QUERY_INTENTS = { agents_query: 'osnap.agents_query', tools_query: 'osnap.tools_query' } as const;
 
@@ -123,6 +127,12 @@ export function agentRoutes(deps: AgentRouteDeps) {
         metadata: { timestamp: new Date(relay.now()).toISOString() },
       };
       return reply(c, QueryAnswer, { ok: true as const, message: answer }, 200);
+    })
+    .get('/:did/agent-card.json', async (c) => {
+      const did = c.req.param('did');
+      const entry = await directory.entry(did, await sessionDid(c));
+      if (!entry) throw notFound(did);
+      return reply(c, AgentCard, agentCardOf(entry, `${requestOrigin(c)}/events`, VERSION), 200);
     })
     .get('/:did/tools', async (c) => {
       const did = c.req.param('did');

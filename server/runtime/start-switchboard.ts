@@ -36,6 +36,10 @@ import { onceOnlyWork } from './once-only';
 import { WebhookService } from '../webhooks/webhook-service';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender';
 import { moduleLogger } from '../logging/logger';
+import { McpSessions } from '../mcp/mcp-sessions';
+import { DEFAULT_REVALIDATE_MS } from '../mqtt/revalidate';
+import { agentVerifier } from './agent-verifier';
+import type { AgentBroker } from '../agents/agent-broker';
 
 const log = moduleLogger('webhooks');
 
@@ -162,11 +166,31 @@ async function start(
     longPollsWaiting: () => relayServices.feed.waiting,
     mqttConnections: () => broker.connections?.(),
   });
+  // Agents' MCP sessions speak AOR over the embedded broker's agent listener, as the agent
+  // (decisions-mcp.md §3); with MQTT_URL there is no endpoint (decisions-mcp.md §6).
+  const mcp = config.mqttExternal
+    ? undefined
+    : await life.open(
+        async () =>
+          new McpSessions({
+            store,
+            clock,
+            brokerUrl: () => agentsUrl,
+            verifyAgent: agentVerifier(store.access),
+          }),
+        (sessions) => sessions.close(),
+      );
+  if (mcp) {
+    // The broker's periodic check of open connections is the backstop for sessions too.
+    const timer = setInterval(() => void mcp.revalidate(), config.mqttRevalidateMs ?? DEFAULT_REVALIDATE_MS);
+    timer.unref();
+    life.started(() => clearInterval(timer));
+  }
   // Rejects counted from history until the store answers them in one query.
   const agents = new AgentService({
     store,
     clock,
-    broker: broker.agents,
+    broker: mcp ? withMcpSessions(broker.agents, mcp) : broker.agents,
     grants: gateway,
     presence,
     // decisions-server.md §64: one query over the rejects index, every room.
@@ -179,6 +203,7 @@ async function start(
   life.started(
     store.access.watchAccessChanges?.(() => {
       broker.revalidateConsoles();
+      void mcp?.revalidate();
       agents
         .endSuspendedGrants()
         .catch((error: unknown) => console.error("switchboard: could not end a suspended agent's grants:", error));
@@ -220,6 +245,7 @@ async function start(
     readiness: { broker: () => broker.down() },
     sessionsChanged: () => broker.revalidateConsoles(),
     sessionOpened: (how) => metrics.sessionOpened(how),
+    ...(mcp ? { mcp } : {}),
     ...(config.metricsToken ? { metrics: { token: config.metricsToken, render: () => metrics.render() } } : {}),
   });
   /** Set once the broker serves, before any request can ask. */
@@ -270,5 +296,20 @@ async function start(
     metrics,
     clock,
     close: () => life.close(),
+  };
+}
+
+/** An agent's change closes its MCP sessions as at once as its MQTT connections (decisions-mcp.md §3). */
+function withMcpSessions(agents: AgentBroker, mcp: McpSessions): AgentBroker {
+  const also = async <T>(done: Promise<T>): Promise<T> => {
+    const value = await done;
+    await mcp.revalidate();
+    return value;
+  };
+  return {
+    ...agents,
+    removed: (agentId) => also(agents.removed(agentId)),
+    suspended: (agentId, suspended) => also(agents.suspended(agentId, suspended)),
+    closeConnections: (agentId, suspended) => also(agents.closeConnections(agentId, suspended)),
   };
 }

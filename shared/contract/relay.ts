@@ -1,6 +1,7 @@
 // The Agora v1.0 relay, the agent directory (OSNAP §3.3–§3.4) and the service's own endpoints
 // (health, readiness, seed, this document). Errors on the relay's routes are `AgoraErrorBody`.
 import { z } from 'zod';
+import { AgentCard } from '../a2a/agent-card';
 import { AGORA_VERSION, Envelope, MESSAGE_TYPES } from '../agora/envelope';
 import { CapabilityManifest } from '../agora/capability-manifest';
 import { AgentEntry } from '../osnap/agent-entry';
@@ -194,6 +195,16 @@ export const RELAY_OPERATIONS = [
     responses: {
       200: { description: 'tools_response', schema: ToolsResponse },
     },
+    refusals: { 404: 'NOT_FOUND' },
+  }),
+  operation({
+    method: 'get',
+    path: '/agents/{did}/agent-card.json',
+    errors: 'coded',
+    summary: 'One directory entry as an A2A Agent Card',
+    description:
+      'Name, description, one skill per capability, and the Agora relay (or its registered endpoint) as where it is reached (binding AGORA). Private entries only for callers allowed to see them.',
+    responses: { 200: { description: 'A2A AgentCard (v1.0 shape)', schema: AgentCard } },
     refusals: { 404: 'NOT_FOUND' },
   }),
   operation({

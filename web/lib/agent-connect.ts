@@ -22,3 +22,31 @@ export function connectExample(mqttUrl: string, agentId: string, password: strin
     `-t 'rooms/+/public' -v`,
   ].join(' ');
 }
+
+export interface ConnectWay {
+  readonly label: string;
+  readonly command: string;
+}
+
+/**
+ * The three ways of examples/ (README there), each a command with the credential filled in: the
+ * TypeScript agent client and paho-mqtt over MQTT, and an MCP client at `{origin}/mcp`
+ * (docs/mcp.md). Run from a checkout of Switchboard.
+ */
+export function connectWays(mqttUrl: string, origin: string, agentId: string, password: string): ConnectWay[] {
+  const credential = `AGENT_ID=${shellQuote(agentId)} AGENT_PASSWORD=${shellQuote(password)} ROOM=demo`;
+  return [
+    {
+      label: 'TypeScript (agent client)',
+      command: `MQTT_URL=${shellQuote(mqttUrl)} ${credential} npx tsx examples/aor-agent.ts`,
+    },
+    {
+      label: 'Python (paho-mqtt)',
+      command: `MQTT_URL=${shellQuote(mqttUrl)} ${credential} python3 examples/python/aor_agent.py`,
+    },
+    {
+      label: 'MCP (LLM agents)',
+      command: `SWITCHBOARD_URL=${shellQuote(origin)} ${credential} npx tsx examples/mcp-agent.ts`,
+    },
+  ];
+}

@@ -1,26 +1,12 @@
 // What the console says about rooms, in words: reject reasons, API error codes, times. Shared by
 // the rooms and the inbox, which acts on rooms' review items and questions.
 import type { RejectReason } from '@shared/aor/reject-reasons';
+import { REJECT_WORDS, rejectReasonInWords } from '@shared/aor/reject-words';
 import { errorInWords } from '@web/lib/api/error-words';
 import { ApiError } from '@web/lib/api/http';
 import { relative } from '@web/lib/time-words';
 
-const REJECT_WORDS: Record<RejectReason, string> = {
-  no_mic_grant: 'had no mic for this task',
-  mic_grant_expired: 'the mic for this task had expired',
-  mic_revoked: 'the mic for this task was revoked',
-  message_type_not_allowed: 'this message type is not allowed by the mic grant',
-  message_limit_exceeded: 'the mic grant’s message budget is used up',
-  invalid_envelope: 'the message was malformed (not a valid AOR envelope)',
-  sender_mismatch: 'the message claimed to come from another agent',
-  room_mismatch: 'the message named a different room than its topic',
-  facilitator_rejected: 'a facilitator declined it',
-};
-
-/** A reject reason in words; unknown reasons (other implementations) are shown as given. */
-export function rejectReasonInWords(reason: string): string {
-  return reason in REJECT_WORDS ? REJECT_WORDS[reason as RejectReason] : `rejected (${reason})`;
-}
+export { rejectReasonInWords };
 
 // A facilitator's revoke reason is free text (AOR §5.4); these are the ones the demo facilitator
 // and the spec's example use.
