@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from './store';
 import { describeAccessContract } from './contract/access';
+import { describeActivityAggregatesContract } from './contract/activity-aggregates';
 import { describeGrantsAndReviewContract } from './contract/grants-and-review';
 import { describeHistoryRetentionContract } from './contract/history-retention';
 import { describeOacopContract } from './contract/oacop';
@@ -28,6 +29,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describeHistoryRetentionContract(current);
     describeGrantsAndReviewContract(current);
     describeRoomActivityContract(current);
+    describeActivityAggregatesContract(current);
     describeAccessContract(current);
     describeRelayContract(current);
     describeOacopContract(current);

@@ -443,6 +443,30 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX room_messages_candidate_ids ON room_messages (room_id, message_id, cursor) WHERE topic_kind = 'public_candidates';
     `,
   },
+  {
+    version: 11,
+    name: 'room activity aggregates',
+    sql: /* sql */ `
+      -- decisions-server.md §73, as SQLite's migration 13: per UTC minute, kept by the statement
+      -- that appends each history row. agent_id '' is a reject counted for nobody.
+      CREATE TABLE room_activity_minutes (
+        room_id  TEXT COLLATE "C" NOT NULL,
+        minute   BIGINT NOT NULL,
+        messages BIGINT NOT NULL,
+        approved BIGINT NOT NULL,
+        PRIMARY KEY (room_id, minute)
+      );
+      CREATE TABLE reject_minutes (
+        room_id  TEXT COLLATE "C" NOT NULL,
+        minute   BIGINT NOT NULL,
+        reason   TEXT COLLATE "C" NOT NULL,
+        agent_id TEXT COLLATE "C" NOT NULL,
+        rejects  BIGINT NOT NULL,
+        PRIMARY KEY (room_id, minute, reason, agent_id)
+      );
+      CREATE INDEX reject_minutes_by_minute ON reject_minutes (minute);
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

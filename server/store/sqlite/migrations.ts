@@ -441,6 +441,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX room_messages_candidate_ids ON room_messages (room_id, message_id) WHERE topic_kind = 'public_candidates';
     `,
   },
+  {
+    version: 13,
+    name: 'room activity aggregates',
+    sql: /* sql */ `
+      -- decisions-server.md §73: what the health panel and the Agents screen read, kept per UTC
+      -- minute (epoch ms of its start) by the transaction that appends each history row, so a
+      -- read sums at most an hour of buckets. agent_id '' is a reject counted for nobody.
+      CREATE TABLE room_activity_minutes (
+        room_id  TEXT NOT NULL,
+        minute   INTEGER NOT NULL,
+        messages INTEGER NOT NULL,
+        approved INTEGER NOT NULL,
+        PRIMARY KEY (room_id, minute)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE reject_minutes (
+        room_id  TEXT NOT NULL,
+        minute   INTEGER NOT NULL,
+        reason   TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        rejects  INTEGER NOT NULL,
+        PRIMARY KEY (room_id, minute, reason, agent_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX reject_minutes_by_minute ON reject_minutes (minute);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {
