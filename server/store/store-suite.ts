@@ -9,6 +9,7 @@ import { describeAccessContract } from './contract/access';
 import { describeActivityAggregatesContract } from './contract/activity-aggregates';
 import { describeGrantsAndReviewContract } from './contract/grants-and-review';
 import { describeHistoryRetentionContract } from './contract/history-retention';
+import { describeInboxDismissalsContract } from './contract/inbox-dismissals';
 import { describeOacopContract } from './contract/oacop';
 import { describeRelayContract } from './contract/relay';
 import { describeRoomActivityContract } from './contract/room-activity';
@@ -30,6 +31,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describeGrantsAndReviewContract(current);
     describeRoomActivityContract(current);
     describeActivityAggregatesContract(current);
+    describeInboxDismissalsContract(current);
     describeAccessContract(current);
     describeRelayContract(current);
     describeOacopContract(current);

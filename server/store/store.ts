@@ -5,6 +5,7 @@
 // budget, consuming a challenge, deciding a review item) is atomic inside the engine, so several
 // server instances can share one database.
 import type { SpendVerdict } from '@shared/aor/stored-grants';
+import type { InboxStore } from './inbox-store';
 import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
@@ -408,6 +409,8 @@ export interface StoreParts {
   readonly services: ServiceRegistryStore;
   /** Outgoing webhooks: endpoints and the outbox of their deliveries (webhook-store.ts). */
   readonly webhooks: WebhookStore;
+  /** Operators' dismissals of inbox items (inbox-store.ts). */
+  readonly inbox: InboxStore;
 }
 
 export interface Store extends StoreParts {
