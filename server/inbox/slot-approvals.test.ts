@@ -1,7 +1,8 @@
 // Slot approvals against a stranger (decisions-server.md §75, §76), on the real server: real Agora
 // envelopes through the relay, SQLite, the inbox over HTTP. A thread reaches the inbox only when one
 // of this server's parties is in it; one initiator gets a bounded number of items; an envelope makes
-// the inbox look at its own thread, never at every thread.
+// the inbox look at its own thread, never at every thread; a facilitator can dismiss any item, for
+// good across a restart, audited.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,14 @@ import { SLOT_ITEMS_PER_SENDER } from './slot-source';
 let sb: RunningSwitchboard;
 let dataDir: string;
 let cookie: string;
+const FACILITATOR = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
+const boot = () => startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0' }));
+const dismiss = (itemId: string, as = cookie) =>
+  fetch(`${sb.url}/api/inbox/dismissals`, {
+    method: 'POST',
+    headers: { cookie: as, origin: sb.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ itemId }),
+  });
 let n = 0;
 
 const client = (key: string) =>
@@ -73,8 +82,8 @@ async function slotsUntil(done: (items: InboxItem[]) => boolean): Promise<InboxI
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'switchboard-slots-'));
-  sb = await startSwitchboard(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0' }));
-  cookie = await sessionCookie(sb.store, 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH', 'facilitator');
+  sb = await boot();
+  cookie = await sessionCookie(sb.store, FACILITATOR, 'facilitator');
 });
 
 afterAll(async () => {
@@ -121,5 +130,37 @@ describe('slot approvals from strangers', () => {
       list.mockRestore();
       get.mockRestore();
     }
+  });
+
+  it('leave every inbox when a facilitator dismisses them, audited, and stay dismissed after a restart', async () => {
+    const operator = client('operator-4');
+    await sb.store.access.putOperator({ did: operator.identity.did, role: 'observer', createdAt: Date.now() });
+    await answeredThread(client('pest'), operator, thread(1, 4));
+    const id = `slot:${thread(1, 4)}`;
+    await slotsUntil((items) => items.some((i) => i.id === id));
+    const observer = await sessionCookie(
+      sb.store,
+      'did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG',
+      'observer',
+    );
+    expect((await dismiss(id, observer)).status).toBe(403);
+    expect((await dismiss(id)).status).toBe(204);
+    expect((await slots()).map((i) => i.id)).not.toContain(id);
+    // Gone already: nothing left to dismiss, not an error.
+    expect((await dismiss(id)).status).toBe(204);
+    expect((await dismiss('')).status).toBe(400);
+    const [entry] = await sb.store.access.listAudit({ limit: 1 });
+    expect(entry).toMatchObject({
+      actorDid: FACILITATOR,
+      action: 'inbox.dismiss',
+      details: { itemId: id, kind: 'slot' },
+    });
+
+    await sb.close();
+    sb = await boot();
+    cookie = await sessionCookie(sb.store, FACILITATOR, 'facilitator');
+    // Another thread of the same kind is back after the restart; the dismissed one is not.
+    const items = await slotsUntil((items) => items.some((i) => i.id === `slot:${thread(1, 3)}`));
+    expect(items.map((i) => i.id)).not.toContain(id);
   });
 });

@@ -84,10 +84,13 @@ export async function startInbox(parts: InboxParts): Promise<RunningInbox> {
   const service = new InboxService({
     board,
     clock,
+    store,
     summary,
     ...(parts.operatorName ? { operatorName: parts.operatorName } : {}),
   });
   const rebuild = async () => {
+    // Dismissals first, so a dismissed item is never put back, even for a moment.
+    await service.loadDismissals();
     for (const source of sources) await source.rebuild();
   };
   await rebuild();
