@@ -223,7 +223,10 @@ export function describeWebhookContract(name: string, makeStore: () => Promise<S
       await store.webhooks.settle(leased[0]!.id, 'L', { state: 'delivered', status: 200, at: T0 + 20 });
       await store.webhooks.settle(leased[1]!.id, 'L', { state: 'failed', status: 500, error: 'no', at: T0 + 20 });
       expect(await store.webhooks.prune(T0 + 7 * DAY)).toEqual({ deliveries: 2, events: 2 });
-      expect((await store.webhooks.listDeliveries('a', 10)).map((d) => d.eventId)).toEqual(['evt_young', 'evt_waiting']);
+      expect((await store.webhooks.listDeliveries('a', 10)).map((d) => d.eventId)).toEqual([
+        'evt_young',
+        'evt_waiting',
+      ]);
       // The pruned ids are gone: the same change seen again is a new event (decisions-server.md §75).
       expect((await store.webhooks.enqueue(event('evt_done', { createdAt: T0 + 9 * DAY }))).duplicate).toBe(false);
       // The kept one still is one.

@@ -1,6 +1,12 @@
 // PostgreSQL side of inbox-store.ts: one statement each, as on SQLite.
 import type { Pool } from 'pg';
-import { DISMISSAL_KEPT_MS, toDismissal, type DismissalRow, type InboxDismissal, type InboxStore } from '../inbox-store';
+import {
+  DISMISSAL_KEPT_MS,
+  toDismissal,
+  type DismissalRow,
+  type InboxDismissal,
+  type InboxStore,
+} from '../inbox-store';
 
 export class PgInboxStore implements InboxStore {
   readonly #pool: Pool;

@@ -1,6 +1,12 @@
 // SQLite side of inbox-store.ts: one statement each.
 import type Database from 'better-sqlite3';
-import { DISMISSAL_KEPT_MS, toDismissal, type DismissalRow, type InboxDismissal, type InboxStore } from '../inbox-store';
+import {
+  DISMISSAL_KEPT_MS,
+  toDismissal,
+  type DismissalRow,
+  type InboxDismissal,
+  type InboxStore,
+} from '../inbox-store';
 
 export class SqliteInboxStore implements InboxStore {
   readonly #db: Database.Database;
@@ -25,7 +31,6 @@ export class SqliteInboxStore implements InboxStore {
   }
 
   async pruneDismissals(now: number): Promise<number> {
-    return this.#db.prepare('DELETE FROM inbox_dismissals WHERE dismissed_at < ?').run(now - DISMISSAL_KEPT_MS)
-      .changes;
+    return this.#db.prepare('DELETE FROM inbox_dismissals WHERE dismissed_at < ?').run(now - DISMISSAL_KEPT_MS).changes;
   }
 }
