@@ -1,7 +1,7 @@
 // The inbox, the console's home, against the real server and a real MQTT agent: a review
 // candidate reaches two facilitators' inboxes live, one claims it (the other sees who is deciding)
 // and approves it inline, and it leaves both; a browser notification for the new item; the empty
-// state with the live summary; the page at phone width.
+// state with the live summary; the page at phone width; an item dismissed (decisions-server.md §75).
 import { expect, test, type Browser, type BrowserContext, type Page } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollFirstFacilitator } from './support/demo-console';
@@ -255,4 +255,20 @@ test('muting a room in the settings keeps its new items out of notifications, no
   expect(await first.evaluate(() => window.__notifications.length)).toBe(before);
   await item.getByRole('button', { name: 'Approve' }).click();
   await expect(item).toHaveCount(0);
+});
+
+test('a facilitator dismisses an item from the inbox: it leaves both facilitators’ lists', async () => {
+  await first.setViewportSize({ width: 1440, height: 900 });
+  await agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
+    task_id: taskId,
+    message_type: 'result',
+    content: { text: 'Fifth result, nobody needs to decide this one' },
+  });
+  const item = inboxItems(first).filter({ hasText: 'Fifth result' });
+  await expect(item).toHaveCount(1);
+  await expect(inboxItems(second).filter({ hasText: 'Fifth result' })).toHaveCount(1);
+  await snap(first, 'inbox-dismiss');
+  await item.getByRole('button', { name: /^Dismiss: / }).click();
+  await expect(item).toHaveCount(0);
+  await expect(inboxItems(second).filter({ hasText: 'Fifth result' })).toHaveCount(0);
 });

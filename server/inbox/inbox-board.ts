@@ -11,6 +11,8 @@ const same = (a: InboxItem, b: InboxItem) => JSON.stringify(a) === JSON.stringif
 
 export class InboxBoard implements InboxFeed {
   readonly #items = new Map<string, InboxItem>();
+  /** Item id → the `since` an operator dismissed it at: that fact, or an older one, is not shown (§75). */
+  readonly #dismissed = new Map<string, number>();
   readonly #listeners = new Set<(change: InboxChange) => void>();
 
   current(): readonly InboxItem[] {
@@ -27,6 +29,7 @@ export class InboxBoard implements InboxFeed {
   }
 
   put(item: InboxItem): void {
+    if (item.since <= (this.#dismissed.get(item.id) ?? -Infinity)) return this.remove(item.id);
     const before = this.#items.get(item.id);
     if (before && same(before, item)) return;
     this.#items.set(item.id, item);
@@ -48,6 +51,15 @@ export class InboxBoard implements InboxFeed {
     const keep = new Set(items.map((i) => i.id));
     for (const id of [...this.#items.keys()]) if (id.startsWith(prefix) && !keep.has(id)) this.remove(id, settledBy);
     for (const item of items) this.put(item);
+  }
+
+  /**
+   * Hides the item as it is at `since` (decisions-server.md §75): removed now, settled by `by`,
+   * and kept off until its source puts it with a later `since`.
+   */
+  dismiss(id: string, since: number, by: string | null = null): void {
+    this.#dismissed.set(id, Math.max(since, this.#dismissed.get(id) ?? -Infinity));
+    this.remove(id, by);
   }
 
   #emit(change: InboxChange): void {

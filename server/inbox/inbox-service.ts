@@ -5,6 +5,7 @@ import type { InboxClaim, InboxItem, InboxList, InboxSummary } from '@shared/con
 import { orderItems } from '@shared/inbox/order';
 import { shortDid } from '@shared/inbox/titles';
 import type { Clock } from '../clock';
+import type { Store } from '../store/store';
 import type { InboxBoard } from './inbox-board';
 import { InboxClaims } from './inbox-claims';
 import { moduleLogger } from '../logging/logger';
@@ -29,6 +30,8 @@ export const visibleTo = (item: InboxItem, did: string): boolean =>
 export interface InboxServiceOptions {
   readonly board: InboxBoard;
   readonly clock: Clock;
+  /** Where dismissals are kept and audited; without it nothing can be dismissed. */
+  readonly store?: Pick<Store, 'inbox' | 'access'>;
   /** Reads the summary's numbers (rooms, presence, recent rejects). */
   readonly summary: () => Promise<InboxSummary>;
   readonly operatorName?: OperatorName;
@@ -41,6 +44,8 @@ export class InboxService {
   readonly claims: InboxClaims;
   readonly #listeners = new Set<(event: InboxEvent) => void>();
   readonly #readSummary: () => Promise<InboxSummary>;
+  readonly #store: Pick<Store, 'inbox' | 'access'> | undefined;
+  readonly #clock: Clock;
   readonly #operatorName: OperatorName;
   readonly #offBoard: () => void;
   readonly #timer: NodeJS.Timeout;
@@ -50,6 +55,8 @@ export class InboxService {
   constructor(options: InboxServiceOptions) {
     this.board = options.board;
     this.#readSummary = options.summary;
+    this.#store = options.store;
+    this.#clock = options.clock;
     this.#operatorName = options.operatorName ?? noOperatorNames;
     this.claims = new InboxClaims(options.clock, (id) => {
       const item = this.board.get(id);
@@ -88,6 +95,32 @@ export class InboxService {
   item(id: string, did: string): InboxItem | undefined {
     const item = this.board.get(id);
     return item && visibleTo(item, did) ? this.#withClaim(item) : undefined;
+  }
+
+  /**
+   * An operator's dismissal of an item it may see (decisions-server.md §75): stored, audited and
+   * taken off the board; undefined when no such item waits for it.
+   */
+  async dismiss(itemId: string, did: string): Promise<InboxItem | undefined> {
+    const item = this.item(itemId, did);
+    if (!item || !this.#store) return undefined;
+    const at = this.#clock.now();
+    await this.#store.inbox.dismiss({ itemId, since: item.since, by: did, at });
+    await this.#store.access.appendAudit({
+      at,
+      actorDid: did,
+      action: 'inbox.dismiss',
+      roomId: 'roomId' in item.ref ? item.ref.roomId : null,
+      messageId: null,
+      details: { itemId, kind: item.kind, title: item.title },
+    });
+    this.board.dismiss(itemId, item.since, did);
+    return item;
+  }
+
+  /** Puts back the dismissals stored (at start). */
+  async loadDismissals(): Promise<void> {
+    for (const d of (await this.#store?.inbox.listDismissals()) ?? []) this.board.dismiss(d.itemId, d.since, d.by);
   }
 
   async claim(itemId: string, did: string): Promise<InboxClaim> {

@@ -438,6 +438,8 @@ describe('slot approvals', () => {
       );
     const alice = client('alice');
     const bob = client('bob');
+    // decisions-server.md §75: a thread reaches the inbox when one of this server's parties is in it.
+    await sb.store.access.putOperator({ did: bob.identity.did, role: 'observer', createdAt: Date.now() });
     const send = (from: AgoraClient, to: AgoraClient, message: CarriedMessage) =>
       from.post(
         from.sign('REQUEST', carrierPayload(message, `req_${++n}`) as never, message.threadId, to.identity.did),

@@ -14,6 +14,16 @@ export class OacopReadModels {
   readonly tasks = new TaskProjection();
   #afterSeq = 0;
   #running: Promise<void> = Promise.resolve();
+  readonly #listeners = new Set<(threadIds: ReadonlySet<string>) => void>();
+
+  /**
+   * Hears, after each page a catch-up applied, the threads its carriers touched: a consumer then
+   * looks at those threads only, never at all of them (decisions-server.md §76).
+   */
+  onThreadsChanged(listener: (threadIds: ReadonlySet<string>) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
 
   constructor(private readonly store: RelayStore) {}
 
@@ -26,18 +36,24 @@ export class OacopReadModels {
   async #catchUp(): Promise<void> {
     for (;;) {
       const page = await this.store.listEvents({ afterSeq: this.#afterSeq, type: 'REQUEST', limit: PAGE });
-      for (const stored of page.events) this.#apply(stored);
+      const touched = new Set<string>();
+      for (const stored of page.events) {
+        const threadId = this.#apply(stored);
+        if (threadId !== undefined) touched.add(threadId);
+      }
       if (page.events.length > 0) this.#afterSeq = page.events[page.events.length - 1]!.seq;
+      if (touched.size > 0) for (const listener of [...this.#listeners]) listener(touched);
       if (!page.hasMore) return;
     }
   }
 
-  #apply(stored: StoredRelayEnvelope): void {
+  /** The thread the carrier belongs to, once applied; undefined when it is not one. */
+  #apply(stored: StoredRelayEnvelope): string | undefined {
     const envelope = JSON.parse(stored.json) as { type: string; payload: unknown };
-    if (!isOacopCarrier(envelope)) return;
+    if (!isOacopCarrier(envelope)) return undefined;
     // The relay refused malformed carriers; one stored by an older release is skipped, not fatal.
     const read = readCarrier(envelope);
-    if (!read.ok) return;
+    if (!read.ok) return undefined;
     const event: CarrierEvent = {
       seq: stored.seq,
       envelopeId: stored.id,
@@ -48,5 +64,6 @@ export class OacopReadModels {
     };
     this.scheduling.apply(event);
     this.tasks.apply(event);
+    return read.value.threadId;
   }
 }

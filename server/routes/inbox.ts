@@ -60,6 +60,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
   // A renewal every few seconds per open item is plenty; this bounds a looping client.
   const claimsPerDid = new TokenBucketLimiter({ capacity: 60, refillPerSecond: 1, clock });
   const claimsPerAddress = new TokenBucketLimiter({ capacity: 240, refillPerSecond: 4, clock });
+  const dismissalsPerDid = new TokenBucketLimiter({ capacity: 120, refillPerSecond: 1, clock });
   const session = { store, clock };
 
   return new Hono()
@@ -170,6 +171,21 @@ export function inboxRoutes(deps: InboxRouteDeps) {
         // by nature, so that is an answer, not an error (decisions-server.md §68).
         if (!inbox.item(itemId, did)) return c.body(null, 204);
         return reply(c, InboxClaim, await inbox.claim(itemId, did), 200);
+      },
+    )
+    .post(
+      '/dismissals',
+      rateLimit(claimsPerAddress),
+      requireSession(session, 'facilitator'),
+      jsonBody(ClaimBody),
+      async (c) => {
+        const { did } = c.get('session');
+        // Each dismissal is a stored row and an audit entry: bounded per facilitator (§75).
+        const verdict = dismissalsPerDid.take(did);
+        if (!verdict.ok) throw rateLimited(verdict.retryAfterSeconds, 'dismissals');
+        // Gone meanwhile (decided, or dismissed by another): there is nothing left to dismiss (§68).
+        await inbox.dismiss(c.req.valid('json').itemId, did);
+        return c.body(null, 204);
       },
     );
 }

@@ -40,6 +40,8 @@ export interface InboxParts {
   /** How often time-based items (grants, reject bursts) are looked at again; tests shorten it. */
   readonly everyMs?: number;
   readonly operatorName?: OperatorName;
+  /** The demo's own agents' DIDs when the demo runs: parties of this server (decisions-server.md §75). */
+  readonly demoDids?: readonly string[];
 }
 
 export interface RunningInbox {
@@ -57,7 +59,11 @@ export async function startInbox(parts: InboxParts): Promise<RunningInbox> {
   const sources: InboxSource[] = [
     startReviewSource(ctx, parts.broker),
     startCosignSource(ctx, parts.negotiations),
-    startSlotSource(ctx, parts.oacop, parts.feed),
+    startSlotSource(ctx, parts.oacop, parts.feed, {
+      // decisions-server.md §75: enrolled operators and the demo's agents, read at each look.
+      localParties: async () =>
+        new Set([...(parts.demoDids ?? []), ...(await store.access.listOperators()).map((o) => o.did)]),
+    }),
     startQuestionSource(ctx, parts.broker),
     startGrantSource(ctx, parts.broker, parts.everyMs),
     rejects,
@@ -78,10 +84,13 @@ export async function startInbox(parts: InboxParts): Promise<RunningInbox> {
   const service = new InboxService({
     board,
     clock,
+    store,
     summary,
     ...(parts.operatorName ? { operatorName: parts.operatorName } : {}),
   });
   const rebuild = async () => {
+    // Dismissals first, so a dismissed item is never put back, even for a moment.
+    await service.loadDismissals();
     for (const source of sources) await source.rebuild();
   };
   await rebuild();

@@ -6,7 +6,7 @@ import type { NegotiationService } from '../negotiation/negotiation-service';
 import { startNegotiationSweeper } from '../negotiation/negotiation-sweeper';
 import type { RelayServices } from '../relay/relay-services';
 import { startThreadSweeper } from '../relay/thread-sweeper';
-import { startRetentionSweeper } from '../rooms/retention-sweeper';
+import { startOutboxSweeper, startRetentionSweeper } from '../rooms/retention-sweeper';
 import type { Store } from '../store/store';
 import { Lifecycle } from './lifecycle';
 
@@ -25,6 +25,7 @@ export function onceOnlyWork(
     work.started(startThreadSweeper(parts.relay.relay.store, parts.clock, parts.relay.relay.timeouts));
     work.started(startNegotiationSweeper(parts.negotiations));
     work.started(startRetentionSweeper(parts.store.rooms, parts.clock));
+    work.started(startOutboxSweeper(parts.store.webhooks, parts.store.inbox, parts.clock));
     try {
       for (const start of demos) work.started(await start());
     } catch (error) {

@@ -28,6 +28,7 @@ import { buildAppServices, startRelayTimers } from './app-services';
 import { brokerFor, type OpenBroker } from './broker-adapter';
 import { consoleAuthenticator } from './console-authenticator';
 import { httpDemos } from './demos';
+import { oacopDemoDids } from '../demo/oacop/oacop-demo';
 import { startInbox, type RunningInbox } from './inbox';
 import { operatorNamer } from '../auth/operator-name';
 import { closeHttp, listenHttp, urlHost } from './http-listener';
@@ -223,6 +224,7 @@ async function start(
         feed: services.relay.services.feed,
         services: bridge.status,
         operatorName: operatorNamer(store),
+        demoDids: config.demo ? oacopDemoDids(config.demoSeed) : [],
         ...(options.inboxEveryMs === undefined ? {} : { everyMs: options.inboxEveryMs }),
       }),
     (running) => running.stop(),

@@ -83,6 +83,7 @@ export function checkedParts(parts: StoreParts): StoreParts {
     oacop: parts.oacop,
     services: parts.services,
     webhooks: checked(parts.webhooks, webhookChecks),
+    inbox: parts.inbox,
   };
 }
 

@@ -6,8 +6,10 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from './store';
 import { describeAccessContract } from './contract/access';
+import { describeActivityAggregatesContract } from './contract/activity-aggregates';
 import { describeGrantsAndReviewContract } from './contract/grants-and-review';
 import { describeHistoryRetentionContract } from './contract/history-retention';
+import { describeInboxDismissalsContract } from './contract/inbox-dismissals';
 import { describeOacopContract } from './contract/oacop';
 import { describeRelayContract } from './contract/relay';
 import { describeRoomActivityContract } from './contract/room-activity';
@@ -28,6 +30,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describeHistoryRetentionContract(current);
     describeGrantsAndReviewContract(current);
     describeRoomActivityContract(current);
+    describeActivityAggregatesContract(current);
+    describeInboxDismissalsContract(current);
     describeAccessContract(current);
     describeRelayContract(current);
     describeOacopContract(current);

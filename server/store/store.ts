@@ -5,6 +5,7 @@
 // budget, consuming a challenge, deciding a review item) is atomic inside the engine, so several
 // server instances can share one database.
 import type { SpendVerdict } from '@shared/aor/stored-grants';
+import type { InboxStore } from './inbox-store';
 import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
@@ -257,7 +258,8 @@ export interface RoomStore {
   /**
    * Deletes, in every room with a retention, the oldest messages beyond it at `now` (and lowers
    * the room's message count); only history rows, never audit entries, review items or grants.
-   * Answers the rooms where something was deleted, and how much.
+   * In every room, `reject` rows on control older than a day go too, and activity buckets older
+   * than a day (decisions-server.md §74). Answers the rooms where something was deleted, and how much.
    */
   applyRetention(now: number): Promise<readonly { readonly roomId: string; readonly deleted: number }[]>;
   listRooms(): Promise<RoomSummary[]>;
@@ -295,17 +297,19 @@ export interface RoomStore {
     judgement: CandidateJudgement,
   ): Promise<CandidateRecord>;
 
-  // Room health: reads at most ACTIVITY_WINDOW_MS of history (decisions-server.md §64).
+  // Room health, read from aggregates kept in the appending transaction (decisions-server.md §64, §73).
   /**
    * Messages per minute (every topic kind), approved copies and rejects by reason, received in
-   * [sinceMs, nowMs]; a window longer than ACTIVITY_WINDOW_MS is cut to its last part.
+   * the whole UTC minutes from `sinceMs`'s through `nowMs`'s; a window longer than
+   * ACTIVITY_WINDOW_MS is cut to the minutes from `nowMs - ACTIVITY_WINDOW_MS`'s on.
    */
   roomActivity(roomId: string, sinceMs: number, nowMs: number): Promise<RoomActivity>;
   /**
-   * Rejects received since `sinceMs` (in one room, or every room), each counted for the agent the
-   * broker authenticated as the publisher of the candidate it refused: the newest earlier candidate
-   * in the room with the reject's `message_id`. A reject without a message id, or whose candidate
-   * is gone or had no known publisher, counts for nobody. Most rejects first, then by agent id.
+   * Rejects received since the UTC minute holding `sinceMs` (in one room, or every room; buckets
+   * are kept a day), each counted for the agent the broker authenticated as the publisher of the
+   * candidate it refused: the newest earlier candidate in the room with the reject's `message_id`
+   * when the reject was stored. A reject without a message id, or whose candidate was not stored
+   * or had no known publisher, counts for nobody. Most rejects first, then by agent id.
    */
   rejectsByAgent(sinceMs: number, roomId?: string): Promise<AgentRejectCount[]>;
 
@@ -405,6 +409,8 @@ export interface StoreParts {
   readonly services: ServiceRegistryStore;
   /** Outgoing webhooks: endpoints and the outbox of their deliveries (webhook-store.ts). */
   readonly webhooks: WebhookStore;
+  /** Operators' dismissals of inbox items (inbox-store.ts). */
+  readonly inbox: InboxStore;
 }
 
 export interface Store extends StoreParts {

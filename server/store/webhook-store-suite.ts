@@ -209,5 +209,29 @@ export function describeWebhookContract(name: string, makeStore: () => Promise<S
       expect((await store.webhooks.listDeliveries('a', 3)).map((d) => d.eventId)).toEqual(['evt_3', 'evt_2', 'evt_1']);
       await expect(store.webhooks.listDeliveries('a', 0)).rejects.toThrow();
     });
+
+    it('prunes settled deliveries older than the horizon and the event ids no row names any more, never a pending row', async () => {
+      const DAY = 86_400_000;
+      await store.webhooks.putEndpoint(endpoint('a'));
+      await store.webhooks.putEndpoint(endpoint('b', { kinds: ['cosign'] }));
+      await store.webhooks.enqueue(event('evt_done', { createdAt: T0 }));
+      await store.webhooks.enqueue(event('evt_failed', { createdAt: T0 + 1 }));
+      await store.webhooks.enqueue(event('evt_waiting', { createdAt: T0 + 2 }));
+      await store.webhooks.enqueue(event('evt_young', { createdAt: T0 + 8 * DAY }));
+      const leased = await store.webhooks.claimDue(T0 + 10, T0 + 1_000, 2, 'L');
+      expect(leased.map((d) => d.eventId)).toEqual(['evt_done', 'evt_failed']);
+      await store.webhooks.settle(leased[0]!.id, 'L', { state: 'delivered', status: 200, at: T0 + 20 });
+      await store.webhooks.settle(leased[1]!.id, 'L', { state: 'failed', status: 500, error: 'no', at: T0 + 20 });
+      expect(await store.webhooks.prune(T0 + 7 * DAY)).toEqual({ deliveries: 2, events: 2 });
+      expect((await store.webhooks.listDeliveries('a', 10)).map((d) => d.eventId)).toEqual([
+        'evt_young',
+        'evt_waiting',
+      ]);
+      // The pruned ids are gone: the same change seen again is a new event (decisions-server.md §75).
+      expect((await store.webhooks.enqueue(event('evt_done', { createdAt: T0 + 9 * DAY }))).duplicate).toBe(false);
+      // The kept one still is one.
+      expect((await store.webhooks.enqueue(event('evt_waiting'))).duplicate).toBe(true);
+      expect(await store.webhooks.prune(T0 + 7 * DAY)).toEqual({ deliveries: 0, events: 0 });
+    });
   });
 }

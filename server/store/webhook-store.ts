@@ -109,7 +109,18 @@ export interface WebhookStore {
   listDeliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   /** When the earliest pending row of an enabled endpoint can be claimed, if any (the dispatcher's next wake-up). */
   nextDue(): Promise<number | undefined>;
+  /**
+   * Deletes delivered and failed rows created before `before`, then recorded event ids created
+   * before it that no row names any more (decisions-server.md §75); pending rows are never
+   * deleted. In batches, so an enqueue waits for one batch at most. Answers how many of each.
+   */
+  prune(before: number): Promise<{ readonly deliveries: number; readonly events: number }>;
 }
+
+/** Settled deliveries and their event ids are kept this long (decisions-server.md §75). */
+export const WEBHOOK_KEPT_MS = 7 * 24 * 3_600_000;
+/** Rows deleted per statement by `prune`. */
+export const WEBHOOK_PRUNE_BATCH = 1_000;
 
 /** Whether `endpoint` takes `event` (a test event goes only where it is sent, so never here). */
 export const endpointMatches = (endpoint: WebhookEndpoint, event: WebhookEvent): boolean =>

@@ -134,6 +134,17 @@ export const INBOX_OPERATIONS = [
   }),
   operation({
     method: 'post',
+    path: '/api/inbox/dismissals',
+    errors: 'coded',
+    summary: "Dismiss an item: it leaves every operator's inbox until a new fact brings it back (audited)",
+    body: ClaimBody,
+    responses: {
+      204: { description: 'Dismissed, or no such item waits (gone meanwhile): nothing left to dismiss' },
+    },
+    refusals: { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN, CSRF_REJECTED', 429: 'RATE_LIMITED' },
+  }),
+  operation({
+    method: 'post',
     path: '/api/inbox/claims',
     errors: 'coded',
     summary: 'Say "I am deciding this" to the other facilitators (a soft claim that lapses)',

@@ -199,3 +199,7 @@ export async function startOacopDemo(options: OacopDemoOptions): Promise<OacopDe
     },
   };
 }
+
+/** The DIDs of the demo's calendar agents for a seed: this server's own parties (decisions-server.md §75). */
+export const oacopDemoDids = (seed: number): string[] =>
+  DEMO_CALENDARS.map((profile) => oacopDemoIdentity(seed, profile).did);

@@ -1,6 +1,6 @@
-// The Store contract, its room health queries (decisions-server.md §64): a room's messages per
-// minute, approved copies and rejects by reason over a window of an hour at most, and rejects
-// counted for the agent whose candidate was refused.
+// The Store contract, its room health queries (decisions-server.md §64, §73): a room's messages
+// per minute, approved copies and rejects by reason over a window of an hour at most (in whole UTC
+// minutes), and rejects counted for the agent whose candidate was refused.
 // store-suite.ts composes the parts under one describe; `store()` is the current test's fresh store.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewRoomMessage, Store } from '../store';
@@ -76,7 +76,7 @@ export function describeRoomActivityContract(store: () => Store): void {
           topicAgentId: 'agent-a',
         }),
         reject('r1', M0 + 125_000, 'no_mic_grant'),
-        row('r1', M0 + 125_001), // after now
+        row('r1', M0 + 180_000), // in a minute after now's (a window is read in whole minutes)
         row('r2', M0 + 1),
       );
       const activity = await store().rooms.roomActivity('r1', M0, M0 + 125_000);

@@ -443,6 +443,47 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX room_messages_candidate_ids ON room_messages (room_id, message_id, cursor) WHERE topic_kind = 'public_candidates';
     `,
   },
+  {
+    version: 11,
+    name: 'room activity aggregates',
+    sql: /* sql */ `
+      -- decisions-server.md §73, as SQLite's migration 13: per UTC minute, kept by the statement
+      -- that appends each history row. agent_id '' is a reject counted for nobody.
+      CREATE TABLE room_activity_minutes (
+        room_id  TEXT COLLATE "C" NOT NULL,
+        minute   BIGINT NOT NULL,
+        messages BIGINT NOT NULL,
+        approved BIGINT NOT NULL,
+        PRIMARY KEY (room_id, minute)
+      );
+      CREATE TABLE reject_minutes (
+        room_id  TEXT COLLATE "C" NOT NULL,
+        minute   BIGINT NOT NULL,
+        reason   TEXT COLLATE "C" NOT NULL,
+        agent_id TEXT COLLATE "C" NOT NULL,
+        rejects  BIGINT NOT NULL,
+        PRIMARY KEY (room_id, minute, reason, agent_id)
+      );
+      CREATE INDEX reject_minutes_by_minute ON reject_minutes (minute);
+    `,
+  },
+  {
+    version: 12,
+    name: 'inbox dismissals and webhook retention',
+    sql: /* sql */ `
+      -- decisions-server.md §75, as SQLite's migration 14.
+      CREATE TABLE inbox_dismissals (
+        item_id      TEXT COLLATE "C" PRIMARY KEY,
+        since        BIGINT NOT NULL,
+        dismissed_by TEXT COLLATE "C" NOT NULL,
+        dismissed_at BIGINT NOT NULL
+      );
+      CREATE INDEX inbox_dismissals_at ON inbox_dismissals (dismissed_at);
+      CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (created_at) WHERE state <> 'pending';
+      CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+      CREATE INDEX webhook_events_by_age ON webhook_events (created_at);
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

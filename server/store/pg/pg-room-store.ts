@@ -30,10 +30,20 @@ import {
   type SpendResult,
   type StoredRoomMessage,
 } from '../store';
+import {
+  ACTIVITY_KEPT_MS,
+  isReject,
+  mayBeApproved,
+  minuteOf,
+  REJECTS_KEPT_MS,
+  rejectFields,
+} from '../rows/activity-rows';
 import { GroupCommit, type CommitListener } from './pg-group-commit';
+import { inTransaction } from './pg-pool';
 import { pgRejectsByAgent, pgRoomActivity } from './pg-room-activity';
 import {
   bufferOf,
+  mergeSwept,
   RETENTION_BATCH,
   retentionCutoff,
   toGrant,
@@ -119,7 +129,39 @@ export class PgRoomStore implements RoomStore {
       }
       if (deleted > 0) swept.push({ roomId: row.id, deleted });
     }
-    return swept;
+    return mergeSwept(swept, await this.#sweepRejects(now));
+  }
+
+  /** As sqlite-room-store.ts sweeps them: old rejects in batches, then old activity buckets (§74). */
+  async #sweepRejects(now: number): Promise<Map<string, number>> {
+    const deleted = new Map<string, number>();
+    for (;;) {
+      // The counter first, as every history writer takes it: a sweep never deadlocks with an append.
+      const perRoom = await inTransaction(this.#pool, async (client) => {
+        await client.query(LOCK_CURSOR);
+        const { rows } = await client.query<{ room_id: string; n: number }>(
+          `WITH gone AS (
+             DELETE FROM room_messages WHERE cursor IN (
+               SELECT cursor FROM room_messages WHERE type = 'reject' AND received_at < $1 AND topic_kind = 'control' LIMIT $2)
+             RETURNING room_id
+           ), counted AS (SELECT room_id, count(*)::int AS n FROM gone GROUP BY room_id)
+           , lowered AS (UPDATE rooms SET message_count = greatest(0, message_count - counted.n) FROM counted WHERE rooms.id = counted.room_id)
+           SELECT room_id, n FROM counted`,
+          [now - REJECTS_KEPT_MS, RETENTION_BATCH],
+        );
+        return rows;
+      });
+      let batch = 0;
+      for (const { room_id, n } of perRoom) {
+        deleted.set(room_id, (deleted.get(room_id) ?? 0) + n);
+        batch += n;
+      }
+      if (batch < RETENTION_BATCH) break;
+    }
+    const horizon = minuteOf(now - ACTIVITY_KEPT_MS);
+    await this.#pool.query('DELETE FROM room_activity_minutes WHERE minute < $1', [horizon]);
+    await this.#pool.query('DELETE FROM reject_minutes WHERE minute < $1', [horizon]);
+    return deleted;
   }
 
   /** The room's messages with a cursor below this go, as sqlite-room-store.ts finds it; undefined: none do. */
@@ -383,24 +425,56 @@ export class PgRoomStore implements RoomStore {
 }
 
 /**
- * The room's counters and the message row, inside a history transaction (it holds the cursor
- * counter from its start to COMMIT), so cursors commit in increasing order and a backfill from
- * cursor n never passes over a message that commits later with a smaller cursor.
+ * The room's counters, the message row and its activity buckets (decisions-server.md §73), inside
+ * a history transaction (it holds the cursor counter from its start to COMMIT), so cursors commit
+ * in increasing order and a backfill from cursor n never passes over a message that commits later
+ * with a smaller cursor.
  */
 async function appendRow(client: PoolClient, m: NewRoomMessage): Promise<number> {
   // One statement, one round trip: the room row (created on first message, AOR rooms are
-  // implicit), the next cursor and the message. The foreign key is checked at the statement's
-  // end, when the room row exists.
+  // implicit), the next cursor, the message, its minute and (a reject) its reject bucket. The
+  // foreign key is checked at the statement's end, when the room row exists. The probes see the
+  // rows of earlier statements, not this one's: "an earlier candidate" (decisions-server.md §64).
+  const reject = isReject(m) ? rejectFields(m.payload) : undefined;
   const { rows } = await client.query<{ cursor: number }>(
     `WITH room AS (
        INSERT INTO rooms (id, name, moderation, created_at, message_count, last_activity_at) VALUES ($1, $1, 'auto', $9, 1, $9)
        ON CONFLICT (id) DO UPDATE SET message_count = rooms.message_count + 1,
          last_activity_at = greatest(coalesce(rooms.last_activity_at, excluded.last_activity_at), excluded.last_activity_at)
        RETURNING id
-     ), next AS (UPDATE store_counters SET value = value + 1 WHERE name = 'room_message_cursor' RETURNING value)
+     ), next AS (UPDATE store_counters SET value = value + 1 WHERE name = 'room_message_cursor' RETURNING value),
+     minute AS (
+       INSERT INTO room_activity_minutes (room_id, minute, messages, approved)
+       VALUES ($1, $10, 1, CASE WHEN $11::boolean AND EXISTS (
+         SELECT 1 FROM room_messages c WHERE c.topic_kind = 'public_candidates' AND c.room_id = $1 AND c.message_id = $5 LIMIT 1)
+         THEN 1 ELSE 0 END)
+       ON CONFLICT (room_id, minute) DO UPDATE SET messages = room_activity_minutes.messages + 1,
+         approved = room_activity_minutes.approved + excluded.approved
+     ), rejected AS (
+       INSERT INTO reject_minutes (room_id, minute, reason, agent_id, rejects)
+       SELECT $1, $10, $12::text, coalesce((
+         SELECT c.topic_agent_id FROM room_messages c WHERE c.topic_kind = 'public_candidates' AND c.room_id = $1
+           AND c.message_id = $13::text ORDER BY c.cursor DESC LIMIT 1), ''), 1
+       WHERE $12::text IS NOT NULL
+       ON CONFLICT (room_id, minute, reason, agent_id) DO UPDATE SET rejects = reject_minutes.rejects + 1
+     )
      INSERT INTO room_messages (cursor, room_id, topic, topic_kind, topic_agent_id, message_id, type, from_id, payload, received_at)
      VALUES ((SELECT value FROM next), (SELECT id FROM room), $2, $3, $4, $5, $6, $7, $8, $9) RETURNING cursor`,
-    [m.roomId, m.topic, m.topicKind, m.topicAgentId, m.messageId, m.type, m.fromId, bufferOf(m.payload), m.receivedAt],
+    [
+      m.roomId,
+      m.topic,
+      m.topicKind,
+      m.topicAgentId,
+      m.messageId,
+      m.type,
+      m.fromId,
+      bufferOf(m.payload),
+      m.receivedAt,
+      minuteOf(m.receivedAt),
+      mayBeApproved(m),
+      reject?.reason ?? null,
+      reject?.messageId ?? null,
+    ],
   );
   return rows[0]!.cursor;
 }

@@ -10,12 +10,14 @@ import type { OacopStore } from '../oacop-store';
 import type { RelayStore } from '../relay-store';
 import type { ServiceRegistryStore } from '../service-registry-store';
 import type { WebhookStore } from '../webhook-store';
+import type { InboxStore } from '../inbox-store';
 import type { AccessStore, RoomStore, Store } from '../store';
 import { PgAccessStore } from './pg-access-store';
 import { PgNegotiationStore } from './pg-negotiation-store';
 import { PgOacopStore } from './pg-oacop-store';
 import { PgServiceRegistryStore } from './pg-service-registry-store';
 import { PgWebhookStore } from './pg-webhook-store';
+import { PgInboxStore } from './pg-inbox-store';
 import { migratePg } from './pg-migrations';
 import { createPgPool, probePg } from './pg-pool';
 import type { CommitListener } from './pg-group-commit';
@@ -37,6 +39,7 @@ export class PgStore implements Store {
   readonly oacop: OacopStore;
   readonly services: ServiceRegistryStore;
   readonly webhooks: WebhookStore;
+  readonly inbox: InboxStore;
   readonly #pool: Pool;
   /** The parts holding LISTEN connections, closed before the pool. */
   readonly #listening: readonly { close(): void }[];
@@ -62,6 +65,7 @@ export class PgStore implements Store {
       oacop: this.oacop,
       services: this.services,
       webhooks: this.webhooks,
+      inbox: this.inbox,
     } = checkedParts({
       rooms: new PgRoomStore(pool, committed),
       access,
@@ -70,6 +74,7 @@ export class PgStore implements Store {
       oacop: new PgOacopStore(pool),
       services: new PgServiceRegistryStore(pool),
       webhooks: new PgWebhookStore(pool),
+      inbox: new PgInboxStore(pool),
     }));
   }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
   endpointMatches,
+  WEBHOOK_PRUNE_BATCH,
   type AttemptOutcome,
   type LeasedDelivery,
   type WebhookDelivery,
@@ -187,5 +188,27 @@ export class PgWebhookStore implements WebhookStore {
        JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.state = 'pending' AND NOT e.disabled`,
     );
     return rows[0]?.due ?? undefined;
+  }
+
+  async prune(before: number): Promise<{ deliveries: number; events: number }> {
+    const batches = async (statement: string) => {
+      let total = 0;
+      for (;;) {
+        const { rowCount } = await this.#pool.query(statement, [before, WEBHOOK_PRUNE_BATCH]);
+        total += rowCount ?? 0;
+        if ((rowCount ?? 0) < WEBHOOK_PRUNE_BATCH) return total;
+      }
+    };
+    // Rows a dispatcher holds under a lease are pending, so never among these.
+    const deliveries = await batches(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND created_at < $1 LIMIT $2)`,
+    );
+    const events = await batches(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT e.id FROM webhook_events e WHERE e.created_at < $1
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    );
+    return { deliveries, events };
   }
 }

@@ -1,16 +1,42 @@
-// What both engines' health queries (RoomStore.roomActivity, rejectsByAgent) read from a stored
-// `reject` and how they tally it (decisions-server.md §64). A reject's reason and the id of the
-// candidate it refused are in its payload (AOR §5.7), not in a column, and the payload is bytes:
-// parsed here, once for both engines, so a malformed one counts as `unknown` instead of failing
-// the whole query inside the database.
-import type { AgentRejectCount } from '../store';
+// What both engines' activity aggregates (RoomStore.roomActivity, rejectsByAgent) take from a
+// stored row and how they are read (decisions-server.md §64, §73). Every history row adds one to
+// its room's minute; an approved copy also to that minute's `approved`; a `reject` on control one
+// to its (room, minute, reason, agent) bucket. A reject's reason and the id of the candidate it
+// refused are in its payload (AOR §5.7), not in a column, and the payload is bytes: parsed here,
+// once for both engines, when the row is written, so a malformed one counts as `unknown`.
+import type { AgentRejectCount, NewRoomMessage } from '../store';
 
-/** A reject row as the health queries read it. */
-export interface RejectRow {
-  room_id: string;
-  cursor: number;
-  payload: Buffer;
+export const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** The aggregates' buckets are kept a day: the screens read the last hour (decisions-server.md §73). */
+export const ACTIVITY_KEPT_MS = 24 * HOUR_MS;
+/** `reject` rows on control are kept this long, whatever the room's own retention (decisions-server.md §74). */
+export const REJECTS_KEPT_MS = 24 * HOUR_MS;
+/** The agent column of a reject counted for nobody (no message id, or no known publisher). */
+export const NOBODY = '';
+
+/** The UTC minute holding `ms`, as the epoch ms of its start: the aggregates' bucket. */
+export const minuteOf = (ms: number): number => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+
+/**
+ * The buckets a room's window reads: from the minute holding `sinceMs` through the minute holding
+ * `nowMs`, and never a minute before the one holding `nowMs - 1 h` (at most 61 buckets). A window
+ * is read in whole minutes: a row late in `nowMs`'s minute counts, as does one early in
+ * `sinceMs`'s.
+ */
+export function windowMinutes(sinceMs: number, nowMs: number): { readonly first: number; readonly last: number } {
+  return { first: Math.max(minuteOf(sinceMs), minuteOf(nowMs - HOUR_MS)), last: minuteOf(nowMs) };
 }
+
+/** A `reject` envelope on control (AOR §5.7), the rows the reject buckets count. */
+export const isReject = (m: Pick<NewRoomMessage, 'topicKind' | 'type'>): boolean =>
+  m.topicKind === 'control' && m.type === 'reject';
+
+/** A public row that names a message id: an approved copy when an earlier candidate has that id. */
+export const mayBeApproved = (
+  m: Pick<NewRoomMessage, 'topicKind' | 'messageId'>,
+): m is { messageId: string } & typeof m => m.topicKind === 'public' && m.messageId !== null;
 
 export interface RejectFields {
   /** The AOR §5.7 reason, or `unknown` when the payload names none. */
@@ -40,21 +66,17 @@ export function rejectFields(payload: Uint8Array): RejectFields {
   };
 }
 
-/** Rejects by reason, most first, then by reason. */
-export function countReasons(rows: readonly { payload: Uint8Array }[]): { reason: string; count: number }[] {
-  const counts = new Map<string, number>();
-  for (const row of rows) {
-    const { reason } = rejectFields(row.payload);
-    counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  }
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort(byCount((r) => r.reason));
+/** Summed buckets by reason, most first, then by reason. */
+export function byReason(rows: readonly { reason: string; count: number }[]): { reason: string; count: number }[] {
+  return rows.map(({ reason, count }) => ({ reason, count })).sort(byCount((r) => r.reason));
 }
 
-/** Per agent, most first, then by agent id; a null (a reject attributed to nobody) is not counted. */
-export function countAgents(agents: readonly (string | null)[]): AgentRejectCount[] {
-  const counts = new Map<string, number>();
-  for (const agentId of agents) if (agentId !== null) counts.set(agentId, (counts.get(agentId) ?? 0) + 1);
-  return [...counts].map(([agentId, rejects]) => ({ agentId, rejects })).sort(byCount((r) => r.agentId));
+/** Summed buckets per agent, most first, then by agent id; NOBODY's are left out. */
+export function byAgent(rows: readonly { agent_id: string; rejects: number }[]): AgentRejectCount[] {
+  return rows
+    .filter((r) => r.agent_id !== NOBODY && r.rejects > 0)
+    .map((r) => ({ agentId: r.agent_id, rejects: r.rejects }))
+    .sort(byCount((r) => r.agentId));
 }
 
 const byCount =
@@ -63,5 +85,3 @@ const byCount =
     const n = (row: T) => ('count' in row ? row.count : row.rejects);
     return n(b) - n(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
   };
-
-export const MINUTE_MS = 60_000;

@@ -89,6 +89,18 @@ export const toRoom = (row: RoomRow): Room => {
 /** How many of a room's oldest messages one retention statement deletes at most (decisions-server.md §25). */
 export const RETENTION_BATCH = 5_000;
 
+/** A sweep's answer: the rooms' own retention, plus the rejects swept in each room, by room id. */
+export function mergeSwept(
+  swept: readonly { roomId: string; deleted: number }[],
+  rejects: ReadonlyMap<string, number>,
+): { roomId: string; deleted: number }[] {
+  const all = new Map(swept.map((s) => [s.roomId, s.deleted] as const));
+  for (const [roomId, n] of rejects) all.set(roomId, (all.get(roomId) ?? 0) + n);
+  return [...all]
+    .map(([roomId, deleted]) => ({ roomId, deleted }))
+    .sort((a, b) => (a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0));
+}
+
 /**
  * The oldest receive time a room with `retention` keeps at `now`; undefined without an age limit.
  * A message received exactly that long ago is kept.

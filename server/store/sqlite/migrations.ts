@@ -441,6 +441,50 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX room_messages_candidate_ids ON room_messages (room_id, message_id) WHERE topic_kind = 'public_candidates';
     `,
   },
+  {
+    version: 13,
+    name: 'room activity aggregates',
+    sql: /* sql */ `
+      -- decisions-server.md §73: what the health panel and the Agents screen read, kept per UTC
+      -- minute (epoch ms of its start) by the transaction that appends each history row, so a
+      -- read sums at most an hour of buckets. agent_id '' is a reject counted for nobody.
+      CREATE TABLE room_activity_minutes (
+        room_id  TEXT NOT NULL,
+        minute   INTEGER NOT NULL,
+        messages INTEGER NOT NULL,
+        approved INTEGER NOT NULL,
+        PRIMARY KEY (room_id, minute)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE reject_minutes (
+        room_id  TEXT NOT NULL,
+        minute   INTEGER NOT NULL,
+        reason   TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        rejects  INTEGER NOT NULL,
+        PRIMARY KEY (room_id, minute, reason, agent_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX reject_minutes_by_minute ON reject_minutes (minute);
+    `,
+  },
+  {
+    version: 14,
+    name: 'inbox dismissals and webhook retention',
+    sql: /* sql */ `
+      -- decisions-server.md §75: an operator's dismissal of an inbox item, kept while the item
+      -- could come back (the item's since: a later fact under the same id shows again).
+      CREATE TABLE inbox_dismissals (
+        item_id      TEXT PRIMARY KEY,
+        since        INTEGER NOT NULL,
+        dismissed_by TEXT NOT NULL,
+        dismissed_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX inbox_dismissals_at ON inbox_dismissals (dismissed_at);
+      -- The sweep of settled deliveries and of event ids no delivery names any more, by age.
+      CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (created_at) WHERE state <> 'pending';
+      CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+      CREATE INDEX webhook_events_by_age ON webhook_events (created_at);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -6,8 +6,10 @@
 import type Database from 'better-sqlite3';
 import { grantPut } from '@shared/aor/stored-grants';
 import { CodedError } from '@shared/errors';
+import { ACTIVITY_KEPT_MS, minuteOf, REJECTS_KEPT_MS } from '../rows/activity-rows';
 import {
   bufferOf,
+  mergeSwept,
   RETENTION_BATCH,
   retentionCutoff,
   toGrant,
@@ -41,7 +43,7 @@ import {
   type StoredRoomMessage,
 } from '../store';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
-import { sqliteRejectsByAgent, sqliteRoomActivity } from './sqlite-room-activity';
+import { SqliteActivityTallies, sqliteRejectsByAgent, sqliteRoomActivity } from './sqlite-room-activity';
 import { statementCache } from './statement-cache';
 import { readGrant, TransactionGrants } from './transaction-grants';
 
@@ -59,21 +61,26 @@ export class SqliteRoomStore implements RoomStore {
   readonly #grants: TransactionGrants;
   /** The rooms rows the open transaction read (candidates read their room's moderation mode). */
   readonly #roomsRead = new Map<string, Room>();
+  /** The activity the open transaction's rows add, written once per bucket at its end (§73). */
+  readonly #activity: SqliteActivityTallies;
 
   constructor(db: Database.Database, commits: SqliteGroupCommit) {
     this.#db = db;
     this.#sql = statementCache(db);
     this.#commits = commits;
     this.#grants = new TransactionGrants(this.#sql);
+    this.#activity = new SqliteActivityTallies(this.#sql);
     commits.addHooks({
       beforeCommit: () => {
         this.#writeCounts();
         this.#grants.write();
+        this.#activity.write();
         this.#roomsRead.clear();
       },
       afterRollback: () => {
         this.#counts.clear();
         this.#grants.forget();
+        this.#activity.forget();
         this.#roomsRead.clear();
       },
     });
@@ -146,7 +153,40 @@ export class SqliteRoomStore implements RoomStore {
       }
       if (deleted > 0) swept.push({ roomId: row.id, deleted });
     }
-    return swept;
+    return mergeSwept(swept, await this.#sweepRejects(now));
+  }
+
+  /**
+   * Every room's `reject` rows older than REJECTS_KEPT_MS, in batches as above, and the activity
+   * buckets older than ACTIVITY_KEPT_MS (decisions-server.md §74): the counts already hold them.
+   */
+  async #sweepRejects(now: number): Promise<Map<string, number>> {
+    const deleted = new Map<string, number>();
+    for (;;) {
+      const batch = this.#db
+        .transaction(() => {
+          const gone = this.#sql(
+            `DELETE FROM room_messages WHERE cursor IN (
+               SELECT cursor FROM room_messages INDEXED BY room_messages_rejects
+               WHERE type = 'reject' AND received_at < ? AND topic_kind = 'control' LIMIT ?)
+             RETURNING room_id`,
+          ).all(now - REJECTS_KEPT_MS, RETENTION_BATCH) as { room_id: string }[];
+          const perRoom = new Map<string, number>();
+          for (const { room_id } of gone) perRoom.set(room_id, (perRoom.get(room_id) ?? 0) + 1);
+          for (const [roomId, n] of perRoom) {
+            this.#sql('UPDATE rooms SET message_count = max(0, message_count - ?) WHERE id = ?').run(n, roomId);
+            deleted.set(roomId, (deleted.get(roomId) ?? 0) + n);
+          }
+          return gone.length;
+        })
+        .immediate();
+      if (batch < RETENTION_BATCH) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const horizon = minuteOf(now - ACTIVITY_KEPT_MS);
+    this.#sql('DELETE FROM room_activity_minutes WHERE minute < ?').run(horizon);
+    this.#sql('DELETE FROM reject_minutes WHERE minute < ?').run(horizon);
+    return deleted;
   }
 
   /** The room's messages with a cursor below this go (the oldest in cursor order); undefined: none do. */
@@ -234,7 +274,9 @@ export class SqliteRoomStore implements RoomStore {
       bufferOf(m.payload),
       m.receivedAt,
     );
-    return Number(lastInsertRowid);
+    const cursor = Number(lastInsertRowid);
+    this.#activity.note(m, cursor);
+    return cursor;
   }
 
   /** Inside the transaction that appended the rows, as its last statements. */

@@ -14,6 +14,7 @@ import type { OacopStore } from '../oacop-store';
 import type { RelayStore } from '../relay-store';
 import type { ServiceRegistryStore } from '../service-registry-store';
 import type { WebhookStore } from '../webhook-store';
+import type { InboxStore } from '../inbox-store';
 import type { AccessStore, RoomStore, Store } from '../store';
 import { migrate } from './migrations';
 import { SqliteAccessStore } from './sqlite-access-store';
@@ -25,6 +26,7 @@ import { SqliteRelayStore } from './sqlite-relay-store';
 import { SqliteRoomStore } from './sqlite-room-store';
 import { SqliteServiceRegistryStore } from './sqlite-service-registry-store';
 import { SqliteWebhookStore } from './sqlite-webhook-store';
+import { SqliteInboxStore } from './sqlite-inbox-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
 
@@ -115,6 +117,7 @@ export class SqliteStore implements Store {
   readonly oacop: OacopStore;
   readonly services: ServiceRegistryStore;
   readonly webhooks: WebhookStore;
+  readonly inbox: InboxStore;
   readonly #db: Database.Database;
   /** History appends, the gateway's candidate records and relay appends share a commit per event-loop turn. */
   readonly #commits: SqliteGroupCommit;
@@ -135,6 +138,7 @@ export class SqliteStore implements Store {
       oacop: this.oacop,
       services: this.services,
       webhooks: this.webhooks,
+      inbox: this.inbox,
     } = checkedParts({
       rooms: new SqliteRoomStore(db, commits),
       access: this.#access,
@@ -143,6 +147,7 @@ export class SqliteStore implements Store {
       oacop: new SqliteOacopStore(db),
       services: new SqliteServiceRegistryStore(db),
       webhooks: new SqliteWebhookStore(db),
+      inbox: new SqliteInboxStore(db),
     }));
     if (options.checkpointInWorker && options.file !== ':memory:') {
       this.#checkpointer = startWalCheckpointer(options.file);

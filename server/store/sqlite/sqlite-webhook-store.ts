@@ -10,7 +10,7 @@ import type {
   WebhookEvent,
   WebhookStore,
 } from '../webhook-store';
-import { endpointMatches } from '../webhook-store';
+import { endpointMatches, WEBHOOK_PRUNE_BATCH } from '../webhook-store';
 
 interface EndpointRow {
   id: string;
@@ -203,5 +203,27 @@ export class SqliteWebhookStore implements WebhookStore {
       )
       .get() as { due: number | null };
     return row.due ?? undefined;
+  }
+
+  async prune(before: number): Promise<{ deliveries: number; events: number }> {
+    const batches = async (statement: string) => {
+      let total = 0;
+      for (;;) {
+        const { changes } = this.#db.prepare(statement).run(before, WEBHOOK_PRUNE_BATCH);
+        total += changes;
+        if (changes < WEBHOOK_PRUNE_BATCH) return total;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const deliveries = await batches(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND created_at < ? LIMIT ?)`,
+    );
+    const events = await batches(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT e.id FROM webhook_events e WHERE e.created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT ?)`,
+    );
+    return { deliveries, events };
   }
 }

@@ -1,6 +1,7 @@
 // One inbox item: the server's sentence, the agent's words as text (clamped, "show all"), its age,
 // its room, and its one action: approve/reject inline for a review, an answer box for a question,
-// a link to the place to act for the rest. Observers see the same row with the actions disabled.
+// a link to the place to act for the rest; and "Dismiss", which takes it off every operator's inbox
+// (decisions-server.md §75). Observers see the same row with the actions disabled.
 import { When } from '@web/components/when';
 import { Link } from '@tanstack/react-router';
 import type { InboxItem } from '@shared/contract/inbox';
@@ -14,6 +15,8 @@ import { useEffect, useId, useState } from 'react';
 import { roomOf } from '@web/lib/inbox/inbox-state';
 import { claimedBy, KIND_LABEL, OPEN_LABEL, URGENCY_LABEL } from '@web/lib/inbox/inbox-words';
 import { useClaim } from '@web/lib/inbox/use-claim';
+import { dismissInboxItem } from '@web/lib/api/inbox';
+import { errorInWords } from '@web/lib/api/error-words';
 import { fitsLimit } from '@shared/contract/text-limits';
 import { CharCounter } from '@web/components/ui/char-counter';
 import { LongText } from '@web/components/ui/long-text';
@@ -123,6 +126,7 @@ export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect,
         >
           {OPEN_LABEL[item.kind]}
         </Link>
+        {canAct ? <DismissButton itemId={item.id} title={item.title} /> : null}
         {!canAct && (item.ref.kind === 'review' || item.ref.kind === 'question') ? (
           <span className="text-xs text-slate-500">{OBSERVER}</span>
         ) : null}
@@ -137,6 +141,32 @@ export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect,
         />
       ) : null}
     </article>
+  );
+}
+
+/** Dismiss: the item leaves with the stream's `remove`; a refusal is said in words. */
+function DismissButton({ itemId, title }: { itemId: string; title: string }) {
+  const dismiss = useMutation({ mutationFn: () => dismissInboxItem(itemId) });
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="ghost"
+        aria-label={`Dismiss: ${title}`}
+        busy={dismiss.isPending}
+        onClick={(e) => {
+          e.stopPropagation();
+          dismiss.mutate();
+        }}
+      >
+        Dismiss
+      </Button>
+      {dismiss.isError ? (
+        <span role="alert" className="text-xs text-rose-700 dark:text-rose-300">
+          {errorInWords(dismiss.error)}
+        </span>
+      ) : null}
+    </>
   );
 }
 

@@ -1,8 +1,8 @@
-// GET /api/inbox, the SSE stream's address, and POST /api/inbox/claims {itemId}.
+// GET /api/inbox, the SSE stream's address, POST /api/inbox/claims {itemId} and POST /api/inbox/dismissals {itemId}.
 import { z } from 'zod';
 import { InboxClaim, type InboxList } from '@shared/contract/inbox';
 import { parseInboxList } from '@web/lib/inbox/parse-list';
-import { ApiError, getJson, postJson } from './http';
+import { ApiError, getJson, postEmpty, postJson } from './http';
 
 export const INBOX_STREAM_PATH = '/api/inbox/stream';
 
@@ -15,3 +15,6 @@ export async function fetchInbox(signal: AbortSignal): Promise<InboxList> {
 
 /** Undefined (a 204) when the item no longer waits (decided meanwhile): nothing to claim. */
 export const claimInboxItem = (itemId: string) => postJson('/api/inbox/claims', { itemId }, InboxClaim.optional());
+
+/** Takes the item off every operator's inbox until a new fact brings it back (decisions-server.md §75). */
+export const dismissInboxItem = (itemId: string) => postEmpty('/api/inbox/dismissals', { itemId });
