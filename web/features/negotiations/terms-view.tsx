@@ -2,7 +2,7 @@
 // Long values collapse behind "Show all" (decisions-web.md §25).
 import { LongText } from '@web/components/ui/long-text';
 import type { TermChange } from './terms-diff';
-import { pointerInWords, termName } from './term-words';
+import { pointerInWords, termName } from '@web/lib/negotiation/term-words';
 
 export const showValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
