@@ -253,6 +253,7 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
         key={presenter ? 'presenter' : 'console'}
         className="mt-4 rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800"
         data-testid="agreement-proof"
+        data-proof
       >
         <summary className="cursor-pointer font-medium text-slate-700 dark:text-slate-300">Show the proof</summary>
         <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">

@@ -269,6 +269,7 @@ function LogEntryCard({
         open={proofOpen}
         onToggle={(e) => setProofOpen((e.target as HTMLDetailsElement).open)}
         data-testid="entry-proof-details"
+        data-proof
       >
         <summary className="cursor-pointer text-xs font-medium text-slate-700 dark:text-slate-300">
           Show the proof
