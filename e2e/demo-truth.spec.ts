@@ -149,7 +149,7 @@ test('outside the guided demo: terms as fields, the demo agent answers, the oper
   await page.setViewportSize({ width: 1440, height: 900 });
   await item.getByRole('link', { name: 'Open to co-sign' }).click();
   await expect(agreement.getByTestId('agreement-sentence')).toContainText(
-    'Agreement between Acme Weather API and you: weather.forecast.detailed, 80,000 calls a month at 0.0045 EUR per call, from Wed 1 Jul',
+    'Agreement between Acme Weather API and you: 80,000 calls a month at 0.0045 EUR per call, from Wed 1 Jul',
   );
   await expect(agreement.getByTestId('if-you-sign')).toContainText('Acme Weather API has signed');
   await snap(page, 'decide-cosign');

@@ -135,7 +135,7 @@ test('the scheduling negotiation flags its regulated party, and its terms are re
     'is a regulated medical party: patient-confidentiality',
   );
   await expect(page.getByTestId('history-verdict')).toContainText('All 5 signatures verify');
-  await page.getByTestId('log-proof').getByRole('link').click();
+  await page.getByTestId('agreement-logged').getByRole('link', { name: 'transparency log' }).click();
   const entry = page.getByTestId('log-entry').and(page.locator('[data-index="0"]'));
   await expect(entry.getByTestId('entry-proof')).toHaveText('✓ Inclusion proof verified against the head', {
     timeout: 20_000,
@@ -146,6 +146,10 @@ test('the scheduling negotiation flags its regulated party, and its terms are re
   );
   await expect(entry.getByTestId('disclosure').filter({ hasText: '/terms/patient_ref' })).toContainText(
     /redacted\s*digest [0-9a-f]{16}…/,
+  );
+  // In words: the redacted term is hidden by a party, not a digest (decisions-web.md §34).
+  await expect(entry.getByTestId('agreement-term').and(page.locator('[data-key="patient_ref"]'))).toContainText(
+    'hidden by a party',
   );
 });
 
@@ -265,6 +269,9 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await expect(redacted.first()).toContainText('redacted');
   await expect(page.getByTestId('agreement-term').filter({ hasText: 'hidden by a party' }).first()).toBeVisible();
   await snap(page, 'transparency-log');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'transparency-log-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
 });
 
 test('the log browser names the first broken entry when an entry was altered', async () => {

@@ -4,7 +4,7 @@
 // gives (or the raw text while it names no day, so the form's own check says what is wrong).
 import { useState } from 'react';
 import { dayInputText, parseDay, parseDayTime } from '@web/lib/day-input';
-import { absolute, dayWords } from '@web/lib/time-words';
+import { dayWords } from '@web/lib/time-words';
 import { TextField } from './text-field';
 
 export function DayField({
@@ -34,11 +34,14 @@ export function DayField({
   }
   const parsed = parse(text);
   const example = withTime ? 'e.g. 28 Nov 2026, 14:30' : 'e.g. 28 Nov 2026';
-  const reads = parsed
-    ? withTime
-      ? absolute(Date.parse(`${parsed}:00Z`), 'UTC', Date.parse(`${parsed}:00Z`))
-      : dayWords(Date.parse(`${parsed}T00:00:00Z`), 'UTC', Date.parse(`${parsed}T00:00:00Z`))
-    : null;
+  // Read back whole, the year always: a form's date is checked, not glanced at.
+  const day = parsed?.slice(0, 10);
+  const reads =
+    parsed && day
+      ? `${dayWords(Date.parse(`${day}T00:00:00Z`), 'UTC', Date.parse(`${day}T00:00:00Z`))} ${day.slice(0, 4)}${
+          withTime ? `, ${parsed.slice(11, 16)} UTC` : ''
+        }`
+      : null;
   return (
     <TextField
       label={label}
