@@ -55,7 +55,9 @@ test('the operator finds the translation agent by capability, sends a request, a
   const card = page.getByRole('article', { name: 'Demo Translator' });
   await expect(card.getByTestId('agent-presence')).toHaveText('Online');
   await expect(card.getByTestId('agent-pricing')).toHaveText('0.00001 USD per character');
-  await expect(card.getByTestId('agent-did')).toHaveText(/^did:key:z6Mk…\w{6}$/);
+  // The key by its fingerprint, the did:key in its title and behind Copy (decisions-web.md §33).
+  await expect(card.getByTestId('agent-did')).toHaveText(/^Its key: [0-9a-f]{4}( [0-9a-f]{4}){3}$/);
+  await expect(card.getByTestId('agent-did')).toHaveAttribute('title', /^did:key:z6Mk/);
   await expect(card.getByTestId('agent-tool')).toHaveCount(3);
   await expect(card.getByTestId('agent-tool').filter({ hasText: 'translation.en_zh' })).toContainText('SLA 2 seconds');
   await snap(page, 'agora-directory');

@@ -9,6 +9,7 @@ import { expect, test, type Page } from './support/test';
 import { negotiationIdentity } from '../server/demo/demo-identity';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
+import { cosignAgreement } from './support/cosign';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -65,7 +66,10 @@ test('the guided negotiation: the seller offers, the operator counters and co-si
 
   const agreement = step(2).getByTestId('agreement-panel');
   await expect(agreement.getByTestId('agreement-signature').filter({ hasText: 'you' })).toContainText('Not signed yet');
-  await agreement.getByRole('button', { name: 'Co-sign these bytes' }).click();
+  await expect(agreement.getByTestId('agreement-sentence')).toContainText(
+    'Agreement between Acme Weather API and you: weather.forecast.detailed, 120,000 calls a month at 0.0047 EUR per call',
+  );
+  await cosignAgreement(agreement);
   await expect(story).toContainText(/You co-signed the agreement; it is entry \d+ of the public log\./, {
     timeout: 20_000,
   });
@@ -84,11 +88,19 @@ test('outside the guided demo: terms as fields, the demo agent answers, the oper
   await page.goto('/negotiations');
   await page.getByRole('button', { name: 'New negotiation' }).click();
   const dialog = page.getByRole('dialog', { name: 'New negotiation' });
-  await dialog.getByLabel('Counterparty DID').fill(seller);
+  // The counterparty by name (decisions-web.md §33); its did:key is behind the name.
+  await dialog.getByLabel('Counterparty', { exact: true }).selectOption({ label: 'Acme Weather API' });
+  await expect(dialog.getByLabel('Counterparty DID')).toHaveCount(0);
+  await expect(dialog.getByTestId('counterparty-picked').getByTestId('name').getByRole('button')).toHaveAttribute(
+    'title',
+    seller,
+  );
   await dialog.getByLabel('Category').selectOption('pricing');
   // Fields for the terms the manifest names; numbers and dates are checked in the form.
   await dialog.getByLabel('Calls per month (optional)').fill('1.5');
-  await dialog.getByLabel('Start date (optional)').fill('2026-07-01');
+  // A date typed as the console writes it, day before month (decisions-web.md §36).
+  await dialog.getByLabel('Start date (optional)').fill('1 Jul 2026');
+  await expect(dialog.getByTestId('day-reads')).toHaveText('Wed 1 Jul 2026');
   await dialog.getByRole('button', { name: 'Sign, open and offer' }).click();
   await expect(dialog.getByText('Required.')).toBeVisible();
   await expect(dialog.getByText('A whole number.')).toBeVisible();
@@ -108,14 +120,41 @@ test('outside the guided demo: terms as fields, the demo agent answers, the oper
   const price = moves.getByLabel('Price per call (EUR)');
   await expect(price).toHaveValue('0.0052');
   await expect(moves.getByLabel('Calls per month (optional)')).toHaveValue('80000');
-  await expect(moves.getByLabel('Start date (optional)')).toHaveValue('2026-07-01');
+  await expect(moves.getByLabel('Start date (optional)')).toHaveValue('1 Jul 2026');
   await price.fill('0.0045');
   await moves.getByRole('button', { name: 'Sign and counter' }).click();
 
   // Within its floor: it accepts, and the operator co-signs.
   const agreement = page.getByTestId('agreement-panel');
   await expect(agreement).toBeVisible({ timeout: 20_000 });
-  await agreement.getByRole('button', { name: 'Co-sign these bytes' }).click();
+
+  // The inbox offers the co-signature with the terms in words, no hash and no did:key.
+  await page.goto('/');
+  const waiting = page.getByTestId('inbox-item').and(page.locator('[data-kind="cosign"]'));
+  await expect(waiting.first()).toBeVisible({ timeout: 20_000 });
+  const item = waiting.filter({ hasText: '0.0045 EUR' });
+  await expect(item.getByTestId('inbox-subject')).toHaveText(
+    'The pricing agreement with Acme Weather API waits for your co-signature',
+  );
+  await expect(item.getByTestId('agreement-term').filter({ hasText: 'Price per call' })).toContainText('0.0045 EUR');
+  await expect(item.getByTestId('agreement-term').filter({ hasText: 'Calls per month' })).toContainText('80,000');
+  await expect(item.getByTestId('agreement-term').filter({ hasText: 'Start date' })).toContainText('Wed 1 Jul');
+  const words = await item.innerText();
+  expect(words).not.toMatch(/did:key:|sha256-|agreement_hash/);
+  await snap(page, 'decide-inbox-cosign');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'decide-inbox-cosign-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await item.getByRole('link', { name: 'Open to co-sign' }).click();
+  await expect(agreement.getByTestId('agreement-sentence')).toContainText(
+    'Agreement between Acme Weather API and you: 80,000 calls a month at 0.0045 EUR per call, from Wed 1 Jul',
+  );
+  await expect(agreement.getByTestId('if-you-sign')).toContainText('Acme Weather API has signed');
+  await snap(page, 'decide-cosign');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'decide-cosign-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await cosignAgreement(agreement);
   await expect(agreement.getByTestId('agreement-signature').filter({ hasText: 'you' })).toContainText(
     'Signed, verified',
     { timeout: 20_000 },

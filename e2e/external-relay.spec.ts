@@ -19,6 +19,7 @@ import { decryptBackup } from '../web/lib/identity/key-backup';
 import { snap } from './support/screenshots';
 import { createKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
+import { cosignAgreement } from './support/cosign';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -253,7 +254,7 @@ test('a negotiation on the external service shows in /negotiations with its badg
   await expect(page.getByTestId('history-verdict')).toContainText('Verified in this browser');
   const agreement = page.getByTestId('agreement-panel');
   await expect(agreement.getByTestId('agreement-signature').filter({ hasText: 'you' })).toContainText('Not signed yet');
-  await agreement.getByRole('button', { name: 'Co-sign these bytes' }).click();
+  await cosignAgreement(agreement);
   await expect(agreement.getByTestId('agreement-complete')).toBeVisible({ timeout: 15_000 });
   await expect(agreement.getByTestId('log-proof')).toContainText('Inclusion proof verified');
   await shot('external-negotiation');

@@ -10,6 +10,7 @@ import { expect, test, type BrowserContext, type Page } from './support/test';
 import { snap } from './support/screenshots';
 import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
+import { cosignAgreement } from './support/cosign';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -72,7 +73,7 @@ test('step 2: the demo seller offers, the operator counters and co-signs; the ag
   await moves.getByLabel('Price per call (EUR)').fill('0.0046');
   await moves.getByRole('button', { name: 'Sign and counter' }).click();
   await expect(story).toContainText(/Agreed: 0\.0046 EUR per call, 120,000 calls a month/, { timeout: 30_000 });
-  await step(2).getByRole('button', { name: 'Co-sign these bytes' }).click();
+  await cosignAgreement(step(2).getByTestId('agreement-panel'));
   await expect(story).toContainText(/You co-signed the agreement; it is entry \d+ of the public log\./, {
     timeout: 30_000,
   });

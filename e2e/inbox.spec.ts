@@ -127,6 +127,27 @@ test('a review candidate reaches both facilitators live, is claimed, approved in
   await expect(mine).toHaveCount(1);
   await expect(theirs).toHaveCount(1);
   await expect(inboxItems(first)).toHaveCount(before + 1);
+  // What it is about, in words (decisions-web.md §32): the agent, the type and the task's goal,
+  // the grant's budget left; the task id only behind the goal.
+  // The agent by the name its heartbeat gives, once the naming service has it, else its id.
+  await expect(mine.getByTestId('inbox-subject')).toHaveText(
+    /^(agent\.inboxer|Inbox agent)’s result for “Summarise the incident” waits for review$/,
+  );
+  await expect(mine.getByTestId('inbox-budget')).toHaveText(/^\d+ messages? left on the grant$/);
+  expect(await mine.innerText()).not.toContain(taskId);
+  // The room's own queue says the same.
+  await second.goto(`/rooms/${ROOM}`);
+  const queued = second.getByTestId('review-item').filter({ hasText: 'Root cause found' });
+  await expect(queued.getByTestId('review-subject')).toHaveText(
+    /^(agent\.inboxer|Inbox agent)’s result for “Summarise the incident”$/,
+  );
+  await expect(queued.getByTestId('review-budget-left')).toHaveText(/^\d+ of 20 messages left on the grant$/);
+  await snap(second, 'decide-review-queue');
+  await second.setViewportSize({ width: 390, height: 844 });
+  await snap(second, 'decide-review-queue-phone');
+  await second.setViewportSize({ width: 1280, height: 720 });
+  await second.goto('/');
+  await expect(theirs).toHaveCount(1);
   // Agent-written text is text: the tag shows as typed, and nothing became markup.
   await expect(mine.getByTestId('inbox-quote')).toContainText('<b>not bold</b>');
   await expect(mine.locator('b')).toHaveCount(0);

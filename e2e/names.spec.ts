@@ -7,6 +7,7 @@ import { expect, test, type Page } from './support/test';
 import { negotiationIdentity } from '../server/demo/demo-identity';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
+import { identifiersInMain } from './support/identifier-scan';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -116,4 +117,61 @@ test('a scheduling thread names its initiator and participants', async () => {
   await expect(page.getByTestId('negotiation-parties')).toContainText('Northwind Procurement');
   await snap(page, 'names-negotiation-phone');
   await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('no did:key, UUID, ISO timestamp or duration in the main content of the demo’s screens', async () => {
+  test.setTimeout(240_000);
+  // Where each screen is ready: its list or its live status, so what the scan reads is the screen.
+  const screens: [string, string, (p: Page) => Promise<void>][] = [
+    ['inbox', '/', (p) => expect(p.getByTestId('inbox-status')).toHaveText('Live')],
+    [
+      'room',
+      '/rooms/demo',
+      async (p) => {
+        await expect(p.getByTestId('connection-status')).toHaveText('Live', { timeout: 20_000 });
+        await expect(p.getByTestId('control-event').first()).toBeVisible({ timeout: 20_000 });
+      },
+    ],
+    ['audit log', '/rooms/demo/audit', (p) => expect(p.getByTestId('audit-entry').first()).toBeVisible()],
+    ['negotiations', '/negotiations', (p) => expect(p.getByTestId('negotiation-row').first()).toBeVisible()],
+    [
+      'negotiation',
+      `/negotiations/${encodeURIComponent(negotiationId)}`,
+      (p) => expect(p.getByTestId('history-item').first()).toBeVisible(),
+    ],
+    [
+      'transparency log',
+      '/transparency-log',
+      (p) => expect(p.getByTestId('chain-verdict')).toContainText('Chain verified', { timeout: 30_000 }),
+    ],
+    ['threads', '/threads', (p) => expect(p.getByTestId('thread-row').first()).toBeVisible({ timeout: 20_000 })],
+    ['scheduling', '/scheduling', (p) => expect(p.getByTestId('scheduling-thread').first()).toBeVisible()],
+    ['tasks', '/tasks', (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible()],
+    ['agents', '/fleet', (p) => expect(p.getByTestId('agent-row').first()).toBeVisible()],
+    ['directory', '/directory', (p) => expect(p.getByTestId('agent-card').first()).toBeVisible()],
+    ['guided demo', '/demo', (p) => expect(p.getByTestId('step-1')).toBeVisible()],
+  ];
+  const found: Record<string, string[]> = {};
+  for (const [name, path, ready] of screens) {
+    await page.goto(path);
+    await ready(page);
+    const ids = await identifiersInMain(page);
+    if (ids.length) found[name] = ids;
+    // A thread and a scheduling thread are screens of their own: the first of each list.
+    if (name === 'threads' || name === 'scheduling') {
+      const row =
+        name === 'threads'
+          ? page.getByTestId('thread-row').first()
+          : page.getByTestId('scheduling-thread').first().getByRole('link').first();
+      await row.click();
+      await expect(page.locator('main h1')).toBeVisible();
+      await expect(page.getByTestId(name === 'threads' ? 'message-type' : 'participant').first()).toBeVisible({
+        timeout: 20_000,
+      });
+      const inner = await identifiersInMain(page);
+      if (inner.length) found[`${name}: one`] = inner;
+    }
+  }
+  if (Object.keys(found).length) console.log(JSON.stringify(found, null, 2));
+  expect(found).toEqual({});
 });

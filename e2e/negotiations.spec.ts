@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './support/test';
 import { snap } from './support/screenshots';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
+import { cosignAgreement } from './support/cosign';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -88,6 +89,10 @@ test('the finished pricing negotiation reads round by round, each signature veri
   await expect(agreement.getByTestId('agreement-signature')).toHaveCount(2);
   for (const row of await agreement.getByTestId('agreement-signature').all())
     await expect(row).toContainText('Signed, verified');
+  // Words first; the proof one click away (decisions-web.md §32).
+  await expect(agreement.getByTestId('agreement-sentence')).toContainText('Agreement between');
+  await expect(agreement.getByTestId('statement-jcs')).toBeHidden();
+  await agreement.getByText('Show the proof').click();
   await expect(agreement.getByTestId('statement-jcs')).toContainText('{"agreement_hash":"sha256-');
   await expect(agreement.getByTestId('log-proof')).toContainText('Inclusion proof verified');
   await snap(page, 'negotiation-detail');
@@ -128,7 +133,7 @@ test('the scheduling negotiation flags its regulated party, and its terms are re
     'is a regulated medical party: patient-confidentiality',
   );
   await expect(page.getByTestId('history-verdict')).toContainText('All 5 signatures verify');
-  await page.getByTestId('log-proof').getByRole('link').click();
+  await page.getByTestId('agreement-logged').getByRole('link', { name: 'transparency log' }).click();
   const entry = page.getByTestId('log-entry').and(page.locator('[data-index="0"]'));
   await expect(entry.getByTestId('entry-proof')).toHaveText('✓ Inclusion proof verified against the head', {
     timeout: 20_000,
@@ -139,6 +144,10 @@ test('the scheduling negotiation flags its regulated party, and its terms are re
   );
   await expect(entry.getByTestId('disclosure').filter({ hasText: '/terms/patient_ref' })).toContainText(
     /redacted\s*digest [0-9a-f]{16}…/,
+  );
+  // In words: the redacted term is hidden by a party, not a digest (decisions-web.md §34).
+  await expect(entry.getByTestId('agreement-term').and(page.locator('[data-key="patient_ref"]'))).toContainText(
+    'hidden by a party',
   );
 });
 
@@ -212,13 +221,16 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await expect(agreement.getByTestId('agreement-signature').filter({ hasNotText: 'you' })).toContainText(
     'Signed, verified',
   );
+  await agreement.getByText('Show the proof').click();
   const hash = (await agreement.getByTestId('agreement-hash').textContent())!;
   await expect(agreement.getByTestId('statement-jcs')).toHaveText(
     new RegExp(`^\\{"agreement_hash":"${hash}","agreement_id":"agr_[0-9a-f]{32}","type":"agreement"\\}$`),
   );
   await expect(agreement).toContainText('identical to the server’s statement_jcs');
   await snap(page, 'negotiation-cosign');
-  await agreement.getByRole('button', { name: 'Co-sign these bytes' }).click();
+  await agreement.getByText('Show the proof').click();
+  await cosignAgreement(agreement);
+  await agreement.getByText('Show the proof').click();
   await expect(agreement.getByTestId('agreement-complete')).toBeVisible();
   await expect(mine).toContainText('Signed, verified');
   await expect(agreement.getByTestId('log-proof')).toContainText('Inclusion proof verified');
@@ -244,13 +256,20 @@ test('the operator negotiates as a party with a demo agent, co-signs the agreeme
   await expect(page).toHaveURL(/\/transparency-log\?entry=\d+/);
   await expect(page.getByTestId('chain-verdict')).toContainText('Chain verified: 3 entries', { timeout: 20_000 });
   const entry = page.getByTestId('log-entry').filter({ hasText: hash });
+  // Each entry reads as a sentence, its terms labelled, its state said (decisions-web.md §34).
+  await expect(entry.getByTestId('entry-sentence')).toContainText('Agreement between');
+  await expect(entry.getByTestId('entry-verified')).toHaveText('✓ Verified in this browser');
   await expect(entry.getByTestId('entry-proof')).toHaveText('✓ Inclusion proof verified against the head');
   await expect(entry).toContainText(HTML_NOTE);
   await expect(entry.locator('b, img')).toHaveCount(0);
   // The scheduling agreement is confidential: its terms are logged as digests only.
   const redacted = page.getByTestId('disclosure').and(page.locator('[data-redacted="true"]'));
   await expect(redacted.first()).toContainText('redacted');
+  await expect(page.getByTestId('agreement-term').filter({ hasText: 'hidden by a party' }).first()).toBeVisible();
   await snap(page, 'transparency-log');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'transparency-log-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
 });
 
 test('the log browser names the first broken entry when an entry was altered', async () => {

@@ -367,6 +367,7 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
     ),
     'GET /api/rooms/:id/agents': sessionRead(() => room('/agents'), roomParam('/agents')),
     'GET /api/rooms/:id/grants': sessionRead(() => room('/grants'), roomParam('/grants')),
+    'GET /api/rooms/:id/tasks': sessionRead(() => room('/tasks'), roomParam('/tasks')),
     'GET /api/rooms/:id/health': sessionRead(() => room('/health'), roomParam('/health')),
     // Agents: none exists here, so every act names an unknown one (404) or is refused before.
     'GET /api/agent-accounts': sessionRead(() => '/api/agent-accounts'),

@@ -156,12 +156,25 @@ describe('review items', () => {
     const first = await stream.until((e) => e.type === 'snapshot');
     expect(first).toBe(stream.events[0]);
 
+    // The task's goal names the item (decisions-web.md §32).
+    await console_.client.publishAsync(
+      'rooms/ops/agents/agent.analyst/inbox',
+      JSON.stringify({
+        id: `task_${++seq}`,
+        type: 'task',
+        room_id: 'ops',
+        from: { kind: 'user', id: FACILITATOR },
+        ts: nowS(),
+        payload: { task_id: 't1', goal: 'Compare the two storage plans' },
+      }),
+      { qos: 1 },
+    );
     await grant('agent.analyst', 't1');
     const analyst = await agent('agent.analyst');
     await grantStored('agent.analyst', 't1');
     await analyst.client.publishAsync(
       'rooms/ops/public_candidates',
-      result('agent.analyst', 't1', 'result', { text: 'Use <b>plan B</b>' }),
+      result('agent.analyst', 't1', 'progress', { text: 'Use <b>plan B</b>' }),
       { qos: 1 },
     );
 
@@ -170,10 +183,18 @@ describe('review items', () => {
     expect(item).toMatchObject({
       kind: 'review',
       urgency: 'now',
-      title: "agent.analyst's result waits for review in Operations",
+      title: "agent.analyst's progress note on “Compare the two storage plans” waits for review in Operations",
       quote: 'Use <b>plan B</b>',
       href: '/rooms/ops',
-      ref: { kind: 'review', roomId: 'ops', agentId: 'agent.analyst' },
+      ref: {
+        kind: 'review',
+        roomId: 'ops',
+        agentId: 'agent.analyst',
+        taskId: 't1',
+        taskGoal: 'Compare the two storage plans',
+        messageType: 'progress',
+        budgetLeft: 10,
+      },
       claim: null,
     });
     expect((await list()).items.map((i) => i.id)).toContain(item.id);
@@ -413,8 +434,18 @@ describe('co-signatures', () => {
       id: `cosign:${id}:${buyer.did}`,
       urgency: 'soon',
       href: `/negotiations/${id}`,
-      ref: { kind: 'cosign', negotiationId: id, party: buyer.did, service: null },
+      ref: {
+        kind: 'cosign',
+        negotiationId: id,
+        party: buyer.did,
+        service: null,
+        // The subject in words comes with it (decisions-web.md §32).
+        category: 'pricing',
+        counterparty: seller.did,
+        terms: { price_per_call_eur: '0.0030', calls_per_month: 100000 },
+      },
     });
+    expect(typeof (item.ref as { effectiveFrom?: unknown }).effectiveFrom).toBe('string');
     expect(item.title).toMatch(/^The pricing agreement with did:key:z6Mk….{6} waits for your co-signature$/);
     // Another operator's inbox does not hold it, nor can they claim it.
     expect((await list()).items.some((i) => i.id === item.id)).toBe(false);

@@ -7,24 +7,49 @@ import { quoteOf } from '@shared/inbox/rules';
 import { reviewTitle } from '@shared/inbox/titles';
 import type { InboxItem } from '@shared/contract/inbox';
 import type { BrokerPort } from '../mqtt/broker-port';
-import type { ReviewItem } from '../store/store';
+import type { GrantRecord, ReviewItem } from '../store/store';
+import { readTaskGoals } from '../rooms/task-goals';
 import { parseJson, resultText, roomName, type InboxSource, type SourceContext } from './source-context';
 import { moduleLogger } from '../logging/logger';
 
 const log = moduleLogger('inbox');
 
-function itemOf(review: ReviewItem, room: string): InboxItem {
-  const text = resultText(parseJson(review.payload));
+/** What a review is about, in words (decisions-web.md §32): the task's goal and the grant's budget. */
+interface Subject {
+  readonly goals: ReadonlyMap<string, string>;
+  readonly grants: readonly GrantRecord[];
+}
+
+const messageTypeOf = (envelope: unknown): string | null => {
+  const t = (envelope as { payload?: { message_type?: unknown } } | undefined)?.payload?.message_type;
+  return typeof t === 'string' ? t.slice(0, 64) : null;
+};
+
+function itemOf(review: ReviewItem, room: string, subject: Subject): InboxItem {
+  const envelope = parseJson(review.payload);
+  const text = resultText(envelope);
+  const messageType = messageTypeOf(envelope);
+  const goal = subject.goals.get(review.taskId) ?? null;
+  const grant = subject.grants.find((g) => g.agentId === review.agentId && g.taskId === review.taskId);
   return {
     id: reviewItemId(review.roomId, review.id),
     kind: 'review',
     urgency: 'now',
-    title: reviewTitle(review.agentId, room),
+    title: reviewTitle(review.agentId, room, messageType, goal),
     quote: text === null ? null : quoteOf(text),
     since: review.submittedAt,
     dueAt: null,
     href: `/rooms/${encodeURIComponent(review.roomId)}`,
-    ref: { kind: 'review', roomId: review.roomId, candidateId: String(review.id), agentId: review.agentId },
+    ref: {
+      kind: 'review',
+      roomId: review.roomId,
+      candidateId: String(review.id),
+      agentId: review.agentId,
+      taskId: review.taskId,
+      taskGoal: goal,
+      messageType,
+      budgetLeft: grant ? Math.max(0, grant.maxMessages - grant.spent) : null,
+    },
     claim: null,
   };
 }
@@ -55,9 +80,17 @@ export function startReviewSource(ctx: SourceContext, broker: BrokerPort): Inbox
     inRoom(roomId, async () => {
       const pending = await store.rooms.listReviewItems(roomId, 'pending');
       const room = await roomName(store, roomId);
+      // Goals and grants are read only for a room with something pending, once per re-read.
+      const subject: Subject =
+        pending.length === 0
+          ? { goals: new Map(), grants: [] }
+          : {
+              goals: new Map((await readTaskGoals(store, roomId)).map((t) => [t.taskId, t.goal])),
+              grants: await store.rooms.listGrants({ roomId, active: true }),
+            };
       board.replace(
         prefixOf(roomId),
-        pending.map((r) => itemOf(r, room)),
+        pending.map((r) => itemOf(r, room, subject)),
       );
     });
 

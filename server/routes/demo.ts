@@ -28,6 +28,8 @@ export interface GuidedDemoPort {
 /** Filled in once the demo agents run (they start after the server listens); empty with DEMO=0. */
 export interface GuidedDemoSlot {
   port: GuidedDemoPort | undefined;
+  /** Other demo identities by DID (the Agora concierge), named alongside the parties. */
+  names?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The route takes no body: anything longer than `{}` is refused before it is read. */
@@ -44,7 +46,10 @@ export function demoRoutes(
     .get('/names', requireSession(session), (c) => {
       // Read-only and small (six names); any operator, observers included, may name what they see.
       const parties = slot.port?.parties ?? {};
-      const names = Object.fromEntries(Object.entries(parties).map(([name, did]) => [did, name]));
+      const names = {
+        ...slot.names,
+        ...Object.fromEntries(Object.entries(parties).map(([name, did]) => [did, name])),
+      };
       return reply(c, DemoNames, { names }, 200);
     })
     .post(

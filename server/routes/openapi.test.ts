@@ -114,6 +114,7 @@ describe('GET /openapi.json', () => {
       ['/api/rooms/contract-room/messages', '/api/rooms/{id}/messages'],
       ['/api/rooms/contract-room/agents', '/api/rooms/{id}/agents'],
       ['/api/rooms/contract-room/grants', '/api/rooms/{id}/grants'],
+      ['/api/rooms/contract-room/tasks', '/api/rooms/{id}/tasks'],
       ['/api/rooms/contract-room/review', '/api/rooms/{id}/review'],
       ['/api/rooms/contract-room/health', '/api/rooms/{id}/health'],
       ['/api/scheduling/threads', '/api/scheduling/threads'],

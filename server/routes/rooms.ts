@@ -15,6 +15,7 @@ import {
   RoomAnswer,
   RoomList,
   RoomSettingsBody,
+  TaskGoalList,
 } from '@shared/contract/rooms';
 import { CodedError } from '@shared/errors';
 import { decidedConflict } from '../auth/decided-conflict';
@@ -27,6 +28,7 @@ import { requireSession, type SessionVariables } from '../http/session';
 import type { IsSuspended } from '../rooms/agent-suspension';
 import type { PresenceTracker } from '../rooms/presence-tracker';
 import type { RoomRegistry } from '../rooms/room-registry';
+import { readTaskGoals } from '../rooms/task-goals';
 import type { ReviewItem, StoredRoomMessage, Store, TopicKind } from '../store/store';
 
 export interface RoomRouteDeps {
@@ -230,6 +232,10 @@ export function roomRoutes(deps: RoomRouteDeps) {
         },
         200,
       );
+    })
+    .get('/:id/tasks', reader, async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      return reply(c, TaskGoalList, { tasks: await readTaskGoals(store, room.id) }, 200);
     })
     .get('/:id/review', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));

@@ -93,7 +93,15 @@ export function httpDemos(
     now: () => clock.now(),
   };
   return [
-    async () => stopping(await startAgoraDemo(common)),
+    async () => {
+      const agora = await startAgoraDemo(common);
+      // The concierge asks the demo's Agora services for things: named like the other demo parties.
+      guided.names = { [agora.conciergeDid]: 'Demo Concierge' };
+      return async () => {
+        guided.names = undefined;
+        await agora.stop();
+      };
+    },
     async () => {
       // The negotiating agents; a restart over the same data does not open their negotiations
       // again. They answer negotiations opened with them from outside the demo, heard from this

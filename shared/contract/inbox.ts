@@ -31,7 +31,20 @@ export type Urgency = z.infer<typeof Urgency>;
 
 /** Where the item lives and what acting on it inline needs, by kind. */
 export const InboxRef = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('review'), roomId: z.string(), candidateId: z.string(), agentId: z.string() }),
+  z.object({
+    kind: z.literal('review'),
+    roomId: z.string(),
+    candidateId: z.string(),
+    agentId: z.string(),
+    /** What the item is about, for a decision in words (decisions-web.md §32). */
+    taskId: z.string().optional(),
+    /** The goal of the `task` that assigned it (AOR §5.2), when the room's history still has it. */
+    taskGoal: z.string().nullable().optional(),
+    /** The candidate's AOR §6 message_type, as the agent wrote it. */
+    messageType: z.string().nullable().optional(),
+    /** Messages the grant allows still (max_messages − spent), when the grant is known. */
+    budgetLeft: z.number().int().nullable().optional(),
+  }),
   z.object({
     kind: z.literal('cosign'),
     negotiationId: z.string(),
@@ -39,6 +52,14 @@ export const InboxRef = z.discriminatedUnion('kind', [
     party: z.string(),
     /** The external negotiation service's id, or null for the built-in one. */
     service: z.string().nullable(),
+    /** What is to be signed, for a decision in words (decisions-web.md §32). */
+    category: z.string().optional(),
+    counterparty: z.string().optional(),
+    /** The agreement's terms as agreed (RFC 0002 §3.4). */
+    terms: z.record(z.string(), z.unknown()).optional(),
+    /** RFC 3339, from the agreement. */
+    effectiveFrom: z.string().optional(),
+    effectiveUntil: z.string().nullable().optional(),
   }),
   z.object({ kind: z.literal('slot'), threadId: z.string(), revision: z.number().int() }),
   z.object({ kind: z.literal('question'), roomId: z.string(), messageId: z.string(), agentId: z.string() }),

@@ -129,6 +129,15 @@ export const MessagePage = z.object({ messages: z.array(RoomMessage), hasMore: z
 export type MessagePage = z.infer<typeof MessagePage>;
 export const PresenceList = z.object({ agents: z.array(AgentPresence) });
 export const GrantList = z.object({ grants: z.array(Grant) });
+/** A task as the room's history has it (AOR §5.2): named by its goal on every screen (decisions-web.md §33). */
+export const TaskGoal = z.object({
+  taskId: z.string(),
+  agentId: z.string().nullable(),
+  goal: z.string(),
+  assignedAt: z.number(),
+});
+export type TaskGoal = z.infer<typeof TaskGoal>;
+export const TaskGoalList = z.object({ tasks: z.array(TaskGoal) });
 export const ReviewList = z.object({ items: z.array(ReviewItem) });
 export const ReviewDecision = z.object({ item: ReviewItem });
 export const AuditPage = z.object({ entries: z.array(AuditEntry) });
@@ -199,6 +208,14 @@ export const ROOM_OPERATIONS = [
     errors: 'coded',
     summary: 'Mic grants (active=true for live ones)',
     responses: { 200: { description: 'Grants', schema: GrantList } },
+    refusals: READ,
+  }),
+  operation({
+    method: 'get',
+    path: '/api/rooms/{id}/tasks',
+    errors: 'coded',
+    summary: 'The goals of the room’s newest 500 tasks, newest first',
+    responses: { 200: { description: 'Tasks', schema: TaskGoalList } },
     refusals: READ,
   }),
   operation({

@@ -12,7 +12,14 @@ import {
 
 describe('titles', () => {
   it("are the server's sentences, one per kind", () => {
-    expect(reviewTitle('agent.analyst', 'ops')).toBe("agent.analyst's result waits for review in ops");
+    expect(reviewTitle('agent.analyst', 'ops', 'result')).toBe("agent.analyst's result waits for review in ops");
+    expect(reviewTitle('agent.analyst', 'ops', 'ack', 'Compare three weather APIs')).toBe(
+      "agent.analyst's acknowledgement on “Compare three weather APIs” waits for review in ops",
+    );
+    expect(reviewTitle('a', 'ops', 'progress', 'one two three four five six seven eight nine')).toBe(
+      "a's progress note on “one two three four five six seven eight…” waits for review in ops",
+    );
+    expect(reviewTitle('a', 'ops', 'bogus')).toBe("a's message waits for review in ops");
     expect(rejectsTitle('agent.rogue', 14, 'ops')).toBe('agent.rogue: 14 rejects in 10 minutes in ops');
     expect(questionTitle('agent.analyst', 'ops')).toBe('agent.analyst asks a clarifying question in ops');
     expect(slotTitle(1)).toBe('A meeting waits for slot approval: 1 answer is in');
@@ -20,6 +27,9 @@ describe('titles', () => {
     expect(serviceTitle('Acme relay')).toBe('Acme relay is down');
     expect(cosignTitle('pricing', 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH')).toBe(
       'The pricing agreement with did:key:z6Mk…sdvktH waits for your co-signature',
+    );
+    expect(cosignTitle('pricing', 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH', 'Acme Weather API')).toBe(
+      'The pricing agreement with Acme Weather API waits for your co-signature',
     );
   });
 

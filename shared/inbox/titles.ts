@@ -1,6 +1,7 @@
 // The server's words for each kind of inbox item. Agent-written text never goes into a title
 // (it goes in `quote`); the names here are ids an operator created or the protocol fixed.
 import { shortDid } from '../contract/operator-name';
+import { messageTypeWords } from '../aor/message-type-words';
 import { REJECT_WINDOW_MS } from './rules';
 
 // One short form of a did for the whole console (`did:key:z6Mk…abc123`), so a title and a name agree.
@@ -13,10 +14,22 @@ function duration(ms: number): string {
   return `${Math.ceil(ms / 60_000)} min`;
 }
 
-export const reviewTitle = (agentId: string, room: string) => `${agentId}'s result waits for review in ${room}`;
+/** A task's goal in a title: its first eight words on one line (an operator wrote it). */
+function goalWords(goal: string | null | undefined): string | undefined {
+  const words = (goal ?? '').split(/\s+/u).filter(Boolean);
+  if (words.length === 0) return undefined;
+  return words.length <= 8 ? words.join(' ') : `${words.slice(0, 8).join(' ')}…`;
+}
 
-export const cosignTitle = (category: string, counterparty: string) =>
-  `The ${category} agreement with ${shortDid(counterparty)} waits for your co-signature`;
+/** "agent.analyst's finding on “Compare three APIs” waits for review in ops" (decisions-web.md §32). */
+export function reviewTitle(agentId: string, room: string, messageType?: string | null, goal?: string | null): string {
+  const on = goalWords(goal);
+  return `${agentId}'s ${messageTypeWords(messageType)}${on ? ` on “${on}”` : ''} waits for review in ${room}`;
+}
+
+/** The counterparty by its directory name when it has one, else its short did. */
+export const cosignTitle = (category: string, counterparty: string, name?: string | null) =>
+  `The ${category} agreement with ${name || shortDid(counterparty)} waits for your co-signature`;
 
 export const slotTitle = (answers: number) =>
   `A meeting waits for slot approval: ${answers} ${answers === 1 ? 'answer is' : 'answers are'} in`;

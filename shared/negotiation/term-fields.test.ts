@@ -39,7 +39,7 @@ describe('term fields', () => {
       problems: {
         price_per_call_eur: 'At most 4 decimal places.',
         calls_per_month: 'A whole number.',
-        effective_from: 'A date, YYYY-MM-DD.',
+        effective_from: 'A date, such as 28 Nov 2026.',
         uptime_percent: 'At most 100.',
       },
     });

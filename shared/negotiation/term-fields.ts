@@ -76,7 +76,7 @@ export function termValue(field: TermField, raw: string): { value?: Terms[string
       return problem ? { problem } : { value: n };
     }
     case 'date':
-      return isCalendarDate(text) ? { value: `${text}T00:00:00Z` } : { problem: 'A date, YYYY-MM-DD.' };
+      return isCalendarDate(text) ? { value: `${text}T00:00:00Z` } : { problem: 'A date, such as 28 Nov 2026.' };
     case 'text':
       return text.length > 500 ? { problem: 'At most 500 characters.' } : { value: text };
     default: {

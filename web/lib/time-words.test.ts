@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absolute, durationWords, minutesWords, relative, timeLeft } from './time-words';
+import { absolute, dayWords, durationWords, minutesWords, relative, timeLeft } from './time-words';
 
 // Fri 27 Nov 2026, 09:45:36 UTC.
 const NOW = Date.UTC(2026, 10, 27, 9, 45, 36);
@@ -76,5 +76,20 @@ describe('durations', () => {
     expect(minutesWords(90)).toBe('1 hour 30 minutes');
     expect(minutesWords(1440)).toBe('1 day');
     expect(minutesWords(0)).toBe('0 minutes');
+  });
+});
+
+describe('dayWords', () => {
+  it('names a day, the year only when not this year', () => {
+    const now = Date.UTC(2026, 10, 27, 12);
+    expect(dayWords(Date.UTC(2026, 10, 28), 'UTC', now)).toBe('Sat 28 Nov');
+    expect(dayWords(Date.UTC(2027, 0, 4), 'UTC', now)).toBe('Mon 4 Jan 2027');
+  });
+
+  it('reads a day’s start in UTC as that day in any zone, other instants in the zone shown', () => {
+    const now = Date.UTC(2026, 10, 27, 12);
+    expect(dayWords(Date.UTC(2026, 10, 28), 'America/New_York', now)).toBe('Sat 28 Nov');
+    expect(dayWords(Date.UTC(2026, 10, 28, 2), 'America/New_York', now)).toBe('Fri 27 Nov');
+    expect(dayWords(Number.NaN)).toBe('—');
   });
 });

@@ -64,10 +64,39 @@ export function absolute(ms: number, zone = 'UTC', now: number = Date.now()): st
   return `${date}, ${p.hour}:${p.minute} ${zone === 'UTC' ? 'UTC' : (p.timeZoneName ?? zone)}`;
 }
 
+/**
+ * A span of time on one screen line, "Tue 15 Dec, 08:00–08:30 UTC": the start's date, both times
+ * and the zone; the end's date too when it falls on another day ("Tue 15 Dec, 23:30 – Wed 16 Dec,
+ * 00:30 UTC"). The year as `absolute` gives it.
+ */
+export function rangeWords(start: number, end: number, zone = 'UTC', now: number = Date.now()): string {
+  if (!Number.isFinite(start) || !Number.isFinite(end)) return '—';
+  const a = absolute(start, zone, now);
+  const b = absolute(end, zone, now);
+  const cut = (s: string) => s.lastIndexOf(', ');
+  const [aDay, aRest] = [a.slice(0, cut(a)), a.slice(cut(a) + 2)];
+  const [bDay, bRest] = [b.slice(0, cut(b)), b.slice(cut(b) + 2)];
+  const aTime = aRest.split(' ')[0]!;
+  return aDay === bDay ? `${aDay}, ${aTime}–${bRest}` : `${aDay}, ${aTime} – ${bDay}, ${bRest}`;
+}
+
 /** The zone's short name at that instant: "UTC", "CET", "GMT+9". */
 export function zoneName(ms: number, zone: string): string {
   if (zone === 'UTC') return 'UTC';
   return partsOf(format(zone, false, true), ms).timeZoneName ?? zone;
+}
+
+/**
+ * A calendar day, "Sat 28 Nov" (with the year when it is not `now`'s): for dates that name a day,
+ * such as an agreement's start. A day's start in UTC is the day it names, in any zone (term dates
+ * are sent that way: shared/negotiation/term-fields.ts); any other instant is read in `zone`.
+ */
+export function dayWords(ms: number, zone = 'UTC', now: number = Date.now()): string {
+  if (!Number.isFinite(ms)) return '—';
+  const z = ms % DAY === 0 ? 'UTC' : zone;
+  const withYear = yearIn(ms, z) !== yearIn(now, z);
+  const p = partsOf(format(z, withYear, false), ms);
+  return `${p.weekday} ${p.day} ${p.month}${withYear ? ` ${p.year}` : ''}`;
 }
 
 /** The date alone, "12 Mar 2216", for ends far away. */

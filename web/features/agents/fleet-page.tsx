@@ -3,6 +3,7 @@
 // with the budget left, rejects in the last hour. A table that becomes one card per agent on a
 // narrow screen. Facilitators act on each agent (agent-actions.tsx) and add new ones; observers
 // read. Not /agents, which is the server's OSNAP API.
+import { TaskName } from '@web/components/task-name';
 import { absolute } from '@web/lib/time-words';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -85,7 +86,7 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
           <ul className="inline-block md:block">
             {agent.grants.map((g) => (
               <li key={`${g.roomId}/${g.taskId}`}>
-                <span className="font-mono text-xs">{g.taskId}</span> in{' '}
+                <TaskName roomId={g.roomId} taskId={g.taskId} /> in{' '}
                 <span className="font-mono text-xs">{g.roomId}</span>: {budgetWords(g)}
               </li>
             ))}

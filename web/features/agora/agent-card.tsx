@@ -10,6 +10,7 @@ import { StatusDot } from '@web/components/ui/status-dot';
 import { agentToolsQuery } from '@web/lib/api/agora-agent-tools';
 import type { DirectoryEntry } from '@web/lib/api/agora-agents';
 import { shortDid } from '@web/lib/identity/did-short';
+import { keyFingerprint } from '@web/lib/identity/did-display';
 import { useState } from 'react';
 import { presenceWords, pricingWords } from './agora-words';
 import { relativeTime } from './relative-time';
@@ -48,8 +49,9 @@ export function AgentCard({ agent, now, matched, onRequest }: AgentCardProps) {
             </p>
           ) : null}
           <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
-            <span className="font-mono" title={agent.agent_id} data-testid="agent-did">
-              {shortDid(agent.agent_id)}
+            {/* The key one click away, not in the reading (decisions-web.md §33). */}
+            <span title={agent.agent_id} data-testid="agent-did">
+              Its key: {keyFingerprint(agent.agent_id)}
             </span>
             <CopyButton text={agent.agent_id} label="Copy DID" />
           </p>

@@ -2,6 +2,7 @@
 // that a person reads (REQUEST → OFFERs → ACCEPT → RESULT, or ERROR). Read from the envelope
 // as received, whatever its verdict: the view shows the verdict beside it, and all of it is
 // rendered as text.
+import { absolute } from '@web/lib/time-words';
 import { Envelope } from '@shared/agora/envelope';
 
 export interface Fact {
@@ -32,6 +33,9 @@ const str = (value: unknown): string | null => (typeof value === 'string' ? valu
 /** How an envelope is shown as text, and the key its verdict is kept under (verdicts-query.ts). */
 export const envelopeText = (value: unknown): string => JSON.stringify(value, null, 2) ?? String(value);
 const json = envelopeText;
+/** An RFC 3339 time in the one format (decisions-web.md §36); anything else as it came. */
+const when = (value: unknown): unknown =>
+  typeof value === 'string' && Number.isFinite(Date.parse(value)) ? absolute(Date.parse(value)) : value;
 
 function factsOf(type: string, payload: Record<string, unknown>): Fact[] {
   const facts: Fact[] = [];
@@ -60,14 +64,14 @@ function factsOf(type: string, payload: Record<string, unknown>): Fact[] {
       if (price && typeof price.amount === 'number')
         add('Price', `${price.amount} ${str(price.currency) ?? ''}`.trim());
       if (typeof payload.eta_seconds === 'number') add('ETA', `${payload.eta_seconds} s`);
-      add('Valid until', payload.valid_until);
+      add('Valid until', when(payload.valid_until));
       break;
     }
     case 'ACCEPT': {
       add('Offer', payload.offer_id);
       const terms = payload.terms as { price_usd?: unknown } | undefined;
       if (typeof terms?.price_usd === 'number') add('Price', `${terms.price_usd} USD`);
-      add('Accepted at', payload.accepted_at);
+      add('Accepted at', when(payload.accepted_at));
       break;
     }
     case 'RESULT': {

@@ -160,12 +160,10 @@ function ThreadRow({
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm" title={`Thread ${thread.id}`}>
             <SourceBadge name={source ? source.name : 'built-in'} down={source?.status.state === 'down'} />{' '}
-            {thread.state.intent ? (
-              <span className="font-medium" data-testid="thread-intent">
-                {displayText(thread.state.intent)}{' '}
-              </span>
-            ) : null}
-            <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{displayText(thread.id)}</span>
+            {/* Named by what it asks; the id is in the title (decisions-web.md §33). */}
+            <span className="font-medium" data-testid="thread-intent">
+              {thread.state.intent ? displayText(thread.state.intent) : 'A request'}
+            </span>
           </span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400" data-testid="thread-parties">
             {displayText(party(thread.state.client))} →{' '}

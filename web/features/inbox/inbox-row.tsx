@@ -22,6 +22,11 @@ import { CharCounter } from '@web/components/ui/char-counter';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
 import { collapse } from '@web/lib/long-text';
+import { Name } from '@web/components/name';
+import { AgreementTerms } from '@web/components/agreement-terms';
+import { messageTypeWords } from '@shared/aor/message-type-words';
+import { budgetLeftWords } from '@web/lib/review/review-words';
+import { firstWords } from '@web/lib/names/item-names';
 
 /** Quotes longer than this are clamped to three lines until "show all". */
 const CLAMP_CHARS = 160;
@@ -72,10 +77,21 @@ export function InboxRow({ item, now, active, canAct, myDid, deciding, onSelect,
           </span>
         ) : null}
       </div>
-      <p className="mt-1 font-medium text-slate-900 dark:text-slate-100">
-        <LongText text={item.title} />
-      </p>
+      <Subject item={item} />
       {item.quote ? <Quote text={item.quote} /> : null}
+      {item.ref.kind === 'review' && typeof item.ref.budgetLeft === 'number' ? (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="inbox-budget">
+          {budgetLeftWords(item.ref.budgetLeft)}
+        </p>
+      ) : null}
+      {item.ref.kind === 'cosign' && item.ref.terms ? (
+        <AgreementTerms
+          terms={item.ref.terms}
+          category={item.ref.category}
+          ownManifest={item.ref.service === null}
+          className="mt-2"
+        />
+      ) : null}
       <div className="mt-2 flex flex-wrap items-center gap-2">
         {item.ref.kind === 'review' ? (
           <>
@@ -167,6 +183,49 @@ function DismissButton({ itemId, title }: { itemId: string; title: string }) {
         </span>
       ) : null}
     </>
+  );
+}
+
+/**
+ * What the item is about, in words (decisions-web.md §32). A review names the agent, the message
+ * type and the task's goal; a co-signature the agreement and its counterparty by name. Other kinds
+ * read the server's sentence.
+ */
+function Subject({ item }: { item: InboxItem }) {
+  const ref = item.ref;
+  const className = 'mt-1 font-medium text-slate-900 dark:text-slate-100';
+  if (ref.kind === 'review' && ref.messageType !== undefined) {
+    const goal = firstWords(ref.taskGoal, 12);
+    return (
+      <p className={className} data-testid="inbox-subject">
+        <Name id={ref.agentId} />
+        {'’s '}
+        <span data-testid="inbox-type" title={ref.messageType ?? undefined}>
+          {messageTypeWords(ref.messageType)}
+        </span>
+        {' for '}
+        {ref.taskId ? (
+          <span data-testid="inbox-goal">
+            <Name id={ref.taskId} label={goal ? `“${goal}”` : 'a task'} />
+          </span>
+        ) : (
+          'a task'
+        )}
+        {' waits for review'}
+      </p>
+    );
+  }
+  if (ref.kind === 'cosign' && ref.counterparty) {
+    return (
+      <p className={className} data-testid="inbox-subject">
+        The {ref.category ?? ''} agreement with <Name id={ref.counterparty} /> waits for your co-signature
+      </p>
+    );
+  }
+  return (
+    <p className={className}>
+      <LongText text={item.title} />
+    </p>
   );
 }
 

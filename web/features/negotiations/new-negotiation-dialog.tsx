@@ -1,7 +1,7 @@
 // "New negotiation": the operator opens one as a party and makes the first offer, signing the
 // open document (decisions-negotiation §3) and the round-1 proposal in the browser. The
-// counterparty is any Ed25519 did:key; the DIDs of parties already seen in the list are offered,
-// which is how a demo agent is picked. Terms are fields for what the manifest names per category
+// counterparty is picked by name from the parties already seen in the list and the agents the
+// naming service knows (decisions-web.md §33), or typed as any Ed25519 did:key. Terms are fields for what the manifest names per category
 // (decisions-demo §13), other terms JSON behind "Advanced".
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -21,6 +21,8 @@ import { postNegotiationEvent } from '@web/lib/api/negotiation-event';
 import { openNegotiation } from '@web/lib/api/negotiation-open';
 import { negotiationsQuery } from '@web/lib/api/negotiations-list';
 import { useState, type FormEvent } from 'react';
+import { useNames } from '@web/lib/names/use-names';
+import { Name } from '@web/components/name';
 import { signOpen, signProposal } from './operator-documents';
 import { TermsEditor } from './terms-editor';
 import { negotiationErrorInWords } from './words';
@@ -41,7 +43,11 @@ export function NewNegotiationDialog({
   const known = useQuery(negotiationsQuery(null));
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [counterparty, setCounterparty] = useState('');
+  const [typed, setTyped] = useState('');
+  /** The did picked from the list, or '' for "another agent, by its did:key". */
+  const [picked, setPicked] = useState('');
+  const counterparty = picked || typed;
+  const { book, nameOf } = useNames();
   const [category, setCategory] = useState('');
   const [mine, setMine] = useState<ConfidentialityClass>('public');
   const [theirs, setTheirs] = useState<ConfidentialityClass>('public');
@@ -61,7 +67,11 @@ export function NewNegotiationDialog({
     : counterparty.trim() === me
       ? 'You cannot negotiate with yourself.'
       : undefined;
-  const suggestions = [...new Set((known.data?.negotiations ?? []).flatMap((n) => n.parties))].filter((d) => d !== me);
+  // Every did:key the console can name, and every party seen: by name, never a bare DID.
+  const candidates = [...new Set([...(known.data?.negotiations ?? []).flatMap((n) => n.parties), ...Object.keys(book)])]
+    .filter((d) => d !== me && isDidKey(d))
+    .map((did) => ({ did, name: nameOf(did), named: book[did] !== undefined }))
+    .sort((a, b) => Number(b.named) - Number(a.named) || a.name.localeCompare(b.name));
 
   const submit = useMutation({
     mutationFn: async () => {
@@ -107,21 +117,43 @@ export function NewNegotiationDialog({
       description="You open it as a party: the open document is signed here with your key."
     >
       <form onSubmit={onSubmit} className="mt-4 space-y-4" noValidate>
-        <TextField
-          label="Counterparty DID"
-          value={counterparty}
-          onChange={(e) => setCounterparty(e.target.value)}
-          list="negotiation-known-parties"
-          spellCheck={false}
-          autoComplete="off"
-          error={touched ? didProblem : undefined}
-          hint="An agent’s did:key. Parties of negotiations listed here are suggested."
-        />
-        <datalist id="negotiation-known-parties">
-          {suggestions.map((d) => (
-            <option key={d} value={d} />
-          ))}
-        </datalist>
+        <div>
+          <label
+            htmlFor="negotiation-counterparty"
+            className="block text-sm font-medium text-slate-700 dark:text-slate-300"
+          >
+            Counterparty
+          </label>
+          <select
+            id="negotiation-counterparty"
+            value={picked}
+            onChange={(e) => setPicked(e.target.value)}
+            className={selectClass}
+          >
+            <option value="">Another agent, by its did:key…</option>
+            {candidates.map((c) => (
+              <option key={c.did} value={c.did} title={c.did}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {picked ? (
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="counterparty-picked">
+              <Name id={picked} /> (its did:key one click away)
+            </p>
+          ) : null}
+        </div>
+        {picked ? null : (
+          <TextField
+            label="Counterparty DID"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+            error={touched ? didProblem : undefined}
+            hint="An agent’s did:key (did:key:z6Mk…), for an agent not in the list above."
+          />
+        )}
         <div>
           <label
             htmlFor="negotiation-category"

@@ -5,6 +5,7 @@
 import { fieldsFromTerms, termsFromFields, type TermField } from '@shared/negotiation/term-fields';
 import type { Terms } from '@shared/negotiation/primitives';
 import { TextField } from '@web/components/ui/text-field';
+import { DayField } from '@web/components/ui/day-field';
 import { useEffect, useId, useMemo, useState } from 'react';
 
 function parseOther(text: string): Terms | string {
@@ -58,25 +59,38 @@ export function TermsEditor({ fields, initial, onChange, showAll = false }: Term
     <div className="space-y-3" data-testid="terms-editor">
       {fields.length > 0 ? (
         <div className="grid gap-3 sm:grid-cols-2">
-          {fields.map((f) => (
-            <TextField
-              key={f.name}
-              label={`${f.label}${f.required ? '' : ' (optional)'}`}
-              type={f.type === 'date' ? 'date' : 'text'}
-              inputMode={INPUT_MODE[f.type]}
-              value={values[f.name] ?? ''}
-              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
-              onBlur={() => setTouched((t) => new Set(t).add(f.name))}
-              hint={f.hint}
-              spellCheck={false}
-              autoComplete="off"
-              error={
-                !check.ok && (showAll || touched.has(f.name) || (values[f.name] ?? '') !== '')
-                  ? check.problems[f.name]
-                  : undefined
-              }
-            />
-          ))}
+          {fields.map((f) => {
+            const label = `${f.label}${f.required ? '' : ' (optional)'}`;
+            const error =
+              !check.ok && (showAll || touched.has(f.name) || (values[f.name] ?? '') !== '')
+                ? check.problems[f.name]
+                : undefined;
+            // Dates as the console writes them, not the browser's US order (decisions-web.md §36).
+            return f.type === 'date' ? (
+              <DayField
+                key={f.name}
+                label={label}
+                value={values[f.name] ?? ''}
+                onChange={(v) => setValues((vs) => ({ ...vs, [f.name]: v }))}
+                onBlur={() => setTouched((t) => new Set(t).add(f.name))}
+                error={error}
+              />
+            ) : (
+              <TextField
+                key={f.name}
+                label={label}
+                type="text"
+                inputMode={INPUT_MODE[f.type]}
+                value={values[f.name] ?? ''}
+                onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+                onBlur={() => setTouched((t) => new Set(t).add(f.name))}
+                hint={f.hint}
+                spellCheck={false}
+                autoComplete="off"
+                error={error}
+              />
+            );
+          })}
         </div>
       ) : null}
       <details open={fields.length === 0 || undefined} className="text-sm">

@@ -1,10 +1,20 @@
 // Terms and diffs, always as text: agent-written values never reach the DOM as HTML.
 // Long values collapse behind "Show all" (decisions-web.md §25).
 import { LongText } from '@web/components/ui/long-text';
+import { absolute, dayWords } from '@web/lib/time-words';
 import type { TermChange } from './terms-diff';
-import { pointerInWords, termName } from './term-words';
+import { pointerInWords, termName } from '@web/lib/negotiation/term-words';
 
-export const showValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** A term's value as text; an RFC 3339 time in the one format (decisions-web.md §36), a day as a day. */
+export const showValue = (v: unknown): string => {
+  if (typeof v === 'string' && ISO_TIME.test(v) && Number.isFinite(Date.parse(v))) {
+    const ms = Date.parse(v);
+    return ms % 86_400_000 === 0 ? dayWords(ms) : absolute(ms);
+  }
+  return typeof v === 'string' ? v : JSON.stringify(v);
+};
 
 export function TermsTable({ terms }: { terms: Readonly<Record<string, unknown>> }) {
   const entries = Object.entries(terms);

@@ -1,6 +1,6 @@
 // How the negotiation screens say things: state names, countdowns, error codes in words.
 import { ApiError } from '@web/lib/api/http';
-import { pointersInSentence } from './term-words';
+import { pointersInSentence } from '@web/lib/negotiation/term-words';
 import type { NegotiationStateName } from '@web/lib/api/negotiations-list';
 
 export const STATE_WORDS: Readonly<Record<NegotiationStateName, string>> = {

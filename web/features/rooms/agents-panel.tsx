@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { TaskName } from '@web/components/task-name';
 import { When } from '@web/components/when';
 import { StatusDot } from '@web/components/ui/status-dot';
 import { LongText } from '@web/components/ui/long-text';
@@ -55,7 +56,7 @@ export function AgentsPanel({ roomId }: { roomId: string }) {
               {grantsOf(a.agentId).map((g) => (
                 <div key={g.taskId} className="mt-1" data-testid="agent-current-task">
                   <p className="text-xs text-slate-700 dark:text-slate-300">
-                    On <span className="font-mono">{g.taskId}</span> with the mic
+                    On <TaskName roomId={roomId} taskId={g.taskId} /> with the mic
                   </p>
                   <GrantMeter grant={g} now={now} compact />
                 </div>

@@ -1,6 +1,7 @@
 // Assign a task with its mic grant. Observers see the form disabled. The agent is picked from those
 // seen in the room; an id the console does not know is asked about before anything is sent, and
 // the goal, deadline and grant are checked first (assign-checks.ts, decisions-web.md §26).
+import { firstWords } from '@web/lib/names/item-names';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { MESSAGE_TYPES, type MessageType } from '@shared/aor/payloads';
 import { fitsLimit } from '@shared/contract/text-limits';
@@ -165,8 +166,8 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
           </p>
         ) : assign.isSuccess ? (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
-            Task {assign.data.task.payload.task_id} sent to {displayText(assign.data.grant.payload.agent_id)}, with its
-            mic.
+            Task “{firstWords(assign.data.task.payload.goal, 10)}” sent to{' '}
+            {displayText(assign.data.grant.payload.agent_id)}, with its mic.
           </p>
         ) : null}
         <Button type="submit" variant="primary" busy={assign.isPending} disabled={!fitsLimit('message', goal.trim())}>

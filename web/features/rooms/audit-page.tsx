@@ -1,12 +1,13 @@
 // A room's audit log (UX.md "leads" 7): who (by name, the id one click away), when, what in words, linked to the
 // timeline message; older pages by `before`; exports of the audit log and the room history.
+import { useTaskGoals } from '@web/lib/names/use-task-goals';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useRouter } from '@tanstack/react-router';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 
-import { When } from '@web/components/when';
+import { When, useDisplayZone } from '@web/components/when';
 import { roomAuditQuery } from '@web/lib/api/rooms-audit';
 import { roomQuery } from '@web/lib/api/rooms-get';
 import { RoomUnavailable } from './room-unavailable';
@@ -92,6 +93,8 @@ export function AuditPage() {
   const audit = useInfiniteQuery(roomAuditQuery(roomId));
   // The room's agents name themselves in their presence: the naming service reads it from the cache.
   useQuery({ ...roomAgentsQuery(roomId), refetchInterval: false });
+  const taskWords = useTaskGoals(roomId);
+  const zone = useDisplayZone();
   const router = useRouter();
   const entries = audit.data?.pages.flat() ?? [];
   if (room.isError) return <RoomUnavailable roomId={roomId} error={room.error} />;
@@ -167,7 +170,7 @@ export function AuditPage() {
                         <Name id={e.actorDid} />
                       </td>
                       <td className="px-2 py-1.5 max-sm:block max-sm:px-4 max-sm:py-0.5">
-                        <LongText text={auditInWords(e)} preserveLines testId="audit-what" />
+                        <LongText text={auditInWords(e, taskWords, zone)} preserveLines testId="audit-what" />
                       </td>
                       <td className="whitespace-nowrap px-4 py-1.5 text-xs max-sm:block max-sm:py-0">
                         {href ? (

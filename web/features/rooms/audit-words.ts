@@ -15,11 +15,20 @@ const retentionOf = (v: unknown): Retention | null => {
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 
-/** What the facilitator did, in one sentence. */
-export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string {
+/** What the facilitator did, in one sentence. Tasks by their goals (decisions-web.md §33), ids never. */
+export function auditInWords(
+  e: Pick<AuditEntry, 'action' | 'details'>,
+  /** Names a task by its goal's first words; without it, or without a goal, a task is "a task". */
+  taskWords?: (taskId: string) => string | undefined,
+  /** The zone a grant's end is written in; UTC unless given. */
+  zone = 'UTC',
+): string {
   const d = e.details;
   const agent = str(d.agent_id) ?? str(d.agentId) ?? 'an agent';
-  const task = str(d.task_id) ?? str(d.taskId) ?? 'a task';
+  const taskId = str(d.task_id) ?? str(d.taskId);
+  const goal = taskId ? taskWords?.(taskId) : undefined;
+  const task = goal ? `“${goal}”` : 'a task';
+  const tasks = (ids: readonly string[]) => ids.map((id) => taskWords?.(id)).map((g) => (g ? `“${g}”` : 'a task'));
   switch (e.action) {
     case 'room.create':
       return `Created the room “${str(d.name) ?? '?'}” (${str(d.moderation) ?? 'auto'} moderation)`;
@@ -28,9 +37,9 @@ export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string 
     case 'room.retention':
       return `Set history retention: ${retentionInWords(retentionOf(d.to)).replace(/^Keeps/, 'keep')}`;
     case 'room.task':
-      return `Assigned ${task} to ${agent}${str(d.goal) ? `: “${str(d.goal)}”` : ''}`;
+      return str(d.goal) ? `Assigned ${agent} a task: “${str(d.goal)}”` : `Assigned ${task} to ${agent}`;
     case 'room.mic_grant':
-      return `Granted the mic to ${agent} for ${task}: ${str(d.max_messages) ?? '?'} messages, until ${typeof d.expires_at === 'number' ? absolute(d.expires_at * 1000) : '?'}`;
+      return `Granted the mic to ${agent} for ${task}: ${str(d.max_messages) ?? '?'} messages, until ${typeof d.expires_at === 'number' ? absolute(d.expires_at * 1000, zone) : '?'}`;
     case 'room.mic_revoke':
       return `Revoked the mic from ${agent} for ${task}${str(d.reason) ? ` (${str(d.reason)})` : ''}`;
     case 'room.say':
@@ -42,7 +51,7 @@ export function auditInWords(e: Pick<AuditEntry, 'action' | 'details'>): string 
     // The agents service's own actions (decisions-server.md §62); a room sees a suspension's.
     case 'agent.suspend': {
       const ended = Array.isArray(d.grantsEnded) ? d.grantsEnded.filter((t) => typeof t === 'string') : [];
-      return `Suspended ${agent}: “${str(d.reason) ?? ''}”${ended.length ? `; ended its grant for ${ended.join(', ')}` : ''}`;
+      return `Suspended ${agent}: “${str(d.reason) ?? ''}”${ended.length ? `; ended its grant for ${tasks(ended).join(', ')}` : ''}`;
     }
     case 'agent.resume':
       return `Resumed ${agent}`;

@@ -1,5 +1,6 @@
 // "Revoke every mic in this room" (UX.md "leads" 9): lists exactly the live grants it will end,
 // then publishes one mic_revoke per grant and shows how each went.
+import { TaskName } from '@web/components/task-name';
 import { Button } from '@web/components/ui/button';
 import { Dialog } from '@web/components/ui/dialog';
 import type { Grant } from '@web/lib/api/rooms-grants';
@@ -86,7 +87,9 @@ export function BulkRevokeDialog({
               return (
                 <tr key={`${g.agentId}/${g.taskId}`} data-testid="bulk-revoke-row">
                   <td className="py-1 pr-2 font-medium">{g.agentId}</td>
-                  <td className="py-1 pr-2 font-mono text-xs">{g.taskId}</td>
+                  <td className="py-1 pr-2 text-xs">
+                    <TaskName roomId={roomId} taskId={g.taskId} plain />
+                  </td>
                   <td className="py-1 pr-2 tabular-nums">
                     {g.spent}/{g.maxMessages}
                   </td>

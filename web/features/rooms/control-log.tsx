@@ -9,6 +9,8 @@ import { useNow } from '@web/lib/use-now';
 import { absolute } from '@web/lib/time-words';
 import { useDisplayZone } from '@web/components/when';
 import { rejectReasonInWords, revokeReasonInWords } from '@web/lib/room-words';
+import { messageTypeWords } from '@shared/aor/message-type-words';
+import { useTaskGoals } from '@web/lib/names/use-task-goals';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
@@ -23,45 +25,56 @@ export function candidateSenders(entries: readonly TimelineEntry[]): CandidateSe
   return senders;
 }
 
-/** A control message in words, with its tone; the timeline uses it too. */
+/** A task in a sentence (decisions-web.md §33): its goal in quotes when known, else "a task". */
+export type TaskWords = (taskId: string) => string | undefined;
+const taskIn = (taskId: unknown, words?: TaskWords): string => {
+  const goal = typeof taskId === 'string' ? words?.(taskId) : undefined;
+  return goal ? `“${goal}”` : 'a task';
+};
+
+/** A control message in words, with its tone; the timeline uses it too. Ids stay in the inspector. */
 export function describeControl(
   entry: TimelineEntry,
   senders?: CandidateSenders,
   /** The zone a grant's end is written in (decisions-web §30); UTC unless given. */
   zone = 'UTC',
+  /** Names tasks by their goals; without it a task is "a task". */
+  taskWords?: TaskWords,
 ): { tone: 'grant' | 'revoke' | 'reject' | 'other'; text: string } {
   const env = isRecord(entry.envelope) ? entry.envelope : {};
   const p = isRecord(env.payload) ? env.payload : {};
   switch (env.type) {
-    case 'mic_grant':
+    case 'mic_grant': {
+      const types = Array.isArray(p.allowed_message_types)
+        ? p.allowed_message_types.map((t) => messageTypeWords(typeof t === 'string' ? t : null)).join(', ')
+        : '?';
       return {
         tone: 'grant',
-        text: `Mic granted to ${s(p.agent_id)} for ${s(p.task_id)}: ${s(p.max_messages)} messages of ${Array.isArray(p.allowed_message_types) ? p.allowed_message_types.join(', ') : '?'}, until ${typeof p.expires_at === 'number' ? absolute(p.expires_at * 1000, zone) : '?'}`,
+        text: `Mic granted to ${s(p.agent_id)} for ${taskIn(p.task_id, taskWords)}: ${s(p.max_messages)} messages (${types}), until ${typeof p.expires_at === 'number' ? absolute(p.expires_at * 1000, zone) : '?'}`,
       };
+    }
     case 'mic_revoke': {
       const reason = typeof p.reason === 'string' ? p.reason : null;
       const words = reason ? revokeReasonInWords(reason) : null;
       return {
         tone: 'revoke',
-        text: `Mic revoked from ${s(p.agent_id)} for ${s(p.task_id)}${words ? `: ${words}` : ''}`,
+        text: `Mic revoked from ${s(p.agent_id)} for ${taskIn(p.task_id, taskWords)}${words ? `: ${words}` : ''}`,
       };
     }
     case 'reject': {
       const messageId = typeof p.message_id === 'string' ? p.message_id : null;
       const sender = messageId ? senders?.get(messageId) : undefined;
       // A sender_mismatch candidate names someone else: say who it claimed to be, not who sent it.
-      const whose = sender
+      // The message is named by its sender; its id is in the inspector (decisions-web.md §33).
+      const what = sender
         ? p.reason === 'sender_mismatch'
-          ? `a message claiming to be from ${sender}, `
-          : `${sender}’s message `
-        : messageId
-          ? 'message '
-          : '';
-      const what = messageId ? ` ${whose}${messageId}` : ' a message';
+          ? ` a message claiming to be from ${sender}`
+          : ` ${sender}’s message`
+        : ' a message';
       const detail = typeof p.detail === 'string' ? ` (${p.detail})` : '';
       return {
         tone: 'reject',
-        text: `Rejected${what}${typeof p.task_id === 'string' ? ` for ${p.task_id}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}`,
+        text: `Rejected${what}${typeof p.task_id === 'string' ? ` for ${taskIn(p.task_id, taskWords)}` : ''}: ${rejectReasonInWords(s(p.reason))}${detail}`,
       };
     }
     default:
@@ -77,14 +90,17 @@ export const CONTROL_TONE = {
 } as const;
 
 export function ControlLog({
+  roomId,
   entries,
   senders,
   onInspect,
 }: {
+  roomId: string;
   entries: readonly TimelineEntry[];
   senders?: CandidateSenders;
   onInspect: (entry: TimelineEntry) => void;
 }) {
+  const taskWords = useTaskGoals(roomId);
   const display = usePreferences((s) => s.timeDisplay);
   const now = useNow(display === 'relative' ? 5_000 : 60_000);
   const zone = useDisplayZone();
@@ -107,7 +123,7 @@ export function ControlLog({
           className="max-h-72 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800"
         >
           {[...entries].reverse().map((entry) => {
-            const d = describeControl(entry, senders, zone);
+            const d = describeControl(entry, senders, zone, taskWords);
             return (
               // On a phone the sentence takes a line of its own under the time, sender and button.
               <li

@@ -1,6 +1,8 @@
 // Active mic grants as live objects (countdown, budget meter, ends by itself), the grant history
 // per task, and revoking one mic or every mic behind a confirmation that says what it ends
 // (decisions-web.md §28: a revoke cannot be taken back, only a new grant given).
+import { TaskName } from '@web/components/task-name';
+import { messageTypeWords } from '@shared/aor/message-type-words';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { displayText } from '@web/lib/display-text';
 import { Button } from '@web/components/ui/button';
@@ -99,10 +101,14 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">
                     {displayText(g.agentId)}{' '}
-                    <span className="font-mono text-xs font-normal text-slate-500">{displayText(g.taskId)}</span>
+                    <span className="text-xs font-normal text-slate-600 dark:text-slate-400">
+                      for <TaskName roomId={roomId} taskId={g.taskId} />
+                    </span>
                   </p>
                   <GrantMeter grant={g} now={now} />
-                  <p className="text-xs text-slate-500 dark:text-slate-400">{g.allowedTypes.join(', ')}</p>
+                  <p className="text-xs text-slate-500 dark:text-slate-400" title={g.allowedTypes.join(', ')}>
+                    {g.allowedTypes.map((t) => messageTypeWords(t)).join(', ')}
+                  </p>
                 </div>
                 <Button
                   size="sm"
@@ -134,7 +140,9 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
           <ul className="mt-2 space-y-2">
             {history.map(([taskId, list]) => (
               <li key={taskId} data-testid="grant-history-task">
-                <p className="font-mono text-xs text-slate-700 dark:text-slate-300">{taskId}</p>
+                <p className="text-xs text-slate-700 dark:text-slate-300">
+                  <TaskName roomId={roomId} taskId={taskId} />
+                </p>
                 <ul className="ml-3 text-xs text-slate-500 dark:text-slate-400">
                   {list.map((g) => (
                     <li key={g.grantMessageId} data-testid="grant-history-entry">
@@ -158,9 +166,9 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
       >
         {confirming ? (
           <p>
-            {confirming.agentId} can no longer post for <span className="font-mono">{confirming.taskId}</span>, with{' '}
-            {Math.max(0, confirming.maxMessages - confirming.spent)} of its {confirming.maxMessages} messages unused.
-            This cannot be undone: to let it speak again, grant the mic anew.
+            {confirming.agentId} can no longer post for <TaskName roomId={roomId} taskId={confirming.taskId} plain />,
+            with {Math.max(0, confirming.maxMessages - confirming.spent)} of its {confirming.maxMessages} messages
+            unused. This cannot be undone: to let it speak again, grant the mic anew.
           </p>
         ) : null}
       </ConfirmDialog>

@@ -1,6 +1,7 @@
 // A room's last hour at a glance (GET /api/rooms/{id}/health): messages per minute, approved
 // against rejected by reason, how long the review queue has waited, the mics' budgets burning
 // down (the grants panel's own query and meter), and the agents with rejects, most first.
+import { TaskName } from '@web/components/task-name';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart, type Bar } from '@web/components/charts/bar-chart';
 import { roomHealthQuery, type RoomHealth } from '@web/lib/api/agent-accounts';
@@ -89,7 +90,12 @@ export function HealthPanel({ roomId, canFacilitate }: { roomId: string; canFaci
                   <li key={`${g.agentId}/${g.taskId}`} className="mt-1 min-w-0 text-xs">
                     <p className="truncate">
                       <span className="font-medium">{g.agentId}</span>{' '}
-                      <span className="font-mono text-slate-500">{g.taskId}</span>
+                      <TaskName
+                        roomId={roomId}
+                        taskId={g.taskId}
+                        plain
+                        className="text-slate-600 dark:text-slate-400"
+                      />
                     </p>
                     <GrantMeter grant={g} now={now} compact />
                   </li>

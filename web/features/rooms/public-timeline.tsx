@@ -280,6 +280,7 @@ export function PublicTimeline({
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
                     <TimelineRow
+                      roomId={roomId}
                       entry={entry}
                       time={formatTime(entry.receivedAt, display, now)}
                       onInspect={onInspect}

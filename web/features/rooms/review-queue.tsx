@@ -15,8 +15,10 @@ import { RejectReasonDialog } from '@web/components/review/reject-dialog';
 import { useReviewKeys, type ReviewKeyAction } from '@web/lib/review/review-keys';
 import { ReviewKeysHint } from '@web/components/review/review-keys-hint';
 import { GrantMeter } from './grant-meter';
-import { MessageContent, TypeBadge, summarize } from './message-content';
-import { LongText } from '@web/components/ui/long-text';
+import { MessageContent, summarize } from './message-content';
+import { TaskName } from '@web/components/task-name';
+import { messageTypeWords } from '@shared/aor/message-type-words';
+import { budgetLeftWords } from '@web/lib/review/review-words';
 import { displayText } from '@web/lib/display-text';
 import { useNow } from '@web/lib/use-now';
 import { roomErrorInWords } from '@web/lib/room-words';
@@ -125,12 +127,17 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
               onClick={() => setSelectedId(item.id)}
               className={`border-l-4 px-4 py-2 ${active ? 'border-teal-600 bg-amber-100/70 dark:border-teal-400 dark:bg-amber-900/30' : 'border-transparent'}`}
             >
-              <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
-                <span className="min-w-0 font-medium text-slate-800 dark:text-slate-200">
-                  {displayText(item.agentId)}
+              {/* The subject first, in words (decisions-web.md §32): who, what kind, for which task. */}
+              <p className="text-sm text-slate-900 dark:text-slate-100" data-testid="review-subject">
+                <Name id={item.agentId} className="font-medium" />
+                {'’s '}
+                <span data-testid="review-type" title={messageType ?? undefined}>
+                  {messageTypeWords(messageType)}
                 </span>
-                <TypeBadge type={messageType} />
-                <LongText className="font-mono" text={displayText(item.taskId)} chars={80} />
+                {' for '}
+                <TaskName roomId={roomId} taskId={item.taskId} />
+              </p>
+              <div className="mt-0.5 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
                 <span className="text-slate-500">
                   <When at={item.submittedAt} form="relative" />
                 </span>
@@ -144,7 +151,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                     size="sm"
                     disabled={!canFacilitate}
                     onClick={() => approve(item)}
-                    aria-label={`Approve ${item.agentId}’s ${messageType ?? 'message'}`}
+                    aria-label={`Approve ${item.agentId}’s ${messageTypeWords(messageType)}`}
                   >
                     Approve
                   </Button>
@@ -152,7 +159,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                     size="sm"
                     disabled={!canFacilitate}
                     onClick={() => openReject(item)}
-                    aria-label={`Reject ${item.agentId}’s ${messageType ?? 'message'}`}
+                    aria-label={`Reject ${item.agentId}’s ${messageTypeWords(messageType)}`}
                   >
                     Reject
                   </Button>
@@ -163,7 +170,12 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
               </div>
               <div className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="review-budget">
                 {grant ? (
-                  <GrantMeter grant={grant} now={now} compact />
+                  <span className="flex flex-wrap items-center gap-x-2">
+                    <span data-testid="review-budget-left">
+                      {budgetLeftWords(grant.maxMessages - grant.spent, grant.maxMessages)}
+                    </span>
+                    <GrantMeter grant={grant} now={now} compact />
+                  </span>
                 ) : (
                   'No live grant: approving will be refused by the gateway.'
                 )}
@@ -191,7 +203,7 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
                   {i.status === 'approved' ? 'Approved' : i.status === 'rejected' ? 'Rejected' : 'Expired'}
                 </span>
                 <span className="min-w-0 flex-1 truncate">
-                  {displayText(i.agentId)} · <span className="font-mono">{displayText(i.taskId)}</span>
+                  {displayText(i.agentId)} · <TaskName roomId={roomId} taskId={i.taskId} plain />
                   {i.reason ? ` · “${i.reason}”` : ''}
                 </span>
                 <span className="shrink-0 text-slate-500" title={i.decidedBy ?? undefined}>

@@ -61,7 +61,7 @@ function RoomControlLog({ roomId, onInspect }: { roomId: string; onInspect: (ent
     () => ({ control: entries.filter((e) => e.topicKind === 'control'), senders: candidateSenders(entries) }),
     [entries],
   );
-  return <ControlLog entries={control} senders={senders} onInspect={onInspect} />;
+  return <ControlLog roomId={roomId} entries={control} senders={senders} onInspect={onInspect} />;
 }
 
 export function RoomPage() {

@@ -1,37 +1,17 @@
-// Times as UTC, local or relative (UX.md "time zones"), the choice kept in preferences.
+// Times as UTC, local or relative (UX.md "time zones"), the choice kept in preferences, written by
+// the one formatter (web/lib/time-words.ts; decisions-web.md §30, §36): a date and a named zone,
+// never a bare "05:48:14".
 import type { TimeDisplay } from '@web/lib/preferences';
 import { relativeTime } from '@web/lib/room-words';
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-// Building an Intl.DateTimeFormat costs far more than formatting with one (it showed as the
-// largest cost of rendering timeline rows), so one is kept per zone.
-const localFormats = new Map<string, Intl.DateTimeFormat>();
-function localFormat(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let format = localFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(undefined, {
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      ...(timeZone ? { timeZone } : {}),
-    });
-    localFormats.set(key, format);
-  }
-  return format;
-}
+import { absolute, browserZone } from '@web/lib/time-words';
 
 /** `timeZone` is for tests; the console uses the browser's zone for "local". */
 export function formatTime(ms: number, display: TimeDisplay, nowMs: number, timeZone?: string): string {
   switch (display) {
-    case 'utc': {
-      const d = new Date(ms);
-      return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
-    }
+    case 'utc':
+      return absolute(ms, 'UTC', nowMs);
     case 'local':
-      return localFormat(timeZone).format(ms);
+      return absolute(ms, timeZone ?? browserZone(), nowMs);
     case 'relative':
       return relativeTime(ms, nowMs);
     default: {
@@ -41,5 +21,5 @@ export function formatTime(ms: number, display: TimeDisplay, nowMs: number, time
   }
 }
 
-/** The full instant, for the title: always there, whatever the display. */
+/** The full instant, for the title and `dateTime`: always there, whatever the display. */
 export const fullTime = (ms: number): string => new Date(ms).toISOString();

@@ -14,6 +14,8 @@ import { fullTime } from './time-display';
 import { Term } from '@web/components/term';
 import { useDisplayZone } from '@web/components/when';
 import { controlKindInWords } from '@web/lib/room-words';
+import { TaskName } from '@web/components/task-name';
+import { useTaskGoals } from '@web/lib/names/use-task-goals';
 
 const controlReason = (envelope: unknown): unknown =>
   typeof envelope === 'object' && envelope !== null && 'payload' in envelope
@@ -30,11 +32,13 @@ export const senderLabel = (fromId: string | null) =>
   fromId?.startsWith('did:key:') ? shortDid(fromId) : displayText(fromId ?? 'unknown sender');
 
 export const TimelineRow = memo(function TimelineRow({
+  roomId,
   entry,
   time,
   onInspect,
   onReply,
 }: {
+  roomId: string;
   entry: TimelineEntry;
   time: string;
   onInspect: (entry: TimelineEntry) => void;
@@ -43,7 +47,8 @@ export const TimelineRow = memo(function TimelineRow({
   const control = entry.topicKind === 'control';
   const { messageType, taskId } = summarize(entry.envelope);
   const zone = useDisplayZone();
-  const described = control ? describeControl(entry, undefined, zone) : null;
+  const taskWords = useTaskGoals(roomId);
+  const described = control ? describeControl(entry, undefined, zone, taskWords) : null;
   return (
     <>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
@@ -61,8 +66,8 @@ export const TimelineRow = memo(function TimelineRow({
         ) : (
           <TypeBadge type={messageType} />
         )}
-        {taskId ? <LongText className="font-mono" text={displayText(taskId)} chars={80} /> : null}
-        <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="ml-auto font-mono">
+        {taskId && !control ? <TaskName roomId={roomId} taskId={taskId} className="min-w-0 truncate" /> : null}
+        <time dateTime={fullTime(entry.receivedAt)} title={fullTime(entry.receivedAt)} className="ml-auto">
           {time}
         </time>
         <button

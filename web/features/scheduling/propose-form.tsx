@@ -1,6 +1,7 @@
 // Start a scheduling thread (OACoP §3.1): title, duration, window, the directory's OACoP agents
 // (required or optional), a room, an optional location. Signed in this browser and posted to
 // every participant (one carrier each).
+import { DayField } from '@web/components/ui/day-field';
 import { minutesWords } from '@web/lib/time-words';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -107,12 +108,7 @@ export function ProposeForm({ agents }: { agents: readonly OacopAgent[] }) {
             ))}
           </select>
         </label>
-        <TextField
-          label="Window starts (UTC date)"
-          type="date"
-          value={startDate}
-          onChange={(e) => setStartDate(e.target.value)}
-        />
+        <DayField label="Window starts (UTC date)" value={startDate} onChange={setStartDate} />
         <TextField
           label="Window length (days)"
           type="number"

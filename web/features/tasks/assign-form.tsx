@@ -1,5 +1,6 @@
 // Assign a task to an OACoP agent (§4.1), signed in this browser: the title is counted against
 // the shared line limit and a deadline in the past is refused before signing (decisions-web.md §26).
+import { DayField } from '@web/components/ui/day-field';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TaskView } from '@shared/contract/console';
 import { fitsLimit } from '@shared/contract/text-limits';
@@ -93,12 +94,7 @@ export function AssignForm({ agents, tasks }: { agents: readonly OacopAgent[]; t
             ))}
           </select>
         </label>
-        <TextField
-          label="Deadline (UTC)"
-          type="datetime-local"
-          value={deadline}
-          onChange={(e) => setDeadline(e.target.value)}
-        />
+        <DayField label="Deadline (UTC)" value={deadline} onChange={setDeadline} withTime />
         <label className="block text-sm font-medium text-slate-700 dark:text-slate-300">
           Parent task
           <select

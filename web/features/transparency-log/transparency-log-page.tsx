@@ -1,6 +1,8 @@
-// The transparency-log browser: every entry, verified as a whole chain in this
-// browser, with redacted fields shown as redacted (digest only), each entry's signatures, and an
-// inclusion proof checked on demand against the head hash.
+// The transparency-log browser: every entry, verified as a whole chain in this browser, read in
+// words (decisions-web.md §34): who agreed to what, from when, each term labelled with its unit,
+// terms a party redacted shown as "hidden by a party", and each entry's verification state. The
+// pointers, digests, hashes and the inclusion proof (checked on demand against the head hash) are
+// behind "Show the proof".
 import { When } from '@web/components/when';
 import { useQuery } from '@tanstack/react-query';
 import { LongText } from '@web/components/ui/long-text';
@@ -12,6 +14,12 @@ import { Notice } from '@web/components/ui/notice';
 import { fetchLogProof } from '@web/lib/api/transparency-log-proof';
 import { Name } from '@web/components/name';
 import { useEffect, useRef, useState } from 'react';
+import { AgreementTerms } from '@web/components/agreement-terms';
+import { useDisplayZone } from '@web/components/when';
+import { agreementSentence } from '@web/lib/negotiation/agreement-words';
+import { useNames } from '@web/lib/names/use-names';
+import { useNow } from '@web/lib/use-now';
+import { readEntry } from './entry-words';
 import { loadAndVerifyLog, type LogProgress } from './verify-log';
 
 const PAGE_SIZE = 20;
@@ -40,10 +48,17 @@ export function TransparencyLogPage() {
   });
 
   const entries = log.data?.entries ?? [];
-  const wanted = filter.trim();
+  const { nameOf } = useNames();
+  const wanted = filter.trim().toLowerCase();
+  // Found by what a person reads (names, terms) or by an id pasted from elsewhere.
+  const matches = (e: Raw) => {
+    if (!wanted) return true;
+    const r = readEntry(e);
+    return `${JSON.stringify(e)} ${r.parties.map(nameOf).join(' ')}`.toLowerCase().includes(wanted);
+  };
   const shown = entries
     .map((e, i) => ({ e, i }))
-    .filter(({ e }) => !wanted || JSON.stringify(e).includes(wanted))
+    .filter(({ e }) => matches(e))
     .reverse();
   const focusIndex = search.entry;
   const focusPos = focusIndex === undefined ? -1 : shown.findIndex(({ i }) => i === focusIndex);
@@ -121,8 +136,8 @@ export function TransparencyLogPage() {
                 setFilter(e.target.value);
                 setPage(0);
               }}
-              placeholder="agreement id, negotiation id, DID…"
-              className="w-80 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+              placeholder="a party’s name, a term, an id…"
+              className="w-80 max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
             />
             <span className="ml-auto text-sm text-slate-600 dark:text-slate-400">
               Newest first · page {current + 1} of {pages}
@@ -173,10 +188,13 @@ function LogEntryCard({
 }) {
   const view = obj(entry['public']);
   const disclosures = Object.entries(obj(view['disclosures']));
-  const signatures = Object.keys(obj(view['signatures']));
   const index = Number(entry['index']);
-  const agreementId = obj(obj(view['disclosures'])['/agreement_id'])['value'];
+  const reading = readEntry(entry);
+  const { nameOf } = useNames();
+  const zone = useDisplayZone();
+  const now = useNow(60_000);
   const ref = useRef<HTMLLIElement>(null);
+  const [proofOpen, setProofOpen] = useState(focused);
   useEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: 'center' });
   }, [focused]);
@@ -193,6 +211,17 @@ function LogEntryCard({
     proof.data?.verdict.ok === true &&
     proof.data.sameHead &&
     proof.data.verdict.value.integrity_hash === proof.data.integrity;
+  const [a, b] = reading.parties;
+  const sentence =
+    a && b
+      ? agreementSentence({
+          parties: [nameOf(a), nameOf(b)],
+          terms: reading.terms,
+          effectiveFrom: reading.effectiveFrom,
+          zone,
+          now,
+        })
+      : 'An agreement whose parties are not disclosed';
 
   return (
     <li
@@ -201,21 +230,51 @@ function LogEntryCard({
       data-index={index}
       className={`rounded-lg border bg-white p-4 dark:bg-slate-900 ${broken === 'first' ? 'border-rose-400 dark:border-rose-700' : focused ? 'border-teal-500 ring-2 ring-teal-500/30' : 'border-slate-200 dark:border-slate-800'}`}
     >
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
-        <h2 className="font-mono text-sm font-semibold">#{index}</h2>
-        <span className="min-w-0 font-mono text-xs">
-          <LongText text={displayText(text(agreementId ?? ''))} chars={120} />
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
+        <span className="font-medium text-slate-700 dark:text-slate-300">Entry {index}</span>
+        <When at={text(entry['timestamp'])} />
+        {reading.category ? <span>{reading.category}</span> : null}
+        <span className="ml-auto" data-testid="entry-verified">
+          {broken === 'first' ? (
+            <span className="rounded-full bg-rose-100 px-2 py-0.5 font-medium text-rose-900 dark:bg-rose-950 dark:text-rose-200">
+              ✗ First broken entry
+            </span>
+          ) : broken === 'after' ? (
+            <span className="text-rose-700 dark:text-rose-300">After the break: unverified</span>
+          ) : (
+            <span className="rounded-full bg-emerald-100 px-2 py-0.5 font-medium text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
+              ✓ Verified in this browser
+            </span>
+          )}
         </span>
-        <When at={text(entry['timestamp'])} className="text-xs text-slate-500 dark:text-slate-400" />
-        {broken === 'first' ? (
-          <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-900 dark:bg-rose-950 dark:text-rose-200">
-            First broken entry
-          </span>
-        ) : null}
-        {broken === 'after' ? (
-          <span className="text-xs text-rose-700 dark:text-rose-300">After the break: unverified</span>
-        ) : null}
-        <span className="ml-auto">
+      </div>
+      <h2 className="mt-1 text-sm font-semibold" data-testid="entry-sentence">
+        {sentence}
+      </h2>
+      <AgreementTerms terms={reading.terms} category={reading.category} hidden={reading.hidden} className="mt-2" />
+      <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+        Signed by{' '}
+        {reading.signers.length === 0
+          ? 'nobody'
+          : reading.signers.map((s, i) => (
+              <span key={s}>
+                {i > 0 ? ' and ' : null}
+                <Name id={s} />
+              </span>
+            ))}
+        {reading.confidentiality ? ` · ${reading.confidentiality} agreement` : ''}
+      </p>
+      <details
+        className="mt-3 text-sm"
+        open={proofOpen}
+        onToggle={(e) => setProofOpen((e.target as HTMLDetailsElement).open)}
+        data-testid="entry-proof-details"
+        data-proof
+      >
+        <summary className="cursor-pointer text-xs font-medium text-slate-700 dark:text-slate-300">
+          Show the proof
+        </summary>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
           {focused ? (
             proof.isPending ? (
               <span className="text-xs text-slate-500">Checking the inclusion proof…</span>
@@ -232,49 +291,39 @@ function LogEntryCard({
               Check inclusion proof
             </Button>
           )}
-        </span>
-      </div>
-      <p className="mt-1 break-all font-mono text-[11px] text-slate-500 dark:text-slate-400">
-        integrity {text(entry['integrity_hash'])} · entry {text(entry['entry_hash'])}
-      </p>
-      <dl className="mt-3 grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm sm:grid-cols-[minmax(8rem,13rem)_minmax(0,1fr)]">
-        {disclosures.map(([pointer, d]) => {
-          const disclosure = obj(d);
-          const redacted = !('value' in disclosure);
-          return (
-            <div key={pointer} className="contents" data-testid="disclosure" data-redacted={redacted}>
-              <dt className="min-w-0 font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">
-                <LongText text={pointer} chars={120} />
-              </dt>
-              <dd className="min-w-0 [overflow-wrap:anywhere]">
-                {redacted ? (
-                  <span title={`digest ${text(disclosure['digest'])}`}>
-                    <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-                      redacted
-                    </span>{' '}
-                    <span className="font-mono text-[11px] text-slate-500">
-                      digest {text(disclosure['digest']).slice(0, 16)}…
+        </div>
+        <p className="mt-2 break-all font-mono text-[11px] text-slate-500 dark:text-slate-400">
+          agreement {reading.agreementId ?? '—'} · integrity {text(entry['integrity_hash'])} · entry{' '}
+          {text(entry['entry_hash'])}
+        </p>
+        <dl className="mt-3 grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm sm:grid-cols-[minmax(8rem,13rem)_minmax(0,1fr)]">
+          {disclosures.map(([pointer, d]) => {
+            const disclosure = obj(d);
+            const redacted = !('value' in disclosure);
+            return (
+              <div key={pointer} className="contents" data-testid="disclosure" data-redacted={redacted}>
+                <dt className="min-w-0 font-mono text-xs leading-5 text-slate-600 dark:text-slate-400">
+                  <LongText text={pointer} chars={120} />
+                </dt>
+                <dd className="min-w-0 [overflow-wrap:anywhere]">
+                  {redacted ? (
+                    <span title={`digest ${text(disclosure['digest'])}`}>
+                      <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                        redacted
+                      </span>{' '}
+                      <span className="font-mono text-[11px] text-slate-500">
+                        digest {text(disclosure['digest']).slice(0, 16)}…
+                      </span>
                     </span>
-                  </span>
-                ) : (
-                  <LongText text={text(disclosure['value'])} preserveLines />
-                )}
-              </dd>
-            </div>
-          );
-        })}
-      </dl>
-      <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-        Signed by{' '}
-        {signatures.length === 0
-          ? 'nobody'
-          : signatures.map((s, i) => (
-              <span key={s}>
-                {i > 0 ? ' and ' : null}
-                <Name id={s} />
-              </span>
-            ))}
-      </p>
+                  ) : (
+                    <LongText text={displayText(text(disclosure['value']))} preserveLines />
+                  )}
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      </details>
     </li>
   );
 }

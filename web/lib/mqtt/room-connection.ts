@@ -271,6 +271,9 @@ function onMessage(topic: string, payload: Uint8Array): void {
     source: 'live',
   });
   if (kind === 'control') void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] });
+  // A new task names itself by its goal on every screen (decisions-web.md §33).
+  else if (kind === 'inbox' && record.type === 'task')
+    void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'tasks'] });
   // Each approved message spends budget without a control event: the meters follow, once a second.
   else if (kind === 'public') refreshGrants(roomId);
 }

@@ -4,7 +4,7 @@
 import type { SchedulingThreadView } from '@shared/oacop/scheduling-projection';
 import type { Slot } from '@shared/oacop/messages';
 import { count, type StoryLine } from './story-line';
-import { zoneName } from '@web/lib/time-words';
+import { rangeWords } from '@web/lib/time-words';
 
 export interface SchedulingStoryOptions {
   /** Display names by DID; others are "A participant". */
@@ -16,10 +16,9 @@ export interface SchedulingStoryOptions {
 }
 
 /** "Tue 10:00–10:30 UTC" in `timeZone` (the day of the start), naming the zone (decisions-web §30). */
-export function slotWords(slot: Slot, timeZone = 'UTC'): string {
-  const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone }).format(new Date(slot.start));
-  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
-  return `${day} ${time.format(new Date(slot.start))}–${time.format(new Date(slot.end))} ${zoneName(Date.parse(slot.start), timeZone)}`;
+export function slotWords(slot: Slot, timeZone = 'UTC', now: number = Date.now()): string {
+  // With its date (decisions-web.md §36): "Tue 15 Dec, 08:00–08:30 UTC", never a weekday alone.
+  return rangeWords(Date.parse(slot.start), Date.parse(slot.end), timeZone, now);
 }
 
 const list = (names: readonly string[]): string =>

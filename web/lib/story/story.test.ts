@@ -343,7 +343,7 @@ describe('scheduling story', () => {
       'You proposed “Planning” to Ada and Room Atlas.',
       'Room Atlas cannot make it.',
       'Ada can make it (2 free slots).',
-      'Best slot so far: Tue 08:00–08:30 UTC.',
+      expect.stringMatching(/^Best slot so far: Tue 5 May( 2026)?, 08:00–08:30 UTC\.$/),
     ]);
   });
 
@@ -353,9 +353,17 @@ describe('scheduling story', () => {
       resources: new Set([ATLAS]),
       timeZone: 'Europe/Berlin',
     });
-    expect(lines.at(-1)).toMatchObject({ text: 'Ada booked Room Atlas, Tue 10:00–10:30 CEST.', tone: 'milestone' });
-    expect(slotWords(slot)).toBe('Tue 08:00–08:30 UTC');
-    expect(slotWords(slot, 'Europe/Berlin')).toBe('Tue 10:00–10:30 CEST');
+    expect(lines.at(-1)).toMatchObject({
+      text: expect.stringMatching(/^Ada booked Room Atlas, Tue 5 May( 2026)?, 10:00–10:30 CEST\.$/),
+      tone: 'milestone',
+    });
+    // With its date, never a weekday alone (decisions-web.md §36).
+    const may = Date.UTC(2026, 4, 1);
+    expect(slotWords(slot, 'UTC', may)).toBe('Tue 5 May, 08:00–08:30 UTC');
+    expect(slotWords(slot, 'Europe/Berlin', may)).toBe('Tue 5 May, 10:00–10:30 CEST');
+    expect(slotWords({ start: '2026-05-05T23:30:00Z', end: '2026-05-06T00:30:00Z' }, 'UTC', may)).toBe(
+      'Tue 5 May, 23:30 – Wed 6 May, 00:30 UTC',
+    );
   });
 
   it('tells a cancellation, an error and unknown participants without their DIDs', () => {
