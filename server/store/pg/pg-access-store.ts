@@ -83,6 +83,15 @@ export class PgAccessStore implements AccessStore {
     return (await this.#changed('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])) === 1;
   }
 
+  async upgradeAgentPasswordHash(agentId: string, from: string, to: string): Promise<boolean> {
+    // No NOTIFY: the same password's faster form revokes nothing.
+    const { rowCount } = await this.#pool.query(
+      'UPDATE agent_credentials SET password_hash = $1 WHERE agent_id = $2 AND password_hash = $3',
+      [to, agentId, from],
+    );
+    return rowCount === 1;
+  }
+
   async setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean> {
     return (
       (await this.#changed(

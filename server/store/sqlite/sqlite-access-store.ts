@@ -73,6 +73,16 @@ export class SqliteAccessStore implements AccessStore {
     return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
   }
 
+  async upgradeAgentPasswordHash(agentId: string, from: string, to: string): Promise<boolean> {
+    return (
+      this.#sql('UPDATE agent_credentials SET password_hash = ? WHERE agent_id = ? AND password_hash = ?').run(
+        to,
+        agentId,
+        from,
+      ).changes === 1
+    );
+  }
+
   async setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean> {
     return (
       this.#sql(
