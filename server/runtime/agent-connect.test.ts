@@ -118,6 +118,7 @@ describe.each(engines)('on %s', (_engine, engineEnv) => {
             await store.access.setAgentSuspension(agentId, { at: clock.now(), by: 'cli', reason: 'raced' });
           return credential;
         },
+        getAgentCredentials: (ids) => store.access.getAgentCredentials(ids),
         upgradeAgentPasswordHash: (...args) => store.access.upgradeAgentPasswordHash(...args),
       });
       expect(await verify('agent.raced', password)).toBe('suspended');

@@ -5,13 +5,16 @@
 import { checkAgentPassword, fastAgentHash } from '../auth/agent-password';
 import type { StillValid } from '../mqtt/revalidate';
 import type { AccessStore, AgentCredential } from '../store/store';
+import { batchedCredentials } from './credential-batch';
 import { moduleLogger } from '../logging/logger';
 
 const log = moduleLogger('mqtt');
 
-type CredentialAccess = Pick<AccessStore, 'getAgentCredential' | 'upgradeAgentPasswordHash'>;
+type CredentialAccess = Pick<AccessStore, 'getAgentCredential' | 'getAgentCredentials' | 'upgradeAgentPasswordHash'>;
 
 export function agentVerifier(access: CredentialAccess) {
+  // The checks of open connections, read together when asked together (a sweep).
+  const currentCredential = batchedCredentials(access);
   return async (agentId: string, password: string): Promise<false | 'suspended' | StillValid> => {
     const read = await access.getAgentCredential(agentId);
     if (!read) return false;
@@ -29,7 +32,7 @@ export function agentVerifier(access: CredentialAccess) {
     // The CLI (perhaps another process) and the console change the stored credential; the broker
     // asks this again and ends the connection once it is false.
     return async () => {
-      const current = await access.getAgentCredential(agentId);
+      const current = await currentCredential(agentId);
       return (
         current !== undefined &&
         hashes.has(current.passwordHash) &&

@@ -344,6 +344,11 @@ export interface AccessStore {
   /** Creates or rotates (a new hash); a rotation keeps the suspension and the disconnect marker. */
   putAgentCredential(credential: NewAgentCredential): Promise<void>;
   getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
+  /**
+   * The credentials of these agents (those that have one), in one read: the broker's sweep asks
+   * for every connected agent at once (decisions-server.md §72).
+   */
+  getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]>;
   listAgentCredentials(): Promise<AgentCredential[]>;
   removeAgentCredential(agentId: string): Promise<boolean>;
   /**

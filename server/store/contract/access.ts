@@ -40,6 +40,16 @@ export function describeAccessContract(store: () => Store): void {
       expect(await store().access.getAgentCredential('nobody')).toBeUndefined();
     });
 
+    it('reads the credentials of many agents at once, leaving out those without one', async () => {
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'sha256$z', createdAt: T0 });
+      await store().access.putAgentCredential({ agentId: 'alpha', passwordHash: 'sha256$a', createdAt: T0 });
+      await store().access.putAgentCredential({ agentId: 'beta', passwordHash: 'sha256$b', createdAt: T0 });
+      const got = await store().access.getAgentCredentials(['zeta', 'nobody', 'alpha', "it's"]);
+      expect(got.map((c) => c.agentId).sort()).toEqual(['alpha', 'zeta']);
+      expect(got.find((c) => c.agentId === 'zeta')).toEqual(await store().access.getAgentCredential('zeta'));
+      expect(await store().access.getAgentCredentials([])).toEqual([]);
+    });
+
     it('upgrades a hash only while it is still the one read, keeping the suspension and the marker', async () => {
       await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
       const suspension = { at: T0 + 5, by: 'cli', reason: 'quiet' };

@@ -73,6 +73,15 @@ export class PgAccessStore implements AccessStore {
     return row && toCredential(row);
   }
 
+  async getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]> {
+    if (agentIds.length === 0) return [];
+    const { rows } = await this.#pool.query<CredentialRow>(
+      'SELECT * FROM agent_credentials WHERE agent_id = ANY($1::text[])',
+      [agentIds],
+    );
+    return rows.map(toCredential);
+  }
+
   async listAgentCredentials(): Promise<AgentCredential[]> {
     return (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials ORDER BY agent_id')).rows.map(
       toCredential,

@@ -64,6 +64,14 @@ export class SqliteAccessStore implements AccessStore {
     return row && toCredential(row);
   }
 
+  async getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]> {
+    if (agentIds.length === 0) return [];
+    const rows = this.#sql('SELECT * FROM agent_credentials WHERE agent_id IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(agentIds),
+    ) as CredentialRow[];
+    return rows.map(toCredential);
+  }
+
   async listAgentCredentials(): Promise<AgentCredential[]> {
     const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as CredentialRow[];
     return rows.map(toCredential);
