@@ -184,11 +184,14 @@ export class AgentService {
     const { store, clock, broker, presence, rejectsSince } = this.#deps;
     const grants = credentials.length > 0 ? await store.rooms.listGrants({ active: true }) : [];
     const rejects = rejectsSince && credentials.length > 0 ? await rejectsSince(clock.now() - HOUR_MS) : new Map();
+    const counts = credentials.length > 1 ? broker.connectionCounts() : null;
+    const grantsOf = new Map<string, GrantRecord[]>();
+    for (const grant of grants) grantsOf.set(grant.agentId, [...(grantsOf.get(grant.agentId) ?? []), grant]);
     return credentials.map((credential) =>
       agentAccount(credential, {
-        connections: broker.connections(credential.agentId),
+        connections: counts ? (counts.get(credential.agentId) ?? 0) : broker.connections(credential.agentId),
         heard: presence?.roomsOf(credential.agentId) ?? [],
-        grants: grants.filter((g) => g.agentId === credential.agentId),
+        grants: grantsOf.get(credential.agentId) ?? [],
         rejectsLastHour: rejects.get(credential.agentId) ?? 0,
       }),
     );

@@ -356,6 +356,16 @@ export class EmbeddedBroker implements BrokerPort {
     return counts;
   }
 
+  /** Open connections per agent, in one pass over the connected clients (the Agents screen's list). */
+  agentConnectionCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const client of Object.values(clientsOf(this.#aedes))) {
+      const identity = client && !client.closed ? this.#identities.get(client) : undefined;
+      if (identity?.kind === 'agent') counts.set(identity.agentId, (counts.get(identity.agentId) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   /** Open connections authenticated as this agent. */
   agentConnections(agentId: string): number {
     let count = 0;
