@@ -262,6 +262,11 @@ async function main(): Promise<void> {
     const hbCpuSeconds = cpuSeconds(server.pid) - hbCpu0;
     const idleHealth = await idleProbe.finish();
     const connectedRssMb = rssMb(server.pid);
+    console.log(
+      `with ${AGENTS} connected and beating: RSS ${connectedRssMb.toFixed(0)} MB (idle ${idleRssMb.toFixed(0)} MB), ` +
+        `/health p99 ${percentile(idleHealth, 99).toFixed(1)} ms (n ${idleHealth.length}), ` +
+        `${((hbCpuSeconds / hbSeconds) * 100).toFixed(1)} % of a core for ${(beatsSent / hbSeconds).toFixed(0)} heartbeats/s`,
+    );
     // What the console reads with every agent connected and beating.
     const reads: [string, string][] = [
       ['GET /api/rooms', '/api/rooms'],
@@ -269,7 +274,10 @@ async function main(): Promise<void> {
       ['GET /api/rooms/scale-0/health', '/api/rooms/scale-0/health'],
     ];
     const readTimes: [string, number, number][] = [];
-    for (const [label, path] of reads) readTimes.push([label, ...(await timedReads(`${url}${path}`, cookie))]);
+    for (const [label, path] of reads) {
+      readTimes.push([label, ...(await timedReads(`${url}${path}`, cookie))]);
+      console.log(`${label}: median ${readTimes.at(-1)![1].toFixed(1)} ms`);
+    }
     beating.stop();
 
     // 6. The server restarts; every agent reconnects at once.
