@@ -69,6 +69,8 @@ interface Child {
   readonly child: ChildProcess;
   readonly pid: number;
   output(): string;
+  /** Bytes it wrote so far (stdout and stderr). */
+  bytes(): number;
 }
 
 /** Spawns node with `args`; resolves once its output matches `ready`. */
@@ -78,14 +80,16 @@ function spawnNode(args: readonly string[], env: Record<string, string>, ready: 
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let log = '';
+  let bytes = 0;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`did not start:\n${log}`)), 60_000);
     const onData = (chunk: Buffer) => {
+      bytes += chunk.byteLength;
       log += chunk.toString();
       if (log.length > 1_000_000) log = log.slice(-100_000);
       if (ready.test(log)) {
         clearTimeout(timer);
-        resolve({ child, pid: child.pid!, output: () => log });
+        resolve({ child, pid: child.pid!, output: () => log, bytes: () => bytes });
       }
     };
     child.stdout!.on('data', onData);
@@ -265,8 +269,10 @@ async function main(): Promise<void> {
     console.log(
       `with ${AGENTS} connected and beating: RSS ${connectedRssMb.toFixed(0)} MB (idle ${idleRssMb.toFixed(0)} MB), ` +
         `/health p99 ${percentile(idleHealth, 99).toFixed(1)} ms (n ${idleHealth.length}), ` +
-        `${((hbCpuSeconds / hbSeconds) * 100).toFixed(1)} % of a core for ${(beatsSent / hbSeconds).toFixed(0)} heartbeats/s`,
+        `${((hbCpuSeconds / hbSeconds) * 100).toFixed(1)} % of a core for ${(beatsSent / hbSeconds).toFixed(0)} heartbeats/s; ` +
+        `the server wrote ${(server.bytes() / 1024).toFixed(0)} KB of log`,
     );
+    if (server.bytes() > 64 * 1024) console.log(server.output().slice(-2_000));
     // What the console reads with every agent connected and beating.
     const reads: [string, string][] = [
       ['GET /api/rooms', '/api/rooms'],
