@@ -9,6 +9,11 @@ export interface AgentBroker {
   readonly kind: 'embedded' | 'external';
   /** Open connections of the agent; null when the broker cannot say (an external one). */
   connections(agentId: string): number | null;
+  /**
+   * Open connections of every agent at once (absent: 0), for a list; null when the broker cannot
+   * say. One pass, where asking `connections` per agent would walk every connection per agent.
+   */
+  connectionCounts(): ReadonlyMap<string, number> | null;
   /** Before the store: a new or rotated password (`suspended`: the client stays disabled). */
   provision(agentId: string, password: string, suspended: boolean): Promise<void>;
   /** After the store: the credential is gone. True when the broker held it (external only). */
@@ -25,12 +30,14 @@ export interface AgentBroker {
 /** aedes in this process: every change is closed by checking open connections again at once. */
 export function embeddedAgentBroker(broker: {
   agentConnections(agentId: string): number;
+  agentConnectionCounts(): ReadonlyMap<string, number>;
   revalidate(): Promise<number>;
 }): AgentBroker {
   const check = async () => void (await broker.revalidate());
   return {
     kind: 'embedded',
     connections: (agentId) => broker.agentConnections(agentId),
+    connectionCounts: () => broker.agentConnectionCounts(),
     provision: async () => undefined,
     removed: async () => (await check(), false),
     suspended: check,
@@ -45,6 +52,7 @@ export function embeddedAgentBroker(broker: {
 export const storeOnlyAgentBroker: AgentBroker = {
   kind: 'embedded',
   connections: () => null,
+  connectionCounts: () => null,
   provision: async () => undefined,
   removed: async () => false,
   suspended: async () => undefined,
@@ -81,6 +89,7 @@ export function dynsecAgentBroker(connect: (() => Promise<DynsecAdmin>) | undefi
   return {
     kind: 'external',
     connections: () => null,
+    connectionCounts: () => null,
     provision: (agentId, password, suspended) =>
       withAdmin(async (admin) => {
         // Setting a password enables the client (mosquitto-dynsec.ts); a suspension outlives a rotation.

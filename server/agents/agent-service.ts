@@ -2,15 +2,23 @@
 // §62, §63). One service for the console's routes and the CLI: the store is written first (it is
 // what the broker checks), then the broker is told (agent-broker.ts), and every action leaves an
 // audit entry. Passwords are answered once and never logged or audited.
+import type { AgentEnd } from '@shared/aor/control-envelopes';
 import type { AgentAccount } from '@shared/contract/agents';
 import { CodedError } from '@shared/errors';
-import { generateAgentPassword, hashPassword } from '../auth/password';
+import { hashAgentPassword } from '../auth/agent-password';
+import { generateAgentPassword } from '../auth/password';
 import type { Clock } from '../clock';
 import type { AgentCredential, GrantRecord, Store } from '../store/store';
 import { agentAccount } from './agent-accounts';
 import type { AgentBroker } from './agent-broker';
 
 const HOUR_MS = 60 * 60_000;
+
+/**
+ * Who a room's audit names for grants ended because another process removed the agent: the
+ * credential is gone, and with it who removed it (the remover's own entry is in the audit log).
+ */
+const REMOVED_ELSEWHERE = 'cli';
 
 /** Who acted: a facilitator's did, or `cli`. */
 export type Actor = string;
@@ -20,10 +28,11 @@ export interface AgentServiceDeps {
   readonly clock: Clock;
   readonly broker: AgentBroker;
   /**
-   * Ends a suspended agent's live grants, each with a revoke (the gateway). Absent in the CLI,
-   * which has no broker: the server does it when it hears the change (endSuspendedGrants).
+   * Ends a suspended or removed agent's live grants, each with a revoke (the gateway). Absent in
+   * the CLI, which has no broker: the server does it when it hears the change
+   * (endSuspendedGrants, endRevokedGrants).
    */
-  readonly grants?: { endSuspendedGrants(agentId: string, why: string): Promise<GrantRecord[]> };
+  readonly grants?: { endAgentGrants(agentId: string, end: AgentEnd): Promise<GrantRecord[]> };
   /** Where agents have been heard (the presence tracker); absent, no room is known from presence. */
   readonly presence?: {
     roomsOf(agentId: string): readonly { readonly roomId: string; readonly lastSeenAt: number }[];
@@ -72,8 +81,11 @@ export class AgentService {
     return issued;
   }
 
+  /** Forgets the credential and ends the agent's live grants, as a suspension does (decisions-server.md §72). */
   async remove(agentId: string, actor: Actor): Promise<void> {
     const inStore = await this.#deps.store.access.removeAgentCredential(agentId);
+    // Grants end before the connections close, so a connected agent may still read why.
+    if (inStore) await this.#endGrantsOf(agentId, { kind: 'removed' }, actor);
     const onBroker = await this.#deps.broker.removed(agentId);
     if (!inStore && !onBroker) throw notFound(agentId);
     await this.#audit(actor, 'agent.remove', { agentId });
@@ -96,7 +108,7 @@ export class AgentService {
     if (!(await this.#deps.store.access.setAgentSuspension(agentId, suspension))) throw notFound(agentId);
     await this.#audit(actor, 'agent.suspend', { agentId, reason });
     // Grants end before the connections close, so a connected agent may still read why.
-    const grantsEnded = await this.#endGrantsOf(agentId, suspension);
+    const grantsEnded = await this.#endGrantsOf(agentId, { kind: 'suspended', why: reason }, actor);
     await this.#deps.broker.suspended(agentId, true);
     return { agent: await this.get(agentId), grantsEnded };
   }
@@ -115,20 +127,35 @@ export class AgentService {
   async endSuspendedGrants(): Promise<number> {
     let ended = 0;
     for (const credential of await this.#deps.store.access.listAgentCredentials())
-      if (credential.suspended) ended += await this.#endGrantsOf(credential.agentId, credential.suspended);
+      if (credential.suspended) ended += await this.#endSuspension(credential.agentId, credential.suspended);
     return ended;
   }
 
+  /**
+   * Before the broker closes a connection whose credential another process revoked: a suspended
+   * or removed agent's grants end first, so the agent reads its own revoke (decisions-server.md
+   * §72). A rotation or "disconnect now" ends no grant.
+   */
+  async endRevokedGrants(agentId: string): Promise<number> {
+    const credential = await this.#deps.store.access.getAgentCredential(agentId);
+    if (!credential) return this.#endGrantsOf(agentId, { kind: 'removed' }, REMOVED_ELSEWHERE);
+    return credential.suspended ? this.#endSuspension(agentId, credential.suspended) : 0;
+  }
+
+  #endSuspension(agentId: string, suspension: NonNullable<AgentCredential['suspended']>): Promise<number> {
+    return this.#endGrantsOf(agentId, { kind: 'suspended', why: suspension.reason }, suspension.by);
+  }
+
   /** One audit entry per room whose grants this ended, so the room's audit page shows it. */
-  async #endGrantsOf(agentId: string, suspension: NonNullable<AgentCredential['suspended']>): Promise<number> {
-    const ended = (await this.#deps.grants?.endSuspendedGrants(agentId, suspension.reason)) ?? [];
+  async #endGrantsOf(agentId: string, end: AgentEnd, actor: Actor): Promise<number> {
+    const ended = (await this.#deps.grants?.endAgentGrants(agentId, end)) ?? [];
     const byRoom = new Map<string, string[]>();
     for (const grant of ended) byRoom.set(grant.roomId, [...(byRoom.get(grant.roomId) ?? []), grant.taskId]);
     for (const [roomId, taskIds] of byRoom)
       await this.#audit(
-        suspension.by,
-        'agent.suspend',
-        { agentId, reason: suspension.reason, grantsEnded: taskIds },
+        actor,
+        end.kind === 'suspended' ? 'agent.suspend' : 'agent.remove',
+        { agentId, ...(end.kind === 'suspended' ? { reason: end.why } : {}), grantsEnded: taskIds },
         roomId,
       );
     return ended.length;
@@ -140,7 +167,7 @@ export class AgentService {
     await this.#deps.broker.provision(agentId, password, suspended);
     await this.#deps.store.access.putAgentCredential({
       agentId,
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashAgentPassword(password),
       createdAt: this.#deps.clock.now(),
     });
     await this.#audit(actor, action, { agentId });
@@ -157,11 +184,14 @@ export class AgentService {
     const { store, clock, broker, presence, rejectsSince } = this.#deps;
     const grants = credentials.length > 0 ? await store.rooms.listGrants({ active: true }) : [];
     const rejects = rejectsSince && credentials.length > 0 ? await rejectsSince(clock.now() - HOUR_MS) : new Map();
+    const counts = credentials.length > 1 ? broker.connectionCounts() : null;
+    const grantsOf = new Map<string, GrantRecord[]>();
+    for (const grant of grants) grantsOf.set(grant.agentId, [...(grantsOf.get(grant.agentId) ?? []), grant]);
     return credentials.map((credential) =>
       agentAccount(credential, {
-        connections: broker.connections(credential.agentId),
+        connections: counts ? (counts.get(credential.agentId) ?? 0) : broker.connections(credential.agentId),
         heard: presence?.roomsOf(credential.agentId) ?? [],
-        grants: grants.filter((g) => g.agentId === credential.agentId),
+        grants: grantsOf.get(credential.agentId) ?? [],
         rejectsLastHour: rejects.get(credential.agentId) ?? 0,
       }),
     );

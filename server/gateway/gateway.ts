@@ -3,7 +3,12 @@
 // shared/aor, spends a grant's budget atomically in the database, and republishes approved
 // messages byte for byte to `rooms/{roomId}/public`, or emits `reject` on `rooms/{roomId}/control`.
 // In review mode a candidate that passes waits for a facilitator instead (review-decisions.ts).
-import { buildGrantEndRevoke, buildSuspensionRevoke, suspensionRevokeReason } from '@shared/aor/control-envelopes';
+import {
+  agentEndRevokeReason,
+  buildAgentEndRevoke,
+  buildGrantEndRevoke,
+  type AgentEnd,
+} from '@shared/aor/control-envelopes';
 import { readCandidate } from '@shared/aor/decide-candidate';
 import { parseEnvelope } from '@shared/aor/envelope';
 import { applyControl, emptyGrantState, withGrant } from '@shared/aor/mic-grants';
@@ -100,6 +105,8 @@ export class Gateway {
   readonly #publisher: GatewayPublisher;
   readonly #review: ReviewDecisions;
   readonly #decided = new Set<(decided: DecidedCandidate) => void>();
+  /** Per agent, the ending of its grants under way: the next one starts after it (endAgentGrants). */
+  readonly #agentEnds = new Map<string, Promise<GrantRecord[]>>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -424,19 +431,31 @@ export class Gateway {
   }
 
   /**
-   * Ends every live grant a suspended agent holds, each with a revoke whose reason says why, and
-   * expires their pending review items as a revoke does (decisions-server.md §62). In the room's
-   * order with its candidates; answers the grants this call ended (another instance may end some).
+   * Ends every live grant of a suspended or removed agent, each with a revoke whose reason says
+   * why, and expires their pending review items as a revoke does (decisions-server.md §62, §72).
+   * In the room's order with its candidates; answers the grants this call ended (another call or
+   * instance may end some).
    */
-  async endSuspendedGrants(agentId: string, why: string): Promise<GrantRecord[]> {
+  endAgentGrants(agentId: string, end: AgentEnd): Promise<GrantRecord[]> {
+    // One at a time per agent: a second call (the broker closing the agent's connection) answers
+    // only once the first call's revokes are published, never while they are on their way.
+    const before = this.#agentEnds.get(agentId);
+    const run = (before ?? Promise.resolve([])).catch(() => []).then(() => this.#endAgentGrants(agentId, end));
+    this.#agentEnds.set(agentId, run);
+    const forget = () => void (this.#agentEnds.get(agentId) === run && this.#agentEnds.delete(agentId));
+    run.then(forget, forget);
+    return run;
+  }
+
+  async #endAgentGrants(agentId: string, end: AgentEnd): Promise<GrantRecord[]> {
     const ended: GrantRecord[] = [];
     for (const grant of await this.#deps.store.rooms.listGrants({ active: true })) {
       if (grant.agentId !== agentId) continue;
       const { roomId, taskId } = grant;
       const done = await this.#enqueueRoom(roomId, async () => {
-        const reason = `revoked: ${suspensionRevokeReason(why)}`;
+        const reason = `revoked: ${agentEndRevokeReason(end)}`;
         if (!(await this.#deps.store.rooms.endGrant(roomId, agentId, taskId, reason, this.#deps.now()))) return false;
-        const revoke = buildSuspensionRevoke(toCoreGrant(grant), why, this.#publisher.stamp());
+        const revoke = buildAgentEndRevoke(toCoreGrant(grant), end, this.#publisher.stamp());
         await this.#publisher.publish(controlTopic(roomId), encode(revoke));
         await this.#review.expireQueue(roomId, agentId, taskId);
         return true;

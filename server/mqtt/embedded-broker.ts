@@ -15,7 +15,7 @@ import { isAssignedId, sameIdentity } from './broker-identities';
 import { BrokerListeners, MAX_PACKET_BYTES } from './broker-listeners';
 import type { BrokerMessage, BrokerPort, MessageHandler } from './broker-port';
 import { mayUseClientId } from './client-ids';
-import { CredentialChecks, revokeClient } from './credential-checks';
+import { CredentialChecks } from './credential-checks';
 import { payloadBytes } from './payload-bytes';
 import type { PublishQuotas } from './publish-quotas';
 import { RefusedPublish } from './refused-publish';
@@ -51,6 +51,11 @@ export interface EmbeddedBrokerOptions {
   readonly sendLimits?: SendLimits;
   /** How much each agent may publish (publish-quotas.ts); unlimited when absent. */
   readonly publishQuotas?: PublishQuotas;
+  /**
+   * Runs before a connection whose credential was revoked is closed, so it still reads what the
+   * revocation sends it (a suspended agent's grants end with a mic_revoke it can read).
+   */
+  readonly beforeRevoke?: (identity: BrokerIdentity) => Promise<void>;
 }
 
 const authError = (message: string, returnCode: number): AuthenticateError =>
@@ -94,11 +99,27 @@ export class EmbeddedBroker implements BrokerPort {
   readonly #listeners: BrokerListeners;
   #revalidateTimer: NodeJS.Timeout | undefined;
 
-  private constructor(aedes: Aedes, now: () => number, sendLimits: SendLimits, revalidateEveryMs: number) {
+  private constructor(
+    aedes: Aedes,
+    now: () => number,
+    sendLimits: SendLimits,
+    revalidateEveryMs: number,
+    beforeRevoke: EmbeddedBrokerOptions['beforeRevoke'],
+  ) {
     this.#aedes = aedes;
     this.#now = now;
     this.#sendLimits = sendLimits;
-    this.#checks = new CredentialChecks(now, revalidateEveryMs, () => Object.values(clientsOf(aedes)));
+    this.#checks = new CredentialChecks(
+      now,
+      revalidateEveryMs,
+      () => Object.values(clientsOf(aedes)),
+      (client) => clientsOf(aedes)[client.id] === client,
+      beforeRevoke &&
+        (async (client) => {
+          const identity = this.#identities.get(client);
+          if (identity) await beforeRevoke(identity);
+        }),
+    );
     this.#listeners = new BrokerListeners(
       (connection, request, socket) => this.#handle(connection, request, socket),
       (request, upgrade) => this.#upgradeIdentities.set(request, upgrade),
@@ -125,12 +146,17 @@ export class EmbeddedBroker implements BrokerPort {
         const broker = ref.broker!;
         const identity = broker.#identities.get(client);
         if (!identity) return callback(new Error('not_authenticated'));
-        // A revoked credential publishes nothing, even before the sweep closes its connection.
-        const recheck = broker.#checks.beforePublish(client);
+        // A revoked credential publishes nothing, even before the sweep closes its connection; a
+        // will (published once the connection is closed) is checked whatever the last check.
+        if (broker.#checks.revoked(client)) return callback(new Error('not_authorized'));
+        const recheck = broker.#checks.beforePublish(client, client.closed);
         if (!recheck) return broker.#authorizePublish(identity, packet, callback, options);
         recheck.then(
-          (valid) =>
-            valid ? broker.#authorizePublish(identity, packet, callback, options) : revokeClient(client, callback),
+          (valid) => {
+            if (valid) return broker.#authorizePublish(identity, packet, callback, options);
+            if (client.closed) return callback(new Error('not_authorized'));
+            void broker.#checks.revoke(client, callback);
+          },
           () => callback(new Error('not_checked')),
         );
       },
@@ -141,7 +167,13 @@ export class EmbeddedBroker implements BrokerPort {
         callback(null, subscription);
       },
     });
-    const broker = new EmbeddedBroker(aedes, now, sendLimits, options.revalidateEveryMs ?? DEFAULT_REVALIDATE_MS);
+    const broker = new EmbeddedBroker(
+      aedes,
+      now,
+      sendLimits,
+      options.revalidateEveryMs ?? DEFAULT_REVALIDATE_MS,
+      options.beforeRevoke,
+    );
     ref.broker = broker;
     broker.#revalidateTimer = setInterval(() => void broker.revalidate(), broker.#checks.everyMs).unref();
     aedes.on('publish', (packet, client) => broker.#dispatch(packet, client));
@@ -195,6 +227,9 @@ export class EmbeddedBroker implements BrokerPort {
   ) {
     let identity: BrokerIdentity | undefined;
     let stillValid: StillValid | undefined;
+    // Before the credential is read: a sweep asked for after this may have missed this CONNECT.
+    const asked = this.#checks.asked;
+    const readAt = this.#now();
     if (client.req) {
       // WebSocket: the upgrade was authenticated by the operator's session cookie.
       const upgrade = this.#upgradeIdentities.get(client.req);
@@ -216,7 +251,10 @@ export class EmbeddedBroker implements BrokerPort {
     const holderIdentity = holder ? this.#identities.get(holder) : undefined;
     if (holderIdentity && !sameIdentity(holderIdentity, identity)) throw authError('identifier_rejected', 2);
     this.#identities.set(client, identity);
-    if (stillValid) this.#checks.track(client, stillValid, identity.kind === 'operator');
+    if (!stillValid) return;
+    // Tracked before the last check: every sweep asked for from here on sees this client.
+    this.#checks.track(client, stillValid, identity.kind === 'operator', readAt);
+    if (this.#checks.asked !== asked && !(await stillValid())) throw authError('not_authorized', 5);
   }
 
   /**
@@ -314,6 +352,16 @@ export class EmbeddedBroker implements BrokerPort {
     for (const client of Object.values(clientsOf(this.#aedes))) {
       const identity = client && this.#identities.get(client);
       if (identity) counts[identity.kind === 'agent' ? 'agent' : 'console'] += 1;
+    }
+    return counts;
+  }
+
+  /** Open connections per agent, in one pass over the connected clients (the Agents screen's list). */
+  agentConnectionCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const client of Object.values(clientsOf(this.#aedes))) {
+      const identity = client && !client.closed ? this.#identities.get(client) : undefined;
+      if (identity?.kind === 'agent') counts.set(identity.agentId, (counts.get(identity.agentId) ?? 0) + 1);
     }
     return counts;
   }

@@ -39,6 +39,11 @@ export interface BrokerAdapter {
   /** Tells `handler` of each agent whose connection ended; an external broker does not say. */
   onAgentGone(handler: (agentId: string) => void): void;
   /**
+   * Awaits `handler` before closing a connection whose agent credential was revoked (the embedded
+   * broker; an external one closes connections itself).
+   */
+  onAgentRevoked(handler: (agentId: string) => Promise<void>): void;
+  /**
    * Starts taking connections: the consoles' /mqtt on the HTTP server, and the agents' listener
    * of the embedded broker. Resolves the URL agents connect to, and how to stop taking connections
    * (open consoles end: the HTTP server's close waits for its upgraded sockets).

@@ -2,7 +2,8 @@
 // the rooms' agents over MQTT, and the Agora, RFC 0002 and OACoP agents over HTTP. Each connects
 // to this server as any outside agent would, with keys that follow from DEMO_SEED.
 import type { AddressInfo } from 'node:net';
-import { generateAgentPassword, hashPassword } from '../auth/password';
+import { hashAgentPassword } from '../auth/agent-password';
+import { generateAgentPassword } from '../auth/password';
 import type { Clock } from '../clock';
 import type { StartWork } from '../cluster/run-once';
 import type { Config } from '../config';
@@ -61,7 +62,7 @@ export function startRoomDemoAgents(
       await external?.addAgent(agentId, password);
       await store.access.putAgentCredential({
         agentId,
-        passwordHash: await hashPassword(password),
+        passwordHash: await hashAgentPassword(password),
         createdAt: clock.now(),
       });
       return password;

@@ -19,6 +19,7 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
   const { store, history, clock, admitCandidate } = deps;
   const record = recordWithAudit(store, history);
   const agentGone = new Set<(agentId: string) => void>();
+  const agentRevoked = new Set<(agentId: string) => Promise<void>>();
   const broker = await EmbeddedBroker.create({
     now: () => clock.now(),
     ...(config.mqttSendLimits ? { sendLimits: config.mqttSendLimits } : {}),
@@ -26,6 +27,9 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     publishQuotas: new PublishQuotas(config.mqttPublishQuotas ?? DEFAULT_PUBLISH_QUOTAS, clock),
     verifyAgent: agentVerifier(store.access),
     beforeRoute: (message) => (isCandidate(message) ? admitCandidate(message) : record(message)),
+    beforeRevoke: async (identity) => {
+      if (identity.kind === 'agent') await Promise.all([...agentRevoked].map((handler) => handler(identity.agentId)));
+    },
     onClientGone: (identity) => {
       if (identity.kind === 'agent') for (const handler of agentGone) handler(identity.agentId);
     },
@@ -39,6 +43,7 @@ export async function openEmbeddedBroker(config: Config, deps: BrokerDeps): Prom
     revalidateConsoles: () => void broker.revalidate(),
     agents: embeddedAgentBroker(broker),
     onAgentGone: (handler) => void agentGone.add(handler),
+    onAgentRevoked: (handler) => void agentRevoked.add(handler),
     connections: () => broker.connectionsByKind(),
     async serve(http, authenticate) {
       const address = await listenForAgents(broker, config.host, config.mqttPort);

@@ -67,6 +67,7 @@ export async function connectExternalBroker(
         : undefined,
     ),
     onAgentGone: () => undefined,
+    onAgentRevoked: () => undefined,
     async serve(http, authenticate) {
       const bridge = await ConsoleBridge.create({
         upstream: broker,

@@ -198,6 +198,9 @@ async function start(
     rejectsSince: async (sinceMs) =>
       new Map((await store.rooms.rejectsByAgent(sinceMs)).map((r) => [r.agentId, r.rejects] as const)),
   });
+  // A connection closed because another process suspended or removed its agent reads its grants'
+  // revokes first (decisions-server.md §72).
+  broker.onAgentRevoked(async (agentId) => void (await agents.endRevokedGrants(agentId)));
   // `agents remove`, `--rotate`, `suspend`, `disconnect` and role changes by the CLI (another
   // process) close what they revoke at once, and a suspension ends its agent's grants here; the
   // sweep every MQTT_REVALIDATE_MS stays the backstop (decisions-server.md §39, §62).

@@ -168,7 +168,10 @@ export interface AgentSuspension {
 
 export interface AgentCredential {
   readonly agentId: string;
-  /** `scrypt$N$r$p$saltB64$hashB64`: never the password itself. */
+  /**
+   * `sha256$digestB64` for a server-made password, `scrypt$N$r$p$saltB64$hashB64` for any other
+   * (server/auth/agent-password.ts): never the password itself.
+   */
   readonly passwordHash: string;
   readonly createdAt: number;
   /** Set while the agent is suspended: refused at CONNECT, its connections closed. */
@@ -345,8 +348,19 @@ export interface AccessStore {
   /** Creates or rotates (a new hash); a rotation keeps the suspension and the disconnect marker. */
   putAgentCredential(credential: NewAgentCredential): Promise<void>;
   getAgentCredential(agentId: string): Promise<AgentCredential | undefined>;
+  /**
+   * The credentials of these agents (those that have one), in one read: the broker's sweep asks
+   * for every connected agent at once (decisions-server.md §72).
+   */
+  getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]>;
   listAgentCredentials(): Promise<AgentCredential[]>;
   removeAgentCredential(agentId: string): Promise<boolean>;
+  /**
+   * Replaces the stored hash `from` with `to`, the same password's faster form (decisions-server.md
+   * §71); false when the hash is no longer `from` (rotated or removed meanwhile). Not a revocation:
+   * it keeps the suspension and the disconnect marker, and is not heard by watchAccessChanges.
+   */
+  upgradeAgentPasswordHash(agentId: string, from: string, to: string): Promise<boolean>;
   /** Suspends (or with null resumes) an agent; false when it has no credential. Heard by watchAccessChanges. */
   setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean>;
   /**

@@ -113,15 +113,22 @@ const MAX_REVOKE_REASON = 256;
 /** What a suspension's revoke says, readable by the agent and the room: `agent_suspended: <why>`. */
 export const suspensionRevokeReason = (why: string) => `agent_suspended: ${why}`.slice(0, MAX_REVOKE_REASON);
 
+/** What an operator did to an agent that ends its grants (server decisions §62, §72). */
+export type AgentEnd = { readonly kind: 'suspended'; readonly why: string } | { readonly kind: 'removed' };
+
+/** The reason of the revoke that ends a grant for `end`: `agent_suspended: <why>` or `agent_removed`. */
+export const agentEndRevokeReason = (end: AgentEnd): string =>
+  end.kind === 'suspended' ? suspensionRevokeReason(end.why) : 'agent_removed';
+
 /**
- * The `mic_revoke` that ends a grant because its agent was suspended (server decisions §62):
- * AOR §5.4's reason carries the facilitator's words, so the agent learns why.
+ * The `mic_revoke` that ends a grant because its agent was suspended or removed (server decisions
+ * §62, §72): AOR §5.4's reason carries the facilitator's words, so the agent learns why.
  */
-export function buildSuspensionRevoke(
+export function buildAgentEndRevoke(
   grant: GrantRecord,
-  why: string,
+  end: AgentEnd,
   stamp: Stamp,
   from: From = GATEWAY_SENDER,
 ): MicRevokeEnvelope {
-  return grantRevoke(grant, suspensionRevokeReason(why), stamp, from);
+  return grantRevoke(grant, agentEndRevokeReason(end), stamp, from);
 }

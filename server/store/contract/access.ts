@@ -40,6 +40,36 @@ export function describeAccessContract(store: () => Store): void {
       expect(await store().access.getAgentCredential('nobody')).toBeUndefined();
     });
 
+    it('reads the credentials of many agents at once, leaving out those without one', async () => {
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'sha256$z', createdAt: T0 });
+      await store().access.putAgentCredential({ agentId: 'alpha', passwordHash: 'sha256$a', createdAt: T0 });
+      await store().access.putAgentCredential({ agentId: 'beta', passwordHash: 'sha256$b', createdAt: T0 });
+      const got = await store().access.getAgentCredentials(['zeta', 'nobody', 'alpha', "it's"]);
+      expect(got.map((c) => c.agentId).sort()).toEqual(['alpha', 'zeta']);
+      expect(got.find((c) => c.agentId === 'zeta')).toEqual(await store().access.getAgentCredential('zeta'));
+      expect(await store().access.getAgentCredentials([])).toEqual([]);
+    });
+
+    it('upgrades a hash only while it is still the one read, keeping the suspension and the marker', async () => {
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
+      const suspension = { at: T0 + 5, by: 'cli', reason: 'quiet' };
+      await store().access.setAgentSuspension('zeta', suspension);
+      await store().access.markAgentDisconnected('zeta', T0 + 7);
+      expect(await store().access.upgradeAgentPasswordHash('zeta', 'scrypt$a', 'sha256$a')).toBe(true);
+      expect(await store().access.getAgentCredential('zeta')).toEqual({
+        agentId: 'zeta',
+        passwordHash: 'sha256$a',
+        createdAt: T0,
+        suspended: suspension,
+        disconnectedAt: T0 + 7,
+      });
+      // Rotated meanwhile: the rotation stands.
+      await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$b', createdAt: T0 + 9 });
+      expect(await store().access.upgradeAgentPasswordHash('zeta', 'sha256$a', 'sha256$x')).toBe(false);
+      expect((await store().access.getAgentCredential('zeta'))?.passwordHash).toBe('scrypt$b');
+      expect(await store().access.upgradeAgentPasswordHash('nobody', 'scrypt$a', 'sha256$a')).toBe(false);
+    });
+
     it('moves the disconnect marker forward on every mark, even within one millisecond', async () => {
       await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
       expect(await store().access.markAgentDisconnected('zeta', T0 + 10)).toBe(true);

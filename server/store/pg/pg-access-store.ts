@@ -73,6 +73,15 @@ export class PgAccessStore implements AccessStore {
     return row && toCredential(row);
   }
 
+  async getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]> {
+    if (agentIds.length === 0) return [];
+    const { rows } = await this.#pool.query<CredentialRow>(
+      'SELECT * FROM agent_credentials WHERE agent_id = ANY($1::text[])',
+      [agentIds],
+    );
+    return rows.map(toCredential);
+  }
+
   async listAgentCredentials(): Promise<AgentCredential[]> {
     return (await this.#pool.query<CredentialRow>('SELECT * FROM agent_credentials ORDER BY agent_id')).rows.map(
       toCredential,
@@ -81,6 +90,15 @@ export class PgAccessStore implements AccessStore {
 
   async removeAgentCredential(agentId: string): Promise<boolean> {
     return (await this.#changed('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])) === 1;
+  }
+
+  async upgradeAgentPasswordHash(agentId: string, from: string, to: string): Promise<boolean> {
+    // No NOTIFY: the same password's faster form revokes nothing.
+    const { rowCount } = await this.#pool.query(
+      'UPDATE agent_credentials SET password_hash = $1 WHERE agent_id = $2 AND password_hash = $3',
+      [to, agentId, from],
+    );
+    return rowCount === 1;
   }
 
   async setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean> {

@@ -64,6 +64,14 @@ export class SqliteAccessStore implements AccessStore {
     return row && toCredential(row);
   }
 
+  async getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]> {
+    if (agentIds.length === 0) return [];
+    const rows = this.#sql('SELECT * FROM agent_credentials WHERE agent_id IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(agentIds),
+    ) as CredentialRow[];
+    return rows.map(toCredential);
+  }
+
   async listAgentCredentials(): Promise<AgentCredential[]> {
     const rows = this.#sql('SELECT * FROM agent_credentials ORDER BY agent_id').all() as CredentialRow[];
     return rows.map(toCredential);
@@ -71,6 +79,16 @@ export class SqliteAccessStore implements AccessStore {
 
   async removeAgentCredential(agentId: string): Promise<boolean> {
     return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
+  }
+
+  async upgradeAgentPasswordHash(agentId: string, from: string, to: string): Promise<boolean> {
+    return (
+      this.#sql('UPDATE agent_credentials SET password_hash = ? WHERE agent_id = ? AND password_hash = ?').run(
+        to,
+        agentId,
+        from,
+      ).changes === 1
+    );
   }
 
   async setAgentSuspension(agentId: string, suspension: AgentSuspension | null): Promise<boolean> {
