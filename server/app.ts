@@ -43,6 +43,7 @@ import type { RelayBridge } from './external/relay-bridge';
 import { externalServiceRoutes } from './routes/external-services';
 import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
 import { operatorRoutes } from './routes/operators';
+import { operatorAdminRoutes } from './routes/operator-admin';
 import type { OperatorPresence } from './auth/operator-presence';
 import { inboxRoutes, type InboxStreamLimits } from './routes/inbox';
 import type { InboxService } from './inbox/inbox-service';
@@ -109,6 +110,12 @@ export function createApp(options: AppOptions) {
   };
   const external = externalServiceRoutes(options.bridge, { store: options.store, clock });
   const operators = operatorRoutes({ store: options.store, clock, presence: options.operatorPresence, limits });
+  const admin = operatorAdminRoutes({
+    store: options.store,
+    clock,
+    limits,
+    ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}),
+  });
   const app = new Hono()
     // First: every answer is logged, refusals by the middleware after it included.
     .use('*', requestLog(httpLog))
@@ -151,7 +158,9 @@ export function createApp(options: AppOptions) {
     )
     .route('/api/demo', demoRoutes(options.guidedDemo, { store: options.store, clock }, limits))
     .route('/api/me', operators.me)
-    .route('/api/presence', operators.presence);
+    .route('/api/presence', operators.presence)
+    .route('/api/operators', admin.operators)
+    .route('/api/activity', admin.activity);
   if (options.rooms)
     app.route('/api/rooms', roomRoutes(options.rooms)).route('/api/rooms', roomHealthRoutes(options.rooms));
   if (options.agents)

@@ -99,6 +99,10 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   AGENT_NOT_FOUND: 404,
   AGENT_EXISTS: 409,
   BROKER_UNAVAILABLE: 502,
+  // Operators and invitations (routes/operator-admin.ts; decisions-server.md §84).
+  OPERATOR_NOT_FOUND: 404,
+  INVITE_NOT_FOUND: 404,
+  LAST_FACILITATOR: 409,
 };
 
 // Hono's own HTTPExceptions (malformed JSON from the validator, …) get the code of their status.

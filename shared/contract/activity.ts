@@ -25,15 +25,19 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  * operator for operator actions (the one named in `details.did`, else the actor: an enrollment
  * or a name change acts on oneself). Null when it acted on a room only.
  */
-export function activityTarget(action: string, actorDid: string, details: Readonly<Record<string, unknown>>): string | null {
+export function activityTarget(
+  action: string,
+  actorDid: string,
+  details: Readonly<Record<string, unknown>>,
+): string | null {
   switch (activityKind(action)) {
     case 'agent':
     case 'review':
     case 'room':
       return str(details.agentId) ?? str(details.agent_id);
     case 'operator':
-      return str(details.did) ?? (action === 'operator.invite' ? null : actorDid);
-    default:
+      return str(details.did) ?? (action.startsWith('operator.invite') ? null : actorDid);
+    case null:
       return null;
   }
 }

@@ -113,7 +113,10 @@ export function describeAccessContract(store: () => Store): void {
     });
 
     it('says why a token is refused: unknown, used (kept a week past expiry), expired', async () => {
-      await store().access.createEnrollment('hash-u', 'observer', T0 + 1000, { createdAt: T0, createdBy: 'did:key:zA' });
+      await store().access.createEnrollment('hash-u', 'observer', T0 + 1000, {
+        createdAt: T0,
+        createdBy: 'did:key:zA',
+      });
       await store().access.createEnrollment('hash-e', 'observer', T0 + 10);
       expect(await store().access.consumeEnrollment('hash-u', T0, 'did:key:zB')).toBe('observer');
       expect(await store().access.consumeEnrollment('hash-u', T0 + 1)).toBeUndefined();
@@ -127,7 +130,10 @@ export function describeAccessContract(store: () => Store): void {
     });
 
     it('lists pending links newest first without their token, and revokes one by id', async () => {
-      await store().access.createEnrollment('a'.repeat(64), 'observer', T0 + 1000, { createdAt: T0, createdBy: 'did:key:zA' });
+      await store().access.createEnrollment('a'.repeat(64), 'observer', T0 + 1000, {
+        createdAt: T0,
+        createdBy: 'did:key:zA',
+      });
       await store().access.createEnrollment('b'.repeat(64), 'facilitator', T0 + 1000, {
         createdAt: T0 + 1,
         createdBy: 'did:key:zA',

@@ -12,12 +12,13 @@ const agent = (over: Partial<AgentAccount> = {}): AgentAccount => ({
   rooms: [],
   grants: [],
   rejectsLastHour: 0,
+  lastAction: null,
   ...over,
 });
 
 describe('agent status', () => {
   it('puts a suspension before connections, and counts connections where the broker can', () => {
-    expect(agentStatus(agent({ suspended: { at: 1, by: 'cli', reason: 'spam' }, connections: 2 }), 0)).toEqual({
+    expect(agentStatus(agent({ suspended: { at: 1, by: 'cli', byName: null, reason: 'spam' }, connections: 2 }), 0)).toEqual({
       kind: 'suspended',
       reason: 'spam',
     });
