@@ -164,7 +164,12 @@ export function operatorAdminRoutes(deps: OperatorAdminDeps) {
     });
     const nameOf = namer(store);
     const entries: ActivityEntry[] = await Promise.all(
-      records.map(async (r) => ({ ...r, details: { ...r.details }, actorName: await nameOf(r.actorDid) })),
+      records.map(async (r) => ({
+        ...r,
+        details: { ...r.details },
+        actorName: await nameOf(r.actorDid),
+        targetName: (await nameOf(r.target)) ?? (typeof r.details.name === 'string' ? r.details.name : null),
+      })),
     );
     c.header('Cache-Control', 'no-store');
     return reply(

@@ -62,6 +62,8 @@ export const ActivityEntry = AuditEntry.extend({
   target: z.string().nullable(),
   /** The actor's display name (operator-name.ts); null for `cli` and agents. */
   actorName: z.string().nullable(),
+  /** An operator target's display name, when they gave one; null otherwise. */
+  targetName: z.string().nullable(),
 });
 export type ActivityEntry = z.infer<typeof ActivityEntry>;
 
