@@ -12,7 +12,8 @@ import { Notice } from '@web/components/ui/notice';
 import { agentAccountsQuery, type AgentAccount } from '@web/lib/api/agent-accounts';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { AgentActions } from './agent-actions';
-import { agentStatus, budgetWords, seenWords, statusWords } from './agent-words';
+import { agentStatus, budgetWords, seenWords, statusWords, suspensionWords } from './agent-words';
+import { BreakableId } from '@web/components/ui/breakable-id';
 import { NewAgentDialog } from '@web/components/agents/new-agent-dialog';
 import { errorInWords } from '@web/lib/api/error-words';
 
@@ -28,21 +29,30 @@ const CELL =
 
 function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: number; facilitator: boolean }) {
   const status = agentStatus(agent, now);
+  const suspension = suspensionWords(agent, now);
   return (
     <tr data-testid="agent-row" data-agent={agent.agentId} className="block py-2 md:table-row md:py-0">
       <th
         scope="row"
-        className="block px-4 py-1 text-left align-top font-mono text-sm font-medium break-all md:table-cell md:py-3"
+        className="block px-4 py-1 text-left align-top font-mono text-sm font-medium [overflow-wrap:break-word] md:table-cell md:py-3"
       >
-        {agent.agentId}
+        <BreakableId id={agent.agentId} />
+        <Link
+          to="/activity"
+          search={{ target: agent.agentId }}
+          className="block font-sans text-xs font-normal text-teal-700 hover:underline dark:text-teal-300"
+          data-testid="agent-activity-link"
+        >
+          Activity
+        </Link>
       </th>
       <td data-label="Status" className={CELL}>
         <span data-testid="agent-status" className={`text-sm ${STATUS_TONE[status.kind]}`}>
           {statusWords(status)}
         </span>
-        {agent.suspended ? (
-          <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="agent-suspension">
-            “{agent.suspended.reason}” · {seenWords(agent.suspended.at, now)}
+        {suspension ? (
+          <span className="block max-w-xs text-xs text-slate-600 dark:text-slate-400" data-testid="agent-suspension">
+            {suspension}
           </span>
         ) : null}
       </td>
@@ -56,9 +66,9 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
                 key={roomId}
                 to="/rooms/$roomId"
                 params={{ roomId }}
-                className="font-mono text-teal-700 hover:underline dark:text-teal-300"
+                className="font-mono text-teal-700 [overflow-wrap:break-word] hover:underline dark:text-teal-300"
               >
-                {roomId}
+                <BreakableId id={roomId} />
               </Link>
             ))}
           </span>
@@ -80,8 +90,14 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
           <ul className="inline-block md:block">
             {agent.grants.map((g) => (
               <li key={`${g.roomId}/${g.taskId}`}>
-                <span className="font-mono text-xs">{g.taskId}</span> in{' '}
-                <span className="font-mono text-xs">{g.roomId}</span>: {budgetWords(g)}
+                <span className="font-mono text-xs [overflow-wrap:break-word]">
+                  <BreakableId id={g.taskId} />
+                </span>{' '}
+                in{' '}
+                <span className="font-mono text-xs">
+                  <BreakableId id={g.roomId} />
+                </span>
+                : {budgetWords(g)}
               </li>
             ))}
           </ul>
