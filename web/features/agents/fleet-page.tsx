@@ -156,7 +156,7 @@ export function FleetPage() {
       ) : (
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <table aria-label="Agents" className="block w-full text-left md:table">
-            <thead className="hidden text-xs text-slate-600 md:table-header-group dark:text-slate-400">
+            <thead className="hidden text-xs whitespace-nowrap text-slate-600 md:table-header-group dark:text-slate-400">
               <tr>
                 <th className="px-4 py-2 font-medium">Agent</th>
                 <th className="px-4 py-2 font-medium">Status</th>
