@@ -115,9 +115,32 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
   await expect(row.getByTestId('agent-status')).toHaveText('Suspended');
   // Agent-facing text is rendered as text.
   await expect(row.getByTestId('agent-suspension')).toContainText('“<b>floods</b> the room”');
+  // Who and when, in words (decisions-server.md §83).
+  await expect(row.getByTestId('agent-suspension')).toHaveText(
+    /^Suspended by .+ (just now|\d+ seconds? ago): “<b>floods<\/b> the room”$/,
+  );
   await snap(page, 'agents-suspended');
   await row.getByRole('button', { name: `Resume ${AGENT}` }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('Offline');
+  // After the resume the row still says who suspended it and why.
+  await expect(row.getByTestId('agent-suspension')).toHaveText(
+    /^Resumed by .+; suspended by .+ (just now|\d+ seconds? ago): “<b>floods<\/b> the room”$/,
+  );
+  for (const [width, height, name] of [
+    [1440, 900, 'agents-resumed-1440'],
+    [390, 844, 'agents-resumed-390'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, name);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // The row's Activity link is the log filtered to this agent: both actions are there.
+  await row.getByTestId('agent-activity-link').click();
+  await expect(page.getByRole('heading', { name: 'Activity', exact: true })).toBeVisible();
+  const entries = page.getByTestId('activity-entry');
+  await expect(entries.filter({ hasText: 'Resumed' }).first()).toBeVisible();
+  await expect(entries.filter({ hasText: 'floods' }).first()).toBeVisible();
+  await page.goto('/fleet');
 });
 
 test('an observer sees the agents and no action', async ({ browser }) => {

@@ -154,3 +154,80 @@ test('presence and a lost race: both see each other, both decide one candidate, 
   // Forgetting one who left (40 s without a heartbeat) is held by server/routes/operators.test.ts
   // on the server's clock, rather than by 40 s of waiting here.
 });
+
+test('a facilitator invites a colleague from the Operators screen; both see the invitation and the enrollment in the activity log', async ({
+  browser,
+}) => {
+  await ana.goto('/settings/operators');
+  await expect(ana.getByRole('heading', { name: 'Operators', exact: true })).toBeVisible();
+  await ana.getByRole('button', { name: 'Make an invitation link' }).click();
+  const link = (await ana.getByTestId('invite-link').textContent())!.trim();
+  expect(link).toMatch(/\/enroll#token=[A-Za-z0-9_-]{43}$/);
+  await expect(ana.getByTestId('pending-invite').filter({ hasText: 'made by Ana' })).toHaveCount(1);
+  for (const [width, height, name] of [
+    [1440, 900, 'operators-invite-1440'],
+    [390, 844, 'operators-invite-390'],
+  ] as const) {
+    await ana.setViewportSize({ width, height });
+    await snap(ana, name);
+  }
+  await ana.setViewportSize({ width: 1280, height: 720 });
+
+  // Cy enrolls through it in a browser of her own.
+  const context = await browser.newContext();
+  contexts.push(context);
+  const cy = await context.newPage();
+  await cy.goto(link);
+  await createKey(cy);
+  await cy.getByLabel('Your name').fill('Cy');
+  await cy.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(cy.getByText('You are enrolled as')).toHaveText('You are enrolled as Facilitator');
+
+  // The link is used now: the list no longer holds it, and Cy is an operator.
+  await ana.reload();
+  await expect(ana.getByTestId('pending-invite').filter({ hasText: 'made by Ana' })).toHaveCount(0);
+  await expect(ana.getByTestId('operator-row').filter({ hasText: 'Cy' })).toBeVisible();
+
+  for (const page of [ana, cy]) {
+    await page.goto('/activity?kind=operator');
+    const entries = page.getByTestId('activity-entry');
+    await expect(entries.filter({ hasText: 'Enrolled as a facilitator under the name “Cy”' }).first()).toBeVisible();
+    await expect(entries.filter({ hasText: 'Invited a facilitator with a one-time link' }).first()).toContainText(
+      'Ana',
+    );
+  }
+  for (const [width, height, name] of [
+    [1440, 900, 'activity-1440'],
+    [390, 844, 'activity-390'],
+  ] as const) {
+    await cy.setViewportSize({ width, height });
+    await snap(cy, name);
+  }
+});
+
+test('a used link says it was used, and a good link opened in the same tab then enrolls', async ({ browser }) => {
+  expectConsoleErrors(/status of 401 .*\/api\/auth\/enroll\)$/);
+  const used = await inviteOperator('observer');
+  const first = await browser.newContext();
+  contexts.push(first);
+  const taker = await first.newPage();
+  await taker.goto(used);
+  await createKey(taker);
+  await taker.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(taker.getByText('You are enrolled as')).toBeVisible();
+
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(used);
+  await createKey(page);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByRole('alert')).toContainText('This enrollment link was already used');
+  await snap(page, 'identity-enroll-used-link-reason');
+  // A good link pasted into the same tab: the refusal goes, and enrolling works.
+  const good = await inviteOperator('observer');
+  await page.evaluate((hash) => (window.location.hash = hash), new URL(good).hash);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Enroll this key' }).click();
+  await expect(page.getByText('You are enrolled as')).toHaveText('You are enrolled as Observer');
+});

@@ -45,6 +45,7 @@ import type { RelayBridge } from './external/relay-bridge';
 import { externalServiceRoutes } from './routes/external-services';
 import { demoRoutes, type GuidedDemoSlot } from './routes/demo';
 import { operatorRoutes } from './routes/operators';
+import { operatorAdminRoutes } from './routes/operator-admin';
 import type { OperatorPresence } from './auth/operator-presence';
 import { inboxRoutes, type InboxStreamLimits } from './routes/inbox';
 import type { InboxService } from './inbox/inbox-service';
@@ -127,6 +128,12 @@ export function createApp(options: AppOptions) {
   };
   const external = externalServiceRoutes(options.bridge, { store: options.store, clock });
   const operators = operatorRoutes({ store: options.store, clock, presence: options.operatorPresence, limits });
+  const admin = operatorAdminRoutes({
+    store: options.store,
+    clock,
+    limits,
+    ...(options.sessionsChanged ? { sessionsChanged: options.sessionsChanged } : {}),
+  });
   const app = new Hono()
     .use('*', clientAddresses(options.trustProxy ?? []))
     // Then: every answer is logged, refusals by the middleware after it included.
@@ -180,7 +187,9 @@ export function createApp(options: AppOptions) {
           opens: new TokenBucketLimiter({ ...limits.authPerAddress, clock }),
         },
       ),
-    );
+    )
+    .route('/api/operators', admin.operators)
+    .route('/api/activity', admin.activity);
   if (options.rooms)
     app.route('/api/rooms', roomRoutes(options.rooms)).route('/api/rooms', roomHealthRoutes(options.rooms));
   if (options.agents)

@@ -12,6 +12,9 @@ export interface AccountParts {
   /** The agent's live grants. */
   readonly grants: readonly GrantRecord[];
   readonly rejectsLastHour: number;
+  /** The suspender's display name, when suspended. */
+  readonly suspendedByName: string | null;
+  readonly lastAction: AgentAccount['lastAction'];
 }
 
 export function agentAccount(credential: AgentCredential, parts: AccountParts): AgentAccount {
@@ -23,7 +26,7 @@ export function agentAccount(credential: AgentCredential, parts: AccountParts): 
   return {
     agentId: credential.agentId,
     createdAt: credential.createdAt,
-    suspended: credential.suspended,
+    suspended: credential.suspended && { ...credential.suspended, byName: parts.suspendedByName },
     connections: parts.connections,
     lastSeenAt: lastSeen,
     rooms,
@@ -35,5 +38,6 @@ export function agentAccount(credential: AgentCredential, parts: AccountParts): 
       expiresAt: g.expiresAt,
     })),
     rejectsLastHour: parts.rejectsLastHour,
+    lastAction: parts.lastAction,
   };
 }

@@ -114,9 +114,11 @@ export class AgentService {
   }
 
   async resume(agentId: string, actor: Actor): Promise<AgentAccount> {
+    const before = await this.#deps.store.access.getAgentCredential(agentId);
     if (!(await this.#deps.store.access.setAgentSuspension(agentId, null))) throw notFound(agentId);
     await this.#deps.broker.suspended(agentId, false);
-    await this.#audit(actor, 'agent.resume', { agentId });
+    // The suspension it lifted stays readable after the resume (decisions-server.md §83).
+    await this.#audit(actor, 'agent.resume', { agentId, ...(before?.suspended ? { lifted: before.suspended } : {}) });
     return this.get(agentId);
   }
 
@@ -187,14 +189,46 @@ export class AgentService {
     const counts = credentials.length > 1 ? broker.connectionCounts() : null;
     const grantsOf = new Map<string, GrantRecord[]>();
     for (const grant of grants) grantsOf.set(grant.agentId, [...(grantsOf.get(grant.agentId) ?? []), grant]);
-    return credentials.map((credential) =>
-      agentAccount(credential, {
-        connections: counts ? (counts.get(credential.agentId) ?? 0) : broker.connections(credential.agentId),
-        heard: presence?.roomsOf(credential.agentId) ?? [],
-        grants: grantsOf.get(credential.agentId) ?? [],
-        rejectsLastHour: rejects.get(credential.agentId) ?? 0,
-      }),
+    const names = new Map<string, Promise<string | null>>();
+    const nameOf = (did: string): Promise<string | null> => {
+      if (!did.startsWith('did:')) return Promise.resolve(null);
+      let name = names.get(did);
+      if (!name) names.set(did, (name = store.access.getOperator(did).then((o) => o?.name ?? null)));
+      return name;
+    };
+    return Promise.all(
+      credentials.map(async (credential) =>
+        agentAccount(credential, {
+          connections: counts ? (counts.get(credential.agentId) ?? 0) : broker.connections(credential.agentId),
+          heard: presence?.roomsOf(credential.agentId) ?? [],
+          grants: grantsOf.get(credential.agentId) ?? [],
+          rejectsLastHour: rejects.get(credential.agentId) ?? 0,
+          suspendedByName: credential.suspended ? await nameOf(credential.suspended.by) : null,
+          lastAction: await this.#lastAction(credential.agentId, nameOf),
+        }),
+      ),
     );
+  }
+
+  /** One index probe per agent (audit_log_by_target), plus the suspension a resume lifted. */
+  async #lastAction(
+    agentId: string,
+    nameOf: (did: string) => Promise<string | null>,
+  ): Promise<AgentAccount['lastAction']> {
+    const [last] = await this.#deps.store.access.listActivity({ target: agentId, kind: 'agent', limit: 1 });
+    if (!last) return null;
+    const lifted = last.details.lifted as { at?: unknown; by?: unknown; reason?: unknown } | undefined;
+    return {
+      id: last.id,
+      action: last.action,
+      at: last.at,
+      by: last.actorDid,
+      byName: await nameOf(last.actorDid),
+      lifted:
+        lifted && typeof lifted.at === 'number' && typeof lifted.by === 'string' && typeof lifted.reason === 'string'
+          ? { at: lifted.at, by: lifted.by, byName: await nameOf(lifted.by), reason: lifted.reason }
+          : null,
+    };
   }
 
   async #audit(actor: Actor, action: string, details: Record<string, unknown>, roomId: string | null = null) {

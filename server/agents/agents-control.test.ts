@@ -193,7 +193,13 @@ describe('/api/agent-accounts', () => {
     expect(res.status).toBe(200);
     const answer = SuspendAnswer.parse(await res.json());
     expect(answer.grantsEnded).toBe(1);
-    expect(answer.agent.suspended).toEqual({ at: clock.now(), by: FACILITATOR, reason: 'floods the room' });
+    expect(answer.agent.suspended).toEqual({
+      at: clock.now(),
+      by: FACILITATOR,
+      byName: null,
+      reason: 'floods the room',
+    });
+    const suspendedAt = clock.now();
     expect(answer.agent.grants).toEqual([]);
     await closed(c);
     const revoke = control.find((m) => m.type === 'mic_revoke' && m.payload.agent_id === 'agent.sus');
@@ -215,7 +221,14 @@ describe('/api/agent-accounts', () => {
 
     const resumed = await api('POST', '/agent.sus/resume', facilitator, {});
     expect(resumed.status).toBe(200);
-    expect(AgentAccountAnswer.parse(await resumed.json()).agent.suspended).toBeNull();
+    const after = AgentAccountAnswer.parse(await resumed.json()).agent;
+    expect(after.suspended).toBeNull();
+    // After the resume, the row can still say who suspended it, when and why (decisions-server.md §83).
+    expect(after.lastAction).toMatchObject({
+      action: 'agent.resume',
+      by: FACILITATOR,
+      lifted: { at: suspendedAt, by: FACILITATOR, byName: null, reason: 'floods the room' },
+    });
     expect(await tryConnect(sb.mqttUrl, { username: 'agent.sus', password, clientId: 'agent.sus/3' })).toBe(
       'connected',
     );

@@ -13,6 +13,36 @@ export async function createEnrollmentToken(store: Store, role: OperatorRole, no
   return token;
 }
 
+/** The id a link is listed and audited by: the head of its token's hash (PendingInvite.id). */
+export const inviteId = (token: string): string => tokenHash(token).slice(0, 16);
+
+/**
+ * An invitation, as the Operators screen and the CLI make it (decisions-server.md §84): a
+ * single-use token for `role`, valid for `ttlMs`, audited as `operator.invite` by `by` (a did, or
+ * `cli`). The token is answered once and never stored or audited; the audit names its id.
+ */
+export async function inviteOperator(
+  store: Store,
+  invite: { readonly role: OperatorRole; readonly ttlMs: number; readonly by: string; readonly now: number },
+): Promise<{ token: string; id: string; expiresAt: number }> {
+  const token = randomToken();
+  const expiresAt = invite.now + invite.ttlMs;
+  await store.access.createEnrollment(tokenHash(token), invite.role, expiresAt, {
+    createdAt: invite.now,
+    createdBy: invite.by,
+  });
+  const id = inviteId(token);
+  await store.access.appendAudit({
+    at: invite.now,
+    actorDid: invite.by,
+    action: 'operator.invite',
+    roomId: null,
+    messageId: null,
+    details: { role: invite.role, expiresAt, inviteId: id },
+  });
+  return { token, id, expiresAt };
+}
+
 export function enrollmentLink(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/enroll#token=${token}`;
 }

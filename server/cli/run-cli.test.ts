@@ -206,8 +206,15 @@ describe('operators', () => {
     expect(unknown.stderr).toMatch(/^switchboard: INVALID_ROLE: /);
   });
 
+  /** A server's heartbeat in the store, as a running server writes it (decisions-server.md §85). */
+  const serverBeat = (dataDir: string, beatAt = NOW) =>
+    withStore(dataDir, (store) =>
+      store.access.beatServer({ instance: 'i-1', baseUrl: 'http://127.0.0.1:9123', pid: 1, beatAt }),
+    );
+
   it('invite prints a one-time enrollment link whose token the store accepts once, for 24 hours', async () => {
     const dataDir = freshDataDir();
+    await serverBeat(dataDir);
     const run = await cli(
       dataDir,
       'operators',
@@ -219,20 +226,49 @@ describe('operators', () => {
       '--json',
     );
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const { link, role, expiresAt } = JSON.parse(run.stdout) as { link: string; role: string; expiresAt: number };
+    const { link, role, expiresAt, store } = JSON.parse(run.stdout) as {
+      link: string;
+      role: string;
+      expiresAt: number;
+      store: string;
+    };
     expect(role).toBe('observer');
+    expect(store).toBe(`SQLite at ${join(dataDir, 'switchboard.sqlite')}`);
     expect(expiresAt).toBe(NOW + 24 * 3600 * 1000);
     const token = /^https:\/\/console\.example\/enroll#token=([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
     expect(token).toBeDefined();
     await withStore(dataDir, async (store) => {
       expect(await store.access.consumeEnrollment(tokenHash(token!), NOW)).toBe('observer');
       expect(await store.access.consumeEnrollment(tokenHash(token!), NOW)).toBeUndefined();
+      // Audited as the CLI's invitation, without the token.
+      const [entry] = await store.access.listActivity({ limit: 1, kind: 'operator' });
+      expect(entry).toMatchObject({ action: 'operator.invite', actorDid: 'cli', details: { role: 'observer' } });
+      expect(JSON.stringify(entry)).not.toContain(token!);
     });
   });
 
-  it('invite defaults to the server address from HOST and PORT', async () => {
-    const human = await cli(freshDataDir(), 'operators', 'invite', '--role', 'facilitator');
-    expect(human.stdout).toMatch(/\nhttp:\/\/127\.0\.0\.1:8787\/enroll#token=[A-Za-z0-9_-]{43}\n$/);
+  it('invite uses the address of the server that uses the store, and says which store it wrote to', async () => {
+    const dataDir = freshDataDir();
+    await serverBeat(dataDir);
+    const human = await cli(dataDir, 'operators', 'invite', '--role', 'facilitator');
+    expect(human.stdout).toContain(
+      `Store: SQLite at ${join(dataDir, 'switchboard.sqlite')}, used by the server at http://127.0.0.1:9123.\n`,
+    );
+    expect(human.stdout).toMatch(/\nhttp:\/\/127\.0\.0\.1:9123\/enroll#token=[A-Za-z0-9_-]{43}\n$/);
+  });
+
+  it('invite refuses a store no running server uses, naming it, and makes no link', async () => {
+    const dataDir = freshDataDir();
+    const none = await cli(dataDir, 'operators', 'invite', '--role', 'facilitator');
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr).toMatch(
+      /^switchboard: NO_SERVER: no running Switchboard uses SQLite at .*switchboard\.sqlite /,
+    );
+    expect(none.stderr).toContain('DATA_DIR');
+    // A server whose last beat is older than three beats is gone.
+    await serverBeat(dataDir, NOW - 46_000);
+    expect((await cli(dataDir, 'operators', 'invite', '--role', 'facilitator')).stderr).toMatch(/NO_SERVER/);
+    expect(await withStore(dataDir, (store) => store.access.listPendingInvites(NOW))).toEqual([]);
   });
 
   it('refuses a --base-url that is not http(s)', async () => {

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { MAX_ID_LENGTH } from '@shared/aor/ids';
 import { decodeDidKey } from '@shared/crypto/did-key';
 import { isCodedError } from '@shared/errors';
-import { consoleBaseUrl, createEnrollmentToken, ENROLLMENT_TTL_MS, enrollmentLink } from '../auth/enrollment';
+import { ENROLLMENT_TTL_MS, enrollmentLink, inviteOperator } from '../auth/enrollment';
+import { liveServers, SERVER_GONE_MS } from '../auth/server-heartbeat';
 import { generateAgentPassword } from '../auth/password';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { isAmount, toUnits } from '@shared/oacop/ledger-amount';
@@ -57,7 +58,9 @@ Operators (people who sign in to the console with a did:key):
                      enroll a did:key directly (or change its role)
   operators list [--json]
   operators invite --role facilitator|observer [--base-url <url>] [--json]
-                     print a one-time enrollment link, valid for 24 hours
+                     print a one-time enrollment link, valid for 24 hours, on the address
+                     of the server that uses this store (or <url>); refused when no
+                     running server uses it (the Operators screen does the same)
 
 Ledger (the local OAPP ledger: a DID burns only what it holds):
   ledger credit <did> <amount> [--json]
@@ -109,8 +112,7 @@ function amount(value: string): string {
   return value;
 }
 
-function baseUrl(value: string | undefined, config: Config): string {
-  if (value === undefined) return consoleBaseUrl(config.host, config.port);
+function baseUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -130,6 +132,17 @@ function sqliteOnly(config: Config, verb: string): string {
       `${verb} covers the embedded SQLite store; with DATABASE_URL use pg_dump -Fc / pg_restore (docs/deploy.md, "Backup and restore")`,
     );
   return sqliteFileFor(config.dataDir);
+}
+
+/** Which store a command writes to, without a password: the SQLite file, or PostgreSQL's host and database. */
+function storeInWords(config: Config): string {
+  if (config.databaseUrl === undefined) return `SQLite at ${sqliteFileFor(config.dataDir)}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    return `PostgreSQL at ${url.host}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -249,12 +262,25 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['role', 'base-url', 'json'],
     async run({ values, io, config }, store) {
       const wanted = role(values.role);
-      const base = baseUrl(values['base-url'], config);
+      const base = values['base-url'] === undefined ? undefined : baseUrl(values['base-url']);
       const now = io.now();
-      const link = enrollmentLink(base, await createEnrollmentToken(store, wanted, now));
-      if (values.json) return json(io, { role: wanted, link, expiresAt: now + ENROLLMENT_TTL_MS });
+      // A link into a store no server uses can never be opened (decisions-server.md §85).
+      const where = storeInWords(config);
+      const [server] = await liveServers(store, now);
+      if (!server)
+        throw refused(
+          'NO_SERVER',
+          `no running Switchboard uses ${where} (none wrote its heartbeat in the last ${SERVER_GONE_MS / 1000} s), ` +
+            `so a link from it could never be used. Start the server, or run this with the ` +
+            `${config.databaseUrl === undefined ? 'DATA_DIR' : 'DATABASE_URL'} your server uses.`,
+        );
+      const invite = await inviteOperator(store, { role: wanted, ttlMs: ENROLLMENT_TTL_MS, by: 'cli', now });
+      const link = enrollmentLink(base ?? server.baseUrl, invite.token);
+      if (values.json)
+        return json(io, { role: wanted, link, expiresAt: invite.expiresAt, store: where, server: server.baseUrl });
       io.stdout(
-        `One-time enrollment link for a new ${wanted} (single use, valid until ${iso(now + ENROLLMENT_TTL_MS)}):\n${link}\n`,
+        `Store: ${where}, used by the server at ${server.baseUrl}.\n` +
+          `One-time enrollment link for a new ${wanted} (single use, valid until ${iso(invite.expiresAt)}):\n${link}\n`,
       );
     },
   },

@@ -486,6 +486,10 @@ export class Gateway {
     return this.#review.reject(itemId, by, reason);
   }
 
+  releaseReview(itemId: number, by: string, reason: string): Promise<ReviewItem | undefined> {
+    return this.#review.release(itemId, by, reason);
+  }
+
   /** Tells every console watching the room that its moderation mode changed. */
   announceModeration(roomId: string, moderation: 'auto' | 'review'): Promise<void> {
     return this.#review.announceModeration(roomId, moderation);

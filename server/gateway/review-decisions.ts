@@ -71,6 +71,25 @@ export class ReviewDecisions {
     return item;
   }
 
+  /**
+   * Hands a candidate back to its agent undecided (decisions-server.md §86): the item ends
+   * `expired` with `reason`, and the agent reads on control that nobody decided it, so it may
+   * send it again. Review mode's only reject code is `facilitator_rejected`; the text says which.
+   */
+  async release(itemId: number, by: string, reason: string): Promise<ReviewItem | undefined> {
+    const item = await this.#deps.store.rooms.decideReviewItem(itemId, 'expired', by, reason, this.#deps.now());
+    if (!item) return undefined;
+    await this.#publisher.reject(
+      item.roomId,
+      RejectReason.facilitatorRejected,
+      `Released undecided: ${reason}. You may send it again.`,
+      item.messageId,
+      item.taskId,
+    );
+    await this.#announce(item);
+    return item;
+  }
+
   /** An ended grant takes its waiting candidates with it. */
   async expireQueue(roomId: string, agentId: string, taskId: string): Promise<void> {
     for (const item of await this.#deps.store.rooms.listReviewItems(roomId, 'pending')) {

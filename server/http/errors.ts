@@ -103,6 +103,10 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   AGENT_SUSPENDED: 403,
   MCP_SESSION_NOT_FOUND: 404,
   MCP_SESSION_LIMIT: 429,
+  // Operators and invitations (routes/operator-admin.ts; decisions-server.md §84).
+  OPERATOR_NOT_FOUND: 404,
+  INVITE_NOT_FOUND: 404,
+  LAST_FACILITATOR: 409,
 };
 
 // Hono's own HTTPExceptions (malformed JSON from the validator, …) get the code of their status.

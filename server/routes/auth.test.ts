@@ -112,7 +112,11 @@ describe('enroll, session, logout, login', () => {
       name: null,
     });
     expect(await temp.store.access.listAudit({ limit: 10 })).toMatchObject([
-      { action: 'operator_enrolled', actorDid: key.did, details: { role: 'facilitator' } },
+      {
+        action: 'operator.enroll',
+        actorDid: key.did,
+        details: { role: 'facilitator', inviteId: expect.stringMatching(/^[0-9a-f]{16}$/) },
+      },
     ]);
   });
 
@@ -293,7 +297,7 @@ describe('enrollment refusals', () => {
     expect(await first.json()).toMatchObject({ role: 'observer' });
     const second = await post('/api/auth/enroll', { token, ...(await signedBody(operatorKey())) });
     expect(second.status).toBe(401);
-    expect(await errorCode(second)).toBe('ENROLLMENT_INVALID');
+    expect(await second.json()).toMatchObject({ code: 'ENROLLMENT_INVALID', details: { reason: 'used' } });
   });
 
   it('refuses a token after 24 hours, and an unknown token', async () => {
@@ -301,9 +305,9 @@ describe('enrollment refusals', () => {
     clock.advance(ENROLLMENT_TTL_MS);
     const late = await post('/api/auth/enroll', { token, ...(await signedBody(operatorKey())) });
     expect(late.status).toBe(401);
-    expect(await errorCode(late)).toBe('ENROLLMENT_INVALID');
+    expect(await late.json()).toMatchObject({ code: 'ENROLLMENT_INVALID', details: { reason: 'expired' } });
     const unknown = await post('/api/auth/enroll', { token: 'B'.repeat(43), ...(await signedBody(operatorKey())) });
-    expect(await errorCode(unknown)).toBe('ENROLLMENT_INVALID');
+    expect(await unknown.json()).toMatchObject({ code: 'ENROLLMENT_INVALID', details: { reason: 'unknown' } });
   });
 
   it('does not burn the token on a bad signature', async () => {

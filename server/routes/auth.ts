@@ -25,6 +25,12 @@ import {
 } from '../http/session';
 import type { Operator, Store } from '../store/store';
 
+const ENROLLMENT_REFUSED = {
+  unknown: 'This enrollment link is not one this console made; check that it was copied whole, or ask for a new one.',
+  used: 'This enrollment link was already used; each link enrolls one key. Ask a facilitator for a new one.',
+  expired: 'This enrollment link has expired; ask a facilitator for a new one.',
+} as const;
+
 export const CHALLENGE_PURPOSE: LoginChallenge['purpose'] = 'switchboard-login';
 export const CHALLENGE_TTL_MS = 60_000;
 export const AUTH_BODY_LIMIT_BYTES = 16 * 1024;
@@ -145,12 +151,13 @@ export function authRoutes(deps: AuthDeps) {
         await verifySignedChallenge(body);
         takeDidBudget(body.did);
         const now = clock.now();
-        const role = await store.access.consumeEnrollment(tokenHash(body.token), now);
-        if (role === undefined)
-          throw new CodedError(
-            'ENROLLMENT_INVALID',
-            'The enrollment link is unknown, already used or expired; ask for a new one.',
-          );
+        const hash = tokenHash(body.token);
+        const role = await store.access.consumeEnrollment(hash, now, body.did);
+        if (role === undefined) {
+          // Which of the three, so the page can say so (decisions-server.md §84).
+          const reason = await store.access.enrollmentRefusal(hash, now);
+          throw new CodedError('ENROLLMENT_INVALID', ENROLLMENT_REFUSED[reason], { reason });
+        }
         // An operator enrolling again takes the new link's role, and keeps their name unless they give one.
         await store.access.putOperator({
           did: body.did,
@@ -161,10 +168,10 @@ export function authRoutes(deps: AuthDeps) {
         await store.access.appendAudit({
           at: now,
           actorDid: body.did,
-          action: 'operator_enrolled',
+          action: 'operator.enroll',
           roomId: null,
           messageId: null,
-          details: body.name !== undefined ? { role, name: body.name } : { role },
+          details: { role, inviteId: hash.slice(0, 16), ...(body.name !== undefined ? { name: body.name } : {}) },
         });
         deps.sessionsChanged?.();
         const enrolled = await store.access.getOperator(body.did);

@@ -10,6 +10,9 @@ import {
   MessagePage,
   PresenceList,
   RejectBody,
+  SettleAnswer,
+  SettleBody,
+  SETTLE_MAX,
   ReviewDecision,
   ReviewList,
   RoomAnswer,
@@ -283,6 +286,42 @@ export function roomRoutes(deps: RoomRouteDeps) {
         details: { itemId, agentId: item.agentId, taskId: item.taskId, reason },
       });
       return reply(c, ReviewDecision, { item: reviewView(item, await deciderName(item.decidedBy)) }, 200);
+    })
+    .post('/:id/review/settle', facilitator, jsonBody(SettleBody), async (c) => {
+      const room = await requireRoom(c.req.param('id'));
+      const body = c.req.valid('json');
+      const actorDid = c.get('session').did;
+      const pending = (await store.rooms.listReviewItems(room.id, 'pending')).sort((a, b) => a.id - b.id);
+      const counts = { decided: 0, refused: 0, skipped: 0 };
+      const itemIds: number[] = [];
+      for (const item of pending.slice(0, SETTLE_MAX)) {
+        const done =
+          body.decision === 'approve'
+            ? await gateway.approveReview(item.id, actorDid)
+            : body.decision === 'reject'
+              ? await gateway.rejectReview(item.id, actorDid, body.reason)
+              : await gateway.releaseReview(item.id, actorDid, 'review mode ended');
+        if (!done) counts.skipped += 1;
+        else if (body.decision === 'approve' && done.status !== 'approved') counts.refused += 1;
+        else counts.decided += 1;
+        if (done) itemIds.push(item.id);
+      }
+      // One entry for the whole act: what was asked, and what it did.
+      await store.access.appendAudit({
+        at: clock.now(),
+        actorDid,
+        action: 'review.settle',
+        roomId: room.id,
+        messageId: null,
+        details: {
+          decision: body.decision,
+          ...counts,
+          itemIds,
+          ...(body.decision === 'reject' ? { reason: body.reason } : {}),
+        },
+      });
+      const remaining = (await store.rooms.listReviewItems(room.id, 'pending')).length;
+      return reply(c, SettleAnswer, { decision: body.decision, ...counts, remaining }, 200);
     })
     .get('/:id/audit', reader, async (c) => {
       const room = await requireRoom(c.req.param('id'));

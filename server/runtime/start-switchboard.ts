@@ -32,6 +32,8 @@ import { oacopDemoDids } from '../demo/oacop/oacop-demo';
 import { startInbox, type RunningInbox } from './inbox';
 import { operatorNamer } from '../auth/operator-name';
 import { closeHttp, listenHttp, urlHost } from './http-listener';
+import { consoleBaseUrl } from '../auth/enrollment';
+import { startServerHeartbeat } from '../auth/server-heartbeat';
 import { Lifecycle } from './lifecycle';
 import { onceOnlyWork } from './once-only';
 import { WebhookService } from '../webhooks/webhook-service';
@@ -264,6 +266,11 @@ async function start(
     (serving) => serving.stop(),
   );
   agentsUrl = mqtt.url;
+  // The CLI learns from this which store a server uses, and its address (decisions-server.md §85).
+  await life.open(
+    () => startServerHeartbeat(store, consoleBaseUrl(http.address.address, http.address.port), clock),
+    (heartbeat) => heartbeat.stop(),
+  );
 
   const roomDemo = config.demo ? broker.roomDemo({ store, rooms, history, broker: broker.port, clock }) : undefined;
   const demos = config.demo

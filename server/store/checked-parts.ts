@@ -41,6 +41,11 @@ const accessChecks: Checks<AccessStore> = {
     checkCursor(filter.before, 'before');
     return [filter];
   },
+  listActivity: (filter) => {
+    checkLimit(filter.limit, AUDIT_PAGE);
+    checkCursor(filter.before, 'before');
+    return [filter];
+  },
 };
 
 const relayChecks: Checks<RelayStore> = {

@@ -6,6 +6,7 @@
 // server instances can share one database.
 import type { SpendVerdict } from '@shared/aor/stored-grants';
 import type { InboxStore } from './inbox-store';
+import type { ActivityKind } from '@shared/contract/activity';
 import type { NegotiationStore } from './negotiation-store';
 import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
@@ -218,6 +219,43 @@ export interface AuditEntry {
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;
 
+/** The activity log's view of an audit entry (decisions-server.md §83): its family and subject. */
+export interface ActivityRecord extends AuditEntry {
+  readonly kind: ActivityKind | null;
+  readonly target: string | null;
+}
+
+/** Every filter is an index probe; entries newest first, keyset by id. */
+export interface ActivityFilter {
+  readonly actorDid?: string;
+  readonly kind?: ActivityKind;
+  readonly target?: string;
+  readonly roomId?: string;
+  readonly limit: number;
+  readonly before?: number;
+}
+
+/** Why an enrollment token was refused (decisions-server.md §84). */
+export type EnrollmentRefusal = 'unknown' | 'used' | 'expired';
+
+/** A link not yet used nor expired, as the Operators screen lists it (never the token). */
+export interface PendingInvite {
+  /** The first 16 hex characters of the token's hash: enough to name it, useless to enroll. */
+  readonly id: string;
+  readonly role: OperatorRole;
+  readonly expiresAt: number;
+  readonly createdAt: number | null;
+  readonly createdBy: string | null;
+}
+
+/** A server's last sign of life in this store (decisions-server.md §85). */
+export interface ServerBeat {
+  readonly instance: string;
+  readonly baseUrl: string;
+  readonly pid: number;
+  readonly beatAt: number;
+}
+
 export interface ReviewItem {
   readonly id: number;
   readonly roomId: string;
@@ -375,9 +413,34 @@ export interface AccessStore {
   listOperators(): Promise<Operator[]>;
   /** Sets (or with null clears) an operator's display name; false when there is no such operator. */
   setOperatorName(did: string, name: string | null): Promise<boolean>;
-  createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void>;
-  /** Single use: returns the role once, then undefined. */
-  consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined>;
+  /** Changes an operator's role; false when there is no such operator. Heard by watchAccessChanges. */
+  setOperatorRole(did: string, role: OperatorRole): Promise<boolean>;
+  /** Removes an operator and their sessions; false when there is none. Heard by watchAccessChanges. */
+  removeOperator(did: string): Promise<boolean>;
+  /** `invite` says who made the link and when, for the Operators screen; the CLI's first link has none. */
+  createEnrollment(
+    tokenHash: string,
+    role: OperatorRole,
+    expiresAt: number,
+    invite?: { readonly createdAt: number; readonly createdBy: string },
+  ): Promise<void>;
+  /**
+   * Single use: returns the role once, then undefined. A used token is kept (marked, with who
+   * used it) until a week after it expired, so a second try can be told it was used.
+   */
+  consumeEnrollment(tokenHash: string, now: number, usedBy?: string): Promise<OperatorRole | undefined>;
+  /** Why consumeEnrollment refused this token at `now`. */
+  enrollmentRefusal(tokenHash: string, now: number): Promise<EnrollmentRefusal>;
+  /** Links neither used nor expired at `now`, newest first (at most 100). */
+  listPendingInvites(now: number): Promise<PendingInvite[]>;
+  /** Withdraws an unused link by its id; false when no unused link has it. */
+  revokeInvite(id: string): Promise<boolean>;
+  /** A server says it serves this store at `baseUrl` (every HEARTBEAT); one row per instance. */
+  beatServer(beat: ServerBeat): Promise<void>;
+  /** The servers heard from since `since`, newest beat first. */
+  liveServers(since: number): Promise<ServerBeat[]>;
+  /** A server that stops says so, so the CLI need not wait for its beat to age. */
+  forgetServer(instance: string): Promise<void>;
   createChallenge(nonce: string, expiresAt: number): Promise<void>;
   /**
    * Single use: returns the challenge's expiresAt once for a live challenge (the server needs it
@@ -397,8 +460,10 @@ export interface AccessStore {
    */
   watchAccessChanges?(listener: () => void): () => void;
 
-  // Audit log of facilitator actions.
+  // Audit log of facilitator actions, read across rooms as the activity log.
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Newest first, keyset by id; every filter is served by an index (decisions-server.md §83). */
+  listActivity(filter: ActivityFilter): Promise<ActivityRecord[]>;
   /** Newest first; the last id of a page is the `before` of the next. */
   listAudit(filter: {
     readonly roomId?: string;

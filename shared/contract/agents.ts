@@ -22,6 +22,8 @@ export const Suspension = z.object({
   at: z.number(),
   /** The facilitator's did, or `cli` for the operator CLI. */
   by: z.string(),
+  /** The facilitator's display name; null for `cli` or an operator who gave none. */
+  byName: z.string().nullable(),
   reason: z.string(),
 });
 export type Suspension = z.infer<typeof Suspension>;
@@ -50,6 +52,21 @@ export const AgentAccount = z.object({
   grants: z.array(HeldGrant),
   /** The gateway's rejects of this agent's candidates in the last hour, every room. */
   rejectsLastHour: z.number(),
+  /**
+   * The latest action on this agent in the activity log (decisions-server.md §83): after a resume,
+   * who resumed it, and the suspension it lifted (who, when, why), so the row can still say it.
+   */
+  lastAction: z
+    .object({
+      id: z.number(),
+      action: z.string(),
+      at: z.number(),
+      by: z.string(),
+      byName: z.string().nullable(),
+      /** For agent.resume: the suspension it lifted, as it was. */
+      lifted: z.object({ at: z.number(), by: z.string(), byName: z.string().nullable(), reason: z.string() }).nullable(),
+    })
+    .nullable(),
 });
 export type AgentAccount = z.infer<typeof AgentAccount>;
 

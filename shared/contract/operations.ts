@@ -1,5 +1,6 @@
 // Every operation the server answers; server/routes/openapi.test.ts checks that each route
 // registered in the app is one of them.
+import { ACTIVITY_OPERATIONS } from './activity';
 import { AGENT_OPERATIONS } from './agents';
 import { AUTH_OPERATIONS } from './auth';
 import { CONSOLE_OPERATIONS } from './console';
@@ -7,7 +8,7 @@ import { INBOX_OPERATIONS } from './inbox';
 import { METRICS_OPERATIONS } from './metrics';
 import { NEGOTIATION_OPERATIONS } from './negotiation';
 import type { Operation } from './operation';
-import { OPERATOR_OPERATIONS } from './operators';
+import { OPERATOR_ADMIN_OPERATIONS, OPERATOR_OPERATIONS } from './operators';
 import { RELAY_OPERATIONS } from './relay';
 import { ROOM_OPERATIONS } from './rooms';
 import { WEBHOOK_OPERATIONS } from './webhooks';
@@ -17,6 +18,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...NEGOTIATION_OPERATIONS,
   ...AUTH_OPERATIONS,
   ...OPERATOR_OPERATIONS,
+  ...OPERATOR_ADMIN_OPERATIONS,
+  ...ACTIVITY_OPERATIONS,
   ...ROOM_OPERATIONS,
   ...CONSOLE_OPERATIONS,
   ...INBOX_OPERATIONS,

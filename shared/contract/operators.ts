@@ -56,6 +56,112 @@ export const DecidedDetail = z.object({
 });
 export type DecidedDetail = z.infer<typeof DecidedDetail>;
 
+/** An operator as the Operators screen lists them (decisions-server.md §84). */
+export const OperatorEntry = z.object({
+  did: z.string(),
+  role: OperatorRole,
+  name: z.string().nullable(),
+  /** Epoch ms they enrolled or were added. */
+  createdAt: z.number(),
+});
+export type OperatorEntry = z.infer<typeof OperatorEntry>;
+
+/** A link neither used nor expired; the token itself is never shown again. */
+export const PendingInvite = z.object({
+  id: z.string(),
+  role: OperatorRole,
+  expiresAt: z.number(),
+  createdAt: z.number().nullable(),
+  /** A did, `cli`, or null for the first start's link. */
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+});
+export type PendingInvite = z.infer<typeof PendingInvite>;
+
+export const OperatorsAnswer = z.object({
+  now: z.number(),
+  operators: z.array(OperatorEntry),
+  invites: z.array(PendingInvite),
+});
+export type OperatorsAnswer = z.infer<typeof OperatorsAnswer>;
+
+/** Hours a link stays valid: one hour to one week, a day unless said. */
+export const INVITE_HOURS = { min: 1, max: 168, default: 24 } as const;
+export const InviteBody = z.strictObject({
+  role: OperatorRole,
+  expiresInHours: z.number().int().min(INVITE_HOURS.min).max(INVITE_HOURS.max).default(INVITE_HOURS.default),
+});
+export type InviteBody = z.input<typeof InviteBody>;
+
+/** The answer that holds the token, once: the console builds the link from its own address. */
+export const InviteAnswer = z.object({
+  id: z.string(),
+  role: OperatorRole,
+  token: z.string(),
+  expiresAt: z.number(),
+});
+export type InviteAnswer = z.infer<typeof InviteAnswer>;
+
+export const RoleBody = z.strictObject({ role: OperatorRole });
+export type RoleBody = z.input<typeof RoleBody>;
+export const OperatorAnswer = z.object({ operator: OperatorEntry });
+export const OperatorRemoved = z.object({ did: z.string(), removed: z.literal(true) });
+export const InviteRevoked = z.object({ id: z.string(), revoked: z.literal(true) });
+
+const ADMIN_READ = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN' };
+const ADMIN_WRITE = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN, CSRF_REJECTED',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'RATE_LIMITED',
+};
+
+export const OPERATOR_ADMIN_OPERATIONS = [
+  operation({
+    method: 'get',
+    path: '/api/operators',
+    errors: 'coded',
+    summary: 'Operators and the invitation links not yet used (facilitator)',
+    responses: { 200: { description: 'Operators and pending links', schema: OperatorsAnswer } },
+    refusals: ADMIN_READ,
+  }),
+  operation({
+    method: 'post',
+    path: '/api/operators/invites',
+    errors: 'coded',
+    summary: 'Make a one-time enrollment link for a role (facilitator); the token is in this answer only',
+    body: InviteBody,
+    responses: { 201: { description: 'The link’s token, once', schema: InviteAnswer } },
+    refusals: ADMIN_WRITE,
+  }),
+  operation({
+    method: 'delete',
+    path: '/api/operators/invites/{id}',
+    errors: 'coded',
+    summary: 'Withdraw a link not yet used (facilitator)',
+    responses: { 200: { description: 'Withdrawn', schema: InviteRevoked } },
+    refusals: { ...ADMIN_WRITE, 404: 'INVITE_NOT_FOUND' },
+  }),
+  operation({
+    method: 'patch',
+    path: '/api/operators/{did}',
+    errors: 'coded',
+    summary: 'Change an operator’s role (facilitator); never the last facilitator’s',
+    body: RoleBody,
+    responses: { 200: { description: 'The operator now', schema: OperatorAnswer } },
+    refusals: { ...ADMIN_WRITE, 404: 'OPERATOR_NOT_FOUND', 409: 'LAST_FACILITATOR' },
+  }),
+  operation({
+    method: 'delete',
+    path: '/api/operators/{did}',
+    errors: 'coded',
+    summary: 'Remove an operator and end their sessions (facilitator); never the last facilitator',
+    responses: { 200: { description: 'Removed', schema: OperatorRemoved } },
+    refusals: { ...ADMIN_WRITE, 404: 'OPERATOR_NOT_FOUND', 409: 'LAST_FACILITATOR' },
+  }),
+];
+
 export const OPERATOR_OPERATIONS = [
   operation({
     method: 'patch',

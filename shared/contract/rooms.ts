@@ -32,6 +32,30 @@ export const RoomSettingsBody = z
 export type RoomSettingsBody = z.input<typeof RoomSettingsBody>;
 export const RejectBody = z.object({ reason: z.string().trim().min(1).max(TEXT_LIMITS.reason) });
 
+/**
+ * Every candidate waiting in a room, decided at once (decisions-server.md §86): approved,
+ * rejected with a reason, or released undecided back to their agents. At most SETTLE_MAX a call.
+ */
+export const SETTLE_MAX = 200;
+export const SettleBody = z.discriminatedUnion('decision', [
+  z.strictObject({ decision: z.literal('approve') }),
+  z.strictObject({ decision: z.literal('reject'), reason: z.string().trim().min(1).max(TEXT_LIMITS.reason) }),
+  z.strictObject({ decision: z.literal('release') }),
+]);
+export type SettleBody = z.input<typeof SettleBody>;
+export const SettleAnswer = z.object({
+  decision: z.enum(['approve', 'reject', 'release']),
+  /** Items this call decided as asked. */
+  decided: z.number(),
+  /** Approvals the grant refused (they ended rejected with the grant's reason). */
+  refused: z.number(),
+  /** Items another facilitator or an ending grant decided first. */
+  skipped: z.number(),
+  /** Items still pending after this call (beyond SETTLE_MAX, or arrived meanwhile). */
+  remaining: z.number(),
+});
+export type SettleAnswer = z.infer<typeof SettleAnswer>;
+
 /** How much history the room keeps (PATCH /api/rooms/:id {retention}); absent: everything. */
 export const Retention = z.object({ maxMessages: z.number().nullable(), maxAgeDays: z.number().nullable() });
 export type Retention = z.infer<typeof Retention>;
@@ -242,6 +266,15 @@ export const ROOM_OPERATIONS = [
     body: RejectBody,
     responses: { 200: { description: 'Decided', schema: ReviewDecision } },
     refusals: { ...WRITE, 409: 'CONFLICT' },
+  }),
+  operation({
+    method: 'post',
+    path: '/api/rooms/{id}/review/settle',
+    errors: 'coded',
+    summary: 'Approve, reject or release every waiting candidate (facilitator), oldest first',
+    body: SettleBody,
+    responses: { 200: { description: 'What was decided', schema: SettleAnswer } },
+    refusals: WRITE,
   }),
   operation({
     method: 'get',

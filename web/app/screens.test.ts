@@ -21,6 +21,7 @@ describe('screens', () => {
       'Log',
       'Scheduling',
       'Tasks',
+      'Activity',
       'Services',
       'Demo',
     ]);
@@ -34,6 +35,7 @@ describe('screens', () => {
       '/transparency-log',
       '/scheduling',
       '/tasks',
+      '/activity',
       '/settings/services',
       '/demo',
     ]);

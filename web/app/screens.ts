@@ -1,6 +1,7 @@
 // The console's screens, in one list. The router, the main navigation, the `g <key>` shortcuts
 // and the shortcuts dialog are all made from it, so a new screen is one entry here and its page.
 import { lazyRouteComponent, type AsyncRouteComponent } from '@tanstack/react-router';
+import { parseActivitySearch } from '@web/features/activity/activity-search';
 import { parseInboxSearch } from '@web/features/inbox/inbox-search';
 import { parseNegotiationsSearch } from '@web/features/negotiations/list-search';
 import { parseTimelineSearch } from '@web/features/rooms/timeline-filter';
@@ -130,6 +131,23 @@ export const SCREENS = {
     page: lazyRouteComponent(() => import('@web/features/tasks/tasks-page'), 'TasksPage'),
     nav: 'Tasks',
     goTo: { key: 'k', what: 'Go to tasks' },
+  },
+  // One activity log for people and agents (decisions-server.md §83); a room's audit is its room filter.
+  activity: {
+    path: '/activity',
+    access: 'operator',
+    page: lazyRouteComponent(() => import('./activity-screen'), 'ActivityScreen'),
+    search: parseActivitySearch,
+    nav: 'Activity',
+    goTo: { key: 'y', what: 'Go to the activity log' },
+  },
+  // Who may sign in, and invitations for more (facilitators; decisions-server.md §84); reached from
+  // the account menu, the empty inbox and `g o`.
+  operators: {
+    path: '/settings/operators',
+    access: 'operator',
+    page: lazyRouteComponent(() => import('@web/features/operators/operators-page'), 'OperatorsPage'),
+    goTo: { key: 'o', what: 'Go to operators' },
   },
   // The relays and negotiation services the console bridges.
   services: {

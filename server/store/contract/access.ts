@@ -142,6 +142,58 @@ export function describeAccessContract(store: () => Store): void {
       expect(await store().access.consumeEnrollment('hash-2', T0 + 1000)).toBeUndefined();
     });
 
+    it('says why a token is refused: unknown, used (kept a week past expiry), expired', async () => {
+      await store().access.createEnrollment('hash-u', 'observer', T0 + 1000, {
+        createdAt: T0,
+        createdBy: 'did:key:zA',
+      });
+      await store().access.createEnrollment('hash-e', 'observer', T0 + 10);
+      expect(await store().access.consumeEnrollment('hash-u', T0, 'did:key:zB')).toBe('observer');
+      expect(await store().access.consumeEnrollment('hash-u', T0 + 1)).toBeUndefined();
+      expect(await store().access.enrollmentRefusal('hash-u', T0 + 1)).toBe('used');
+      expect(await store().access.consumeEnrollment('hash-e', T0 + 10)).toBeUndefined();
+      expect(await store().access.enrollmentRefusal('hash-e', T0 + 10)).toBe('expired');
+      expect(await store().access.enrollmentRefusal('nothing', T0)).toBe('unknown');
+      // A week after expiry both are forgotten by the next consume.
+      await store().access.consumeEnrollment('other', T0 + 1000 + 7 * 24 * 3_600_000);
+      expect(await store().access.enrollmentRefusal('hash-u', T0 + 1000 + 7 * 24 * 3_600_000)).toBe('unknown');
+    });
+
+    it('lists pending links newest first without their token, and revokes one by id', async () => {
+      await store().access.createEnrollment('a'.repeat(64), 'observer', T0 + 1000, {
+        createdAt: T0,
+        createdBy: 'did:key:zA',
+      });
+      await store().access.createEnrollment('b'.repeat(64), 'facilitator', T0 + 1000, {
+        createdAt: T0 + 1,
+        createdBy: 'did:key:zA',
+      });
+      await store().access.createEnrollment('c'.repeat(64), 'observer', T0 + 5);
+      await store().access.consumeEnrollment('a'.repeat(64), T0);
+      const pending = await store().access.listPendingInvites(T0 + 10);
+      expect(pending).toEqual([
+        { id: 'b'.repeat(16), role: 'facilitator', expiresAt: T0 + 1000, createdAt: T0 + 1, createdBy: 'did:key:zA' },
+      ]);
+      expect(await store().access.revokeInvite('a'.repeat(16))).toBe(false);
+      expect(await store().access.revokeInvite("x' OR 1=1 --")).toBe(false);
+      expect(await store().access.revokeInvite('b'.repeat(16))).toBe(true);
+      expect(await store().access.listPendingInvites(T0 + 10)).toEqual([]);
+      expect(await store().access.consumeEnrollment('b'.repeat(64), T0 + 10)).toBeUndefined();
+    });
+
+    it('changes a role and removes an operator with their sessions', async () => {
+      await store().access.putOperator({ did: 'did:key:zA', role: 'facilitator', createdAt: T0, name: 'Ana' });
+      await store().access.createSession('s-1', { did: 'did:key:zA', role: 'facilitator', expiresAt: T0 + 1000 });
+      expect(await store().access.setOperatorRole('did:key:zA', 'observer')).toBe(true);
+      expect(await store().access.getOperator('did:key:zA')).toMatchObject({ role: 'observer', name: 'Ana' });
+      expect((await store().access.getSession('s-1', T0))?.role).toBe('observer');
+      expect(await store().access.setOperatorRole('did:key:zNobody', 'observer')).toBe(false);
+      expect(await store().access.removeOperator('did:key:zA')).toBe(true);
+      expect(await store().access.removeOperator('did:key:zA')).toBe(false);
+      expect(await store().access.getSession('s-1', T0)).toBeUndefined();
+      expect(await store().access.getOperator('did:key:zA')).toBeUndefined();
+    });
+
     it('hands an enrollment token to exactly one of many concurrent consumers', async () => {
       await store().access.createEnrollment('hash-1', 'facilitator', T0 + 1000);
       const results = await Promise.all(
@@ -149,6 +201,54 @@ export function describeAccessContract(store: () => Store): void {
       );
       expect(results.filter((r) => r === 'facilitator')).toHaveLength(1);
       expect(results.filter((r) => r === undefined)).toHaveLength(19);
+    });
+  });
+
+  describe('server heartbeats', () => {
+    it('keeps one beat per instance, answers the recent ones newest first, forgets a stopped one', async () => {
+      await store().access.beatServer({ instance: 'i-1', baseUrl: 'http://127.0.0.1:8787', pid: 10, beatAt: T0 });
+      await store().access.beatServer({ instance: 'i-2', baseUrl: 'http://127.0.0.1:9000', pid: 11, beatAt: T0 + 5 });
+      await store().access.beatServer({ instance: 'i-1', baseUrl: 'http://127.0.0.1:8787', pid: 10, beatAt: T0 + 9 });
+      expect((await store().access.liveServers(T0 + 1)).map((b) => [b.instance, b.beatAt])).toEqual([
+        ['i-1', T0 + 9],
+        ['i-2', T0 + 5],
+      ]);
+      expect((await store().access.liveServers(T0 + 6)).map((b) => b.instance)).toEqual(['i-1']);
+      await store().access.forgetServer('i-1');
+      expect(await store().access.liveServers(T0 + 6)).toEqual([]);
+    });
+  });
+
+  describe('activity log', () => {
+    const entry = (action: string, actorDid: string, details: Record<string, unknown>, roomId: string | null = null) =>
+      store().access.appendAudit({ at: T0, actorDid, action, roomId, messageId: null, details });
+
+    it('derives kind and target when written, and filters by each, newest first, keyset by id', async () => {
+      await entry('agent.create', 'did:key:zA', { agentId: 'bot-1' });
+      await entry('agent.suspend', 'did:key:zB', { agentId: 'bot-1', reason: 'flooding' });
+      await entry('operator.invite', 'did:key:zA', { role: 'observer' });
+      await entry('operator.enroll', 'did:key:zC', { role: 'observer' });
+      await entry('room.mic_grant', 'did:key:zA', { agent_id: 'bot-2' }, 'ops');
+      await entry('review.approve', 'did:key:zB', { agentId: 'bot-1' }, 'ops');
+      const all = await store().access.listActivity({ limit: 10 });
+      expect(all.map((e) => [e.action, e.kind, e.target])).toEqual([
+        ['review.approve', 'review', 'bot-1'],
+        ['room.mic_grant', 'room', 'bot-2'],
+        ['operator.enroll', 'operator', 'did:key:zC'],
+        ['operator.invite', 'operator', null],
+        ['agent.suspend', 'agent', 'bot-1'],
+        ['agent.create', 'agent', 'bot-1'],
+      ]);
+      const actions = async (f: Omit<Parameters<Store['access']['listActivity']>[0], 'limit'>) =>
+        (await store().access.listActivity({ limit: 10, ...f })).map((e) => e.action);
+      expect(await actions({ target: 'bot-1' })).toEqual(['review.approve', 'agent.suspend', 'agent.create']);
+      expect(await actions({ actorDid: 'did:key:zB' })).toEqual(['review.approve', 'agent.suspend']);
+      expect(await actions({ kind: 'operator' })).toEqual(['operator.enroll', 'operator.invite']);
+      expect(await actions({ roomId: 'ops', target: 'bot-2' })).toEqual(['room.mic_grant']);
+      const first = await store().access.listActivity({ limit: 2, target: 'bot-1' });
+      const next = await store().access.listActivity({ limit: 2, target: 'bot-1', before: first.at(-1)!.id });
+      expect(next.map((e) => e.action)).toEqual(['agent.create']);
+      await expect(store().access.listActivity({ limit: 0 })).rejects.toThrow(RangeError);
     });
   });
 

@@ -3,10 +3,16 @@
 // several instances consuming one token at once, exactly one gets the row.
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { activityKind, activityTarget } from '@shared/contract/activity';
 import { ACCESS_CHANGED_CHANNEL, pgAccessListener } from './pg-access-listener';
 import type { PgChannelListener } from './pg-channel-listener';
 import type {
   AccessStore,
+  ActivityFilter,
+  ActivityRecord,
+  EnrollmentRefusal,
+  PendingInvite,
+  ServerBeat,
   AgentCredential,
   AgentSuspension,
   AuditEntry,
@@ -18,7 +24,16 @@ import type {
 } from '../store';
 import { toCredential, type CredentialRow } from '../rows/credential-rows';
 import { toOperator, type OperatorRow } from '../rows/operator-rows';
-import { toAudit, type AuditRow } from '../rows/room-rows';
+import { toActivity, toAudit, type AuditRow } from '../rows/room-rows';
+import {
+  activityWhere,
+  ENROLLMENT_MEMORY_MS,
+  enrollmentRefusal,
+  toPendingInvite,
+  toServerBeat,
+  type EnrollmentRow,
+  type HeartbeatRow,
+} from '../rows/operator-rows';
 
 /**
  * A write that may revoke a credential, with a NOTIFY in the same statement (one transaction):
@@ -147,23 +162,87 @@ export class PgAccessStore implements AccessStore {
     return (await this.#pool.query('UPDATE operators SET name = $1 WHERE did = $2', [name, did])).rowCount === 1;
   }
 
-  async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
-    await this.#pool.query('INSERT INTO enrollments (token_hash, role, expires_at) VALUES ($1, $2, $3)', [
-      tokenHash,
-      role,
-      expiresAt,
-    ]);
+  async setOperatorRole(did: string, role: OperatorRole): Promise<boolean> {
+    return (await this.#changed('UPDATE operators SET role = $1 WHERE did = $2', [role, did])) === 1;
   }
 
-  async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
+  async removeOperator(did: string): Promise<boolean> {
+    // Sessions go with the operator (ON DELETE CASCADE).
+    return (await this.#changed('DELETE FROM operators WHERE did = $1', [did])) === 1;
+  }
+
+  async createEnrollment(
+    tokenHash: string,
+    role: OperatorRole,
+    expiresAt: number,
+    invite?: { readonly createdAt: number; readonly createdBy: string },
+  ): Promise<void> {
+    await this.#pool.query(
+      'INSERT INTO enrollments (token_hash, role, expires_at, created_at, created_by) VALUES ($1, $2, $3, $4, $5)',
+      [tokenHash, role, expiresAt, invite?.createdAt ?? null, invite?.createdBy ?? null],
+    );
+  }
+
+  async consumeEnrollment(tokenHash: string, now: number, usedBy?: string): Promise<OperatorRole | undefined> {
+    // The row lock makes the second of two concurrent updates re-check used_at: one caller wins.
     const row = (
-      await this.#pool.query<{ role: OperatorRole; expires_at: number }>(
-        'DELETE FROM enrollments WHERE token_hash = $1 RETURNING role, expires_at',
+      await this.#pool.query<{ role: OperatorRole }>(
+        `UPDATE enrollments SET used_at = $1, used_by = $2
+         WHERE token_hash = $3 AND used_at IS NULL AND expires_at > $1 RETURNING role`,
+        [now, usedBy ?? null, tokenHash],
+      )
+    ).rows[0];
+    await this.#pool.query('DELETE FROM enrollments WHERE expires_at <= $1', [now - ENROLLMENT_MEMORY_MS]);
+    return row?.role;
+  }
+
+  async enrollmentRefusal(tokenHash: string, now: number): Promise<EnrollmentRefusal> {
+    const row = (
+      await this.#pool.query<{ used_at: number | null; expires_at: number }>(
+        'SELECT used_at, expires_at FROM enrollments WHERE token_hash = $1',
         [tokenHash],
       )
     ).rows[0];
-    await this.#pool.query('DELETE FROM enrollments WHERE expires_at <= $1', [now]);
-    return row && row.expires_at > now ? row.role : undefined;
+    return enrollmentRefusal(row, now);
+  }
+
+  async listPendingInvites(now: number): Promise<PendingInvite[]> {
+    const { rows } = await this.#pool.query<EnrollmentRow>(
+      `SELECT * FROM enrollments WHERE used_at IS NULL AND expires_at > $1
+       ORDER BY coalesce(created_at, 0) DESC, token_hash LIMIT 100`,
+      [now],
+    );
+    return rows.map(toPendingInvite);
+  }
+
+  async revokeInvite(id: string): Promise<boolean> {
+    if (!/^[0-9a-f]{16}$/.test(id)) return false;
+    const { rowCount } = await this.#pool.query(
+      'DELETE FROM enrollments WHERE substr(token_hash, 1, 16) = $1 AND used_at IS NULL',
+      [id],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async beatServer(beat: ServerBeat): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO server_heartbeats (instance, base_url, pid, beat_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (instance) DO UPDATE SET base_url = excluded.base_url, pid = excluded.pid, beat_at = excluded.beat_at`,
+      [beat.instance, beat.baseUrl, beat.pid, beat.beatAt],
+    );
+  }
+
+  async liveServers(since: number): Promise<ServerBeat[]> {
+    await this.#pool.query('DELETE FROM server_heartbeats WHERE beat_at < $1', [since - ENROLLMENT_MEMORY_MS]);
+    const { rows } = await this.#pool.query<HeartbeatRow>(
+      'SELECT * FROM server_heartbeats WHERE beat_at >= $1 ORDER BY beat_at DESC',
+      [since],
+    );
+    return rows.map(toServerBeat);
+  }
+
+  async forgetServer(instance: string): Promise<void> {
+    await this.#pool.query('DELETE FROM server_heartbeats WHERE instance = $1', [instance]);
   }
 
   async createChallenge(nonce: string, expiresAt: number): Promise<void> {
@@ -209,10 +288,29 @@ export class PgAccessStore implements AccessStore {
 
   async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
     const { rows } = await this.#pool.query<AuditRow>(
-      'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-      [entry.at, entry.actorDid, entry.action, entry.roomId, entry.messageId, JSON.stringify(entry.details)],
+      `INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details, kind, target)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [
+        entry.at,
+        entry.actorDid,
+        entry.action,
+        entry.roomId,
+        entry.messageId,
+        JSON.stringify(entry.details),
+        activityKind(entry.action),
+        activityTarget(entry.action, entry.actorDid, entry.details),
+      ],
     );
     return toAudit(rows[0]!);
+  }
+
+  async listActivity(filter: ActivityFilter): Promise<ActivityRecord[]> {
+    const { where, params } = activityWhere(filter, (n) => `$${n}`);
+    const { rows } = await this.#pool.query<AuditRow>(
+      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.length + 1}`,
+      [...params, filter.limit],
+    );
+    return rows.map(toActivity);
   }
 
   async listAudit(filter: {

@@ -484,6 +484,37 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX webhook_events_by_age ON webhook_events (created_at);
     `,
   },
+  {
+    version: 13,
+    name: 'activity log, invitations, server heartbeats',
+    sql: /* sql */ `
+      -- SQLite migration 13 (decisions-server.md §83, §84, §85).
+      ALTER TABLE audit_log ADD COLUMN kind TEXT COLLATE "C";
+      ALTER TABLE audit_log ADD COLUMN target TEXT COLLATE "C";
+      UPDATE audit_log SET kind = CASE
+        WHEN action = 'operator_enrolled' OR action LIKE 'operator.%' THEN 'operator'
+        WHEN action LIKE 'agent.%' THEN 'agent'
+        WHEN action LIKE 'review.%' THEN 'review'
+        WHEN action LIKE 'room.%' THEN 'room' END;
+      UPDATE audit_log SET target = CASE
+        WHEN kind = 'operator' THEN coalesce(details::jsonb ->> 'did', actor_did)
+        ELSE coalesce(details::jsonb ->> 'agentId', details::jsonb ->> 'agent_id') END;
+      CREATE INDEX audit_log_by_actor ON audit_log (actor_did, id);
+      CREATE INDEX audit_log_by_kind ON audit_log (kind, id);
+      CREATE INDEX audit_log_by_target ON audit_log (target, id);
+      ALTER TABLE enrollments ADD COLUMN created_at BIGINT;
+      ALTER TABLE enrollments ADD COLUMN created_by TEXT COLLATE "C";
+      ALTER TABLE enrollments ADD COLUMN used_at BIGINT;
+      ALTER TABLE enrollments ADD COLUMN used_by TEXT COLLATE "C";
+      CREATE INDEX enrollments_by_expiry ON enrollments (expires_at);
+      CREATE TABLE server_heartbeats (
+        instance TEXT COLLATE "C" PRIMARY KEY,
+        base_url TEXT COLLATE "C" NOT NULL,
+        pid      BIGINT NOT NULL,
+        beat_at  BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

@@ -2,7 +2,9 @@
 // contract's records (store.ts). Both engines use these column names and return these types
 // (BIGINT as a number on PostgreSQL: pg-pool.ts; BLOB and BYTEA as a Buffer), so each mapping
 // is written once for both.
+import { activityKind } from '@shared/contract/activity';
 import type {
+  ActivityRecord,
   AuditEntry,
   GrantRecord,
   HistoryRetention,
@@ -73,6 +75,8 @@ export interface AuditRow {
   room_id: string | null;
   message_id: string | null;
   details: string;
+  kind?: string | null;
+  target?: string | null;
 }
 
 // Views, not copies: callers get plain Uint8Arrays over the bytes either driver returned.
@@ -157,4 +161,10 @@ export const toAudit = (row: AuditRow): AuditEntry => ({
   roomId: row.room_id,
   messageId: row.message_id,
   details: JSON.parse(row.details) as Record<string, unknown>,
+});
+
+export const toActivity = (row: AuditRow): ActivityRecord => ({
+  ...toAudit(row),
+  kind: activityKind(row.action),
+  target: row.target ?? null,
 });

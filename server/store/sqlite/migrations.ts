@@ -485,6 +485,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_events_by_age ON webhook_events (created_at);
     `,
   },
+  {
+    version: 15,
+    name: 'activity log, invitations, server heartbeats',
+    sql: /* sql */ `
+      -- decisions-server.md §83: the audit log read across rooms, each filter an index probe.
+      -- kind and target are derived once, when an entry is written (shared/contract/activity.ts).
+      ALTER TABLE audit_log ADD COLUMN kind TEXT;
+      ALTER TABLE audit_log ADD COLUMN target TEXT;
+      UPDATE audit_log SET kind = CASE
+        WHEN action = 'operator_enrolled' OR action LIKE 'operator.%' THEN 'operator'
+        WHEN action LIKE 'agent.%' THEN 'agent'
+        WHEN action LIKE 'review.%' THEN 'review'
+        WHEN action LIKE 'room.%' THEN 'room' END;
+      UPDATE audit_log SET target = CASE
+        WHEN kind = 'operator' THEN coalesce(json_extract(details, '$.did'), actor_did)
+        ELSE coalesce(json_extract(details, '$.agentId'), json_extract(details, '$.agent_id')) END;
+      CREATE INDEX audit_log_by_actor ON audit_log (actor_did, id);
+      CREATE INDEX audit_log_by_kind ON audit_log (kind, id);
+      CREATE INDEX audit_log_by_target ON audit_log (target, id);
+      -- §84: who made a link and when; a used link is marked, not deleted, so it can say "used".
+      ALTER TABLE enrollments ADD COLUMN created_at INTEGER;
+      ALTER TABLE enrollments ADD COLUMN created_by TEXT;
+      ALTER TABLE enrollments ADD COLUMN used_at INTEGER;
+      ALTER TABLE enrollments ADD COLUMN used_by TEXT;
+      CREATE INDEX enrollments_by_expiry ON enrollments (expires_at);
+      -- §85: a running server's sign of life, so the CLI knows which store a server uses.
+      CREATE TABLE server_heartbeats (
+        instance TEXT PRIMARY KEY,
+        base_url TEXT NOT NULL,
+        pid      INTEGER NOT NULL,
+        beat_at  INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -2,11 +2,26 @@
 // sessions, and the audit log of what facilitators did. Single use is DELETE … RETURNING: only
 // one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
 import type Database from 'better-sqlite3';
+import { activityKind, activityTarget } from '@shared/contract/activity';
 import { toCredential, type CredentialRow } from '../rows/credential-rows';
 import { toOperator, type OperatorRow } from '../rows/operator-rows';
-import { toAudit, type AuditRow } from '../rows/room-rows';
+import { toActivity, toAudit, type AuditRow } from '../rows/room-rows';
+import {
+  activityWhere,
+  ENROLLMENT_MEMORY_MS,
+  enrollmentRefusal,
+  toPendingInvite,
+  toServerBeat,
+  type EnrollmentRow,
+  type HeartbeatRow,
+} from '../rows/operator-rows';
 import type {
   AccessStore,
+  ActivityFilter,
+  ActivityRecord,
+  EnrollmentRefusal,
+  PendingInvite,
+  ServerBeat,
   AgentCredential,
   AgentSuspension,
   AuditEntry,
@@ -132,20 +147,73 @@ export class SqliteAccessStore implements AccessStore {
     return this.#sql('UPDATE operators SET name = ? WHERE did = ?').run(name, did).changes === 1;
   }
 
-  async createEnrollment(tokenHash: string, role: OperatorRole, expiresAt: number): Promise<void> {
-    this.#sql('INSERT INTO enrollments (token_hash, role, expires_at) VALUES (?, ?, ?)').run(
-      tokenHash,
-      role,
-      expiresAt,
+  async setOperatorRole(did: string, role: OperatorRole): Promise<boolean> {
+    return this.#sql('UPDATE operators SET role = ? WHERE did = ?').run(role, did).changes === 1;
+  }
+
+  async removeOperator(did: string): Promise<boolean> {
+    // Sessions go with the operator (ON DELETE CASCADE).
+    return this.#sql('DELETE FROM operators WHERE did = ?').run(did).changes === 1;
+  }
+
+  async createEnrollment(
+    tokenHash: string,
+    role: OperatorRole,
+    expiresAt: number,
+    invite?: { readonly createdAt: number; readonly createdBy: string },
+  ): Promise<void> {
+    this.#sql(
+      'INSERT INTO enrollments (token_hash, role, expires_at, created_at, created_by) VALUES (?, ?, ?, ?, ?)',
+    ).run(tokenHash, role, expiresAt, invite?.createdAt ?? null, invite?.createdBy ?? null);
+  }
+
+  async consumeEnrollment(tokenHash: string, now: number, usedBy?: string): Promise<OperatorRole | undefined> {
+    // UPDATE … WHERE used_at IS NULL RETURNING is the single use: only one caller gets the row.
+    const row = this.#sql(
+      'UPDATE enrollments SET used_at = ?, used_by = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING role',
+    ).get(now, usedBy ?? null, tokenHash, now) as { role: OperatorRole } | undefined;
+    this.#sql('DELETE FROM enrollments WHERE expires_at <= ?').run(now - ENROLLMENT_MEMORY_MS);
+    return row?.role;
+  }
+
+  async enrollmentRefusal(tokenHash: string, now: number): Promise<EnrollmentRefusal> {
+    const row = this.#sql('SELECT used_at, expires_at FROM enrollments WHERE token_hash = ?').get(tokenHash) as
+      { used_at: number | null; expires_at: number } | undefined;
+    return enrollmentRefusal(row, now);
+  }
+
+  async listPendingInvites(now: number): Promise<PendingInvite[]> {
+    const rows = this.#sql(
+      `SELECT * FROM enrollments WHERE used_at IS NULL AND expires_at > ?
+       ORDER BY coalesce(created_at, 0) DESC, token_hash LIMIT 100`,
+    ).all(now) as EnrollmentRow[];
+    return rows.map(toPendingInvite);
+  }
+
+  async revokeInvite(id: string): Promise<boolean> {
+    if (!/^[0-9a-f]{16}$/.test(id)) return false;
+    return (
+      this.#sql('DELETE FROM enrollments WHERE substr(token_hash, 1, 16) = ? AND used_at IS NULL').run(id).changes > 0
     );
   }
 
-  async consumeEnrollment(tokenHash: string, now: number): Promise<OperatorRole | undefined> {
-    // DELETE … RETURNING is the single use: only one caller gets the row. Expired rows go too.
-    const row = this.#sql('DELETE FROM enrollments WHERE token_hash = ? RETURNING role, expires_at').get(tokenHash) as
-      { role: OperatorRole; expires_at: number } | undefined;
-    this.#sql('DELETE FROM enrollments WHERE expires_at <= ?').run(now);
-    return row && row.expires_at > now ? row.role : undefined;
+  async beatServer(beat: ServerBeat): Promise<void> {
+    this.#sql(
+      `INSERT INTO server_heartbeats (instance, base_url, pid, beat_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (instance) DO UPDATE SET base_url = excluded.base_url, pid = excluded.pid, beat_at = excluded.beat_at`,
+    ).run(beat.instance, beat.baseUrl, beat.pid, beat.beatAt);
+  }
+
+  async liveServers(since: number): Promise<ServerBeat[]> {
+    this.#sql('DELETE FROM server_heartbeats WHERE beat_at < ?').run(since - ENROLLMENT_MEMORY_MS);
+    const rows = this.#sql('SELECT * FROM server_heartbeats WHERE beat_at >= ? ORDER BY beat_at DESC').all(
+      since,
+    ) as HeartbeatRow[];
+    return rows.map(toServerBeat);
+  }
+
+  async forgetServer(instance: string): Promise<void> {
+    this.#sql('DELETE FROM server_heartbeats WHERE instance = ?').run(instance);
   }
 
   async createChallenge(nonce: string, expiresAt: number): Promise<void> {
@@ -184,7 +252,8 @@ export class SqliteAccessStore implements AccessStore {
 
   async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
     const row = this.#sql(
-      'INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+      `INSERT INTO audit_log (at, actor_did, action, room_id, message_id, details, kind, target)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ).get(
       entry.at,
       entry.actorDid,
@@ -192,8 +261,18 @@ export class SqliteAccessStore implements AccessStore {
       entry.roomId,
       entry.messageId,
       JSON.stringify(entry.details),
+      activityKind(entry.action),
+      activityTarget(entry.action, entry.actorDid, entry.details),
     ) as AuditRow;
     return toAudit(row);
+  }
+
+  async listActivity(filter: ActivityFilter): Promise<ActivityRecord[]> {
+    const { where, params } = activityWhere(filter, () => '?');
+    const rows = this.#sql(
+      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+    ).all(...params, filter.limit) as AuditRow[];
+    return rows.map(toActivity);
   }
 
   /** Newest first; pass the last id of a page as `before` for the next one. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentAccount } from '@web/lib/api/agent-accounts';
 import { connectExample } from '@web/lib/agent-connect';
-import { agentStatus, budgetWords, seenWords, statusWords } from './agent-words';
+import { agentStatus, budgetWords, seenWords, statusWords, suspensionWords } from './agent-words';
 
 const agent = (over: Partial<AgentAccount> = {}): AgentAccount => ({
   agentId: 'agent.a',
@@ -12,12 +12,15 @@ const agent = (over: Partial<AgentAccount> = {}): AgentAccount => ({
   rooms: [],
   grants: [],
   rejectsLastHour: 0,
+  lastAction: null,
   ...over,
 });
 
 describe('agent status', () => {
   it('puts a suspension before connections, and counts connections where the broker can', () => {
-    expect(agentStatus(agent({ suspended: { at: 1, by: 'cli', reason: 'spam' }, connections: 2 }), 0)).toEqual({
+    expect(
+      agentStatus(agent({ suspended: { at: 1, by: 'cli', byName: null, reason: 'spam' }, connections: 2 }), 0),
+    ).toEqual({
       kind: 'suspended',
       reason: 'spam',
     });
@@ -53,5 +56,39 @@ describe('words', () => {
       `mosquitto_sub -h 10.0.0.5 -p 1884 -V mqttv5 -u 'agent.a' -P 'p'\\''w' -i 'agent.a' -t 'rooms/+/public' -v`,
     );
     expect(connectExample('mqtt://[::1]:1883', 'a', 'b')).toContain('-h ::1 -p 1883');
+  });
+});
+
+describe('who suspended and resumed an agent', () => {
+  it('says who, when and why, and keeps it after a resume', () => {
+    const at = 1_000_000;
+    expect(
+      suspensionWords(
+        agent({ suspended: { at, by: 'did:key:zAna', byName: 'Ana', reason: 'flooding' } }),
+        at + 180_000,
+      ),
+    ).toBe('Suspended by Ana 3 minutes ago: “flooding”');
+    expect(
+      suspensionWords(
+        agent({
+          lastAction: {
+            id: 9,
+            action: 'agent.resume',
+            at: at + 170_000,
+            by: 'cli',
+            byName: null,
+            lifted: { at, by: 'did:key:zAna', byName: 'Ana', reason: 'flooding' },
+          },
+        }),
+        at + 180_000,
+      ),
+    ).toBe('Resumed by the operator CLI 10 seconds ago; suspended by Ana 3 minutes ago: “flooding”');
+    expect(suspensionWords(agent(), 0)).toBeNull();
+    expect(
+      suspensionWords(
+        agent({ lastAction: { id: 1, action: 'agent.create', at: 0, by: 'cli', byName: null, lifted: null } }),
+        0,
+      ),
+    ).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // The Agents screen's words: an agent's status, "seen 5 min ago" by the server's clock, a grant's
 // budget, and the command a new agent's operator pastes to connect. Pure, so tested on its own.
+import { shortDid } from '@shared/contract/operator-name';
 import { relative } from '@web/lib/time-words';
 import type { AgentAccount } from '@web/lib/api/agent-accounts';
 
@@ -39,3 +40,24 @@ export function seenWords(at: number | null, now: number): string {
 /** "3 of 10 left in room ops, task t1". */
 export const budgetWords = (grant: AgentAccount['grants'][number]) =>
   `${Math.max(0, grant.maxMessages - grant.spent)} of ${grant.maxMessages} left`;
+
+/** Who acted on an agent: their name, "the operator CLI", or a short did. */
+export const byWords = (by: string, byName: string | null): string =>
+  byName ?? (by === 'cli' ? 'the operator CLI' : by.startsWith('did:') ? shortDid(by) : by);
+
+/**
+ * Who suspended an agent, when and why (decisions-server.md §83): "Suspended by Ana 3 minutes
+ * ago: “flooding”"; after a resume, "Resumed by Ben just now; suspended by Ana 3 minutes ago:
+ * “flooding”". Null when there is nothing of the kind to say.
+ */
+export function suspensionWords(agent: AgentAccount, now: number): string | null {
+  const s = agent.suspended;
+  if (s) return `Suspended by ${byWords(s.by, s.byName)} ${relative(Math.min(s.at, now), now)}: “${s.reason}”`;
+  const last = agent.lastAction;
+  if (last?.action !== 'agent.resume') return null;
+  const resumed = `Resumed by ${byWords(last.by, last.byName)} ${relative(Math.min(last.at, now), now)}`;
+  const l = last.lifted;
+  return l
+    ? `${resumed}; suspended by ${byWords(l.by, l.byName)} ${relative(Math.min(l.at, now), now)}: “${l.reason}”`
+    : resumed;
+}

@@ -13,7 +13,8 @@ import { Notice } from '@web/components/ui/notice';
 import { agentAccountsQuery, type AgentAccount } from '@web/lib/api/agent-accounts';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { AgentActions } from './agent-actions';
-import { agentStatus, budgetWords, seenWords, statusWords } from './agent-words';
+import { agentStatus, budgetWords, seenWords, statusWords, suspensionWords } from './agent-words';
+import { BreakableId } from '@web/components/ui/breakable-id';
 import { NewAgentDialog } from '@web/components/agents/new-agent-dialog';
 import { errorInWords } from '@web/lib/api/error-words';
 
@@ -29,6 +30,7 @@ const CELL =
 
 function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: number; facilitator: boolean }) {
   const status = agentStatus(agent, now);
+  const suspension = suspensionWords(agent, now);
   return (
     <tr
       data-testid="agent-row"
@@ -38,17 +40,25 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
     >
       <th
         scope="row"
-        className="block px-4 py-1 text-left align-top font-mono text-sm font-medium break-all md:table-cell md:py-3"
+        className="block px-4 py-1 text-left align-top font-mono text-sm font-medium [overflow-wrap:break-word] md:table-cell md:py-3"
       >
-        {agent.agentId}
+        <BreakableId id={agent.agentId} />
+        <Link
+          to="/activity"
+          search={{ target: agent.agentId }}
+          className="block font-sans text-xs font-normal text-teal-700 hover:underline dark:text-teal-300"
+          data-testid="agent-activity-link"
+        >
+          Activity
+        </Link>
       </th>
       <td data-label="Status" className={CELL}>
         <span data-testid="agent-status" className={`text-sm ${STATUS_TONE[status.kind]}`}>
           {statusWords(status)}
         </span>
-        {agent.suspended ? (
-          <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="agent-suspension">
-            “{agent.suspended.reason}” · {seenWords(agent.suspended.at, now)}
+        {suspension ? (
+          <span className="block max-w-xs text-xs text-slate-600 dark:text-slate-400" data-testid="agent-suspension">
+            {suspension}
           </span>
         ) : null}
       </td>
@@ -62,9 +72,9 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
                 key={roomId}
                 to="/rooms/$roomId"
                 params={{ roomId }}
-                className="font-mono text-teal-700 hover:underline dark:text-teal-300"
+                className="font-mono text-teal-700 [overflow-wrap:break-word] hover:underline dark:text-teal-300"
               >
-                {roomId}
+                <BreakableId id={roomId} />
               </Link>
             ))}
           </span>
@@ -87,7 +97,10 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
             {agent.grants.map((g) => (
               <li key={`${g.roomId}/${g.taskId}`}>
                 <TaskName roomId={g.roomId} taskId={g.taskId} /> in{' '}
-                <span className="font-mono text-xs">{g.roomId}</span>: {budgetWords(g)}
+                <span className="font-mono text-xs">
+                  <BreakableId id={g.roomId} />
+                </span>
+                : {budgetWords(g)}
               </li>
             ))}
           </ul>
@@ -146,7 +159,7 @@ export function FleetPage() {
       ) : (
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <table aria-label="Agents" className="block w-full text-left md:table">
-            <thead className="hidden text-xs text-slate-600 md:table-header-group dark:text-slate-400">
+            <thead className="hidden text-xs whitespace-nowrap text-slate-600 md:table-header-group dark:text-slate-400">
               <tr>
                 <th className="px-4 py-2 font-medium">Agent</th>
                 <th className="px-4 py-2 font-medium">Status</th>

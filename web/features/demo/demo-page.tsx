@@ -15,6 +15,9 @@ import { directoryQuery } from '@web/lib/api/agora-agents';
 import { startDemoNegotiation } from '@web/lib/api/demo-negotiation';
 import { negotiationQuery } from '@web/lib/api/negotiation-get';
 import { roomQuery } from '@web/lib/api/rooms-get';
+import { setModeration } from '@web/lib/api/rooms-moderation';
+import { pendingReviewQuery } from '@web/lib/api/rooms-review';
+import { settleReview } from '@web/lib/api/rooms-review-decide';
 import { schedulingThreadQuery } from '@web/lib/api/scheduling-thread';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { assignTask, newTaskId } from '@web/lib/mqtt/publish';
@@ -88,6 +91,18 @@ function TaskStep() {
   const status = useLiveRooms((s) => s.status);
   const live = useRoomLive(DEMO_ROOM_ID);
   const task = run.task;
+  const queryClient = useQueryClient();
+  // Review mode on in the demo room (README step 4) holds every message of the Researcher for a
+  // facilitator: the step says so and offers the fix, rather than stalling (decisions-web.md §39).
+  const review = room.data?.moderation === 'review';
+  const waiting = useQuery({ ...pendingReviewQuery(DEMO_ROOM_ID), enabled: review });
+  const unblock = useMutation({
+    mutationFn: async () => {
+      await settleReview(DEMO_ROOM_ID, { decision: 'approve' });
+      await setModeration(DEMO_ROOM_ID, 'auto');
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: roomQuery(DEMO_ROOM_ID).queryKey }),
+  });
   // The room's live connection, open while this step is shown: publishing needs it.
   useEffect(() => (room.isSuccess ? openRoom(DEMO_ROOM_ID) : undefined), [room.isSuccess]);
   const done = useMemo(
@@ -118,6 +133,33 @@ function TaskStep() {
         You give the Researcher the mic for six messages and three minutes, then a task. It acknowledges, reports
         progress and findings, and delivers a result; the gateway checks every message against the grant.
       </p>
+      {review ? (
+        <div data-testid="demo-blocked-review">
+          <Notice
+            tone="warn"
+            title="Review mode is on in the Demo room"
+            action={
+              session?.role === 'facilitator' ? (
+                <Button variant="primary" size="sm" busy={unblock.isPending} onClick={() => unblock.mutate()}>
+                  {waiting.data?.length
+                    ? `Approve the ${waiting.data.length} waiting and turn review mode off`
+                    : 'Turn review mode off for the demo'}
+                </Button>
+              ) : undefined
+            }
+          >
+            Each of the Researcher’s messages waits for a facilitator’s approval, so this step only moves on as they are
+            approved
+            {waiting.data?.length ? ` (${waiting.data.length} waiting now, in the room’s review queue)` : ''}. Turn
+            review mode off to let the gateway’s rules alone decide, or approve them in the room.
+          </Notice>
+          {unblock.isError ? (
+            <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
+              {errorText(unblock.error)}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {room.isError ? (
         <Notice tone="warn" title="There is no demo room on this server">
           Start the server with DEMO=1 (the default) so the demo agents and their room exist.

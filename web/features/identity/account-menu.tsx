@@ -125,6 +125,11 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
           <Link to="/settings/account" className={item} onClick={() => setOpen(false)}>
             {session.name === null ? 'Give your name…' : 'Change your name…'}
           </Link>
+          {session.role === 'facilitator' ? (
+            <Link to="/settings/operators" className={item} onClick={() => setOpen(false)}>
+              Operators and invitations
+            </Link>
+          ) : null}
           <button
             type="button"
             className={item}

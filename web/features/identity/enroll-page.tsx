@@ -3,7 +3,7 @@
 // the role and keeping the backup downloadable there (enrolled-notice.tsx).
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
@@ -42,10 +42,24 @@ function Step({ n, title, done, children }: { n: number; title: string; done?: b
 }
 
 export function EnrollPage() {
-  const [token] = useState(() => readEnrollToken(window.location.hash));
+  const [token, setToken] = useState(() => readEnrollToken(window.location.hash));
   const navigate = useNavigate();
   const stored = useQuery({ ...storedIdentityQuery, enabled: token !== null });
   const enrollment = useEnroll(token ?? '');
+  // A good link opened in the same tab after a bad one changes only the fragment: read it again,
+  // and forget the bad link's refusal (decisions-web.md §37).
+  const { reset } = enrollment;
+  useEffect(() => {
+    const follow = () => {
+      const next = readEnrollToken(window.location.hash);
+      setToken((current) => {
+        if (current !== next) reset();
+        return next;
+      });
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, [reset]);
   // The file made with the key, kept in memory for "download again" while this page is open only.
   const [creation, setCreation] = useState<KeyCreation | null>(null);
   const [replacing, setReplacing] = useState(false);

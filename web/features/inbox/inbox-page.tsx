@@ -107,6 +107,12 @@ export function InboxPage() {
   };
   useReviewKeys(onKey, items.length > 0);
 
+  // The item a reason is being typed for was decided elsewhere: the dialog closes and says so.
+  const [decidedElsewhere, setDecidedElsewhere] = useState<string | null>(null);
+  if (rejecting && inbox && !items.some((i) => i.id === rejecting.id)) {
+    setRejecting(null);
+    setDecidedElsewhere(rejecting.id);
+  }
   const live = status === 'live';
   return (
     <div className="mx-auto w-full max-w-3xl">
@@ -156,6 +162,14 @@ export function InboxPage() {
           </Notice>
         </div>
       ) : null}
+      {decidedElsewhere ? (
+        <p role="alert" data-testid="lost-race" className="mt-3 text-sm text-amber-900 dark:text-amber-200">
+          Another facilitator decided that candidate while you wrote your reason; yours was not sent.{' '}
+          <button type="button" className="underline" onClick={() => setDecidedElsewhere(null)}>
+            Dismiss
+          </button>
+        </p>
+      ) : null}
       {decide.isError ? (
         <p role="alert" className="mt-3 text-sm text-rose-700 dark:text-rose-300">
           {roomErrorInWords(decide.error)}
@@ -170,6 +184,32 @@ export function InboxPage() {
           <p data-testid="inbox-summary" className="mt-1 text-slate-600 dark:text-slate-400">
             {summaryLine(inbox.summary)}
           </p>
+          {/* Next steps, so a first run's empty inbox leads somewhere (decisions-web.md §40). */}
+          <h3 className="mt-8 text-sm font-medium tracking-wide text-slate-500 uppercase">Next steps</h3>
+          <ul aria-label="Next steps" className="mt-3 grid gap-3 sm:grid-cols-3">
+            {[
+              {
+                to: '/demo',
+                title: 'Run the guided demo',
+                what: 'A task, a negotiation and a meeting, in plain words.',
+              },
+              { to: '/fleet', title: 'Connect an agent', what: 'Give it a credential and the command to connect.' },
+              ...(facilitator
+                ? [{ to: '/settings/operators', title: 'Invite a colleague', what: 'A one-time link, with a role.' }]
+                : []),
+            ].map((step) => (
+              <li key={step.to}>
+                <Link
+                  to={step.to}
+                  data-testid="next-step"
+                  className="block h-full rounded-lg border border-teal-200 bg-teal-50/60 p-4 hover:border-teal-400 dark:border-teal-900 dark:bg-teal-950/30 dark:hover:border-teal-700"
+                >
+                  <span className="font-medium text-teal-800 dark:text-teal-200">{step.title} →</span>
+                  <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{step.what}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
           <h3 className="mt-8 text-sm font-medium uppercase tracking-wide text-slate-500">
             Protocols this console speaks
           </h3>

@@ -113,7 +113,17 @@ export function AuditPage() {
         <span className="min-w-0 font-mono text-sm text-slate-500">{displayText(roomId)}</span>
       </div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions.
+        Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions. This
+        is the{' '}
+        <Link
+          to="/activity"
+          search={{ room: roomId }}
+          className="text-teal-700 hover:underline dark:text-teal-300"
+          data-testid="audit-in-activity"
+        >
+          activity log
+        </Link>{' '}
+        filtered to this room.
       </p>
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <section

@@ -26,9 +26,10 @@ export async function fetchAllAudit(roomId: string, signal?: AbortSignal): Promi
   const all: AuditEntry[] = [];
   let before: number | undefined;
   for (;;) {
-    const page = await fetchAuditPage(roomId, { limit: PAGE, ...(before !== undefined ? { before } : {}) }, signal);
+    // The activity log's largest page (shared/contract/activity.ts).
+    const page = await fetchAuditPage(roomId, { limit: 200, ...(before !== undefined ? { before } : {}) }, signal);
     all.push(...page);
-    if (page.length < PAGE) return all;
+    if (page.length < 200) return all;
     before = page.at(-1)!.id;
   }
 }

@@ -15,7 +15,8 @@ import { RejectReasonDialog } from '@web/components/review/reject-dialog';
 import { useReviewKeys, type ReviewKeyAction } from '@web/lib/review/review-keys';
 import { ReviewKeysHint } from '@web/components/review/review-keys-hint';
 import { GrantMeter } from './grant-meter';
-import { MessageContent, summarize } from './message-content';
+import { MessageContent, plainText, TypeBadge, summarize } from './message-content';
+import { LongText } from '@web/components/ui/long-text';
 import { TaskName } from '@web/components/task-name';
 import { messageTypeWords } from '@shared/aor/message-type-words';
 import { budgetLeftWords } from '@web/lib/review/review-words';
@@ -32,6 +33,7 @@ import { useInbox } from '@web/lib/inbox/inbox-store';
 import { claimedBy } from '@web/lib/inbox/inbox-words';
 import { useClaim } from '@web/lib/inbox/use-claim';
 import type { InboxItem } from '@shared/contract/inbox';
+import type { DecidedDetail } from '@shared/contract/operators';
 
 const RECENT = 5;
 
@@ -54,11 +56,31 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
     const held = inboxById.get(reviewItemId(roomId, item.id));
     return held && me ? claimedBy(held, me, now) : null;
   };
+  // Items this facilitator lost to another (decisions-web.md §38): each keeps its place in words,
+  // with who decided it and when, until dismissed, so the note never reads as the next item's.
+  const [lost, setLost] = useState<readonly { item: ReviewItem; detail: DecidedDetail }[]>([]);
+  const addLost = (item: ReviewItem, detail: DecidedDetail) =>
+    setLost((l) => [...l.filter((x) => x.item.id !== item.id), { item, detail }]);
   const decide = useMutation({
     mutationFn: (d: { item: ReviewItem; reject?: string }) =>
       d.reject === undefined ? approveReviewItem(roomId, d.item.id) : rejectReviewItem(roomId, d.item.id, d.reject),
+    onError: (error, d) => {
+      const detail = error instanceof ApiError && error.status === 409 ? decidedDetail(error.details) : undefined;
+      if (detail) addLost(d.item, detail);
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'review'] }),
   });
+  // The item a reason is being typed for was decided elsewhere: the dialog closes with the note.
+  if (rejecting && queue.isSuccess && !queue.data.some((i) => i.id === rejecting.id)) {
+    const decided = all.data?.find((i) => i.id === rejecting.id);
+    setRejecting(null);
+    addLost(rejecting, {
+      decision: decided?.status ?? 'decided',
+      decidedBy:
+        decided?.decidedBy && decided.decidedByName ? { did: decided.decidedBy, name: decided.decidedByName } : null,
+      decidedAt: decided?.decidedAt ?? null,
+    });
+  }
   const items = (queue.data ?? []).filter((i) => !(decide.isPending && decide.variables.item.id === i.id));
   // The selection follows the item; when it is decided, the one now in its place is selected.
   const index = Math.max(
@@ -109,6 +131,27 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         aria-label="Candidates waiting for review"
         className="divide-y divide-amber-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-teal-600 dark:divide-amber-900/40"
       >
+        {lost.map(({ item, detail }) => (
+          <li key={`lost-${item.id}`} data-testid="lost-item" className="border-l-4 border-amber-500 px-4 py-2">
+            <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+              <span className="min-w-0 font-medium text-slate-800 dark:text-slate-200">
+                {displayText(item.agentId)}
+              </span>
+              <TypeBadge type={summarize(item.envelope).messageType} />
+              <span className="min-w-0 truncate">{displayText(plainText(item.envelope))}</span>
+              <Button
+                size="sm"
+                className="ml-auto"
+                onClick={() => setLost((l) => l.filter((x) => x.item.id !== item.id))}
+              >
+                Dismiss
+              </Button>
+            </div>
+            <p role="alert" data-testid="lost-race" className="mt-1 text-sm text-amber-900 dark:text-amber-200">
+              {decidedInWords(detail, now, me)} Your decision was not applied.
+            </p>
+          </li>
+        ))}
         {items.length === 0 ? (
           <li className="px-4 py-3 text-sm text-slate-600 dark:text-slate-400">
             {queue.isPending ? 'Loading…' : 'Nothing waits for review.'}
@@ -184,7 +227,11 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
           );
         })}
       </ol>
-      {decide.isError ? <DecideFailure error={decide.error} now={now} me={me} /> : null}
+      {decide.isError && !(decide.error instanceof ApiError && decide.error.status === 409) ? (
+        <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">
+          {roomErrorInWords(decide.error)}
+        </p>
+      ) : null}
       {recent.length ? (
         <div className="border-t border-amber-200 px-4 py-2 dark:border-amber-900/60">
           <h3 className="text-xs font-semibold text-slate-600 dark:text-slate-300">Latest decisions</h3>
@@ -238,24 +285,5 @@ export function ReviewQueue({ roomId, canFacilitate }: { roomId: string; canFaci
         }}
       />
     </section>
-  );
-}
-
-/**
- * Why a decision failed. Lost to another facilitator (409 with who and when,
- * decisions-server.md §57): said in words, as news rather than an error.
- */
-function DecideFailure({ error, now, me }: { error: Error; now: number; me: string | null }) {
-  const detail = error instanceof ApiError && error.status === 409 ? decidedDetail(error.details) : undefined;
-  if (detail)
-    return (
-      <p role="alert" data-testid="lost-race" className="px-4 pb-2 text-sm text-amber-900 dark:text-amber-200">
-        {decidedInWords(detail, now, me)} Your decision was not applied.
-      </p>
-    );
-  return (
-    <p role="alert" className="px-4 pb-2 text-sm text-rose-700 dark:text-rose-300">
-      {roomErrorInWords(error)}
-    </p>
   );
 }

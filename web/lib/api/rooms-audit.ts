@@ -1,10 +1,10 @@
-// GET /api/rooms/:id/audit?before=&limit=: facilitator actions in a room, newest first; the last
-// id of a page is the `before` of the next (shape: shared/contract/rooms.ts).
+// A room's audit log: the activity log (GET /api/activity) filtered to the room, newest first;
+// the last id of a page is the `before` of the next (shapes: shared/contract/activity.ts).
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { AuditPage, type AuditEntry } from '@shared/contract/rooms';
-import { getJson } from './http';
+import type { ActivityEntry } from '@shared/contract/activity';
+import { fetchActivityPage } from './activity';
 
-export type { AuditEntry };
+export type AuditEntry = ActivityEntry;
 
 export const AUDIT_PAGE = 50;
 
@@ -13,13 +13,14 @@ export function fetchAuditPage(
   query: { before?: number; limit?: number },
   signal?: AbortSignal,
 ): Promise<AuditEntry[]> {
-  const params = new URLSearchParams({ limit: String(query.limit ?? AUDIT_PAGE) });
-  if (query.before !== undefined) params.set('before', String(query.before));
-  return getJson(
-    `/api/rooms/${encodeURIComponent(roomId)}/audit?${params}`,
-    AuditPage,
-    signal ? { signal } : undefined,
-  ).then((r) => r.entries);
+  return fetchActivityPage(
+    { room: roomId },
+    {
+      limit: Math.min(query.limit ?? AUDIT_PAGE, 200),
+      ...(query.before !== undefined ? { before: query.before } : {}),
+    },
+    signal,
+  ).then((page) => page.entries);
 }
 
 export const roomAuditQuery = (roomId: string) =>

@@ -4,11 +4,17 @@ import { ApiError } from '@web/lib/api/http';
 import { describeAuthError, INVITE_COMMAND } from './auth-errors';
 
 describe('describeAuthError', () => {
-  it('tells a used or expired enrollment link apart, with the command for a new one', () => {
-    const text = describeAuthError(new ApiError(403, 'ENROLLMENT_INVALID', 'bad token'));
-    expect(text.detail).toBe(
-      'This enrollment link was already used or has expired. Ask an administrator for a new one:',
+  it('says which of used, expired or unknown an enrollment link is, with the command for a new one', () => {
+    const used = describeAuthError(new ApiError(401, 'ENROLLMENT_INVALID', 'x', { reason: 'used' }));
+    expect(used.title).toBe('This enrollment link was already used');
+    expect(used.detail).toBe(
+      'Each link enrolls one key, and this one has. Ask a facilitator for a new one (Operators, in the account menu), or an administrator:',
     );
+    expect(describeAuthError(new ApiError(401, 'ENROLLMENT_INVALID', 'x', { reason: 'expired' })).title).toBe(
+      'This enrollment link has expired',
+    );
+    const text = describeAuthError(new ApiError(401, 'ENROLLMENT_INVALID', 'bad token'));
+    expect(text.title).toBe('This enrollment link is not one this console made');
     expect(text.command).toBe('npm run cli -- operators invite --role facilitator');
     expect(INVITE_COMMAND).toBe(text.command);
   });

@@ -22,13 +22,25 @@ export function describeAuthError(error: unknown): ErrorText {
           title: 'The server cannot be reached',
           detail: 'Check that Switchboard is running and that this address is right, then try again.',
         };
-      case 'ENROLLMENT_INVALID':
+      case 'ENROLLMENT_INVALID': {
+        // Which of the three the server says (decisions-server.md §84).
+        const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+        const [title, detail] =
+          reason === 'used'
+            ? ['This enrollment link was already used', 'Each link enrolls one key, and this one has.']
+            : reason === 'expired'
+              ? ['This enrollment link has expired', 'Links are valid for a limited time, and this one’s is over.']
+              : [
+                  'This enrollment link is not one this console made',
+                  'Check that the whole link was copied; it may also have been withdrawn.',
+                ];
         return {
           code: error.code,
-          title: 'This enrollment link cannot be used',
-          detail: 'This enrollment link was already used or has expired. Ask an administrator for a new one:',
+          title,
+          detail: `${detail} Ask a facilitator for a new one (Operators, in the account menu), or an administrator:`,
           command: INVITE_COMMAND,
         };
+      }
       case 'NOT_ENROLLED':
         return {
           code: error.code,
