@@ -34,10 +34,17 @@ const NAV_SCREENS = [
   '/transparency-log',
   '/scheduling',
   '/tasks',
+  '/activity',
   '/settings/services',
   '/demo',
 ];
-const OTHER_SCREENS = ['/rooms/demo', '/rooms/demo/audit', '/settings/account', '/settings/inbox'];
+const OTHER_SCREENS = [
+  '/rooms/demo',
+  '/rooms/demo/audit',
+  '/settings/account',
+  '/settings/inbox',
+  '/settings/operators',
+];
 
 async function widths(page: Page) {
   return page.evaluate(() => ({ document: document.documentElement.scrollWidth, viewport: innerWidth }));

@@ -8,6 +8,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { Command } from 'cmdk';
 import { useMemo } from 'react';
 import { NAV_TABS } from '@web/app/screens';
+import { canAct, useSession } from '@web/lib/identity/use-session';
+import { operatorsQuery } from '@web/lib/api/operators';
 import { agentAccountsQuery } from '@web/lib/api/agent-accounts';
 import { threadsQuery } from '@web/lib/api/agora-threads';
 import { negotiationsQuery } from '@web/lib/api/negotiations-list';
@@ -42,18 +44,27 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
   const negotiations = useQuery({ ...negotiationsQuery(null), ...once, enabled: open });
   const threads = useQuery({ ...threadsQuery(), ...once, enabled: open });
   const meetings = useQuery({ ...schedulingThreadsQuery, ...once, enabled: open });
+  // Only facilitators may list operators (an observer's request would be refused).
+  const facilitator = canAct(useSession());
+  const operators = useQuery({ ...operatorsQuery, ...once, enabled: open && facilitator });
   const entries = useMemo(
     () =>
       paletteEntries({
-        screens: NAV_TABS,
+        screens: [
+          ...NAV_TABS,
+          ...(facilitator ? [{ to: '/settings/operators', label: 'Operators' }] : []),
+          { to: '/settings/account', label: 'Your name' },
+          { to: '/settings/inbox', label: 'Inbox notifications' },
+        ],
         rooms: rooms.data,
         agents: agents.data?.agents,
         negotiations: negotiations.data?.negotiations,
         threads: threads.data?.map((t) => ({ ...t, ...(t.state.intent ? { intent: t.state.intent } : {}) })),
         meetings: meetings.data,
+        operators: operators.data?.operators,
         nameOf,
       }),
-    [rooms.data, agents.data, negotiations.data, threads.data, meetings.data, nameOf],
+    [rooms.data, agents.data, negotiations.data, threads.data, meetings.data, operators.data, facilitator, nameOf],
   );
   const loading = [rooms, agents, negotiations, threads, meetings].some((q) => q.isPending);
   const go = (entry: PaletteEntry) => {

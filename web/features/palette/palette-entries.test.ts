@@ -21,7 +21,7 @@ describe('the command palette finds things by name', () => {
       { id: 'thread_zyxwvutsrqponmlkjihgfedcba', status: 'ERROR' },
     ],
     meetings: [{ threadId: 'urn:uuid:1', title: 'Planning sync', status: 'PROPOSED' }],
-    operators: [{ did: other, role: 'facilitator' }],
+    operators: [{ did: other, role: 'facilitator', name: null }],
     nameOf,
   });
   const by = (key: string) => entries.find((e) => e.key === key)!;
@@ -36,7 +36,7 @@ describe('the command palette finds things by name', () => {
     expect(by('negotiation:neg_1').keywords).toEqual(expect.arrayContaining(['neg_1', did]));
     expect(by('thread:thread_abcdefghijklmnopqrstuvwxyz').label).toBe('Translate the spring catalogue to German');
     expect(by('meeting:urn:uuid:1')).toMatchObject({ label: 'Planning sync', to: '/scheduling/urn%3Auuid%3A1' });
-    expect(by(`operator:${other}`)).toMatchObject({ label: 'You', hint: 'facilitator', to: '/operators' });
+    expect(by(`operator:${other}`)).toMatchObject({ label: 'You', hint: 'facilitator', to: '/settings/operators' });
   });
 
   it('names a thread without an intent by its short id, never the whole id', () => {

@@ -35,7 +35,8 @@ export interface PaletteSources {
   readonly threads?: readonly { readonly id: string; readonly status: string; readonly intent?: string }[] | undefined;
   readonly meetings?:
     readonly { readonly threadId: string; readonly title: string | null; readonly status: string }[] | undefined;
-  readonly operators?: readonly { readonly did: string; readonly role: string }[] | undefined;
+  readonly operators?:
+    readonly { readonly did: string; readonly role: string; readonly name: string | null }[] | undefined;
   /** The naming service's name for a DID (web/lib/names). */
   readonly nameOf: (id: string) => string;
 }
@@ -103,9 +104,9 @@ export function paletteEntries(s: PaletteSources): PaletteEntry[] {
     entries.push({
       key: `operator:${o.did}`,
       group: 'Operators',
-      label: s.nameOf(o.did),
+      label: o.name ?? s.nameOf(o.did),
       hint: o.role,
-      to: '/operators',
+      to: '/settings/operators',
       hash: `operator-${o.did}`,
       keywords: [o.did, 'operator', 'person'],
     });
