@@ -16,7 +16,6 @@ import { useReviewKeys, type ReviewKeyAction } from '@web/lib/review/review-keys
 import { ReviewKeysHint } from '@web/components/review/review-keys-hint';
 import { GrantMeter } from './grant-meter';
 import { MessageContent, plainText, TypeBadge, summarize } from './message-content';
-import { LongText } from '@web/components/ui/long-text';
 import { TaskName } from '@web/components/task-name';
 import { messageTypeWords } from '@shared/aor/message-type-words';
 import { budgetLeftWords } from '@web/lib/review/review-words';
