@@ -64,7 +64,9 @@ export const AgentAccount = z.object({
       by: z.string(),
       byName: z.string().nullable(),
       /** For agent.resume: the suspension it lifted, as it was. */
-      lifted: z.object({ at: z.number(), by: z.string(), byName: z.string().nullable(), reason: z.string() }).nullable(),
+      lifted: z
+        .object({ at: z.number(), by: z.string(), byName: z.string().nullable(), reason: z.string() })
+        .nullable(),
     })
     .nullable(),
 });

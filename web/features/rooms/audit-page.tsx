@@ -113,8 +113,8 @@ export function AuditPage() {
         <span className="min-w-0 font-mono text-sm text-slate-500">{displayText(roomId)}</span>
       </div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions. This
-        is the{' '}
+        Every facilitator action in this room, newest first: tasks, grants, revocations and review decisions. This is
+        the{' '}
         <Link
           to="/activity"
           search={{ room: roomId }}
