@@ -29,7 +29,12 @@ ALL=(saturday sunday berlin-dst new-york-dst new-year leap-day)
 
 # The suites whose answers depend on the date: scheduling and tasks (windows, working days, zones,
 # deadlines), mic grants and their expiry, history retention, the time formatter.
-UNIT=(shared/oacop shared/aor web/features/scheduling web/features/tasks web/lib/time-words.test.ts web/lib/oacop)
+UNIT=(
+  shared/oacop
+  shared/aor/decide-candidate.test.ts shared/aor/grant-check shared/aor/mic-grants shared/aor/stored-grants
+  shared/aor/time shared/aor/presence
+  web/features/scheduling web/features/tasks web/lib/time-words.test.ts web/lib/oacop
+)
 INTEGRATION=(
   server/oacop
   server/gateway/gateway.test.ts

@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from './auth/password';
+import { checkAgentPassword } from './auth/agent-password';
+
+const verifyPassword = async (password: string, stored: string) => (await checkAgentPassword(password, stored)).ok;
 import { openPgStore } from './store/pg/pg-store';
 import { SqliteStore } from './store/sqlite/sqlite-store';
 import { usePgDatabase } from './test-support/pg-database';
@@ -53,7 +55,8 @@ describe('operator CLI process', () => {
     expect(run.stdout).toMatch(/^\{"agentId":"planner-1","password":"[A-Za-z0-9_-]{43}"\}\n$/);
     const { password } = JSON.parse(run.stdout) as { password: string };
     const stored = await withStore(dataDir, (store) => store.access.getAgentCredential('planner-1'));
-    expect(stored?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    // A server-made password is kept as its SHA-256 (decisions-server.md §71).
+    expect(stored?.passwordHash).toMatch(/^sha256\$[A-Za-z0-9_-]{43}$/);
     expect(stored?.passwordHash).not.toContain(password);
     expect(await verifyPassword(password, stored!.passwordHash)).toBe(true);
   });

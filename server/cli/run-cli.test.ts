@@ -143,7 +143,8 @@ describe('agents', () => {
     const audit = await withStore(dataDir, (store) => store.access.listAudit({ limit: 10 }));
     expect(audit.map((a) => [a.action, a.actorDid, a.details])).toEqual([
       ['agent.disconnect', 'cli', { agentId: 'zeta', connections: null }],
-      ['agent.resume', 'cli', { agentId: 'zeta' }],
+      // The suspension a resume lifted stays readable (decisions-server.md §83).
+      ['agent.resume', 'cli', { agentId: 'zeta', lifted: { at: NOW, by: 'cli', reason: 'floods\tthe room' } }],
       ['agent.suspend', 'cli', { agentId: 'zeta', reason: 'floods\tthe room' }],
       ['agent.create', 'cli', { agentId: 'zeta' }],
     ]);

@@ -420,6 +420,46 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
       'facilitator',
       MAX_REQUEST_BODY_BYTES,
     ),
+    // Settling a review queue (decisions-server.md §86), in a room that does not exist.
+    'POST /api/rooms/:id/review/settle': bodyRoute(
+      'POST',
+      () => '/api/rooms/no-such-room/review/settle',
+      { decision: 'release' },
+      'facilitator',
+      MAX_REQUEST_BODY_BYTES,
+    ),
+    // Operators and invitations (§84): facilitators only; junk dids and link ids are unknown.
+    'GET /api/operators': sessionRead(() => '/api/operators'),
+    'POST /api/operators/invites': bodyRoute(
+      'POST',
+      () => '/api/operators/invites',
+      // Every field required, so no variant of it is a valid invitation.
+      { role: 'observer' },
+      'facilitator',
+      4 * 1024,
+    ),
+    'DELETE /api/operators/invites/:id': sessionRoute(
+      'DELETE',
+      junkSegment.map((s) => `/api/operators/invites/${s}`),
+    ),
+    'PATCH /api/operators/:did': bodyRoute(
+      'PATCH',
+      () => '/api/operators/did%3Akey%3Az6MkNobodyEnrolledHere',
+      { role: 'observer' },
+      'facilitator',
+      4 * 1024,
+    ),
+    'DELETE /api/operators/:did': sessionRoute(
+      'DELETE',
+      junkSegment.map((s) => `/api/operators/${s}`),
+    ),
+    // The activity log (§83): paged by keyset, filters checked.
+    'GET /api/activity': sessionRead(
+      () => '/api/activity',
+      fc
+        .constantFrom('before=x', 'before=-1', 'limit=0', 'limit=abc', 'limit=1e9', 'kind=nope')
+        .map((q) => `/api/activity?${q}`),
+    ),
     'PATCH /api/me': bodyRoute('PATCH', () => '/api/me', { name: 'Ana' }, 'operator', 4 * 1024),
     'POST /api/presence': bodyRoute('POST', () => '/api/presence', { where: '/rooms/ops' }, 'operator', 4 * 1024),
     'GET /api/presence': sessionRead(
