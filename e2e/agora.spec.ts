@@ -117,7 +117,7 @@ test('the operator finds the translation agent by capability, sends a request, a
   // The thread is listed, completed, with this operator as its client.
   await page.getByRole('link', { name: '← All threads' }).click();
   await page.getByLabel('Only threads I am part of').check();
-  const row = page.getByTestId('thread-row').filter({ hasText: threadId });
+  const row = page.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`);
   await expect(row).toContainText('Completed');
   await expect(row.getByTestId('thread-parties')).toContainText('You → Demo Translator');
   await page.getByLabel('Only threads I am part of').uncheck();

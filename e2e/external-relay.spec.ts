@@ -143,8 +143,8 @@ test('a facilitator adds an external relay and sees its thread beside the built-
   await shot('settings-services');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Threads' }).click();
-  const builtin = page.getByTestId('thread-row').filter({ hasText: 'thread_builtin_1' });
-  const partner = page.getByTestId('thread-row').filter({ hasText: 'thread_partner_1' });
+  const builtin = page.locator('[data-testid="thread-row"][data-thread-id="thread_builtin_1"]');
+  const partner = page.locator('[data-testid="thread-row"][data-thread-id="thread_partner_1"]');
   await expect(builtin.getByTestId('source-badge')).toHaveText('built-in');
   await expect(partner.getByTestId('source-badge')).toHaveText('Partner relay', { timeout: 15_000 });
   await expect(partner).toContainText('1 offer');
@@ -173,7 +173,7 @@ test('the facilitator opens a thread of the external relay and accepts its offer
   ).toBe(200);
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Threads' }).click();
-  const row = page.getByTestId('thread-row').filter({ hasText: thread });
+  const row = page.locator(`[data-testid="thread-row"][data-thread-id="${thread}"]`);
   await expect(row).toContainText('1 offer', { timeout: 15_000 });
   await row.click();
   await expect(page).toHaveURL(new RegExp(`/threads/${thread}\\?source=${relayId}$`));

@@ -101,7 +101,7 @@ test('presence and a lost race: both see each other, both decide one candidate, 
   await ana.getByRole('button', { name: 'Assign with mic' }).click();
   const task = await agent.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   const taskId = (task.payload as { task_id: string }).task_id;
-  await expect(ana.getByTestId('active-grant').filter({ hasText: taskId })).toBeVisible();
+  await expect(ana.locator(`[data-testid="active-grant"][data-task-id="${taskId}"]`)).toBeVisible();
   await agent.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
     task_id: taskId,
     message_type: 'progress',
@@ -146,7 +146,10 @@ test('presence and a lost race: both see each other, both decide one candidate, 
   const notice = ben.getByTestId('lost-race');
   await expect(notice).toHaveText(/^Ana approved this (just now|\d+ seconds ago)\. Your decision was not applied\.$/);
   await expect(benQueue.getByTestId('review-item')).toHaveCount(0);
-  await expect(ben.getByTestId('review-decision').filter({ hasText: 'Approved' })).toContainText(taskId);
+  // The task by its goal (decisions-web.md §33).
+  await expect(ben.getByTestId('review-decision').filter({ hasText: 'Approved' })).toContainText(
+    '“Summarise the incident”',
+  );
   await expect(ben.getByTestId('review-decision').filter({ hasText: 'Approved' })).toContainText('Ana');
   // Ana is not told anything went wrong.
   await expect(ana.getByTestId('lost-race')).toHaveCount(0);

@@ -50,7 +50,7 @@ async function assign(p: Page, agent: TestAgent, goal: string): Promise<string> 
       (e.payload as { goal: string }).goal === goal,
   );
   const taskId = (task.payload as { task_id: string }).task_id;
-  await expect(p.getByTestId('active-grant').filter({ hasText: taskId })).toBeVisible();
+  await expect(p.locator(`[data-testid="active-grant"][data-task-id="${taskId}"]`)).toBeVisible();
   return taskId;
 }
 
@@ -146,7 +146,8 @@ test('review mode by keyboard: J/K/A approves one, R with a reason rejects the o
 
   // The other facilitator sees both decisions without reloading.
   const decisions = second.getByTestId('review-decision');
-  await expect(decisions.filter({ hasText: 'Approved' })).toContainText(t1);
+  // The task by its goal (decisions-web.md §33).
+  await expect(decisions.filter({ hasText: 'Approved' })).toContainText('“Find the root cause”');
   await expect(decisions.filter({ hasText: 'Rejected' })).toContainText('Off topic for this task');
   await expect(second.getByTestId('review-item')).toHaveCount(0);
 
@@ -161,7 +162,7 @@ test('review mode by keyboard: J/K/A approves one, R with a reason rejects the o
   );
   expect(reject.payload).toMatchObject({ reason: 'facilitator_rejected', task_id: t1 });
   await expect(page.getByTestId('public-message').filter({ hasText: 'Candidate one: reading logs' })).toBeVisible();
-  await expect(page.getByTestId('active-grant').filter({ hasText: t1 })).toContainText('1/5 used');
+  await expect(page.locator(`[data-testid="active-grant"][data-task-id="${t1}"]`)).toContainText('1/5 used');
 
   await setReviewMode(page, false);
   await expect(page.getByRole('heading', { name: /Review queue/ })).toHaveCount(0);
@@ -181,7 +182,7 @@ test('revoking mid-task: the agent’s next candidate is rejected as mic_revoked
     (topic, e) =>
       topic === `rooms/${ROOM}/control` && e.type === 'mic_revoke' && (e.payload as { task_id: string }).task_id === t2,
   );
-  await expect(page.getByTestId('active-grant').filter({ hasText: t2 })).toHaveCount(0);
+  await expect(page.locator(`[data-testid="active-grant"][data-task-id="${t2}"]`)).toHaveCount(0);
 
   const late = await candidate(beta, t2, 'progress', 'Still checking');
   const reject = await beta.waitFor(
@@ -336,7 +337,7 @@ test('an observer sees the grant meter and the queue but cannot act', async ({ b
   const observer = await enroll(browser, 'observer');
   await observer.goto(`/rooms/${ROOM}`);
   await expect(observer.getByText('You are observing')).toBeVisible();
-  const grant = observer.getByTestId('active-grant').filter({ hasText: t4 });
+  const grant = observer.locator(`[data-testid="active-grant"][data-task-id="${t4}"]`);
   await expect(grant.getByTestId('grant-meter')).toContainText('0/5 used');
   await expect(grant.getByTestId('grant-countdown')).toBeVisible();
   const item = observer.getByTestId('review-item');

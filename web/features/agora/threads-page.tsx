@@ -150,6 +150,7 @@ function ThreadRow({
         params={{ threadId: thread.id }}
         search={source ? { source: source.id } : {}}
         data-testid="thread-row"
+        data-thread-id={thread.id}
         className="flex flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50 dark:hover:bg-slate-800/60 dark:focus-visible:bg-slate-800/60"
       >
         <span

@@ -228,7 +228,7 @@ export function OperatorsPage() {
           <Link
             to="/activity"
             search={{ kind: 'operator' }}
-            className="text-teal-700 hover:underline dark:text-teal-300"
+            className="text-teal-700 underline underline-offset-2 dark:text-teal-300"
           >
             activity log
           </Link>

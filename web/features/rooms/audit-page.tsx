@@ -118,7 +118,7 @@ export function AuditPage() {
         <Link
           to="/activity"
           search={{ room: roomId }}
-          className="text-teal-700 hover:underline dark:text-teal-300"
+          className="text-teal-700 underline underline-offset-2 dark:text-teal-300"
           data-testid="audit-in-activity"
         >
           activity log

@@ -97,6 +97,7 @@ export function GrantsPanel({ roomId, did, canFacilitate }: { roomId: string; di
                 key={key(g)}
                 className={`flex items-center gap-2 px-4 py-2 text-sm ${ended ? 'opacity-60' : ''}`}
                 data-testid="active-grant"
+                data-task-id={g.taskId}
               >
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">
