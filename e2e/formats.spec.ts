@@ -5,6 +5,7 @@
 // the control log and the timeline, with the protocol's term only in a tooltip.
 // docs/decisions-web.md §30. SWITCHBOARD_SCREENSHOTS=1 captures the screens.
 import { expect, test, type Page } from './support/test';
+import { taskSent } from './support/rooms';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 
@@ -72,9 +73,7 @@ test('a negotiation diff names the term in words, the pointer in its tooltip', a
   await snap(page, 'formats-negotiation');
 });
 
-// To fix: it reads the control log by task id, which now names the task by its goal
-// (decisions-web.md §33).
-test.fixme('a grant ends on a date; a facilitator’s rejection reads as words', async () => {
+test('a grant ends on a date; a facilitator’s rejection reads as words', async () => {
   await page.goto('/rooms/demo');
   await expect(page.getByTestId('connection-status')).toHaveText('Live', { timeout: 20_000 });
   const box = page.getByRole('checkbox', { name: /Review mode/ });
@@ -87,13 +86,11 @@ test.fixme('a grant ends on a date; a facilitator’s rejection reads as words',
   await page.getByLabel('Budget (messages)').fill('4');
   await page.getByLabel('Grant expires in (minutes)').fill('5');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
-  const sent = page.getByText(/^Task (task_\w+) sent to agent\.analyst, with its mic\.$/);
-  await expect(sent).toBeVisible();
-  const taskId = /^Task (task_\w+)/.exec((await sent.textContent()) ?? '')![1]!;
+  const taskId = await taskSent(page, 'agent.analyst', 'Check the quarterly numbers for outliers');
 
   // The grant's end has a date and a zone, in the control log and on the live grant.
   await expect(
-    page.getByTestId('control-event').filter({ hasText: 'Mic granted' }).filter({ hasText: taskId }),
+    page.locator(`[data-testid="control-event"][data-task-id="${taskId}"]`).filter({ hasText: 'Mic granted' }),
   ).toContainText(new RegExp(`until ${ABSOLUTE}`));
   const grant = page.locator(`[data-testid="active-grant"][data-task-id="${taskId}"]`);
   await expect(grant.getByTestId('grant-end')).toHaveText(new RegExp(`^ends ${ABSOLUTE}$`));

@@ -74,8 +74,7 @@ async function assignLongGoal(roomId: string): Promise<string> {
   return (task.payload as { task_id: string }).task_id;
 }
 
-// To fix: it reads tasks and messages by id where the screens now name them (decisions-web.md §33).
-test.fixme('a room at its longest: header, agents, timeline with 100 KB from an agent, a say at the limit, audit, list', async () => {
+test('a room at its longest: header, agents, timeline with 100 KB from an agent, a say at the limit, audit, list', async () => {
   const taskId = await assignLongGoal(ROOM);
   await agent!.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
     task_id: taskId,

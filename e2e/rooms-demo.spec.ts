@@ -5,6 +5,7 @@
 // control log as rejects, named and with their reasons in words.
 import { expect, test, type Page } from './support/test';
 import { snap } from './support/screenshots';
+import { taskSent } from './support/rooms';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 
 test.describe.configure({ mode: 'serial' });
@@ -32,9 +33,7 @@ async function assignFromConsole(agentId: string, goal: string, budget: number):
   await page.getByLabel('Budget (messages)').fill(String(budget));
   await page.getByLabel('Grant expires in (minutes)').fill('5');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
-  const sent = page.getByText(new RegExp(`^Task (task_\\w+) sent to ${agentId.replace('.', '\\.')}, with its mic\\.$`));
-  await expect(sent).toBeVisible();
-  return /^Task (task_\w+)/.exec((await sent.textContent()) ?? '')![1]!;
+  return taskSent(page, agentId, goal);
 }
 
 /** The timeline, filtered by text to one task, public and control together. */
@@ -58,15 +57,14 @@ test('the demo room shows its four agents online, with what each does', async ()
   await expect(page.getByTestId('public-message').first()).toBeVisible({ timeout: 20_000 });
 });
 
-// To fix: it finds the task by its id in the assign form's and the control log's text, which now
-// name the task by its goal (decisions-web.md §33); it needs the task id from data-task-id instead.
-test.fixme('a task assigned from the console to agent.analyst goes through grant, ack, progress, finding and result to the grant’s end', async () => {
+test('a task assigned from the console to agent.analyst goes through grant, ack, progress, finding and result to the grant’s end', async () => {
   const taskId = await assignFromConsole('agent.analyst', 'Check the quarterly numbers for outliers', 4);
 
   // The grant, said in words in the control log, from this operator.
-  const controlEvents = page.getByTestId('control-event').filter({ hasText: taskId });
+  const goal = '“Check the quarterly numbers for outliers”';
+  const controlEvents = page.locator(`[data-testid="control-event"][data-task-id="${taskId}"]`);
   await expect(controlEvents.filter({ hasText: 'Mic granted' })).toContainText(
-    `Mic granted to agent.analyst for ${taskId}: 4 messages of ack, progress, finding, result`,
+    `Mic granted to agent.analyst for ${goal}: 4 messages`,
   );
 
   // Each step in the timeline, in order: the grant, what the agent said, and the end of the grant
@@ -86,7 +84,7 @@ test.fixme('a task assigned from the console to agent.analyst goes through grant
   const end = rows.filter({ has: page.getByTestId('control-kind').getByText('mic taken back', { exact: true }) });
   await expect(end.getByTestId('control-kind').locator('abbr')).toHaveAttribute('title', /^mic_revoke/);
   await expect(end).toContainText(
-    `Mic revoked from agent.analyst for ${taskId}: the mic grant’s message budget is used up`,
+    `Mic revoked from agent.analyst for ${goal}: the mic grant’s message budget is used up`,
   );
   await expect(end.locator('span[title]').first()).toHaveText('gateway');
 
@@ -100,7 +98,10 @@ test.fixme('a task assigned from the console to agent.analyst goes through grant
     .getByText(/Grant history/)
     .click();
   await expect(
-    page.getByTestId('grant-history-task').filter({ hasText: taskId }).getByTestId('grant-history-entry'),
+    page
+      .getByTestId('grant-history-task')
+      .filter({ has: page.locator(`[data-task-id="${taskId}"]`) })
+      .getByTestId('grant-history-entry'),
   ).toHaveText(/^agent\.analyst: 4\/4 used, budget used up at \w{3} \d{1,2} \w{3}( \d{4})?, \d\d:\d\d \S+$/);
 
   // The task itself (inbox) is in the stored history with the goal, format and deadline the form set.
@@ -119,27 +120,26 @@ test.fixme('a task assigned from the console to agent.analyst goes through grant
   await page.getByRole('button', { name: 'Clear filters' }).click();
 });
 
-// To fix: it reads the control log by task id, which now names the task by its goal
-// (decisions-web.md §33).
-test.fixme('the rogue’s attempts show in the control log as rejects, naming it, with their reasons in words', async () => {
+test('the rogue’s attempts show in the control log as rejects, naming it, with their reasons in words', async () => {
   const taskId = await assignFromConsole('agent.rogue', 'Post a short status update', 2);
+  // Its task and the side task it invents, by the ids on the rows (the text names tasks by goal).
   const rejects = page
-    .getByTestId('control-event')
-    .filter({ hasText: taskId })
-    .filter({ hasText: /^.*Rejected/ });
+    .locator(`[data-testid="control-event"][data-task-id^="${taskId}"]`)
+    .filter({ hasText: 'Rejected' });
+  const goal = '“Post a short status update”';
   // Each trick of server/demo/rogue-agent.ts, in words; no reason code alone.
-  await expect(rejects.filter({ hasText: `for ${taskId}.sidequest` })).toContainText(
-    /Rejected agent\.rogue’s message msg_\S+ for task_\w+\.sidequest: had no mic for this task/,
+  await expect(page.locator(`[data-testid="control-event"][data-task-id="${taskId}.sidequest"]`)).toContainText(
+    'Rejected agent.rogue’s message for a task: had no mic for this task',
     { timeout: 30_000 },
   );
   await expect(rejects.filter({ hasText: 'claiming to be from agent.researcher' })).toContainText(
     'the message claimed to come from another agent',
   );
   await expect(rejects.filter({ hasText: 'not allowed by the mic grant' })).toContainText(
-    /Rejected agent\.rogue’s message msg_\S+ for task_\w+: this message type is not allowed by the mic grant/,
+    `Rejected agent.rogue’s message for ${goal}: this message type is not allowed by the mic grant`,
   );
   await expect(rejects.filter({ hasText: 'budget is used up' })).toContainText(
-    /Rejected agent\.rogue’s message msg_\S+ for task_\w+: the mic grant’s message budget is used up/,
+    `Rejected agent.rogue’s message for ${goal}: the mic grant’s message budget is used up`,
   );
   await expect(rejects).toHaveCount(4);
   for (const text of await rejects.allTextContents()) expect(text).toMatch(/gateway\s*Inspect$/);

@@ -286,9 +286,7 @@ test('every payload, in every field an agent writes, shows as text and runs nowh
   await expectNothingRan();
 });
 
-// To fix: it finds the reject in the control log by message id, which now names messages by
-// their agent, type and time (decisions-web.md §33).
-test.fixme('a link that is not http(s) never becomes one: the gateway refuses it, and says why in words', async () => {
+test('a link that is not http(s) never becomes one: the gateway refuses it, and says why in words', async () => {
   const ids: string[] = [];
   for (const url of NON_HTTP_LINKS) ids.push(await candidate('artifact_link', { url, label: 'open me' }));
   // Raw JSON that tries prototype pollution, and a message type that is a payload.
@@ -297,15 +295,15 @@ test.fixme('a link that is not http(s) never becomes one: the gateway refuses it
   const oddType = await candidate('<img src=x onerror=window.__pwned=71>', { text: '<svg onload=window.__pwned=72>' });
 
   const log = page.getByTestId('control-event');
+  // Each reject by the id of the message it refuses: the text names messages, never by id.
+  const rejectOf = (id: string) => page.locator(`[data-testid="control-event"][data-about-message-id="${id}"]`);
   for (const [i, id] of ids.entries()) {
-    await expect(log.filter({ hasText: id }), NON_HTTP_LINKS[i]).toContainText(
-      'the message was malformed (not a valid AOR envelope)',
-    );
+    await expect(rejectOf(id), NON_HTTP_LINKS[i]).toContainText('the message was malformed (not a valid AOR envelope)');
   }
   await expect(log.filter({ hasText: '__proto__' })).toContainText(
     'Rejected a message: the message was malformed (not a valid AOR envelope) (Object key "__proto__" is repeated or forbidden.)',
   );
-  await expect(log.filter({ hasText: oddType })).toContainText('the message was malformed');
+  await expect(rejectOf(oddType)).toContainText('the message was malformed');
   // None reached public: the public timeline has no row for them, and no link anywhere is anything but http(s).
   await filterText('open me');
   await expect(page.getByText('Nothing here matches the filters.')).toBeVisible();
@@ -313,8 +311,7 @@ test.fixme('a link that is not http(s) never becomes one: the gateway refuses it
   await expectNothingRan();
 });
 
-// To fix: it reads tasks and messages by id where the screens now name them (decisions-web.md §33).
-test.fixme('in review mode the queue shows the payloads as text too', async () => {
+test('in review mode the queue shows the payloads as text too', async () => {
   const box = page.getByRole('checkbox', { name: /Review mode/ });
   await box.click();
   await page.getByRole('button', { name: 'Turn on review mode' }).click();

@@ -3,6 +3,7 @@
 // the public timeline, a candidate without a grant is rejected in words, and agent-written
 // markup stays text.
 import { expect, test, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
+import { taskSent } from './support/rooms';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { snap } from './support/screenshots';
@@ -72,16 +73,16 @@ test('a real agent heartbeats over MQTT and shows online', async () => {
   await expect(card).toContainText('Finds things for the e2e journey');
 });
 
-// To fix: it reads tasks and messages by id where the screens now name them (decisions-web.md §33).
-test.fixme('a task with a mic grant reaches the agent, and its ack reaches the public timeline', async () => {
+test('a task with a mic grant reaches the agent, and its ack reaches the public timeline', async () => {
   const a = agent!;
   await page.getByLabel('Agent', { exact: true }).fill(AGENT);
   await page.getByLabel('Goal').fill('Summarise the incident');
   await page.getByRole('button', { name: 'Assign with mic' }).click();
-  await expect(page.getByText(/^Task “.+” sent to agent\.e2e, with its mic\.$/)).toBeVisible();
+  const sentId = await taskSent(page, AGENT, 'Summarise the incident');
 
   const task = await a.waitFor((topic, e) => topic === `rooms/${ROOM}/agents/${AGENT}/inbox` && e.type === 'task');
   const taskId = (task.payload as { task_id: string }).task_id;
+  expect(taskId).toBe(sentId);
   expect(task.from).toMatchObject({ kind: 'user' });
   await a.waitFor(
     (topic, e) =>
@@ -89,11 +90,16 @@ test.fixme('a task with a mic grant reaches the agent, and its ack reaches the p
       e.type === 'mic_grant' &&
       (e.payload as { task_id: string }).task_id === taskId,
   );
-  await expect(page.getByTestId('control-event').first()).toContainText(`Mic granted to ${AGENT} for ${taskId}`);
-  await expect(page.getByTestId('active-grant')).toContainText(taskId);
+  // The task by its goal (decisions-web.md §33); its id is data on the row.
+  await expect(page.getByTestId('control-event').first()).toContainText(
+    `Mic granted to ${AGENT} for “Summarise the incident”`,
+  );
+  await expect(page.getByTestId('control-event').first()).toHaveAttribute('data-task-id', taskId);
+  await expect(page.getByTestId('active-grant')).toHaveAttribute('data-task-id', taskId);
+  await expect(page.getByTestId('active-grant')).toContainText('“Summarise the incident”');
   // The agents panel names the agent's current task and how much of its mic is used.
   const current = page.getByTestId(`agent-${AGENT}`).getByTestId('agent-current-task');
-  await expect(current).toContainText(`On ${taskId} with the mic`);
+  await expect(current).toContainText('On “Summarise the incident” with the mic');
   await expect(current.getByTestId('grant-budget')).toHaveText('0/5 used');
 
   await a.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
@@ -127,14 +133,13 @@ test.fixme('a task with a mic grant reaches the agent, and its ack reaches the p
   expect(dialogs).toEqual([]);
 });
 
-// To fix: it reads the reject by message id where the control log now names the message.
-test.fixme('a candidate without a grant is rejected, with the reason in words', async () => {
+test('a candidate without a grant is rejected, with the reason in words', async () => {
   await agent!.send(`rooms/${ROOM}/public_candidates`, 'result', ROOM, {
     task_id: 'task_nogrant',
     message_type: 'finding',
     content: { bullets: ['uninvited'] },
   });
-  await expect(page.getByTestId('control-event').filter({ hasText: 'task_nogrant' })).toContainText(
+  await expect(page.locator('[data-testid="control-event"][data-task-id="task_nogrant"]')).toContainText(
     'had no mic for this task',
   );
   await expect(page.getByTestId('public-message').filter({ hasText: 'uninvited' })).toHaveCount(0);
@@ -150,8 +155,7 @@ test.fixme('a candidate without a grant is rejected, with the reason in words', 
   await snap(page, 'rooms-list');
 });
 
-// To fix: it follows the task of a journey above that is marked to fix.
-test.fixme('an observer sees the room with every control disabled, and a note saying why', async ({ browser }) => {
+test('an observer sees the room with every control disabled, and a note saying why', async ({ browser }) => {
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   try {

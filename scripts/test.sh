@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export TZ=UTC
 
-step() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+# Each step's heading says how far into the run it starts, to see where the time goes.
+step() { printf '\n\033[1m== %s (at %dm%02ds) ==\033[0m\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 # Installs a Debian package when running as root, or says what to install and stops.
 need_package() { # <package> <what is missing>
@@ -55,3 +56,4 @@ step "end-to-end (Chromium)"; npm run --silent test:e2e
 # The date-sensitive suites again, every clock pinned at instants that break naive date code
 # (decisions-server.md §69); scripts/pinned-clocks.sh with no argument runs all six.
 bash scripts/pinned-clocks.sh saturday berlin-dst
+step "all passed"

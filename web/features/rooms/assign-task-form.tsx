@@ -165,7 +165,12 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
             {error ?? roomErrorInWords(assign.error)}
           </p>
         ) : assign.isSuccess ? (
-          <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
+          <p
+            role="status"
+            data-testid="task-sent"
+            data-task-id={assign.data.task.payload.task_id}
+            className="text-sm text-emerald-700 dark:text-emerald-300"
+          >
             Task “{firstWords(assign.data.task.payload.goal, 10)}” sent to{' '}
             {displayText(assign.data.grant.payload.agent_id)}, with its mic.
           </p>

@@ -82,6 +82,16 @@ export function describeControl(
   }
 }
 
+/** The task and the message a control event is about, as data on its row (the text has names only). */
+function subjectIds(entry: TimelineEntry): { taskId: string | undefined; messageId: string | undefined } {
+  const env = isRecord(entry.envelope) ? entry.envelope : {};
+  const p = isRecord(env.payload) ? env.payload : {};
+  return {
+    taskId: typeof p.task_id === 'string' ? p.task_id : undefined,
+    messageId: typeof p.message_id === 'string' ? p.message_id : undefined,
+  };
+}
+
 export const CONTROL_TONE = {
   grant: 'text-emerald-700 dark:text-emerald-300',
   revoke: 'text-amber-700 dark:text-amber-300',
@@ -124,12 +134,15 @@ export function ControlLog({
         >
           {[...entries].reverse().map((entry) => {
             const d = describeControl(entry, senders, zone, taskWords);
+            const about = subjectIds(entry);
             return (
               // On a phone the sentence takes a line of its own under the time, sender and button.
               <li
                 key={entry.key}
                 className="flex flex-wrap items-start gap-x-3 gap-y-0.5 px-4 py-1.5 text-sm"
                 data-testid="control-event"
+                data-task-id={about.taskId}
+                data-about-message-id={about.messageId}
               >
                 <time
                   dateTime={fullTime(entry.receivedAt)}

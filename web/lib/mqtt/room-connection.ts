@@ -272,10 +272,19 @@ function onMessage(topic: string, payload: Uint8Array): void {
   });
   if (kind === 'control') void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'grants'] });
   // A new task names itself by its goal on every screen (decisions-web.md §33).
-  else if (kind === 'inbox' && record.type === 'task')
-    void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'tasks'] });
+  else if (kind === 'inbox' && record.type === 'task') refreshTaskGoals(roomId);
   // Each approved message spends budget without a control event: the meters follow, once a second.
   else if (kind === 'public') refreshGrants(roomId);
+}
+
+/**
+ * The server's history recorder stores a task beside this console, not before it: a read at once
+ * may come back without the new task, so the goals are read again a second and three seconds on.
+ */
+function refreshTaskGoals(roomId: string): void {
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'tasks'] });
+  refresh();
+  for (const ms of [1000, 3000]) setTimeout(refresh, ms);
 }
 
 const refreshGrants = trailingThrottle(

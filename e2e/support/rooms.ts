@@ -1,0 +1,16 @@
+// Reading a room screen where the words name tasks by their goals (decisions-web.md §33) and the
+// ids are data on the element.
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * After "Assign with mic": the form's confirmation names the task by its goal and the agent; the
+ * task id the console made is on the confirmation's `data-task-id`.
+ */
+export async function taskSent(page: Page, agentId: string, goal: string): Promise<string> {
+  const sent = page.getByTestId('task-sent');
+  await expect(sent).toContainText(`sent to ${agentId}, with its mic.`);
+  await expect(sent).toContainText(goal.split(/\s+/).slice(0, 10).join(' '));
+  const taskId = await sent.getAttribute('data-task-id');
+  expect(taskId).toMatch(/^task_\w+$/);
+  return taskId!;
+}
