@@ -5,7 +5,7 @@
 // the control log and the timeline, with the protocol's term only in a tooltip.
 // docs/decisions-web.md §30. SWITCHBOARD_SCREENSHOTS=1 captures the screens.
 import { expect, test, type Page } from './support/test';
-import { taskSent } from './support/rooms';
+import { taskSent, turnOffReviewMode } from './support/rooms';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 
@@ -127,7 +127,5 @@ test('a grant ends on a date; a facilitator’s rejection reads as words', async
   await page.setViewportSize({ width: 1440, height: 900 });
 
   await page.getByRole('button', { name: 'Clear filters' }).click();
-  await box.click();
-  await page.getByRole('button', { name: 'Turn off review mode' }).click();
-  await expect(box).not.toBeChecked();
+  await turnOffReviewMode(page);
 });

@@ -211,9 +211,13 @@ test('review mode asks first, naming who it affects; then J/K/A/R work without a
 
   await page.goto(`/rooms/${ROOM}`);
   await expect(queueItems()).toHaveCount(1);
+  // Turning review mode off with a candidate waiting says so and asks what becomes of it.
   await box.click();
-  await page.getByRole('button', { name: 'Turn off review mode' }).click();
+  const off = page.getByRole('dialog', { name: '1 candidate waits for review' });
+  await expect(off).toContainText('otherwise it stays in the inbox and its agent waits for an answer');
+  await off.getByRole('button', { name: 'Approve it and turn off' }).click();
   await expect(box).not.toBeChecked();
+  await expect(page.getByTestId('public-message').filter({ hasText: 'Second: tickets sorted by team' })).toBeVisible();
 });
 
 test('revoking one mic asks first and says what it ends; Cancel keeps the grant', async () => {

@@ -326,8 +326,12 @@ test('in review mode the queue shows the payloads as text too', async () => {
   await expect(queue.getByRole('link', { name: texts[3]!, exact: true })).toHaveAttribute('rel', 'noopener noreferrer');
   expect(await queue.getByTestId('review-item').nth(2).locator('li').allTextContents()).toEqual(texts.slice(0, 8));
   await expectNothingRan();
+  // Turning review mode off asks what becomes of the three waiting: released, they never reach public.
   await box.click();
-  await page.getByRole('button', { name: 'Turn off review mode' }).click();
+  await page
+    .getByRole('dialog', { name: '3 candidates wait for review' })
+    .getByRole('button', { name: 'Release all 3 undecided and turn off' })
+    .click();
   await expect(box).not.toBeChecked();
 });
 

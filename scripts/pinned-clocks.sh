@@ -42,7 +42,7 @@ INTEGRATION=(
   server/store/sqlite/sqlite-store.test.ts
   server/clock.test.ts
 )
-JOURNEYS=(e2e/pinned-clock.spec.ts e2e/scheduling.spec.ts e2e/tasks.spec.ts e2e/formats.spec.ts)
+JOURNEYS=(e2e/pinned-clock.spec.ts e2e/scheduling.spec.ts e2e/tasks.spec.ts)
 
 for name in "${@:-${ALL[@]}}"; do
   instant="${INSTANTS[$name]:-}"

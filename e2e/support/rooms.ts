@@ -14,3 +14,18 @@ export async function taskSent(page: Page, agentId: string, goal: string): Promi
   expect(taskId).toMatch(/^task_\w+$/);
   return taskId!;
 }
+
+/**
+ * Turns review mode off from the room page. With nothing waiting the console asks to confirm; with
+ * candidates waiting it asks what becomes of them, and `waiting` is what this journey chooses.
+ */
+export async function turnOffReviewMode(page: Page, waiting: 'release' | 'approve' = 'release'): Promise<void> {
+  const box = page.getByRole('checkbox', { name: /Review mode/ });
+  await box.click();
+  const plain = page.getByRole('button', { name: 'Turn off review mode' });
+  const decide = page.getByRole('button', {
+    name: waiting === 'release' ? /^Release .*undecided and turn off$/ : /^Approve .*and turn off$/,
+  });
+  await plain.or(decide).first().click();
+  await expect(box).not.toBeChecked();
+}

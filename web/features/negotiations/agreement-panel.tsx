@@ -236,7 +236,7 @@ export function AgreementPanel({ detail, verdict, me, source, blocked = null }: 
           <Link
             to="/transparency-log"
             search={{ entry: logIndex }}
-            className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-300"
+            className="text-teal-700 underline underline-offset-2 dark:text-teal-300"
           >
             transparency log
           </Link>

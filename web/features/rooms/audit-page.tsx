@@ -18,7 +18,7 @@ import { Name } from '@web/components/name';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
 import {
-  AUDIT_COLUMNS,
+  auditColumns,
   MESSAGE_COLUMNS,
   download,
   exportFileName,
@@ -30,6 +30,7 @@ import {
 import { roomErrorInWords } from '@web/lib/room-words';
 
 function ExportButtons({ roomId }: { roomId: string }) {
+  const taskWords = useTaskGoals(roomId);
   const [busy, setBusy] = useState<string | null>(null);
   const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const run = async (what: 'history' | 'audit', format: ExportFormat) => {
@@ -43,7 +44,7 @@ function ExportButtons({ roomId }: { roomId: string }) {
         setStatus({ tone: 'ok', text: `Saved ${rows.length} messages as ${name}.` });
       } else {
         const rows = await fetchAllAudit(roomId);
-        download(toBlob(rows, format, AUDIT_COLUMNS), name);
+        download(toBlob(rows, format, auditColumns(taskWords)), name);
         setStatus({ tone: 'ok', text: `Saved ${rows.length} audit entries as ${name}.` });
       }
     } catch (error) {

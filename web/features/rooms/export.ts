@@ -45,12 +45,13 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<StoredMessage>[] = [
   { header: 'raw', value: (m) => m.raw },
 ];
 
-export const AUDIT_COLUMNS: readonly CsvColumn<AuditEntry>[] = [
+/** The audit's columns; `what` names tasks by their goals as the screen does (decisions-web.md §33). */
+export const auditColumns = (taskWords?: (taskId: string) => string | undefined): readonly CsvColumn<AuditEntry>[] => [
   { header: 'id', value: (e) => e.id },
   { header: 'at', value: (e) => iso(e.at) },
   { header: 'actor_did', value: (e) => e.actorDid },
   { header: 'action', value: (e) => e.action },
-  { header: 'what', value: (e) => auditInWords(e) },
+  { header: 'what', value: (e) => auditInWords(e, taskWords) },
   { header: 'message_id', value: (e) => e.messageId },
   { header: 'details', value: (e) => JSON.stringify(e.details) },
 ];
