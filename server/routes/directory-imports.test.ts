@@ -51,7 +51,12 @@ describe.each(engines)('/api/directory/imports on %s', (_engine, open) => {
       '/hostile.json': json(
         sampleCard('<img src=x onerror=alert(1)>', { description: '<script>alert(1)</script>\u202Egnp.exe' }),
       ),
-      '/no-skills.json': json({ name: 'Half a card', description: 'no skills', version: '1', url: 'https://x.example' }),
+      '/no-skills.json': json({
+        name: 'Half a card',
+        description: 'no skills',
+        version: '1',
+        url: 'https://x.example',
+      }),
       '/html': { body: '<html><script>alert(1)</script></html>', contentType: 'text/html' },
       '/huge.json': json(sampleCard('Huge', { description: 'x'.repeat(300 * 1024) })),
       '/declared-huge.json': { body: '{}', headers: { 'content-length': String(10 * 1024 * 1024) } },
@@ -175,7 +180,10 @@ describe.each(engines)('/api/directory/imports on %s', (_engine, open) => {
     const { importUrl } = await setup();
     const missing = await importUrl(`${cards.url}/nothing-here.json`);
     expect(missing.status).toBe(502);
-    expect(await missing.json()).toMatchObject({ code: 'CARD_UNREACHABLE', details: { reason: 'status', status: 404 } });
+    expect(await missing.json()).toMatchObject({
+      code: 'CARD_UNREACHABLE',
+      details: { reason: 'status', status: 404 },
+    });
     const moved = await importUrl(`${cards.url}/moved`);
     expect(await moved.json()).toMatchObject({ code: 'CARD_UNREACHABLE', details: { reason: 'redirect' } });
     expect(cards.requests).not.toContain('GET /travel.json');
@@ -201,7 +209,10 @@ describe.each(engines)('/api/directory/imports on %s', (_engine, open) => {
     ]) {
       const res = await importUrl(url);
       expect(res.status, url).toBe(400);
-      expect(await res.json(), url).toMatchObject({ code: 'CARD_URL_NOT_PUBLIC', details: { reason: 'url_not_public' } });
+      expect(await res.json(), url).toMatchObject({
+        code: 'CARD_URL_NOT_PUBLIC',
+        details: { reason: 'url_not_public' },
+      });
     }
     expect(cards.requests).toEqual([]);
     expect(await store.agentImports.countImports()).toBe(0);
@@ -223,7 +234,13 @@ describe.each(engines)('/api/directory/imports on %s', (_engine, open) => {
 
   it('refuses a URL that is not http(s), or carries credentials or a fragment, before fetching', async () => {
     const { importUrl } = await setup();
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/card', `http://u:p@127.0.0.1/x`, `${cards.url}/a#b`, 'nonsense']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/card',
+      `http://u:p@127.0.0.1/x`,
+      `${cards.url}/a#b`,
+      'nonsense',
+    ]) {
       const res = await importUrl(url);
       expect(res.status, url).toBe(400);
       expect(await res.json(), url).toMatchObject({ code: 'INVALID_REQUEST', details: { reason: 'url_invalid' } });

@@ -43,7 +43,9 @@ export const ImportedAgentCard = z
     preferredTransport: text(50).optional(),
     protocolVersion: text(50).optional(),
     supportedInterfaces: z
-      .array(z.object({ url: text(MAX_CARD_URL_LENGTH), protocolBinding: text(50), protocolVersion: text(50).optional() }))
+      .array(
+        z.object({ url: text(MAX_CARD_URL_LENGTH), protocolBinding: text(50), protocolVersion: text(50).optional() }),
+      )
       .max(16)
       .optional(),
     provider: z.object({ organization: text(200), url: text(MAX_CARD_URL_LENGTH).optional() }).optional(),

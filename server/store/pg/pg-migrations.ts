@@ -514,7 +514,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         beat_at  BIGINT NOT NULL
       );
     `,
-  },  {
+  },
+  {
     version: 14,
     name: 'imported A2A agents',
     sql: /* sql */ `

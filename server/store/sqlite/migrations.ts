@@ -518,7 +518,8 @@ export const MIGRATIONS: readonly Migration[] = [
         beat_at  INTEGER NOT NULL
       ) STRICT;
     `,
-  },  {
+  },
+  {
     version: 16,
     name: 'imported A2A agents',
     sql: /* sql */ `
