@@ -45,7 +45,10 @@ describe('ImportedAgentCard', () => {
       const { [key]: _, ...rest } = v03;
       const parsed = ImportedAgentCard.safeParse(rest);
       expect(parsed.success, key).toBe(false);
-      expect(parsed.error!.issues.map((i) => i.path.join('.')), key).toContain(key);
+      expect(
+        parsed.error!.issues.map((i) => i.path.join('.')),
+        key,
+      ).toContain(key);
     }
     expect(ImportedAgentCard.safeParse({ ...v03, url: 'javascript:alert(1)' }).success).toBe(false);
     expect(ImportedAgentCard.safeParse({ ...v03, url: 'file:///etc/passwd' }).success).toBe(false);
