@@ -54,6 +54,7 @@ import { agentAccountRoutes, type AgentAccountDeps } from './routes/agent-accoun
 import type { WebhookService } from './webhooks/webhook-service';
 import type { McpSessions } from './mcp/mcp-sessions';
 import { mcpRoutes } from './routes/mcp';
+import { directoryImportRoutes } from './routes/directory-imports';
 
 export interface AppOptions {
   readonly staticDir: string;
@@ -163,6 +164,10 @@ export function createApp(options: AppOptions) {
     .route('/api/services', external.services)
     .route('/api/external', external.external)
     .route('/api/webhooks', webhookRoutes(options.webhooks, { store: options.store, clock }, limits))
+    .route(
+      '/api/directory/imports',
+      directoryImportRoutes(options.bridge.outbound, { store: options.store, clock }, limits),
+    )
     .route(
       '/api/auth',
       authRoutes({

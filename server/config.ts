@@ -140,6 +140,8 @@ function limits(env: NodeJS.ProcessEnv): HttpLimits {
     operatorWritesPerDid: rate(env, 'RATE_LIMIT_OPERATOR_DID', d.operatorWritesPerDid),
     webhooksPerAddress: rate(env, 'RATE_LIMIT_WEBHOOK_ADDRESS', d.webhooksPerAddress),
     webhooksPerDid: rate(env, 'RATE_LIMIT_WEBHOOK_DID', d.webhooksPerDid),
+    importsPerAddress: rate(env, 'RATE_LIMIT_IMPORT_ADDRESS', d.importsPerAddress),
+    importsPerDid: rate(env, 'RATE_LIMIT_IMPORT_DID', d.importsPerDid),
     signedReadsPerAddress: rate(env, 'RATE_LIMIT_SIGNED_READ_ADDRESS', d.signedReadsPerAddress),
     signedReadsPerDid: rate(env, 'RATE_LIMIT_SIGNED_READ_DID', d.signedReadsPerDid),
   };

@@ -1,5 +1,6 @@
 // Every request the server makes to an external relay or negotiation service goes through here
-// (the proxy, the bridge's long-polls and probes, the negotiation views): bounded in time and in
+// (the proxy, the bridge's long-polls and probes, the negotiation views), and so does the fetch of
+// an A2A Agent Card a facilitator imports (routes/directory-imports.ts): bounded in time and in
 // bytes, never following a redirect, sent only to public addresses unless the service came from
 // the administrator's EXTERNAL_SERVICES or ALLOW_PRIVATE_SERVICE_URLS=1, and read as strict JSON
 // of bounded depth. What comes back is a value, never the service's bytes or headers
@@ -38,6 +39,8 @@ export interface ServiceRequest {
   readonly timeoutMs?: number;
   /** false: only the status matters (a probe); the body is dropped unread. */
   readonly readBody?: boolean;
+  /** Below the fetcher's own cap where the answer is small (an Agent Card). */
+  readonly maxBytes?: number;
 }
 
 /** The service's status and its answer as a JSON value (undefined: it sent no body). */
@@ -108,6 +111,7 @@ export class ServiceFetcher {
    */
   async request(service: ServiceTarget, path: string, init: ServiceRequest = {}): Promise<ServiceAnswer> {
     const timeout = AbortSignal.timeout(init.timeoutMs ?? this.#timeoutMs);
+    const maxBytes = Math.min(init.maxBytes ?? this.#maxBytes, this.#maxBytes);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const trusted = this.allowPrivate || service.origin === 'env';
     const unavailable = (reason: string, why: string) =>
@@ -152,14 +156,14 @@ export class ServiceFetcher {
       return { status: res.status, body: undefined };
     }
     const declared = Number(res.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > this.#maxBytes) {
+    if (Number.isFinite(declared) && declared > maxBytes) {
       await res.body?.cancel().catch(() => undefined);
-      throw bad('too_large', `more than ${this.#maxBytes} bytes`, res.status);
+      throw bad('too_large', `more than ${maxBytes} bytes`, res.status);
     }
     let bytes: Uint8Array;
     try {
-      const read = await readCapped(res.body, this.#maxBytes);
-      if (read === undefined) throw bad('too_large', `more than ${this.#maxBytes} bytes`, res.status);
+      const read = await readCapped(res.body, maxBytes);
+      if (read === undefined) throw bad('too_large', `more than ${maxBytes} bytes`, res.status);
       bytes = read;
     } catch (error) {
       if (error instanceof CodedError) throw error;

@@ -291,6 +291,19 @@ export function fuzzSurfaces(ctx: SurfacesContext): Record<string, Surface> {
       'POST',
       junkSegment.map((id) => `/api/webhooks/${id}/test`),
     ),
+    'GET /api/directory/imports': sessionRead(() => '/api/directory/imports'),
+    // Its template names a loopback address: refused by the address guard, so nothing is fetched or written.
+    'POST /api/directory/imports': bodyRoute(
+      'POST',
+      () => '/api/directory/imports',
+      { url: 'http://127.0.0.1:9/.well-known/agent-card.json' },
+      'facilitator',
+      4 * 1024,
+    ),
+    'DELETE /api/directory/imports/:id': sessionRoute(
+      'DELETE',
+      junkSegment.map((id) => `/api/directory/imports/${id}`),
+    ),
     'GET /api/external/threads': sessionRead(() => '/api/external/threads'),
     'GET /api/external/negotiations': sessionRead(() => '/api/external/negotiations'),
     'GET /api/external/:serviceId/threads/:threadId': sessionRead(

@@ -95,6 +95,12 @@ const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
   SERVICE_READ_ONLY: 403,
   SERVICE_BAD_ANSWER: 502,
   SERVICE_UNAVAILABLE: 503,
+  // A2A Agent Card imports (routes/directory-imports.ts; decisions-mcp.md §10): the guard refused
+  // the URL's address, the card's host did not answer or answered too much, or not a card.
+  CARD_URL_NOT_PUBLIC: 400,
+  CARD_INVALID: 422,
+  CARD_UNREACHABLE: 502,
+  CARD_TOO_LARGE: 502,
   // Agents under control (routes/agent-accounts.ts; decisions-server.md §62, §63).
   AGENT_NOT_FOUND: 404,
   AGENT_EXISTS: 409,

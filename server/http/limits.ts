@@ -44,6 +44,10 @@ export interface HttpLimits {
   readonly webhooksPerAddress: Rate;
   /** Webhook writes per facilitator DID: each test is an outgoing request, each endpoint a destination. */
   readonly webhooksPerDid: Rate;
+  /** A2A agent imports (import, re-import, remove) per client address, before the body is read. */
+  readonly importsPerAddress: Rate;
+  /** A2A agent imports per facilitator DID: each import or re-import is a request the server makes. */
+  readonly importsPerDid: Rate;
   /** RFC 9421 signed reads of a negotiation per client address, before the signature is checked. */
   readonly signedReadsPerAddress: Rate;
   /** Signed reads per signer DID once the signature verifies: what bounds the nonce memory (decisions-server.md §78). */
@@ -90,6 +94,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   // makes the server POST to an address of its choosing is what this bounds.
   webhooksPerAddress: rate('60/min'),
   webhooksPerDid: rate('20/min'),
+  // A facilitator imports agents by hand, a few at a time; a loop that makes the server fetch an
+  // address of its choosing is what this bounds, as for webhooks.
+  importsPerAddress: rate('60/min'),
+  importsPerDid: rate('20/min'),
   // An agent's negotiation client reads the state after each step and while it waits for the
   // other party, every few seconds at most.
   signedReadsPerAddress: rate('1200/min'),
@@ -114,6 +122,8 @@ export const UNLIMITED_HTTP_LIMITS: HttpLimits = {
   operatorWritesPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   webhooksPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   webhooksPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
+  importsPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
+  importsPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
   signedReadsPerAddress: { capacity: 1e9, refillPerSecond: 1e9 },
   signedReadsPerDid: { capacity: 1e9, refillPerSecond: 1e9 },
 };

@@ -88,6 +88,7 @@ export function checkedParts(parts: StoreParts): StoreParts {
     oacop: parts.oacop,
     services: parts.services,
     webhooks: checked(parts.webhooks, webhookChecks),
+    agentImports: parts.agentImports,
     inbox: parts.inbox,
   };
 }

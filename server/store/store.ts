@@ -1,9 +1,9 @@
-// The storage contract: named parts (rooms, access, relay, negotiations, oacop, services, webhooks), each
-// checked once at the boundary (checked-parts.ts). SQLite (embedded default, under DATA_DIR) and
-// PostgreSQL (DATABASE_URL) implement it and pass the very same suite (store-suite.ts). Every
-// method is async so either engine fits, and every method that decides something (spending a
-// budget, consuming a challenge, deciding a review item) is atomic inside the engine, so several
-// server instances can share one database.
+// The storage contract: named parts (rooms, access, relay, negotiations, oacop, services, webhooks,
+// agentImports), each checked once at the boundary (checked-parts.ts). SQLite (embedded default,
+// under DATA_DIR) and PostgreSQL (DATABASE_URL) implement it and pass the very same suite
+// (store-suite.ts). Every method is async so either engine fits, and every method that decides
+// something (spending a budget, consuming a challenge, deciding a review item) is atomic inside
+// the engine, so several server instances can share one database.
 import type { SpendVerdict } from '@shared/aor/stored-grants';
 import type { InboxStore } from './inbox-store';
 import type { ActivityKind } from '@shared/contract/activity';
@@ -12,6 +12,7 @@ import type { OacopStore } from './oacop-store';
 import type { RelayStore } from './relay-store';
 import type { ServiceRegistryStore } from './service-registry-store';
 import type { WebhookStore } from './webhook-store';
+import type { AgentImportStore } from './agent-import-store';
 
 /** Which §3 topic a stored message arrived on. */
 export type TopicKind = 'public' | 'public_candidates' | 'control' | 'inbox' | 'heartbeat' | 'work';
@@ -488,6 +489,8 @@ export interface StoreParts {
   readonly services: ServiceRegistryStore;
   /** Outgoing webhooks: endpoints and the outbox of their deliveries (webhook-store.ts). */
   readonly webhooks: WebhookStore;
+  /** Outside A2A agents imported into the directory by their Agent Card URL (agent-import-store.ts). */
+  readonly agentImports: AgentImportStore;
   /** Operators' dismissals of inbox items (inbox-store.ts). */
   readonly inbox: InboxStore;
 }

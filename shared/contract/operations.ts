@@ -4,6 +4,7 @@ import { ACTIVITY_OPERATIONS } from './activity';
 import { AGENT_OPERATIONS } from './agents';
 import { AUTH_OPERATIONS } from './auth';
 import { CONSOLE_OPERATIONS } from './console';
+import { DIRECTORY_IMPORT_OPERATIONS } from './directory-imports';
 import { INBOX_OPERATIONS } from './inbox';
 import { METRICS_OPERATIONS } from './metrics';
 import { NEGOTIATION_OPERATIONS } from './negotiation';
@@ -26,4 +27,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_OPERATIONS,
   ...METRICS_OPERATIONS,
   ...AGENT_OPERATIONS,
+  ...DIRECTORY_IMPORT_OPERATIONS,
 ];

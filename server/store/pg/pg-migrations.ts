@@ -515,6 +515,23 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 14,
+    name: 'imported A2A agents',
+    sql: /* sql */ `
+      -- SQLite migration 16 (decisions-mcp.md §9–§11).
+      CREATE TABLE a2a_imports (
+        id              TEXT COLLATE "C" PRIMARY KEY,
+        url             TEXT COLLATE "C" NOT NULL UNIQUE,
+        name            TEXT NOT NULL,
+        card            TEXT NOT NULL,
+        imported_by     TEXT COLLATE "C" NOT NULL,
+        imported_at     BIGINT NOT NULL,
+        last_fetched_at BIGINT NOT NULL
+      );
+      CREATE INDEX a2a_imports_by_age ON a2a_imports (imported_at, id);
+    `,
+  },
 ];
 
 /** Any fixed key: advisory locks are per database, so it serialises only Switchboards sharing one. */

@@ -17,6 +17,8 @@ import { PgNegotiationStore } from './pg-negotiation-store';
 import { PgOacopStore } from './pg-oacop-store';
 import { PgServiceRegistryStore } from './pg-service-registry-store';
 import { PgWebhookStore } from './pg-webhook-store';
+import { PgAgentImportStore } from './pg-agent-import-store';
+import type { AgentImportStore } from '../agent-import-store';
 import { PgInboxStore } from './pg-inbox-store';
 import { migratePg } from './pg-migrations';
 import { createPgPool, probePg } from './pg-pool';
@@ -39,6 +41,7 @@ export class PgStore implements Store {
   readonly oacop: OacopStore;
   readonly services: ServiceRegistryStore;
   readonly webhooks: WebhookStore;
+  readonly agentImports: AgentImportStore;
   readonly inbox: InboxStore;
   readonly #pool: Pool;
   /** The parts holding LISTEN connections, closed before the pool. */
@@ -65,6 +68,7 @@ export class PgStore implements Store {
       oacop: this.oacop,
       services: this.services,
       webhooks: this.webhooks,
+      agentImports: this.agentImports,
       inbox: this.inbox,
     } = checkedParts({
       rooms: new PgRoomStore(pool, committed),
@@ -74,6 +78,7 @@ export class PgStore implements Store {
       oacop: new PgOacopStore(pool),
       services: new PgServiceRegistryStore(pool),
       webhooks: new PgWebhookStore(pool),
+      agentImports: new PgAgentImportStore(pool),
       inbox: new PgInboxStore(pool),
     }));
   }

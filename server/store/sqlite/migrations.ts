@@ -519,6 +519,23 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 16,
+    name: 'imported A2A agents',
+    sql: /* sql */ `
+      -- decisions-mcp.md §9–§11: outside A2A agents imported by their Agent Card URL, one row per URL.
+      CREATE TABLE a2a_imports (
+        id              TEXT PRIMARY KEY,
+        url             TEXT NOT NULL UNIQUE,
+        name            TEXT NOT NULL,
+        card            TEXT NOT NULL,
+        imported_by     TEXT NOT NULL,
+        imported_at     INTEGER NOT NULL,
+        last_fetched_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX a2a_imports_by_age ON a2a_imports (imported_at, id);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

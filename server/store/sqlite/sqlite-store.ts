@@ -26,6 +26,8 @@ import { SqliteRelayStore } from './sqlite-relay-store';
 import { SqliteRoomStore } from './sqlite-room-store';
 import { SqliteServiceRegistryStore } from './sqlite-service-registry-store';
 import { SqliteWebhookStore } from './sqlite-webhook-store';
+import { SqliteAgentImportStore } from './sqlite-agent-import-store';
+import type { AgentImportStore } from '../agent-import-store';
 import { SqliteInboxStore } from './sqlite-inbox-store';
 
 export const SQLITE_FILE_NAME = 'switchboard.sqlite';
@@ -117,6 +119,7 @@ export class SqliteStore implements Store {
   readonly oacop: OacopStore;
   readonly services: ServiceRegistryStore;
   readonly webhooks: WebhookStore;
+  readonly agentImports: AgentImportStore;
   readonly inbox: InboxStore;
   readonly #db: Database.Database;
   /** History appends, the gateway's candidate records and relay appends share a commit per event-loop turn. */
@@ -138,6 +141,7 @@ export class SqliteStore implements Store {
       oacop: this.oacop,
       services: this.services,
       webhooks: this.webhooks,
+      agentImports: this.agentImports,
       inbox: this.inbox,
     } = checkedParts({
       rooms: new SqliteRoomStore(db, commits),
@@ -147,6 +151,7 @@ export class SqliteStore implements Store {
       oacop: new SqliteOacopStore(db),
       services: new SqliteServiceRegistryStore(db),
       webhooks: new SqliteWebhookStore(db),
+      agentImports: new SqliteAgentImportStore(db),
       inbox: new SqliteInboxStore(db),
     }));
     if (options.checkpointInWorker && options.file !== ':memory:') {

@@ -23,6 +23,19 @@ describe('the activity log in words', () => {
     expect(activityInWords(e('agent.resume', { agentId: 'bot' }), other)).toBe('Resumed bot');
   });
 
+  it('words imports of A2A agents by the name on their card', () => {
+    const url = 'https://travel.example/.well-known/agent-card.json';
+    expect(activityInWords(e('agent.import', { agentId: 'a2a_1', name: 'Travel', url, refreshed: false }), other)).toBe(
+      `Imported the A2A agent “Travel” from its Agent Card at ${url}`,
+    );
+    expect(activityInWords(e('agent.import', { agentId: 'a2a_1', name: 'Travel', url, refreshed: true }), other)).toBe(
+      'Fetched the Agent Card of the imported A2A agent “Travel” again',
+    );
+    expect(activityInWords(e('agent.import_remove', { agentId: 'a2a_1', name: 'Travel', url }), other)).toBe(
+      'Removed the imported A2A agent “Travel” from the directory',
+    );
+  });
+
   it('words operator actions by name, a did shortened when there is none', () => {
     expect(
       activityInWords(e('operator.invite', { role: 'facilitator', expiresAt: Date.UTC(2026, 10, 29, 9, 0) }), other),

@@ -43,6 +43,14 @@ export function activityInWords(
       const lifted = d.lifted as { reason?: unknown } | undefined;
       return `Resumed ${agent}${str(lifted?.reason) ? `, suspended for “${str(lifted?.reason)}”` : ''}`;
     }
+    case 'agent.import': {
+      const name = str(d.name) ?? 'an A2A agent';
+      return d.refreshed === true
+        ? `Fetched the Agent Card of the imported A2A agent “${name}” again`
+        : `Imported the A2A agent “${name}” from its Agent Card${str(d.url) ? ` at ${str(d.url)}` : ''}`;
+    }
+    case 'agent.import_remove':
+      return `Removed the imported A2A agent “${str(d.name) ?? 'an A2A agent'}” from the directory`;
     case 'operator.invite':
       return `Invited ${roleWord(d.role)} with a one-time link${typeof d.expiresAt === 'number' ? `, valid until ${absolute(d.expiresAt, zone)}` : ''}`;
     case 'operator.invite_revoke':

@@ -1,6 +1,7 @@
 // The agent directory (OSNAP GET /agents, fed by Agora capability manifests): search by
 // capability or intent, filter by presence, and send a REQUEST from an agent's card. Long
-// directories are virtualised, so only the cards in view are in the DOM.
+// directories are virtualised, so only the cards in view are in the DOM. Below them, the A2A
+// agents imported by their Agent Card URL, matched by the same search (imported-agents.tsx).
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Button } from '@web/components/ui/button';
@@ -10,6 +11,7 @@ import { canAct, useSession } from '@web/lib/identity/use-session';
 import { useId, useMemo, useRef, useState } from 'react';
 import { AgentCard } from './agent-card';
 import { filterDirectory, matchingTools, type PresenceFilter } from './directory-search';
+import { ImportedAgents } from './imported-agents';
 import { RequestDialog } from './request-dialog';
 import { useNow } from '@web/lib/use-now';
 import { errorInWords } from '@web/lib/api/error-words';
@@ -114,6 +116,7 @@ export function DirectoryPage() {
           </>
         )}
       </div>
+      <ImportedAgents text={text} facilitator={facilitator} />
       {requesting ? (
         <RequestDialog agent={requesting.agent} initialTool={requesting.tool} onClose={() => setRequesting(null)} />
       ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterDirectory, matchesSearch, matchingTools, type SearchableAgent } from './directory-search';
+import { filterDirectory, matchesSearch, matchesCard, matchingTools, type SearchableAgent } from './directory-search';
 
 const translator: SearchableAgent = {
   agent_id: 'did:key:z6MkTranslator',
@@ -41,5 +41,19 @@ describe('directory search', () => {
     expect(matchingTools(translator, 'french')).toEqual(['translation.en_fr']);
     expect(matchingTools(translator, 'en_zh')).toEqual(['translation.en_zh']);
     expect(matchingTools(translator, '')).toEqual([]);
+  });
+
+  it('searches an imported card by its name, description and skills (names, descriptions, tags)', () => {
+    const imported = {
+      card: {
+        name: 'Travel planner',
+        description: 'Plans trips',
+        skills: [{ name: 'Book a flight', description: 'Finds flights', tags: ['airline'] }],
+      },
+    };
+    expect(matchesCard(imported, '')).toBe(true);
+    expect(matchesCard(imported, 'TRAVEL')).toBe(true);
+    expect(matchesCard(imported, 'airline flight')).toBe(true);
+    expect(matchesCard(imported, 'hotel')).toBe(false);
   });
 });

@@ -47,3 +47,30 @@ export function matchingTools(agent: SearchableAgent, text: string): string[] {
 
 export const filterDirectory = <T extends SearchableAgent>(agents: readonly T[], search: DirectorySearch): T[] =>
   agents.filter((a) => matchesSearch(a, search));
+
+/** An imported A2A agent as the search reads it: its card's name, description and skills. */
+export interface SearchableCard {
+  readonly card: {
+    readonly name: string;
+    readonly description: string;
+    readonly skills: readonly {
+      readonly name: string;
+      readonly description: string;
+      readonly tags: readonly string[];
+    }[];
+  };
+}
+
+/** The same search over an imported agent's card; presence does not apply (it has none here). */
+export function matchesCard(agent: SearchableCard, text: string): boolean {
+  const query = words(text);
+  if (query.length === 0) return true;
+  const haystack = [
+    agent.card.name,
+    agent.card.description,
+    ...agent.card.skills.flatMap((s) => [s.name, s.description, ...s.tags]),
+  ]
+    .join('\n')
+    .toLowerCase();
+  return query.every((word) => haystack.includes(word));
+}

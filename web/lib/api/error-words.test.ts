@@ -46,6 +46,16 @@ describe('error words', () => {
     expect(errorInWords(new ApiError(404, 'NOT_FOUND', 'There is no such room.'))).toBe('There is no such room.');
   });
 
+  it('says what is wrong with a card that is not an A2A Agent Card, field by field', () => {
+    const error = new ApiError(422, 'CARD_INVALID', 'What x sent is not an A2A Agent Card: skills …', {
+      reason: 'not_a_card',
+      issues: [{ path: 'skills', message: 'Invalid input: expected array, received undefined' }],
+    });
+    expect(errorInWords(error)).toBe(
+      'The address answered, but not with an A2A Agent Card this console imports. The skills is missing.',
+    );
+  });
+
   it('says a network failure in words, in any engine’s phrasing', () => {
     for (const message of ['fetch failed', 'Failed to fetch', 'NetworkError when attempting to fetch resource.'])
       expect(errorInWords(new TypeError(message))).toBe(

@@ -70,6 +70,9 @@ export function errorInWords(error: unknown): string {
   if (error instanceof ApiError) {
     const issues = issuesOf(error.details).map((i) => ({ path: i.path ?? '', message: i.message }));
     if (error.code === 'INVALID_REQUEST' && issues.length) return issues.map(issueInWords).join(' ');
+    // An imported Agent Card's fields are the remote card's, not the form's (decisions-mcp.md §10).
+    if (error.code === 'CARD_INVALID' && issues.length)
+      return `The address answered, but not with an A2A Agent Card this console imports. ${issues.slice(0, 3).map(issueInWords).join(' ')}`;
     if (error.code === 'INVALID_REQUEST' && /^Invalid body/.test(error.message))
       return 'The server refused the input as malformed.';
     return error.message || `The server answered ${error.status}.`;

@@ -85,3 +85,8 @@ export async function deleteJson<T>(path: string, schema: z.ZodType<T>, init?: R
   const { res, body } = await request(path, { ...init, method: 'DELETE' });
   return parse(res.status, body, schema);
 }
+
+/** DELETE (the server checks Origin) without expecting a body back (204 No Content). */
+export async function deleteEmpty(path: string, init?: RequestInit): Promise<void> {
+  await request(path, { ...init, method: 'DELETE' });
+}
