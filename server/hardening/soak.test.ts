@@ -12,7 +12,7 @@ const HEAP_BOUND_MB = 24;
 
 describe('soak (shortened)', () => {
   it('drops no message and keeps the heap floor within the bound', async () => {
-    const report = await runSoak({ seconds: 25 });
+    const report = await runSoak({ seconds: 15 });
     // Load actually ran: without it the rest would hold trivially.
     expect(report.approved).toBeGreaterThan(100);
     expect(report.agoraPosted).toBeGreaterThan(10);
