@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
+import { ALL_SCREENS, openScreen } from './support/screens';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -18,26 +19,6 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-const SCREENS = [
-  '/',
-  '/rooms',
-  '/rooms/demo',
-  '/rooms/demo/audit',
-  '/fleet',
-  '/directory',
-  '/threads',
-  '/negotiations',
-  '/transparency-log',
-  '/scheduling',
-  '/tasks',
-  '/activity',
-  '/settings/services',
-  '/settings/operators',
-  '/settings/account',
-  '/settings/inbox',
-  '/demo',
-];
-
 /** The first detail page a list links to (a thread, a negotiation the demo made). */
 async function firstDetail(page: Page, list: string): Promise<string> {
   await page.goto(list);
@@ -46,26 +27,8 @@ async function firstDetail(page: Page, list: string): Promise<string> {
   return (await link.getAttribute('href'))!;
 }
 
-/**
- * Opens `path` inside the running console, as its links do (the router, no page load): a fresh
- * load per screen, four passes over every screen, was most of this journey's time. The screen
- * that was showing is marked first, so the wait ends on the new screen's heading, not the old one.
- */
-async function open(page: Page, path: string): Promise<void> {
-  const moved = await page.evaluate((to) => {
-    const screen = document.querySelector('main > *');
-    if (!screen || location.pathname === to) return false;
-    screen.setAttribute('data-left', '');
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate', { state: null }));
-    return true;
-  }, path);
-  if (!moved) await page.goto(path);
-  await expect(page.locator('main > :not([data-left]) h1').first(), path).toBeVisible();
-}
-
 async function seriousViolations(page: Page, path: string): Promise<string[]> {
-  await open(page, path);
+  await openScreen(page, path);
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
@@ -96,7 +59,7 @@ for (const theme of ['light', 'dark'] as const)
       await page.goto('/');
       await page.getByLabel('Theme').selectOption(theme);
       const found: string[] = [];
-      for (const path of [...SCREENS, ...details]) found.push(...(await seriousViolations(page, path)));
+      for (const path of [...ALL_SCREENS, ...details]) found.push(...(await seriousViolations(page, path)));
       expect(found).toEqual([]);
     });
 

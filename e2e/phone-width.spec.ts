@@ -5,6 +5,7 @@
 import { expect, test, type Page } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
+import { ALL_SCREENS, NAV_SCREENS, openScreen } from './support/screens';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,36 +24,12 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-/** Screens reached from the navigation, and those reached from a list or a menu. */
-const NAV_SCREENS = [
-  '/',
-  '/rooms',
-  '/fleet',
-  '/directory',
-  '/threads',
-  '/negotiations',
-  '/transparency-log',
-  '/scheduling',
-  '/tasks',
-  '/activity',
-  '/settings/services',
-  '/demo',
-];
-const OTHER_SCREENS = [
-  '/rooms/demo',
-  '/rooms/demo/audit',
-  '/settings/account',
-  '/settings/inbox',
-  '/settings/operators',
-];
-
 async function widths(page: Page) {
   return page.evaluate(() => ({ document: document.documentElement.scrollWidth, viewport: innerWidth }));
 }
 
 async function expectNoSidewaysScroll(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('main h1').first(), path).toBeVisible();
+  await openScreen(page, path);
   // Live screens keep rendering; the width is what it settles at.
   await expect.poll(async () => (await widths(page)).document, { message: path }).toBe((await widths(page)).viewport);
 }
@@ -83,7 +60,7 @@ test('the navigation lists exactly the screens this journey visits, and says whe
 
 test('no screen scrolls sideways at 390 px', async () => {
   const { page } = demo;
-  for (const path of [...NAV_SCREENS, ...OTHER_SCREENS]) {
+  for (const path of ALL_SCREENS) {
     await expectNoSidewaysScroll(page, path);
     await snap(page, shotName(path), { fullPage: false });
   }
@@ -112,7 +89,7 @@ test('no screen scrolls sideways at 390 px', async () => {
 test('the same screens at 1440 px, as a baseline', async () => {
   const { page } = demo;
   await page.setViewportSize({ width: 1440, height: 900 });
-  for (const path of [...NAV_SCREENS, ...OTHER_SCREENS]) {
+  for (const path of ALL_SCREENS) {
     await expectNoSidewaysScroll(page, path);
     await snap(page, shotName(path).replace(/^phone/, 'desktop'), { fullPage: false });
   }
