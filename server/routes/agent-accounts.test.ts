@@ -179,9 +179,7 @@ describe('GET /api/agent-accounts pages', () => {
       expect(res.status, query).toBe(400);
       expect(await res.json(), query).toMatchObject({ code: 'INVALID_REQUEST' });
     }
-    expect((await f.harness.store.access.listAgentCredentials()).map((c) => c.agentId)).toEqual(
-      [0, 1, 2].map(agentId),
-    );
+    expect((await f.harness.store.access.listAgentCredentials()).map((c) => c.agentId)).toEqual([0, 1, 2].map(agentId));
     expect(await f.harness.store.access.listAudit({ limit: 10 })).toEqual([]);
     expect((await get(f, '?limit=2')).next).toBe(agentId(1));
   });

@@ -168,7 +168,8 @@ export const AGENT_OPERATIONS = [
     method: 'get',
     path: '/api/agent-accounts',
     errors: 'coded',
-    summary: 'A page of the agents with a credential (after, search, limit): connections, rooms, grants, rejects, suspension; and how many there are',
+    summary:
+      'A page of the agents with a credential (after, search, limit): connections, rooms, grants, rejects, suspension; and how many there are',
     query: AgentAccountQuery,
     responses: { 200: { description: 'A page of agents, in agentId order', schema: AgentAccountList } },
     refusals: { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED' },

@@ -177,9 +177,7 @@ export class PgAccessStore implements AccessStore {
 
   async getOperators(dids: readonly string[]): Promise<Operator[]> {
     if (dids.length === 0) return [];
-    const { rows } = await this.#pool.query<OperatorRow>('SELECT * FROM operators WHERE did = ANY($1::text[])', [
-      dids,
-    ]);
+    const { rows } = await this.#pool.query<OperatorRow>('SELECT * FROM operators WHERE did = ANY($1::text[])', [dids]);
     return rows.map(toOperator);
   }
 

@@ -38,9 +38,7 @@ const once = { refetchInterval: false, staleTime: 30_000 } as const;
 const AGENTS_FOUND = 20;
 
 /** The first page and the agents found by prefix, each once. */
-function agentsOnce(
-  ...lists: (readonly AgentAccount[] | undefined)[]
-): AgentAccount[] | undefined {
+function agentsOnce(...lists: (readonly AgentAccount[] | undefined)[]): AgentAccount[] | undefined {
   if (lists.every((l) => l === undefined)) return undefined;
   const byId = new Map<string, AgentAccount>();
   for (const list of lists) for (const agent of list ?? []) byId.set(agent.agentId, agent);

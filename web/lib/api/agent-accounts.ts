@@ -14,7 +14,13 @@ import {
 } from '@shared/contract/agents';
 import { deleteJson, getJson, postJson } from './http';
 
-export type { AgentAccount, AgentAccountList, AgentCounts, IssuedCredential, RoomHealth } from '@shared/contract/agents';
+export type {
+  AgentAccount,
+  AgentAccountList,
+  AgentCounts,
+  IssuedCredential,
+  RoomHealth,
+} from '@shared/contract/agents';
 export { AGENT_PAGE };
 
 const base = '/api/agent-accounts';
