@@ -159,6 +159,16 @@ test('the list finds an agent by the first characters of its id', async () => {
   await find.fill('');
   await expect(page.locator(`[data-agent="${AGENT}"]`)).toBeVisible();
   await expect(page.getByTestId('agent-counts')).toHaveText('1 agent · 0 online · 0 suspended');
+  // The palette asks for agents by the same prefix, and its entry finds the row by id.
+  await page.goto('/');
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: /Find a screen, room/ });
+  await palette.getByRole('combobox').fill('agent.fle');
+  await expect(palette.getByRole('option', { name: new RegExp(AGENT) })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/fleet#agent-agent\.fleet$/);
+  await expect(page.getByRole('searchbox', { name: 'Find by agent id' })).toHaveValue(AGENT);
+  await expect(page.locator(`[data-agent="${AGENT}"]`)).toBeVisible();
 });
 
 test('an observer sees the agents and no action', async ({ browser }) => {

@@ -8,7 +8,7 @@
 import { TaskName } from '@web/components/task-name';
 import { absolute } from '@web/lib/time-words';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useLocation } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { isValidId } from '@shared/aor/ids';
 import { Button } from '@web/components/ui/button';
@@ -122,6 +122,12 @@ function AgentRow({ agent, now, facilitator }: { agent: AgentAccount; now: numbe
   );
 }
 
+/** The agent a `#agent-<id>` link names. */
+function agentOfHash(hash: string): string | undefined {
+  const id = hash.startsWith('agent-') ? decodeURIComponent(hash.slice('agent-'.length)) : '';
+  return isValidId(id) ? id : undefined;
+}
+
 /** The id prefix the list asks for, once typing pauses; invalid text asks nothing. */
 function useSearchTerm(typed: string): { term: string; invalid: boolean } {
   const trimmed = typed.trim();
@@ -138,7 +144,14 @@ function useSearchTerm(typed: string): { term: string; invalid: boolean } {
 export function FleetPage() {
   const session = useSession();
   const facilitator = canAct(session);
-  const [typed, setTyped] = useState('');
+  // The palette links to an agent's row (#agent-<id>): it is found by its id, loaded or not.
+  const linked = useLocation({ select: (l) => agentOfHash(l.hash) });
+  const [typed, setTyped] = useState(linked ?? '');
+  const [followed, setFollowed] = useState(linked);
+  if (linked !== followed) {
+    setFollowed(linked);
+    if (linked !== undefined) setTyped(linked);
+  }
   const { term, invalid } = useSearchTerm(typed);
   const agents = useInfiniteQuery({ ...agentAccountsQuery(term), placeholderData: keepPreviousData });
   const [creating, setCreating] = useState(false);
