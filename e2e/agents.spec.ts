@@ -89,6 +89,9 @@ test('the agent connects with it over MQTT, the screen shows it online, and Disc
   });
   const row = page.locator(`[data-agent="${AGENT}"]`);
   await expect(row.getByTestId('agent-status')).toHaveText('Online · 1 connection');
+  // How many there are comes from the server's counts, not from the rows loaded.
+  await expect(page.getByTestId('agent-counts')).toHaveText('1 agent · 1 online · 0 suspended');
+  await expect(page.getByTestId('agents-shown')).toHaveText('Showing 1 of 1');
   for (const [width, height, name] of [
     [1440, 900, 'agents-online-1440'],
     [390, 844, 'agents-online-390'],
@@ -113,6 +116,7 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
   await dialog.getByRole('button', { name: 'Suspend' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(row.getByTestId('agent-status')).toHaveText('Suspended');
+  await expect(page.getByTestId('agent-counts')).toHaveText('1 agent · 0 online · 1 suspended');
   // Agent-facing text is rendered as text.
   await expect(row.getByTestId('agent-suspension')).toContainText('“<b>floods</b> the room”');
   // Who and when, in words (decisions-server.md §83).
@@ -141,6 +145,30 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
   await expect(entries.filter({ hasText: 'Resumed' }).first()).toBeVisible();
   await expect(entries.filter({ hasText: 'floods' }).first()).toBeVisible();
   await page.goto('/fleet');
+});
+
+test('the list finds an agent by the first characters of its id', async () => {
+  const find = page.getByRole('searchbox', { name: 'Find by agent id' });
+  await find.fill('agent.fl');
+  await expect(page.getByTestId('agents-shown')).toHaveText('1 whose id starts with “agent.fl”');
+  await expect(page.locator(`[data-agent="${AGENT}"]`)).toBeVisible();
+  await find.fill('agent.nobody');
+  await expect(page.getByText('No agent id starts with “agent.nobody”.')).toBeVisible();
+  await find.fill('has space');
+  await expect(page.getByText('An agent id has no spaces')).toBeVisible();
+  await find.fill('');
+  await expect(page.locator(`[data-agent="${AGENT}"]`)).toBeVisible();
+  await expect(page.getByTestId('agent-counts')).toHaveText('1 agent · 0 online · 0 suspended');
+  // The palette asks for agents by the same prefix, and its entry finds the row by id.
+  await page.goto('/');
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: /Find a screen, room/ });
+  await palette.getByRole('combobox').fill('agent.fle');
+  await expect(palette.getByRole('option', { name: new RegExp(AGENT) })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/fleet#agent-agent\.fleet$/);
+  await expect(page.getByRole('searchbox', { name: 'Find by agent id' })).toHaveValue(AGENT);
+  await expect(page.locator(`[data-agent="${AGENT}"]`)).toBeVisible();
 });
 
 test('an observer sees the agents and no action', async ({ browser }) => {

@@ -3,12 +3,12 @@
 // what the broker checks), then the broker is told (agent-broker.ts), and every action leaves an
 // audit entry. Passwords are answered once and never logged or audited.
 import type { AgentEnd } from '@shared/aor/control-envelopes';
-import type { AgentAccount } from '@shared/contract/agents';
+import type { AgentAccount, AgentCounts } from '@shared/contract/agents';
 import { CodedError } from '@shared/errors';
 import { hashAgentPassword } from '../auth/agent-password';
 import { generateAgentPassword } from '../auth/password';
 import type { Clock } from '../clock';
-import type { AgentCredential, GrantRecord, Store } from '../store/store';
+import type { ActivityRecord, AgentCredential, GrantRecord, Store } from '../store/store';
 import { agentAccount } from './agent-accounts';
 import type { AgentBroker } from './agent-broker';
 
@@ -41,6 +41,20 @@ export interface AgentServiceDeps {
   readonly rejectsSince?: (sinceMs: number) => Promise<ReadonlyMap<string, number>>;
 }
 
+/** What a page of agents asks: its size (checked by the route), keyset and id prefix. */
+export interface AgentPageQuery {
+  readonly limit: number;
+  readonly after?: string | undefined;
+  readonly search?: string | undefined;
+}
+
+export interface AgentPage {
+  readonly agents: AgentAccount[];
+  /** The `after` of the next page; null on the last. */
+  readonly next: string | null;
+  readonly counts: AgentCounts;
+}
+
 const notFound = (agentId: string) =>
   new CodedError('AGENT_NOT_FOUND', `Agent "${agentId.slice(0, 80)}" has no credential.`, { agentId });
 
@@ -55,14 +69,38 @@ export class AgentService {
     return this.#deps.broker.kind;
   }
 
-  async list(): Promise<AgentAccount[]> {
-    const credentials = await this.#deps.store.access.listAgentCredentials();
-    return this.#accounts(credentials);
+  /**
+   * A page of agents in id order, and how many there are: a fixed number of store reads whatever
+   * the page size or the number of agents (decisions-server.md §87).
+   */
+  async page(query: AgentPageQuery): Promise<AgentPage> {
+    const { store, broker } = this.#deps;
+    // One more than asked says whether another page follows.
+    const [found, stored] = await Promise.all([
+      store.access.pageAgentCredentials({
+        limit: query.limit + 1,
+        ...(query.after === undefined ? {} : { after: query.after }),
+        ...(query.search === undefined ? {} : { prefix: query.search }),
+      }),
+      store.access.countAgentCredentials(),
+    ]);
+    const credentials = found.slice(0, query.limit);
+    const connections = broker.connectionCounts();
+    let connected: number | null = null;
+    if (connections) {
+      connected = 0;
+      for (const n of connections.values()) if (n > 0) connected += 1;
+    }
+    return {
+      agents: await this.#accounts(credentials, connections),
+      next: found.length > query.limit ? credentials.at(-1)!.agentId : null,
+      counts: { ...stored, connected },
+    };
   }
 
   async get(agentId: string): Promise<AgentAccount> {
     const credential = await this.#credential(agentId);
-    return (await this.#accounts([credential]))[0]!;
+    return (await this.#accounts([credential], null))[0]!;
   }
 
   async create(agentId: string, actor: Actor): Promise<{ agentId: string; password: string }> {
@@ -182,53 +220,47 @@ export class AgentService {
     return credential;
   }
 
-  async #accounts(credentials: readonly AgentCredential[]): Promise<AgentAccount[]> {
+  /**
+   * The accounts of these credentials, each part read once for all of them: live grants, rejects,
+   * newest actions, then the operators they name. `connections`: the broker's counts for every
+   * agent at once; null asks the broker per agent (one agent).
+   */
+  async #accounts(
+    credentials: readonly AgentCredential[],
+    connections: ReadonlyMap<string, number> | null,
+  ): Promise<AgentAccount[]> {
+    if (credentials.length === 0) return [];
     const { store, clock, broker, presence, rejectsSince } = this.#deps;
-    const grants = credentials.length > 0 ? await store.rooms.listGrants({ active: true }) : [];
-    const rejects = rejectsSince && credentials.length > 0 ? await rejectsSince(clock.now() - HOUR_MS) : new Map();
-    const counts = credentials.length > 1 ? broker.connectionCounts() : null;
+    const [grants, rejects, actions] = await Promise.all([
+      store.rooms.listGrants({ active: true }),
+      rejectsSince ? rejectsSince(clock.now() - HOUR_MS) : new Map<string, number>(),
+      store.access.lastAgentActivity(credentials.map((c) => c.agentId)),
+    ]);
     const grantsOf = new Map<string, GrantRecord[]>();
     for (const grant of grants) grantsOf.set(grant.agentId, [...(grantsOf.get(grant.agentId) ?? []), grant]);
-    const names = new Map<string, Promise<string | null>>();
-    const nameOf = (did: string): Promise<string | null> => {
-      if (!did.startsWith('did:')) return Promise.resolve(null);
-      let name = names.get(did);
-      if (!name) names.set(did, (name = store.access.getOperator(did).then((o) => o?.name ?? null)));
-      return name;
-    };
-    return Promise.all(
-      credentials.map(async (credential) =>
-        agentAccount(credential, {
-          connections: counts ? (counts.get(credential.agentId) ?? 0) : broker.connections(credential.agentId),
-          heard: presence?.roomsOf(credential.agentId) ?? [],
-          grants: grantsOf.get(credential.agentId) ?? [],
-          rejectsLastHour: rejects.get(credential.agentId) ?? 0,
-          suspendedByName: credential.suspended ? await nameOf(credential.suspended.by) : null,
-          lastAction: await this.#lastAction(credential.agentId, nameOf),
-        }),
-      ),
+    const lastOf = new Map(actions.map((action) => [action.target, action] as const));
+    const dids = new Set<string>();
+    for (const credential of credentials) if (credential.suspended) dids.add(credential.suspended.by);
+    for (const action of actions) {
+      dids.add(action.actorDid);
+      const lifted = liftedBy(action);
+      if (lifted) dids.add(lifted.by);
+    }
+    // `cli` and other actors that are no did are nobody's name.
+    const named = [...dids].filter((did) => did.startsWith('did:'));
+    const operators = named.length > 0 ? await store.access.getOperators(named) : [];
+    const names = new Map(operators.map((o) => [o.did, o.name ?? null] as const));
+    const nameOf = (did: string) => names.get(did) ?? null;
+    return credentials.map((credential) =>
+      agentAccount(credential, {
+        connections: connections ? (connections.get(credential.agentId) ?? 0) : broker.connections(credential.agentId),
+        heard: presence?.roomsOf(credential.agentId) ?? [],
+        grants: grantsOf.get(credential.agentId) ?? [],
+        rejectsLastHour: rejects.get(credential.agentId) ?? 0,
+        suspendedByName: credential.suspended ? nameOf(credential.suspended.by) : null,
+        lastAction: lastAction(lastOf.get(credential.agentId), nameOf),
+      }),
     );
-  }
-
-  /** One index probe per agent (audit_log_by_target), plus the suspension a resume lifted. */
-  async #lastAction(
-    agentId: string,
-    nameOf: (did: string) => Promise<string | null>,
-  ): Promise<AgentAccount['lastAction']> {
-    const [last] = await this.#deps.store.access.listActivity({ target: agentId, kind: 'agent', limit: 1 });
-    if (!last) return null;
-    const lifted = last.details.lifted as { at?: unknown; by?: unknown; reason?: unknown } | undefined;
-    return {
-      id: last.id,
-      action: last.action,
-      at: last.at,
-      by: last.actorDid,
-      byName: await nameOf(last.actorDid),
-      lifted:
-        lifted && typeof lifted.at === 'number' && typeof lifted.by === 'string' && typeof lifted.reason === 'string'
-          ? { at: lifted.at, by: lifted.by, byName: await nameOf(lifted.by), reason: lifted.reason }
-          : null,
-    };
   }
 
   async #audit(actor: Actor, action: string, details: Record<string, unknown>, roomId: string | null = null) {
@@ -241,4 +273,28 @@ export class AgentService {
       details,
     });
   }
+}
+
+/** The suspension an agent.resume lifted, as its entry keeps it (decisions-server.md §83). */
+function liftedBy(action: ActivityRecord): { at: number; by: string; reason: string } | null {
+  const lifted = action.details.lifted as { at?: unknown; by?: unknown; reason?: unknown } | undefined;
+  return lifted && typeof lifted.at === 'number' && typeof lifted.by === 'string' && typeof lifted.reason === 'string'
+    ? { at: lifted.at, by: lifted.by, reason: lifted.reason }
+    : null;
+}
+
+function lastAction(
+  last: ActivityRecord | undefined,
+  nameOf: (did: string) => string | null,
+): AgentAccount['lastAction'] {
+  if (!last) return null;
+  const lifted = liftedBy(last);
+  return {
+    id: last.id,
+    action: last.action,
+    at: last.at,
+    by: last.actorDid,
+    byName: nameOf(last.actorDid),
+    lifted: lifted && { ...lifted, byName: nameOf(lifted.by) },
+  };
 }

@@ -1,10 +1,12 @@
 // /api/agent-accounts: agents as the console runs them (shared/contract/agents.ts). Everyone
-// signed in reads; facilitators act (CSRF in app.ts), each action bounded per client address and
+// signed in reads, a page at a time (decisions-server.md §87); facilitators act (CSRF in app.ts), each action bounded per client address and
 // per facilitator DID and capped in body size. A password is in the answer that issued it only.
 import { Hono } from 'hono';
 import {
+  AGENT_PAGE,
   AgentAccountAnswer,
   AgentAccountList,
+  AgentAccountQuery,
   AgentId,
   CreateAgentBody,
   DisconnectAnswer,
@@ -63,14 +65,23 @@ export function agentAccountRoutes(
   };
 
   return new Hono()
-    .get('/', reader, async (c) =>
-      reply(
+    .get('/', reader, async (c) => {
+      const parsed = AgentAccountQuery.safeParse(c.req.query());
+      if (!parsed.success)
+        throw new CodedError(
+          'INVALID_REQUEST',
+          parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          { reason: 'query_invalid' },
+        );
+      const { limit = AGENT_PAGE, after, search } = parsed.data;
+      const page = await service.page({ limit, after, search });
+      return reply(
         c,
         AgentAccountList,
-        { now: session.clock.now(), mqttUrl: deps.mqttUrl(), broker: service.broker, agents: await service.list() },
+        { now: session.clock.now(), mqttUrl: deps.mqttUrl(), broker: service.broker, ...page },
         200,
-      ),
-    )
+      );
+    })
     .post('/', byAddress, facilitator, jsonBody(CreateAgentBody, BODY), async (c) => {
       const { did } = c.get('session');
       spend(did);

@@ -15,6 +15,15 @@ const HISTORY_PAGE = 10_000;
 const AUDIT_PAGE = 10_000;
 const RELAY_PAGE = 1000;
 const LOG_PAGE = 10_000;
+/** Agents read at once: a page of the Agents screen and more (decisions-server.md §87). */
+const AGENT_PAGE = 1000;
+
+/** At most `max` ids, each once: a batched read answers one row per id. */
+function checkIdList(ids: readonly string[], max: number): [readonly string[]] {
+  const once = [...new Set(ids)];
+  if (once.length > max) throw new RangeError(`at most ${max} ids at once, got ${once.length}`);
+  return [once];
+}
 
 const roomChecks: Checks<RoomStore> = {
   listMessages: (query) => {
@@ -41,6 +50,9 @@ const accessChecks: Checks<AccessStore> = {
     checkCursor(filter.before, 'before');
     return [filter];
   },
+  pageAgentCredentials: (page) => (checkLimit(page.limit, AGENT_PAGE), [page]),
+  lastAgentActivity: (agentIds) => checkIdList(agentIds, AGENT_PAGE),
+  getOperators: (dids) => checkIdList(dids, AGENT_PAGE),
   listActivity: (filter) => {
     checkLimit(filter.limit, AUDIT_PAGE);
     checkCursor(filter.before, 'before');

@@ -188,6 +188,21 @@ export interface AgentCredential {
 /** What a put writes: a rotation keeps the suspension and the disconnect marker. */
 export type NewAgentCredential = Pick<AgentCredential, 'agentId' | 'passwordHash' | 'createdAt'>;
 
+/** A page of credentials in agent id order (decisions-server.md §87). */
+export interface AgentCredentialPage {
+  /** Only ids after this one (keyset): the last id of the previous page. */
+  readonly after?: string;
+  /** Only ids that start with this, compared by code point as ids are ordered. */
+  readonly prefix?: string;
+  readonly limit: number;
+}
+
+/** How many agents have a credential, and how many of those are suspended. */
+export interface AgentCredentialCounts {
+  readonly total: number;
+  readonly suspended: number;
+}
+
 export type OperatorRole = 'facilitator' | 'observer';
 
 export interface Operator {
@@ -393,6 +408,9 @@ export interface AccessStore {
    */
   getAgentCredentials(agentIds: readonly string[]): Promise<AgentCredential[]>;
   listAgentCredentials(): Promise<AgentCredential[]>;
+  /** One page of credentials in id order, an index range on the primary key (decisions-server.md §87). */
+  pageAgentCredentials(page: AgentCredentialPage): Promise<AgentCredential[]>;
+  countAgentCredentials(): Promise<AgentCredentialCounts>;
   removeAgentCredential(agentId: string): Promise<boolean>;
   /**
    * Replaces the stored hash `from` with `to`, the same password's faster form (decisions-server.md
@@ -412,6 +430,8 @@ export interface AccessStore {
   putOperator(operator: Operator): Promise<void>;
   getOperator(did: string): Promise<Operator | undefined>;
   listOperators(): Promise<Operator[]>;
+  /** The operators among these dids (those that exist), in one read, in no particular order. */
+  getOperators(dids: readonly string[]): Promise<Operator[]>;
   /** Sets (or with null clears) an operator's display name; false when there is no such operator. */
   setOperatorName(did: string, name: string | null): Promise<boolean>;
   /** Changes an operator's role; false when there is no such operator. Heard by watchAccessChanges. */
@@ -465,6 +485,12 @@ export interface AccessStore {
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first, keyset by id; every filter is served by an index (decisions-server.md §83). */
   listActivity(filter: ActivityFilter): Promise<ActivityRecord[]>;
+  /**
+   * For each of these agents, the newest entry of kind `agent` naming it as target (those that
+   * have one), in one read: one probe of audit_log_by_target per agent inside the engine, where a
+   * listActivity per agent would be a round trip each (decisions-server.md §87).
+   */
+  lastAgentActivity(agentIds: readonly string[]): Promise<ActivityRecord[]>;
   /** Newest first; the last id of a page is the `before` of the next. */
   listAudit(filter: {
     readonly roomId?: string;

@@ -72,13 +72,40 @@ export const AgentAccount = z.object({
 });
 export type AgentAccount = z.infer<typeof AgentAccount>;
 
+/** Agents in one page when the query names no limit, and the most a page holds (decisions-server.md §87). */
+export const AGENT_PAGE = 100;
+export const MAX_AGENT_PAGE = 500;
+
+/** A page of the agents, in agentId order: keyset by agentId, never every row at once. */
+export const AgentAccountQuery = z.strictObject({
+  /** Keyset: the last agentId of the previous page (its answer's `next`). */
+  after: AgentId.optional(),
+  /** Only agents whose id starts with this (case as typed: ids are compared exactly). */
+  search: AgentId.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_AGENT_PAGE).optional(),
+});
+export type AgentAccountQuery = z.input<typeof AgentAccountQuery>;
+
+/** Every agent with a credential counted, whatever the search: a count, not the rows. */
+export const AgentCounts = z.object({
+  total: z.number(),
+  suspended: z.number(),
+  /** Agents with at least one open connection; null when the broker cannot say (an external one). */
+  connected: z.number().nullable(),
+});
+export type AgentCounts = z.infer<typeof AgentCounts>;
+
 export const AgentAccountList = z.object({
   /** The server's clock (epoch ms), so "seen 5 s ago" needs no trust in the browser's. */
   now: z.number(),
   /** Where agents connect: the MQTT address they should use. */
   mqttUrl: z.string(),
   broker: z.enum(['embedded', 'external']),
+  /** This page, in agentId order. */
   agents: z.array(AgentAccount),
+  /** The `after` of the next page; null on the last one. */
+  next: z.string().nullable(),
+  counts: AgentCounts,
 });
 export type AgentAccountList = z.infer<typeof AgentAccountList>;
 
@@ -141,9 +168,11 @@ export const AGENT_OPERATIONS = [
     method: 'get',
     path: '/api/agent-accounts',
     errors: 'coded',
-    summary: 'Agents with a credential: connections, rooms, grants, rejects, suspension',
-    responses: { 200: { description: 'Agents', schema: AgentAccountList } },
-    refusals: { 401: 'UNAUTHORIZED' },
+    summary:
+      'A page of the agents with a credential (after, search, limit): connections, rooms, grants, rejects, suspension; and how many there are',
+    query: AgentAccountQuery,
+    responses: { 200: { description: 'A page of agents, in agentId order', schema: AgentAccountList } },
+    refusals: { 400: 'INVALID_REQUEST', 401: 'UNAUTHORIZED' },
   }),
   operation({
     method: 'post',

@@ -50,6 +50,38 @@ export function describeAccessContract(store: () => Store): void {
       expect(await store().access.getAgentCredentials([])).toEqual([]);
     });
 
+    it('pages credentials in id order by keyset and id prefix, and counts them and the suspended', async () => {
+      const ids = ['b.2', 'a.1', 'b.10', 'b', 'b\u{10FFFF}x', 'b\u{10FFFF}', 'c', 'bé', 'b.1', 'ba'];
+      for (const agentId of ids)
+        await store().access.putAgentCredential({ agentId, passwordHash: 'sha256$x', createdAt: T0 });
+      await store().access.setAgentSuspension('b.2', { at: T0, by: 'cli', reason: 'quiet' });
+      const page = async (p: Parameters<Store['access']['pageAgentCredentials']>[0]) =>
+        (await store().access.pageAgentCredentials(p)).map((c) => c.agentId);
+      // Code point order, as both engines compare ids.
+      const ordered = ['a.1', 'b', 'b.1', 'b.10', 'b.2', 'ba', 'bé', 'b\u{10FFFF}', 'b\u{10FFFF}x', 'c'];
+      expect(await page({ limit: 100 })).toEqual(ordered);
+      expect(await page({ limit: 3 })).toEqual(ordered.slice(0, 3));
+      expect(await page({ limit: 3, after: 'b.1' })).toEqual(['b.10', 'b.2', 'ba']);
+      expect(await page({ limit: 100, after: 'c' })).toEqual([]);
+      expect(await page({ limit: 100, prefix: 'b.' })).toEqual(['b.1', 'b.10', 'b.2']);
+      expect(await page({ limit: 100, prefix: 'b.1' })).toEqual(['b.1', 'b.10']);
+      expect(await page({ limit: 1, prefix: 'b.1', after: 'b.1' })).toEqual(['b.10']);
+      expect(await page({ limit: 100, prefix: 'b\u{10FFFF}' })).toEqual(['b\u{10FFFF}', 'b\u{10FFFF}x']);
+      expect(await page({ limit: 100, prefix: 'b' })).toEqual(ordered.slice(1, 9));
+      expect(await page({ limit: 100, prefix: 'zz' })).toEqual([]);
+      expect((await store().access.pageAgentCredentials({ limit: 1, prefix: 'b.2' }))[0]).toEqual(
+        await store().access.getAgentCredential('b.2'),
+      );
+      expect(await store().access.countAgentCredentials()).toEqual({ total: ids.length, suspended: 1 });
+      await expect(store().access.pageAgentCredentials({ limit: 0 })).rejects.toThrow(RangeError);
+      await expect(store().access.pageAgentCredentials({ limit: 1001 })).rejects.toThrow(RangeError);
+    });
+
+    it('counts none when no agent has a credential', async () => {
+      expect(await store().access.countAgentCredentials()).toEqual({ total: 0, suspended: 0 });
+      expect(await store().access.pageAgentCredentials({ limit: 10 })).toEqual([]);
+    });
+
     it('upgrades a hash only while it is still the one read, keeping the suspension and the marker', async () => {
       await store().access.putAgentCredential({ agentId: 'zeta', passwordHash: 'scrypt$a', createdAt: T0 });
       const suspension = { at: T0 + 5, by: 'cli', reason: 'quiet' };
@@ -97,6 +129,17 @@ export function describeAccessContract(store: () => Store): void {
       });
       expect(await store().access.getOperator('did:key:zNobody')).toBeUndefined();
       expect((await store().access.listOperators()).map((o) => o.did)).toEqual(['did:key:zA', 'did:key:zB']);
+    });
+
+    it('reads many operators at once, leaving out dids that are no operator', async () => {
+      await store().access.putOperator({ did: 'did:key:zA', role: 'observer', createdAt: T0, name: 'Ana' });
+      await store().access.putOperator({ did: 'did:key:zB', role: 'facilitator', createdAt: T0 });
+      const got = await store().access.getOperators(['did:key:zB', 'cli', 'did:key:zA', 'did:key:zA']);
+      expect(got.sort((x, y) => x.did.localeCompare(y.did))).toEqual([
+        await store().access.getOperator('did:key:zA'),
+        await store().access.getOperator('did:key:zB'),
+      ]);
+      expect(await store().access.getOperators([])).toEqual([]);
     });
 
     it('keeps a display name: set at enrollment, kept by a put without one, changed, cleared', async () => {
@@ -250,6 +293,26 @@ export function describeAccessContract(store: () => Store): void {
       expect(next.map((e) => e.action)).toEqual(['agent.create']);
       await expect(store().access.listActivity({ limit: 0 })).rejects.toThrow(RangeError);
     });
+  });
+
+  it('reads the newest agent action on each of many agents at once (decisions-server.md §87)', async () => {
+    const entry = (action: string, details: Record<string, unknown>) =>
+      store().access.appendAudit({ at: T0, actorDid: 'did:key:zA', action, roomId: null, messageId: null, details });
+    await entry('agent.create', { agentId: 'bot-1' });
+    const suspended = await entry('agent.suspend', { agentId: 'bot-1', reason: 'flooding' });
+    // Newer entries naming bot-1 that are no agent action are passed over.
+    await entry('review.approve', { agentId: 'bot-1' });
+    await entry('room.mic_grant', { agent_id: 'bot-1' });
+    const created = await entry('agent.create', { agentId: 'bot-2' });
+    await entry('review.approve', { agentId: 'bot-3' });
+    const last = await store().access.lastAgentActivity(['bot-2', 'bot-1', 'bot-3', 'nobody', 'bot-1']);
+    expect(last.sort((a, b) => a.id - b.id)).toEqual([
+      { ...suspended, kind: 'agent', target: 'bot-1' },
+      { ...created, kind: 'agent', target: 'bot-2' },
+    ]);
+    expect(await store().access.lastAgentActivity([])).toEqual([]);
+    const many = Array.from({ length: 1001 }, (_, i) => `bot-${i}`);
+    await expect(store().access.lastAgentActivity(many)).rejects.toThrow(RangeError);
   });
 
   describe('login challenges', () => {

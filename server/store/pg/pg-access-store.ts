@@ -14,6 +14,8 @@ import type {
   PendingInvite,
   ServerBeat,
   AgentCredential,
+  AgentCredentialCounts,
+  AgentCredentialPage,
   AgentSuspension,
   AuditEntry,
   NewAgentCredential,
@@ -22,7 +24,7 @@ import type {
   OperatorRole,
   Session,
 } from '../store';
-import { toCredential, type CredentialRow } from '../rows/credential-rows';
+import { credentialPageWhere, toCredential, type CredentialRow } from '../rows/credential-rows';
 import { toOperator, type OperatorRow } from '../rows/operator-rows';
 import { toActivity, toAudit, type AuditRow } from '../rows/room-rows';
 import {
@@ -103,6 +105,22 @@ export class PgAccessStore implements AccessStore {
     );
   }
 
+  async pageAgentCredentials(page: AgentCredentialPage): Promise<AgentCredential[]> {
+    const { where, params } = credentialPageWhere(page, (n) => `$${n}`);
+    const { rows } = await this.#pool.query<CredentialRow>(
+      `SELECT * FROM agent_credentials ${where} ORDER BY agent_id LIMIT $${params.length + 1}`,
+      [...params, page.limit],
+    );
+    return rows.map(toCredential);
+  }
+
+  async countAgentCredentials(): Promise<AgentCredentialCounts> {
+    const { rows } = await this.#pool.query<AgentCredentialCounts>(
+      'SELECT count(*)::int AS total, count(suspended_at)::int AS suspended FROM agent_credentials',
+    );
+    return rows[0]!;
+  }
+
   async removeAgentCredential(agentId: string): Promise<boolean> {
     return (await this.#changed('DELETE FROM agent_credentials WHERE agent_id = $1', [agentId])) === 1;
   }
@@ -155,6 +173,12 @@ export class PgAccessStore implements AccessStore {
     return (await this.#pool.query<OperatorRow>('SELECT * FROM operators ORDER BY created_at, did')).rows.map(
       toOperator,
     );
+  }
+
+  async getOperators(dids: readonly string[]): Promise<Operator[]> {
+    if (dids.length === 0) return [];
+    const { rows } = await this.#pool.query<OperatorRow>('SELECT * FROM operators WHERE did = ANY($1::text[])', [dids]);
+    return rows.map(toOperator);
   }
 
   async setOperatorName(did: string, name: string | null): Promise<boolean> {
@@ -309,6 +333,17 @@ export class PgAccessStore implements AccessStore {
     const { rows } = await this.#pool.query<AuditRow>(
       `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.length + 1}`,
       [...params, filter.limit],
+    );
+    return rows.map(toActivity);
+  }
+
+  async lastAgentActivity(agentIds: readonly string[]): Promise<ActivityRecord[]> {
+    if (agentIds.length === 0) return [];
+    // Per agent, audit_log_by_target read from its newest entry down to the first of kind agent.
+    const { rows } = await this.#pool.query<AuditRow>(
+      `SELECT a.* FROM unnest($1::text[]) AS t(target) CROSS JOIN LATERAL (
+         SELECT * FROM audit_log WHERE target = t.target AND kind = 'agent' ORDER BY id DESC LIMIT 1) AS a`,
+      [agentIds],
     );
     return rows.map(toActivity);
   }

@@ -3,7 +3,7 @@
 // one caller gets the row (pg-access-store.ts is the same on PostgreSQL).
 import type Database from 'better-sqlite3';
 import { activityKind, activityTarget } from '@shared/contract/activity';
-import { toCredential, type CredentialRow } from '../rows/credential-rows';
+import { credentialPageWhere, toCredential, type CredentialRow } from '../rows/credential-rows';
 import { toOperator, type OperatorRow } from '../rows/operator-rows';
 import { toActivity, toAudit, type AuditRow } from '../rows/room-rows';
 import {
@@ -23,6 +23,8 @@ import type {
   PendingInvite,
   ServerBeat,
   AgentCredential,
+  AgentCredentialCounts,
+  AgentCredentialPage,
   AgentSuspension,
   AuditEntry,
   NewAgentCredential,
@@ -92,6 +94,21 @@ export class SqliteAccessStore implements AccessStore {
     return rows.map(toCredential);
   }
 
+  async pageAgentCredentials(page: AgentCredentialPage): Promise<AgentCredential[]> {
+    const { where, params } = credentialPageWhere(page, () => '?');
+    const rows = this.#sql(`SELECT * FROM agent_credentials ${where} ORDER BY agent_id LIMIT ?`).all(
+      ...params,
+      page.limit,
+    ) as CredentialRow[];
+    return rows.map(toCredential);
+  }
+
+  async countAgentCredentials(): Promise<AgentCredentialCounts> {
+    return this.#sql(
+      'SELECT count(*) AS total, count(suspended_at) AS suspended FROM agent_credentials',
+    ).get() as AgentCredentialCounts;
+  }
+
   async removeAgentCredential(agentId: string): Promise<boolean> {
     return this.#sql('DELETE FROM agent_credentials WHERE agent_id = ?').run(agentId).changes === 1;
   }
@@ -140,6 +157,14 @@ export class SqliteAccessStore implements AccessStore {
 
   async listOperators(): Promise<Operator[]> {
     const rows = this.#sql('SELECT * FROM operators ORDER BY created_at, did').all() as OperatorRow[];
+    return rows.map(toOperator);
+  }
+
+  async getOperators(dids: readonly string[]): Promise<Operator[]> {
+    if (dids.length === 0) return [];
+    const rows = this.#sql('SELECT * FROM operators WHERE did IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(dids),
+    ) as OperatorRow[];
     return rows.map(toOperator);
   }
 
@@ -272,6 +297,16 @@ export class SqliteAccessStore implements AccessStore {
     const rows = this.#sql(
       `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
     ).all(...params, filter.limit) as AuditRow[];
+    return rows.map(toActivity);
+  }
+
+  async lastAgentActivity(agentIds: readonly string[]): Promise<ActivityRecord[]> {
+    if (agentIds.length === 0) return [];
+    // Per agent, audit_log_by_target read from its newest entry down to the first of kind agent.
+    const rows = this.#sql(
+      `SELECT a.* FROM json_each(?) AS t JOIN audit_log AS a ON a.id = (
+         SELECT id FROM audit_log WHERE target = t.value AND kind = 'agent' ORDER BY id DESC LIMIT 1)`,
+    ).all(JSON.stringify(agentIds)) as AuditRow[];
     return rows.map(toActivity);
   }
 

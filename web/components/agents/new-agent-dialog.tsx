@@ -10,7 +10,16 @@ import { AGENT_ACCOUNTS_KEY, createAgent, type IssuedCredential } from '@web/lib
 import { PasswordOnce } from './password-once';
 import { errorInWords } from '@web/lib/api/error-words';
 
-export function NewAgentDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function NewAgentDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Told the new agent's id once its credential exists. */
+  onCreated?: (agentId: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [agentId, setAgentId] = useState('');
   const [issued, setIssued] = useState<IssuedCredential | undefined>();
@@ -19,6 +28,7 @@ export function NewAgentDialog({ open, onOpenChange }: { open: boolean; onOpenCh
     onSuccess: (credential) => {
       setIssued(credential);
       void queryClient.invalidateQueries({ queryKey: AGENT_ACCOUNTS_KEY });
+      onCreated?.(credential.agentId);
     },
   });
   const checked = AgentId.safeParse(agentId);

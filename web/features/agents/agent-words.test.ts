@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentAccount } from '@web/lib/api/agent-accounts';
 import { connectExample } from '@web/lib/agent-connect';
-import { agentStatus, budgetWords, seenWords, statusWords, suspensionWords } from './agent-words';
+import { agentStatus, budgetWords, countWords, seenWords, statusWords, suspensionWords } from './agent-words';
 
 const agent = (over: Partial<AgentAccount> = {}): AgentAccount => ({
   agentId: 'agent.a',
@@ -90,5 +90,14 @@ describe('who suspended and resumed an agent', () => {
         0,
       ),
     ).toBeNull();
+  });
+});
+
+describe('agent counts', () => {
+  it('says how many agents, online and suspended, leaving out online where the broker cannot count', () => {
+    expect(countWords({ total: 10_000, connected: 1204, suspended: 3 })).toBe(
+      '10,000 agents · 1,204 online · 3 suspended',
+    );
+    expect(countWords({ total: 1, connected: null, suspended: 0 })).toBe('1 agent · 0 suspended');
   });
 });

@@ -1,8 +1,8 @@
 // The Agents screen's words: an agent's status, "seen 5 min ago" by the server's clock, a grant's
-// budget, and the command a new agent's operator pastes to connect. Pure, so tested on its own.
+// budget, how many agents there are, and the command a new agent's operator pastes to connect. Pure, so tested on its own.
 import { shortDid } from '@shared/contract/operator-name';
 import { relative } from '@web/lib/time-words';
-import type { AgentAccount } from '@web/lib/api/agent-accounts';
+import type { AgentAccount, AgentCounts } from '@web/lib/api/agent-accounts';
 
 export type AgentStatus =
   | { readonly kind: 'suspended'; readonly reason: string }
@@ -60,4 +60,17 @@ export function suspensionWords(agent: AgentAccount, now: number): string | null
   return l
     ? `${resumed}; suspended by ${byWords(l.by, l.byName)} ${relative(Math.min(l.at, now), now)}: “${l.reason}”`
     : resumed;
+}
+
+const count = new Intl.NumberFormat('en');
+
+/**
+ * Every agent counted, whatever is loaded or searched: "10,000 agents · 1,204 online · 3
+ * suspended". Online is left out when the broker cannot count connections (an external one).
+ */
+export function countWords(counts: AgentCounts): string {
+  const parts = [`${count.format(counts.total)} agent${counts.total === 1 ? '' : 's'}`];
+  if (counts.connected !== null) parts.push(`${count.format(counts.connected)} online`);
+  parts.push(`${count.format(counts.suspended)} suspended`);
+  return parts.join(' · ');
 }

@@ -1,16 +1,19 @@
 // The command palette (Ctrl/⌘ K, or the header's "Find" button): one field that finds screens,
 // rooms, agents, negotiations, threads, meetings and operators by name, and goes there. The lists
-// are the ones the screens read (the same query keys), fetched when the palette opens. cmdk gives
+// are the ones the screens read (the same query keys), fetched when the palette opens; agents are
+// paged on the server, so the palette holds their first page and the agents whose id starts with
+// what is typed (decisions-web.md §43). cmdk gives
 // the combobox and its keyboard (arrows, Enter, type to filter); Radix the modal dialog.
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Command } from 'cmdk';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { isValidId } from '@shared/aor/ids';
 import { NAV_TABS } from '@web/app/screens';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { operatorsQuery } from '@web/lib/api/operators';
-import { agentAccountsQuery } from '@web/lib/api/agent-accounts';
+import { agentAccountPageQuery, type AgentAccount } from '@web/lib/api/agent-accounts';
 import { threadsQuery } from '@web/lib/api/agora-threads';
 import { negotiationsQuery } from '@web/lib/api/negotiations-list';
 import { roomsQuery } from '@web/lib/api/rooms-list';
@@ -31,6 +34,17 @@ const GROUPS: readonly PaletteGroup[] = [
 // Lists as the palette reads them: no polling while it is open.
 const once = { refetchInterval: false, staleTime: 30_000 } as const;
 
+/** Agents the palette asks for by id prefix as the operator types. */
+const AGENTS_FOUND = 20;
+
+/** The first page and the agents found by prefix, each once. */
+function agentsOnce(...lists: (readonly AgentAccount[] | undefined)[]): AgentAccount[] | undefined {
+  if (lists.every((l) => l === undefined)) return undefined;
+  const byId = new Map<string, AgentAccount>();
+  for (const list of lists) for (const agent of list ?? []) byId.set(agent.agentId, agent);
+  return [...byId.values()];
+}
+
 export interface CommandPaletteProps {
   readonly open: boolean;
   readonly onOpenChange: (open: boolean) => void;
@@ -40,7 +54,15 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
   const navigate = useNavigate();
   const { nameOf } = useNames();
   const rooms = useQuery({ ...roomsQuery, ...once, enabled: open });
-  const agents = useQuery({ ...agentAccountsQuery, ...once, enabled: open });
+  const [typed, setTyped] = useState('');
+  const prefix = typed.trim();
+  const agents = useQuery({ ...agentAccountPageQuery(), ...once, enabled: open });
+  const agentsFound = useQuery({
+    ...agentAccountPageQuery({ search: prefix, limit: AGENTS_FOUND }),
+    ...once,
+    enabled: open && prefix !== '' && isValidId(prefix),
+    placeholderData: keepPreviousData,
+  });
   const negotiations = useQuery({ ...negotiationsQuery(null), ...once, enabled: open });
   const threads = useQuery({ ...threadsQuery(), ...once, enabled: open });
   const meetings = useQuery({ ...schedulingThreadsQuery, ...once, enabled: open });
@@ -57,22 +79,37 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
           { to: '/settings/inbox', label: 'Inbox notifications' },
         ],
         rooms: rooms.data,
-        agents: agents.data?.agents,
+        agents: agentsOnce(agents.data?.agents, agentsFound.data?.agents),
         negotiations: negotiations.data?.negotiations,
         threads: threads.data?.map((t) => ({ ...t, ...(t.state.intent ? { intent: t.state.intent } : {}) })),
         meetings: meetings.data,
         operators: operators.data?.operators,
         nameOf,
       }),
-    [rooms.data, agents.data, negotiations.data, threads.data, meetings.data, operators.data, facilitator, nameOf],
+    [
+      rooms.data,
+      agents.data,
+      agentsFound.data,
+      negotiations.data,
+      threads.data,
+      meetings.data,
+      operators.data,
+      facilitator,
+      nameOf,
+    ],
   );
   const loading = [rooms, agents, negotiations, threads, meetings].some((q) => q.isPending);
+  // Each opening starts from an empty field, as an uncontrolled one would.
+  const openChange = (next: boolean) => {
+    if (!next) setTyped('');
+    onOpenChange(next);
+  };
   const go = (entry: PaletteEntry) => {
-    onOpenChange(false);
+    openChange(false);
     void navigate({ to: entry.to, ...(entry.hash ? { hash: entry.hash } : {}) });
   };
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+    <RadixDialog.Root open={open} onOpenChange={openChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-950/40 dark:bg-black/60" />
         <RadixDialog.Content
@@ -84,6 +121,8 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
           </RadixDialog.Title>
           <Command label="Find by name" loop>
             <Command.Input
+              value={typed}
+              onValueChange={setTyped}
               autoFocus
               placeholder="Find a room, agent, negotiation, thread or meeting…"
               className="w-full border-b border-slate-200 bg-transparent px-4 py-3 text-base outline-none placeholder:text-slate-500 dark:border-slate-800 dark:placeholder:text-slate-400"

@@ -2,14 +2,14 @@
 // seen in the room; an id the console does not know is asked about before anything is sent, and
 // the goal, deadline and grant are checked first (assign-checks.ts, decisions-web.md §26).
 import { firstWords } from '@web/lib/names/item-names';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGE_TYPES, type MessageType } from '@shared/aor/payloads';
 import { fitsLimit } from '@shared/contract/text-limits';
 import { Button } from '@web/components/ui/button';
 import { CharCounter } from '@web/components/ui/char-counter';
 import { Notice } from '@web/components/ui/notice';
 import { TextField } from '@web/components/ui/text-field';
-import { agentAccountsQuery } from '@web/lib/api/agent-accounts';
+import { agentAccountPageQuery } from '@web/lib/api/agent-accounts';
 import { roomAgentsQuery } from '@web/lib/api/rooms-agents';
 import { displayText } from '@web/lib/display-text';
 import { assignTask, newTaskId } from '@web/lib/mqtt/publish';
@@ -33,10 +33,8 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
   const [error, setError] = useState<string | null>(null);
   /** The unknown agent id the operator was asked about; sending it again confirms. */
   const [questioned, setQuestioned] = useState<string | null>(null);
-  // Agents holding a credential count as known too: one may take its task before its first heartbeat.
-  const accounts = useQuery({ ...agentAccountsQuery, refetchInterval: false, retry: false });
+  const queryClient = useQueryClient();
   const present = (agents.data ?? []).map((a) => a.agentId);
-  const credentialed = (accounts.data?.agents ?? []).map((a) => a.agentId);
   const assign = useMutation({
     mutationFn: () => {
       const now = Math.floor(Date.now() / 1000);
@@ -58,19 +56,31 @@ export function AssignTaskForm({ roomId, did, disabled }: { roomId: string; did:
     },
   });
 
-  const submit = (e: FormEvent) => {
+  /**
+   * Agents holding a credential count as known too: one may take its task before its first
+   * heartbeat. The first agent whose id starts with this one is that agent, when it has one.
+   */
+  const credentialed = async (id: string): Promise<string[]> => {
+    const page = await queryClient
+      .fetchQuery({ ...agentAccountPageQuery({ search: id, limit: 1 }), retry: false, staleTime: 10_000 })
+      .catch(() => null);
+    return page?.agents.map((a) => a.agentId) ?? [];
+  };
+
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     const problem = assignProblem({ agentId, goal, format, deadlineMin, typesChosen: types.length, budget, expiryMin });
     if (problem) return setError(problem);
     const id = agentId.trim();
-    if (!isKnownAgent(id, present, credentialed) && questioned !== id) return setQuestioned(id);
+    if (questioned !== id && !isKnownAgent(id, present) && !isKnownAgent(id, [], await credentialed(id)))
+      return setQuestioned(id);
     assign.mutate();
   };
 
   return (
     <form
-      onSubmit={submit}
+      onSubmit={(e) => void submit(e)}
       aria-labelledby="assign-heading"
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
       noValidate

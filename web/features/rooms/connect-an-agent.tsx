@@ -5,13 +5,17 @@ import { useState } from 'react';
 import { heartbeatTopic } from '@shared/aor/topics';
 import { Button } from '@web/components/ui/button';
 import { NewAgentDialog } from '@web/components/agents/new-agent-dialog';
-import { agentAccountsQuery } from '@web/lib/api/agent-accounts';
+import { agentAccountPageQuery } from '@web/lib/api/agent-accounts';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 
 export function ConnectAnAgent({ roomId }: { roomId: string }) {
   const session = useSession();
   const [creating, setCreating] = useState(false);
-  const mqttUrl = useQuery({ ...agentAccountsQuery, refetchInterval: false, select: (list) => list.mqttUrl });
+  const mqttUrl = useQuery({
+    ...agentAccountPageQuery({ limit: 1 }),
+    refetchInterval: false,
+    select: (list) => list.mqttUrl,
+  });
   const code = 'rounded bg-slate-100 px-1 font-mono text-xs break-all dark:bg-slate-800';
   return (
     <div className="space-y-2 px-4 py-3 text-sm text-slate-600 dark:text-slate-400" data-testid="connect-an-agent">

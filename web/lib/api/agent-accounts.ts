@@ -1,7 +1,9 @@
-// /api/agent-accounts: agents' credentials, connections and suspension; /api/rooms/:id/health
-// (shapes: shared/contract/agents.ts). Every screen that acts on an agent uses these.
-import { queryOptions } from '@tanstack/react-query';
+// /api/agent-accounts: agents' credentials, connections and suspension, a page at a time in
+// agentId order (`next` is the `after` of the following page); /api/rooms/:id/health (shapes:
+// shared/contract/agents.ts). Every screen that acts on an agent uses these.
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import {
+  AGENT_PAGE,
   AgentAccountList,
   DisconnectAnswer,
   IssuedCredential,
@@ -12,7 +14,14 @@ import {
 } from '@shared/contract/agents';
 import { deleteJson, getJson, postJson } from './http';
 
-export type { AgentAccount, AgentAccountList, IssuedCredential, RoomHealth } from '@shared/contract/agents';
+export type {
+  AgentAccount,
+  AgentAccountList,
+  AgentCounts,
+  IssuedCredential,
+  RoomHealth,
+} from '@shared/contract/agents';
+export { AGENT_PAGE };
 
 const base = '/api/agent-accounts';
 const one = (agentId: string) => `${base}/${encodeURIComponent(agentId)}`;
@@ -20,11 +29,40 @@ const one = (agentId: string) => `${base}/${encodeURIComponent(agentId)}`;
 /** Every query that shows an agent's state; refetched after any action on an agent. */
 export const AGENT_ACCOUNTS_KEY = ['agent-accounts'] as const;
 
-export const agentAccountsQuery = queryOptions({
-  queryKey: AGENT_ACCOUNTS_KEY,
-  queryFn: ({ signal }) => getJson(base, AgentAccountList, { signal }),
-  refetchInterval: 5_000,
-});
+export interface AgentPageQuery {
+  /** Only agents whose id starts with this; undefined or empty for every agent. */
+  readonly search?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+export function fetchAgentPage(
+  query: AgentPageQuery & { readonly after?: string | undefined },
+  signal?: AbortSignal,
+): Promise<AgentAccountList> {
+  const params = new URLSearchParams({ limit: String(query.limit ?? AGENT_PAGE) });
+  if (query.search) params.set('search', query.search);
+  if (query.after !== undefined) params.set('after', query.after);
+  return getJson(`${base}?${params}`, AgentAccountList, signal ? { signal } : undefined);
+}
+
+/** The Agents screen: pages in agentId order, more on request, every loaded page refreshed. */
+export const agentAccountsQuery = (search = '') =>
+  infiniteQueryOptions({
+    queryKey: [...AGENT_ACCOUNTS_KEY, 'pages', search],
+    queryFn: ({ pageParam, signal }) =>
+      fetchAgentPage({ search, ...(pageParam === null ? {} : { after: pageParam }) }, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next ?? undefined,
+    refetchInterval: 5_000,
+  });
+
+/** One page (the first, or the first of a search): for the palette, the assign form, the broker's address. */
+export const agentAccountPageQuery = (query: AgentPageQuery = {}) =>
+  queryOptions({
+    queryKey: [...AGENT_ACCOUNTS_KEY, 'page', query.search ?? '', query.limit ?? AGENT_PAGE],
+    queryFn: ({ signal }) => fetchAgentPage(query, signal),
+    refetchInterval: 5_000,
+  });
 
 export const roomHealthQuery = (roomId: string) =>
   queryOptions({
