@@ -9,7 +9,8 @@ import { directoryQuery } from '@web/lib/api/agora-agents';
 import { schedulingThreadsQuery } from '@web/lib/api/scheduling-threads';
 import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { useNames } from '@web/lib/names/use-names';
-import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
+import { browserTimeZone } from '@web/lib/oacop/zone-labels';
+import { slotInZoneWords } from '@web/lib/oacop/slot-words';
 import { ProposeForm } from './propose-form';
 import { errorInWords } from '@web/lib/api/error-words';
 
@@ -58,7 +59,7 @@ export function SchedulingPage() {
                 </span>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
                   {t.finalSlot
-                    ? slotInZone(t.finalSlot, zone)
+                    ? slotInZoneWords(t.finalSlot, zone, Date.now())
                     : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`}{' '}
                   · <LongText text={t.participants.map((p) => displayText(nameOf(p.did))).join(', ')} />
                 </p>
