@@ -70,7 +70,7 @@ test('propose to the demo agents and a room, approve the suggested slot, export 
 
   // What is approved, in words, before the button: the meeting, who, and when where each of them is.
   await expect(page.getByTestId('approve-what')).toContainText(
-    'Approving a time confirms “Planning <b>sync</b>” (60 minutes) with Ada, Bruno, Chitra (optional) and Room Atlas',
+    'Approving a time confirms “Planning <b>sync</b>” (60 minutes) with Ada (Berlin), Bruno (New York) and Room Atlas (Berlin), and optionally Chitra (Kolkata): each of them is sent the confirmation',
   );
   const attendees = best.getByTestId('slot-attendee');
   await expect(attendees).toHaveCount(4);
@@ -162,6 +162,10 @@ test('with the form as it opens, on a phone, the heat-map opens on the suggested
       timeout: 30_000,
     });
     await expect(page.getByTestId('best-slot')).toBeVisible();
+    // Each attendee's time fits the phone's width too (decisions-web.md §45).
+    await expect(page.getByTestId('best-slot').getByTestId('slot-attendee')).toHaveCount(4);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await snap(page, 'scheduling-thread-phone');
     const day = heatMap.getByTestId('heat-map-day');
     await expect(day).toContainText(/day \d+ of [2-9]/);
     await expect(heatMap.locator('td[data-suggested="true"]').first()).toBeVisible();

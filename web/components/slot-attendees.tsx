@@ -26,8 +26,8 @@ export function SlotAttendees({
         >
           <span className="font-medium">
             <Name id={a.did} />
-            {a.required ? '' : ' (optional)'}
           </span>
+          {a.required ? null : <span className="text-slate-500 dark:text-slate-400">optional</span>}
           <span
             className={a.zone === null ? 'italic text-slate-500 dark:text-slate-400' : ''}
             data-testid="slot-attendee-time"

@@ -15,12 +15,14 @@ import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { slotAttendees } from '@web/lib/oacop/slot-words';
 import { useNames } from '@web/lib/names/use-names';
 import { SlotAttendees } from '@web/components/slot-attendees';
+import { useNow } from '@web/lib/use-now';
 
 export function BookMeeting({ threadId }: { threadId: string }) {
   const queryClient = useQueryClient();
   const thread = useQuery(schedulingThreadQuery(threadId));
   const directory = useQuery(directoryQuery);
   const { nameOf } = useNames();
+  const now = useNow(60_000);
   const book = useMutation({
     mutationFn: async () => {
       const view = thread.data;
@@ -52,7 +54,7 @@ export function BookMeeting({ threadId }: { threadId: string }) {
               view.participants,
               (did) => oacopAgents(directory.data ?? []).find((a) => a.did === did)?.timeZone,
               nameOf,
-              Date.now(),
+              now,
             )}
           />
           <Button variant="primary" busy={book.isPending} onClick={() => book.mutate()}>

@@ -11,6 +11,7 @@ import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { useNames } from '@web/lib/names/use-names';
 import { browserTimeZone } from '@web/lib/oacop/zone-labels';
 import { slotInZoneWords } from '@web/lib/oacop/slot-words';
+import { useNow } from '@web/lib/use-now';
 import { ProposeForm } from './propose-form';
 import { errorInWords } from '@web/lib/api/error-words';
 
@@ -20,6 +21,7 @@ export function SchedulingPage() {
   const agents = oacopAgents(directory.data ?? []);
   const { nameOf } = useNames();
   const zone = browserTimeZone();
+  const now = useNow(60_000);
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Scheduling</h1>
@@ -59,7 +61,7 @@ export function SchedulingPage() {
                 </span>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
                   {t.finalSlot
-                    ? slotInZoneWords(t.finalSlot, zone, Date.now())
+                    ? slotInZoneWords(t.finalSlot, zone, now)
                     : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`}{' '}
                   · <LongText text={t.participants.map((p) => displayText(nameOf(p.did))).join(', ')} />
                 </p>

@@ -289,8 +289,11 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
             <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="approve-what">
               Approving a time confirms <LongText text={`“${state.object.title?.trim() || 'Untitled meeting'}”`} />
               {state.object.duration ? ` (${durationWords(state.object.duration)})` : ''} with{' '}
-              {namesSentence(view.participants.map((p) => name(p.did) + (p.required ? '' : ' (optional)')))}: each of
-              them is sent the confirmation, signed by you.
+              {namesSentence(view.participants.filter((p) => p.required).map((p) => name(p.did)))}
+              {view.participants.some((p) => !p.required)
+                ? `, and optionally ${namesSentence(view.participants.filter((p) => !p.required).map((p) => name(p.did)))}`
+                : ''}
+              : each of them is sent the confirmation, signed by you.
             </p>
           ) : null}
           {view.participants.some((p) => p.phase === 'INVITED') ? (
