@@ -74,6 +74,15 @@ test('an operator without a name reads as “Operator …” and the did’s tai
 });
 
 test('turning review mode off with candidates waiting says how many, and settles them or keeps review on', async () => {
+  const created = await page.evaluate(async (id) => {
+    const res = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: 'Words', moderation: 'auto' }),
+    });
+    return res.status;
+  }, ROOM);
+  expect(created).toBe(201);
   agent = await connectTestAgent(AGENT, { mqttUrl: server.mqttUrl!, dataDir: server.dataDir });
   agent.heartbeat(ROOM, 'Words');
   await page.goto(`/rooms/${ROOM}`);
