@@ -45,7 +45,10 @@ test('the guided booking names its zone; the thread says its duration in words',
   await expect(duration).toHaveText('30 minutes');
   await expect(duration).toHaveAttribute('title', 'PT30M');
   await expect(page.locator('main')).not.toContainText(/PT\d+M|holds revision|UID =/);
-  await expect(page.getByTestId('final-slot')).toContainText(/\(UTC\)/);
+  // In the operator's zone with its city, then in UTC (decisions-web.md §45).
+  await expect(page.getByTestId('final-slot')).toContainText(
+    /\d\d:\d\d–\d\d:\d\d (CET|CEST), Berlin · .*\d\d:\d\d–\d\d:\d\d UTC/,
+  );
   await snap(page, 'formats-scheduling-thread');
   await page.setViewportSize({ width: 390, height: 844 });
   await snap(page, 'formats-scheduling-thread-phone');

@@ -119,7 +119,7 @@ test('a scheduling thread names its initiator and participants', async () => {
   await page.setViewportSize({ width: 1440, height: 900 });
 });
 
-test('no did:key, UUID, ISO timestamp or duration in the main content of the demo’s screens', async () => {
+test('no did:key, UUID, ISO timestamp or duration in the main content of the demo’s screens, nor a did:key in the header', async () => {
   test.setTimeout(240_000);
   // Where each screen is ready: its list or its live status, so what the scan reads is the screen.
   const screens: [string, string, (p: Page) => Promise<void>][] = [
@@ -133,6 +133,7 @@ test('no did:key, UUID, ISO timestamp or duration in the main content of the dem
       },
     ],
     ['audit log', '/rooms/demo/audit', (p) => expect(p.getByTestId('audit-entry').first()).toBeVisible()],
+    ['activity', '/activity', (p) => expect(p.getByTestId('activity-entry').first()).toBeVisible()],
     ['negotiations', '/negotiations', (p) => expect(p.getByTestId('negotiation-row').first()).toBeVisible()],
     [
       'negotiation',
@@ -157,6 +158,8 @@ test('no did:key, UUID, ISO timestamp or duration in the main content of the dem
     await ready(page);
     const ids = await identifiersInMain(page);
     if (ids.length) found[name] = ids;
+    // The header names the operator too (decisions-web.md §46).
+    if (/did:key:/.test(await page.locator('header').first().innerText())) found[`${name}: header`] = ['did:key'];
     // A thread and a scheduling thread are screens of their own: the first of each list.
     if (name === 'threads' || name === 'scheduling') {
       const row =

@@ -2,8 +2,11 @@
 // (DEMO=1, DEMO_PACE=fast): the operator proposes a meeting to Ada (Berlin), Bruno (New York),
 // Chitra (Kolkata, optional) and Room Atlas, signed in the browser; sees the answers arrive and
 // the best slot suggested; approves it (revision 2); downloads the .ics and checks it with ical.js;
-// then cancels with a reason and sees every participant move to revision 3.
+// then cancels with a reason and sees every participant move to revision 3. Before Approve, the slot
+// says what is approved in words: the meeting's title, each attendee by name with the slot's time
+// where they are, the ids one click away (decisions-web.md §45).
 import { expect, test, type Page } from './support/test';
+import { rangeWords } from '../web/lib/time-words';
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { snap } from './support/screenshots';
@@ -64,9 +67,34 @@ test('propose to the demo agents and a room, approve the suggested slot, export 
   const end = (await best.getAttribute('data-end'))!;
   expect(Date.parse(end) - Date.parse(start)).toBe(3_600_000);
   await expect(page.locator('[data-testid="heat-map"] td[data-state="free"]').first()).toBeVisible();
+
+  // What is approved, in words, before the button: the meeting, who, and when where each of them is.
+  await expect(page.getByTestId('approve-what')).toContainText(
+    'Approving a time confirms “Planning <b>sync</b>” (60 minutes) with Ada (Berlin), Bruno (New York) and Room Atlas (Berlin), and optionally Chitra (Kolkata): each of them is sent the confirmation',
+  );
+  const attendees = best.getByTestId('slot-attendee');
+  await expect(attendees).toHaveCount(4);
+  const [from, to] = [Date.parse(start), Date.parse(end)];
+  for (const [who, zone, city] of [
+    ['Ada', 'Europe/Berlin', 'Berlin'],
+    ['Bruno', 'America/New_York', 'New York'],
+    ['Chitra', 'Asia/Kolkata', 'Kolkata'],
+    ['Room Atlas', 'Europe/Berlin', 'Berlin'],
+  ] as const) {
+    const row = attendees.filter({ hasText: who });
+    await expect(row.getByTestId('slot-attendee-time')).toHaveText(`${rangeWords(from, to, zone)}, ${city}`);
+  }
+  expect(await best.innerText()).not.toMatch(/did:key:/);
+  // The id is one click away.
+  const ada = attendees.filter({ hasText: 'Ada' });
+  await ada.getByTestId('name').getByRole('button').click();
+  await expect(ada.getByTestId('name-id')).toContainText((await ada.getAttribute('data-did'))!);
+  await page.keyboard.press('Escape');
   await snap(page, 'scheduling-thread');
 
-  await best.getByRole('button', { name: 'Approve the suggested slot' }).click();
+  const approveBest = best.getByRole('button', { name: /^Approve “Planning <b>sync<\/b>” for / });
+  await expect(approveBest).toHaveAccessibleName(new RegExp(`for ${rangeWords(from, to, 'UTC').slice(0, 10)}`));
+  await approveBest.click();
   await expect(page.getByTestId('thread-status')).toHaveText('CONFIRMED', { timeout: 20_000 });
   await expect(page.getByTestId('thread-revision')).toHaveText('2');
   for (const p of await participants().all())
@@ -134,6 +162,12 @@ test('with the form as it opens, on a phone, the heat-map opens on the suggested
       timeout: 30_000,
     });
     await expect(page.getByTestId('best-slot')).toBeVisible();
+    // Each attendee's time fits the phone's width too (decisions-web.md §45).
+    await expect(page.getByTestId('best-slot').getByTestId('slot-attendee')).toHaveCount(
+      await page.getByTestId('participant').count(),
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await snap(page, 'scheduling-thread-phone');
     const day = heatMap.getByTestId('heat-map-day');
     await expect(day).toContainText(/day \d+ of [2-9]/);
     await expect(heatMap.locator('td[data-suggested="true"]').first()).toBeVisible();

@@ -3,7 +3,7 @@
 // is shown with each one's did tail, so the second cannot pass as the first.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempStore, type TempStore } from '../test-support/temp-store';
-import { operatorName, shortDid } from './operator-name';
+import { operatorName } from './operator-name';
 
 const ADA = 'did:key:z6MkAdaFirstOperatorKeyAAAAAAAAAAAAAAAAAAAAAAAAAAAAfirst1';
 const MIMIC = 'did:key:z6MkMimicOperatorKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBmimic2';
@@ -13,13 +13,13 @@ let temp: TempStore | undefined;
 afterEach(async () => temp?.dispose());
 
 describe('operatorName', () => {
-  it('shows a unique name as given, a shared one with each did tail, and a short did without a name', async () => {
+  it('shows a unique name as given, a shared one with each did tail, and “Operator …tail” without a name', async () => {
     temp = tempStore();
     const { store } = temp;
     await store.access.putOperator({ did: ADA, role: 'facilitator', createdAt: 1, name: 'Ada' });
     await store.access.putOperator({ did: NAMELESS, role: 'observer', createdAt: 1 });
     expect(await operatorName(store, ADA)).toBe('Ada');
-    expect(await operatorName(store, NAMELESS)).toBe(shortDid(NAMELESS));
+    expect(await operatorName(store, NAMELESS)).toBe('Operator …noname');
     // A second operator takes the first one's name, with a zero-width space and another case.
     await store.access.putOperator({ did: MIMIC, role: 'observer', createdAt: 2, name: 'ADA\u200b' });
     expect(await operatorName(store, ADA)).toBe('Ada (…first1)');

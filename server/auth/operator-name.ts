@@ -1,20 +1,19 @@
 // How the server names an operator to other operators (decisions-server.md §55): the name they
-// gave, else a short did; a name another operator also gave is told apart by the did's last six
-// characters (§82), so a second operator taking a first one's name cannot pass as them. Other
-// parts (decisions, presence, the inbox) call `operatorName`; nothing else formats a did for people.
-import { nameKey, shortDid, withDidTail } from '@shared/contract/operator-name';
+// gave, else "Operator …K7Qm2x" (decisions-web.md §46); a name another operator also gave is told
+// apart by the did's last six characters (§82), so a second operator taking a first one's name
+// cannot pass as them. Other parts (decisions, presence, the inbox) call `operatorName`; nothing
+// else formats a did for people.
+import { nameKey, unnamedOperator, withDidTail } from '@shared/contract/operator-name';
 import type { Store } from '../store/store';
 
-export { shortDid };
-
 /**
- * The operator's display name, told apart from any other operator's with the same name, or their
- * short did when they gave none (or are not an operator). Operators are the enrolled people of one
+ * The operator's display name, told apart from any other operator's with the same name, or
+ * "Operator …K7Qm2x" when they gave none. Operators are the enrolled people of one
  * console, a few dozen: reading them all to compare names is bounded by that, not by history.
  */
 export async function operatorName(store: Pick<Store, 'access'>, did: string): Promise<string> {
   const name = (await store.access.getOperator(did))?.name;
-  if (!name) return shortDid(did);
+  if (!name) return unnamedOperator(did);
   const key = nameKey(name);
   const shared = (await store.access.listOperators()).some((o) => o.did !== did && !!o.name && nameKey(o.name) === key);
   return shared ? withDidTail(name, did) : name;

@@ -56,7 +56,7 @@ describe('InboxService', () => {
     const { clock, board, service, events } = start();
     board.put(review);
     const claim = await service.claim(review.id, A);
-    expect(claim).toEqual({ did: A, name: 'did:key:z6Mk…sdvktH', until: clock.now() + CLAIM_MS });
+    expect(claim).toEqual({ did: A, name: 'Operator …sdvktH', until: clock.now() + CLAIM_MS });
     expect(service.snapshot(B).items[0]?.claim).toEqual(claim);
     // Someone else's post while it is live answers the holder's claim.
     expect(await service.claim(review.id, B)).toEqual(claim);

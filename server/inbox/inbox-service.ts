@@ -3,7 +3,7 @@
 // Narrowed per operator: a `cosign` item is only its party's.
 import type { InboxClaim, InboxItem, InboxList, InboxSummary } from '@shared/contract/inbox';
 import { orderItems } from '@shared/inbox/order';
-import { shortDid } from '@shared/inbox/titles';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import type { InboxBoard } from './inbox-board';
@@ -124,7 +124,7 @@ export class InboxService {
   }
 
   async claim(itemId: string, did: string): Promise<InboxClaim> {
-    const name = (await this.#operatorName(did)) ?? shortDid(did);
+    const name = (await this.#operatorName(did)) ?? unnamedOperator(did);
     return this.claims.claim(itemId, did, name);
   }
 

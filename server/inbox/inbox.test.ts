@@ -244,7 +244,7 @@ describe('claims', () => {
     const taken = await claim(facilitator, item.id);
     expect(taken.status).toBe(200);
     const held = InboxClaim.parse(await taken.json());
-    expect(held).toMatchObject({ did: FACILITATOR, name: 'did:key:z6Mk…sdvktH' });
+    expect(held).toMatchObject({ did: FACILITATOR, name: 'Operator …sdvktH' });
     expect(held.until).toBeGreaterThan(Date.now());
     const seen = await othersStream.until((e) => e.type === 'upsert' && e.item.id === item.id && e.item.claim !== null);
     expect(seen.type === 'upsert' && seen.item.claim).toEqual(held);

@@ -47,7 +47,7 @@ describe('display names', () => {
       role: 'facilitator',
       name: null,
     });
-    expect(await operatorName(f.harness.store, ANA)).toBe('did:key:z6Mk…AAAAA1');
+    expect(await operatorName(f.harness.store, ANA)).toBe('Operator …AAAAA1');
 
     const res = await send('PATCH', '/api/me', ana, { name: '  Ana Lima  ' });
     expect(res.status).toBe(200);

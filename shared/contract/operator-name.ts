@@ -36,6 +36,15 @@ export function shortDid(did: string): string {
 }
 
 /**
+ * An operator who gave no name, as people read them (decisions-web.md §46): "Operator …K7Qm2x",
+ * the did's last six characters, as a shared name is told apart (`withDidTail`). The whole did
+ * stays one click away wherever this is shown.
+ */
+export function unnamedOperator(did: string): string {
+  return `Operator …${did.slice(-6)}`;
+}
+
+/**
  * What two names are compared by (decisions-server.md §82): NFKC, format characters (zero-width
  * spaces and joiners, bidi marks) dropped, whitespace folded, case folded. "Ada", "ada" and
  * "A\u200Bda" read alike on screen, so they are the same name here.

@@ -9,6 +9,7 @@ import { useName } from '@web/lib/names/use-names';
 export function Name({
   id,
   label,
+  fallback,
   me,
   plain = false,
   className = '',
@@ -16,6 +17,8 @@ export function Name({
   id: string;
   /** A name the screen already has for this id (a thread's title, a task's goal), used over the book's. */
   label?: string | undefined;
+  /** Shown when nothing names `id`, instead of its short id: "Operator …K7Qm2x" (decisions-web.md §46). */
+  fallback?: string | undefined;
   /** Adds a small "you" mark when `id` is the operator's own (the book already says "You" otherwise). */
   me?: string | undefined;
   /** Inside a link or button: text with the full id as its hover title (no button in a button). */
@@ -38,8 +41,8 @@ export function Name({
       document.removeEventListener('keydown', close);
     };
   }, [open]);
-  const shown = label ?? known.name;
-  const named = label !== undefined || known.known;
+  const shown = label ?? (known.known || fallback === undefined ? known.name : fallback);
+  const named = label !== undefined || known.known || fallback !== undefined;
   const you =
     me !== undefined && id === me && shown !== 'You' ? (
       <span className="ml-1 rounded bg-teal-100 px-1 font-sans text-[11px] font-medium text-teal-900 dark:bg-teal-900 dark:text-teal-100">

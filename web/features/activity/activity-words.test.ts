@@ -59,10 +59,10 @@ describe('the activity log in words', () => {
         e('operator.remove', { role: 'observer' }, 'did:key:z6MkAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA1'),
         other,
       ),
-    ).toBe('Removed did:key:z6Mk…AAAAA1 (observer) from the console');
+    ).toBe('Removed Operator …AAAAA1 (observer) from the console');
     expect(actorInWords({ actorDid: 'cli', actorName: null })).toBe('The operator CLI');
     expect(actorInWords({ actorDid: 'did:key:z6MkAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA1', actorName: null })).toBe(
-      'did:key:z6Mk…AAAAA1',
+      'Operator …AAAAA1',
     );
   });
 

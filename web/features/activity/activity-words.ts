@@ -2,7 +2,7 @@
 // operator or a review queue, in one sentence. Room actions (tasks, grants, moderation) are worded
 // by the rooms feature and handed in by web/app. Pure, so tested on its own.
 import type { ActivityEntry } from '@web/lib/api/activity';
-import { shortDid } from '@shared/contract/operator-name';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import { absolute } from '@web/lib/time-words';
 
 const str = (v: unknown): string | null =>
@@ -12,11 +12,11 @@ const count = (n: unknown, one: string, many: string) => {
   return `${k} ${k === 1 ? one : many}`;
 };
 
-/** Who acted, as people read it: their name, "the operator CLI", or a short did. */
+/** Who acted, as people read it: their name, "the operator CLI", or "Operator …K7Qm2x" (decisions-web.md §46). */
 export function actorInWords(e: Pick<ActivityEntry, 'actorDid' | 'actorName'>): string {
   if (e.actorName) return e.actorName;
   if (e.actorDid === 'cli') return 'The operator CLI';
-  return e.actorDid.startsWith('did:') ? shortDid(e.actorDid) : e.actorDid;
+  return e.actorDid.startsWith('did:') ? unnamedOperator(e.actorDid) : e.actorDid;
 }
 
 const roleWord = (v: unknown) => (v === 'observer' ? 'an observer' : 'a facilitator');
@@ -29,7 +29,7 @@ export function activityInWords(
 ): string {
   const d = e.details;
   const agent = str(d.agentId) ?? str(d.agent_id) ?? 'an agent';
-  const operator = e.targetName ?? (e.target ? shortDid(e.target) : 'an operator');
+  const operator = e.targetName ?? (e.target ? unnamedOperator(e.target) : 'an operator');
   switch (e.action) {
     case 'agent.create':
       return `Created a credential for ${agent}`;

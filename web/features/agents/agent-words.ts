@@ -1,6 +1,6 @@
 // The Agents screen's words: an agent's status, "seen 5 min ago" by the server's clock, a grant's
 // budget, how many agents there are, and the command a new agent's operator pastes to connect. Pure, so tested on its own.
-import { shortDid } from '@shared/contract/operator-name';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import { relative } from '@web/lib/time-words';
 import type { AgentAccount, AgentCounts } from '@web/lib/api/agent-accounts';
 
@@ -41,9 +41,9 @@ export function seenWords(at: number | null, now: number): string {
 export const budgetWords = (grant: AgentAccount['grants'][number]) =>
   `${Math.max(0, grant.maxMessages - grant.spent)} of ${grant.maxMessages} left`;
 
-/** Who acted on an agent: their name, "the operator CLI", or a short did. */
+/** Who acted on an agent: their name, "the operator CLI", or "Operator …K7Qm2x" (decisions-web.md §46). */
 export const byWords = (by: string, byName: string | null): string =>
-  byName ?? (by === 'cli' ? 'the operator CLI' : by.startsWith('did:') ? shortDid(by) : by);
+  byName ?? (by === 'cli' ? 'the operator CLI' : by.startsWith('did:') ? unnamedOperator(by) : by);
 
 /**
  * Who suspended an agent, when and why (decisions-server.md §83): "Suspended by Ana 3 minutes

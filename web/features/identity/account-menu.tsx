@@ -1,5 +1,6 @@
-// The header's identity: short did and role; opens a small panel with the full did, whether
-// the key has a backup, and sign-out. A disclosure (button + panel): Escape or a click outside
+// The header's identity: the operator's name (or "Operator …K7Qm2x" until they give one,
+// decisions-web.md §46) and role; opens a small panel with the full did, whether the key has a
+// backup, and sign-out. A disclosure (button + panel): Escape or a click outside
 // closes it and focus returns to the button.
 import { browserTimeZone } from '@web/lib/oacop/zone-labels';
 import { absolute } from '@web/lib/time-words';
@@ -7,7 +8,8 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
 import { CopyButton } from '@web/components/ui/copy-button';
 import type { OperatorSession } from '@shared/contract/auth';
-import { keyFingerprint, shortDid } from '@web/lib/identity/did-display';
+import { keyFingerprint } from '@web/lib/identity/did-display';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import { useStoredIdentity } from '@web/lib/identity/identity-queries';
 import { initials } from '@web/lib/operators/operator-words';
 import { useSignOut } from './identity-mutations';
@@ -59,7 +61,8 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={`Account: ${session.name ?? shortDid(session.did)}, ${session.role}`}
+        aria-label={`Account: ${session.name ?? unnamedOperator(session.did)}, ${session.role}`}
+        title={session.did}
         onClick={() => setOpen((v) => !v)}
         className="flex items-center gap-2 whitespace-nowrap rounded-md border border-slate-200 px-1.5 py-1 text-sm sm:px-2.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
       >
@@ -79,8 +82,8 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
             {session.name}
           </span>
         ) : (
-          <span className="font-mono text-xs text-slate-700 max-sm:hidden dark:text-slate-300">
-            {shortDid(session.did)}
+          <span className="text-sm text-slate-700 max-sm:hidden dark:text-slate-300" data-testid="account-unnamed">
+            {unnamedOperator(session.did)}
           </span>
         )}
         <span className="max-sm:hidden">
@@ -102,9 +105,9 @@ export function AccountMenu({ session }: { session: OperatorSession }) {
               </p>
               <RoleBadge role={session.role} />
             </div>
-            {session.name !== null ? (
-              <p className="mt-1 break-words text-sm font-medium text-slate-900 dark:text-slate-100">{session.name}</p>
-            ) : null}
+            <p className="mt-1 break-words text-sm font-medium text-slate-900 dark:text-slate-100">
+              {session.name ?? `${unnamedOperator(session.did)}, no name given yet`}
+            </p>
             <p className="mt-1 break-all font-mono text-xs text-slate-900 dark:text-slate-100">{session.did}</p>
             <div className="mt-1 flex items-center justify-between">
               <p className="text-xs text-slate-500 dark:text-slate-400">

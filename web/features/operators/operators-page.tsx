@@ -7,7 +7,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { OperatorRole } from '@shared/contract/auth';
 import { INVITE_HOURS } from '@shared/contract/operators';
-import { shortDid } from '@shared/contract/operator-name';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import { Name } from '@web/components/name';
 import { Button } from '@web/components/ui/button';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
@@ -39,7 +39,7 @@ const FIELD =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950';
 const CARD = 'rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
 
-const operatorWords = (o: { did: string; name: string | null }) => o.name ?? shortDid(o.did);
+const operatorWords = (o: { did: string; name: string | null }) => o.name ?? unnamedOperator(o.did);
 
 function InviteForm() {
   const queryClient = useQueryClient();
@@ -292,7 +292,7 @@ export function OperatorsPage() {
                         ? 'the first start’s link'
                         : i.createdBy === 'cli'
                           ? 'made with the operator CLI'
-                          : `made by ${i.createdByName ?? shortDid(i.createdBy)}`}
+                          : `made by ${i.createdByName ?? unnamedOperator(i.createdBy)}`}
                       {i.createdAt !== null ? (
                         <>
                           {' '}

@@ -17,6 +17,7 @@ import { displayText } from '@web/lib/display-text';
 import { Name } from '@web/components/name';
 import { useState } from 'react';
 import { auditInWords, auditTarget, permalink } from './audit-words';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import {
   auditColumns,
   MESSAGE_COLUMNS,
@@ -178,7 +179,7 @@ export function AuditPage() {
                         className="whitespace-nowrap px-2 py-1.5 text-xs max-sm:inline-block max-sm:px-0 max-sm:py-0"
                         data-testid="audit-who"
                       >
-                        <Name id={e.actorDid} />
+                        <Name id={e.actorDid} fallback={e.actorName ?? unnamedOperator(e.actorDid)} />
                       </td>
                       <td className="px-2 py-1.5 max-sm:block max-sm:px-4 max-sm:py-0.5">
                         <LongText text={auditInWords(e, taskWords, zone)} preserveLines testId="audit-what" />

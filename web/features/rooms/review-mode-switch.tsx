@@ -93,7 +93,7 @@ export function ReviewModeSwitch({
               }}
             >
               <TextField
-                className="min-w-0 flex-1"
+                className="w-full min-w-0 sm:w-auto sm:flex-1"
                 label="Or reject with a reason"
                 value={reason}
                 maxLength={500}

@@ -5,7 +5,7 @@
 import { Name } from '@web/components/name';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
-import { shortDid } from '@web/lib/identity/did-short';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
 import { memo } from 'react';
 import { CONTROL_TONE, describeControl } from './control-log';
@@ -29,7 +29,7 @@ const controlTerm = (envelope: unknown, type: string | null): string => {
 };
 
 export const senderLabel = (fromId: string | null) =>
-  fromId?.startsWith('did:key:') ? shortDid(fromId) : displayText(fromId ?? 'unknown sender');
+  fromId?.startsWith('did:key:') ? unnamedOperator(fromId) : displayText(fromId ?? 'unknown sender');
 
 export const TimelineRow = memo(function TimelineRow({
   roomId,
@@ -54,7 +54,11 @@ export const TimelineRow = memo(function TimelineRow({
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="font-medium text-slate-800 dark:text-slate-200" title={entry.fromId ?? undefined}>
           {/* An operator writes as its did:key: named as the live screens name it (decisions-web.md §29). */}
-          {entry.fromId?.startsWith('did:key:') ? <Name id={entry.fromId} plain /> : senderLabel(entry.fromId)}
+          {entry.fromId?.startsWith('did:key:') ? (
+            <Name id={entry.fromId} plain fallback={unnamedOperator(entry.fromId)} />
+          ) : (
+            senderLabel(entry.fromId)
+          )}
         </span>
         {control ? (
           <span className="rounded bg-slate-100 px-1 dark:bg-slate-800" data-testid="control-kind">

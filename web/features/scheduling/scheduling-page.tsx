@@ -9,7 +9,9 @@ import { directoryQuery } from '@web/lib/api/agora-agents';
 import { schedulingThreadsQuery } from '@web/lib/api/scheduling-threads';
 import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { useNames } from '@web/lib/names/use-names';
-import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
+import { browserTimeZone } from '@web/lib/oacop/zone-labels';
+import { slotInZoneWords } from '@web/lib/oacop/slot-words';
+import { useNow } from '@web/lib/use-now';
 import { ProposeForm } from './propose-form';
 import { errorInWords } from '@web/lib/api/error-words';
 
@@ -19,6 +21,7 @@ export function SchedulingPage() {
   const agents = oacopAgents(directory.data ?? []);
   const { nameOf } = useNames();
   const zone = browserTimeZone();
+  const now = useNow(60_000);
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Scheduling</h1>
@@ -58,7 +61,7 @@ export function SchedulingPage() {
                 </span>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
                   {t.finalSlot
-                    ? slotInZone(t.finalSlot, zone)
+                    ? slotInZoneWords(t.finalSlot, zone, now)
                     : `${t.participants.filter((p) => p.phase !== 'INVITED').length} of ${t.participants.length} answered`}{' '}
                   · <LongText text={t.participants.map((p) => displayText(nameOf(p.did))).join(', ')} />
                 </p>

@@ -21,6 +21,7 @@ import { downloadTextFile } from '@web/lib/identity/download-file';
 import { operatorDid } from '@web/lib/identity/sign-agora-envelope';
 import { oacopAgents } from '@web/lib/oacop/oacop-directory';
 import { Name } from '@web/components/name';
+import { SlotAttendees } from '@web/components/slot-attendees';
 import { useNames } from '@web/lib/names/use-names';
 import { oacopErrorWords } from '@web/lib/oacop/oacop-words';
 import { sendCarriers } from '@web/lib/oacop/send-carriers';
@@ -29,12 +30,19 @@ import { ApiError } from '@web/lib/api/http';
 import { checkStanding } from '@web/lib/api/scheduling-standing';
 import { decidedDetail, decidedInWords } from '@web/lib/operators/operator-words';
 import { useNow } from '@web/lib/use-now';
-import { browserTimeZone, slotInZone } from '@web/lib/oacop/zone-labels';
+import { browserTimeZone } from '@web/lib/oacop/zone-labels';
 import { useMemo, useRef, useState } from 'react';
 import { HeatMap } from './heat-map';
 import { heatMapGrid, type HeatMapRow } from './heat-map-grid';
 import { IcsImport } from './ics-import';
 import { icsFileName, threadIcs } from './thread-ics';
+import {
+  approveSlotLabel,
+  namesSentence,
+  slotAttendees,
+  slotInZoneWords,
+  ZONE_UNKNOWN,
+} from '@web/lib/oacop/slot-words';
 
 const PHASE_WORDS: Record<string, string> = {
   INVITED: 'Invited, no answer yet',
@@ -100,8 +108,14 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
   const operatorZone = browserTimeZone();
   // Names from the naming service (decisions-web.md §29), as on every other screen.
   const { nameOf: name } = useNames();
-  const zones = Object.fromEntries(
-    view.participants.map((p) => [p.did, agents.find((a) => a.did === p.did)?.timeZone ?? 'UTC']),
+  const now = useNow(60_000);
+  // An attendee's zone is the one their directory manifest gives; one that gives none is said to be
+  // unknown rather than taken as UTC (decisions-web.md §45).
+  const zones: Record<string, string> = Object.fromEntries(
+    view.participants.flatMap((p) => {
+      const zone = agents.find((a) => a.did === p.did)?.timeZone;
+      return zone ? [[p.did, zone]] : [];
+    }),
   );
   const isInitiator = me !== null && me === state.initiator;
   const recipients = view.participants.map((p) => p.did);
@@ -199,8 +213,8 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
         </p>
         {finalSlot ? (
           <p className="mt-1 text-sm" data-testid="final-slot">
-            {state.status === 'CANCELLED' ? 'Was ' : 'Confirmed for '} {slotInZone(finalSlot, operatorZone)} ·{' '}
-            {slotInZone(finalSlot, 'UTC')}
+            {state.status === 'CANCELLED' ? 'Was ' : 'Confirmed for '} {slotInZoneWords(finalSlot, operatorZone, now)}
+            {operatorZone === 'UTC' ? null : ` · ${slotInZoneWords(finalSlot, 'UTC', now)}`}
           </p>
         ) : null}
         {state.status === 'CANCELLED' ? (
@@ -228,7 +242,7 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               <span className="min-w-0 font-medium">
                 <Name id={p.did} />{' '}
                 <span className="font-normal text-slate-500 dark:text-slate-400">
-                  {p.required ? 'required' : 'optional'} · {zones[p.did]}
+                  {p.required ? 'required' : 'optional'} · {zones[p.did] ?? ZONE_UNKNOWN}
                 </span>
               </span>
               <span>
@@ -271,6 +285,17 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               {oacopErrorWords(view.suggestion.error.code, view.suggestion.error.message)}
             </Notice>
           ) : null}
+          {isInitiator && suggestion && suggestion.candidates.length > 0 ? (
+            <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="approve-what">
+              Approving a time confirms <LongText text={`“${state.object.title?.trim() || 'Untitled meeting'}”`} />
+              {state.object.duration ? ` (${durationWords(state.object.duration)})` : ''} with{' '}
+              {namesSentence(view.participants.filter((p) => p.required).map((p) => name(p.did)))}
+              {view.participants.some((p) => !p.required)
+                ? `, and optionally ${namesSentence(view.participants.filter((p) => !p.required).map((p) => name(p.did)))}`
+                : ''}
+              : each of them is sent the confirmation, signed by you.
+            </p>
+          ) : null}
           {view.participants.some((p) => p.phase === 'INVITED') ? (
             <p className="text-sm text-slate-500">Waiting for answers…</p>
           ) : null}
@@ -281,8 +306,11 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
                   key={c.start}
                   slot={c}
                   best={i === 0}
+                  title={state.object.title}
+                  participants={view.participants}
                   zones={zones}
                   operatorZone={operatorZone}
+                  now={now}
                   name={name}
                   onApprove={isInitiator ? () => approve(c) : undefined}
                   busy={act.isPending}
@@ -298,7 +326,17 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
               </Notice>
               <ul className="mt-2 space-y-2">
                 {suggestion.nearestAlternatives.map((c) => (
-                  <SlotRow key={c.start} slot={c} best={false} zones={zones} operatorZone={operatorZone} name={name} />
+                  <SlotRow
+                    key={c.start}
+                    slot={c}
+                    best={false}
+                    title={state.object.title}
+                    participants={view.participants}
+                    zones={zones}
+                    operatorZone={operatorZone}
+                    now={now}
+                    name={name}
+                  />
                 ))}
               </ul>
             </div>
@@ -365,15 +403,23 @@ function ThreadView({ view, agents, me, imported, onImport }: ThreadViewProps) {
 interface SlotRowProps {
   readonly slot: CandidateSlot;
   readonly best: boolean;
+  readonly title: string | undefined;
+  readonly participants: SchedulingThread['participants'];
   readonly zones: Readonly<Record<string, string>>;
   readonly operatorZone: string;
+  readonly now: number;
   readonly name: (did: string) => string;
   readonly onApprove?: (() => void) | undefined;
   readonly busy?: boolean;
 }
 
-function SlotRow({ slot, best, zones, operatorZone, name, onApprove, busy }: SlotRowProps) {
-  const local = [...new Set(Object.values(zones))].filter((z) => z !== operatorZone);
+/**
+ * One slot: the time in the operator's zone, then every attendee by name with the slot's time where
+ * they are (or that their zone is unknown), then Approve, labelled with the meeting and its time
+ * (decisions-web.md §45). Each name opens its id.
+ */
+function SlotRow({ slot, best, title, participants, zones, operatorZone, now, name, onApprove, busy }: SlotRowProps) {
+  const attendees = slotAttendees(slot, participants, (did) => zones[did], name, now);
   return (
     <li
       className={`rounded-lg border px-3 py-2 text-sm ${best ? 'border-teal-500 bg-teal-50 dark:border-teal-700 dark:bg-teal-950/40' : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900'}`}
@@ -381,34 +427,25 @@ function SlotRow({ slot, best, zones, operatorZone, name, onApprove, busy }: Slo
       data-start={slot.start}
       data-end={slot.end}
     >
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-medium">
-          {best ? 'Best: ' : ''}
-          {slotInZone(slot, operatorZone)}
-        </span>
-        {onApprove ? (
+      <p className="font-medium" data-testid="slot-when">
+        {best ? 'Best: ' : ''}
+        {slotInZoneWords(slot, operatorZone, now)}
+        {operatorZone === 'UTC' ? '' : ' (your time)'}
+      </p>
+      <SlotAttendees attendees={attendees} className="mt-1" />
+      {onApprove ? (
+        <div className="mt-2">
           <Button
             variant={best ? 'primary' : 'secondary'}
             size="sm"
             onClick={onApprove}
             busy={busy}
             disabled={busy}
-            aria-label={best ? 'Approve the suggested slot' : `Approve ${slot.start}`}
+            aria-label={approveSlotLabel(title, slot, operatorZone, now)}
           >
-            Approve
+            Approve this time
           </Button>
-        ) : null}
-      </div>
-      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-        {local.map((z) => slotInZone(slot, z)).join(' · ')}
-      </p>
-      {slot.optionalFree.length > 0 ? (
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          Optional attendees free: {slot.optionalFree.map(name).join(', ')}
-        </p>
-      ) : null}
-      {slot.missingRequired.length > 0 ? (
-        <p className="text-xs text-rose-700 dark:text-rose-300">Missing: {slot.missingRequired.map(name).join(', ')}</p>
+        </div>
       ) : null}
     </li>
   );

@@ -40,8 +40,3 @@ export function localHour(at: number, timeZone: string): number {
 
 /** "Europe/Berlin" → "Berlin"; "America/New_York" → "New York". */
 export const zoneCity = (timeZone: string): string => (timeZone.split('/').pop() ?? timeZone).replaceAll('_', ' ');
-
-/** A slot in one zone: "Wed 10 Dec, 14:00–15:00 (Berlin)". */
-export function slotInZone(slot: { start: string; end: string }, timeZone: string): string {
-  return `${localDateTime(Date.parse(slot.start), timeZone)}–${localTime(Date.parse(slot.end), timeZone)} (${zoneCity(timeZone)})`;
-}

@@ -20,9 +20,9 @@ const at = (did: string, name: string | null, role: 'facilitator' | 'observer' =
 });
 
 describe('operator words', () => {
-  it('names an operator by name, else by short did, and makes initials', () => {
+  it('names an operator by name, else “Operator …” and the did’s tail, and makes initials', () => {
     expect(displayName({ did: ANA, name: 'Ana Lima' })).toBe('Ana Lima');
-    expect(displayName({ did: BEN, name: null })).toBe('did:key:z6Mk…BBBBB2');
+    expect(displayName({ did: BEN, name: null })).toBe('Operator …BBBBB2');
     expect(initials({ did: ANA, name: 'ana maria lima' })).toBe('AL');
     expect(initials({ did: ANA, name: 'Ølaf' })).toBe('Ø');
     expect(initials({ did: BEN, name: null })).toBe('B2');

@@ -1,12 +1,12 @@
-// Operators in words: a name or a short did, initials for an avatar, who is on a page, and who
+// Operators in words: a name or "Operator …K7Qm2x" (decisions-web.md §46), initials for an avatar, who is on a page, and who
 // won a race ("Ana approved this 12 seconds ago"). Names are agent-free text typed by operators,
 // checked by the server (shared/contract/operator-name.ts), and still rendered as text only.
 import type { DecidedDetail, PresentOperator } from '@shared/contract/operators';
-import { shortDid } from '@shared/contract/operator-name';
+import { unnamedOperator } from '@shared/contract/operator-name';
 
-/** The name an operator gave, else their short did. */
+/** The name an operator gave, else "Operator …K7Qm2x". */
 export const displayName = (o: { readonly did: string; readonly name: string | null }): string =>
-  o.name ?? shortDid(o.did);
+  o.name ?? unnamedOperator(o.did);
 
 /** Up to two letters: the first of the first and last words of a name, else the did's last two characters. */
 export function initials(o: { readonly did: string; readonly name: string | null }): string {
