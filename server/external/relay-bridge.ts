@@ -47,11 +47,20 @@ interface Poller {
   readonly done: Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Waits `ms` or until `signal` aborts. The poller's signal lives as long as the poller: each
+ * wait takes its listener off again, so a poll loop does not pile up one per turn. */
+export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 export class RelayBridge {

@@ -110,6 +110,22 @@ export class ServiceFetcher {
    * headers in time) or SERVICE_BAD_ANSWER (a redirect, too large, too slow, not JSON, too deep).
    */
   async request(service: ServiceTarget, path: string, init: ServiceRequest = {}): Promise<ServiceAnswer> {
+    const caller = init.signal;
+    if (!caller) return this.#request(service, path, init);
+    // A poller passes the signal it keeps for its whole life; a signal of this request's own,
+    // unlinked when it ends, keeps the poller's from gathering a listener per request.
+    const own = new AbortController();
+    const forward = () => own.abort(caller.reason);
+    if (caller.aborted) forward();
+    else caller.addEventListener('abort', forward, { once: true });
+    try {
+      return await this.#request(service, path, { ...init, signal: own.signal });
+    } finally {
+      caller.removeEventListener('abort', forward);
+    }
+  }
+
+  async #request(service: ServiceTarget, path: string, init: ServiceRequest): Promise<ServiceAnswer> {
     const timeout = AbortSignal.timeout(init.timeoutMs ?? this.#timeoutMs);
     const maxBytes = Math.min(init.maxBytes ?? this.#maxBytes, this.#maxBytes);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
