@@ -5,7 +5,8 @@
 // proposes a meeting with Ada and Room Atlas and books it. Each step's story is in plain words
 // without raw ids and links to its own screen. Presenter mode is one key, listed behind `?`.
 // "Start over" begins a fresh run and leaves the earlier one intact. SWITCHBOARD_SCREENSHOTS=1
-// captures the screens into docs/screenshots/guided-demo-*.png for the README.
+// captures the screens into docs/screenshots/guided-demo-*.png for the README. Followed in the
+// README's order (review mode on first), step 1 says what holds it and offers the fix.
 import { expect, test, type BrowserContext, type Page } from './support/test';
 import { snap } from './support/screenshots';
 import { enrollNewKey } from './support/operators';
@@ -192,4 +193,36 @@ test('a story page tells any negotiation and replays it; Start over begins a fre
   // The earlier run's negotiation is untouched.
   await page.goto(negotiationPath);
   await expect(page.getByText('ACCEPTED').first()).toBeVisible({ timeout: 20_000 });
+});
+
+test('the README in its order: review mode on in the Demo room (step 4), then the guided demo (step 5) says what holds it and one click lets it finish', async () => {
+  // README step 4: tick Review mode in the Demo room.
+  await page.goto('/rooms/demo');
+  await expect(page.getByTestId('connection-status')).toHaveText('Live', { timeout: 20_000 });
+  const box = page.getByRole('checkbox', { name: /Review mode/ });
+  await box.click();
+  await page.getByRole('button', { name: 'Turn on review mode' }).click();
+  await expect(box).toBeChecked();
+
+  // README step 5: the guided demo, from a fresh run.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' }).click();
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await expect(step(1)).toHaveAttribute('data-done', 'false');
+  const blocked = step(1).getByTestId('demo-blocked-review');
+  await expect(blocked).toContainText('Review mode is on in the Demo room');
+  await expect(blocked).toContainText('Each of the Researcher’s messages waits for a facilitator’s approval');
+  await step(1).getByRole('button', { name: 'Give the Researcher a task' }).click();
+  await expect(step(1).getByTestId('story')).toContainText('You gave Researcher the mic for 6 messages', {
+    timeout: 20_000,
+  });
+  // The fix it offers: approve what waits and turn review mode off, in one click.
+  await blocked.getByRole('button', { name: /turn review mode off/ }).click();
+  await expect(blocked).toHaveCount(0, { timeout: 20_000 });
+  await expect(step(1).getByTestId('story').locator('li[data-tone="milestone"]')).toContainText(
+    'Researcher finished:',
+    { timeout: 60_000 },
+  );
+  await expect(step(1)).toHaveAttribute('data-done', 'true');
+  await page.goto('/rooms/demo');
+  await expect(page.getByRole('checkbox', { name: /Review mode/ })).not.toBeChecked();
 });

@@ -134,7 +134,15 @@ test('no did:key, UUID, ISO timestamp or duration in the main content of the dem
     ],
     ['audit log', '/rooms/demo/audit', (p) => expect(p.getByTestId('audit-entry').first()).toBeVisible()],
     ['activity', '/activity', (p) => expect(p.getByTestId('activity-entry').first()).toBeVisible()],
-    ['negotiations', '/negotiations', (p) => expect(p.getByTestId('negotiation-row').first()).toBeVisible()],
+    [
+      'negotiations',
+      '/negotiations',
+      // The parties' names come from the directory a moment after the rows (decisions-web.md §33).
+      async (p) => {
+        await expect(p.getByTestId('negotiation-row').first()).toBeVisible();
+        await expect(p.getByTestId('negotiation-row').first()).not.toContainText('did:key:', { timeout: 20_000 });
+      },
+    ],
     [
       'negotiation',
       `/negotiations/${encodeURIComponent(negotiationId)}`,
