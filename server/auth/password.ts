@@ -1,4 +1,4 @@
-// Agent credentials (BRIEF.md: agents log in to the broker with agentId + an issued password).
+// Agent credentials: agents log in to the broker with their agentId and a password the server issued.
 // Stored as `scrypt$N$r$p$<salt>$<hash>` (base64url), never the password. Hashing and checking
 // use the asynchronous crypto.scrypt: the broker checks a password on every agent connect, and
 // scryptSync would stall the event loop for every other client meanwhile.

@@ -1,4 +1,4 @@
-// The operator CLI (BRIEF.md: "what an administrator scripts"). It opens the same store as the
+// The operator CLI: what an administrator scripts. It opens the same store as the
 // server (DATA_DIR), so it works while the server runs. Output contract: results on stdout
 // (with --json exactly one JSON document and a newline), every error one coded line on stderr;
 // exit 0 done, 1 refused or failed, 2 usage (unknown command or option, invalid argument).

@@ -19,6 +19,7 @@ import { CodedError } from '@shared/errors';
 import type { ServiceFetcher } from '../external/service-fetcher';
 import { rateLimited } from '../http/error-family';
 import type { HttpLimits } from '../http/limits';
+import { normaliseHttpUrl } from '../http/outbound-url';
 import { clientAddress, rateLimit, TokenBucketLimiter } from '../http/rate-limit';
 import { reply } from '../http/reply';
 import { jsonBody } from '../http/request-body';
@@ -32,19 +33,8 @@ const CARD_TIMEOUT_MS = 10_000;
 
 export type ImportLimits = Pick<HttpLimits, 'importsPerAddress' | 'importsPerDid'>;
 
-/** An http(s) URL without credentials or fragment, as the URL parser writes it; undefined otherwise. */
-export function normaliseCardUrl(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username || url.password || url.hash) return undefined;
-  const text = url.toString();
-  return text.length <= MAX_CARD_URL_LENGTH ? text : undefined;
-}
+/** A card's URL (server/http/outbound-url.ts), at most MAX_CARD_URL_LENGTH long. */
+export const normaliseCardUrl = (raw: string): string | undefined => normaliseHttpUrl(raw, MAX_CARD_URL_LENGTH);
 
 const view = (a: ImportedAgent) => ({
   id: a.id,

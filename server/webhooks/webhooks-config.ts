@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { normaliseHttpUrl } from '../http/outbound-url';
 import { INBOX_KINDS, InboxKind } from '@shared/contract/inbox';
 import {
   MAX_WEBHOOK_ENDPOINTS,
@@ -40,19 +41,8 @@ const Entry = z.strictObject({
   kinds: z.array(InboxKind).min(1).optional(),
 });
 
-/** http(s) only, no credentials in the authority, no fragment; a query is kept (some receivers take a token there). */
-export function normaliseWebhookUrl(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username || url.password || url.hash) return undefined;
-  const text = url.toString();
-  return text.length <= MAX_WEBHOOK_URL_LENGTH ? text : undefined;
-}
+/** A receiver's URL (server/http/outbound-url.ts), at most MAX_WEBHOOK_URL_LENGTH long. */
+export const normaliseWebhookUrl = (raw: string): string | undefined => normaliseHttpUrl(raw, MAX_WEBHOOK_URL_LENGTH);
 
 /** The same URL keeps the same id at every start, so its outbox survives a restart. */
 export const envWebhookId = (url: string): string =>

@@ -1,28 +1,8 @@
 // PostgreSQL side of agent-import-store.ts. The card is kept as text, as SQLite keeps it, so both
 // answer the same bytes (jsonb would reorder its keys).
 import type { Pool } from 'pg';
-import type { ImportedAgentCard } from '@shared/contract/directory-imports';
 import type { AgentImportStore, ImportedAgent } from '../agent-import-store';
-
-interface ImportRow {
-  id: string;
-  url: string;
-  name: string;
-  card: string;
-  imported_by: string;
-  imported_at: number;
-  last_fetched_at: number;
-}
-
-const toImport = (r: ImportRow): ImportedAgent => ({
-  id: r.id,
-  url: r.url,
-  name: r.name,
-  card: JSON.parse(r.card) as ImportedAgentCard,
-  importedBy: r.imported_by,
-  importedAt: r.imported_at,
-  lastFetchedAt: r.last_fetched_at,
-});
+import { toImport, type ImportRow } from '../rows/agent-import-rows';
 
 export class PgAgentImportStore implements AgentImportStore {
   readonly #pool: Pool;
