@@ -15,9 +15,8 @@ import { directoryQuery } from '@web/lib/api/agora-agents';
 import { startDemoNegotiation } from '@web/lib/api/demo-negotiation';
 import { negotiationQuery } from '@web/lib/api/negotiation-get';
 import { roomQuery } from '@web/lib/api/rooms-get';
-import { setModeration } from '@web/lib/api/rooms-moderation';
 import { pendingReviewQuery } from '@web/lib/api/rooms-review';
-import { settleReview } from '@web/lib/api/rooms-review-decide';
+import { endReview } from '@web/lib/api/rooms-review-end';
 import { schedulingThreadQuery } from '@web/lib/api/scheduling-thread';
 import { canAct, useSession } from '@web/lib/identity/use-session';
 import { assignTask, newTaskId } from '@web/lib/mqtt/publish';
@@ -97,10 +96,7 @@ function TaskStep() {
   const review = room.data?.moderation === 'review';
   const waiting = useQuery({ ...pendingReviewQuery(DEMO_ROOM_ID), enabled: review });
   const unblock = useMutation({
-    mutationFn: async () => {
-      await settleReview(DEMO_ROOM_ID, { decision: 'approve' });
-      await setModeration(DEMO_ROOM_ID, 'auto');
-    },
+    mutationFn: () => endReview(DEMO_ROOM_ID, { decision: 'approve' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: roomQuery(DEMO_ROOM_ID).queryKey }),
   });
   // The room's live connection, open while this step is shown: publishing needs it.

@@ -7,7 +7,8 @@ import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Dialog } from '@web/components/ui/dialog';
 import { TextField } from '@web/components/ui/text-field';
 import { pendingReviewQuery } from '@web/lib/api/rooms-review';
-import { settleReview } from '@web/lib/api/rooms-review-decide';
+import { endReview } from '@web/lib/api/rooms-review-end';
+import type { Room } from '@shared/contract/rooms';
 import { usePresence } from '@web/lib/operators/use-presence';
 import { roomErrorInWords } from '@web/lib/room-words';
 import { useState } from 'react';
@@ -20,6 +21,7 @@ export function ReviewModeSwitch({
   busy,
   me,
   onSwitch,
+  onEnded,
 }: {
   roomId: string;
   review: boolean;
@@ -27,6 +29,8 @@ export function ReviewModeSwitch({
   busy: boolean;
   me: string | null;
   onSwitch: (mode: 'auto' | 'review') => void;
+  /** Review mode ended with the waiting candidates decided: the room as the server now has it. */
+  onEnded: (room: Room) => void;
 }) {
   const [asking, setAsking] = useState<boolean | null>(null);
   // The same page the room's presence avatars beat for, so no extra heartbeat is sent.
@@ -40,9 +44,9 @@ export function ReviewModeSwitch({
   const [reason, setReason] = useState('');
   const settle = useMutation({
     mutationFn: (decision: 'approve' | 'reject' | 'release') =>
-      settleReview(roomId, decision === 'reject' ? { decision, reason: reason.trim() } : { decision }),
-    onSuccess: () => {
-      onSwitch('auto');
+      endReview(roomId, decision === 'reject' ? { decision, reason: reason.trim() } : { decision }),
+    onSuccess: (room) => {
+      onEnded(room);
       setAsking(null);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['rooms', roomId, 'review'] }),

@@ -1,3 +1,4 @@
+import type { Room } from '@shared/contract/rooms';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { displayText } from '@web/lib/display-text';
@@ -86,12 +87,13 @@ export function RoomPage() {
 
   useEffect(() => openRoom(roomId), [roomId]);
 
+  const moderationChanged = (updated: Room) => {
+    queryClient.setQueryData(roomQuery(roomId).queryKey, updated);
+    void queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true });
+  };
   const moderation = useMutation({
     mutationFn: (mode: 'auto' | 'review') => setModeration(roomId, mode),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(roomQuery(roomId).queryKey, updated);
-      void queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true });
-    },
+    onSuccess: moderationChanged,
   });
 
   if (room.isError) return <RoomUnavailable roomId={roomId} error={room.error} />;
@@ -123,6 +125,7 @@ export function RoomPage() {
           busy={moderation.isPending}
           me={session?.did ?? null}
           onSwitch={(mode) => moderation.mutate(mode)}
+          onEnded={moderationChanged}
         />
       </div>
       <ReconnectingNote />
