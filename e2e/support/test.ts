@@ -8,8 +8,14 @@ import { pinBrowserClock } from './test-clock';
 export { expect } from '@playwright/test';
 export type { Browser, BrowserContext, Page, Locator, ConsoleMessage, Download, Response } from '@playwright/test';
 
+/** A console line, with what was expected of the context that logged it. */
+interface ConsoleLine {
+  readonly text: string;
+  readonly allowed: readonly RegExp[];
+}
+
 interface ConsoleLog {
-  readonly lines: string[];
+  readonly lines: ConsoleLine[];
   /** How many lines the last finished test looked at: errors from hooks count for the next test. */
   checked: number;
 }
@@ -17,18 +23,34 @@ interface ConsoleLog {
 /** What the running test said it causes; cleared when the test ends. */
 const expectedHere: RegExp[] = [];
 
+/**
+ * What was expected while each open context was open: an error a test provoked may be logged
+ * after that test ended (a late answer of a page it left), and it stays expected of the context
+ * that asked, not of whichever test runs next.
+ */
+const openContexts = new Map<BrowserContext, RegExp[]>();
+
 /** This test causes console errors matching these (a refusal it provokes, a server it kills). */
 export function expectConsoleErrors(...patterns: RegExp[]): void {
   expectedHere.push(...patterns);
+  allowInOpenContexts(patterns);
+}
+
+function allowInOpenContexts(patterns: readonly RegExp[]): void {
+  for (const allowed of openContexts.values())
+    for (const pattern of patterns) if (!allowed.includes(pattern)) allowed.push(pattern);
 }
 
 function watch(context: BrowserContext, log: ConsoleLog): void {
+  const allowed: RegExp[] = [];
+  openContexts.set(context, allowed);
+  context.on('close', () => openContexts.delete(context));
   context.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const at = msg.location().url;
-    log.lines.push(at ? `${msg.text()} (at ${at})` : msg.text());
+    log.lines.push({ text: at ? `${msg.text()} (at ${at})` : msg.text(), allowed });
   });
-  context.on('weberror', (error) => log.lines.push(`uncaught: ${error.error().message}`));
+  context.on('weberror', (error) => log.lines.push({ text: `uncaught: ${error.error().message}`, allowed }));
 }
 
 export const test = base.extend<
@@ -53,13 +75,16 @@ export const test = base.extend<
   allowConsoleErrors: [[], { option: true }],
   failOnConsoleErrors: [
     async ({ consoleLog, allowConsoleErrors }, use, testInfo) => {
+      allowInOpenContexts(allowConsoleErrors);
       await use();
       const allowed = [...allowConsoleErrors, ...expectedHere.splice(0)];
       const lines = consoleLog.lines.slice(consoleLog.checked);
       consoleLog.checked = consoleLog.lines.length;
       // A journey that already failed says why itself; this would only hide it.
       if (testInfo.status !== testInfo.expectedStatus) return;
-      const unexpected = lines.filter((line) => !allowed.some((pattern) => pattern.test(line)));
+      const unexpected = lines
+        .filter((line) => ![...allowed, ...line.allowed].some((pattern) => pattern.test(line.text)))
+        .map((line) => line.text);
       if (unexpected.length > 0)
         throw new Error(`The browser logged ${unexpected.length} console error(s):\n${unexpected.join('\n')}`);
     },
