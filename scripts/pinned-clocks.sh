@@ -50,7 +50,7 @@ for name in "${@:-${ALL[@]}}"; do
   # The instant stands for this real moment: every process of the run agrees on the time.
   export SWITCHBOARD_TEST_CLOCK="$instant@$(date +%s%3N)"
   printf '\n\033[1m== pinned at %s (%s) ==\033[0m\n' "$instant" "$name"
-  npx vitest run --project unit "${UNIT[@]}"
-  npx vitest run --project integration "${INTEGRATION[@]}"
+  # One Vitest run for both projects: its workers take unit and integration files alike.
+  npx vitest run --project unit --project integration "${UNIT[@]}" "${INTEGRATION[@]}"
   npx playwright test "${JOURNEYS[@]}"
 done
