@@ -2,6 +2,8 @@
 // once (zod and its schemas, React, the router, the layout) was one 45–55 ms task on this machine,
 // a long task on every load (no task over 50 ms while a room opens, decisions-web.md §7). Splitting
 // the evaluation changes nothing else: the chunks are fetched up front, in parallel, as before.
+// First: zod's configuration, before any chunk that builds a schema is evaluated.
+import './app/zod-config';
 import './app/styles.css';
 import { setNonce } from 'get-nonce';
 import { warmIntl } from './lib/warm-intl';
@@ -13,9 +15,6 @@ setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.cont
 /** Lets the browser run input and rendering between two steps. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-// zod-config must hold before any module builds a schema (it is zod's global configuration).
-await import('./app/zod-config');
-await nextTask();
 await import('react-dom/client');
 await nextTask();
 warmIntl();
