@@ -1,27 +1,21 @@
 // Serves the built SPA from dist/web: files as they are, and index.html for client-side routes.
 // Each compressible file is sent as its brotli or gzip copy made at build (scripts/vite-precompress.ts)
-// when the browser accepts it; hashed assets are cached for good, the rest revalidated
-// (decisions-server.md §49). The shell itself is sent with this response's CSP nonce in a meta tag,
-// which the console hands to the libraries that write a <style> element (decisions-server.md §66).
+// when the browser accepts it, with an ETag per copy and 304s to revalidations (static-files.ts);
+// hashed assets are cached for good, the rest revalidated (decisions-server.md §49, §89). The shell
+// itself is sent with a fresh CSP nonce in its policy and in a meta tag, which the console hands to
+// the libraries that write a <style> element (decisions-server.md §66); no other answer has one.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { CodedError } from '@shared/errors';
+import { pageNonce, pagePolicy } from './security-headers';
+import { staticFiles } from './static-files';
 
 const SERVER_PREFIXES = ['/api/', '/mqtt', '/events', '/health', '/seed', '/oap/', '/agents', '/openapi.json'];
 
 // Names under /assets/ carry a content hash: a new build never reuses one.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/** Headers for a file found: serveStatic adds Vary only when it picks a copy, caches need it always. */
-function cachedAs(cacheControl: string) {
-  return (_path: string, c: Context) => {
-    c.header('Cache-Control', cacheControl);
-    c.header('Vary', 'Accept-Encoding');
-  };
-}
 
 export function spaRoutes(staticDir: string): Hono {
   const app = new Hono();
@@ -39,14 +33,17 @@ export function spaRoutes(staticDir: string): Hono {
     return app;
   }
   const shell = shellWithNonce(readFileSync(join(staticDir, 'index.html'), 'utf8'));
+  // Differs per response (its nonce): revalidated every time, never answered 304 (§66).
   const serveShell = (c: Context) => {
+    const nonce = pageNonce();
     c.header('Cache-Control', 'no-cache');
-    return c.html(shell(c.get('secureHeadersNonce') ?? ''));
+    c.header('Content-Security-Policy', pagePolicy(nonce));
+    return c.html(shell(nonce));
   };
-  app.use('/assets/*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs(IMMUTABLE) }));
+  app.use('/assets/*', staticFiles(staticDir, IMMUTABLE));
   // The shell by its own names too, not the file on disk (which has no nonce).
   app.get('*', (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? serveShell(c) : next()));
-  app.use('*', serveStatic({ root: staticDir, precompressed: true, onFound: cachedAs('no-cache') }));
+  app.use('*', staticFiles(staticDir, 'no-cache'));
   app.get('*', serveShell);
   return app;
 }

@@ -17,12 +17,14 @@ describe('GET /health', () => {
   });
 
   it('sends a strict Content-Security-Policy and refuses framing', async () => {
+    // JSON is never a page: opened as a document it runs and loads nothing (decisions-server.md §89;
+    // the page's own policy is checked on the shell in server/http/first-load-headers.test.ts).
     const res = await app.request('/health');
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toMatch(/script-src|unsafe-inline|nonce/);
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('answers unknown API paths with a coded 404', async () => {
