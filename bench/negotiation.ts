@@ -34,6 +34,7 @@ import { advance, receivedAt } from '../shared/negotiation/state';
 import { linkOf, verifyChain } from '../shared/negotiation/transparency-log';
 import { buildLog, party, signed, signStatement, type Party } from './negotiation-log-fixture';
 import { UNLIMITED_HTTP_LIMITS } from '../server/http/limits';
+import { failBench, printBenchResult, type BenchFigure } from './bench-result';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
@@ -115,7 +116,7 @@ function script(n: number, a: Party, b: Party, now: number) {
   return { id, open, proposals, accept };
 }
 
-async function transitionsPerSecond(): Promise<void> {
+async function transitionsPerSecond(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-negotiation-'));
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
   const verifier = new DidVerifier();
@@ -189,9 +190,18 @@ async function transitionsPerSecond(): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  return [
+    {
+      metric: `server transitions over HTTP, ${IN_FLIGHT} in flight`,
+      value: t,
+      unit: '/s',
+      baseline: 'signature verification alone',
+      baselineValue: v,
+    },
+  ];
 }
 
-function logVerification(): void {
+function logVerification(): BenchFigure[] {
   const SIZE = 10_000;
   const entries = buildLog(SIZE);
   const linkBytes = entries.map((e) => canonicalBytes(linkOf(e)));
@@ -228,7 +238,15 @@ function logVerification(): void {
   console.log(
     `verifyChain, node:crypto signatures injected (server)  ${fmt(cn)} entries/s  ratio ${(cn / h).toFixed(4)}  whole log ${(SIZE / cn).toFixed(2)} s`,
   );
+  const hashing = { unit: 'entries/s', baseline: 'SHA-256 of the links alone', baselineValue: h };
+  return [
+    { metric: 'verifyChain, 10,000 entries, noble (browser code)', value: c, ...hashing },
+    { metric: 'verifyChain, 10,000 entries, node:crypto (server)', value: cn, ...hashing },
+  ];
 }
 
-await transitionsPerSecond();
-logVerification();
+try {
+  printBenchResult('negotiation', [...(await transitionsPerSecond()), ...logVerification()]);
+} catch (error) {
+  failBench('negotiation', error);
+}
