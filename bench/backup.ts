@@ -101,6 +101,7 @@ try {
     },
   ]);
 } catch (error) {
+  rmSync(dir, { recursive: true, force: true });
   failBench('backup', error);
 } finally {
   rmSync(dir, { recursive: true, force: true });

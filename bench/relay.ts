@@ -139,7 +139,7 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<B
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   const figures: BenchFigure[] = [
     {
-      metric: `wake-up p99, ${r.waiters} waiters, clients ${mode} (aim ≤ 10 ms)`,
+      metric: `wake-up p99, ${r.waiters.toLocaleString('en-US')} waiters, clients ${mode} (aim ≤ 10 ms)`,
       value: percentile(r.delays, 99),
       unit: 'ms',
       note: `p50 ${ms(percentile(r.delays, 50))}; ${r.achieved.toFixed(0)} of ${r.rate} events/s achieved`,
@@ -147,7 +147,7 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<B
   ];
   if (r.each && r.last)
     figures.push({
-      metric: `one event to all ${r.waiters} followers, the last one's p50, clients ${mode}`,
+      metric: `one event to all ${r.waiters.toLocaleString('en-US')} followers, the last one's p50, clients ${mode}`,
       value: percentile(r.last, 50),
       unit: 'ms',
       note: `each follower p50 ${ms(percentile(r.each, 50))}, p99 ${ms(percentile(r.each, 99))}`,

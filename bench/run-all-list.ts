@@ -27,8 +27,8 @@ const run = (
 export const BENCHES: readonly BenchRun[] = [
   run('crypto', 'crypto-verify.ts', 60, 60),
   run('scheduling', 'scheduling.ts', 180, 180),
-  run('negotiation', 'negotiation.ts', 300, 600),
-  run('negotiation-browser', 'negotiation-browser.ts', 180, 600, { SIZE: '2000' }),
+  run('negotiation', 'negotiation.ts', 300, 900, { NEGOTIATION_ROUNDS: '2', NEGOTIATION_LOG: '1000' }),
+  run('negotiation-browser', 'negotiation-browser.ts', 240, 900, { SIZE: '1000' }),
   run('relay', 'relay.ts', 240, 600),
   run('backup', 'backup.ts', 180, 600, { BACKUP_MESSAGES: '20000', BACKUP_RUNS: '3' }),
   run('health', 'health.ts', 420, 900, { BENCH_RUNS: '10' }),
