@@ -25,6 +25,7 @@ import { agentCandidateTopic } from '../server/mqtt/dynsec-acls';
 import { DynsecAdmin } from '../server/mqtt/mosquitto-dynsec';
 import { openPgStore } from '../server/store/pg/pg-store';
 import { startPrivateMosquitto } from '../server/test-support/private-mosquitto';
+import { printBenchResult } from './bench-result';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -218,6 +219,15 @@ try {
   console.log(
     `| instances | approved/s | ratio |\n| --- | --- | --- |\n| 1 | ${one.toFixed(0)} | 1.00 |\n| 2 | ${two.toFixed(0)} | ${(two / one).toFixed(2)} |`,
   );
+  printBenchResult('cluster', [
+    {
+      metric: 'approved candidates/s, two instances, PostgreSQL + Mosquitto',
+      value: two,
+      unit: '/s',
+      baseline: 'one instance',
+      baselineValue: one,
+    },
+  ]);
   await Promise.all([listener.endAsync(), ...clients.map((c) => c.client.endAsync())]);
   await store.close();
   await admin.close();

@@ -4,6 +4,7 @@
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { generateKeyPair, sign, verify as nobleVerify } from '../shared/crypto/ed25519';
 import { canonicalBytes } from '../shared/crypto/jcs';
+import { printBenchResult } from './bench-result';
 
 const keys = generateKeyPair();
 const message = canonicalBytes({
@@ -35,3 +36,12 @@ function rate(label: string, fn: () => boolean, seconds = 2): number {
 const node = rate('node:crypto (cached KeyObject)', () => nodeVerify(null, message, keyObject, signature));
 const noble = rate('@noble/ed25519 (zip215: false)', () => nobleVerify(signature, message, keys.publicKey));
 console.log(`ratio noble / node:crypto: ${(noble / node).toFixed(3)} (${(node / noble).toFixed(1)}x)`);
+printBenchResult('crypto', [
+  {
+    metric: '@noble/ed25519 verifications (zip215: false)',
+    value: noble,
+    unit: '/s',
+    baseline: 'node:crypto, cached KeyObject',
+    baselineValue: node,
+  },
+]);

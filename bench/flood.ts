@@ -22,6 +22,7 @@ import { loadConfig } from '../server/config';
 import { startSwitchboard, type RunningSwitchboard } from '../server/runtime/start-switchboard';
 import type { CandidateJudgement, NewRoomMessage } from '../server/store/store';
 import { sessionCookie } from '../server/test-support/sessions';
+import { printBenchResult } from './bench-result';
 
 const PG = process.argv.includes('--pg');
 const FLOOD = Number(process.env.FLOOD_REJECTS ?? 1_000_000);
@@ -239,3 +240,21 @@ console.log(
     `Aim: every read and the /health p99 under ${AIM_MS} ms after the flood (✗ marks a miss).`,
   ].join('\n'),
 );
+const flooded = `after ${FLOOD.toLocaleString('en-US')} rejects, ${PG ? 'PostgreSQL' : 'SQLite'}`;
+printBenchResult('flood', [
+  ...(Object.keys(READS) as Read[]).map((name) => ({
+    metric: `${name} read median, ${flooded}`,
+    value: after.reads[name].median,
+    unit: 'ms',
+    baseline: `${before.rejects} rejects`,
+    baselineValue: before.reads[name].median,
+    note: `p99 ${ms(after.reads[name].p99)} (aim < ${AIM_MS} ms)`,
+  })),
+  {
+    metric: `/health p99 while both panels poll, ${flooded}`,
+    value: after.health.p99,
+    unit: 'ms',
+    baseline: `${before.rejects} rejects`,
+    baselineValue: before.health.p99,
+  },
+]);

@@ -68,6 +68,7 @@ import {
   WORK,
   type BenchPaths,
 } from './gateway-measure';
+import { printBenchResult } from './bench-result';
 
 type Path = 'direct' | 'moderated' | 'rejected';
 
@@ -252,6 +253,24 @@ try {
     console.log(
       `\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`,
     );
+    printBenchResult('gateway-external', [
+      ...(latencyOnly
+        ? []
+        : ([1, 0] as const).map((qos) => ({
+            metric: `moderated throughput, QoS ${qos}, Mosquitto (aim ≥ 0.40)`,
+            value: tp[qos].moderated,
+            unit: 'msg/s',
+            baseline: 'direct (Mosquitto pass-through)',
+            baselineValue: tp[qos].direct,
+          }))),
+      {
+        metric: 'moderated p99 at 1,000 msg/s QoS 1, Mosquitto (aim ≤ 5 ms)',
+        value: p99,
+        unit: 'ms',
+        baseline: 'direct p99',
+        baselineValue: cell('direct').p99,
+      },
+    ]);
   }
 } finally {
   if (process.env.BENCH_DEBUG)

@@ -56,6 +56,7 @@ import {
   WORK,
   type BenchPaths,
 } from './gateway-measure';
+import { printBenchResult } from './bench-result';
 
 type Path = 'direct' | 'relay' | 'moderated' | 'rejected';
 
@@ -182,6 +183,24 @@ console.log(
 console.log(
   `\nwhole run ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${load()} (2 cores: above ~1 means other work shared the machine)`,
 );
+printBenchResult('gateway', [
+  ...(latencyOnly
+    ? []
+    : ([1, 0] as const).map((qos) => ({
+        metric: `moderated throughput, QoS ${qos} (aim ≥ 0.90)`,
+        value: tp[qos].moderated,
+        unit: 'msg/s',
+        baseline: 'direct (broker pass-through)',
+        baselineValue: tp[qos].direct,
+      }))),
+  {
+    metric: 'moderated p99 at 1,000 msg/s QoS 1 (aim ≤ 5 ms, ≤ 2×)',
+    value: cell('moderated').p99,
+    unit: 'ms',
+    baseline: 'direct p99',
+    baselineValue: cell('direct').p99,
+  },
+]);
 
 await measure.close();
 await gateway.stop();

@@ -15,6 +15,7 @@ import { openPgStore } from '../server/store/pg/pg-store';
 import { healthWindow } from '../server/rooms/room-health';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store';
 import type { NewRoomMessage, Store } from '../server/store/store';
+import { printBenchResult, type BenchFigure } from './bench-result';
 
 const ROOM = 'bench';
 const OTHER = 'bench-other';
@@ -137,12 +138,20 @@ async function measure(engine: string, store: Store): Promise<string[]> {
     ]),
   );
   const ms = (v: number) => `${v.toFixed(2)} ms`;
+  figures.push({
+    metric: `room health queries, ${engine}, ${STORED.toLocaleString('en-US')} messages`,
+    value: health,
+    unit: 'ms',
+    baseline: 'newest page of 100',
+    baselineValue: baseline,
+  });
   return [
     `| ${engine} | ${inWindow} of ${STORED} (seeded in ${seeded.toFixed(0)} s) | ${ms(baseline)} | ${ms(roomActivity)} | ${ms(inRoom)} | ${ms(everyRoom)} | ${ms(health)} | ${(health / baseline).toFixed(1)}× |`,
   ];
 }
 
 const rows: string[] = [];
+const figures: BenchFigure[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-health-'));
 try {
   const sqlite = openSqliteStore({ file: join(dataDir, 'switchboard.sqlite') });
@@ -185,3 +194,4 @@ console.log(
     ...rows,
   ].join('\n'),
 );
+printBenchResult('health', figures);

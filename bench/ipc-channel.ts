@@ -13,6 +13,11 @@ export function channel(send: (message: Wire) => void, serve: (kind: string, arg
         pending.set(++next, { resolve, reject });
         send({ req: next, kind, args });
       }),
+    /** Rejects every request still waiting for its reply (the other side is gone). */
+    failAll(error: Error): void {
+      for (const waiting of pending.values()) waiting.reject(error);
+      pending.clear();
+    },
     receive(message: Wire): void {
       if ('res' in message) {
         const waiting = pending.get(message.res);

@@ -7,6 +7,7 @@ import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { buildLog } from './negotiation-log-fixture';
 import type { LogFigures } from './negotiation-log-core';
+import { printBenchResult } from './bench-result';
 
 const SIZE = Number(process.env.SIZE ?? 10_000);
 const ROUNDS = 3;
@@ -73,6 +74,11 @@ try {
   console.log(
     `  the console's whole check (verifyChain + bulk signatures)  ${s(whole)}   = ${(whole / sigs).toFixed(2)}× signatures alone, ${(whole / hash).toFixed(1)}× hashing alone`,
   );
+  const metric = `the console's whole log check, ${SIZE.toLocaleString('en-US')} entries, Chromium`;
+  printBenchResult('negotiation-browser', [
+    { metric, value: whole, unit: 'ms', baseline: 'WebCrypto signatures alone', baselineValue: sigs },
+    { metric, value: whole, unit: 'ms', baseline: 'SHA-256 hashing alone', baselineValue: hash },
+  ]);
 } finally {
   await browser.close();
 }

@@ -7,7 +7,8 @@
 //   2. Verifying a transparency log of 10,000 co-signed entries with the shared code
 //      (verifyChain: links, hashes, every field commitment, both signatures; noble, as a
 //      browser runs it), against SHA-256 hashing alone over the same link bytes.
-// Run: npm run bench:negotiation
+// Run: npm run bench:negotiation (about 5 minutes). Env: NEGOTIATION_ROUNDS (5) timed rounds of
+// transitions, NEGOTIATION_LOG (10,000) entries in the log of 2.
 // First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
 import '../server/test-support/quiet-logs';
 import http from 'node:http';
@@ -34,6 +35,7 @@ import { advance, receivedAt } from '../shared/negotiation/state';
 import { linkOf, verifyChain } from '../shared/negotiation/transparency-log';
 import { buildLog, party, signed, signStatement, type Party } from './negotiation-log-fixture';
 import { UNLIMITED_HTTP_LIMITS } from '../server/http/limits';
+import { failBench, printBenchResult, type BenchFigure } from './bench-result';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
@@ -115,7 +117,7 @@ function script(n: number, a: Party, b: Party, now: number) {
   return { id, open, proposals, accept };
 }
 
-async function transitionsPerSecond(): Promise<void> {
+async function transitionsPerSecond(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-negotiation-'));
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite') });
   const verifier = new DidVerifier();
@@ -129,7 +131,7 @@ async function transitionsPerSecond(): Promise<void> {
   const parties = Array.from({ length: 40 }, (_, i) => party(i + 1));
   const PER_ROUND = 250; // negotiations per round: 250 × 8 transitions (7 counters + 1 acceptance)
   const IN_FLIGHT = 32;
-  const rounds = 5;
+  const rounds = Number(process.env.NEGOTIATION_ROUNDS ?? 5);
   const verifyRates: number[] = [];
   const httpRates: number[] = [];
   let made = 0;
@@ -189,10 +191,19 @@ async function transitionsPerSecond(): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  return [
+    {
+      metric: `server transitions over HTTP, ${IN_FLIGHT} in flight`,
+      value: t,
+      unit: '/s',
+      baseline: 'signature verification alone',
+      baselineValue: v,
+    },
+  ];
 }
 
-function logVerification(): void {
-  const SIZE = 10_000;
+function logVerification(): BenchFigure[] {
+  const SIZE = Number(process.env.NEGOTIATION_LOG ?? 10_000);
   const entries = buildLog(SIZE);
   const linkBytes = entries.map((e) => canonicalBytes(linkOf(e)));
   const verifier = new DidVerifier();
@@ -228,7 +239,15 @@ function logVerification(): void {
   console.log(
     `verifyChain, node:crypto signatures injected (server)  ${fmt(cn)} entries/s  ratio ${(cn / h).toFixed(4)}  whole log ${(SIZE / cn).toFixed(2)} s`,
   );
+  const hashing = { unit: 'entries/s', baseline: 'SHA-256 of the links alone', baselineValue: h };
+  return [
+    { metric: `verifyChain, ${SIZE.toLocaleString('en-US')} entries, noble (browser code)`, value: c, ...hashing },
+    { metric: `verifyChain, ${SIZE.toLocaleString('en-US')} entries, node:crypto (server)`, value: cn, ...hashing },
+  ];
 }
 
-await transitionsPerSecond();
-logVerification();
+try {
+  printBenchResult('negotiation', [...(await transitionsPerSecond()), ...logVerification()]);
+} catch (error) {
+  failBench('negotiation', error);
+}

@@ -9,6 +9,8 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import { channel, type Wire } from './ipc-channel';
+import { failOnUnhandled } from './bench-result';
+import { withDeadline } from './deadline';
 import { party, signedRequest } from './relay-envelopes';
 
 export type ClientsMode = 'inline' | 'process';
@@ -44,8 +46,8 @@ export function startRelayClients(mode: ClientsMode, server: ServerSide): Promis
   return mode === 'process' ? forkRelayClients(server) : Promise.resolve(inlineRelayClients(server));
 }
 
-/** One HTTP request over a keep-alive agent; resolves with the body text. */
-function request(agent: http.Agent, url: string, method = 'GET', body?: string): Promise<string> {
+/** One HTTP request over a keep-alive agent; resolves with the body text, rejects on any error. */
+function request(agent: http.Agent, url: string, method = 'GET', body?: string, retried = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
@@ -57,26 +59,44 @@ function request(agent: http.Agent, url: string, method = 'GET', body?: string):
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
         res.on('end', () =>
           res.statusCode === 200
             ? resolve(Buffer.concat(chunks).toString())
-            : reject(new Error(Buffer.concat(chunks).toString())),
+            : reject(new Error(`${method} ${url} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`)),
         );
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as idle just as it was reused: the request never
+      // reached the server, so sending it once more on a fresh socket is what Node's http docs advise
+      // (and a POST sent twice is answered as a duplicate, not stored twice).
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !retried)
+        request(agent, url, method, body, true).then(resolve, reject);
+      else reject(new Error(`${method} ${url} failed: ${error.message}`, { cause: error }));
+    });
     req.end(body);
   });
 }
 
+/** How long any wait for the server's side (waiters in the feed, an event's arrival) may take. */
+const WAIT_DEADLINE_MS = 30_000;
+
 function inlineRelayClients(server: ServerSide): RelayClients {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-  const loops: Promise<void>[] = [];
+  const loops: Promise<string>[] = [];
   let stopping = false;
+  // The first failure of any request: every wait below races it, so a dead long-poll or a refused
+  // POST ends the run at once with its reason rather than leaving an event that never arrives.
+  let failWith!: (error: Error) => void;
+  const failed = new Promise<never>((_, reject) => (failWith = reject));
+  failed.catch(() => undefined); // observed through the races below
+  const guard = <T>(promise: Promise<T>, what: () => string, ms = WAIT_DEADLINE_MS) =>
+    withDeadline(Promise.race([promise, failed]), ms, what);
   // Every loop has one poll outstanding; once all of them wait in the feed, none asks again, so
   // closing the feed answers the last of them (a poll still on its way would wait its 60 s out).
   const stop = async <T>(open: number, results: T) => {
-    await server.until(open);
+    await guard(server.until(open), () => `${open} long-polls waiting in the feed`);
     stopping = true;
     return results;
   };
@@ -88,26 +108,40 @@ function inlineRelayClients(server: ServerSide): RelayClients {
       const broadcaster = party(998);
       const arrived = new Map<string, (at: number) => void>();
 
-      // Each waiter long-polls from a cursor, forever, and reports each event it gets.
-      const poll = async (name: string, filter: string) => {
+      // Each waiter long-polls from a cursor until the bench stops it, and reports each event it
+      // gets. It resolves with why it ended; a failed request while the bench still needs it fails
+      // the run (failWith) with that waiter's name and the error.
+      const poll = async (name: string, filter: string): Promise<string> => {
         let since = `cur_${await server.headSeq()}`;
+        let answers = 0;
         while (!stopping) {
-          let text: string;
+          let page: { events: { id: string }[]; cursor: string };
           try {
-            text = await request(agent, `${base}/events?since=${since}&timeout=60${filter}`);
-          } catch {
-            return;
+            page = JSON.parse(await request(agent, `${base}/events?since=${since}&timeout=60${filter}`)) as typeof page;
+          } catch (error) {
+            if (stopping) return `${name}: stopped (its last poll ended with the feed)`;
+            const reason = new Error(
+              `long-poll of ${name} ended after ${answers} answers: ${(error as Error).message}`,
+              { cause: error },
+            );
+            failWith(reason);
+            throw reason;
           }
-          const page = JSON.parse(text) as { events: { id: string }[]; cursor: string };
+          answers++;
           const at = performance.now();
           since = page.cursor;
           for (const e of page.events) arrived.get(`${e.id}|${name}`)?.(at);
         }
+        return `${name}: stopped after ${answers} answers`;
+      };
+      const start = (promise: Promise<string>) => {
+        promise.catch(() => undefined); // its failure is reported through failWith
+        loops.push(promise);
       };
 
       // (a) 1,000 agents wait on their own inbox; 200 events/s for 10 s, each to one of them.
-      loops.push(...agents.map((a) => poll(a.did, `&recipient=${encodeURIComponent(a.did)}`)));
-      await server.until(WAITERS);
+      agents.forEach((a) => start(poll(a.did, `&recipient=${encodeURIComponent(a.did)}`)));
+      await guard(server.until(WAITERS), () => `${WAITERS} long-polls waiting in the feed`);
       const delays: number[] = [];
       const RATE = 200;
       const SECONDS = 10;
@@ -128,32 +162,43 @@ function inlineRelayClients(server: ServerSide): RelayClients {
             });
           }),
         );
-        void request(agent, `${base}/events`, 'POST', e.text);
+        request(agent, `${base}/events`, 'POST', e.text).catch((error: Error) =>
+          failWith(new Error(`POST of event ${i + 1} of ${RATE * SECONDS} failed: ${error.message}`)),
+        );
       }
-      await Promise.all(pending);
+      await guard(
+        Promise.all(pending),
+        () => `every event to reach its waiter (${delays.length} of ${RATE * SECONDS} arrived)`,
+      );
       const achieved = (RATE * SECONDS) / ((performance.now() - startAt) / 1000);
       const results = { waiters: WAITERS, rate: RATE, seconds: SECONDS, achieved, delays };
       if (skipFollow) return stop(WAITERS, results);
 
       // (b) 1,000 more long-polls follow one sender; each of its events wakes every one of them.
       const followers = agents.map((a) => `${a.did}#follow`);
-      loops.push(...followers.map((name) => poll(name, `&sender=${encodeURIComponent(broadcaster.did)}`)));
-      await server.until(2 * WAITERS);
+      followers.forEach((name) => start(poll(name, `&sender=${encodeURIComponent(broadcaster.did)}`)));
       const each: number[] = [];
       const last: number[] = [];
       for (let i = 0; i < 20; i++) {
-        await server.until(2 * WAITERS);
+        await guard(server.until(2 * WAITERS), () => `${2 * WAITERS} long-polls waiting in the feed`);
         const e = signedRequest(broadcaster, undefined, Date.now());
         const id = (JSON.parse(e.text) as { id: string }).id;
         const t0 = performance.now();
+        let reached = 0;
         const got = followers.map(
           (name) =>
             new Promise<number>((resolve) => {
-              arrived.set(`${id}|${name}`, (at) => resolve(at - t0));
+              arrived.set(`${id}|${name}`, (at) => {
+                reached++;
+                resolve(at - t0);
+              });
             }),
         );
-        await request(agent, `${base}/events`, 'POST', e.text);
-        const times = await Promise.all(got);
+        await guard(request(agent, `${base}/events`, 'POST', e.text), () => `broadcast ${i + 1} to be stored`);
+        const times = await guard(
+          Promise.all(got),
+          () => `broadcast ${i + 1} to reach every follower (${reached} of ${followers.length})`,
+        );
         each.push(...times);
         last.push(Math.max(...times));
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -162,8 +207,15 @@ function inlineRelayClients(server: ServerSide): RelayClients {
     },
     async drain() {
       stopping = true;
-      await Promise.allSettled(loops);
+      const ended = await withDeadline(
+        Promise.allSettled(loops),
+        WAIT_DEADLINE_MS,
+        () => `${loops.length} long-polls to end once the feed closed`,
+      );
       agent.destroy();
+      const failures = ended.filter((r) => r.status === 'rejected');
+      if (failures.length > 0)
+        throw new Error(`${failures.length} long-polls failed; the first: ${String(failures[0]!.reason)}`);
     },
   };
 }
@@ -187,15 +239,16 @@ async function forkRelayClients(server: ServerSide): Promise<RelayClients> {
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (message) => wire.receive(message as Wire));
-  child.once('exit', (code) => {
-    if (code) console.error(`relay bench clients exited with ${code}`);
-  });
+  // A child that dies answers nothing more: its pending requests fail instead of waiting forever.
+  child.once('exit', (code, signal) =>
+    wire.failAll(new Error(`relay bench clients process exited (${signal ?? `code ${code}`})`)),
+  );
   return {
     run: (base, skipFollow) => wire.request('run', base, skipFollow) as Promise<LongPollResults>,
     async drain() {
-      await wire.request('drain');
+      await withDeadline(wire.request('drain'), 2 * WAIT_DEADLINE_MS, () => 'the clients process to drain');
       child.disconnect();
-      await exited;
+      await withDeadline(exited, WAIT_DEADLINE_MS, () => 'the clients process to exit');
     },
   };
 }
@@ -218,6 +271,7 @@ function runChild(): void {
   });
   process.on('message', (message) => wire.receive(message as Wire));
   process.once('disconnect', () => process.exit(0));
+  failOnUnhandled('relay (clients process)');
 }
 
 if (process.argv.includes(CHILD_FLAG)) runChild();

@@ -8,6 +8,8 @@
 // BENCH_CLIENTS=process runs the long-poll clients and their sender in a forked process of their
 // own (bench/relay-clients.ts), as agents run; BENCH_CLIENTS=both runs 2 once in each, one after
 // the other, on a fresh store each. BENCH_RELAY_ONLY=wakeups runs 2(a) alone (no ingest, no (b)).
+// Any failed request, lost event or wait past its deadline ends the run with exit 1 and the reason
+// (bench/deadline.ts); the last line on stdout is the BENCH_RESULT line for `npm run bench`.
 // First: the in-process server logs nothing, as in tests (LOG_LEVEL shows it).
 import '../server/test-support/quiet-logs';
 import { verify as nodeVerify } from 'node:crypto';
@@ -21,6 +23,8 @@ import { UNLIMITED_HTTP_LIMITS } from '../server/http/limits';
 import { systemClock } from '../server/clock';
 import { createRelayServices } from '../server/relay/relay-services';
 import { SqliteStore } from '../server/store/sqlite/sqlite-store';
+import { failBench, failOnUnhandled, printBenchResult, type BenchFigure } from './bench-result';
+import { waitUntil } from './deadline';
 import { startRelayClients, type ClientsMode } from './relay-clients';
 import { party, signedRequest } from './relay-envelopes';
 
@@ -28,7 +32,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
-async function ingestRatio(): Promise<void> {
+async function ingestRatio(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-relay-'));
   // As the server opens it (store/open-store.ts): WAL checkpoints on their worker thread.
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite'), checkpointInWorker: true });
@@ -79,9 +83,14 @@ async function ingestRatio(): Promise<void> {
   );
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  const baseline = { unit: 'envelopes/s', baseline: 'raw node:crypto verify', baselineValue: v };
+  return [
+    { metric: 'relay ingest, 64 posts in flight', value: many, ...baseline },
+    { metric: 'relay ingest, one post at a time', value: one, ...baseline },
+  ];
 }
 
-async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<void> {
+async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-relay-'));
   // As the server opens it (store/open-store.ts): WAL checkpoints on their worker thread.
   const store = new SqliteStore({ file: join(dir, 'switchboard.sqlite'), checkpointInWorker: true });
@@ -97,9 +106,12 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<v
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clients = await startRelayClients(mode, {
     headSeq: () => store.relay.headSeq(),
-    until: async (waiting) => {
-      while (services.feed.waiting < waiting) await new Promise((resolve) => setTimeout(resolve, 2));
-    },
+    until: (waiting) =>
+      waitUntil(
+        () => services.feed.waiting >= waiting,
+        30_000,
+        () => `${waiting} long-polls waiting in the feed (${services.feed.waiting} are)`,
+      ),
   });
   const r = await clients.run(base, skipFollow);
   const where = mode === 'process' ? 'clients in their own process' : "clients in the server's process";
@@ -124,6 +136,23 @@ async function longPollDelays(mode: ClientsMode, skipFollow: boolean): Promise<v
   server.close();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  const figures: BenchFigure[] = [
+    {
+      metric: `wake-up p99, ${r.waiters.toLocaleString('en-US')} waiters, clients ${mode} (aim ≤ 10 ms)`,
+      value: percentile(r.delays, 99),
+      unit: 'ms',
+      note: `p50 ${ms(percentile(r.delays, 50))}; ${r.achieved.toFixed(0)} of ${r.rate} events/s achieved`,
+    },
+  ];
+  if (r.each && r.last)
+    figures.push({
+      metric: `one event to all ${r.waiters.toLocaleString('en-US')} followers, the last one's p50, clients ${mode}`,
+      value: percentile(r.last, 50),
+      unit: 'ms',
+      note: `each follower p50 ${ms(percentile(r.each, 50))}, p99 ${ms(percentile(r.each, 99))}`,
+    });
+  return figures;
 }
 
 const clientsEnv = process.env.BENCH_CLIENTS ?? 'inline';
@@ -132,7 +161,13 @@ if (!['inline', 'process', 'both'].includes(clientsEnv))
 const wakeupsOnly = process.env.BENCH_RELAY_ONLY === 'wakeups';
 if (process.env.BENCH_RELAY_ONLY !== undefined && !wakeupsOnly)
   throw new Error(`BENCH_RELAY_ONLY must be wakeups, not ${process.env.BENCH_RELAY_ONLY}`);
-if (!wakeupsOnly) await ingestRatio();
-for (const mode of clientsEnv === 'both' ? (['inline', 'process'] as const) : [clientsEnv as ClientsMode])
-  await longPollDelays(mode, wakeupsOnly);
+failOnUnhandled('relay');
+try {
+  const figures = wakeupsOnly ? [] : await ingestRatio();
+  for (const mode of clientsEnv === 'both' ? (['inline', 'process'] as const) : [clientsEnv as ClientsMode])
+    figures.push(...(await longPollDelays(mode, wakeupsOnly)));
+  printBenchResult('relay', figures);
+} catch (error) {
+  failBench('relay', error);
+}
 process.exit(0);

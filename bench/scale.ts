@@ -17,6 +17,7 @@ import { fastAgentHash } from '../server/auth/agent-password';
 import { generateAgentPassword } from '../server/auth/password';
 import { openStore } from '../server/store/open-store';
 import { buildLikeStart, SERVER_MAIN } from '../server/test-support/compiled-entry';
+import { printBenchResult } from './bench-result';
 import { sessionCookie } from '../server/test-support/sessions';
 import { connectAll, type LeanClient } from './scale-clients';
 
@@ -365,6 +366,31 @@ async function main(): Promise<void> {
         `run took ${((performance.now() - started) / 1000).toFixed(0)} s`,
       ].join('\n'),
     );
+    printBenchResult('scale', [
+      {
+        metric: `connects/s, ${AGENTS.toLocaleString('en-US')} agents (aim ≥ 0.5)`,
+        value: rate,
+        unit: '/s',
+        baseline: 'bare aedes',
+        baselineValue: bareRate,
+      },
+      {
+        metric: `reconnect storm, ${AGENTS.toLocaleString('en-US')} agents (aim ≤ 10 s)`,
+        value: storm.seconds,
+        unit: 's',
+        baseline: 'bare aedes, same count',
+        baselineValue: AGENTS / bareRate,
+        note: `/health p99 ${percentile(stormHealth, 99).toFixed(1)} ms during it (aim ≤ 50 ms)`,
+      },
+      {
+        metric: `RSS with ${AGENTS.toLocaleString('en-US')} connected`,
+        value: connectedRssMb,
+        unit: 'MB',
+        baseline: 'idle server',
+        baselineValue: idleRssMb,
+        note: `${perAgentKb.toFixed(1)} KB per agent`,
+      },
+    ]);
   } finally {
     clients.forEach((c) => c.end());
     await stop(server, 'SIGKILL');

@@ -12,6 +12,7 @@
 // Run: npm run bench:scheduling (Node, then the same bundle in Chromium, CHROMIUM_PATH).
 import { build } from 'vite';
 import { chromium } from '@playwright/test';
+import { printBenchResult, type BenchFigure } from './bench-result';
 import { ITERATIONS, ROUNDS, runSchedulingBench, type BenchFigures } from './scheduling-core';
 
 function print(where: string, m: BenchFigures): void {
@@ -63,6 +64,23 @@ try {
   );
   if (JSON.stringify(inBrowser.best) !== JSON.stringify(node.best)) throw new Error('Chromium found another best slot');
   print(`chromium ${browser.version()}`, inBrowser);
+  const figures = (where: string, m: BenchFigures): BenchFigure[] => [
+    {
+      metric: `shared/oacop common slot, ${where}`,
+      value: m.oacop,
+      unit: 'ms',
+      baseline: 'grid scan',
+      baselineValue: m.grid,
+    },
+    {
+      metric: `shared/oacop common slot, ${where}`,
+      value: m.oacop,
+      unit: 'ms',
+      baseline: 'interval lists',
+      baselineValue: m.lists,
+    },
+  ];
+  printBenchResult('scheduling', [...figures('Node', node), ...figures('Chromium', inBrowser)]);
 } finally {
   await browser.close();
 }

@@ -23,6 +23,7 @@ import { connectTestAgent } from '../e2e/support/agents';
 import { startServer } from '../e2e/support/server';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store';
 import { sessionCookie } from '../server/test-support/sessions';
+import { printBenchResult } from './bench-result';
 
 const ROOM = 'bench';
 const AGENT = 'agent.bench';
@@ -333,6 +334,24 @@ async function main(): Promise<void> {
       ``,
     ];
     console.log(lines.join('\n'));
+    printBenchResult('ui', [
+      {
+        metric: `click → next frame p95, ${RATE} msg/s live`,
+        value: pct(underLoad, 95),
+        unit: 'ms',
+        baseline: 'no traffic',
+        baselineValue: pct(baseline, 95),
+        note: `long tasks: ${openTasks.length} opening, ${scrollTasks.length} scrolling, ${liveTasks.length} live (aim 0)`,
+      },
+      {
+        metric: 'initial JS, gzipped (aim ≤ 250 KB)',
+        value: bundle.total / 1024,
+        unit: 'KB',
+        baseline: 'the 250 KB budget',
+        baselineValue: 250,
+      },
+      { metric: `open a room of ${STORED.toLocaleString('en-US')} messages`, value: openMs, unit: 'ms' },
+    ]);
   } finally {
     await browser.close();
     await server.stop();
