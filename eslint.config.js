@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// shared/ is the pure protocol core (STYLE.md rule 1): it may not reach a framework,
+// shared/ is the pure protocol core: it may not reach a framework,
 // the DOM, Node, storage engines or the other halves of the project.
 const sharedForbidden = {
   paths: [
@@ -114,7 +114,7 @@ export default tseslint.config(
   },
   {
     // Type-aware rules that find bugs: promises nobody awaits or whose rejection is lost, switches
-    // over a union that miss a member (STYLE.md rule 3), non-Error throws and rejections, objects
+    // over a union that miss a member, non-Error throws and rejections, objects
     // stringified as "[object Object]", methods torn from their object. Left out on purpose:
     // the no-unsafe-* family, require-await and no-unnecessary-type-assertion (style, not bugs).
     files: ['**/*.{ts,tsx}'],

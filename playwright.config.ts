@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { useSlotServer } from './e2e/support/server-slot';
 import { pinProcessClock } from './e2e/support/test-clock';
 
-// Debian's Chromium, never a downloaded browser (DEVELOPERS.md "The machine").
+// Debian's Chromium, never a downloaded browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // Each worker has a server of its own (e2e/support/global-setup.ts); this points it there.

@@ -13,7 +13,7 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
-    // Tests are deterministic: UTC everywhere (STYLE.md rule 8).
+    // Tests are deterministic: UTC everywhere.
     env: { TZ: 'UTC' },
     // Vitest's default is one worker fewer than the cores, so one file at a time on the 2-core CI
     // machine. Two workers there: unit 133 → 80 s, integration 294 → 194 s (the integration files

@@ -1,4 +1,4 @@
-// Every decision shows what it is about, in words (UX.md "leads" 14), on a fresh server of its own
+// Every decision shows what it is about, in words, on a fresh server of its own
 // with the demo off: the first run's empty inbox offers next steps (decisions-web.md §40); an
 // operator who gave no name reads as "Operator …K7Qm2x" in the header, the whole did one click
 // away (§46); turning review mode off with candidates waiting says how many wait and settles

@@ -5,7 +5,7 @@
 // the control log and the timeline, with the protocol's term only in a tooltip.
 // docs/decisions-web.md §30. SWITCHBOARD_SCREENSHOTS=1 captures the screens.
 import { expect, test, type Page } from './support/test';
-import { taskSent, turnOffReviewMode } from './support/rooms';
+import { taskSent, turnOffReviewMode, turnOnReviewMode } from './support/rooms';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
 import { snap } from './support/screenshots';
 
@@ -79,10 +79,7 @@ test('a negotiation diff names the term in words, the pointer in its tooltip', a
 test('a grant ends on a date; a facilitator’s rejection reads as words', async () => {
   await page.goto('/rooms/demo');
   await expect(page.getByTestId('connection-status')).toHaveText('Live', { timeout: 20_000 });
-  const box = page.getByRole('checkbox', { name: /Review mode/ });
-  await box.click();
-  await page.getByRole('button', { name: 'Turn on review mode' }).click();
-  await expect(box).toBeChecked();
+  await turnOnReviewMode(page);
 
   await page.getByLabel('Agent', { exact: true }).fill('agent.analyst');
   await page.getByLabel('Goal').fill('Check the quarterly numbers for outliers');

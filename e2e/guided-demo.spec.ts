@@ -8,6 +8,7 @@
 // captures the screens into docs/screenshots/guided-demo-*.png for the README. Followed in the
 // README's order (review mode on first), step 1 says what holds it and offers the fix.
 import { expect, test, type BrowserContext, type Page } from './support/test';
+import { turnOnReviewMode } from './support/rooms';
 import { snap } from './support/screenshots';
 import { enrollNewKey } from './support/operators';
 import { startServer, type RunningServer } from './support/server';
@@ -199,10 +200,7 @@ test('the README in its order: review mode on in the Demo room (step 4), then th
   // README step 4: tick Review mode in the Demo room.
   await page.goto('/rooms/demo');
   await expect(page.getByTestId('connection-status')).toHaveText('Live', { timeout: 20_000 });
-  const box = page.getByRole('checkbox', { name: /Review mode/ });
-  await box.click();
-  await page.getByRole('button', { name: 'Turn on review mode' }).click();
-  await expect(box).toBeChecked();
+  await turnOnReviewMode(page);
 
   // README step 5: the guided demo, from a fresh run.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' }).click();

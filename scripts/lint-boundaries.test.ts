@@ -1,4 +1,4 @@
-// The import boundaries are part of the architecture (STYLE.md rule 1, bulletproof-react):
+// The import boundaries are part of the architecture:
 // this proves the lint rules fire, so a config change cannot silently switch them off.
 import { resolve as absolute } from 'node:path';
 import { ESLint } from 'eslint';

@@ -1,4 +1,4 @@
-// Time is injected (STYLE.md rule 8): production reads the system clock, tests pass their own.
+// Time is injected: production reads the system clock, tests pass their own, so no result depends on when it runs.
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;

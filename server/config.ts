@@ -1,4 +1,4 @@
-// Server configuration from the environment (BRIEF.md "Contracts the outside world relies on").
+// Server configuration from the environment: the variables and defaults the README documents, which deployments rely on.
 // A bad value is a one-line error naming the variable, never a stack trace.
 import { resolve } from 'node:path';
 import { TEST_CLOCK_VARIABLE, testClockShift } from './clock';

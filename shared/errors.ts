@@ -1,5 +1,5 @@
 // Coded errors shared by every protocol. Domain code throws or returns these; HTTP
-// status codes are assigned in exactly one place on the server (STYLE.md rule 5).
+// status codes are assigned in exactly one place on the server.
 
 export type ErrorDetails = Readonly<Record<string, unknown>>;
 
@@ -52,7 +52,7 @@ export function unwrap<T>(result: Result<T>): T {
   throw new CodedError(result.error.code, result.error.message, result.error.details);
 }
 
-/** Compile-time exhaustiveness check for `switch` over a union (STYLE.md rule 3). */
+/** Compile-time exhaustiveness check for `switch` over a union. */
 export function assertNever(value: never, what = 'value'): never {
   throw new CodedError('UNREACHABLE', `Unhandled ${what}: ${JSON.stringify(value)}`);
 }

@@ -15,6 +15,14 @@ export async function taskSent(page: Page, agentId: string, goal: string): Promi
   return taskId!;
 }
 
+/** Turns review mode on from the room page, through its confirmation. */
+export async function turnOnReviewMode(page: Page): Promise<void> {
+  const box = page.getByRole('checkbox', { name: /Review mode/ });
+  await box.click();
+  await page.getByRole('button', { name: 'Turn on review mode' }).click();
+  await expect(box).toBeChecked();
+}
+
 /**
  * Turns review mode off from the room page. With nothing waiting the console asks to confirm; with
  * candidates waiting it asks what becomes of them, and `waiting` is what this journey chooses.

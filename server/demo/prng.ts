@@ -1,5 +1,5 @@
 // The demo's only source of randomness: a seeded PRNG, so a seed replays the same demo
-// (STYLE.md rule 8). mulberry32 is small, fast and good enough for choosing demo content; it is
+// (randomness is injected). mulberry32 is small, fast and good enough for choosing demo content; it is
 // not for anything secret.
 
 /** A uniform number in [0, 1). */

@@ -1,4 +1,4 @@
-// Scheduler — plans timelines and meetings. Times are UTC (STYLE.md: zones only at the edges).
+// Scheduler — plans timelines and meetings. Times are UTC (zones only at the edges: on screen and in calendar files).
 import type { WorkerProfile } from './content';
 
 export const SCHEDULER: WorkerProfile = {

@@ -1,7 +1,7 @@
 // Which shape an error body takes is a property of the route family, not of the error
 // (decisions-server.md, "Errors by route family"): the Agora relay's routes answer
 // `{ ok: false, code, message, details }` (decisions-agora.md, "HTTP statuses"), every other
-// route `{ code, message, details? }` (BRIEF.md). A route declares its family with
+// route `{ code, message, details? }`. A route declares its family with
 // `agoraErrors`; http/errors.ts reads it.
 import { createMiddleware } from 'hono/factory';
 import type { AgoraError } from '@shared/agora/reject-reasons';

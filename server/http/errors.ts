@@ -1,6 +1,6 @@
-// The one place where errors become HTTP answers (STYLE.md rule 5): routes and middleware throw,
+// The one place where errors become HTTP answers: routes and middleware throw,
 // app.onError calls handleError, which picks the status from the error and the body's shape from
-// the route's family (http/error-family.ts): `{ code, message, details? }` (BRIEF.md), or the
+// the route's family (http/error-family.ts): `{ code, message, details? }`, or the
 // Agora relay's `{ ok: false, code, message, details }`.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';

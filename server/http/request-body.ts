@@ -131,7 +131,7 @@ export function invalidBody(error: z.ZodError): CodedError {
 }
 
 /**
- * A JSON body checked against `schema` (STYLE.md rule 2): the typed value is
+ * A JSON body checked against `schema`: the typed value is
  * `c.req.valid('json')`, which also types the route for hc<AppType>.
  */
 export function jsonBody<T extends z.ZodType>(schema: T, options: JsonBodyOptions = {}) {

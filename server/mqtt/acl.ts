@@ -1,4 +1,4 @@
-// Who may publish and subscribe to what (AOR §8, tightened as BRIEF.md requires). A pure
+// Who may publish and subscribe to what (AOR §8, tightened). A pure
 // function of the authenticated identity, the topic and, for operators, the envelope: the
 // embedded broker calls it on every PUBLISH and SUBSCRIBE, and the Mosquitto provisioning
 // writes the same rules as dynamic-security roles.

@@ -1,4 +1,4 @@
-// A clock the test moves by hand (STYLE.md rule 8: injected clocks).
+// A clock the test moves by hand (clocks are injected).
 import type { Clock } from '../clock';
 
 export function manualClock(start = 1_760_000_000_000): Clock & { advance(ms: number): void } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isRejectReason, REJECT_REASONS, RejectReason } from './reject-reasons';
 
-describe('reject reasons (BRIEF.md contract)', () => {
+describe('reject reasons', () => {
   it('are exactly the published strings', () => {
     expect([...REJECT_REASONS].sort()).toEqual(
       [

@@ -1,5 +1,5 @@
 // The reasons a candidate is refused, carried in `reject.payload.reason` (AOR §5.7). They are a
-// public contract (BRIEF.md, "Contracts the outside world relies on"): never rename one.
+// public contract: never rename one.
 
 export const RejectReason = {
   noMicGrant: 'no_mic_grant',

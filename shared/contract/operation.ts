@@ -1,4 +1,4 @@
-// One HTTP operation of the server, declared once (STYLE.md rule 11): the routes validate with
+// One HTTP operation of the server, declared once: the routes validate with
 // these schemas, the browser parses answers with them, and GET /openapi.json is generated from
 // them (server/http/openapi.ts). Paths are written as OpenAPI writes them (`/rooms/{id}`).
 import type { z } from 'zod';

@@ -1,5 +1,5 @@
 // Stable codes for every refusal in RFC 0002's core. The server maps them to HTTP statuses in
-// one place (STYLE.md rule 5); docs/decisions-negotiation.md says which rule each one enforces.
+// one place; docs/decisions-negotiation.md says which rule each one enforces.
 export const NegotiationErrorCode = {
   /** A document or event does not match its schema (details.issues lists where). */
   INVALID_DOCUMENT: 'INVALID_DOCUMENT',

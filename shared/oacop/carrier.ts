@@ -1,4 +1,4 @@
-// OACoP over Agora (BRIEF.md "How the protocols meet": Agora envelopes play OATP's role). An OACoP
+// OACoP over Agora (Agora envelopes play OATP's role). An OACoP
 // message rides as the `params` of a signed Agora REQUEST whose intent is `oacop.<type>`; the
 // envelope's signer is the message's `from` and its recipient the addressee
 // (docs/decisions-oacop.md §A1). Besides the six §7 messages, two project messages ride the same

@@ -1,5 +1,5 @@
 // OACoP §5 error codes, plus the few refusals this project needs that §5 does not name.
-// Every refusal in shared/oacop carries one of these as its `code` (STYLE.md rule 5).
+// Every refusal in shared/oacop carries one of these as its `code`.
 
 /** The codes an `OACoPError` may carry on the wire (OACoP §5), exactly as the spec spells them. */
 export const OacopErrorCode = {

@@ -1,4 +1,4 @@
-// The six OACoP messages as one union keyed on `type` (STYLE.md rule 3). Each type is read off its
+// The six OACoP messages as one union keyed on `type`. Each type is read off its
 // §7 schema and the prose schema beside it, never written by hand.
 import type { FromSchema } from './schema-types';
 import type {

@@ -1,5 +1,5 @@
 // Static types read off JSON Schema literals (`as const`), so the §7 schemas stay the single
-// source of truth and the TypeScript types cannot drift from them (STYLE.md rule 2). Only the
+// source of truth and the TypeScript types cannot drift from them. Only the
 // keywords OACoP's schemas use are understood; anything else widens to `unknown`.
 
 type Required<S> = S extends { readonly required: readonly (infer K extends string)[] } ? K : never;

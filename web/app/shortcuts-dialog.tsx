@@ -1,4 +1,4 @@
-// Keyboard shortcuts listed behind `?` (UX.md), and the key handler for the global ones.
+// Keyboard shortcuts listed behind `?`, and the key handler for the global ones.
 // Keys typed into a field, or with a modifier, are left alone; dialogs keep their own keys, and
 // while one is open no key here acts. Review keys go to the review list on screen (§28).
 import { useNavigate } from '@tanstack/react-router';

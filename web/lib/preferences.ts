@@ -1,4 +1,4 @@
-// UI preferences, remembered per browser (UX.md: theme and time display are remembered).
+// UI preferences, remembered per browser (theme and time display are remembered).
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 

@@ -1,6 +1,6 @@
 // The OACoP demo's calendars: people in different time zones with working hours
 // and a few meetings a day, and resources with opening hours and §8.2 constraints. Everything
-// follows from DEMO_SEED (STYLE.md rule 8): the same seed gives the same calendars on every start.
+// follows from DEMO_SEED (time and randomness are injected): the same seed gives the same calendars on every start.
 import type { RoomConstraints } from '@shared/oacop/check-booking';
 import { mergeIntervals, type Interval } from '@shared/oacop/intervals';
 import type { AgentCalendar } from '@agents/oacop/participant-agent';

@@ -1,4 +1,4 @@
-// Browser notifications are asked for from this button, never on load (UX.md): the permission
+// Browser notifications are asked for from this button, never on load: the permission
 // prompt follows the operator's click, and "on" is remembered for this operator (mute.ts).
 import { Button } from '@web/components/ui/button';
 import { useState } from 'react';

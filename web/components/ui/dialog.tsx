@@ -26,7 +26,7 @@ export function Dialog({
   size = 'normal',
 }: DialogProps) {
   // These dialogs are opened from state, without a Radix Trigger, so Radix has no control to
-  // return focus to: remember what had focus when the dialog opened (UX.md "focus stays put").
+  // return focus to: remember what had focus when the dialog opened.
   const opener = useRef<HTMLElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>

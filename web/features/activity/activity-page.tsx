@@ -1,4 +1,4 @@
-// /activity: one log of what people and agents did (UX.md "leads" 15; decisions-server.md §83):
+// /activity: one log of what people and agents did (decisions-server.md §83):
 // invitations, enrollments, role changes, agents created, rotated, suspended and resumed, tasks,
 // grants and review decisions, newest first, filtered by who, what kind, on what and where, each
 // filter in the address. Older pages by keyset; exports as JSON and CSV like a room's audit log.

@@ -1,4 +1,4 @@
-// The activity log in words (UX.md "leads" 15): what a person or the CLI did to an agent, an
+// The activity log in words: what a person or the CLI did to an agent, an
 // operator or a review queue, in one sentence. Room actions (tasks, grants, moderation) are worded
 // by the rooms feature and handed in by web/app. Pure, so tested on its own.
 import type { ActivityEntry } from '@web/lib/api/activity';

@@ -1,4 +1,4 @@
-// The console's home (UX.md): everything that waits for this operator, across protocols, most
+// The console's home: everything that waits for this operator, across protocols, most
 // urgent first, live. Each item in words, with its age and one action. Long lists are virtualised
 // against the window's scroll, so the page scrolls as one and stays narrow on a phone.
 import { useMutation } from '@tanstack/react-query';

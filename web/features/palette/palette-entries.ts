@@ -1,4 +1,4 @@
-// What the command palette finds (UX.md "names, not keys"): screens, rooms, agents, negotiations,
+// What the command palette finds: screens, rooms, agents, negotiations,
 // Agora threads, meetings and operators, each by the name a person reads, with the words it can
 // also be found by (its id among them, so a pasted id still finds it). Pure, so tested alone.
 import { firstWords, meetingName } from '@web/lib/names/item-names';

@@ -1,4 +1,4 @@
-// What the timeline's polite live region says about new messages (UX.md "Accessible"): one
+// What the timeline's polite live region says about new messages: one
 // sentence per burst, never one per message, so a busy room does not flood a screen reader.
 // Pure, so the wording is tested without timers; the batching window is in use-announcer.ts.
 

@@ -1,4 +1,4 @@
-// A room's audit log (UX.md "leads" 7): who (by name, the id one click away), when, what in words, linked to the
+// A room's audit log: who (by name, the id one click away), when, what in words, linked to the
 // timeline message; older pages by `before`; exports of the audit log and the room history.
 import { useTaskGoals } from '@web/lib/names/use-task-goals';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';

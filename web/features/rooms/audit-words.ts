@@ -1,4 +1,4 @@
-// Audit entries in words (UX.md "leads" 7): who, when, what, and where in the timeline.
+// Audit entries in words: who, when, what, and where in the timeline.
 import type { AuditEntry } from '@web/lib/api/rooms-audit';
 import type { Retention } from '@shared/contract/rooms';
 import { retentionInWords } from './retention-words';

@@ -1,4 +1,4 @@
-// "Revoke every mic in this room" (UX.md "leads" 9): lists exactly the live grants it will end,
+// "Revoke every mic in this room": lists exactly the live grants it will end,
 // then publishes one mic_revoke per grant and shows how each went.
 import { TaskName } from '@web/components/task-name';
 import { Button } from '@web/components/ui/button';

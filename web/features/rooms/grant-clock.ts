@@ -1,5 +1,5 @@
 // A mic grant as a live object: time left, budget left, and whether (and why) it has ended.
-// Pure, with the clock passed in, so the countdown is tested without timers (STYLE.md rule 8).
+// Pure, with the clock passed in, so the countdown is tested without timers.
 import { revokeReasonInWords } from '@web/lib/room-words';
 
 export interface GrantLike {

@@ -65,7 +65,7 @@ describe('pause without loss', () => {
   });
 
   it('never loses a message across random pause, arrive and resume sequences', () => {
-    // Seeded (STYLE.md rule 8): a failure replays.
+    // Seeded: a failure replays.
     let seed = 7;
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 50; run++) {

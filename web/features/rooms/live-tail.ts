@@ -1,4 +1,4 @@
-// Pausing the live tail without losing anything (UX.md, "where Switchboard leads" 1): the store
+// Pausing the live tail without losing anything: the store
 // keeps every message; a pause only remembers where the reader stopped. What came after that
 // point is counted as "N new" and shown again on resume. Pure, so it is unit-tested.
 import type { Timeline, TimelineEntry } from '@web/lib/mqtt/timeline-merge';

@@ -1,4 +1,4 @@
-// Review mode (UX.md "leads" 2): candidates that passed the gateway's rules wait here, each with
+// Review mode: candidates that passed the gateway's rules wait here, each with
 // the agent's remaining budget and time. Mouse or keys: J/K move, A approves, R asks for a reason
 // in a small dialog (Enter rejects). Keys work whenever the queue is on screen, never while typing
 // in a field or with a dialog open (review-keys.ts, decisions-web.md §28); the list stays mounted

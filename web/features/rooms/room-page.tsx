@@ -31,7 +31,7 @@ import { roomErrorInWords } from '@web/lib/room-words';
 const HealthPanel = lazy(() => import('./health-panel').then((m) => ({ default: m.HealthPanel })));
 
 // A live region: "Reconnecting…" and "Live" are announced when the connection drops and comes
-// back (UX.md item 10); the reason stays in the title, so a retry's error is not read out each time.
+// back; the reason stays in the title, so a retry's error is not read out each time.
 function ConnectionBadge() {
   const status = useLiveRooms((s) => s.status);
   const error = useLiveRooms((s) => s.lastError);

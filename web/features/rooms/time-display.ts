@@ -1,4 +1,4 @@
-// Times as UTC, local or relative (UX.md "time zones"), the choice kept in preferences, written by
+// Times as UTC, local or relative, the choice kept in preferences, written by
 // the one formatter (web/lib/time-words.ts; decisions-web.md §30, §36): a date and a named zone,
 // never a bare "05:48:14".
 import type { TimeDisplay } from '@web/lib/preferences';

@@ -12,11 +12,16 @@ export const pendingReviewQuery = (roomId: string) =>
     // Review notices (switchboard/rooms/{r}/review) refresh it at once; this re-read heals a queue
     // whose notice was lost on the way (a reconnect, a busy worker) within seconds, not never.
     refetchInterval: 5_000,
-    queryFn: ({ signal }) =>
-      getJson(`/api/rooms/${encodeURIComponent(roomId)}/review?status=pending`, ReviewList, { signal }).then(
-        (r) => r.items,
-      ),
+    queryFn: ({ signal }) => readPendingReview(roomId, signal),
   });
+
+/** The candidates waiting for a facilitator in the room, oldest first. */
+export const readPendingReview = (roomId: string, signal?: AbortSignal) =>
+  getJson(
+    `/api/rooms/${encodeURIComponent(roomId)}/review?status=pending`,
+    ReviewList,
+    signal ? { signal } : undefined,
+  ).then((r) => r.items);
 
 /** Every item, decided or not: the queue shows the latest decisions so every facilitator sees them. */
 export const allReviewQuery = (roomId: string) =>

@@ -1,5 +1,5 @@
 // Every way sign-in, enrollment or a backup can fail, said in words with what to do next
-// (UX.md "clear errors"). The server's own message is the fallback for codes not known here.
+//. The server's own message is the fallback for codes not known here.
 import { ApiError } from '@web/lib/api/http';
 import { CodedError } from '@shared/errors';
 

@@ -1,4 +1,4 @@
-// Who gets told about what (UX.md: notifications are opt-in): browser notifications for new
+// Who gets told about what (notifications are opt-in): browser notifications for new
 // inbox items, muted per kind and per room, remembered per operator in this browser under a
 // key holding the operator's did, so two operators sharing a browser keep their own choices.
 import { INBOX_KINDS, type InboxItem, type InboxKind } from '@shared/contract/inbox';

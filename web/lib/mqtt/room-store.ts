@@ -1,4 +1,4 @@
-// Live room state, owned here (STYLE.md rule 6): the MQTT connection outside React writes into
+// Live room state, owned here: the MQTT connection outside React writes into
 // this store; screens only read it. Server data (rooms, grants, presence) stays in TanStack Query.
 //
 // A room's timeline is one contiguous run of stored history plus what arrived live after it.

@@ -1,4 +1,4 @@
-// A slot to approve, in words (UX.md "leads" 14, decisions-web.md §45): the meeting by its title,
+// A slot to approve, in words (decisions-web.md §45): the meeting by its title,
 // each attendee by name with the slot's time where they are, and an unknown zone said as unknown
 // rather than guessed. Zones come from each attendee's directory manifest (`oacop.timeZone`): the
 // OACoP messages carry none. Times through the console's one formatter (web/lib/time-words.ts).

@@ -1,4 +1,4 @@
-// The review keys (UX.md "leads" 2), shared by a room's review queue and the inbox: J/K move,
+// The review keys, shared by a room's review queue and the inbox: J/K move,
 // A approves, R asks for a reason. They work whenever a review list is on screen, without a click
 // first (decisions-web.md §28): the layout's one key handler (web/app/shortcuts-dialog.tsx) reads
 // the key and hands it to the list that registered here. It never does so while the operator
