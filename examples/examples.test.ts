@@ -1,8 +1,9 @@
 // The examples run against a fresh server (startSwitchboard: embedded broker, SQLite, gateway):
 // each is started as a person would start it, given a task by a facilitator's console over /mqtt,
 // and must leave an approved ack, progress and result in the room's public history. The Python
-// example needs python3 and paho-mqtt: a virtual environment is made and paho-mqtt installed from
-// PyPI; where that cannot be done the test is skipped and says why.
+// example needs python3 with paho-mqtt 1.6 or 2: Debian's python3-paho-mqtt (scripts/test.sh
+// installs it when root), or paho-mqtt from PyPI in a virtual environment; where neither can be
+// had the test is skipped and says why.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -155,31 +156,39 @@ describe('examples/', () => {
 });
 
 /**
- * A python3 with paho-mqtt: the system's if it has it, else a virtual environment under
- * node_modules/.cache with paho-mqtt from PyPI. Or why there is none.
+ * A python3 with paho-mqtt: python3 on PATH or the system's /usr/bin/python3 if either has it
+ * (Debian's python3-paho-mqtt installs for the latter, and PATH may lead elsewhere, to pyenv's for
+ * one), else a virtual environment under node_modules/.cache with paho-mqtt from PyPI. Or why
+ * there is none.
  */
 async function pythonWithPaho(): Promise<string | { reason: string }> {
-  const has = async (python: string) =>
-    run(python, ['-c', 'import paho.mqtt.client'], { timeout: 20_000 }).then(
-      () => true,
-      () => false,
+  const withPaho = (python: string) =>
+    run(python, ['-c', 'import sys, paho.mqtt.client; print(sys.executable)'], { timeout: 20_000 }).then(
+      ({ stdout }) => stdout.trim(),
+      () => undefined,
     );
+  for (const python of ['python3', '/usr/bin/python3']) {
+    const found = await withPaho(python);
+    if (found) return found;
+  }
   try {
     await run('python3', ['--version'], { timeout: 10_000 });
   } catch {
     return { reason: 'python3 is not installed: the Python example was not run' };
   }
-  if (await has('python3')) return (await run('python3', ['-c', 'import sys; print(sys.executable)'])).stdout.trim();
   const venv = join(process.cwd(), 'node_modules/.cache/examples-venv');
   const python = join(venv, 'bin/python');
   try {
     if (!existsSync(python)) await run('python3', ['-m', 'venv', venv], { timeout: 60_000 });
-    if (!(await has(python)))
+    if (!(await withPaho(python)))
       await run(python, ['-m', 'pip', 'install', '--quiet', 'paho-mqtt>=2,<3'], { timeout: 150_000 });
   } catch (error) {
+    const why = (error as Error).message.split('\n')[0];
     return {
-      reason: `paho-mqtt could not be installed (${(error as Error).message.split('\n')[0]}): the Python example was not run`,
+      reason:
+        `paho-mqtt could not be installed (${why}): the Python example was not run ` +
+        "(Debian's python3-paho-mqtt provides it for /usr/bin/python3)",
     };
   }
-  return (await has(python)) ? python : { reason: 'paho-mqtt is not importable: the Python example was not run' };
+  return (await withPaho(python)) ?? { reason: 'paho-mqtt is not importable: the Python example was not run' };
 }

@@ -29,6 +29,13 @@ CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 MOSQUITTO="${MOSQUITTO_BIN:-$(command -v mosquitto || echo /usr/sbin/mosquitto)}"
 [ -x "$MOSQUITTO" ] || need_package mosquitto "Mosquitto is missing at $MOSQUITTO (or set MOSQUITTO_BIN)"
 
+# The Python example (examples/examples.test.ts) runs on Debian's paho-mqtt where PyPI cannot be
+# reached, and is skipped, saying why, where neither can be had: so a failed install does not stop
+# the run (the subshell keeps need_package's exit from ending it).
+/usr/bin/python3 -c 'import paho.mqtt.client' 2>/dev/null \
+  || (need_package python3-paho-mqtt "paho-mqtt is missing for /usr/bin/python3") \
+  || echo "No python3-paho-mqtt: the Python example runs only if PyPI can be reached, else it is skipped." >&2
+
 # tsc and ESLint each use one core: the typecheck, the lint and the build run side by side, each
 # printed whole when it ends, and any failure stops the run after all three (the build writes only
 # dist/, which neither reads). The integration tests and the journeys then find the build current.

@@ -1,6 +1,6 @@
 """An AOR agent in Python with paho-mqtt: connect, wait for a task, ack, progress, result.
 
-    pip install "paho-mqtt>=2"
+    pip install paho-mqtt                                   # or Debian's 1.6: apt install python3-paho-mqtt
     npm run --silent cli -- agents add agent.py --json      # prints the credential once
     MQTT_URL=mqtt://127.0.0.1:1883 AGENT_ID=agent.py AGENT_PASSWORD=... ROOM=demo python3 examples/python/aor_agent.py
 
@@ -35,7 +35,10 @@ def post(client, task_id, message_type, content):
     body = envelope("result", {"task_id": task_id, "message_type": message_type, "content": content})
     client.publish(room("public_candidates"), body, qos=1).wait_for_publish()
 
-client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{AGENT}/py", protocol=mqtt.MQTTv5)
+# paho-mqtt 2 asks which callback signatures to use; 1.6 takes no such argument, and over MQTT 5
+# it calls on_connect and on_message with the same arguments as 2's VERSION2.
+api = (mqtt.CallbackAPIVersion.VERSION2,) if hasattr(mqtt, "CallbackAPIVersion") else ()
+client = mqtt.Client(*api, client_id=f"{AGENT}/py", protocol=mqtt.MQTTv5)
 client.username_pw_set(AGENT, PASSWORD)
 client.will_set(mine("heartbeat"), envelope("heartbeat", {"ts": int(time.time()), "status": "offline"}), qos=1)
 client.on_connect, client.on_message = on_connect, on_message
