@@ -124,6 +124,7 @@ test('no did:key, UUID, ISO timestamp or duration in the main content of the dem
   // Where each screen is ready: its list or its live status, so what the scan reads is the screen.
   const screens: [string, string, (p: Page) => Promise<void>][] = [
     ['inbox', '/', (p) => expect(p.getByTestId('inbox-status')).toHaveText('Live')],
+    ['rooms', '/rooms', (p) => expect(p.getByRole('link', { name: /Demo room/ })).toBeVisible({ timeout: 20_000 })],
     [
       'room',
       '/rooms/demo',
@@ -155,10 +156,28 @@ test('no did:key, UUID, ISO timestamp or duration in the main content of the dem
     ],
     ['threads', '/threads', (p) => expect(p.getByTestId('thread-row').first()).toBeVisible({ timeout: 20_000 })],
     ['scheduling', '/scheduling', (p) => expect(p.getByTestId('scheduling-thread').first()).toBeVisible()],
-    ['tasks', '/tasks', (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible()],
+    [
+      'tasks',
+      '/tasks',
+      // The board once read: its cards, or the words for none.
+      (p) => expect(p.getByTestId('task-card').or(p.getByText('No tasks yet.')).first()).toBeVisible(),
+    ],
     ['agents', '/fleet', (p) => expect(p.getByTestId('agent-row').first()).toBeVisible()],
     ['directory', '/directory', (p) => expect(p.getByTestId('agent-card').first()).toBeVisible()],
     ['guided demo', '/demo', (p) => expect(p.getByTestId('step-1')).toBeVisible()],
+    [
+      'story',
+      `/story/negotiation/${encodeURIComponent(negotiationId)}`,
+      (p) => expect(p.getByTestId('story')).toContainText('Northwind Procurement opened', { timeout: 20_000 }),
+    ],
+    ['operators', '/settings/operators', (p) => expect(p.getByTestId('operator-row').first()).toBeVisible()],
+    ['services', '/settings/services', (p) => expect(p.getByTestId('service-row').first()).toBeVisible()],
+    [
+      'notification settings',
+      '/settings/inbox',
+      (p) => expect(p.getByRole('heading', { name: 'Inbox notifications' })).toBeVisible(),
+    ],
+    // Not /settings/account: its "Your key" is where the operator reads and copies their own did.
   ];
   const found: Record<string, string[]> = {};
   for (const [name, path, ready] of screens) {
