@@ -20,13 +20,15 @@ let context: BrowserContext;
 let page: Page;
 let agent: MqttClient | undefined;
 let password = '';
+// The facilitator has a name, so the rows can be seen to say who acted by it.
+const OPERATOR = 'Dana';
 
 test.beforeAll(async ({ browser }) => {
   server = await startServer({ DEMO: '0' }, { enrollLinkWaitMs: 10_000 });
   if (!server.enrollUrl) throw new Error(`No enrollment link:\n${server.log()}`);
   context = await browser.newContext({ baseURL: server.url });
   page = await context.newPage();
-  await enrollNewKey(page, server.enrollUrl);
+  await enrollNewKey(page, server.enrollUrl, 'Facilitator', OPERATOR);
 });
 
 test.afterAll(async () => {
@@ -121,14 +123,23 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
   await expect(row.getByTestId('agent-suspension')).toContainText('“<b>floods</b> the room”');
   // Who and when, in words (decisions-server.md §83).
   await expect(row.getByTestId('agent-suspension')).toHaveText(
-    /^Suspended by .+ (just now|\d+ seconds? ago): “<b>floods<\/b> the room”$/,
+    new RegExp(`^Suspended by ${OPERATOR} (just now|\\d+ seconds? ago): “<b>floods</b> the room”$`),
   );
-  await snap(page, 'agents-suspended');
+  for (const [width, height, name] of [
+    [1440, 900, 'agents-suspended-1440'],
+    [390, 844, 'agents-suspended-390'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, name);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
   await row.getByRole('button', { name: `Resume ${AGENT}` }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('Offline');
   // After the resume the row still says who suspended it and why.
   await expect(row.getByTestId('agent-suspension')).toHaveText(
-    /^Resumed by .+; suspended by .+ (just now|\d+ seconds? ago): “<b>floods<\/b> the room”$/,
+    new RegExp(
+      `^Resumed by ${OPERATOR} (just now|\\d+ seconds? ago); suspended by ${OPERATOR} (just now|\\d+ seconds? ago): “<b>floods</b> the room”$`,
+    ),
   );
   for (const [width, height, name] of [
     [1440, 900, 'agents-resumed-1440'],

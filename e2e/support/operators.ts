@@ -34,15 +34,17 @@ export const E2E_PASSPHRASE = 'seven lanterns over the quarry';
 
 /**
  * Follows an enrollment link in a browser without a key: creates the key with its backup (the
- * file is downloaded and left alone), enrolls it, opens the console.
+ * file is downloaded and left alone), enrolls it under `name` when given, opens the console.
  */
 export async function enrollNewKey(
   page: Page,
   enrollUrl: string,
   role: 'Facilitator' | 'Observer' = 'Facilitator',
+  name?: string,
 ): Promise<void> {
   await page.goto(enrollUrl);
   await createKey(page);
+  if (name) await page.getByLabel('Your name').fill(name);
   await page.getByRole('button', { name: 'Enroll this key' }).click();
   // The console opens by itself and says the role given.
   await expect(page.getByRole('heading', { name: 'Inbox', exact: true })).toBeVisible();
