@@ -8,6 +8,7 @@ import { enrollFirstFacilitator } from './support/demo-console';
 import { enrollNewKey, inviteOperator } from './support/operators';
 import { startServer } from './support/server';
 import { snap } from './support/screenshots';
+import { identifiersInMain } from './support/identifier-scan';
 import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
@@ -142,6 +143,11 @@ test('a review candidate reaches both facilitators live, is claimed, approved in
     /^(agent\.inboxer|Inbox agent)’s result for “Summarise the incident”$/,
   );
   await expect(queued.getByTestId('review-budget-left')).toHaveText(/^\d+ of 20 messages left on the grant$/);
+  // To a colleague the first facilitator, who gave no name, is "Operator …" in the control log
+  // too: no identifier in the room's main content (decisions-web.md §46).
+  await expect(second.getByTestId('control-event').first()).toContainText('Operator …');
+  expect(await identifiersInMain(second)).toEqual([]);
+  await second.setViewportSize({ width: 1440, height: 900 });
   await snap(second, 'decide-review-queue');
   await second.setViewportSize({ width: 390, height: 844 });
   await snap(second, 'decide-review-queue-phone');

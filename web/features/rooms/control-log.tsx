@@ -1,5 +1,6 @@
 // Grants, revokes and rejects on rooms/{r}/control, each said in words.
 import { Name } from '@web/components/name';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import { LongText } from '@web/components/ui/long-text';
 import { displayText } from '@web/lib/display-text';
 import type { TimelineEntry } from '@web/lib/mqtt/timeline-merge';
@@ -158,8 +159,9 @@ export function ControlLog({
                   className="max-w-40 shrink-0 truncate pt-0.5 font-mono text-xs text-slate-500 max-sm:ml-auto"
                   title={entry.fromId ?? undefined}
                 >
+                  {/* An operator who gave no name reads as "Operator …K7Qm2x" (decisions-web.md §46). */}
                   {entry.fromId?.startsWith('did:key:') ? (
-                    <Name id={entry.fromId} plain />
+                    <Name id={entry.fromId} plain fallback={unnamedOperator(entry.fromId)} />
                   ) : (
                     displayText(entry.fromId ?? '')
                   )}
