@@ -1,6 +1,7 @@
 // Every screen, in both themes, at 1440 and 390 px, has no serious or critical accessibility
-// violation by axe-core (WCAG 2.1 A and AA rules); and the command palette finds rooms,
-// negotiations, threads and meetings by name from the keyboard alone.
+// violation by axe-core (WCAG 2.1 A and AA rules), a thread, a negotiation, its story and a
+// meeting's thread among them; and the command palette finds rooms, negotiations, threads and
+// meetings by name from the keyboard alone.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './support/test';
 import { openDemoConsole, type DemoConsole } from './support/demo-console';
@@ -25,6 +26,17 @@ async function firstDetail(page: Page, list: string): Promise<string> {
   const link = page.locator(`main a[href^="${list}/"]`).first();
   await expect(link, list).toBeVisible({ timeout: 30_000 });
   return (await link.getAttribute('href'))!;
+}
+
+/** A meeting proposed from the Scheduling screen: its thread is where slots are approved. */
+async function proposedMeeting(page: Page): Promise<string> {
+  await page.goto('/scheduling');
+  const form = page.getByRole('form', { name: 'Propose a meeting' });
+  await expect(form.getByLabel('Ada (Berlin) attendance')).toBeVisible({ timeout: 20_000 });
+  await form.getByLabel('Title').fill('Accessibility check');
+  await form.getByRole('button', { name: 'Sign and propose' }).click();
+  await expect(page).toHaveURL(/\/scheduling\/urn/, { timeout: 20_000 });
+  return new URL(page.url()).pathname;
 }
 
 /** Serious and critical violations on the page as it is now, named by screen. */
@@ -60,7 +72,16 @@ for (const width of [1440, 390])
   test(`no screen has a serious or critical violation at ${width} px, in the light and the dark theme`, async () => {
     test.setTimeout(240_000);
     const { page } = demo;
-    if (details.length === 0) details = [await firstDetail(page, '/threads'), await firstDetail(page, '/negotiations')];
+    if (details.length === 0) {
+      const negotiation = await firstDetail(page, '/negotiations');
+      details = [
+        await firstDetail(page, '/threads'),
+        negotiation,
+        // The negotiation told as a story, and a meeting's thread with its slots.
+        negotiation.replace(/^\/negotiations\//, '/story/negotiation/'),
+        await proposedMeeting(page),
+      ];
+    }
     await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
     // Colours settle at once (the console honours reduced motion): axe reads them, never a
     // button halfway through a colour transition.

@@ -36,7 +36,9 @@ export function StoryList({
   return (
     <>
       {controls}
+      {/* A long story scrolls inside its box: focusable, so a keyboard scrolls it too (WCAG 2.1.1). */}
       <ol
+        tabIndex={0}
         aria-label={label}
         aria-live="polite"
         data-testid="story"

@@ -65,7 +65,11 @@ export function HeatMap({ grid, names, zones, operatorZone, highlight }: HeatMap
   const shown = phone && days.length > 0 ? days[dayIndex]! : { from: 0, to: grid.columns.length };
   const columns = grid.columns.slice(shown.from, shown.to);
   return (
+    // Two working days of columns can be wider than the page: focusable, so a keyboard scrolls it too (WCAG 2.1.1).
     <div
+      tabIndex={0}
+      role="region"
+      aria-label="Availability heat-map"
       className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
       data-testid="heat-map"
     >
