@@ -42,6 +42,18 @@ async function expectNoRawIds(n: number) {
 
 let negotiationPath = '';
 
+/** A snap at 1440 and at 390 px, back to the journey's width after. */
+async function snapWidths(name: string): Promise<void> {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 test('step 1: a task for the Researcher is granted, acknowledged and finished, told in words', async () => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' }).click();
   await expect(page).toHaveURL(/\/demo$/);
@@ -213,6 +225,7 @@ test('the README in its order: review mode on in the Demo room (step 4), then th
   await expect(step(1).getByTestId('story')).toContainText('You gave Researcher the mic for 6 messages', {
     timeout: 20_000,
   });
+  await snapWidths('guided-demo-review-blocked');
   // The fix it offers: approve what waits and turn review mode off, in one click.
   await blocked.getByRole('button', { name: /turn review mode off/ }).click();
   await expect(blocked).toHaveCount(0, { timeout: 20_000 });
@@ -221,6 +234,7 @@ test('the README in its order: review mode on in the Demo room (step 4), then th
     { timeout: 60_000 },
   );
   await expect(step(1)).toHaveAttribute('data-done', 'true');
+  await snapWidths('guided-demo-review-finished');
   await page.goto('/rooms/demo');
   await expect(page.getByRole('checkbox', { name: /Review mode/ })).not.toBeChecked();
 });
