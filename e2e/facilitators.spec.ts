@@ -143,7 +143,11 @@ test('presence and a lost race: both see each other, both decide one candidate, 
     details: { decision: 'approved', decidedBy: { name: 'Ana' } },
   });
 
-  const notice = ben.getByTestId('lost-race');
+  // Told on the item that was lost, which stays in place in words (decisions-web.md §38).
+  const notice = benQueue
+    .getByTestId('lost-item')
+    .filter({ hasText: 'Root cause: an expired certificate' })
+    .getByTestId('lost-race');
   await expect(notice).toHaveText(/^Ana approved this (just now|\d+ seconds ago)\. Your decision was not applied\.$/);
   await expect(benQueue.getByTestId('review-item')).toHaveCount(0);
   // The task by its goal (decisions-web.md §33).
