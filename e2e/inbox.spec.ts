@@ -136,6 +136,11 @@ test('a review candidate reaches both facilitators live, is claimed, approved in
   );
   await expect(mine.getByTestId('inbox-budget')).toHaveText(/^\d+ messages? left on the grant$/);
   expect(await mine.innerText()).not.toContain(taskId);
+  await first.setViewportSize({ width: 1440, height: 900 });
+  await snap(first, 'decide-inbox-review');
+  await first.setViewportSize({ width: 390, height: 844 });
+  await snap(first, 'decide-inbox-review-phone');
+  await first.setViewportSize({ width: 1280, height: 720 });
   // The room's own queue says the same.
   await second.goto(`/rooms/${ROOM}`);
   const queued = second.getByTestId('review-item').filter({ hasText: 'Root cause found' });
