@@ -9,6 +9,7 @@ import { SERVER_CLI } from '../server/test-support/compiled-entry';
 import { enrollNewKey } from './support/operators';
 import { snap } from './support/screenshots';
 import { startServer, type RunningServer } from './support/server';
+import { wordsSplitAcrossLines } from './support/word-breaks';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -125,6 +126,12 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
   await expect(row.getByTestId('agent-suspension')).toHaveText(
     new RegExp(`^Suspended by ${OPERATOR} (just now|\\d+ seconds? ago): “<b>floods</b> the room”$`),
   );
+  // The reason narrows the table at 1440 px; its headers and the agent's id still break only
+  // between words or after a separator, never inside a word (decisions-web.md §40).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const cells = page.getByRole('table', { name: 'Agents' }).locator('thead th, tbody th');
+  await expect(cells).toHaveCount(8);
+  expect(await wordsSplitAcrossLines(cells)).toEqual([]);
   for (const [width, height, name] of [
     [1440, 900, 'agents-suspended-1440'],
     [390, 844, 'agents-suspended-390'],
