@@ -100,6 +100,7 @@ test('a facilitator imports an A2A agent by its card URL and sees it in the dire
     await expect(form.getByTestId('import-done')).toHaveText('Imported Travel planner, with 3 skills.');
     const agent = section.getByRole('article', { name: 'Travel planner' });
     await expect(agent.getByTestId('imported-badge')).toHaveText('Imported');
+    await expect(agent.getByTestId('imported-by')).toContainText('Imported by You');
     await expect(agent).toContainText('Travel planner plans trips: flights, trains and hotels.');
     await expect(agent).toContainText('By Example Travel · version 2.1.0');
     const skills = agent.getByRole('list', { name: 'Skills of Travel planner' }).getByTestId('imported-skill');
@@ -156,7 +157,15 @@ test('an observer sees the imported agent and the import form disabled', async (
     await enrollNewKey(observer, await invite('observer'), 'Observer');
     await observer.goto('/directory');
     const section = observer.getByRole('region', { name: 'Imported A2A agents' });
-    await expect(section.getByRole('article', { name: 'Travel planner' })).toBeVisible();
+    const agent = section.getByRole('article', { name: 'Travel planner' });
+    await expect(agent).toBeVisible();
+    // The facilitator who imported it gave no name: a colleague reads "Operator …" and the key's
+    // last six characters, never the key itself.
+    const importer = await page.evaluate(
+      async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did,
+    );
+    await expect(agent.getByTestId('imported-by')).toContainText(`Imported by Operator …${importer.slice(-6)}`);
+    await expect(agent.getByTestId('imported-by')).not.toContainText('did:key');
     const form = section.getByRole('form', { name: 'Import an A2A agent' });
     await expect(form.getByLabel('Agent Card URL')).toBeDisabled();
     await expect(form.getByRole('button', { name: 'Import agent' })).toBeDisabled();

@@ -4,6 +4,7 @@
 // it: it is rendered as text only, bidi controls made visible, the raw card behind a disclosure.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { unnamedOperator } from '@shared/contract/operator-name';
 import { Name } from '@web/components/name';
 import { Button } from '@web/components/ui/button';
 import { CopyButton } from '@web/components/ui/copy-button';
@@ -144,8 +145,9 @@ export function ImportedAgentCard({ agent, facilitator }: { agent: ImportedAgent
           )}
           <CopyButton text={agent.url} label="Copy card URL" />
         </p>
-        <p>
-          Imported by <Name id={agent.importedBy} /> <When at={agent.importedAt} />
+        <p data-testid="imported-by">
+          Imported by <Name id={agent.importedBy} fallback={unnamedOperator(agent.importedBy)} />{' '}
+          <When at={agent.importedAt} />
           {agent.lastFetchedAt !== agent.importedAt ? (
             <>
               ; card fetched again <When at={agent.lastFetchedAt} form="relative" />
