@@ -1,7 +1,8 @@
 // Several facilitators at once, against the real server, real MQTT agents and two browser
 // contexts: names given at enrollment and in settings, each sees the other on a review-mode room
 // and its queue without reloading, both decide the same candidate, and the one who lost reads who
-// decided and when, in words.
+// decided and when, in words. On the Operators screen a facilitator invites a colleague, changes
+// her role and removes her, each after a confirmation; the activity log says so by name.
 import { expect, test, type Browser, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
@@ -15,6 +16,8 @@ const AGENT = 'agent.crew';
 const contexts: BrowserContext[] = [];
 let ana: Page;
 let ben: Page;
+/** The colleague Ana invites from the Operators screen. */
+let cy: Page;
 let agent: TestAgent;
 
 /** Enrolls a new facilitator key in a fresh context, giving `name` on the enrollment page when set. */
@@ -183,7 +186,7 @@ test('a facilitator invites a colleague from the Operators screen; both see the 
   // Cy enrolls through it in a browser of her own.
   const context = await browser.newContext();
   contexts.push(context);
-  const cy = await context.newPage();
+  cy = await context.newPage();
   await cy.goto(link);
   await createKey(cy);
   await cy.getByLabel('Your name').fill('Cy');
@@ -209,6 +212,50 @@ test('a facilitator invites a colleague from the Operators screen; both see the 
   ] as const) {
     await cy.setViewportSize({ width, height });
     await snap(cy, name);
+  }
+});
+
+test('the facilitator makes the colleague an observer, then removes her, each after a confirmation; the activity log says both by name', async () => {
+  const cyDid = await cy.evaluate(
+    async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did,
+  );
+  await ana.goto('/settings/operators');
+  const row = ana.locator(`[data-testid="operator-row"][data-did="${cyDid}"]`);
+  const role = row.getByLabel('Role of Cy');
+  await expect(role).toHaveValue('facilitator');
+
+  // Picking a role asks first and says what changes; Cancel changes nothing.
+  await role.selectOption('observer');
+  const confirmRole = ana.getByRole('dialog', { name: 'Make Cy an observer?' });
+  await expect(confirmRole).toContainText('Cy will only read from now on');
+  await confirmRole.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirmRole).toBeHidden();
+  await expect(role).toHaveValue('facilitator');
+  await role.selectOption('observer');
+  await confirmRole.getByRole('button', { name: 'Make Cy an observer' }).click();
+  await expect(confirmRole).toBeHidden();
+  await expect(role).toHaveValue('observer');
+
+  // Removing her signs her out: her console is closed first, so its refused requests are not read
+  // as this journey's errors.
+  await cy.context().close();
+  await row.getByRole('button', { name: 'Remove Cy' }).click();
+  const confirmRemove = ana.getByRole('dialog', { name: 'Remove Cy?' });
+  await expect(confirmRemove).toContainText('Cy is signed out at once');
+  await confirmRemove.getByRole('button', { name: 'Remove the operator' }).click();
+  await expect(confirmRemove).toBeHidden();
+  await expect(row).toHaveCount(0);
+
+  // Both in the activity log, by name: hers is kept in the entries once she is gone.
+  await ana.getByRole('link', { name: 'activity log' }).click();
+  await expect(ana).toHaveURL(/\/activity\?kind=operator$/);
+  const entries = ana.getByTestId('activity-entry');
+  const made = entries.filter({ hasText: 'Made Cy an observer (was facilitator)' });
+  const removed = entries.filter({ hasText: 'Removed Cy (observer) from the console' });
+  for (const entry of [made, removed]) {
+    await expect(entry).toHaveCount(1);
+    await expect(entry.getByTestId('activity-who')).toHaveText('Ana');
+    await expect(entry).not.toContainText('did:key');
   }
 });
 

@@ -146,7 +146,7 @@ describe('roles and removal', () => {
       .entries as { action: string; target: string; details: Record<string, unknown> }[];
     expect(log.slice(0, 2).map((e) => [e.action, e.target, e.details])).toEqual([
       ['operator.remove', OLA, { did: OLA, role: 'observer', name: null }],
-      ['operator.role', BEN, { did: BEN, from: 'observer', to: 'facilitator' }],
+      ['operator.role', BEN, { did: BEN, from: 'observer', to: 'facilitator', name: null }],
     ]);
   });
 });

@@ -128,7 +128,13 @@ export function operatorAdminRoutes(deps: OperatorAdminDeps) {
       if (target.role !== role) {
         if (role !== 'facilitator') await keepAFacilitator(target);
         await store.access.setOperatorRole(target.did, role);
-        await audit(actor, 'operator.role', { did: target.did, from: target.role, to: role });
+        // The name is kept in the entry, so it still names them once they are removed.
+        await audit(actor, 'operator.role', {
+          did: target.did,
+          from: target.role,
+          to: role,
+          name: target.name ?? null,
+        });
         deps.sessionsChanged?.();
       }
       return reply(c, OperatorAnswer, { operator: view({ ...target, role }) }, 200);

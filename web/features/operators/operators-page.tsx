@@ -1,7 +1,8 @@
 // /settings/operators: the people who may sign in (decisions-server.md §84). Facilitators invite
 // by a one-time link (a role, a lifetime, the link shown once with a copy button), see the links
-// not yet used and withdraw one, change an operator's role and remove one; each is audited and
-// shows in the activity log. Observers are told the screen is for facilitators.
+// not yet used and withdraw one, change an operator's role and remove one, each after a
+// confirmation that says what changes (decisions-web.md §49); each is audited and shows in the
+// activity log. Observers are told the screen is for facilitators.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -40,6 +41,16 @@ const FIELD =
 const CARD = 'rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
 
 const operatorWords = (o: { did: string; name: string | null }) => o.name ?? unnamedOperator(o.did);
+
+const roleWords = (role: OperatorRole) => (role === 'observer' ? 'an observer' : 'a facilitator');
+
+/** What a new role changes, for its confirmation: it applies at once, to open sessions too. */
+function roleChangeWords(to: OperatorRole, name: string, self: boolean): string {
+  const who = self ? 'You' : name;
+  return to === 'observer'
+    ? `${who} will only read from now on: no acting in rooms, no invitations. A facilitator can give the role back.`
+    : `${who} will act in rooms and invite or remove colleagues from now on.`;
+}
 
 function InviteForm() {
   const queryClient = useQueryClient();
@@ -125,11 +136,16 @@ function InviteForm() {
 function OperatorRow({ operator, me, facilitators }: { operator: OperatorEntry; me: string; facilitators: number }) {
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState(false);
+  const [newRole, setNewRole] = useState<OperatorRole | null>(null);
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: OPERATORS_KEY });
     void queryClient.invalidateQueries({ queryKey: ['activity'] });
   };
-  const role = useMutation({ mutationFn: (r: OperatorRole) => setOperatorRole(operator.did, r), onSettled: refresh });
+  const role = useMutation({
+    mutationFn: (r: OperatorRole) => setOperatorRole(operator.did, r),
+    onSuccess: () => setNewRole(null),
+    onSettled: refresh,
+  });
   const remove = useMutation({
     mutationFn: () => removeOperator(operator.did),
     onSuccess: () => setRemoving(false),
@@ -152,16 +168,30 @@ function OperatorRow({ operator, me, facilitators }: { operator: OperatorEntry; 
           value={operator.role}
           disabled={role.isPending || last}
           title={last ? 'The last facilitator keeps the role: make another operator a facilitator first.' : undefined}
-          onChange={(e) => role.mutate(e.target.value as OperatorRole)}
+          onChange={(e) => {
+            role.reset();
+            setNewRole(e.target.value as OperatorRole);
+          }}
         >
           <option value="facilitator">Facilitator</option>
           <option value="observer">Observer</option>
         </select>
-        {role.isError ? (
-          <p role="alert" className="mt-1 text-xs text-rose-700 dark:text-rose-300">
-            {errorInWords(role.error)}
-          </p>
-        ) : null}
+        <ConfirmDialog
+          open={newRole !== null}
+          onOpenChange={(open) => !open && setNewRole(null)}
+          title={newRole ? `Make ${name} ${roleWords(newRole)}?` : ''}
+          confirmLabel={newRole ? `Make ${name} ${roleWords(newRole)}` : ''}
+          tone="primary"
+          busy={role.isPending}
+          onConfirm={() => newRole && role.mutate(newRole)}
+        >
+          <p>{newRole ? roleChangeWords(newRole, name, operator.did === me) : null}</p>
+          {role.isError ? (
+            <p role="alert" className="mt-2 text-rose-700 dark:text-rose-300">
+              {errorInWords(role.error)}
+            </p>
+          ) : null}
+        </ConfirmDialog>
       </td>
       <td className="whitespace-nowrap px-2 py-2 text-sm text-slate-600 max-md:block max-md:px-4 max-md:py-0.5 dark:text-slate-400">
         <When at={operator.createdAt} form="relative" prefix="joined " />
