@@ -2,7 +2,8 @@
 // contexts: names given at enrollment and in settings, each sees the other on a review-mode room
 // and its queue without reloading, both decide the same candidate, and the one who lost reads who
 // decided and when, in words. On the Operators screen a facilitator invites a colleague, changes
-// her role and removes her, each after a confirmation; the activity log says so by name.
+// her role and removes her, each after a confirmation; the activity log and its export say so by name.
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
@@ -215,7 +216,7 @@ test('a facilitator invites a colleague from the Operators screen; both see the 
   }
 });
 
-test('the facilitator makes the colleague an observer, then removes her, each after a confirmation; the activity log says both by name', async () => {
+test('the facilitator makes the colleague an observer, then removes her, each after a confirmation; the activity log and its export say both by name', async () => {
   const cyDid = await cy.evaluate(
     async () => ((await (await fetch('/api/auth/session')).json()) as { did: string }).did,
   );
@@ -257,6 +258,35 @@ test('the facilitator makes the colleague an observer, then removes her, each af
     await expect(entry.getByTestId('activity-who')).toHaveText('Ana');
     await expect(entry).not.toContainText('did:key');
   }
+
+  // The export names the same actions, in the same words (CSV) and as records (JSON).
+  const exported = async (format: 'CSV' | 'JSON') => {
+    const downloading = ana.waitForEvent('download');
+    await ana.getByRole('button', { name: `Export ${format}` }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^switchboard-activity-\\d{4}-\\d\\d-\\d\\dT\\d{6}Z\\.${format.toLowerCase()}$`),
+    );
+    await expect(ana.getByRole('status').filter({ hasText: download.suggestedFilename() })).toBeVisible();
+    return readFile(await download.path(), 'utf8');
+  };
+  const csv = await exported('CSV');
+  for (const words of [
+    'Invited a facilitator with a one-time link',
+    'Enrolled as a facilitator under the name “Cy”',
+    'Made Cy an observer (was facilitator)',
+    'Removed Cy (observer) from the console',
+  ])
+    expect(csv).toContain(words);
+  const records = JSON.parse(await exported('JSON')) as {
+    action: string;
+    actorName: string | null;
+    targetName: string | null;
+  }[];
+  const byAna = records.filter((r) => r.actorName === 'Ana');
+  expect(byAna.map((r) => r.action)).toEqual(expect.arrayContaining(['operator.invite']));
+  for (const action of ['operator.role', 'operator.remove'])
+    expect(byAna.filter((r) => r.action === action).map((r) => r.targetName)).toEqual(['Cy']);
 });
 
 test('a used link says it was used, and a good link opened in the same tab then enrolls', async ({ browser }) => {
