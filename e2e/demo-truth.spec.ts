@@ -69,6 +69,18 @@ test('the guided negotiation: the seller offers, the operator counters and co-si
   await expect(agreement.getByTestId('agreement-sentence')).toContainText(
     'Agreement between Acme Weather API and you: weather.forecast.detailed, 120,000 calls a month at 0.0047 EUR per call',
   );
+  // Presenter mode shows what is agreed in words and closes the proof, even one left open.
+  await agreement.getByText('Show the proof').click();
+  await expect(agreement.getByTestId('agreement-hash')).toBeVisible();
+  await page.getByRole('button', { name: 'Presenter mode', exact: true }).click();
+  await expect(page.locator('html')).toHaveClass(/presenter/);
+  await expect(agreement.getByTestId('agreement-sentence')).toBeVisible();
+  await expect(agreement.getByTestId('agreement-term').filter({ hasText: 'Price per call' })).toContainText(
+    '0.0047 EUR',
+  );
+  await expect(agreement.getByText(/sha256-|did:key:|hash/i).filter({ visible: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Leave presenter mode' }).click();
+  await expect(page.locator('html')).not.toHaveClass(/presenter/);
   await cosignAgreement(agreement);
   await expect(story).toContainText(/You co-signed the agreement; it is entry \d+ of the public log\./, {
     timeout: 20_000,
