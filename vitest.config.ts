@@ -47,6 +47,10 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
+          // As in the unit project, files share their worker's module cache: importing the server's
+          // modules again for every file was a third of the project's time. A file that mocks a
+          // module imports a fresh copy after vi.resetModules (server/auth/agent-password.test.ts).
+          isolate: false,
           // Builds the server bundle the child-process tests run (server/test-support/compiled-entry.ts).
           globalSetup: ['server/test-support/build-server.ts'],
           // Servers in the test process log nothing unless LOG_LEVEL asks (logging/logger.ts).

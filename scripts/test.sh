@@ -36,8 +36,8 @@ MOSQUITTO="${MOSQUITTO_BIN:-$(command -v mosquitto || echo /usr/sbin/mosquitto)}
   || (need_package python3-paho-mqtt "paho-mqtt is missing for /usr/bin/python3") \
   || echo "No python3-paho-mqtt: the Python example runs only if PyPI can be reached, else it is skipped." >&2
 
-# tsc and ESLint each use one core: the typecheck, the lint and the build run side by side, each
-# printed whole when it ends, and any failure stops the run after all three (the build writes only
+# The typecheck (TypeScript 7, which checks on several threads), ESLint (one core) and the build run
+# side by side, each printed whole when it ends, and any failure stops the run after all three (the build writes only
 # dist/, which neither reads). The integration tests and the journeys then find the build current.
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT

@@ -1,11 +1,25 @@
-import * as crypto from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkAgentPassword, fastAgentHash, hashAgentPassword } from './agent-password';
+import type * as Crypto from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as AgentPassword from './agent-password';
 import { generateAgentPassword, hashPassword } from './password';
 
+// The integration project shares each worker's module cache between files, so another file may
+// have loaded agent-password.ts with the real node:crypto already: a fresh copy is imported here,
+// after the mock is registered, to see which compare it calls.
 vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof crypto>();
+  const actual = await importOriginal<typeof Crypto>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+});
+
+let crypto: typeof Crypto;
+let checkAgentPassword: typeof AgentPassword.checkAgentPassword;
+let fastAgentHash: typeof AgentPassword.fastAgentHash;
+let hashAgentPassword: typeof AgentPassword.hashAgentPassword;
+
+beforeAll(async () => {
+  vi.resetModules();
+  crypto = await import('node:crypto');
+  ({ checkAgentPassword, fastAgentHash, hashAgentPassword } = await import('./agent-password'));
 });
 
 afterEach(() => vi.mocked(crypto.timingSafeEqual).mockClear());
