@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run: typecheck, lint and build side by side, then unit and property tests (with
-# shared/ coverage), integration tests against real engines, Playwright journeys in Debian's Chromium,
-# then the date-sensitive suites with the clocks pinned at a Saturday night and a daylight-saving night.
+# shared/ coverage) and integration tests against real engines while the lint goes on, Playwright
+# journeys in Debian's Chromium, then the date-sensitive suites with the clocks pinned at a Saturday
+# night and a daylight-saving night.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TZ=UTC
@@ -36,29 +37,39 @@ MOSQUITTO="${MOSQUITTO_BIN:-$(command -v mosquitto || echo /usr/sbin/mosquitto)}
   || (need_package python3-paho-mqtt "paho-mqtt is missing for /usr/bin/python3") \
   || echo "No python3-paho-mqtt: the Python example runs only if PyPI can be reached, else it is skipped." >&2
 
-# The typecheck (TypeScript 7, which checks on several threads), ESLint (one core) and the build run
-# side by side, each printed whole when it ends, and any failure stops the run after all three (the build writes only
-# dist/, which neither reads). The integration tests and the journeys then find the build current.
+# The typecheck (TypeScript 7, which checks on several threads), ESLint (one core) and the build
+# start side by side; the build writes only dist/, which neither reads. The tests wait for the
+# typecheck and the build only: ESLint, the longest of the three, runs on beside the unit and
+# integration tests (decisions-server.md §92), and the journeys start once it has passed. Each
+# check is printed whole when it ends; a failed one stops the run.
 logs="$(mktemp -d)"
-trap 'rm -rf "$logs"' EXIT
 declare -A jobs=()
+# A run that stops early leaves no check running behind it (each is its own process group).
+trap 'for pid in "${jobs[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 start_job() { # <name> <command...>
   local name="$1"; shift
-  ("$@" >"$logs/$name" 2>&1) &
+  setsid "$@" >"$logs/$name" 2>&1 &
   jobs[$name]=$!
 }
-start_job typecheck npm run --silent typecheck
+finish_job() { # <name>: waits for it, prints it; a failure stops the run
+  local name="$1" status=0
+  wait "${jobs[$name]}" || status=$?
+  unset "jobs[$name]"
+  if [ "$status" = 0 ]; then step "$name"; else step "$name (failed)"; fi
+  cat "$logs/$name"
+  return "$status"
+}
 start_job lint npm run --silent lint
+start_job typecheck npm run --silent typecheck
 start_job build npm run --silent build -- --logLevel warn
 failed=0
-for name in typecheck lint build; do
-  if wait "${jobs[$name]}"; then step "$name"; else step "$name (failed)"; failed=1; fi
-  cat "$logs/$name"
-done
+finish_job typecheck || failed=1
+finish_job build || failed=1
 [ "$failed" = 0 ] || exit 1
 
 step "unit and property";  npm run --silent test:unit
 step integration;          npm run --silent test:integration
+finish_job lint
 step "end-to-end (Chromium)"; npm run --silent test:e2e
 # The date-sensitive suites again, every clock pinned at instants that break naive date code
 # (decisions-server.md §69); scripts/pinned-clocks.sh with no argument runs all six.
