@@ -29,7 +29,9 @@ export default defineConfig({
   use: {
     // Set by global-setup, which starts a real server per worker on an ephemeral port (useSlotServer above).
     baseURL: process.env.SWITCHBOARD_URL,
-    trace: 'retain-on-failure',
+    // A trace is recorded on a journey's retry only: recording one for every journey and keeping
+    // it only on failure cost about a quarter of the journeys' CPU (decisions-server.md §93).
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,
