@@ -7,7 +7,7 @@ import { expect, test, type BrowserContext, type Page } from './support/test';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SERVER_CLI } from '../server/test-support/compiled-entry';
 import { enrollNewKey } from './support/operators';
-import { snap } from './support/screenshots';
+import { snap, snapAtBothWidths } from './support/screenshots';
 import { startServer, type RunningServer } from './support/server';
 import { wordsSplitAcrossLines } from './support/word-breaks';
 
@@ -95,14 +95,7 @@ test('the agent connects with it over MQTT, the screen shows it online, and Disc
   // How many there are comes from the server's counts, not from the rows loaded.
   await expect(page.getByTestId('agent-counts')).toHaveText('1 agent · 1 online · 0 suspended');
   await expect(page.getByTestId('agents-shown')).toHaveText('Showing 1 of 1');
-  for (const [width, height, name] of [
-    [1440, 900, 'agents-online-1440'],
-    [390, 844, 'agents-online-390'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await snap(page, name);
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await snapAtBothWidths(page, 'agents-online');
 
   const closed = new Promise<void>((resolve) => agent!.once('close', () => resolve()));
   await row.getByRole('button', { name: `Disconnect ${AGENT} now` }).click();
@@ -132,14 +125,7 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
   const cells = page.getByRole('table', { name: 'Agents' }).locator('thead th, tbody th');
   await expect(cells).toHaveCount(8);
   expect(await wordsSplitAcrossLines(cells)).toEqual([]);
-  for (const [width, height, name] of [
-    [1440, 900, 'agents-suspended-1440'],
-    [390, 844, 'agents-suspended-390'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await snap(page, name);
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await snapAtBothWidths(page, 'agents-suspended');
   await row.getByRole('button', { name: `Resume ${AGENT}` }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('Offline');
   // After the resume the row still says who suspended it and why.
@@ -148,14 +134,7 @@ test('Suspend asks a reason, shows it on the row, and Resume lifts it', async ()
       `^Resumed by ${OPERATOR} (just now|\\d+ seconds? ago); suspended by ${OPERATOR} (just now|\\d+ seconds? ago): “<b>floods</b> the room”$`,
     ),
   );
-  for (const [width, height, name] of [
-    [1440, 900, 'agents-resumed-1440'],
-    [390, 844, 'agents-resumed-390'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await snap(page, name);
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await snapAtBothWidths(page, 'agents-resumed');
   // The row's Activity link is the log filtered to this agent: both actions are there.
   await row.getByTestId('agent-activity-link').click();
   await expect(page.getByRole('heading', { name: 'Activity', exact: true })).toBeVisible();

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type BrowserContext, type Page, expectConsoleErrors } from './support/test';
 import { connectTestAgent, type TestAgent } from './support/agents';
 import { createKey, inviteOperator } from './support/operators';
-import { snap } from './support/screenshots';
+import { snap, snapAtBothWidths } from './support/screenshots';
 import { perWorker } from './support/run-names';
 
 test.describe.configure({ mode: 'serial' });
@@ -175,14 +175,7 @@ test('a facilitator invites a colleague from the Operators screen; both see the 
   const link = (await ana.getByTestId('invite-link').textContent())!.trim();
   expect(link).toMatch(/\/enroll#token=[A-Za-z0-9_-]{43}$/);
   await expect(ana.getByTestId('pending-invite').filter({ hasText: 'made by Ana' })).toHaveCount(1);
-  for (const [width, height, name] of [
-    [1440, 900, 'operators-invite-1440'],
-    [390, 844, 'operators-invite-390'],
-  ] as const) {
-    await ana.setViewportSize({ width, height });
-    await snap(ana, name);
-  }
-  await ana.setViewportSize({ width: 1280, height: 720 });
+  await snapAtBothWidths(ana, 'operators-invite');
 
   // Cy enrolls through it in a browser of her own.
   const context = await browser.newContext();
@@ -207,13 +200,7 @@ test('a facilitator invites a colleague from the Operators screen; both see the 
       'Ana',
     );
   }
-  for (const [width, height, name] of [
-    [1440, 900, 'activity-1440'],
-    [390, 844, 'activity-390'],
-  ] as const) {
-    await cy.setViewportSize({ width, height });
-    await snap(cy, name);
-  }
+  await snapAtBothWidths(cy, 'activity');
 });
 
 test('the facilitator makes the colleague an observer, then removes her, each after a confirmation; the activity log and its export say both by name', async () => {

@@ -21,3 +21,20 @@ export async function snap(page: Page, name: string, { fullPage = true }: { full
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+/**
+ * `snap` at 1440 and 390 px as `<name>-1440` and `<name>-390`, then back to the page's own size.
+ * Nothing is resized when screenshots are off.
+ */
+export async function snapAtBothWidths(page: Page, name: string): Promise<void> {
+  if (!process.env.SWITCHBOARD_SCREENSHOTS) return;
+  const own = page.viewportSize();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, `${name}-${width}`);
+  }
+  if (own) await page.setViewportSize(own);
+}
